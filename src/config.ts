@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .url({ protocol: new RegExp(`^(${protocols.join('|')})$`), error: `must be a ${protocols[0]}:// URL` })
+    .optional();
+
+/** Every setting the service reads from its environment, with the defaults of embedded mode. */
+const environmentSchema = z.object({
+  PORT: integer(0, 65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  TMS_DATA_DIR: z.string().min(1).default('.data'),
+  TMS_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  TOKEN_TTL_HOURS: integer(1, 24 * 366).default(24 * 7),
+  BODY_LIMIT_BYTES: integer(1024, 100 * 1024 * 1024).default(1024 * 1024),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** External PostgreSQL; absent means the embedded server in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  demoPassword: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  publicBaseUrl: string;
+  tokenTtlHours: number;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  metricsToken: string | undefined;
+  login: LoginLimits;
+}
+
+/** Brute-force protection of POST /v1/user/login. */
+export interface LoginLimits {
+  attemptsPerAddressPerMinute: number;
+  failuresPerEmailPer15Minutes: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.TMS_DATA_DIR),
+    demoPassword: e.TMS_DEMO_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${displayHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
+    tokenTtlHours: e.TOKEN_TTL_HOURS,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    trustProxy: e.TRUST_PROXY === 'true',
+    metricsToken: e.METRICS_TOKEN,
+    login: { attemptsPerAddressPerMinute: 30, failuresPerEmailPer15Minutes: 10 },
+  };
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Services } from '../app.ts';
+import type { AccountKind } from '../platform/catalog/operation.ts';
+import type { Db } from '../platform/db/database.ts';
+
+export const DEMO_BUSINESS_CODE = 'demo';
+
+/** The fixed demo accounts, one of every kind. */
+export const DEMO_ACCOUNTS: ReadonlyArray<{ kind: AccountKind; email: string; name: string }> = [
+  { kind: 'platform_admin', email: 'platform@demo.test', name: 'Pat Platform' },
+  { kind: 'client_admin', email: 'admin@demo.test', name: 'Ada Admin' },
+  { kind: 'employee', email: 'employee@demo.test', name: 'Emil Employee' },
+  { kind: 'contractor', email: 'contractor@demo.test', name: 'Cora Contractor' },
+  { kind: 'customer', email: 'customer@demo.test', name: 'Cyrus Customer' },
+  { kind: 'driver', email: 'driver@demo.test', name: 'Dara Driver' },
+];
+
+export interface DemoCredentials {
+  business: string;
+  password: string;
+  accounts: Array<{ kind: AccountKind; email: string }>;
+}
+
+/**
+ * Seeds the demo business with one account of every kind, in one transaction.
+ * Returns null when the demo business already exists (seeding never runs twice).
+ */
+export async function seedDemo(
+  db: Db,
+  services: Services,
+  password: string,
+): Promise<DemoCredentials | null> {
+  const { accounts } = services;
+  return db.transaction().execute(async (trx) => {
+    if (await accounts.findBusiness(trx, DEMO_BUSINESS_CODE)) return null;
+    const businessId = await accounts.createBusiness(trx, {
+      code: DEMO_BUSINESS_CODE,
+      name: 'Demo Deliveries',
+      timeZone: 'Europe/Paris',
+    });
+    const contractorCompanyId = await accounts.createContractorCompany(trx, {
+      name: 'Swift Couriers',
+      businessIds: [businessId],
+    });
+    for (const account of DEMO_ACCOUNTS) {
+      await accounts.createUser(trx, {
+        ...account,
+        password,
+        businessId: account.kind === 'platform_admin' || account.kind === 'contractor' ? null : businessId,
+        contractorCompanyId: account.kind === 'contractor' ? contractorCompanyId : null,
+      });
+    }
+    return {
+      business: DEMO_BUSINESS_CODE,
+      password,
+      accounts: DEMO_ACCOUNTS.map(({ kind, email }) => ({ kind, email })),
+    };
+  });
+}
+
+export function demoPassword(configured: string | undefined): string {
+  return configured ?? randomBytes(12).toString('base64url');
+}
+
+/** Keeps the generated credentials beside the data, readable by the owner only. */
+export async function saveDemoCredentials(dataDir: string, credentials: DemoCredentials): Promise<string> {
+  const file = path.join(dataDir, 'demo-credentials.json');
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return file;
+}
+
+export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: string): string {
+  const admin = credentials.accounts.find((account) => account.kind === 'client_admin')!;
+  const lines = [
+    'Demo data created: business "demo" with one account of every kind.',
+    `Password for every demo account: ${credentials.password}`,
+    ...credentials.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
+    'Sign in:',
+    `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
+    `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { Operation } from '../../platform/catalog/operation.ts';
+import type { Catalog } from '../../platform/catalog/registry.ts';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../platform/errors.ts';
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
+
+/** Refusals any operation may give, by what it is. */
+function commonErrors(operation: Operation): ErrorCode[] {
+  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR'];
+  if (operation.rest && operation.rest.method !== 'GET') codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE');
+  if (!operation.access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
+  if (!operation.access.public && operation.access.scopes?.length) codes.push('INSUFFICIENT_SCOPE');
+  return codes;
+}
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** The OpenAPI 3.1 document of the REST door, generated from the operation catalog. */
+export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; version: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of catalog.list()) {
+    const binding = operation.rest;
+    if (!binding) continue;
+    const path = binding.path.replace(/:(\w+)/g, '{$1}');
+    const pathParams = [...binding.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+    const input = schemaOf(operation.input, 'input');
+    const properties = input.properties ?? {};
+    const required = new Set(input.required ?? []);
+    const inQuery = binding.method === 'GET' || binding.method === 'DELETE';
+
+    const parameters = Object.entries(properties)
+      .filter(([name]) => pathParams.includes(name) || inQuery)
+      .map(([name, schema]) => ({
+        name,
+        in: pathParams.includes(name) ? 'path' : 'query',
+        required: pathParams.includes(name) || required.has(name),
+        ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+        schema,
+      }));
+    const bodyFields = inQuery ? [] : Object.keys(properties).filter((name) => !pathParams.includes(name));
+    const requestBody =
+      bodyFields.length === 0
+        ? undefined
+        : {
+            required: bodyFields.some((name) => required.has(name)),
+            content: {
+              'application/json': {
+                schema: {
+                  ...input,
+                  properties: Object.fromEntries(bodyFields.map((name) => [name, properties[name]])),
+                  required: bodyFields.filter((name) => required.has(name)),
+                },
+              },
+            },
+          };
+
+    const errorCodes = [...new Set([...commonErrors(operation), ...(operation.errors ?? [])])];
+    const errorResponses: Record<string, unknown> = {};
+    for (const status of [...new Set(errorCodes.map((code) => ERROR_STATUS[code]))].sort()) {
+      const codes = errorCodes.filter((code) => ERROR_STATUS[code] === status);
+      errorResponses[String(status)] = {
+        description: `Refused: ${codes.join(', ')}`,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+
+    paths[path] ??= {};
+    paths[path][binding.method.toLowerCase()] = {
+      operationId: operation.name,
+      summary: operation.summary,
+      ...(operation.description ? { description: operation.description } : {}),
+      tags: [operation.tag],
+      security: operation.access.public ? [] : [{ bearerAuth: [] }],
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
+      responses: {
+        '200': {
+          description: 'Success',
+          content: { 'application/json': { schema: schemaOf(operation.output, 'output') } },
+        },
+        ...errorResponses,
+      },
+      'x-risk': operation.risk,
+    };
+  }
+
+  const tags = [
+    ...new Set(catalog.list().flatMap((operation) => (operation.rest ? [operation.tag] : []))),
+  ].sort();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Transport Management Service API',
+      version: options.version,
+      description:
+        'Orders, drivers, routes, contractors and open tracking events. Every error answers ' +
+        '`{ result: false, error_code, message, details? }` with the message in the language of Accept-Language.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: options.serverUrl }],
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An access token from POST /v1/user/login or `tms token create`.',
+        },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['result', 'error_code', 'message'],
+          properties: {
+            result: { const: false },
+            error_code: { type: 'string', enum: ERROR_CODES },
+            message: { type: 'string', description: 'Localised by Accept-Language' },
+            details: { type: 'object', additionalProperties: true },
+          },
+        },
+      },
+    },
+  };
+}

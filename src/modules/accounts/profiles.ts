@@ -1,0 +1,56 @@
+/** Scopes that tokens can grant, by the resource they guard. */
+export const SCOPES = [
+  'orders:read',
+  'orders:write',
+  'labels:read',
+  'labels:write',
+  'routes:read',
+  'routes:write',
+  'drivers:read',
+  'analytics:read',
+  'address:read',
+  'approvals:read',
+  'approvals:write',
+  'wms:read',
+  'datasets:read',
+  'alliance:read',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Named scope bundles of the interface; `full` grants everything. */
+export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
+  'ops-readonly': [
+    'orders:read',
+    'labels:read',
+    'routes:read',
+    'drivers:read',
+    'analytics:read',
+    'address:read',
+    'approvals:read',
+  ],
+  support: ['orders:read', 'analytics:read', 'address:read', 'approvals:read'],
+  'ops-write': [
+    'orders:read',
+    'orders:write',
+    'labels:read',
+    'labels:write',
+    'routes:read',
+    'routes:write',
+    'drivers:read',
+    'analytics:read',
+    'address:read',
+    'approvals:read',
+    'approvals:write',
+  ],
+  'wms-readonly': ['wms:read', 'orders:read'],
+  'datasets-readonly': ['datasets:read'],
+  'alliance-readonly': ['alliance:read'],
+  full: 'all',
+};
+
+/** Agent tokens created without a profile get the read-only operations profile. */
+export const DEFAULT_AGENT_PROFILE = 'ops-readonly';
+
+export function isProfile(name: string): boolean {
+  return Object.hasOwn(PROFILES, name);
+}

@@ -1,0 +1,303 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { LoginLimits } from '../../config.ts';
+import type { Authenticator } from '../../platform/catalog/executor.ts';
+import {
+  type AccountKind,
+  type Caller,
+  callerOf,
+  type OperationContext,
+} from '../../platform/catalog/operation.ts';
+import { type Clock, formatLocalDateTime, isValidTimeZone } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
+import { DEFAULT_AGENT_PROFILE, isProfile, PROFILES } from './profiles.ts';
+import * as repo from './repository.ts';
+import type { TokenKind } from './tables.ts';
+import { digestToken, generateToken, looksLikeToken } from './tokens.ts';
+
+/** Modules a business can have switched on; each starts off. */
+export const BUSINESS_MODULES = ['contractor_assignment'] as const;
+export type BusinessModule = (typeof BUSINESS_MODULES)[number];
+
+export interface AccountsSettings {
+  tokenTtlHours: number;
+  login: LoginLimits;
+}
+
+export interface NewUser {
+  kind: AccountKind;
+  email: string;
+  name: string;
+  password: string | null;
+  businessId?: number | null;
+  contractorCompanyId?: number | null;
+}
+
+export interface IssuedToken {
+  token: string;
+  tokenId: number;
+  expiresAt: Date;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Businesses, users of every account kind, sign-in and bearer tokens. */
+export class AccountsService {
+  private readonly attemptsByAddress: RateLimiterMemory;
+  private readonly failuresByEmail: RateLimiterMemory;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly settings: AccountsSettings,
+  ) {
+    this.attemptsByAddress = new RateLimiterMemory({
+      keyPrefix: 'login-address',
+      points: settings.login.attemptsPerAddressPerMinute,
+      duration: 60,
+    });
+    this.failuresByEmail = new RateLimiterMemory({
+      keyPrefix: 'login-email',
+      points: settings.login.failuresPerEmailPer15Minutes,
+      duration: 15 * 60,
+    });
+  }
+
+  // ----- sign-in -----
+
+  async login(ctx: OperationContext, input: { email: string; password: string }) {
+    const email = input.email.toLowerCase();
+    await this.limit(() => this.attemptsByAddress.consume(ctx.ip ?? 'unknown'));
+    const failures = await this.failuresByEmail.get(email);
+    if (failures && failures.consumedPoints >= this.settings.login.failuresPerEmailPer15Minutes) {
+      throw rateLimited(failures.msBeforeNext);
+    }
+
+    const user = await repo.findUserByEmail(ctx.db, email);
+    const valid = user?.password_hash
+      ? await verifyPassword(input.password, user.password_hash)
+      : await verifyAgainstDecoy(input.password);
+    if (!user || !valid) {
+      await this.limit(() => this.failuresByEmail.consume(email));
+      throw new AppError('INVALID_CREDENTIALS');
+    }
+    if (user.disabled) throw new AppError('ACCOUNT_DISABLED');
+    await this.failuresByEmail.delete(email);
+
+    const issued = await this.issueToken(ctx.db, { userId: user.id, kind: 'login' });
+    return {
+      result: true as const,
+      access_token: issued.token,
+      token_type: 'Bearer' as const,
+      expires_at: formatLocalDateTime(issued.expiresAt, await this.timeZoneOf(ctx.db, user.business_id)),
+      expires_timestamp: Math.floor(issued.expiresAt.getTime() / 1000),
+    };
+  }
+
+  async logout(ctx: OperationContext) {
+    const caller = callerOf(ctx);
+    await repo.revokeToken(ctx.db, caller.tokenId, caller.userId, this.clock.now());
+    return { result: true as const };
+  }
+
+  readonly authenticate: Authenticator = async (db, bearer, now) => {
+    if (!looksLikeToken(bearer)) return null;
+    const row = await repo.findLiveToken(db, digestToken(bearer), now);
+    if (!row) return null;
+    return {
+      userId: row.user_id,
+      kind: row.kind,
+      businessId: row.business_id,
+      contractorCompanyId: row.contractor_company_id,
+      tokenId: row.token_id,
+      scopes: row.scopes === null ? 'all' : new Set(row.scopes),
+    } satisfies Caller;
+  };
+
+  /** The signed-in account: who it is, where it belongs, and what its token allows. */
+  async me(ctx: OperationContext) {
+    const caller = callerOf(ctx);
+    const user = await repo.findUserById(ctx.db, caller.userId);
+    const token = await repo.findTokenOfUser(ctx.db, caller.tokenId, caller.userId);
+    if (!user || !token) throw new AppError('UNAUTHENTICATED');
+    const business =
+      user.business_id === null ? undefined : await repo.findBusinessById(ctx.db, user.business_id);
+    const company =
+      user.contractor_company_id === null
+        ? undefined
+        : await repo.findContractorCompany(ctx.db, user.contractor_company_id);
+    return {
+      result: true as const,
+      user: { id: user.id, name: user.name, email: user.email, kind: user.kind },
+      business: business
+        ? {
+            id: business.id,
+            code: business.code,
+            name: business.name,
+            time_zone: business.time_zone,
+            modules: await this.moduleSwitches(ctx.db, business.id),
+          }
+        : null,
+      contractor_company: company
+        ? {
+            id: company.id,
+            name: company.name,
+            businesses: await repo.engagedBusinesses(ctx.db, company.id),
+          }
+        : null,
+      token: {
+        kind: token.kind,
+        profile: token.profile,
+        scopes: token.scopes ?? ['*'],
+        expires_timestamp: Math.floor(token.expires_at.getTime() / 1000),
+      },
+    };
+  }
+
+  // ----- tokens -----
+
+  /**
+   * Issues a bearer token. Agent tokens default to the ops-readonly profile; explicit scopes
+   * override the profile. Login and personal tokens without either grant everything.
+   */
+  async issueToken(
+    db: Queryable,
+    request: {
+      userId: number;
+      kind: TokenKind;
+      profile?: string;
+      scopes?: string[];
+      ttlHours?: number;
+      name?: string;
+    },
+  ): Promise<IssuedToken> {
+    const profile =
+      request.profile ?? (request.kind === 'agent' && !request.scopes ? DEFAULT_AGENT_PROFILE : null);
+    if (profile !== null && !isProfile(profile)) throw new Error(`Unknown profile ${profile}`);
+    const profileScopes = profile === null ? 'all' : PROFILES[profile]!;
+    const scopes = request.scopes ?? (profileScopes === 'all' ? null : [...profileScopes]);
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + (request.ttlHours ?? this.settings.tokenTtlHours) * 3_600_000);
+    const token = generateToken();
+    const tokenId = await repo.insertToken(db, {
+      userId: request.userId,
+      tokenHash: digestToken(token),
+      kind: request.kind,
+      name: request.name ?? null,
+      profile,
+      scopes,
+      now,
+      expiresAt,
+    });
+    return { token, tokenId, expiresAt };
+  }
+
+  // ----- administration (CLI, demo data, later the platform admin's operations) -----
+
+  async createBusiness(
+    db: Queryable,
+    input: { code: string; name: string; timeZone?: string },
+  ): Promise<number> {
+    const timeZone = input.timeZone ?? 'UTC';
+    if (!isValidTimeZone(timeZone)) throw new Error(`Unknown time zone ${timeZone}`);
+    return uniquely('BUSINESS_CODE_TAKEN', () =>
+      repo.insertBusiness(db, { code: input.code, name: input.name, timeZone, now: this.clock.now() }),
+    );
+  }
+
+  async businessByCode(db: Queryable, code: string) {
+    const business = await this.findBusiness(db, code);
+    if (!business) throw new AppError('BUSINESS_NOT_FOUND');
+    return business;
+  }
+
+  findBusiness(db: Queryable, code: string) {
+    return repo.findBusinessByCode(db, code);
+  }
+
+  countBusinesses(db: Queryable): Promise<number> {
+    return repo.countBusinesses(db);
+  }
+
+  createContractorCompany(db: Queryable, input: { name: string; businessIds: number[] }): Promise<number> {
+    return repo.insertContractorCompany(db, { ...input, now: this.clock.now() });
+  }
+
+  async createUser(db: Queryable, user: NewUser): Promise<number> {
+    const passwordHash = user.password === null ? null : await hashPassword(user.password);
+    return uniquely('EMAIL_TAKEN', () =>
+      repo.insertUser(db, {
+        kind: user.kind,
+        email: user.email.toLowerCase(),
+        name: user.name,
+        password_hash: passwordHash,
+        business_id: user.businessId ?? null,
+        contractor_company_id: user.contractorCompanyId ?? null,
+        created_at: this.clock.now(),
+      }),
+    );
+  }
+
+  async userByEmail(db: Queryable, email: string) {
+    const user = await repo.findUserByEmail(db, email.toLowerCase());
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    return user;
+  }
+
+  async setModule(
+    db: Queryable,
+    businessId: number,
+    module: BusinessModule,
+    enabled: boolean,
+  ): Promise<void> {
+    await repo.upsertModule(db, businessId, module, enabled, this.clock.now());
+  }
+
+  async isModuleEnabled(db: Queryable, businessId: number, module: BusinessModule): Promise<boolean> {
+    return (await repo.enabledModules(db, businessId)).includes(module);
+  }
+
+  private async moduleSwitches(db: Queryable, businessId: number): Promise<Record<BusinessModule, boolean>> {
+    const enabled = await repo.enabledModules(db, businessId);
+    return Object.fromEntries(BUSINESS_MODULES.map((module) => [module, enabled.includes(module)])) as Record<
+      BusinessModule,
+      boolean
+    >;
+  }
+
+  private async timeZoneOf(db: Queryable, businessId: number | null): Promise<string> {
+    if (businessId === null) return 'UTC';
+    return (await repo.findBusinessById(db, businessId))?.time_zone ?? 'UTC';
+  }
+
+  /** Runs a limiter step; a refusal becomes a 429 with Retry-After. */
+  private async limit(step: () => Promise<unknown>): Promise<void> {
+    try {
+      await step();
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) throw rateLimited(refusal.msBeforeNext);
+      throw refusal;
+    }
+  }
+}
+
+function rateLimited(msBeforeNext: number): AppError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError('RATE_LIMITED', {
+    params: { seconds },
+    details: { retry_after_seconds: seconds },
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+async function uniquely<T>(
+  code: 'EMAIL_TAKEN' | 'BUSINESS_CODE_TAKEN',
+  insert: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await insert();
+  } catch (error) {
+    if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new AppError(code);
+    throw error;
+  }
+}

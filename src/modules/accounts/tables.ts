@@ -1,0 +1,54 @@
+import type { Generated } from 'kysely';
+import type { AccountKind } from '../../platform/catalog/operation.ts';
+
+export type TokenKind = 'login' | 'personal' | 'agent';
+
+export interface AccountsTables {
+  businesses: {
+    id: Generated<number>;
+    code: string;
+    name: string;
+    time_zone: string;
+    created_at: Date;
+  };
+  business_modules: {
+    business_id: number;
+    module: string;
+    enabled: boolean;
+    updated_at: Date;
+  };
+  contractor_companies: {
+    id: Generated<number>;
+    name: string;
+    created_at: Date;
+  };
+  contractor_engagements: {
+    contractor_company_id: number;
+    business_id: number;
+    created_at: Date;
+  };
+  users: {
+    id: Generated<number>;
+    kind: AccountKind;
+    business_id: number | null;
+    contractor_company_id: number | null;
+    email: string;
+    name: string;
+    password_hash: string | null;
+    disabled: Generated<boolean>;
+    created_at: Date;
+  };
+  access_tokens: {
+    id: Generated<number>;
+    user_id: number;
+    token_hash: Buffer;
+    kind: TokenKind;
+    name: string | null;
+    profile: string | null;
+    /** null grants every scope. */
+    scopes: string[] | null;
+    created_at: Date;
+    expires_at: Date;
+    revoked_at: Date | null;
+  };
+}

@@ -1,0 +1,150 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Db, Queryable } from '../db/database.ts';
+import { AppError, isAppError } from '../errors.ts';
+import { type Language, validationErrorMap } from '../i18n/index.ts';
+import { recordAudit } from './audit.ts';
+import type { Caller, Door, Operation, OperationContext } from './operation.ts';
+
+/** Resolves a bearer token to its caller; null when the token is unknown, expired or revoked. */
+export type Authenticator = (db: Queryable, bearer: string, now: Date) => Promise<Caller | null>;
+
+/** What a door knows about one call. */
+export interface Invocation {
+  bearer: string | undefined;
+  door: Door;
+  lang: Language;
+  requestId: string;
+  ip?: string;
+  dryRun?: boolean;
+}
+
+export type Outcome = 'ok' | 'rejected' | 'failed';
+
+export interface ExecutorDeps {
+  db: Db;
+  clock: Clock;
+  authenticate: Authenticator;
+  observe?: (operation: string, outcome: Outcome, seconds: number) => void;
+}
+
+/** Thrown inside a dry-run transaction to roll it back while keeping the result. */
+class DryRunRollback {
+  constructor(readonly result: unknown) {}
+}
+
+/**
+ * The one place where a call becomes an operation run: authentication, authorization by account
+ * kind and scope, input validation, the transaction (rolled back for a dry run), audit and the
+ * output contract. Doors translate their protocol to an Invocation and call `execute`.
+ */
+export class Executor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  async execute(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<unknown> {
+    const started = performance.now();
+    let outcome: Outcome = 'failed';
+    try {
+      const caller = await this.authorize(operation, invocation);
+      const input = this.validate(operation, rawInput, invocation.lang);
+      const result = await this.run(operation, input, caller, invocation);
+      outcome = 'ok';
+      return result;
+    } catch (error) {
+      if (isAppError(error) && error.status < 500) outcome = 'rejected';
+      throw error;
+    } finally {
+      this.deps.observe?.(operation.name, outcome, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** The caller a bearer token stands for, or null; for doors that show identity-dependent pages. */
+  async identify(bearer: string | undefined): Promise<Caller | null> {
+    if (!bearer) return null;
+    return this.deps.authenticate(this.deps.db, bearer, this.deps.clock.now());
+  }
+
+  private async authorize(operation: Operation, invocation: Invocation): Promise<Caller | null> {
+    const caller = await this.identify(invocation.bearer);
+    const access = operation.access;
+    // A stale token on a public operation (say, login) is simply ignored.
+    if (access.public) return caller;
+    if (!caller) throw new AppError('UNAUTHENTICATED');
+    if (access.kinds !== 'any' && !access.kinds.includes(caller.kind)) throw new AppError('FORBIDDEN');
+    const missing = (access.scopes ?? []).filter((scope) => !hasScope(caller, scope));
+    if (missing.length > 0) {
+      throw new AppError('INSUFFICIENT_SCOPE', {
+        params: { scopes: missing.join(', ') },
+        details: { missing },
+      });
+    }
+    return caller;
+  }
+
+  private validate(operation: Operation, rawInput: unknown, lang: Language): unknown {
+    const parsed = operation.input.safeParse(rawInput ?? {}, { error: validationErrorMap(lang) });
+    if (parsed.success) return parsed.data;
+    throw validationFailed(parsed.error);
+  }
+
+  private async run(
+    operation: Operation,
+    input: unknown,
+    caller: Caller | null,
+    invocation: Invocation,
+  ): Promise<unknown> {
+    const context = (db: Queryable): OperationContext => ({
+      db,
+      caller,
+      lang: invocation.lang,
+      clock: this.deps.clock,
+      requestId: invocation.requestId,
+      door: invocation.door,
+      ip: invocation.ip,
+      dryRun: invocation.dryRun ?? false,
+    });
+
+    if (operation.kind === 'query') {
+      return this.checkOutput(operation, await operation.handler(context(this.deps.db), input));
+    }
+    try {
+      return await this.deps.db.transaction().execute(async (trx) => {
+        const result = this.checkOutput(operation, await operation.handler(context(trx), input));
+        await recordAudit(trx, {
+          at: this.deps.clock.now(),
+          operation: operation.name,
+          door: invocation.door,
+          actorUserId: caller?.userId ?? null,
+          businessId: caller?.businessId ?? null,
+          requestId: invocation.requestId,
+        });
+        if (invocation.dryRun) throw new DryRunRollback(result);
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof DryRunRollback) return error.result;
+      throw error;
+    }
+  }
+
+  /** The output schema is an allowlist: fields it does not name never leave the service. */
+  private checkOutput(operation: Operation, result: unknown): unknown {
+    const parsed = operation.output.safeParse(result);
+    if (parsed.success) return parsed.data;
+    throw new Error(`Operation ${operation.name} broke its output contract: ${parsed.error.message}`);
+  }
+}
+
+export function hasScope(caller: Caller, scope: string): boolean {
+  return caller.scopes === 'all' || caller.scopes.has(scope);
+}
+
+export function validationFailed(error: z.ZodError): AppError {
+  const fields = error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
+    code: issue.code,
+    message: issue.message,
+  }));
+  const names = [...new Set(fields.map((field) => field.field))];
+  return new AppError('VALIDATION_FAILED', { params: { fields: names.join(', ') }, details: { fields } });
+}

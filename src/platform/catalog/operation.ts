@@ -1,0 +1,92 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Queryable } from '../db/database.ts';
+import { AppError, type ErrorCode } from '../errors.ts';
+import type { Language } from '../i18n/index.ts';
+
+export const ACCOUNT_KINDS = [
+  'platform_admin',
+  'client_admin',
+  'employee',
+  'contractor',
+  'customer',
+  'driver',
+] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+/** Who is calling, as established from their bearer token. */
+export interface Caller {
+  userId: number;
+  kind: AccountKind;
+  /** The business the account belongs to; null for platform admins and contractors. */
+  businessId: number | null;
+  /** For contractors: the contractor company the account works for. */
+  contractorCompanyId: number | null;
+  tokenId: number;
+  /** Scopes the token grants; 'all' for an unrestricted token. */
+  scopes: ReadonlySet<string> | 'all';
+}
+
+/** The surface a call came through. */
+export type Door = 'rest' | 'graphql' | 'mcp' | 'cli' | 'system';
+
+export interface OperationContext {
+  /** Pool for queries; the operation's transaction for mutations. */
+  db: Queryable;
+  caller: Caller | null;
+  lang: Language;
+  clock: Clock;
+  requestId: string;
+  door: Door;
+  /** Network address of the caller, when it came over the network. */
+  ip: string | undefined;
+  dryRun: boolean;
+}
+
+export type Access =
+  | { public: true }
+  | {
+      public?: false;
+      /** Account kinds allowed to call; 'any' for every signed-in account. */
+      kinds: readonly AccountKind[] | 'any';
+      /** Every scope the token must grant. */
+      scopes?: readonly string[];
+    };
+
+export type Risk = 'low' | 'medium' | 'high';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** snake_case and unique; also the agent tool name where one is exposed. */
+  name: string;
+  summary: string;
+  description?: string;
+  /** Endpoint family, as the interface names them (User, Tracking, ...). */
+  tag: string;
+  /** Queries read; mutations run in a transaction (rolled back on dry-run) and are audited. */
+  kind: 'query' | 'mutation';
+  risk: Risk;
+  /** High-risk agent tools need confirm=true in their arguments. */
+  confirm?: boolean;
+  access: Access;
+  input: I;
+  output: O;
+  /** Refusals this operation documents beyond the ones every operation may give. */
+  errors?: readonly ErrorCode[];
+  /** REST binding; the path is relative to /api and may hold :params that are input fields. */
+  rest?: { method: HttpMethod; path: string };
+  handler(ctx: OperationContext, input: z.output<I>): Promise<z.input<O>>;
+}
+
+/** Declares an operation with its handler typed from its schemas. */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(
+  operation: Operation<I, O>,
+): Operation {
+  return operation as unknown as Operation;
+}
+
+/** The caller of an operation whose access is not public. */
+export function callerOf(ctx: OperationContext): Caller {
+  if (!ctx.caller) throw new AppError('UNAUTHENTICATED');
+  return ctx.caller;
+}

@@ -1,0 +1,23 @@
+import type { Operation } from './operation.ts';
+
+/** All operations of the service, each declared once by the module that owns its use case. */
+export class Catalog {
+  private readonly byName = new Map<string, Operation>();
+
+  register(operations: readonly Operation[]): this {
+    for (const operation of operations) {
+      if (!/^[a-z][a-z0-9_]*$/.test(operation.name)) throw new Error(`Bad operation name ${operation.name}`);
+      if (this.byName.has(operation.name)) throw new Error(`Operation ${operation.name} is declared twice`);
+      this.byName.set(operation.name, operation);
+    }
+    return this;
+  }
+
+  get(name: string): Operation | undefined {
+    return this.byName.get(name);
+  }
+
+  list(): Operation[] {
+    return [...this.byName.values()];
+  }
+}

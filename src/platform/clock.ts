@@ -1,0 +1,48 @@
+/** The one source of "now". Tests replace it to travel in time; nothing else reads Date.now(). */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock the tests set and advance by hand. */
+export class ManualClock implements Clock {
+  constructor(private current: Date = new Date()) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  set(to: Date): void {
+    this.current = new Date(to);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+/** `YYYY-MM-DD HH:MM:SS` as the wall clock reads in `timeZone` (the interface's local date-time form). */
+export function formatLocalDateTime(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The closed catalog of error codes. Every 4xx/5xx the service answers carries one of these in
+ * `{ result: false, error_code, message, details? }`; each is translated in src/platform/i18n and
+ * documented in docs/errors.md (a test holds the three in step).
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  INSUFFICIENT_SCOPE: 403,
+  ACCOUNT_DISABLED: 403,
+  ROUTE_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  BUSINESS_NOT_FOUND: 404,
+  EMAIL_TAKEN: 409,
+  BUSINESS_CODE_TAKEN: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_FAILED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** Values substituted into the localised message, e.g. {seconds}. */
+export type MessageParams = Record<string, string | number>;
+
+/** A failure the caller can act on. Thrown anywhere; turned into the error body by the doors. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly options: {
+      params?: MessageParams;
+      details?: Record<string, unknown>;
+      /** Response headers that belong to the error, such as Retry-After. */
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(code);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,63 @@
+import type { FastifyError } from 'fastify';
+import { AppError, isAppError } from '../errors.ts';
+import { errorMessage, type Language } from '../i18n/index.ts';
+
+export interface ErrorBody {
+  result: false;
+  error_code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export function errorBody(error: AppError, lang: Language, requestId: string): ErrorBody {
+  const params = { request_id: requestId, ...error.options.params };
+  const body: ErrorBody = {
+    result: false,
+    error_code: error.code,
+    message: errorMessage(error.code, lang, params),
+  };
+  if (error.options.details) body.details = error.options.details;
+  return body;
+}
+
+/** Pool and server failures that mean "the database is not there", as opposed to a bug. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08006',
+]);
+
+/**
+ * Any thrown value as the AppError the client should see. Framework errors (body parsing, limits)
+ * get their documented codes; anything unrecognised is an INTERNAL_ERROR, logged by the caller.
+ */
+export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
+  if (isAppError(error)) return error;
+  const candidate = error as Partial<FastifyError> & { code?: string; message?: string };
+  if (candidate.code && UNAVAILABLE_CODES.has(candidate.code)) return new AppError('SERVICE_UNAVAILABLE');
+  if (candidate.message?.includes('timeout exceeded when trying to connect'))
+    return new AppError('SERVICE_UNAVAILABLE');
+  switch (candidate.statusCode) {
+    case 413:
+      return new AppError('PAYLOAD_TOO_LARGE', {
+        params: { limit: bodyLimitBytes },
+        details: { limit_bytes: bodyLimitBytes },
+      });
+    case 415:
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+    case 400:
+      return candidate.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        candidate.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        error instanceof SyntaxError
+        ? new AppError('INVALID_JSON')
+        : new AppError('BAD_REQUEST');
+    default:
+      return new AppError('INTERNAL_ERROR');
+  }
+}

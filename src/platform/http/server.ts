@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import type { Config } from '../../config.ts';
+import { AppError } from '../errors.ts';
+import { type Language, negotiateLanguage } from '../i18n/index.ts';
+import type { Metrics } from '../metrics.ts';
+import { errorBody, toAppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+  }
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * The HTTP shell every door hangs on: JSON logs with request ids, the caller's language, body
+ * limits, the one error shape for every failure (unknown routes included), metrics and /metrics.
+ */
+export function createHttpServer(config: Config, metrics: Metrics): FastifyInstance {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    genReqId: (req) => {
+      const offered = req.headers['x-request-id'];
+      return typeof offered === 'string' && REQUEST_ID.test(offered) ? offered : randomUUID();
+    },
+    // Keep-alive sockets must not hold a graceful shutdown open.
+    forceCloseConnections: 'idle',
+  });
+
+  app.decorateRequest('lang', 'en');
+  app.addHook('onRequest', async (request, reply) => {
+    request.lang = negotiateLanguage(request.headers['accept-language']);
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error, config.bodyLimitBytes);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    for (const [name, value] of Object.entries(appError.options.headers ?? {})) reply.header(name, value);
+    return reply
+      .status(appError.status)
+      .header('content-language', request.lang)
+      .send(errorBody(appError, request.lang, request.id));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const error = new AppError('ROUTE_NOT_FOUND', { params: { method: request.method, path } });
+    return reply
+      .status(error.status)
+      .header('content-language', request.lang)
+      .send(errorBody(error, request.lang, request.id));
+  });
+
+  app.get('/metrics', async (request, reply) => {
+    if (config.metricsToken && request.headers.authorization !== `Bearer ${config.metricsToken}`) {
+      throw new AppError('UNAUTHENTICATED');
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  return app;
+}
+
+/** The route pattern, not the raw URL, so metrics do not grow a series per id. */
+function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
+}
+
+/** The bearer token of an Authorization header, if it carries one. */
+export function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}

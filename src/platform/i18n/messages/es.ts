@@ -1,0 +1,24 @@
+import type { ErrorMessages } from './en.ts';
+
+export const es: ErrorMessages = {
+  BAD_REQUEST: 'La solicitud no está bien formada.',
+  INVALID_JSON: 'El cuerpo de la solicitud no es un JSON válido.',
+  UNAUTHENTICATED:
+    'Inicie sesión primero: envíe un token de acceso válido y vigente como «Authorization: Bearer <token>».',
+  INVALID_CREDENTIALS: 'El correo electrónico o la contraseña son incorrectos.',
+  FORBIDDEN: 'Su cuenta no tiene permiso para hacer esto.',
+  INSUFFICIENT_SCOPE: 'Su token de acceso no tiene el alcance necesario: {scopes}.',
+  ACCOUNT_DISABLED: 'Esta cuenta está desactivada. Pida a su administrador que la active.',
+  ROUTE_NOT_FOUND: 'No existe el endpoint {method} {path}.',
+  USER_NOT_FOUND: 'No existe ningún usuario con ese correo electrónico o identificador.',
+  BUSINESS_NOT_FOUND: 'No existe ninguna empresa con ese código o identificador.',
+  EMAIL_TAKEN: 'Ya existe un usuario con este correo electrónico.',
+  BUSINESS_CODE_TAKEN: 'Ya existe una empresa con este código.',
+  PAYLOAD_TOO_LARGE: 'El cuerpo de la solicitud supera el límite de {limit} bytes.',
+  UNSUPPORTED_MEDIA_TYPE: 'El cuerpo de la solicitud debe enviarse como application/json.',
+  VALIDATION_FAILED: 'Algunos campos no son válidos: {fields}.',
+  RATE_LIMITED: 'Demasiados intentos. Vuelva a intentarlo dentro de {seconds} segundos.',
+  INTERNAL_ERROR:
+    'Algo falló de nuestro lado. Indique el identificador de solicitud {request_id} si contacta con soporte.',
+  SERVICE_UNAVAILABLE: 'El servicio no está disponible temporalmente. Vuelva a intentarlo en breve.',
+};

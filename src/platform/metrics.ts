@@ -1,0 +1,40 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Outcome } from './catalog/executor.ts';
+
+/** Prometheus metrics of one service instance, served at /metrics. */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Histogram({
+    name: 'tms_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  private readonly operations = new Counter({
+    name: 'tms_operations_total',
+    help: 'Operation runs by name and outcome (ok, rejected: a 4xx, failed: a 5xx)',
+    labelNames: ['operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly operationSeconds = new Histogram({
+    name: 'tms_operation_duration_seconds',
+    help: 'Time spent running operations, from authentication to output',
+    labelNames: ['operation'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tms_' });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.requests.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  observeOperation = (operation: string, outcome: Outcome, seconds: number): void => {
+    this.operations.inc({ operation, outcome });
+    this.operationSeconds.observe({ operation }, seconds);
+  };
+}

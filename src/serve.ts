@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createApp, createServices } from './app.ts';
+import type { Config } from './config.ts';
+import { openServiceDatabase } from './database.ts';
+import { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo } from './demo/seed.ts';
+import { systemClock } from './platform/clock.ts';
+
+const SHUTDOWN_GRACE_MS = 15_000;
+
+/**
+ * Runs the service until SIGTERM or SIGINT: database (embedded unless DATABASE_URL), migrations,
+ * demo data on a fresh embedded database, then HTTP. Shutdown stops accepting, lets requests
+ * finish, closes the pool and stops the embedded server.
+ */
+export async function serve(config: Config): Promise<void> {
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const database = await openServiceDatabase(config, say);
+
+  if (database.embedded) {
+    const services = createServices(config, systemClock);
+    if ((await services.accounts.countBusinesses(database.db)) === 0) {
+      const credentials = await seedDemo(database.db, services, demoPassword(config.demoPassword));
+      if (credentials) {
+        const file = await saveDemoCredentials(config.dataDir, credentials);
+        say(`\n${describeDemoCredentials(credentials, config.publicBaseUrl)}\n(saved in ${file})\n`);
+      }
+    } else if (existsSync(path.join(config.dataDir, 'demo-credentials.json'))) {
+      say(`Demo sign-in details are in ${path.join(config.dataDir, 'demo-credentials.json')}`);
+    }
+  }
+
+  const app = await createApp(config, database.db);
+  try {
+    await app.http.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.shutdown();
+    throw error;
+  }
+  say(`TMS listening on ${config.publicBaseUrl} (API reference: ${config.publicBaseUrl}/api/docs)`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.http.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.http.log.error('graceful shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await app.http.close();
+      await database.shutdown();
+      process.exitCode = 0;
+    } catch (error) {
+      app.http.log.error({ err: error }, 'shutdown failed');
+      process.exitCode = 1;
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
