@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import exitHook from 'async-exit-hook';
@@ -47,6 +47,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const pgdata = path.join(options.directory, 'pg');
   const database = options.database ?? 'tms';
   await mkdir(options.directory, { recursive: true });
+  if (process.getuid?.() === 0) {
+    // As root the server runs as the postgres user, which must be able to pass through this
+    // directory to reach its cluster (traverse only: nothing here becomes listable or readable).
+    const { mode } = await stat(options.directory);
+    await chmod(options.directory, mode | 0o011);
+  }
   const password = await readOrCreateSecret(path.join(options.directory, 'pg-password'));
   const created = !existsSync(path.join(pgdata, 'PG_VERSION'));
   if (!created) await stopLeftoverServer(pgdata);

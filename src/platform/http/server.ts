@@ -36,6 +36,8 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
     forceCloseConnections: 'idle',
   });
 
+  // The API speaks JSON only; other bodies get a clear 415 rather than a confusing validation error.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', async (request, reply) => {
     request.lang = negotiateLanguage(request.headers['accept-language']);

@@ -1,0 +1,49 @@
+import type { Services } from '../../src/app.ts';
+import { ACCOUNT_KINDS, type AccountKind } from '../../src/platform/catalog/operation.ts';
+import type { Db } from '../../src/platform/db/database.ts';
+import type { Client } from './http.ts';
+
+export const PASSWORD = 'correct horse battery';
+
+export interface Tenant {
+  businessId: number;
+  code: string;
+  contractorCompanyId: number;
+  /** Email of this tenant's account of each kind. */
+  emails: Record<AccountKind, string>;
+  userIds: Record<AccountKind, number>;
+}
+
+/** A business with one account of every kind (its platform admin and contractor included). */
+export async function createTenant(db: Db, services: Services, code: string): Promise<Tenant> {
+  const { accounts } = services;
+  const businessId = await accounts.createBusiness(db, {
+    code,
+    name: `Business ${code}`,
+    timeZone: 'Asia/Shanghai',
+  });
+  const contractorCompanyId = await accounts.createContractorCompany(db, {
+    name: `Couriers of ${code}`,
+    businessIds: [businessId],
+  });
+  const emails = {} as Record<AccountKind, string>;
+  const userIds = {} as Record<AccountKind, number>;
+  for (const kind of ACCOUNT_KINDS) {
+    emails[kind] = `${kind.replace('_', '-')}@${code}.test`;
+    userIds[kind] = await accounts.createUser(db, {
+      kind,
+      email: emails[kind],
+      name: `${kind} of ${code}`,
+      password: PASSWORD,
+      businessId: kind === 'platform_admin' || kind === 'contractor' ? null : businessId,
+      contractorCompanyId: kind === 'contractor' ? contractorCompanyId : null,
+    });
+  }
+  return { businessId, code, contractorCompanyId, emails, userIds };
+}
+
+export async function login(api: Client, email: string, password = PASSWORD): Promise<string> {
+  const answer = await api.post('/api/v1/user/login', { email, password });
+  if (answer.status !== 200) throw new Error(`login of ${email} failed: ${JSON.stringify(answer.body)}`);
+  return answer.body.access_token;
+}

@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import { type App, createApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { type Db, openDatabase } from '../../src/platform/db/database.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestServer {
+  baseUrl: string;
+  app: App;
+  db: Db;
+  clock: ManualClock;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service on a database of its own, listening on a loopback port, with a clock the
+ * test controls. Login limits are generous unless a test sets them.
+ */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const config: Config = {
+    ...loadConfig({ LOG_LEVEL: 'silent' }),
+    login: { attemptsPerAddressPerMinute: 10_000, failuresPerEmailPer15Minutes: 10_000 },
+    ...overrides,
+    databaseUrl: database.url,
+  };
+  const handle = openDatabase(database.url);
+  const clock = new ManualClock(new Date('2026-11-02T09:30:00Z'));
+  const app = await createApp(config, handle.db, clock);
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.http.server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    app,
+    db: handle.db,
+    clock,
+    close: async () => {
+      await app.http.close();
+      await handle.close();
+      await database.drop();
+    },
+  };
+}
