@@ -3,12 +3,14 @@ import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const integer = (min: number, max: number) =>
-  z
+const integer = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z
     .string()
-    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .regex(/^\d+$/, message)
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min, message).max(max, message));
+};
 
 const optionalUrl = (protocols: string[]) =>
   z

@@ -1,3 +1,4 @@
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are asserted field by field
 export interface Answer<T = any> {
   status: number;
   headers: Headers;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../platform/errors.ts';
+import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
@@ -103,7 +104,10 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: options.serverUrl }],
-    tags: tags.map((name) => ({ name })),
+    tags: tags.map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+    })),
     paths,
     components: {
       securitySchemes: {

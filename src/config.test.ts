@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to embedded mode on 127.0.0.1:3000', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.dataDir, path.resolve('.data'));
+    assert.equal(config.publicBaseUrl, 'http://127.0.0.1:3000');
+    assert.equal(config.tokenTtlHours, 168);
+    assert.equal(config.bodyLimitBytes, 1_048_576);
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/tms',
+      TMS_DATA_DIR: '/var/lib/tms',
+      TMS_DEMO_PASSWORD: 'secret-demo',
+      LOG_LEVEL: 'debug',
+      PUBLIC_BASE_URL: 'https://tms.example.com/',
+      TOKEN_TTL_HOURS: '12',
+      BODY_LIMIT_BYTES: '2048',
+      TRUST_PROXY: 'true',
+      METRICS_TOKEN: 'a-metrics-token-of-length',
+    });
+    assert.equal(config.port, 8080);
+    assert.equal(config.databaseUrl, 'postgres://u:p@db:5432/tms');
+    assert.equal(config.dataDir, '/var/lib/tms');
+    assert.equal(config.publicBaseUrl, 'https://tms.example.com');
+    assert.equal(config.tokenTtlHours, 12);
+    assert.equal(config.trustProxy, true);
+  });
+
+  it('treats empty variables as unset', () => {
+    assert.equal(loadConfig({ DATABASE_URL: '', PORT: '' }).port, 3000);
+  });
+
+  it('names every bad variable at once', () => {
+    assert.throws(
+      () => loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://x', TMS_DEMO_PASSWORD: 'short' }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /PORT="70000": must be a whole number from 0 to 65535/);
+        assert.match(error.message, /DATABASE_URL="mysql:\/\/x": must be a postgres:\/\/ URL/);
+        assert.match(error.message, /TMS_DEMO_PASSWORD="short": must be at least 8 characters/);
+        return true;
+      },
+    );
+  });
+});

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatLocalDateTime, isValidTimeZone, ManualClock } from './clock.ts';
+
+describe('formatLocalDateTime', () => {
+  it('writes the wall-clock time of the zone, across a date line and summer time', () => {
+    const at = new Date('2026-07-01T22:15:05Z');
+    assert.equal(formatLocalDateTime(at, 'UTC'), '2026-07-01 22:15:05');
+    assert.equal(formatLocalDateTime(at, 'Asia/Shanghai'), '2026-07-02 06:15:05');
+    assert.equal(formatLocalDateTime(at, 'Europe/Paris'), '2026-07-02 00:15:05');
+    assert.equal(
+      formatLocalDateTime(new Date('2026-01-01T00:00:00Z'), 'America/New_York'),
+      '2025-12-31 19:00:00',
+    );
+  });
+
+  it('knows real time zones from made-up ones', () => {
+    assert.equal(isValidTimeZone('Europe/Paris'), true);
+    assert.equal(isValidTimeZone('Mars/Olympus'), false);
+  });
+});
+
+describe('ManualClock', () => {
+  it('stands still until moved', () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+    assert.equal(clock.now().toISOString(), '2026-01-01T00:00:00.000Z');
+    clock.advance(1500);
+    assert.equal(clock.now().toISOString(), '2026-01-01T00:00:01.500Z');
+  });
+});

@@ -1,0 +1,268 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { client } from './support/http.ts';
+
+const MAIN = path.resolve('src/main.ts');
+
+/** The environment of a fresh shell: no database configured unless the test says so. */
+function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env, LOG_LEVEL: 'warn', ...extra };
+  if (!('DATABASE_URL' in extra)) delete env.DATABASE_URL;
+  return env;
+}
+
+async function run(args: string[], env: Record<string, string>, stdin?: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: environment(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end(stdin ?? '');
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts `tms serve` and waits until it says it listens (the issue allows 60 seconds). */
+async function startServe(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    env: environment({ ...env, PORT: String(port) }),
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start in 60 s:\n${output}`)), 60_000);
+    const watch = () => {
+      if (output.includes('TMS listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${output}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+async function stopServe(running: Running): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => running.child.on('exit', resolve));
+  running.child.kill('SIGTERM');
+  return exited;
+}
+
+/** PostgreSQL processes serving the cluster in `dataDir`, found through /proc. */
+async function postgresProcessesOf(dataDir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (command.includes('postgres') && command.includes(path.join(dataDir, 'pg'))) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+describe('tms serve with the embedded database', () => {
+  let dataDir: string;
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'tms-cli-'));
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('starts, seeds the demo once, stops cleanly on SIGTERM and keeps every row across a restart', async () => {
+    const first = await startServe({ TMS_DATA_DIR: dataDir });
+    const api = client(first.baseUrl);
+    assert.equal((await api.get('/api/health')).status, 200);
+
+    const password = /Password for every demo account: (\S+)/.exec(first.output())?.[1];
+    assert.ok(password, first.output());
+    const saved = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8'));
+    assert.equal(saved.password, password);
+    assert.equal((await stat(path.join(dataDir, 'demo-credentials.json'))).mode & 0o777, 0o600);
+    const emails = [
+      'platform@demo.test',
+      'admin@demo.test',
+      'employee@demo.test',
+      'contractor@demo.test',
+      'customer@demo.test',
+      'driver@demo.test',
+    ];
+    const tokens: string[] = [];
+    for (const email of emails) {
+      const answer = await api.post('/api/v1/user/login', { email, password });
+      assert.equal(answer.status, 200, email);
+      tokens.push(answer.body.access_token);
+    }
+    assert.equal((await postgresProcessesOf(dataDir)).length > 0, true);
+
+    assert.equal(await stopServe(first), 0);
+    assert.deepEqual(await postgresProcessesOf(dataDir), []);
+
+    const second = await startServe({ TMS_DATA_DIR: dataDir });
+    try {
+      assert.ok(!second.output().includes(password), 'the password is printed only once');
+      assert.match(second.output(), /Demo sign-in details are in/);
+      const again = client(second.baseUrl);
+      for (const token of tokens) assert.equal((await again.get('/api/v1/user/me', { token })).status, 200);
+      assert.equal((await again.post('/api/v1/user/login', { email: emails[1], password })).status, 200);
+    } finally {
+      assert.equal(await stopServe(second), 0);
+    }
+    assert.deepEqual(await postgresProcessesOf(dataDir), []);
+  });
+});
+
+describe('tms commands against DATABASE_URL', () => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  before(async () => {
+    database = await createTestDatabase();
+    env = { DATABASE_URL: database.url, TMS_DEMO_PASSWORD: 'demo-password-1' };
+  });
+  after(() => database.drop());
+
+  it('migrates, seeds the demo only when asked and only once', async () => {
+    const migrated = await run(['migrate'], env);
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.match(migrated.stdout, /up to date/);
+
+    const seeded = await run(['seed', '--demo'], env);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    assert.match(seeded.stdout, /admin@demo\.test/);
+    assert.match(seeded.stdout, /demo-password-1/);
+    const twice = await run(['seed', '--demo'], env);
+    assert.match(twice.stdout, /already exists/);
+  });
+
+  it('creates businesses, users and scoped tokens that the running service accepts', async () => {
+    const business = await run(['business', 'create', '--code', 'north', '--name', 'North Freight'], env);
+    assert.equal(business.code, 0, business.stderr);
+    const user = await run(
+      [
+        'user',
+        'create',
+        '--email',
+        'ops@north.test',
+        '--name',
+        'Olive Ops',
+        '--kind',
+        'employee',
+        '--business',
+        'north',
+        '--password-stdin',
+      ],
+      env,
+      'a-long-password\n',
+    );
+    assert.equal(user.code, 0, user.stderr);
+    const duplicate = await run(
+      [
+        'user',
+        'create',
+        '--email',
+        'OPS@north.test',
+        '--name',
+        'Dup',
+        '--kind',
+        'employee',
+        '--business',
+        'north',
+      ],
+      env,
+    );
+    assert.equal(duplicate.code, 1);
+    assert.match(duplicate.stderr, /already exists/);
+
+    const token = await run(['token', 'create', '--user', 'ops@north.test', '--profile', 'support'], env);
+    assert.equal(token.code, 0, token.stderr);
+    const bearer = token.stdout.trim();
+    assert.match(bearer, /^tms_/);
+
+    const running = await startServe(env);
+    try {
+      const api = client(running.baseUrl);
+      const me = await api.get('/api/v1/user/me', { token: bearer });
+      assert.equal(me.status, 200);
+      assert.equal(me.body.business.code, 'north');
+      assert.equal(me.body.token.profile, 'support');
+      assert.deepEqual(me.body.token.scopes, [
+        'orders:read',
+        'analytics:read',
+        'address:read',
+        'approvals:read',
+      ]);
+      const signIn = await api.post('/api/v1/user/login', {
+        email: 'ops@north.test',
+        password: 'a-long-password',
+      });
+      assert.equal(signIn.status, 200);
+    } finally {
+      assert.equal(await stopServe(running), 0);
+    }
+  });
+
+  it('never seeds an external database on start', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const running = await startServe({ DATABASE_URL: fresh.url });
+      try {
+        const api = client(running.baseUrl);
+        assert.equal((await api.get('/api/health')).status, 200);
+        const answer = await api.post('/api/v1/user/login', {
+          email: 'admin@demo.test',
+          password: 'anything-at-all',
+        });
+        assert.equal(answer.status, 401);
+        assert.ok(!running.output().includes('Demo data created'));
+      } finally {
+        await stopServe(running);
+      }
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+describe('tms help and configuration errors', () => {
+  it('explains every command', async () => {
+    const help = await run(['--help'], {});
+    assert.equal(help.code, 0);
+    for (const command of ['serve', 'migrate', 'seed', 'user', 'token', 'business']) {
+      assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
+    }
+    const tokenHelp = await run(['token', 'create', '--help'], {});
+    assert.match(tokenHelp.stdout, /--profile <name>/);
+    assert.match(tokenHelp.stdout, /ops-readonly/);
+  });
+
+  it('refuses a bad setting with a message naming it', async () => {
+    const bad = await run(['migrate'], { PORT: 'eighty', LOG_LEVEL: 'loud' });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /PORT="eighty": must be a whole number from 0 to 65535/);
+    assert.match(bad.stderr, /LOG_LEVEL="loud"/);
+  });
+});

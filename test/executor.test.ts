@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { z } from 'zod';
+import { createServices } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { Executor, type Invocation } from '../src/platform/catalog/executor.ts';
+import { defineOperation } from '../src/platform/catalog/operation.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
+import { AppError } from '../src/platform/errors.ts';
+import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTenant, type Tenant } from './support/fixtures.ts';
+
+/** Operations made for exercising the executor's rules, run against the real database. */
+const whoAmI = defineOperation({
+  name: 'who_am_i',
+  summary: 'test',
+  tag: 'Test',
+  kind: 'query',
+  risk: 'low',
+  access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+  input: z.object({ echo: z.string().max(5) }),
+  output: z.object({ user: z.int(), echo: z.string() }),
+  handler: async (ctx, input) => ({
+    user: ctx.caller!.userId,
+    echo: input.echo,
+    password_hash: 'must not leak',
+  }),
+});
+
+const createBusiness = defineOperation({
+  name: 'create_business_then',
+  summary: 'test',
+  tag: 'Test',
+  kind: 'mutation',
+  risk: 'high',
+  access: { kinds: 'any', scopes: ['orders:write'] },
+  input: z.object({ code: z.string(), fail: z.boolean().default(false) }),
+  output: z.object({ id: z.int() }),
+  handler: async (ctx, input) => {
+    const row = await ctx.db
+      .insertInto('businesses')
+      .values({ code: input.code, name: input.code, time_zone: 'UTC', created_at: ctx.clock.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (input.fail) throw new AppError('BAD_REQUEST');
+    return { id: row.id };
+  },
+});
+
+const brokenContract = defineOperation({
+  name: 'broken_contract',
+  summary: 'test',
+  tag: 'Test',
+  kind: 'query',
+  risk: 'low',
+  access: { public: true },
+  input: z.object({}),
+  output: z.object({ count: z.int() }),
+  handler: async () => ({ count: 'many' }) as unknown as { count: number },
+});
+
+describe('the operation executor', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let executor: Executor;
+  let tenant: Tenant;
+  let tokens: { admin: string; driver: string; readonlyAgent: string; writer: string };
+
+  const as = (bearer: string | undefined, extra: Partial<Invocation> = {}): Invocation => ({
+    bearer,
+    door: 'cli',
+    lang: 'en',
+    requestId: 'req-1',
+    ...extra,
+  });
+  const businessExists = async (code: string) =>
+    (await handle.db.selectFrom('businesses').select('id').where('code', '=', code).executeTakeFirst()) !==
+    undefined;
+
+  before(async () => {
+    database = await createTestDatabase();
+    handle = openDatabase(database.url);
+    const clock = new ManualClock();
+    const services = createServices(loadConfig({}), clock);
+    executor = new Executor({ db: handle.db, clock, authenticate: services.accounts.authenticate });
+    tenant = await createTenant(handle.db, services, 'exec');
+    const issue = async (
+      kind: 'client_admin' | 'driver',
+      options: { profile?: string; scopes?: string[] } = {},
+    ) =>
+      (
+        await services.accounts.issueToken(handle.db, {
+          userId: tenant.userIds[kind],
+          kind: 'personal',
+          ...options,
+        })
+      ).token;
+    tokens = {
+      admin: await issue('client_admin'),
+      driver: await issue('driver'),
+      readonlyAgent: await issue('client_admin', { profile: 'ops-readonly' }),
+      writer: await issue('driver', { scopes: ['orders:write'] }),
+    };
+  });
+  after(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it('lets an allowed kind with the scope through, and keeps only the fields the output declares', async () => {
+    const result = await executor.execute(whoAmI, { echo: 'hi' }, as(tokens.admin));
+    assert.deepEqual(result, { user: tenant.userIds.client_admin, echo: 'hi' });
+    const viaProfile = await executor.execute(whoAmI, { echo: 'hi' }, as(tokens.readonlyAgent));
+    assert.deepEqual(viaProfile, { user: tenant.userIds.client_admin, echo: 'hi' });
+  });
+
+  it('refuses a missing token, a wrong account kind and a missing scope', async () => {
+    await assert.rejects(executor.execute(whoAmI, { echo: 'x' }, as(undefined)), { code: 'UNAUTHENTICATED' });
+    await assert.rejects(executor.execute(whoAmI, { echo: 'x' }, as(tokens.driver)), { code: 'FORBIDDEN' });
+    await assert.rejects(
+      executor.execute(createBusiness, { code: 'nope' }, as(tokens.readonlyAgent)),
+      (error: AppError) => {
+        assert.equal(error.code, 'INSUFFICIENT_SCOPE');
+        assert.deepEqual(error.options.details, { missing: ['orders:write'] });
+        return true;
+      },
+    );
+    assert.equal(await businessExists('nope'), false);
+  });
+
+  it('validates input before running, naming each field, in the requested language', async () => {
+    await assert.rejects(
+      executor.execute(whoAmI, { echo: 'too long' }, as(tokens.admin, { lang: 'de' })),
+      (error: AppError) => {
+        assert.equal(error.code, 'VALIDATION_FAILED');
+        const fields = error.options.details?.fields as Array<{ field: string; message: string }>;
+        assert.equal(fields[0]?.field, 'echo');
+        assert.match(fields[0]?.message ?? '', /Zu groß/);
+        return true;
+      },
+    );
+  });
+
+  it('commits a mutation with its audit row, and rolls back a failed one completely', async () => {
+    const made = (await executor.execute(createBusiness, { code: 'kept' }, as(tokens.writer))) as {
+      id: number;
+    };
+    assert.equal(await businessExists('kept'), true);
+    const audit = await handle.db
+      .selectFrom('operation_audit')
+      .selectAll()
+      .where('operation', '=', 'create_business_then')
+      .execute();
+    assert.equal(audit.length, 1);
+    assert.equal(audit[0]!.actor_user_id, tenant.userIds.driver);
+    assert.equal(audit[0]!.door, 'cli');
+    assert.ok(made.id > 0);
+
+    await assert.rejects(executor.execute(createBusiness, { code: 'lost', fail: true }, as(tokens.writer)), {
+      code: 'BAD_REQUEST',
+    });
+    assert.equal(await businessExists('lost'), false);
+  });
+
+  it('answers a dry run with the result and keeps nothing', async () => {
+    const preview = (await executor.execute(
+      createBusiness,
+      { code: 'preview' },
+      as(tokens.admin, { dryRun: true }),
+    )) as {
+      id: number;
+    };
+    assert.ok(preview.id > 0);
+    assert.equal(await businessExists('preview'), false);
+  });
+
+  it('treats an output that breaks its contract as the server fault it is', async () => {
+    await assert.rejects(executor.execute(brokenContract, {}, as(undefined)), /broke its output contract/);
+  });
+});
