@@ -12,7 +12,7 @@ const MAIN = path.resolve('src/main.ts');
 
 /** The environment of a fresh shell: no database configured unless the test says so. */
 function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env, LOG_LEVEL: 'warn', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };
   if (!('DATABASE_URL' in extra)) delete env.DATABASE_URL;
   return env;
 }
