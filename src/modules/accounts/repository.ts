@@ -41,20 +41,6 @@ export async function enabledModules(db: Queryable, businessId: number): Promise
   return rows.map((row) => row.module);
 }
 
-export async function upsertModule(
-  db: Queryable,
-  businessId: number,
-  module: string,
-  enabled: boolean,
-  now: Date,
-): Promise<void> {
-  await db
-    .insertInto('business_modules')
-    .values({ business_id: businessId, module, enabled, updated_at: now })
-    .onConflict((oc) => oc.columns(['business_id', 'module']).doUpdateSet({ enabled, updated_at: now }))
-    .execute();
-}
-
 export async function insertContractorCompany(
   db: Queryable,
   values: { name: string; businessIds: number[]; now: Date },

@@ -244,19 +244,6 @@ export class AccountsService {
     return user;
   }
 
-  async setModule(
-    db: Queryable,
-    businessId: number,
-    module: BusinessModule,
-    enabled: boolean,
-  ): Promise<void> {
-    await repo.upsertModule(db, businessId, module, enabled, this.clock.now());
-  }
-
-  async isModuleEnabled(db: Queryable, businessId: number, module: BusinessModule): Promise<boolean> {
-    return (await repo.enabledModules(db, businessId)).includes(module);
-  }
-
   private async moduleSwitches(db: Queryable, businessId: number): Promise<Record<BusinessModule, boolean>> {
     const enabled = await repo.enabledModules(db, businessId);
     return Object.fromEntries(BUSINESS_MODULES.map((module) => [module, enabled.includes(module)])) as Record<

@@ -58,14 +58,10 @@ export class Executor {
     }
   }
 
-  /** The caller a bearer token stands for, or null; for doors that show identity-dependent pages. */
-  async identify(bearer: string | undefined): Promise<Caller | null> {
-    if (!bearer) return null;
-    return this.deps.authenticate(this.deps.db, bearer, this.deps.clock.now());
-  }
-
   private async authorize(operation: Operation, invocation: Invocation): Promise<Caller | null> {
-    const caller = await this.identify(invocation.bearer);
+    const caller = invocation.bearer
+      ? await this.deps.authenticate(this.deps.db, invocation.bearer, this.deps.clock.now())
+      : null;
     const access = operation.access;
     // A stale token on a public operation (say, login) is simply ignored.
     if (access.public) return caller;
@@ -135,7 +131,7 @@ export class Executor {
   }
 }
 
-export function hasScope(caller: Caller, scope: string): boolean {
+function hasScope(caller: Caller, scope: string): boolean {
   return caller.scopes === 'all' || caller.scopes.has(scope);
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../errors.ts';
@@ -67,13 +67,19 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
   });
 
   app.get('/metrics', async (request, reply) => {
-    if (config.metricsToken && request.headers.authorization !== `Bearer ${config.metricsToken}`) {
+    if (config.metricsToken && !sameSecret(bearerOf(request) ?? '', config.metricsToken)) {
       throw new AppError('UNAUTHENTICATED');
     }
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
   return app;
+}
+
+/** Compares secrets in constant time (digests have equal lengths whatever the input). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** The route pattern, not the raw URL, so metrics do not grow a series per id. */
