@@ -50,6 +50,6 @@ export async function createApp(config: Config, db: Db, clock: Clock = systemClo
   });
   const http = createHttpServer(config, metrics);
   registerRestDoor(http, catalog, executor);
-  await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl, version: VERSION });
+  await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
   return { http, services, catalog, executor };
 }

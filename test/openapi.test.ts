@@ -32,6 +32,7 @@ describe('the OpenAPI document', () => {
 
   it('is OpenAPI 3.1 and describes every REST operation of the catalog', () => {
     assert.equal(document.openapi, '3.1.0');
+    assert.equal(document.info.version, '1.0');
     const documented = new Set<string>();
     for (const methods of Object.values<Record<string, { operationId: string }>>(document.paths)) {
       for (const operation of Object.values(methods)) documented.add(operation.operationId);

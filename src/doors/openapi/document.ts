@@ -21,8 +21,11 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return json;
 }
 
+/** The version of the API the interface declares; paths carry /v1 (and /v3 for route building). */
+export const API_VERSION = '1.0';
+
 /** The OpenAPI 3.1 document of the REST door, generated from the operation catalog. */
-export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; version: string }) {
+export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of catalog.list()) {
     const binding = operation.rest;
@@ -97,7 +100,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     openapi: '3.1.0',
     info: {
       title: 'Transport Management Service API',
-      version: options.version,
+      version: API_VERSION,
       description:
         'Orders, drivers, routes, contractors and open tracking events. Every error answers ' +
         '`{ result: false, error_code, message, details? }` with the message in the language of Accept-Language.',

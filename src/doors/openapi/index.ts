@@ -9,12 +9,9 @@ import { buildOpenApiDocument } from './document.ts';
 export async function registerOpenApiDoor(
   app: FastifyInstance,
   catalog: Catalog,
-  options: { publicBaseUrl: string; version: string },
+  options: { publicBaseUrl: string },
 ): Promise<void> {
-  const document = buildOpenApiDocument(catalog, {
-    serverUrl: options.publicBaseUrl + API_PREFIX,
-    version: options.version,
-  });
+  const document = buildOpenApiDocument(catalog, { serverUrl: options.publicBaseUrl + API_PREFIX });
   app.get(`${API_PREFIX}/openapi.json`, async () => document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, {
