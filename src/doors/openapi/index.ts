@@ -16,7 +16,12 @@ export async function registerOpenApiDoor(
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, {
     routePrefix: `${API_PREFIX}/docs`,
-    uiConfig: { url: `${API_PREFIX}/openapi.json`, deepLinking: true, tryItOutEnabled: true },
-    staticCSP: true,
+    // BaseLayout leaves out the explorer bar (a framework logo and a free URL box).
+    uiConfig: { layout: 'BaseLayout', deepLinking: true, tryItOutEnabled: true, persistAuthorization: true },
+    theme: { title: 'TMS API reference' },
+    // Like the plugin's own policy, less upgrade-insecure-requests, which breaks the page on plain HTTP hosts.
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; " +
+      "object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'",
   });
 }
