@@ -117,7 +117,34 @@ describe('tms serve with the embedded database', () => {
       assert.equal(answer.status, 200, email);
       tokens.push(answer.body.access_token);
     }
-    assert.equal((await postgresProcessesOf(dataDir)).length > 0, true);
+    const servers = await postgresProcessesOf(dataDir);
+    assert.equal(servers.length > 0, true);
+
+    // A command run beside the service uses its database server and leaves it running.
+    const added = await run(
+      [
+        'user',
+        'create',
+        '--email',
+        'late@demo.test',
+        '--name',
+        'Late Comer',
+        '--kind',
+        'employee',
+        '--business',
+        'demo',
+        '--password-stdin',
+      ],
+      { TMS_DATA_DIR: dataDir },
+      'late-comer-password\n',
+    );
+    assert.equal(added.code, 0, added.stderr);
+    assert.deepEqual(await postgresProcessesOf(dataDir), servers);
+    assert.equal(
+      (await api.post('/api/v1/user/login', { email: 'late@demo.test', password: 'late-comer-password' }))
+        .status,
+      200,
+    );
 
     assert.equal(await stopServe(first), 0);
     assert.deepEqual(await postgresProcessesOf(dataDir), []);
@@ -131,6 +158,30 @@ describe('tms serve with the embedded database', () => {
       assert.equal((await again.post('/api/v1/user/login', { email: emails[1], password })).status, 200);
     } finally {
       assert.equal(await stopServe(second), 0);
+    }
+    assert.deepEqual(await postgresProcessesOf(dataDir), []);
+  });
+
+  it('recovers the database server that a killed service left behind', async () => {
+    const killed = await startServe({ TMS_DATA_DIR: dataDir });
+    const exited = new Promise((resolve) => killed.child.on('exit', resolve));
+    killed.child.kill('SIGKILL');
+    await exited;
+    const orphans = await postgresProcessesOf(dataDir);
+    assert.ok(orphans.length > 0, 'SIGKILL leaves the database server running');
+
+    const next = await startServe({ TMS_DATA_DIR: dataDir });
+    try {
+      const api = client(next.baseUrl);
+      assert.equal((await api.get('/api/health')).status, 200);
+      const { password } = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8'));
+      assert.equal(
+        (await api.post('/api/v1/user/login', { email: 'admin@demo.test', password })).status,
+        200,
+      );
+      for (const pid of orphans) assert.ok(!(await postgresProcessesOf(dataDir)).includes(pid));
+    } finally {
+      assert.equal(await stopServe(next), 0);
     }
     assert.deepEqual(await postgresProcessesOf(dataDir), []);
   });

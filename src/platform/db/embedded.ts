@@ -55,7 +55,23 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   }
   const password = await readOrCreateSecret(path.join(options.directory, 'pg-password'));
   const created = !existsSync(path.join(pgdata, 'PG_VERSION'));
-  if (!created) await stopLeftoverServer(pgdata);
+  const base = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+
+  if (!created) {
+    const live = await liveServer(pgdata);
+    if (live?.ownerAlive) {
+      // Another process of ours runs this cluster (say `tms serve` while `tms user create` runs):
+      // use it, and leave it running.
+      await ensureDatabase(`${base(live.port)}/postgres`, database);
+      return {
+        url: `${base(live.port)}/${database}`,
+        adminUrl: `${base(live.port)}/postgres`,
+        created,
+        stop: async () => {},
+      };
+    }
+    if (live) await stopOrphan(live.pid, pgdata);
+  }
 
   const port = await freePort();
   const recentLog: string[] = [];
@@ -95,17 +111,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     });
   }
 
-  const pid = await postmasterPid(pgdata);
+  const pid = (await liveServer(pgdata))?.pid;
   if (pid) runningServers.add(pid);
   const stop = async () => {
     await server.stop();
     if (pid) runningServers.delete(pid);
   };
 
-  const base = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
-  const adminUrl = `${base}/postgres`;
+  const adminUrl = `${base(port)}/postgres`;
   await ensureDatabase(adminUrl, database);
-  return { url: `${base}/${database}`, adminUrl, created, stop };
+  return { url: `${base(port)}/${database}`, adminUrl, created, stop };
 }
 
 async function readOrCreateSecret(file: string): Promise<string> {
@@ -127,26 +142,38 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
   }
 }
 
+interface LiveServer {
+  pid: number;
+  port: number;
+  /** Whether the process that started the server still runs; if not, the server is an orphan. */
+  ownerAlive: boolean;
+}
+
+/** The server running on this cluster, read from its postmaster.pid (pid, data dir, start, port, ...). */
+async function liveServer(pgdata: string): Promise<LiveServer | undefined> {
+  const lines = (await readFile(path.join(pgdata, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (!(pid > 0) || !(port > 0) || !isAlive(pid)) return undefined;
+  const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (!command.includes('postgres')) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // The parent pid is the second field after the parenthesised command name.
+  const ownerPid = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
+  const owner = ownerPid > 1 ? await readFile(`/proc/${ownerPid}/cmdline`, 'utf8').catch(() => '') : '';
+  return { pid, port, ownerAlive: owner.includes('node') };
+}
+
 /**
  * A process killed without its shutdown (SIGKILL, power loss) can leave its PostgreSQL server
- * running; the new start would find the data directory locked. Stop that server first.
+ * running with nobody to stop it; the new start would find the cluster locked. Stop it first.
  */
-async function stopLeftoverServer(pgdata: string): Promise<void> {
-  const pid = await postmasterPid(pgdata);
-  if (!pid || !isAlive(pid)) return;
-  const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  if (!command.includes('postgres')) return;
+async function stopOrphan(pid: number, pgdata: string): Promise<void> {
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (isAlive(pid)) throw new Error(`A PostgreSQL server (pid ${pid}) still holds ${pgdata}; stop it first.`);
-}
-
-async function postmasterPid(pgdata: string): Promise<number | undefined> {
-  const text = await readFile(path.join(pgdata, 'postmaster.pid'), 'utf8').catch(() => '');
-  const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 function isAlive(pid: number): boolean {
