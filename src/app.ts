@@ -5,6 +5,8 @@ import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
 import { accountsOperations } from './modules/accounts/operations.ts';
 import { AccountsService } from './modules/accounts/service.ts';
+import { ordersOperations } from './modules/orders/operations.ts';
+import { OrdersService } from './modules/orders/service.ts';
 import { systemOperations } from './modules/system/operations.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import { Catalog } from './platform/catalog/registry.ts';
@@ -18,16 +20,19 @@ export const VERSION = packageJson.version;
 /** The module services, wired once; the CLI and the tests reach use cases through these. */
 export interface Services {
   accounts: AccountsService;
+  orders: OrdersService;
 }
 
 export function createServices(config: Config, clock: Clock): Services {
-  return {
-    accounts: new AccountsService(clock, { tokenTtlHours: config.tokenTtlHours, login: config.login }),
-  };
+  const accounts = new AccountsService(clock, { tokenTtlHours: config.tokenTtlHours, login: config.login });
+  return { accounts, orders: new OrdersService(clock, accounts) };
 }
 
 export function createCatalog(services: Services): Catalog {
-  return new Catalog().register(systemOperations()).register(accountsOperations(services.accounts));
+  return new Catalog()
+    .register(systemOperations())
+    .register(accountsOperations(services.accounts))
+    .register(ordersOperations(services.orders, services.accounts));
 }
 
 export interface App {

@@ -16,7 +16,109 @@ describe('tenant isolation', () => {
   let b: Tenant;
   const tokensOfB: Record<string, string> = {};
 
+  let orderOfA: { id: number; order_ref: string; tracking_number: string };
+  const adminOfB = () => tokensOfB.client_admin!;
+  /** A's order, as its own admin sees it; must be unchanged by anything B does. */
+  const orderAsA = async () =>
+    (await api.get(`/api/v1/client/orders/${orderOfA.id}`, { token: tokenOfA })).body.order;
+  let tokenOfA: string;
+  const refusedById =
+    (path: string, body: unknown = {}) =>
+    async () => {
+      const before = await orderAsA();
+      const answer = await api.post(`/api/v1/client/orders/${orderOfA.id}/${path}`, body, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'ORDER_NOT_FOUND');
+      assert.deepEqual(await orderAsA(), before);
+    };
+
   const checks: Record<string, () => Promise<void>> = {
+    create_order: async () => {
+      const answer = await api.post(
+        '/api/v1/client/orderCreate',
+        { dropoff: { line1: '1 B street' }, customer_id: a.userIds.customer },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    bulk_create_orders: async () => {
+      const answer = await api.post(
+        '/api/v1/client/orders/bulk',
+        {
+          orders: [
+            { dropoff: { line1: 'x' }, customer_id: a.userIds.customer },
+            { order_ref: orderOfA.order_ref, dropoff: { line1: 'y' } },
+          ],
+        },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.body.results[0].error_code, 'CUSTOMER_NOT_FOUND');
+      // References are per business: B may reuse A's reference without touching A's order.
+      assert.equal(answer.body.results[1].success, true);
+      assert.equal((await orderAsA()).dropoff.line1, '1 A street');
+    },
+    get_orders: async () => {
+      const all = await api.get('/api/v1/client/orders', { token: adminOfB() });
+      assert.ok(all.body.orders.every((order: { id: number }) => order.id !== orderOfA.id));
+      const byNumber = await api.get(`/api/v1/client/orders?tracking_number=${orderOfA.tracking_number}`, {
+        token: adminOfB(),
+      });
+      assert.equal(byNumber.body.total, 0);
+    },
+    find_order: async () => {
+      for (const query of [
+        `order_ref=${orderOfA.order_ref}-nope`,
+        `tracking_number=${orderOfA.tracking_number}`,
+      ]) {
+        assert.equal(
+          (await api.get(`/api/v1/client/orders/find?${query}`, { token: adminOfB() })).status,
+          404,
+        );
+      }
+    },
+    get_order_detail: async () => {
+      assert.equal(
+        (await api.get(`/api/v1/client/orders/${orderOfA.id}`, { token: adminOfB() })).status,
+        404,
+      );
+    },
+    cancel_order: refusedById('cancel'),
+    hold_order: refusedById('hold'),
+    release_order: refusedById('release'),
+    update_order_status: refusedById('status', { status: 'PICKED_UP' }),
+    reroute_to_address: refusedById('reroute', { dropoff: { line1: 'Elsewhere' } }),
+    update_delivery_instruction: refusedById('delivery-instruction', { delivery_instruction: 'leave it' }),
+    update_order_note: refusedById('note', { note: 'mine now' }),
+    update_time_window_by_refs: async () => {
+      const before = await orderAsA();
+      const answer = await api.post(
+        '/api/v1/client/orders/time-window',
+        { order_refs: ['only-in-a'], time_window: { start: '08:00', end: '09:00' } },
+        { token: adminOfB() },
+      );
+      // B has an order with the same reference (see bulk_create_orders); only B's may change.
+      assert.equal(answer.status, 200);
+      assert.deepEqual(await orderAsA(), before);
+    },
+    order_snapshot: async () => {
+      const answer = await api.get('/api/v1/client/orders/snapshot?date=2026-11-03', { token: adminOfB() });
+      assert.equal(answer.body.total, 0);
+    },
+    list_exceptions: async () => {
+      const answer = await api.get('/api/v1/client/orders/exceptions', { token: adminOfB() });
+      assert.ok(answer.body.exceptions.every((e: { order: { id: number } }) => e.order.id !== orderOfA.id));
+    },
+    get_operation_events: async () => {
+      const answer = await api.post(
+        '/api/v1/tracking/operationevents',
+        { order_ids: [orderOfA.id] },
+        { token: adminOfB() },
+      );
+      assert.deepEqual(answer.body.events, []);
+    },
     get_me: async () => {
       for (const kind of ACCOUNT_KINDS) {
         const me = await api.get('/api/v1/user/me', { token: tokensOfB[kind] });
@@ -41,6 +143,20 @@ describe('tenant isolation', () => {
     a = await createTenant(server.db, server.app.services, 'alpha');
     b = await createTenant(server.db, server.app.services, 'bravo');
     for (const kind of ACCOUNT_KINDS) tokensOfB[kind] = await login(api, b.emails[kind]);
+    tokenOfA = await login(api, a.emails.client_admin);
+    const created = await api.post(
+      '/api/v1/client/orderCreate',
+      { order_ref: 'only-in-a', scheduled_date: '2026-11-03', dropoff: { line1: '1 A street' } },
+      { token: tokenOfA },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    orderOfA = {
+      id: created.body.order_id,
+      order_ref: 'only-in-a',
+      tracking_number: created.body.tracking_number,
+    };
+    // Held, so it shows among A's exceptions and must not among B's.
+    await api.post(`/api/v1/client/orders/${orderOfA.id}/hold`, {}, { token: tokenOfA });
   });
   after(() => server.close());
 

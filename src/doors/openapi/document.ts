@@ -18,7 +18,29 @@ function commonErrors(operation: Operation): ErrorCode[] {
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
-  return json;
+  return spellOutEnumKeyedRecords(json) as JsonSchema;
+}
+
+/**
+ * zod writes a record keyed by an enum (every key present) as propertyNames + required with no
+ * properties, which validators flag; name each property instead.
+ */
+function spellOutEnumKeyedRecords(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(spellOutEnumKeyedRecords);
+  if (!node || typeof node !== 'object') return node;
+  const schema = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, spellOutEnumKeyedRecords(value)]),
+  ) as Record<string, unknown> & { propertyNames?: { enum?: string[] }; additionalProperties?: unknown };
+  const keys = schema.propertyNames?.enum;
+  if (keys && !schema.properties && typeof schema.additionalProperties === 'object') {
+    const { propertyNames: _names, additionalProperties: value, ...rest } = schema;
+    return {
+      ...rest,
+      properties: Object.fromEntries(keys.map((key) => [key, value])),
+      additionalProperties: false,
+    };
+  }
+  return schema;
 }
 
 /** The version of the API the interface declares; paths carry /v1 (and /v3 for route building). */

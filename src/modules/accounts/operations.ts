@@ -62,7 +62,7 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
             code: z.string(),
             name: z.string(),
             time_zone: z.string(),
-            modules: z.object(Object.fromEntries(BUSINESS_MODULES.map((module) => [module, z.boolean()]))),
+            modules: z.record(z.enum(BUSINESS_MODULES), z.boolean()),
           })
           .nullable(),
         contractor_company: z

@@ -164,3 +164,12 @@ export async function revokeToken(db: Queryable, tokenId: number, userId: number
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+export function findUserInBusiness(db: Queryable, userId: number, businessId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'kind', 'name'])
+    .where('id', '=', userId)
+    .where('business_id', '=', businessId)
+    .executeTakeFirst();
+}

@@ -244,6 +244,11 @@ export class AccountsService {
     return user;
   }
 
+  /** Whether the user is a customer account of the business. */
+  async isCustomerOf(db: Queryable, userId: number, businessId: number): Promise<boolean> {
+    return (await repo.findUserInBusiness(db, userId, businessId))?.kind === 'customer';
+  }
+
   private async moduleSwitches(db: Queryable, businessId: number): Promise<Record<BusinessModule, boolean>> {
     const enabled = await repo.enabledModules(db, businessId);
     return Object.fromEntries(BUSINESS_MODULES.map((module) => [module, enabled.includes(module)])) as Record<
@@ -252,7 +257,7 @@ export class AccountsService {
     >;
   }
 
-  private async timeZoneOf(db: Queryable, businessId: number | null): Promise<string> {
+  async timeZoneOf(db: Queryable, businessId: number | null): Promise<string> {
     if (businessId === null) return 'UTC';
     return (await repo.findBusinessById(db, businessId))?.time_zone ?? 'UTC';
   }

@@ -4,6 +4,8 @@ import type { Database } from './schema.ts';
 
 // int8 ids and count(*) arrive as strings; every id we issue fits in a double, so parse them here once.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+// A calendar date is not an instant: keep it as YYYY-MM-DD instead of a Date at local midnight.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export type Db = Kysely<Database>;
 /** A handle on which queries run: the pool, or an open transaction. */

@@ -19,6 +19,11 @@ export const de: ErrorMessages = {
   VALIDATION_FAILED: 'Einige Felder sind ungültig: {fields}.',
   RATE_LIMITED: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
   INTERNAL_ERROR: 'Bei uns ist ein Fehler aufgetreten. Nennen Sie dem Support die Anfrage-ID {request_id}.',
+  ORDER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Auftrag {order}.',
+  ORDER_REF_TAKEN: 'Die Auftragsreferenz {order_ref} wird in diesem Unternehmen bereits verwendet.',
+  ILLEGAL_STATUS_TRANSITION: 'Ein Auftrag im Status {from} kann nicht in {to} wechseln.',
+  CUSTOMER_NOT_FOUND: 'Kunde {customer_id} ist kein Kundenkonto dieses Unternehmens.',
+  AMOUNT_TOO_PRECISE: 'Der Betrag {amount} hat mehr Nachkommastellen, als {currency} erlaubt.',
   SERVICE_UNAVAILABLE:
     'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.',
 };

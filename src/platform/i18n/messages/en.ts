@@ -20,5 +20,10 @@ export const en: ErrorMessages = {
   VALIDATION_FAILED: 'Some fields are invalid: {fields}.',
   RATE_LIMITED: 'Too many attempts. Try again in {seconds} seconds.',
   INTERNAL_ERROR: 'Something went wrong on our side. Quote request id {request_id} if you contact support.',
+  ORDER_NOT_FOUND: 'No order {order} exists in this business.',
+  ORDER_REF_TAKEN: 'The order reference {order_ref} is already used in this business.',
+  ILLEGAL_STATUS_TRANSITION: 'An order in status {from} cannot move to {to}.',
+  CUSTOMER_NOT_FOUND: 'Customer {customer_id} is not a customer account of this business.',
+  AMOUNT_TOO_PRECISE: 'The amount {amount} has more decimals than {currency} allows.',
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again shortly.',
 };

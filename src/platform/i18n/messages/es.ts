@@ -20,5 +20,10 @@ export const es: ErrorMessages = {
   RATE_LIMITED: 'Demasiados intentos. Vuelva a intentarlo dentro de {seconds} segundos.',
   INTERNAL_ERROR:
     'Algo falló de nuestro lado. Indique el identificador de solicitud {request_id} si contacta con soporte.',
+  ORDER_NOT_FOUND: 'No existe el pedido {order} en esta empresa.',
+  ORDER_REF_TAKEN: 'La referencia de pedido {order_ref} ya se usa en esta empresa.',
+  ILLEGAL_STATUS_TRANSITION: 'Un pedido en estado {from} no puede pasar a {to}.',
+  CUSTOMER_NOT_FOUND: 'El cliente {customer_id} no es una cuenta de cliente de esta empresa.',
+  AMOUNT_TOO_PRECISE: 'El importe {amount} tiene más decimales de los que permite {currency}.',
   SERVICE_UNAVAILABLE: 'El servicio no está disponible temporalmente. Vuelva a intentarlo en breve.',
 };

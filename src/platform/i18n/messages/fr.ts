@@ -20,5 +20,10 @@ export const fr: ErrorMessages = {
   RATE_LIMITED: 'Trop de tentatives. Réessayez dans {seconds} secondes.',
   INTERNAL_ERROR:
     'Une erreur est survenue de notre côté. Indiquez l’identifiant de requête {request_id} si vous contactez le support.',
+  ORDER_NOT_FOUND: "Aucune commande {order} n'existe dans cette entreprise.",
+  ORDER_REF_TAKEN: 'La référence de commande {order_ref} est déjà utilisée dans cette entreprise.',
+  ILLEGAL_STATUS_TRANSITION: 'Une commande au statut {from} ne peut pas passer à {to}.',
+  CUSTOMER_NOT_FOUND: "Le client {customer_id} n'est pas un compte client de cette entreprise.",
+  AMOUNT_TOO_PRECISE: 'Le montant {amount} a plus de décimales que {currency} ne le permet.',
   SERVICE_UNAVAILABLE: 'Le service est momentanément indisponible. Réessayez dans un instant.',
 };

@@ -18,5 +18,10 @@ export const zhHans: ErrorMessages = {
   VALIDATION_FAILED: '部分字段无效：{fields}。',
   RATE_LIMITED: '尝试次数过多，请在 {seconds} 秒后重试。',
   INTERNAL_ERROR: '服务器内部出错。联系客服时请提供请求编号 {request_id}。',
+  ORDER_NOT_FOUND: '本企业不存在订单 {order}。',
+  ORDER_REF_TAKEN: '订单参考号 {order_ref} 已在本企业中使用。',
+  ILLEGAL_STATUS_TRANSITION: '状态为 {from} 的订单不能变更为 {to}。',
+  CUSTOMER_NOT_FOUND: '客户 {customer_id} 不是本企业的客户账户。',
+  AMOUNT_TOO_PRECISE: '金额 {amount} 的小数位数超过了 {currency} 允许的位数。',
   SERVICE_UNAVAILABLE: '服务暂时不可用，请稍后重试。',
 };

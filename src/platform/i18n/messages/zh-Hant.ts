@@ -18,5 +18,10 @@ export const zhHant: ErrorMessages = {
   VALIDATION_FAILED: '部分欄位無效：{fields}。',
   RATE_LIMITED: '嘗試次數過多，請於 {seconds} 秒後再試。',
   INTERNAL_ERROR: '伺服器內部發生錯誤。聯絡客服時請提供請求編號 {request_id}。',
+  ORDER_NOT_FOUND: '本企業不存在訂單 {order}。',
+  ORDER_REF_TAKEN: '訂單參考號 {order_ref} 已在本企業中使用。',
+  ILLEGAL_STATUS_TRANSITION: '狀態為 {from} 的訂單不能變更為 {to}。',
+  CUSTOMER_NOT_FOUND: '客戶 {customer_id} 不是本企業的客戶帳戶。',
+  AMOUNT_TOO_PRECISE: '金額 {amount} 的小數位數超過了 {currency} 允許的位數。',
   SERVICE_UNAVAILABLE: '服務暫時無法使用，請稍後再試。',
 };

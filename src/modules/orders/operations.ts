@@ -1,0 +1,351 @@
+import { z } from 'zod';
+import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { addressSchema, calendarDate, orderInputSchema, orderSchema, timeWindowSchema } from './schemas.ts';
+import type { OrdersService } from './service.ts';
+import { ORDER_STATUSES } from './statuses.ts';
+
+const STAFF = ['client_admin', 'employee'] as const;
+const READ = { kinds: STAFF, scopes: ['orders:read'] };
+const WRITE = { kinds: STAFF, scopes: ['orders:write'] };
+
+const id = z.coerce.number().int().positive();
+const orderResult = z.object({ result: z.literal(true), order: orderSchema });
+
+/** A single order, or `{ orders: [...] }` with up to 100. */
+const oneOrMany = z.preprocess(
+  (body) => (body && typeof body === 'object' && 'orders' in body ? body : { orders: [body] }),
+  z.object({ orders: z.array(orderInputSchema).min(1).max(100) }),
+);
+
+export function ordersOperations(orders: OrdersService, accounts: AccountsService): Operation[] {
+  return [
+    defineOperation({
+      name: 'create_order',
+      summary: 'Create one order, or several at once (all or nothing)',
+      description:
+        'Send one order object, or `{ "orders": [...] }` with up to 100: either all are created or none. ' +
+        'Local-delivery orders have a type: D delivery (needs dropoff), P pickup (needs pickup), P2P (needs both). ' +
+        'Each package gets its own tracking number. Use bulk_create_orders for per-order success or failure.',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'medium',
+      access: WRITE,
+      errors: ['ORDER_REF_TAKEN', 'CUSTOMER_NOT_FOUND', 'AMOUNT_TOO_PRECISE'],
+      rest: { method: 'POST', path: '/v1/client/orderCreate' },
+      input: oneOrMany,
+      output: z.object({
+        result: z.literal(true),
+        order_id: z.int().describe('Id of the first order created'),
+        tracking_number: z.string().describe('Tracking number of its first package'),
+        orders: z.array(orderSchema),
+      }),
+      handler: async (ctx, input) => {
+        const created = await orders.create(ctx, input.orders);
+        const first = created[0]!;
+        return {
+          result: true as const,
+          order_id: first.id,
+          tracking_number: first.packages[0]!.tracking_number,
+          orders: created,
+        };
+      },
+    }),
+    defineOperation({
+      name: 'bulk_create_orders',
+      summary: 'Create up to 100 orders, each on its own, with a per-order success or failure list',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'high',
+      confirm: true,
+      access: WRITE,
+      rest: { method: 'POST', path: '/v1/client/orders/bulk' },
+      input: z.object({ orders: z.array(z.unknown()).min(1).max(100) }),
+      output: z.object({
+        result: z.boolean(),
+        created: z.int(),
+        failed: z.int(),
+        results: z.array(
+          z.object({
+            index: z.int(),
+            success: z.boolean(),
+            order_id: z.int().optional(),
+            order_ref: z.string().optional(),
+            tracking_numbers: z.array(z.string()).optional(),
+            error_code: z.string().optional(),
+            message: z.string().optional(),
+            details: z.record(z.string(), z.unknown()).optional(),
+          }),
+        ),
+      }),
+      handler: (ctx, input) => orders.bulkCreate(ctx, input.orders),
+    }),
+    defineOperation({
+      name: 'get_orders',
+      summary: 'List orders with filters, newest first',
+      tag: 'Orders',
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      rest: { method: 'GET', path: '/v1/client/orders' },
+      input: z.object({
+        status: z
+          .string()
+          .transform((value) => value.split(',').map((s) => s.trim()))
+          .pipe(z.array(z.enum(ORDER_STATUSES)))
+          .optional()
+          .describe('One status or several, comma-separated'),
+        scheduled_date: calendarDate.optional(),
+        order_ref: z.string().max(64).optional(),
+        tracking_number: z.string().max(64).optional(),
+        route_id: id.optional(),
+        page: z.coerce.number().int().min(1).default(1),
+        per_page: z.coerce.number().int().min(1).max(200).default(50),
+      }),
+      output: z.object({
+        result: z.literal(true),
+        total: z.int(),
+        page: z.int(),
+        per_page: z.int(),
+        orders: z.array(orderSchema),
+      }),
+      handler: (ctx, input) => orders.list(ctx, input),
+    }),
+    defineOperation({
+      name: 'find_order',
+      summary: 'Find one order by its reference or a tracking number',
+      tag: 'Orders',
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      errors: ['ORDER_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/client/orders/find' },
+      input: z
+        .object({ order_ref: z.string().max(64).optional(), tracking_number: z.string().max(64).optional() })
+        .refine((by) => (by.order_ref === undefined) !== (by.tracking_number === undefined), {
+          message: 'give exactly one of order_ref and tracking_number',
+          path: ['order_ref'],
+        }),
+      output: orderResult,
+      handler: async (ctx, input) => ({ result: true as const, order: await orders.find(ctx, input) }),
+    }),
+    defineOperation({
+      name: 'get_order_detail',
+      summary: 'One order with its packages',
+      tag: 'Orders',
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      errors: ['ORDER_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/client/orders/:order_id' },
+      input: z.object({ order_id: id }),
+      output: orderResult,
+      handler: async (ctx, input) => ({
+        result: true as const,
+        order: await orders.detail(ctx, input.order_id),
+      }),
+    }),
+    ...statusOperations(orders),
+    defineOperation({
+      name: 'reroute_to_address',
+      summary: 'Send an order not yet picked up to a new address',
+      description:
+        'Cancels the original order and creates a copy with the new drop-off address (reference suffixed -R1, -R2, ...). ' +
+        'The packages and their tracking numbers move to the new order.',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'high',
+      confirm: true,
+      access: WRITE,
+      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
+      rest: { method: 'POST', path: '/v1/client/orders/:order_id/reroute' },
+      input: z.object({ order_id: id, dropoff: addressSchema }),
+      output: z.object({ result: z.literal(true), cancelled_order_id: z.int(), order: orderSchema }),
+      handler: (ctx, input) => orders.reroute(ctx, input.order_id, input.dropoff),
+    }),
+    defineOperation({
+      name: 'update_delivery_instruction',
+      summary: 'Replace the delivery instruction of an order',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'medium',
+      access: WRITE,
+      errors: ['ORDER_NOT_FOUND'],
+      rest: { method: 'POST', path: '/v1/client/orders/:order_id/delivery-instruction' },
+      input: z.object({ order_id: id, delivery_instruction: z.string().max(2000) }),
+      output: orderResult,
+      handler: async (ctx, input) => ({
+        result: true as const,
+        order: await orders.updateText(
+          ctx,
+          input.order_id,
+          'delivery_instruction',
+          input.delivery_instruction,
+        ),
+      }),
+    }),
+    defineOperation({
+      name: 'update_order_note',
+      summary: 'Replace the note of an order',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'medium',
+      access: WRITE,
+      errors: ['ORDER_NOT_FOUND'],
+      rest: { method: 'POST', path: '/v1/client/orders/:order_id/note' },
+      input: z.object({ order_id: id, note: z.string().max(2000) }),
+      output: orderResult,
+      handler: async (ctx, input) => ({
+        result: true as const,
+        order: await orders.updateText(ctx, input.order_id, 'note', input.note),
+      }),
+    }),
+    defineOperation({
+      name: 'update_time_window_by_refs',
+      summary: 'Set the delivery time window (and optionally the date) of orders named by reference',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'medium',
+      access: WRITE,
+      rest: { method: 'POST', path: '/v1/client/orders/time-window' },
+      input: z.object({
+        order_refs: z.array(z.string().min(1).max(64)).min(1).max(100),
+        time_window: timeWindowSchema,
+        scheduled_date: calendarDate.optional(),
+      }),
+      output: z.object({
+        result: z.boolean(),
+        updated: z.int(),
+        errors: z.array(z.object({ order_ref: z.string(), message: z.string() })),
+      }),
+      handler: (ctx, input) => orders.updateTimeWindows(ctx, input),
+    }),
+    defineOperation({
+      name: 'order_snapshot',
+      summary: 'How many orders of a date are in each status',
+      tag: 'Orders',
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      rest: { method: 'GET', path: '/v1/client/orders/snapshot' },
+      input: z.object({ date: calendarDate }),
+      output: z.object({
+        result: z.literal(true),
+        date: z.string(),
+        total: z.int(),
+        by_status: z.record(z.enum(ORDER_STATUSES), z.int()),
+      }),
+      handler: (ctx, input) => orders.snapshot(ctx, input.date),
+    }),
+    defineOperation({
+      name: 'list_exceptions',
+      summary:
+        'Orders needing attention: failed attempts, held orders, and open orders past their date or window',
+      tag: 'Orders',
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      rest: { method: 'GET', path: '/v1/client/orders/exceptions' },
+      input: z.object({ limit: z.coerce.number().int().min(1).max(200).default(100) }),
+      output: z.object({
+        result: z.literal(true),
+        exceptions: z.array(z.object({ reason: z.enum(['failed', 'held', 'late']), order: orderSchema })),
+      }),
+      handler: async (ctx, input) =>
+        orders.exceptions(ctx, input, await accounts.timeZoneOf(ctx.db, callerOf(ctx).businessId)),
+    }),
+    defineOperation({
+      name: 'get_operation_events',
+      summary: 'The audit trail of orders: every change with actor, time, source and before/after values',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      rest: { method: 'POST', path: '/v1/tracking/operationevents' },
+      input: z
+        .object({
+          order_ids: z.array(z.int().positive()).max(100).optional(),
+          order_refs: z.array(z.string().min(1).max(64)).max(100).optional(),
+        })
+        .refine((by) => by.order_ids?.length || by.order_refs?.length, {
+          message: 'give order_ids or order_refs',
+          path: ['order_ids'],
+        }),
+      output: z.object({
+        result: z.literal(true),
+        events: z.array(
+          z.object({
+            order_id: z.int(),
+            order_ref: z.string(),
+            at: z.string(),
+            actor: z.object({ id: z.int(), name: z.string() }).nullable(),
+            source: z.string(),
+            action: z.string(),
+            changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+          }),
+        ),
+      }),
+      handler: (ctx, input) => orders.operationEvents(ctx, input),
+    }),
+  ];
+}
+
+/** The lifecycle moves, one operation each; the transition table decides what is allowed. */
+function statusOperations(orders: OrdersService): Operation[] {
+  const move = (
+    name: string,
+    summary: string,
+    path: string,
+    to: 'CANCELLED' | 'HOLD' | 'NEW_ORDER',
+    risk: 'high',
+  ) =>
+    defineOperation({
+      name,
+      summary,
+      tag: 'Orders',
+      kind: 'mutation',
+      risk,
+      confirm: true,
+      access: WRITE,
+      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
+      rest: { method: 'POST', path: `/v1/client/orders/:order_id/${path}` },
+      input: z.object({ order_id: id }),
+      output: orderResult,
+      handler: async (ctx, input) => ({
+        result: true as const,
+        order: await orders.changeStatus(ctx, input.order_id, to),
+      }),
+    });
+  return [
+    move('cancel_order', 'Cancel an order that is not delivered yet', 'cancel', 'CANCELLED', 'high'),
+    move('hold_order', 'Keep an order out of dispatch until it is released', 'hold', 'HOLD', 'high'),
+    move('release_order', 'Release a held order back to NEW_ORDER', 'release', 'NEW_ORDER', 'high'),
+    defineOperation({
+      name: 'update_order_status',
+      summary:
+        'Record progress of an order: picked up, at warehouse, out for delivery, delivered, failed, returned',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'medium',
+      access: WRITE,
+      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
+      rest: { method: 'POST', path: '/v1/client/orders/:order_id/status' },
+      input: z.object({
+        order_id: id,
+        status: z.enum([
+          'PICKED_UP',
+          'AT_WAREHOUSE',
+          'OUT_FOR_DELIVERY',
+          'DELIVERED',
+          'FAILED_ATTEMPT',
+          'RETURNED',
+        ]),
+      }),
+      output: orderResult,
+      handler: async (ctx, input) => ({
+        result: true as const,
+        order: await orders.changeStatus(ctx, input.order_id, input.status),
+      }),
+    }),
+  ];
+}

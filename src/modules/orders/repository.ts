@@ -1,0 +1,228 @@
+import { sql } from 'kysely';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { OrderStatus } from './statuses.ts';
+import type { OrdersTables } from './tables.ts';
+
+type OrderRow = OrdersTables['orders'];
+export type StoredOrder = Omit<OrderRow, 'id'> & { id: number };
+export type StoredPackage = Omit<OrdersTables['packages'], 'id'> & { id: number };
+
+export async function trackingPrefix(db: Queryable, businessId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('order_settings')
+    .select('tracking_prefix')
+    .where('business_id', '=', businessId)
+    .executeTakeFirst();
+  return row?.tracking_prefix;
+}
+
+export async function insertOrder(db: Queryable, values: Omit<OrderRow, 'id'>): Promise<number> {
+  const row = await db
+    .insertInto('orders')
+    .values({
+      ...values,
+      pickup: json(values.pickup),
+      dropoff: json(values.dropoff),
+      surcharges: json(values.surcharges),
+      price_details: json(values.price_details),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertPackage(
+  db: Queryable,
+  values: Omit<OrdersTables['packages'], 'id'>,
+): Promise<void> {
+  await db.insertInto('packages').values(values).execute();
+}
+
+export interface OrderFilter {
+  statuses?: OrderStatus[];
+  scheduledDate?: string;
+  orderRef?: string;
+  trackingNumber?: string;
+  routeIds?: number[];
+  ids?: number[];
+  orderRefs?: string[];
+}
+
+function filtered(db: Queryable, businessId: number, filter: OrderFilter) {
+  return db
+    .selectFrom('orders as o')
+    .where('o.business_id', '=', businessId)
+    .$if(filter.statuses !== undefined, (q) => q.where('o.status', 'in', filter.statuses!))
+    .$if(filter.scheduledDate !== undefined, (q) => q.where('o.scheduled_date', '=', filter.scheduledDate!))
+    .$if(filter.orderRef !== undefined, (q) => q.where('o.order_ref', '=', filter.orderRef!))
+    .$if(filter.ids !== undefined, (q) => q.where('o.id', 'in', filter.ids!))
+    .$if(filter.orderRefs !== undefined, (q) => q.where('o.order_ref', 'in', filter.orderRefs!))
+    .$if(filter.routeIds !== undefined, (q) => q.where('o.route_id', 'in', filter.routeIds!))
+    .$if(filter.trackingNumber !== undefined, (q) =>
+      q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('packages as p')
+            .select('p.id')
+            .whereRef('p.order_id', '=', 'o.id')
+            .where('p.tracking_number', '=', filter.trackingNumber!),
+        ),
+      ),
+    );
+}
+
+export async function countOrders(db: Queryable, businessId: number, filter: OrderFilter): Promise<number> {
+  if (isEmptyList(filter)) return 0;
+  const row = await filtered(db, businessId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+export async function listOrders(
+  db: Queryable,
+  businessId: number,
+  filter: OrderFilter,
+  page: { limit: number; offset: number },
+): Promise<StoredOrder[]> {
+  if (isEmptyList(filter)) return [];
+  return filtered(db, businessId, filter)
+    .selectAll('o')
+    .orderBy('o.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** An `in ()` on an empty list matches nothing; say so without asking the database. */
+function isEmptyList(filter: OrderFilter): boolean {
+  return [filter.ids, filter.orderRefs, filter.routeIds, filter.statuses].some((list) => list?.length === 0);
+}
+
+export function findOrder(db: Queryable, businessId: number, id: number, options: { lock?: boolean } = {}) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .$if(options.lock === true, (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+export function packagesOf(db: Queryable, businessId: number, orderIds: number[]): Promise<StoredPackage[]> {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('packages')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('order_id', 'in', orderIds)
+    .orderBy('id')
+    .execute();
+}
+
+export async function updateOrder(
+  db: Queryable,
+  businessId: number,
+  id: number,
+  changes: Partial<Omit<OrderRow, 'id' | 'business_id'>>,
+): Promise<void> {
+  const values: Record<string, unknown> = { ...changes };
+  for (const field of ['pickup', 'dropoff', 'surcharges', 'price_details'] as const) {
+    if (field in changes) values[field] = json(changes[field] ?? null);
+  }
+  await db
+    .updateTable('orders')
+    .set(values)
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function movePackages(db: Queryable, businessId: number, fromOrder: number, toOrder: number) {
+  await db
+    .updateTable('packages')
+    .set({ order_id: toOrder })
+    .where('business_id', '=', businessId)
+    .where('order_id', '=', fromOrder)
+    .execute();
+}
+
+export async function insertEvent(
+  db: Queryable,
+  event: Omit<OrdersTables['order_events'], 'id'>,
+): Promise<void> {
+  await db
+    .insertInto('order_events')
+    .values({ ...event, changes: json(event.changes) as never })
+    .execute();
+}
+
+export async function eventsOf(db: Queryable, businessId: number, orderIds: number[]) {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('order_events as e')
+    .innerJoin('orders as o', 'o.id', 'e.order_id')
+    .leftJoin('users as u', 'u.id', 'e.actor_user_id')
+    .select([
+      'e.id',
+      'e.order_id',
+      'o.order_ref',
+      'e.at',
+      'e.actor_user_id',
+      'u.name as actor_name',
+      'e.source',
+      'e.action',
+      'e.changes',
+    ])
+    .where('e.business_id', '=', businessId)
+    .where('e.order_id', 'in', orderIds)
+    .orderBy('e.at')
+    .orderBy('e.id')
+    .execute();
+}
+
+export async function countByStatus(db: Queryable, businessId: number, scheduledDate: string) {
+  return db
+    .selectFrom('orders')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('business_id', '=', businessId)
+    .where('scheduled_date', '=', scheduledDate)
+    .groupBy('status')
+    .execute();
+}
+
+/** Orders needing attention: failed attempts, held orders, and open orders past their date or window. */
+export function exceptionalOrders(
+  db: Queryable,
+  businessId: number,
+  today: string,
+  nowTime: string,
+  openStatuses: OrderStatus[],
+  limit: number,
+) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['FAILED_ATTEMPT', 'HOLD']),
+        eb.and([
+          eb('status', 'in', openStatuses),
+          eb.or([
+            eb('scheduled_date', '<', today),
+            eb.and([eb('scheduled_date', '=', today), eb('window_end', '<', nowTime)]),
+          ]),
+        ]),
+      ]),
+    )
+    .orderBy('scheduled_date')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** jsonb parameters must be sent as JSON text; pg would turn a JS array into a PostgreSQL array. */
+function json<T>(value: T): T {
+  return (value === null || value === undefined ? null : sql`${JSON.stringify(value)}::jsonb`) as T;
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { ORDER_STATUSES } from './statuses.ts';
+
+export const ORDER_FAMILIES = [
+  'local_delivery',
+  'label_service',
+  'shipping_service',
+  'ltl_service',
+  'storage_service',
+  'moving_service',
+  'device_order',
+] as const;
+export type OrderFamily = (typeof ORDER_FAMILIES)[number];
+export const ORDER_TYPES = ['D', 'P', 'P2P'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export const calendarDate = z.iso.date().describe('Calendar date, YYYY-MM-DD');
+const clockTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM')
+  .describe('Local time HH:MM');
+
+export const timeWindowSchema = z
+  .object({ start: clockTime, end: clockTime })
+  .refine((window) => window.start < window.end, { message: 'start must be before end', path: ['end'] });
+
+export const addressSchema = z.object({
+  name: z.string().trim().max(200).optional(),
+  phone: z.string().trim().max(40).optional(),
+  line1: z.string().trim().min(1).max(200),
+  line2: z.string().trim().max(200).optional(),
+  city: z.string().trim().max(100).optional(),
+  postal_code: z.string().trim().max(20).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code')
+    .optional(),
+  lat: z.number().min(-90).max(90).optional(),
+  lng: z.number().min(-180).max(180).optional(),
+});
+
+const amount = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).describe('Major units, e.g. 12.50');
+
+export const packageInputSchema = z.object({
+  weight_grams: z.int().min(0).max(10_000_000).optional(),
+  length_mm: z.int().min(0).max(100_000).optional(),
+  width_mm: z.int().min(0).max(100_000).optional(),
+  height_mm: z.int().min(0).max(100_000).optional(),
+  description: z.string().max(500).optional(),
+});
+
+const PRICE_FIELDS = ['shipping_price', 'tax', 'surcharges', 'price_details'] as const;
+
+/** One order as a client sends it, with the rules that span fields (addresses by type, currency for prices). */
+export const orderInputSchema = z
+  .object({
+    order_ref: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Unique per business; generated when absent'),
+    family: z.enum(ORDER_FAMILIES).default('local_delivery'),
+    type: z.enum(ORDER_TYPES).optional().describe('Local delivery only: D delivery (default), P pickup, P2P'),
+    scheduled_date: calendarDate.optional(),
+    time_window: timeWindowSchema.optional(),
+    pickup: addressSchema.optional(),
+    dropoff: addressSchema.optional(),
+    customer_id: z.int().positive().optional().describe('A customer account of this business'),
+    note: z.string().max(2000).optional(),
+    delivery_instruction: z.string().max(2000).optional(),
+    carrier: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('The third-party carrier holding the order; absent = self-delivery'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code')
+      .optional(),
+    shipping_price: amount.optional(),
+    tax: amount.optional(),
+    surcharges: z
+      .array(z.object({ code: z.string().min(1).max(40), amount }))
+      .max(20)
+      .optional(),
+    price_details: z
+      .array(z.object({ label: z.string().min(1).max(100), amount }))
+      .max(50)
+      .optional(),
+    packages: z.array(packageInputSchema).min(1).max(50).optional().describe('Defaults to one package'),
+  })
+  .superRefine((order, ctx) => {
+    // Built-in issue codes, so the messages come out in the caller's language like any other.
+    const missing = (field: string, expected: 'object' | 'string') =>
+      ctx.addIssue({ code: 'invalid_type', expected, input: undefined, path: [field] });
+    if (order.family === 'local_delivery') {
+      const type = order.type ?? 'D';
+      if (type !== 'P' && !order.dropoff) missing('dropoff', 'object');
+      if (type !== 'D' && !order.pickup) missing('pickup', 'object');
+    } else {
+      if (order.type !== undefined) {
+        ctx.addIssue({ code: 'invalid_type', expected: 'undefined', input: order.type, path: ['type'] });
+      }
+      if (!order.dropoff) missing('dropoff', 'object');
+    }
+    if (!order.currency && PRICE_FIELDS.some((field) => order[field] !== undefined))
+      missing('currency', 'string');
+  });
+export type OrderInput = z.output<typeof orderInputSchema>;
+
+export const packageSchema = z.object({
+  id: z.int(),
+  tracking_number: z.string(),
+  weight_grams: z.int().nullable(),
+  length_mm: z.int().nullable(),
+  width_mm: z.int().nullable(),
+  height_mm: z.int().nullable(),
+  description: z.string().nullable(),
+});
+
+/** An order as the service answers it. Price fields are optional: a missing figure never means free. */
+export const orderSchema = z.object({
+  id: z.int(),
+  order_ref: z.string(),
+  family: z.enum(ORDER_FAMILIES),
+  type: z.enum(ORDER_TYPES).nullable(),
+  status: z.enum(ORDER_STATUSES),
+  scheduled_date: z.string().nullable(),
+  time_window: z.object({ start: z.string(), end: z.string() }).nullable(),
+  pickup: addressSchema.nullable(),
+  dropoff: addressSchema.nullable(),
+  customer_id: z.int().nullable(),
+  note: z.string().nullable(),
+  delivery_instruction: z.string().nullable(),
+  self_delivery: z.boolean(),
+  carrier: z.string().nullable(),
+  route_id: z.int().nullable(),
+  currency: z.string().optional(),
+  shipping_price: z.number().optional(),
+  tax: z.number().optional(),
+  surcharges: z.array(z.object({ code: z.string(), amount: z.number() })).optional(),
+  price_details: z.array(z.object({ label: z.string(), amount: z.number() })).optional(),
+  packages: z.array(packageSchema),
+  rerouted_from: z.int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type OrderView = z.input<typeof orderSchema>;

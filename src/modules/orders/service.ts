@@ -1,0 +1,539 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'kysely';
+import { validationFailed } from '../../platform/catalog/executor.ts';
+import { callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError, isAppError } from '../../platform/errors.ts';
+import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { toMajor, toMinor } from './money.ts';
+import * as repo from './repository.ts';
+import { type OrderInput, type OrderView, orderInputSchema } from './schemas.ts';
+import { BEFORE_PICKUP, canMove, ORDER_STATUSES, type OrderStatus, TERMINAL_STATUSES } from './statuses.ts';
+import type { Address } from './tables.ts';
+
+const TRACKING_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const UNIQUE_VIOLATION = '23505';
+
+export interface OrderListQuery {
+  status?: OrderStatus[];
+  scheduled_date?: string;
+  order_ref?: string;
+  tracking_number?: string;
+  route_id?: number;
+  page: number;
+  per_page: number;
+}
+
+/** Orders of every family, their packages and statuses, and the audit trail of every change. */
+export class OrdersService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  // ----- creation -----
+
+  /** Creates orders all together: one refusal and none is created. */
+  async create(ctx: OperationContext, inputs: OrderInput[]): Promise<OrderView[]> {
+    const businessId = businessOf(ctx);
+    const ids: number[] = [];
+    for (const input of inputs) ids.push(await this.insert(ctx, businessId, input));
+    return this.views(ctx.db, businessId, ids);
+  }
+
+  /** Creates each order on its own: a bad order is reported and never sinks the others. */
+  async bulkCreate(ctx: OperationContext, rawOrders: unknown[]) {
+    const businessId = businessOf(ctx);
+    const results: Array<
+      | { index: number; success: true; order_id: number; order_ref: string; tracking_numbers: string[] }
+      | {
+          index: number;
+          success: false;
+          error_code: string;
+          message: string;
+          details?: Record<string, unknown>;
+        }
+    > = [];
+    for (const [index, raw] of rawOrders.entries()) {
+      await sql`SAVEPOINT bulk_order`.execute(ctx.db);
+      try {
+        const parsed = orderInputSchema.safeParse(raw, { error: validationErrorMap(ctx.lang) });
+        if (!parsed.success) throw validationFailed(parsed.error);
+        const id = await this.insert(ctx, businessId, parsed.data);
+        const [view] = await this.views(ctx.db, businessId, [id]);
+        results.push({
+          index,
+          success: true,
+          order_id: id,
+          order_ref: view!.order_ref,
+          tracking_numbers: view!.packages.map((p) => p.tracking_number),
+        });
+        await sql`RELEASE SAVEPOINT bulk_order`.execute(ctx.db);
+      } catch (error) {
+        await sql`ROLLBACK TO SAVEPOINT bulk_order`.execute(ctx.db);
+        if (!isAppError(error)) throw error;
+        const message = errorMessage(error.code, ctx.lang, error.options.params);
+        results.push({
+          index,
+          success: false,
+          error_code: error.code,
+          message,
+          details: error.options.details,
+        });
+      }
+    }
+    const created = results.filter((r) => r.success).length;
+    return { result: created > 0, created, failed: results.length - created, results };
+  }
+
+  private async insert(ctx: OperationContext, businessId: number, input: OrderInput): Promise<number> {
+    if (
+      input.customer_id !== undefined &&
+      !(await this.accounts.isCustomerOf(ctx.db, input.customer_id, businessId))
+    ) {
+      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: input.customer_id } });
+    }
+    const now = this.clock.now();
+    const prices = pricesInMinor(input);
+    const orderRef = input.order_ref ?? this.generatedRef();
+    let id: number;
+    try {
+      // A savepoint keeps a duplicate reference from aborting the caller's whole transaction.
+      await sql`SAVEPOINT insert_order`.execute(ctx.db);
+      id = await repo.insertOrder(ctx.db, {
+        business_id: businessId,
+        order_ref: orderRef,
+        family: input.family,
+        type: input.family === 'local_delivery' ? (input.type ?? 'D') : null,
+        status: 'NEW_ORDER',
+        scheduled_date: input.scheduled_date ?? null,
+        window_start: input.time_window?.start ?? null,
+        window_end: input.time_window?.end ?? null,
+        pickup: input.pickup ?? null,
+        dropoff: input.dropoff ?? null,
+        customer_user_id: input.customer_id ?? null,
+        note: input.note ?? null,
+        delivery_instruction: input.delivery_instruction ?? null,
+        carrier: input.carrier ?? null,
+        rerouted_from: null,
+        route_id: null,
+        created_at: now,
+        updated_at: now,
+        ...prices,
+      });
+      await sql`RELEASE SAVEPOINT insert_order`.execute(ctx.db);
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT insert_order`.execute(ctx.db);
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new AppError('ORDER_REF_TAKEN', { params: { order_ref: orderRef } });
+      }
+      throw error;
+    }
+    const prefix = await this.trackingPrefix(ctx.db, businessId);
+    for (const pkg of input.packages ?? [{}]) {
+      await repo.insertPackage(ctx.db, {
+        business_id: businessId,
+        order_id: id,
+        tracking_number: trackingNumber(prefix),
+        weight_grams: pkg.weight_grams ?? null,
+        length_mm: pkg.length_mm ?? null,
+        width_mm: pkg.width_mm ?? null,
+        height_mm: pkg.height_mm ?? null,
+        description: pkg.description ?? null,
+      });
+    }
+    await this.record(ctx, businessId, id, 'created', { status: { from: null, to: 'NEW_ORDER' } });
+    return id;
+  }
+
+  /** ORD-<UTC date>-<6 random characters>; a clash is as unlikely as it is reported (ORDER_REF_TAKEN). */
+  private generatedRef(): string {
+    const day = this.clock.now().toISOString().slice(0, 10).replaceAll('-', '');
+    return `ORD-${day}-${randomCode(6)}`;
+  }
+
+  private async trackingPrefix(db: Queryable, businessId: number): Promise<string> {
+    return (await repo.trackingPrefix(db, businessId)) ?? 'TMS';
+  }
+
+  // ----- reading -----
+
+  async list(ctx: OperationContext, query: OrderListQuery) {
+    const businessId = businessOf(ctx);
+    const filter: repo.OrderFilter = {
+      statuses: query.status,
+      scheduledDate: query.scheduled_date,
+      orderRef: query.order_ref,
+      trackingNumber: query.tracking_number,
+      routeIds: query.route_id === undefined ? undefined : [query.route_id],
+    };
+    const total = await repo.countOrders(ctx.db, businessId, filter);
+    const rows = await repo.listOrders(ctx.db, businessId, filter, {
+      limit: query.per_page,
+      offset: (query.page - 1) * query.per_page,
+    });
+    return {
+      result: true as const,
+      total,
+      page: query.page,
+      per_page: query.per_page,
+      orders: await this.toViews(ctx.db, businessId, rows),
+    };
+  }
+
+  async detail(ctx: OperationContext, orderId: number): Promise<OrderView> {
+    const businessId = businessOf(ctx);
+    const [view] = await this.views(ctx.db, businessId, [orderId]);
+    if (!view) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+    return view;
+  }
+
+  async find(
+    ctx: OperationContext,
+    by: { order_ref?: string; tracking_number?: string },
+  ): Promise<OrderView> {
+    const businessId = businessOf(ctx);
+    const rows = await repo.listOrders(
+      ctx.db,
+      businessId,
+      { orderRef: by.order_ref, trackingNumber: by.tracking_number },
+      { limit: 1, offset: 0 },
+    );
+    if (rows.length === 0) {
+      throw new AppError('ORDER_NOT_FOUND', { params: { order: by.order_ref ?? by.tracking_number ?? '' } });
+    }
+    return (await this.toViews(ctx.db, businessId, rows))[0]!;
+  }
+
+  // ----- changes -----
+
+  /** Moves an order to another status if the lifecycle allows it. */
+  async changeStatus(
+    ctx: OperationContext,
+    orderId: number,
+    to: OrderStatus,
+    extra: Partial<{ route_id: number | null }> = {},
+  ): Promise<OrderView> {
+    const businessId = businessOf(ctx);
+    const order = await this.locked(ctx.db, businessId, orderId);
+    if (!canMove(order.status, to)) {
+      throw new AppError('ILLEGAL_STATUS_TRANSITION', {
+        params: { from: order.status, to },
+        details: { from: order.status, to },
+      });
+    }
+    // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
+    const offRoute = ['HOLD', 'CANCELLED', 'NEW_ORDER', 'RETURNED'].includes(to) ? { route_id: null } : {};
+    const changes = { status: to, ...offRoute, ...extra };
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
+    await this.record(ctx, businessId, orderId, 'status_changed', diff(order, changes));
+    return this.detail(ctx, orderId);
+  }
+
+  async updateText(
+    ctx: OperationContext,
+    orderId: number,
+    field: 'note' | 'delivery_instruction',
+    value: string,
+  ): Promise<OrderView> {
+    const businessId = businessOf(ctx);
+    const order = await this.locked(ctx.db, businessId, orderId);
+    const changes = { [field]: value || null };
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
+    await this.record(ctx, businessId, orderId, `${field}_updated`, diff(order, changes));
+    return this.detail(ctx, orderId);
+  }
+
+  /** Sets the delivery window of the orders named by reference; refs that cannot change are reported. */
+  async updateTimeWindows(
+    ctx: OperationContext,
+    input: { order_refs: string[]; time_window: { start: string; end: string }; scheduled_date?: string },
+  ) {
+    const businessId = businessOf(ctx);
+    const rows = await repo.listOrders(
+      ctx.db,
+      businessId,
+      { orderRefs: input.order_refs },
+      { limit: 1000, offset: 0 },
+    );
+    const byRef = new Map(rows.map((row) => [row.order_ref, row]));
+    const errors: Array<{ order_ref: string; message: string }> = [];
+    let updated = 0;
+    for (const ref of new Set(input.order_refs)) {
+      const order = byRef.get(ref);
+      if (!order) {
+        errors.push({ order_ref: ref, message: errorMessage('ORDER_NOT_FOUND', ctx.lang, { order: ref }) });
+        continue;
+      }
+      if (TERMINAL_STATUSES.includes(order.status)) {
+        const params = { from: order.status, to: order.status };
+        errors.push({ order_ref: ref, message: errorMessage('ILLEGAL_STATUS_TRANSITION', ctx.lang, params) });
+        continue;
+      }
+      const changes = {
+        window_start: input.time_window.start,
+        window_end: input.time_window.end,
+        ...(input.scheduled_date ? { scheduled_date: input.scheduled_date } : {}),
+      };
+      await repo.updateOrder(ctx.db, businessId, order.id, { ...changes, updated_at: this.clock.now() });
+      await this.record(ctx, businessId, order.id, 'time_window_updated', diff(order, changes));
+      updated++;
+    }
+    return { result: updated > 0, updated, errors };
+  }
+
+  /**
+   * Reroutes an order not yet picked up: the original is cancelled and a copy with the new
+   * drop-off address takes its place. The packages, and so their tracking numbers, move to the
+   * new order, so the recipient keeps following the same number.
+   */
+  async reroute(ctx: OperationContext, orderId: number, dropoff: Address) {
+    const businessId = businessOf(ctx);
+    const original = await this.locked(ctx.db, businessId, orderId);
+    if (!BEFORE_PICKUP.includes(original.status)) {
+      throw new AppError('ILLEGAL_STATUS_TRANSITION', {
+        params: { from: original.status, to: 'CANCELLED' },
+        details: { from: original.status, to: 'CANCELLED' },
+      });
+    }
+    const cancelled = { status: 'CANCELLED' as const, route_id: null };
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...cancelled, updated_at: this.clock.now() });
+    await this.record(ctx, businessId, orderId, 'rerouted', diff(original, cancelled));
+
+    const now = this.clock.now();
+    const { id: _id, ...copy } = original;
+    const replacementId = await repo.insertOrder(ctx.db, {
+      ...copy,
+      order_ref: await this.rerouteRef(ctx.db, businessId, original.order_ref),
+      status: 'NEW_ORDER',
+      dropoff,
+      route_id: null,
+      rerouted_from: orderId,
+      created_at: now,
+      updated_at: now,
+    });
+    await repo.movePackages(ctx.db, businessId, orderId, replacementId);
+    await this.record(ctx, businessId, replacementId, 'created', {
+      status: { from: null, to: 'NEW_ORDER' },
+      rerouted_from: { from: null, to: orderId },
+    });
+    return {
+      result: true as const,
+      cancelled_order_id: orderId,
+      order: await this.detail(ctx, replacementId),
+    };
+  }
+
+  private async rerouteRef(db: Queryable, businessId: number, ref: string): Promise<string> {
+    for (let n = 1; ; n++) {
+      const candidate = `${ref.slice(0, 58)}-R${n}`;
+      if ((await repo.countOrders(db, businessId, { orderRef: candidate })) === 0) return candidate;
+    }
+  }
+
+  // ----- overviews -----
+
+  async snapshot(ctx: OperationContext, date: string) {
+    const businessId = businessOf(ctx);
+    const counts = await repo.countByStatus(ctx.db, businessId, date);
+    const byStatus = Object.fromEntries(
+      ORDER_STATUSES.map((status) => [status, counts.find((row) => row.status === status)?.count ?? 0]),
+    ) as Record<OrderStatus, number>;
+    return {
+      result: true as const,
+      date,
+      total: counts.reduce((sum, row) => sum + row.count, 0),
+      by_status: byStatus,
+    };
+  }
+
+  async exceptions(ctx: OperationContext, input: { limit: number }, timeZone: string) {
+    const businessId = businessOf(ctx);
+    const local = formatLocalDateTime(this.clock.now(), timeZone);
+    const [today = '', time = ''] = local.split(' ');
+    const open: OrderStatus[] = ['NEW_ORDER', 'PLANNED', 'PICKED_UP', 'AT_WAREHOUSE', 'OUT_FOR_DELIVERY'];
+    const rows = await repo.exceptionalOrders(ctx.db, businessId, today, time, open, input.limit);
+    const views = await this.toViews(ctx.db, businessId, rows);
+    return {
+      result: true as const,
+      exceptions: views.map((order) => ({
+        reason: exceptionReason(order.status),
+        order,
+      })),
+    };
+  }
+
+  async operationEvents(ctx: OperationContext, input: { order_ids?: number[]; order_refs?: string[] }) {
+    const businessId = businessOf(ctx);
+    const rows = await repo.listOrders(
+      ctx.db,
+      businessId,
+      { ids: input.order_ids, orderRefs: input.order_refs },
+      { limit: 200, offset: 0 },
+    );
+    const events = await repo.eventsOf(
+      ctx.db,
+      businessId,
+      rows.map((row) => row.id),
+    );
+    return {
+      result: true as const,
+      events: events.map((event) => ({
+        order_id: event.order_id,
+        order_ref: event.order_ref,
+        at: event.at.toISOString(),
+        actor:
+          event.actor_user_id === null ? null : { id: event.actor_user_id, name: event.actor_name ?? '' },
+        source: event.source,
+        action: event.action,
+        changes: event.changes,
+      })),
+    };
+  }
+
+  // ----- helpers -----
+
+  private async locked(db: Queryable, businessId: number, orderId: number) {
+    const order = await repo.findOrder(db, businessId, orderId, { lock: true });
+    if (!order) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+    return order;
+  }
+
+  private async record(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    action: string,
+    changes: Record<string, { from: unknown; to: unknown }>,
+  ): Promise<void> {
+    await repo.insertEvent(ctx.db, {
+      business_id: businessId,
+      order_id: orderId,
+      at: this.clock.now(),
+      actor_user_id: ctx.caller?.userId ?? null,
+      source: ctx.door,
+      action,
+      changes,
+    });
+  }
+
+  private async views(db: Queryable, businessId: number, ids: number[]): Promise<OrderView[]> {
+    const rows = await repo.listOrders(db, businessId, { ids }, { limit: ids.length, offset: 0 });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const ordered = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    return this.toViews(db, businessId, ordered);
+  }
+
+  private async toViews(db: Queryable, businessId: number, rows: repo.StoredOrder[]): Promise<OrderView[]> {
+    const packages = await repo.packagesOf(
+      db,
+      businessId,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      toView(
+        row,
+        packages.filter((p) => p.order_id === row.id),
+      ),
+    );
+  }
+}
+
+function exceptionReason(status: OrderStatus): 'failed' | 'held' | 'late' {
+  if (status === 'FAILED_ATTEMPT') return 'failed';
+  return status === 'HOLD' ? 'held' : 'late';
+}
+
+function businessOf(ctx: OperationContext): number {
+  const caller = callerOf(ctx);
+  if (caller.businessId === null) throw new AppError('FORBIDDEN');
+  return caller.businessId;
+}
+
+function pricesInMinor(input: OrderInput) {
+  const currency = input.currency;
+  if (!currency) {
+    return {
+      currency: null,
+      shipping_price_minor: null,
+      tax_minor: null,
+      surcharges: null,
+      price_details: null,
+    };
+  }
+  const minor = (amount: number | string) => {
+    const value = toMinor(amount, currency);
+    if (value === null) throw new AppError('AMOUNT_TOO_PRECISE', { params: { amount, currency } });
+    return value;
+  };
+  return {
+    currency,
+    shipping_price_minor: input.shipping_price === undefined ? null : minor(input.shipping_price),
+    tax_minor: input.tax === undefined ? null : minor(input.tax),
+    surcharges: input.surcharges?.map((s) => ({ code: s.code, amount_minor: minor(s.amount) })) ?? null,
+    price_details:
+      input.price_details?.map((d) => ({ label: d.label, amount_minor: minor(d.amount) })) ?? null,
+  };
+}
+
+function toView(row: repo.StoredOrder, packages: repo.StoredPackage[]): OrderView {
+  const currency = row.currency ?? undefined;
+  const major = (minor: number | null) =>
+    minor === null || !currency ? undefined : toMajor(minor, currency);
+  return {
+    id: row.id,
+    order_ref: row.order_ref,
+    family: row.family,
+    type: row.type,
+    status: row.status,
+    scheduled_date: row.scheduled_date,
+    time_window:
+      row.window_start && row.window_end
+        ? { start: row.window_start.slice(0, 5), end: row.window_end.slice(0, 5) }
+        : null,
+    pickup: row.pickup,
+    dropoff: row.dropoff,
+    customer_id: row.customer_user_id,
+    note: row.note,
+    delivery_instruction: row.delivery_instruction,
+    self_delivery: row.carrier === null,
+    carrier: row.carrier,
+    route_id: row.route_id,
+    currency,
+    shipping_price: major(row.shipping_price_minor),
+    tax: major(row.tax_minor),
+    surcharges:
+      currency && row.surcharges
+        ? row.surcharges.map((s) => ({ code: s.code, amount: toMajor(s.amount_minor, currency) }))
+        : undefined,
+    price_details:
+      currency && row.price_details
+        ? row.price_details.map((d) => ({ label: d.label, amount: toMajor(d.amount_minor, currency) }))
+        : undefined,
+    packages: packages.map(({ order_id: _o, business_id: _b, ...pkg }) => pkg),
+    rerouted_from: row.rerouted_from,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The fields that change, with their values before and after, for the audit trail. */
+function diff(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, to] of Object.entries(after)) {
+    const from = before[field] ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+  }
+  return changes;
+}
+
+function randomCode(length: number): string {
+  return Array.from({ length }, () => TRACKING_ALPHABET[randomInt(TRACKING_ALPHABET.length)]).join('');
+}
+
+/** Prefix plus 10 characters of Crockford base32: 50 bits, so collisions are negligible. */
+function trackingNumber(prefix: string): string {
+  return prefix + randomCode(10);
+}
