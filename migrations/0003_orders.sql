@@ -22,6 +22,8 @@ CREATE TABLE orders (
   customer_user_id     bigint REFERENCES users (id),
   note                 text,
   delivery_instruction text,
+  -- Skills the driver must have (refrigerated, heavy, ...): route building honours them.
+  required_skills      text[] NOT NULL DEFAULT '{}',
   -- NULL: the business delivers itself; otherwise the third-party carrier holding the order.
   carrier              text,
   currency             char(3),

@@ -5,6 +5,8 @@ import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
 import { accountsOperations } from './modules/accounts/operations.ts';
 import { AccountsService } from './modules/accounts/service.ts';
+import { dispatchOperations } from './modules/dispatch/operations.ts';
+import { DispatchService } from './modules/dispatch/service.ts';
 import { ordersOperations } from './modules/orders/operations.ts';
 import { OrdersService } from './modules/orders/service.ts';
 import { systemOperations } from './modules/system/operations.ts';
@@ -21,18 +23,21 @@ export const VERSION = packageJson.version;
 export interface Services {
   accounts: AccountsService;
   orders: OrdersService;
+  dispatch: DispatchService;
 }
 
 export function createServices(config: Config, clock: Clock): Services {
   const accounts = new AccountsService(clock, { tokenTtlHours: config.tokenTtlHours, login: config.login });
-  return { accounts, orders: new OrdersService(clock, accounts) };
+  const orders = new OrdersService(clock, accounts);
+  return { accounts, orders, dispatch: new DispatchService(clock, accounts, orders) };
 }
 
 export function createCatalog(services: Services): Catalog {
   return new Catalog()
     .register(systemOperations())
     .register(accountsOperations(services.accounts))
-    .register(ordersOperations(services.orders, services.accounts));
+    .register(ordersOperations(services.orders, services.accounts))
+    .register(dispatchOperations(services.dispatch));
 }
 
 export interface App {

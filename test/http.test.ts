@@ -33,7 +33,7 @@ describe('the HTTP shell', () => {
     assert.equal(answer.status, 404);
     assert.deepEqual(answer.body, {
       result: false,
-      error_code: 'ROUTE_NOT_FOUND',
+      error_code: 'ENDPOINT_NOT_FOUND',
       message: 'No existe el endpoint GET /api/v1/nothing-here.',
     });
     assert.equal(answer.headers.get('content-language'), 'es');

@@ -22,6 +22,7 @@ describe('tenant isolation', () => {
   const orderAsA = async () =>
     (await api.get(`/api/v1/client/orders/${orderOfA.id}`, { token: tokenOfA })).body.order;
   let tokenOfA: string;
+  let routeOfA: number;
   const refusedById =
     (path: string, body: unknown = {}) =>
     async () => {
@@ -111,6 +112,68 @@ describe('tenant isolation', () => {
       const answer = await api.get('/api/v1/client/orders/exceptions', { token: adminOfB() });
       assert.ok(answer.body.exceptions.every((e: { order: { id: number } }) => e.order.id !== orderOfA.id));
     },
+    create_depot: async () => {
+      const answer = await api.post(
+        '/api/v1/client/depots',
+        { name: 'B depot', lat: 1, lng: 1 },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200);
+      const asA = await api.get('/api/v3/client/build-route/options?date=2026-11-03', { token: tokenOfA });
+      assert.ok(asA.body.depots.every((d: { name: string }) => d.name !== 'B depot'));
+    },
+    set_driver_profile: async () => {
+      const answer = await api.call('PUT', `/api/v1/client/drivers/${a.userIds.driver}/profile`, {
+        token: adminOfB(),
+        body: {
+          capacity: { weight_grams: 1, volume_cm3: 1, count: 1 },
+          shift: { start: '08:00', end: '09:00' },
+        },
+      });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'DRIVER_NOT_FOUND');
+    },
+    get_drivers: async () => {
+      const answer = await api.get('/api/v1/client/drivers', { token: adminOfB() });
+      assert.deepEqual(
+        answer.body.drivers.map((d: { id: number }) => d.id),
+        [b.userIds.driver],
+      );
+    },
+    get_driver_routes_today: async () => {
+      const answer = await api.get(`/api/v1/client/drivers/${a.userIds.driver}/routes/today`, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.status, 404);
+    },
+    get_routes: async () => {
+      const answer = await api.get('/api/v1/client/routes', { token: adminOfB() });
+      assert.ok(
+        answer.body.routes.every((r: { driver: { id: number } }) => r.driver.id !== a.userIds.driver),
+      );
+    },
+    get_route_detail: async () => {
+      const answer = await api.get(`/api/v1/client/routes/${routeOfA}`, { token: adminOfB() });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'ROUTE_NOT_FOUND');
+    },
+    get_build_route_options: async () => {
+      const answer = await api.get('/api/v3/client/build-route/options?date=2026-11-03', {
+        token: adminOfB(),
+      });
+      assert.equal(answer.body.pool.orders, 0);
+      assert.ok(answer.body.drivers.every((d: { id: number }) => d.id !== a.userIds.driver));
+    },
+    build_route: async () => {
+      const answer = await api.post(
+        '/api/v3/client/build-route',
+        { date: '2026-11-04' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200);
+      assert.equal(answer.body.totals.orders, 0);
+      assert.equal((await orderAsA()).status, 'HOLD');
+    },
     get_operation_events: async () => {
       const answer = await api.post(
         '/api/v1/tracking/operationevents',
@@ -155,6 +218,28 @@ describe('tenant isolation', () => {
       order_ref: 'only-in-a',
       tracking_number: created.body.tracking_number,
     };
+    // A route of A's, planned from one located order on a driver with a depot.
+    const depot = await api.post(
+      '/api/v1/client/depots',
+      { name: 'A depot', lat: 48.85, lng: 2.35 },
+      { token: tokenOfA },
+    );
+    await api.call('PUT', `/api/v1/client/drivers/${a.userIds.driver}/profile`, {
+      token: tokenOfA,
+      body: {
+        depot_id: depot.body.depot.id,
+        capacity: { weight_grams: 100_000, volume_cm3: 1_000_000, count: 50 },
+        shift: { start: '08:00', end: '18:00' },
+      },
+    });
+    await api.post(
+      '/api/v1/client/orderCreate',
+      { scheduled_date: '2026-11-04', dropoff: { line1: 'x', lat: 48.86, lng: 2.36 } },
+      { token: tokenOfA },
+    );
+    const built = await api.post('/api/v3/client/build-route', { date: '2026-11-04' }, { token: tokenOfA });
+    assert.equal(built.body.routes.length, 1, JSON.stringify(built.body));
+    routeOfA = built.body.routes[0].id;
     // Held, so it shows among A's exceptions and must not among B's.
     await api.post(`/api/v1/client/orders/${orderOfA.id}/hold`, {}, { token: tokenOfA });
   });

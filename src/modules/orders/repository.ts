@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
+import type { OrderFamily } from './schemas.ts';
 import type { OrderStatus } from './statuses.ts';
 import type { OrdersTables } from './tables.ts';
 
@@ -46,6 +47,9 @@ export interface OrderFilter {
   routeIds?: number[];
   ids?: number[];
   orderRefs?: string[];
+  family?: OrderFamily;
+  /** Only orders the business delivers itself (no third-party carrier holds them). */
+  selfDelivery?: boolean;
 }
 
 function filtered(db: Queryable, businessId: number, filter: OrderFilter) {
@@ -58,6 +62,8 @@ function filtered(db: Queryable, businessId: number, filter: OrderFilter) {
     .$if(filter.ids !== undefined, (q) => q.where('o.id', 'in', filter.ids!))
     .$if(filter.orderRefs !== undefined, (q) => q.where('o.order_ref', 'in', filter.orderRefs!))
     .$if(filter.routeIds !== undefined, (q) => q.where('o.route_id', 'in', filter.routeIds!))
+    .$if(filter.family !== undefined, (q) => q.where('o.family', '=', filter.family!))
+    .$if(filter.selfDelivery === true, (q) => q.where('o.carrier', 'is', null))
     .$if(filter.trackingNumber !== undefined, (q) =>
       q.where((eb) =>
         eb.exists(

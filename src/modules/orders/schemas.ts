@@ -70,6 +70,11 @@ export const orderInputSchema = z
     customer_id: z.int().positive().optional().describe('A customer account of this business'),
     note: z.string().max(2000).optional(),
     delivery_instruction: z.string().max(2000).optional(),
+    required_skills: z
+      .array(z.string().trim().min(1).max(40))
+      .max(10)
+      .optional()
+      .describe('Skills the driver must have'),
     carrier: z
       .string()
       .trim()
@@ -136,6 +141,7 @@ export const orderSchema = z.object({
   customer_id: z.int().nullable(),
   note: z.string().nullable(),
   delivery_instruction: z.string().nullable(),
+  required_skills: z.array(z.string()),
   self_delivery: z.boolean(),
   carrier: z.string().nullable(),
   route_id: z.int().nullable(),

@@ -116,6 +116,7 @@ export class OrdersService {
         customer_user_id: input.customer_id ?? null,
         note: input.note ?? null,
         delivery_instruction: input.delivery_instruction ?? null,
+        required_skills: [...new Set(input.required_skills ?? [])].sort(),
         carrier: input.carrier ?? null,
         rerouted_from: null,
         route_id: null,
@@ -205,6 +206,29 @@ export class OrdersService {
       throw new AppError('ORDER_NOT_FOUND', { params: { order: by.order_ref ?? by.tracking_number ?? '' } });
     }
     return (await this.toViews(ctx.db, businessId, rows))[0]!;
+  }
+
+  /** Largest planning pool one build-route call takes. */
+  static readonly POOL_LIMIT = 2000;
+
+  /**
+   * The client's planning pool for a date: its own local-delivery orders waiting to be planned
+   * (NEW_ORDER), that no third-party carrier holds.
+   */
+  async planningPool(ctx: OperationContext, date: string): Promise<OrderView[]> {
+    const businessId = businessOf(ctx);
+    const rows = await repo.listOrders(
+      ctx.db,
+      businessId,
+      { statuses: ['NEW_ORDER'], scheduledDate: date, family: 'local_delivery', selfDelivery: true },
+      { limit: OrdersService.POOL_LIMIT, offset: 0 },
+    );
+    return this.toViews(ctx.db, businessId, rows);
+  }
+
+  /** Puts an order on a route: it becomes PLANNED, with an event in its audit trail. */
+  planOnRoute(ctx: OperationContext, orderId: number, routeId: number): Promise<OrderView> {
+    return this.changeStatus(ctx, orderId, 'PLANNED', { route_id: routeId });
   }
 
   // ----- changes -----
@@ -498,6 +522,7 @@ function toView(row: repo.StoredOrder, packages: repo.StoredPackage[]): OrderVie
     customer_id: row.customer_user_id,
     note: row.note,
     delivery_instruction: row.delivery_instruction,
+    required_skills: row.required_skills,
     self_delivery: row.carrier === null,
     carrier: row.carrier,
     route_id: row.route_id,

@@ -31,6 +31,7 @@ export interface OrdersTables {
     customer_user_id: number | null;
     note: string | null;
     delivery_instruction: string | null;
+    required_skills: string[];
     carrier: string | null;
     currency: string | null;
     shipping_price_minor: number | null;

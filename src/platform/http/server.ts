@@ -59,7 +59,7 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const error = new AppError('ROUTE_NOT_FOUND', { params: { method: request.method, path } });
+    const error = new AppError('ENDPOINT_NOT_FOUND', { params: { method: request.method, path } });
     return reply
       .status(error.status)
       .header('content-language', request.lang)

@@ -9,7 +9,7 @@ export const de: ErrorMessages = {
   FORBIDDEN: 'Ihr Konto darf diese Aktion nicht ausführen.',
   INSUFFICIENT_SCOPE: 'Ihrem Zugriffstoken fehlt die benötigte Berechtigung: {scopes}.',
   ACCOUNT_DISABLED: 'Dieses Konto ist deaktiviert. Bitten Sie Ihre Administration, es freizuschalten.',
-  ROUTE_NOT_FOUND: 'Es gibt keinen Endpunkt {method} {path}.',
+  ENDPOINT_NOT_FOUND: 'Es gibt keinen Endpunkt {method} {path}.',
   USER_NOT_FOUND: 'Es gibt keinen Benutzer mit dieser E-Mail-Adresse oder ID.',
   BUSINESS_NOT_FOUND: 'Es gibt kein Unternehmen mit diesem Code oder dieser ID.',
   EMAIL_TAKEN: 'Ein Benutzer mit dieser E-Mail-Adresse existiert bereits.',
@@ -24,6 +24,9 @@ export const de: ErrorMessages = {
   ILLEGAL_STATUS_TRANSITION: 'Ein Auftrag im Status {from} kann nicht in {to} wechseln.',
   CUSTOMER_NOT_FOUND: 'Kunde {customer_id} ist kein Kundenkonto dieses Unternehmens.',
   AMOUNT_TOO_PRECISE: 'Der Betrag {amount} hat mehr Nachkommastellen, als {currency} erlaubt.',
+  DRIVER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Fahrer {driver}.',
+  DEPOT_NOT_FOUND: 'In diesem Unternehmen gibt es kein Depot {depot}.',
+  ROUTE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Tour {route}.',
   SERVICE_UNAVAILABLE:
     'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.',
 };

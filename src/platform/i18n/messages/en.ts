@@ -10,7 +10,7 @@ export const en: ErrorMessages = {
   FORBIDDEN: 'Your account is not allowed to do this.',
   INSUFFICIENT_SCOPE: 'Your access token lacks the scope this needs: {scopes}.',
   ACCOUNT_DISABLED: 'This account is disabled. Ask your administrator to enable it.',
-  ROUTE_NOT_FOUND: 'There is no endpoint {method} {path}.',
+  ENDPOINT_NOT_FOUND: 'There is no endpoint {method} {path}.',
   USER_NOT_FOUND: 'No user with that email or id exists.',
   BUSINESS_NOT_FOUND: 'No business with that code or id exists.',
   EMAIL_TAKEN: 'A user with this email already exists.',
@@ -25,5 +25,8 @@ export const en: ErrorMessages = {
   ILLEGAL_STATUS_TRANSITION: 'An order in status {from} cannot move to {to}.',
   CUSTOMER_NOT_FOUND: 'Customer {customer_id} is not a customer account of this business.',
   AMOUNT_TOO_PRECISE: 'The amount {amount} has more decimals than {currency} allows.',
+  DRIVER_NOT_FOUND: 'No driver {driver} exists in this business.',
+  DEPOT_NOT_FOUND: 'No depot {depot} exists in this business.',
+  ROUTE_NOT_FOUND: 'No route {route} exists in this business.',
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Try again shortly.',
 };

@@ -9,7 +9,7 @@ export const es: ErrorMessages = {
   FORBIDDEN: 'Su cuenta no tiene permiso para hacer esto.',
   INSUFFICIENT_SCOPE: 'Su token de acceso no tiene el alcance necesario: {scopes}.',
   ACCOUNT_DISABLED: 'Esta cuenta está desactivada. Pida a su administrador que la active.',
-  ROUTE_NOT_FOUND: 'No existe el endpoint {method} {path}.',
+  ENDPOINT_NOT_FOUND: 'No existe el endpoint {method} {path}.',
   USER_NOT_FOUND: 'No existe ningún usuario con ese correo electrónico o identificador.',
   BUSINESS_NOT_FOUND: 'No existe ninguna empresa con ese código o identificador.',
   EMAIL_TAKEN: 'Ya existe un usuario con este correo electrónico.',
@@ -25,5 +25,8 @@ export const es: ErrorMessages = {
   ILLEGAL_STATUS_TRANSITION: 'Un pedido en estado {from} no puede pasar a {to}.',
   CUSTOMER_NOT_FOUND: 'El cliente {customer_id} no es una cuenta de cliente de esta empresa.',
   AMOUNT_TOO_PRECISE: 'El importe {amount} tiene más decimales de los que permite {currency}.',
+  DRIVER_NOT_FOUND: 'No existe el conductor {driver} en esta empresa.',
+  DEPOT_NOT_FOUND: 'No existe el depósito {depot} en esta empresa.',
+  ROUTE_NOT_FOUND: 'No existe la ruta {route} en esta empresa.',
   SERVICE_UNAVAILABLE: 'El servicio no está disponible temporalmente. Vuelva a intentarlo en breve.',
 };

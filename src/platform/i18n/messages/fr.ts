@@ -9,7 +9,7 @@ export const fr: ErrorMessages = {
   FORBIDDEN: "Votre compte n'est pas autorisé à effectuer cette action.",
   INSUFFICIENT_SCOPE: "Votre jeton d'accès n'a pas la portée requise : {scopes}.",
   ACCOUNT_DISABLED: 'Ce compte est désactivé. Demandez à votre administrateur de le réactiver.',
-  ROUTE_NOT_FOUND: "Le point d'accès {method} {path} n'existe pas.",
+  ENDPOINT_NOT_FOUND: "Le point d'accès {method} {path} n'existe pas.",
   USER_NOT_FOUND: 'Aucun utilisateur ne correspond à cette adresse e-mail ou à cet identifiant.',
   BUSINESS_NOT_FOUND: 'Aucune entreprise ne correspond à ce code ou à cet identifiant.',
   EMAIL_TAKEN: 'Un utilisateur avec cette adresse e-mail existe déjà.',
@@ -25,5 +25,8 @@ export const fr: ErrorMessages = {
   ILLEGAL_STATUS_TRANSITION: 'Une commande au statut {from} ne peut pas passer à {to}.',
   CUSTOMER_NOT_FOUND: "Le client {customer_id} n'est pas un compte client de cette entreprise.",
   AMOUNT_TOO_PRECISE: 'Le montant {amount} a plus de décimales que {currency} ne le permet.',
+  DRIVER_NOT_FOUND: "Aucun chauffeur {driver} n'existe dans cette entreprise.",
+  DEPOT_NOT_FOUND: "Aucun dépôt {depot} n'existe dans cette entreprise.",
+  ROUTE_NOT_FOUND: "Aucune tournée {route} n'existe dans cette entreprise.",
   SERVICE_UNAVAILABLE: 'Le service est momentanément indisponible. Réessayez dans un instant.',
 };

@@ -8,7 +8,7 @@ export const zhHans: ErrorMessages = {
   FORBIDDEN: '您的账户无权执行此操作。',
   INSUFFICIENT_SCOPE: '您的访问令牌缺少所需的权限范围：{scopes}。',
   ACCOUNT_DISABLED: '此账户已停用，请联系管理员启用。',
-  ROUTE_NOT_FOUND: '不存在接口 {method} {path}。',
+  ENDPOINT_NOT_FOUND: '不存在接口 {method} {path}。',
   USER_NOT_FOUND: '不存在使用该邮箱或编号的用户。',
   BUSINESS_NOT_FOUND: '不存在使用该代码或编号的企业。',
   EMAIL_TAKEN: '使用该邮箱的用户已存在。',
@@ -23,5 +23,8 @@ export const zhHans: ErrorMessages = {
   ILLEGAL_STATUS_TRANSITION: '状态为 {from} 的订单不能变更为 {to}。',
   CUSTOMER_NOT_FOUND: '客户 {customer_id} 不是本企业的客户账户。',
   AMOUNT_TOO_PRECISE: '金额 {amount} 的小数位数超过了 {currency} 允许的位数。',
+  DRIVER_NOT_FOUND: '本企业不存在司机 {driver}。',
+  DEPOT_NOT_FOUND: '本企业不存在站点 {depot}。',
+  ROUTE_NOT_FOUND: '本企业不存在路线 {route}。',
   SERVICE_UNAVAILABLE: '服务暂时不可用，请稍后重试。',
 };

@@ -8,7 +8,7 @@ export const zhHant: ErrorMessages = {
   FORBIDDEN: '您的帳戶無權執行此操作。',
   INSUFFICIENT_SCOPE: '您的存取權杖缺少所需的權限範圍：{scopes}。',
   ACCOUNT_DISABLED: '此帳戶已停用，請聯絡管理員啟用。',
-  ROUTE_NOT_FOUND: '不存在端點 {method} {path}。',
+  ENDPOINT_NOT_FOUND: '不存在端點 {method} {path}。',
   USER_NOT_FOUND: '不存在使用該電子郵件或編號的使用者。',
   BUSINESS_NOT_FOUND: '不存在使用該代碼或編號的企業。',
   EMAIL_TAKEN: '使用該電子郵件的使用者已存在。',
@@ -23,5 +23,8 @@ export const zhHant: ErrorMessages = {
   ILLEGAL_STATUS_TRANSITION: '狀態為 {from} 的訂單不能變更為 {to}。',
   CUSTOMER_NOT_FOUND: '客戶 {customer_id} 不是本企業的客戶帳戶。',
   AMOUNT_TOO_PRECISE: '金額 {amount} 的小數位數超過了 {currency} 允許的位數。',
+  DRIVER_NOT_FOUND: '本企業不存在司機 {driver}。',
+  DEPOT_NOT_FOUND: '本企業不存在站點 {depot}。',
+  ROUTE_NOT_FOUND: '本企業不存在路線 {route}。',
   SERVICE_UNAVAILABLE: '服務暫時無法使用，請稍後再試。',
 };

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { calendarDate } from '../orders/schemas.ts';
+import type { DispatchService } from './service.ts';
+
+const STAFF = ['client_admin', 'employee'] as const;
+const id = z.coerce.number().int().positive();
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM');
+
+const driverSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  email: z.string(),
+  active: z.boolean(),
+  profile: z
+    .object({
+      depot_id: z.int().nullable(),
+      vehicle_type: z.string(),
+      capacity: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
+      shift: z.object({ start: z.string(), end: z.string() }),
+      skills: z.array(z.string()),
+      available: z.boolean(),
+    })
+    .nullable()
+    .describe('Vehicle, capacity, working hours and skills; null until set'),
+});
+
+const routeSchema = z.object({
+  id: z.int(),
+  date: z.string(),
+  driver: z.object({ id: z.int(), name: z.string() }),
+  distance_meters: z.int(),
+  departure: z.string(),
+  return_time: z.string(),
+  stops: z.array(
+    z.object({
+      sequence: z.int(),
+      order_id: z.int(),
+      planned_arrival: z.string(),
+      planned_departure: z.string(),
+    }),
+  ),
+});
+
+export function dispatchOperations(dispatch: DispatchService): Operation[] {
+  return [
+    defineOperation({
+      name: 'create_depot',
+      summary: 'Add a depot, where drivers start and end their routes',
+      tag: 'Dispatch',
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: ['client_admin'], scopes: ['routes:write'] },
+      rest: { method: 'POST', path: '/v1/client/depots' },
+      input: z.object({
+        name: z.string().trim().min(1).max(200),
+        lat: z.number().min(-90).max(90),
+        lng: z.number().min(-180).max(180),
+      }),
+      output: z.object({
+        result: z.literal(true),
+        depot: z.object({ id: z.int(), name: z.string(), lat: z.number(), lng: z.number() }),
+      }),
+      handler: (ctx, input) => dispatch.createDepot(ctx, input),
+    }),
+    defineOperation({
+      name: 'set_driver_profile',
+      summary: "Set a driver's vehicle, capacity, working hours, skills and availability",
+      tag: 'Driver',
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: ['client_admin'], scopes: ['routes:write'] },
+      errors: ['DRIVER_NOT_FOUND', 'DEPOT_NOT_FOUND'],
+      rest: { method: 'PUT', path: '/v1/client/drivers/:driver_id/profile' },
+      input: z.object({
+        driver_id: id,
+        depot_id: z.int().positive().nullable().optional(),
+        vehicle_type: z.string().trim().min(1).max(40).optional(),
+        capacity: z.object({
+          weight_grams: z.int().positive().max(100_000_000),
+          volume_cm3: z.int().positive().max(1_000_000_000),
+          count: z.int().positive().max(10_000),
+        }),
+        shift: z
+          .object({ start: clockTime, end: clockTime })
+          .refine((shift) => shift.start < shift.end, { message: 'start must be before end', path: ['end'] }),
+        skills: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
+        available: z.boolean().optional(),
+      }),
+      output: z.object({ result: z.literal(true), driver: driverSchema }),
+      handler: (ctx, input) => dispatch.setDriverProfile(ctx, input),
+    }),
+    defineOperation({
+      name: 'get_drivers',
+      summary: 'The drivers of the business with their working profiles',
+      tag: 'Driver',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['drivers:read'] },
+      rest: { method: 'GET', path: '/v1/client/drivers' },
+      input: z.object({}),
+      output: z.object({ result: z.literal(true), drivers: z.array(driverSchema) }),
+      handler: async (ctx) => ({ result: true as const, drivers: await dispatch.drivers(ctx) }),
+    }),
+    defineOperation({
+      name: 'get_driver_routes_today',
+      summary: "A driver's routes for today, in the business's time zone",
+      tag: 'Driver',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['routes:read', 'drivers:read'] },
+      errors: ['DRIVER_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/client/drivers/:driver_id/routes/today' },
+      input: z.object({ driver_id: id }),
+      output: z.object({ result: z.literal(true), date: z.string(), routes: z.array(routeSchema) }),
+      handler: async (ctx, input) => ({
+        result: true as const,
+        ...(await dispatch.driverRoutesToday(ctx, input.driver_id)),
+      }),
+    }),
+    defineOperation({
+      name: 'get_routes',
+      summary: 'Routes of a date or a driver, newest first',
+      tag: 'Dispatch',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['routes:read'] },
+      rest: { method: 'GET', path: '/v1/client/routes' },
+      input: z.object({ date: calendarDate.optional(), driver_id: id.optional() }),
+      output: z.object({ result: z.literal(true), routes: z.array(routeSchema) }),
+      handler: async (ctx, input) => ({ result: true as const, routes: await dispatch.routes(ctx, input) }),
+    }),
+    defineOperation({
+      name: 'get_route_detail',
+      summary: 'One route with its stops in order',
+      tag: 'Dispatch',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['routes:read'] },
+      errors: ['ROUTE_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/client/routes/:route_id' },
+      input: z.object({ route_id: id }),
+      output: z.object({ result: z.literal(true), route: routeSchema }),
+      handler: async (ctx, input) => ({
+        result: true as const,
+        route: await dispatch.route(ctx, input.route_id),
+      }),
+    }),
+    defineOperation({
+      name: 'get_build_route_options',
+      summary:
+        'What route building would work with for a date: drivers, depots, the planning pool, constraints',
+      description: 'Call before build_route.',
+      tag: 'Dispatch',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['routes:read'] },
+      rest: { method: 'GET', path: '/v3/client/build-route/options' },
+      input: z.object({ date: calendarDate }),
+      output: z.object({
+        result: z.literal(true),
+        date: z.string(),
+        drivers: z.array(driverSchema),
+        depots: z.array(z.object({ id: z.int(), name: z.string(), lat: z.number(), lng: z.number() })),
+        pool: z.object({ orders: z.int(), without_location: z.int() }),
+        constraints: z.object({
+          distance: z.literal('straight_line'),
+          speed_kmh: z.number(),
+          default_service_minutes: z.int(),
+          max_time_limit_ms: z.int(),
+          respects: z.array(z.string()),
+        }),
+      }),
+      handler: (ctx, input) => dispatch.buildRouteOptions(ctx, input.date),
+    }),
+    defineOperation({
+      name: 'build_route',
+      summary: "Build routes for a date from the caller's planning pool",
+      description:
+        'Plans the unplanned self-delivery orders of the date onto the available drivers (each with a profile and a depot): ' +
+        'respects vehicle capacity (weight, volume, parcel count), delivery time windows, driver shifts and skills, and ' +
+        'minimises total straight-line distance (regret insertion, then local search within time_limit_ms). Assigned ' +
+        'orders become PLANNED. Answers the routes, every order left out with its reason, and totals.',
+      tag: 'Dispatch',
+      kind: 'mutation',
+      risk: 'high',
+      confirm: true,
+      access: { kinds: STAFF, scopes: ['routes:write'] },
+      rest: { method: 'POST', path: '/v3/client/build-route' },
+      input: z.object({
+        date: calendarDate,
+        driver_ids: z
+          .array(z.int().positive())
+          .max(500)
+          .optional()
+          .describe('Only these drivers; default all available'),
+        service_minutes: z.int().min(0).max(240).default(5),
+        time_limit_ms: z.int().min(0).max(10_000).default(2000),
+      }),
+      output: z.object({
+        result: z.literal(true),
+        date: z.string(),
+        routes: z.array(routeSchema),
+        unassigned: z.array(
+          z.object({
+            order_id: z.int(),
+            order_ref: z.string(),
+            reason: z.enum(['no_location', 'capacity', 'skills', 'time_window', 'fleet_full']),
+          }),
+        ),
+        totals: z.object({
+          orders: z.int(),
+          assigned: z.int(),
+          unassigned: z.int(),
+          routes: z.int(),
+          distance_meters: z.int(),
+        }),
+      }),
+      handler: (ctx, input) => dispatch.buildRoutes(ctx, input),
+    }),
+  ];
+}

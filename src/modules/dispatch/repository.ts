@@ -1,0 +1,104 @@
+import type { Queryable } from '../../platform/db/database.ts';
+import type { DispatchTables } from './tables.ts';
+
+type Profile = DispatchTables['driver_profiles'];
+
+export async function insertDepot(
+  db: Queryable,
+  values: Omit<DispatchTables['depots'], 'id'>,
+): Promise<number> {
+  return (await db.insertInto('depots').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export function depotsOf(db: Queryable, businessId: number) {
+  return db.selectFrom('depots').selectAll().where('business_id', '=', businessId).orderBy('id').execute();
+}
+
+export async function upsertProfile(db: Queryable, profile: Profile): Promise<void> {
+  const { user_id: _user, ...changes } = profile;
+  await db
+    .insertInto('driver_profiles')
+    .values(profile)
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(changes))
+    .execute();
+}
+
+/** Every driver account of the business, with its working profile when it has one. */
+export function driversOf(db: Queryable, businessId: number, options: { ids?: number[] } = {}) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('driver_profiles as p', 'p.user_id', 'u.id')
+    .select([
+      'u.id',
+      'u.name',
+      'u.email',
+      'u.disabled',
+      'p.depot_id',
+      'p.vehicle_type',
+      'p.capacity_weight_grams',
+      'p.capacity_volume_cm3',
+      'p.capacity_count',
+      'p.shift_start',
+      'p.shift_end',
+      'p.skills',
+      'p.available',
+    ])
+    .where('u.business_id', '=', businessId)
+    .where('u.kind', '=', 'driver')
+    .$if(options.ids !== undefined, (q) => q.where('u.id', 'in', options.ids!.length ? options.ids! : [-1]))
+    .orderBy('u.id')
+    .execute();
+}
+
+export async function insertRoute(
+  db: Queryable,
+  route: Omit<DispatchTables['routes'], 'id'>,
+  stops: Array<Omit<DispatchTables['route_stops'], 'route_id'>>,
+): Promise<number> {
+  const { id } = await db.insertInto('routes').values(route).returning('id').executeTakeFirstOrThrow();
+  if (stops.length > 0)
+    await db
+      .insertInto('route_stops')
+      .values(stops.map((stop) => ({ ...stop, route_id: id })))
+      .execute();
+  return id;
+}
+
+export function routesOf(
+  db: Queryable,
+  businessId: number,
+  filter: { date?: string; driverId?: number; ids?: number[] },
+) {
+  return db
+    .selectFrom('routes as r')
+    .innerJoin('users as u', 'u.id', 'r.driver_user_id')
+    .select([
+      'r.id',
+      'r.driver_user_id',
+      'u.name as driver_name',
+      'r.route_date',
+      'r.distance_meters',
+      'r.departure',
+      'r.return_time',
+      'r.created_at',
+    ])
+    .where('r.business_id', '=', businessId)
+    .$if(filter.date !== undefined, (q) => q.where('r.route_date', '=', filter.date!))
+    .$if(filter.driverId !== undefined, (q) => q.where('r.driver_user_id', '=', filter.driverId!))
+    .$if(filter.ids !== undefined, (q) => q.where('r.id', 'in', filter.ids!.length ? filter.ids! : [-1]))
+    .orderBy('r.route_date', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(500)
+    .execute();
+}
+
+export async function stopsOf(db: Queryable, routeIds: number[]) {
+  if (routeIds.length === 0) return [];
+  return db
+    .selectFrom('route_stops')
+    .selectAll()
+    .where('route_id', 'in', routeIds)
+    .orderBy('route_id')
+    .orderBy('sequence')
+    .execute();
+}

@@ -1,0 +1,310 @@
+import { callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import type { OrderView } from '../orders/schemas.ts';
+import type { OrdersService } from '../orders/service.ts';
+import * as repo from './repository.ts';
+import { solveRoutes } from './solver/solve.ts';
+import type { SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
+
+/** City driving average used for straight-line travel times (30 km/h). */
+export const SPEED_METERS_PER_SECOND = 8.33;
+
+export interface DriverProfileInput {
+  driver_id: number;
+  depot_id?: number | null;
+  vehicle_type?: string;
+  capacity: { weight_grams: number; volume_cm3: number; count: number };
+  shift: { start: string; end: string };
+  skills?: string[];
+  available?: boolean;
+}
+
+export interface BuildRouteInput {
+  date: string;
+  driver_ids?: number[];
+  service_minutes: number;
+  time_limit_ms: number;
+}
+
+type BuildUnassignedReason = UnassignedReason | 'no_location';
+
+/** Drivers and their working profiles, routes, and route building from the planning pool. */
+export class DispatchService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly accounts: AccountsService,
+    private readonly orders: OrdersService,
+  ) {}
+
+  // ----- depots and drivers -----
+
+  async createDepot(ctx: OperationContext, depot: { name: string; lat: number; lng: number }) {
+    const id = await repo.insertDepot(ctx.db, { business_id: businessOf(ctx), ...depot });
+    return { result: true as const, depot: { id, ...depot } };
+  }
+
+  async setDriverProfile(ctx: OperationContext, input: DriverProfileInput) {
+    const businessId = businessOf(ctx);
+    const [driver] = await repo.driversOf(ctx.db, businessId, { ids: [input.driver_id] });
+    if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
+    if (input.depot_id && !(await repo.depotsOf(ctx.db, businessId)).some((d) => d.id === input.depot_id)) {
+      throw new AppError('DEPOT_NOT_FOUND', { params: { depot: input.depot_id } });
+    }
+    await repo.upsertProfile(ctx.db, {
+      user_id: input.driver_id,
+      business_id: businessId,
+      depot_id: input.depot_id ?? null,
+      vehicle_type: input.vehicle_type ?? 'van',
+      capacity_weight_grams: input.capacity.weight_grams,
+      capacity_volume_cm3: input.capacity.volume_cm3,
+      capacity_count: input.capacity.count,
+      shift_start: input.shift.start,
+      shift_end: input.shift.end,
+      skills: [...new Set(input.skills ?? [])].sort(),
+      available: input.available ?? true,
+    });
+    return { result: true as const, driver: (await this.drivers(ctx, [input.driver_id]))[0]! };
+  }
+
+  async drivers(ctx: OperationContext, ids?: number[]) {
+    const rows = await repo.driversOf(ctx.db, businessOf(ctx), { ids });
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      active: !row.disabled,
+      profile:
+        row.capacity_count === null
+          ? null
+          : {
+              depot_id: row.depot_id,
+              vehicle_type: row.vehicle_type!,
+              capacity: {
+                weight_grams: row.capacity_weight_grams!,
+                volume_cm3: row.capacity_volume_cm3!,
+                count: row.capacity_count,
+              },
+              shift: { start: row.shift_start!.slice(0, 5), end: row.shift_end!.slice(0, 5) },
+              skills: row.skills ?? [],
+              available: row.available ?? false,
+            },
+    }));
+  }
+
+  // ----- routes -----
+
+  async routes(ctx: OperationContext, filter: { date?: string; driver_id?: number; ids?: number[] }) {
+    const businessId = businessOf(ctx);
+    const rows = await repo.routesOf(ctx.db, businessId, {
+      date: filter.date,
+      driverId: filter.driver_id,
+      ids: filter.ids,
+    });
+    const stops = await repo.stopsOf(
+      ctx.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      date: row.route_date,
+      driver: { id: row.driver_user_id, name: row.driver_name },
+      distance_meters: row.distance_meters,
+      departure: row.departure.slice(0, 5),
+      return_time: row.return_time.slice(0, 5),
+      stops: stops
+        .filter((stop) => stop.route_id === row.id)
+        .map((stop) => ({
+          sequence: stop.sequence,
+          order_id: stop.order_id,
+          planned_arrival: stop.planned_arrival.slice(0, 5),
+          planned_departure: stop.planned_departure.slice(0, 5),
+        })),
+    }));
+  }
+
+  async route(ctx: OperationContext, routeId: number) {
+    const [route] = await this.routes(ctx, { ids: [routeId] });
+    if (!route) throw new AppError('ROUTE_NOT_FOUND', { params: { route: routeId } });
+    return route;
+  }
+
+  async driverRoutesToday(ctx: OperationContext, driverId: number) {
+    const businessId = businessOf(ctx);
+    if ((await repo.driversOf(ctx.db, businessId, { ids: [driverId] })).length === 0) {
+      throw new AppError('DRIVER_NOT_FOUND', { params: { driver: driverId } });
+    }
+    const today = await this.today(ctx.db, businessId);
+    return { date: today, routes: await this.routes(ctx, { date: today, driver_id: driverId }) };
+  }
+
+  // ----- route building -----
+
+  async buildRouteOptions(ctx: OperationContext, date: string) {
+    const businessId = businessOf(ctx);
+    const pool = await this.orders.planningPool(ctx, date);
+    return {
+      result: true as const,
+      date,
+      drivers: (await this.drivers(ctx)).filter((driver) => driver.active && driver.profile?.available),
+      depots: (await repo.depotsOf(ctx.db, businessId)).map(({ business_id: _b, ...depot }) => depot),
+      pool: { orders: pool.length, without_location: pool.filter((order) => !locationOf(order)).length },
+      constraints: {
+        distance: 'straight_line' as const,
+        speed_kmh: Math.round(SPEED_METERS_PER_SECOND * 3.6),
+        default_service_minutes: 5,
+        max_time_limit_ms: 10_000,
+        respects: ['vehicle_capacity', 'time_windows', 'driver_shifts', 'skills'],
+      },
+    };
+  }
+
+  /**
+   * Builds routes for a date from the caller's planning pool with the available drivers, saves
+   * them, and plans each assigned order onto its route. Returns the routes, every order left
+   * out with the reason, and totals.
+   */
+  async buildRoutes(ctx: OperationContext, input: BuildRouteInput) {
+    const businessId = businessOf(ctx);
+    const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
+    const drivers = (await this.drivers(ctx, input.driver_ids)).filter(
+      (d) => d.active && d.profile?.available,
+    );
+    const pool = await this.orders.planningPool(ctx, input.date);
+
+    const vehicles: SolverVehicle[] = drivers.flatMap((driver) => {
+      const profile = driver.profile!;
+      const depot = profile.depot_id ? depots.get(profile.depot_id) : undefined;
+      if (!depot) return [];
+      return [
+        {
+          id: driver.id,
+          start: { lat: depot.lat, lng: depot.lng },
+          capacity: {
+            weightGrams: profile.capacity.weight_grams,
+            volumeCm3: profile.capacity.volume_cm3,
+            count: profile.capacity.count,
+          },
+          shift: { start: seconds(profile.shift.start), end: seconds(profile.shift.end) },
+          skills: profile.skills,
+        },
+      ];
+    });
+    const located = pool.filter((order) => locationOf(order));
+    const stops: SolverStop[] = located.map((order) => ({
+      id: order.id,
+      location: locationOf(order)!,
+      demand: demandOf(order),
+      serviceSeconds: input.service_minutes * 60,
+      requiredSkills: order.required_skills,
+      window: order.time_window
+        ? { start: seconds(order.time_window.start), end: seconds(order.time_window.end) }
+        : undefined,
+    }));
+
+    const plan = solveRoutes({
+      stops,
+      vehicles,
+      speedMetersPerSecond: SPEED_METERS_PER_SECOND,
+      timeLimitMs: input.time_limit_ms,
+      seed: 1,
+    });
+
+    const now = this.clock.now();
+    const routeIds: number[] = [];
+    for (const planned of plan.routes) {
+      const routeId = await repo.insertRoute(
+        ctx.db,
+        {
+          business_id: businessId,
+          driver_user_id: planned.vehicleId,
+          route_date: input.date,
+          distance_meters: Math.round(planned.distanceMeters),
+          departure: clock(planned.departure),
+          return_time: clock(planned.returnTime),
+          created_at: now,
+        },
+        planned.stops.map((stop, index) => ({
+          sequence: index + 1,
+          order_id: stop.stopId,
+          planned_arrival: clock(stop.arrival),
+          planned_departure: clock(stop.departure),
+        })),
+      );
+      routeIds.push(routeId);
+      for (const stop of planned.stops) await this.orders.planOnRoute(ctx, stop.stopId, routeId);
+    }
+
+    const refs = new Map(pool.map((order) => [order.id, order.order_ref]));
+    const unassigned: Array<{ order_id: number; order_ref: string; reason: BuildUnassignedReason }> = [
+      ...pool
+        .filter((order) => !locationOf(order))
+        .map((order) => ({ order_id: order.id, order_ref: order.order_ref, reason: 'no_location' as const })),
+      ...plan.unassigned.map((u) => ({
+        order_id: u.stopId,
+        order_ref: refs.get(u.stopId)!,
+        reason: u.reason,
+      })),
+    ];
+    return {
+      result: true as const,
+      date: input.date,
+      routes: await this.routes(ctx, { ids: routeIds }),
+      unassigned,
+      totals: {
+        orders: pool.length,
+        assigned: plan.totals.assigned,
+        unassigned: unassigned.length,
+        routes: plan.routes.length,
+        distance_meters: Math.round(plan.totals.distanceMeters),
+      },
+    };
+  }
+
+  private async today(db: Queryable, businessId: number): Promise<string> {
+    return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
+  }
+}
+
+function businessOf(ctx: OperationContext): number {
+  const caller = callerOf(ctx);
+  if (caller.businessId === null) throw new AppError('FORBIDDEN');
+  return caller.businessId;
+}
+
+/** Where the driver goes for the order: the pickup of a pickup order, the drop-off otherwise. */
+function locationOf(order: OrderView): { lat: number; lng: number } | undefined {
+  const address = order.type === 'P' ? order.pickup : order.dropoff;
+  return address?.lat !== undefined && address.lng !== undefined
+    ? { lat: address.lat, lng: address.lng }
+    : undefined;
+}
+
+function demandOf(order: OrderView) {
+  return order.packages.reduce(
+    (load, pkg) => ({
+      weightGrams: load.weightGrams + (pkg.weight_grams ?? 0),
+      volumeCm3:
+        load.volumeCm3 +
+        Math.ceil(((pkg.length_mm ?? 0) * (pkg.width_mm ?? 0) * (pkg.height_mm ?? 0)) / 1000),
+      count: load.count + 1,
+    }),
+    { weightGrams: 0, volumeCm3: 0, count: 0 },
+  );
+}
+
+/** HH:MM (or HH:MM:SS) to seconds from midnight. */
+function seconds(time: string): number {
+  const [hours = 0, minutes = 0] = time.split(':').map(Number);
+  return hours * 3600 + minutes * 60;
+}
+
+/** Seconds from midnight to HH:MM:SS. */
+function clock(total: number): string {
+  const s = Math.round(total);
+  return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(':');
+}

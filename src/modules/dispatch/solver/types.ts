@@ -1,0 +1,80 @@
+/**
+ * The vehicle routing solver's contract: stops (orders) to visit, vehicles (drivers) to visit them
+ * with, and the routes it plans. Pure data, no database ids beyond the numbers it echoes back.
+ */
+
+export interface Point {
+  lat: number;
+  lng: number;
+}
+
+export interface Load {
+  weightGrams: number;
+  volumeCm3: number;
+  count: number;
+}
+
+/** Times are seconds from midnight of the planning day, in the business's time zone. */
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
+export interface SolverStop {
+  id: number; // order id
+  location: Point;
+  demand: Load;
+  serviceSeconds: number;
+  window?: TimeWindow; // arrival must be <= end; a vehicle arriving before start waits
+  requiredSkills?: string[];
+}
+
+export interface SolverVehicle {
+  id: number; // driver id
+  start: Point; // where the shift starts (depot)
+  end?: Point; // where it must return; defaults to start
+  capacity: Load;
+  shift: TimeWindow; // leave start no earlier than shift.start, back at end no later than shift.end
+  skills: string[];
+}
+
+export interface SolverInput {
+  stops: SolverStop[];
+  vehicles: SolverVehicle[];
+  distance?: (a: Point, b: Point) => number; // meters; default haversine
+  /** Default 8.33 (30 km/h city average). A leg takes ceil(meters / speed) whole seconds. */
+  speedMetersPerSecond?: number;
+  timeLimitMs?: number; // budget for local search; default 2000
+  seed?: number; // deterministic results for equal input
+  /** false returns the construction as built, without local search (for comparisons); default true. */
+  localSearch?: boolean;
+}
+
+export type UnassignedReason =
+  | 'capacity' // the stop's demand exceeds every eligible vehicle's capacity
+  | 'skills' // no vehicle has every required skill
+  | 'time_window' // no eligible vehicle can reach it within its window and shift, even alone
+  | 'fleet_full'; // feasible alone, but no room left in any route
+
+export interface PlannedStop {
+  stopId: number;
+  arrival: number;
+  start: number;
+  departure: number;
+  distanceFromPreviousMeters: number;
+}
+
+export interface PlannedRoute {
+  vehicleId: number;
+  stops: PlannedStop[]; // in visiting order
+  distanceMeters: number; // start -> stops -> end
+  departure: number; // leaves start
+  returnTime: number; // back at end
+  load: Load;
+}
+
+export interface SolverOutput {
+  routes: PlannedRoute[]; // only vehicles with at least one stop
+  unassigned: Array<{ stopId: number; reason: UnassignedReason }>;
+  totals: { distanceMeters: number; assigned: number; unassigned: number; vehiclesUsed: number };
+}

@@ -1,0 +1,35 @@
+import type { Generated } from 'kysely';
+
+export interface DispatchTables {
+  depots: { id: Generated<number>; business_id: number; name: string; lat: number; lng: number };
+  driver_profiles: {
+    user_id: number;
+    business_id: number;
+    depot_id: number | null;
+    vehicle_type: string;
+    capacity_weight_grams: number;
+    capacity_volume_cm3: number;
+    capacity_count: number;
+    shift_start: string;
+    shift_end: string;
+    skills: string[];
+    available: boolean;
+  };
+  routes: {
+    id: Generated<number>;
+    business_id: number;
+    driver_user_id: number;
+    route_date: string;
+    distance_meters: number;
+    departure: string;
+    return_time: string;
+    created_at: Date;
+  };
+  route_stops: {
+    route_id: number;
+    sequence: number;
+    order_id: number;
+    planned_arrival: string;
+    planned_departure: string;
+  };
+}

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { generateInstance } from '../src/modules/dispatch/solver/generate.ts';
+import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+const hhmm = (seconds: number, round: 'up' | 'down') => {
+  const minutes = round === 'up' ? Math.ceil(seconds / 60) : Math.floor(seconds / 60);
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+};
+const toSeconds = (time: string) => Number(time.slice(0, 2)) * 3600 + Number(time.slice(3, 5)) * 60;
+
+describe('route building through the API', () => {
+  let server: TestServer;
+  let api: Client;
+  let tenant: Tenant;
+  let admin: string;
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'plan');
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(() => server.close());
+
+  it('plans a generated day of 200 orders on 10 drivers without breaking capacity, windows or shifts', async () => {
+    const instance = generateInstance({ stops: 200, vehicles: 10, seed: 7 });
+    const depotAt = instance.vehicles[0]!.start;
+    const depot = await api.post('/api/v1/client/depots', { name: 'Main', ...depotAt }, { token: admin });
+    const driverIds: number[] = [];
+    for (const [index, vehicle] of instance.vehicles.entries()) {
+      const driverId = await server.app.services.accounts.createUser(server.db, {
+        kind: 'driver',
+        email: `van-${index}@plan.test`,
+        name: `Van ${index}`,
+        password: null,
+        businessId: tenant.businessId,
+      });
+      driverIds.push(driverId);
+      const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
+        token: admin,
+        body: {
+          depot_id: depot.body.depot.id,
+          capacity: {
+            weight_grams: vehicle.capacity.weightGrams,
+            volume_cm3: vehicle.capacity.volumeCm3,
+            count: vehicle.capacity.count,
+          },
+          shift: { start: hhmm(vehicle.shift.start, 'up'), end: hhmm(vehicle.shift.end, 'down') },
+          skills: vehicle.skills,
+        },
+      });
+      assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    }
+    const byRef = new Map<string, (typeof instance.stops)[number]>();
+    const orders = instance.stops.map((stop) => {
+      byRef.set(`GEN-${stop.id}`, stop);
+      return {
+        order_ref: `GEN-${stop.id}`,
+        scheduled_date: '2026-11-10',
+        dropoff: { line1: `Stop ${stop.id}`, ...stop.location },
+        time_window: stop.window
+          ? { start: hhmm(stop.window.start, 'up'), end: hhmm(stop.window.end, 'down') }
+          : undefined,
+        required_skills: stop.requiredSkills,
+        // One package carries the weight and (rounded up) volume, length x 1 m x 1 m; the rest make up the count.
+        packages: Array.from({ length: stop.demand.count }, (_, i) =>
+          i === 0
+            ? {
+                weight_grams: stop.demand.weightGrams,
+                length_mm: Math.ceil(stop.demand.volumeCm3 / 1000),
+                width_mm: 1000,
+                height_mm: 1000,
+              }
+            : {},
+        ),
+      };
+    });
+    orders.push({
+      order_ref: 'NO-LOCATION',
+      scheduled_date: '2026-11-10',
+      dropoff: { line1: 'Somewhere' },
+    } as never);
+    for (let i = 0; i < orders.length; i += 100) {
+      const bulk = await api.post(
+        '/api/v1/client/orders/bulk',
+        { orders: orders.slice(i, i + 100) },
+        { token: admin },
+      );
+      assert.equal(
+        bulk.body.failed,
+        0,
+        JSON.stringify(bulk.body.results.find((r: { success: boolean }) => !r.success)),
+      );
+    }
+
+    const options = await api.get('/api/v3/client/build-route/options?date=2026-11-10', { token: admin });
+    assert.deepEqual(options.body.pool, { orders: 201, without_location: 1 });
+    assert.equal(options.body.drivers.length, 10);
+
+    const built = await api.post(
+      '/api/v3/client/build-route',
+      { date: '2026-11-10', time_limit_ms: 300 },
+      { token: admin },
+    );
+    assert.equal(built.status, 200, JSON.stringify(built.body).slice(0, 500));
+    const reasons = Object.fromEntries(
+      built.body.unassigned.map((u: { order_ref: string; reason: string }) => [u.order_ref, u.reason]),
+    );
+    assert.equal(reasons['NO-LOCATION'], 'no_location');
+    for (const { stopId, reason } of instance.infeasible) assert.equal(reasons[`GEN-${stopId}`], reason);
+    assert.equal(
+      built.body.totals.assigned,
+      200 - instance.infeasible.length,
+      'every feasible order is planned',
+    );
+
+    const planned = await api.get('/api/v1/client/orders?status=PLANNED&per_page=200', { token: admin });
+    const orderById = new Map(planned.body.orders.map((o: { id: number; order_ref: string }) => [o.id, o]));
+    for (const route of built.body.routes) {
+      const vehicle = instance.vehicles[driverIds.indexOf(route.driver.id)]!;
+      const load = { weight: 0, count: 0 };
+      assert.ok(
+        toSeconds(route.departure) >= vehicle.shift.start - 60 &&
+          toSeconds(route.return_time) <= vehicle.shift.end,
+      );
+      for (const stop of route.stops) {
+        const order = orderById.get(stop.order_id) as { order_ref: string; route_id: number } | undefined;
+        assert.ok(order, `order ${stop.order_id} is PLANNED`);
+        assert.equal(order.route_id, route.id);
+        const source = byRef.get(order.order_ref)!;
+        load.weight += source.demand.weightGrams;
+        load.count += source.demand.count;
+        if (source.window)
+          assert.ok(
+            toSeconds(stop.planned_arrival) <= source.window.end,
+            `${order.order_ref} arrives in its window`,
+          );
+        for (const skill of source.requiredSkills ?? []) assert.ok(vehicle.skills.includes(skill));
+      }
+      assert.ok(load.weight <= vehicle.capacity.weightGrams && load.count <= vehicle.capacity.count);
+    }
+    const today = await api.get(`/api/v1/client/drivers/${built.body.routes[0].driver.id}/routes/today`, {
+      token: admin,
+    });
+    assert.equal(today.body.date, '2026-11-02');
+    const detail = await api.get(`/api/v1/client/routes/${built.body.routes[0].id}`, { token: admin });
+    assert.deepEqual(detail.body.route, built.body.routes[0]);
+
+    const again = await api.post('/api/v3/client/build-route', { date: '2026-11-10' }, { token: admin });
+    assert.equal(again.body.totals.assigned, 0, 'planned orders leave the pool');
+  });
+});
