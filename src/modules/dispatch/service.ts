@@ -1,4 +1,4 @@
-import { callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -266,12 +266,6 @@ export class DispatchService {
   private async today(db: Queryable, businessId: number): Promise<string> {
     return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
   }
-}
-
-function businessOf(ctx: OperationContext): number {
-  const caller = callerOf(ctx);
-  if (caller.businessId === null) throw new AppError('FORBIDDEN');
-  return caller.businessId;
 }
 
 /** Where the driver goes for the order: the pickup of a pickup order, the drop-off otherwise. */

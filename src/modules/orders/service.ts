@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import { validationFailed } from '../../platform/catalog/executor.ts';
-import { callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
@@ -468,12 +468,6 @@ export class OrdersService {
 function exceptionReason(status: OrderStatus): 'failed' | 'held' | 'late' {
   if (status === 'FAILED_ATTEMPT') return 'failed';
   return status === 'HOLD' ? 'held' : 'late';
-}
-
-function businessOf(ctx: OperationContext): number {
-  const caller = callerOf(ctx);
-  if (caller.businessId === null) throw new AppError('FORBIDDEN');
-  return caller.businessId;
 }
 
 function pricesInMinor(input: OrderInput) {

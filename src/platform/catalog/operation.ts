@@ -90,3 +90,10 @@ export function callerOf(ctx: OperationContext): Caller {
   if (!ctx.caller) throw new AppError('UNAUTHENTICATED');
   return ctx.caller;
 }
+
+/** The business of the caller, for operations on business-owned rows; FORBIDDEN for accounts without one. */
+export function businessOf(ctx: OperationContext): number {
+  const caller = callerOf(ctx);
+  if (caller.businessId === null) throw new AppError('FORBIDDEN');
+  return caller.businessId;
+}
