@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import { calendarDate } from '../orders/schemas.ts';
+import { calendarDate, idParam as id, timeWindowSchema } from '../orders/schemas.ts';
 import type { DispatchService } from './service.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;
-const id = z.coerce.number().int().positive();
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM');
 
 const driverSchema = z.object({
   id: z.int(),
@@ -81,9 +79,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           volume_cm3: z.int().positive().max(1_000_000_000),
           count: z.int().positive().max(10_000),
         }),
-        shift: z
-          .object({ start: clockTime, end: clockTime })
-          .refine((shift) => shift.start < shift.end, { message: 'start must be before end', path: ['end'] }),
+        shift: timeWindowSchema,
         skills: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
         available: z.boolean().optional(),
       }),

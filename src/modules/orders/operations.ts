@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import { addressSchema, calendarDate, orderInputSchema, orderSchema, timeWindowSchema } from './schemas.ts';
+import {
+  addressSchema,
+  calendarDate,
+  idParam as id,
+  orderInputSchema,
+  orderSchema,
+  timeWindowSchema,
+} from './schemas.ts';
 import type { OrdersService } from './service.ts';
-import { ORDER_STATUSES } from './statuses.ts';
+import { ORDER_STATUSES, PROGRESS_STATUSES } from './statuses.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['orders:read'] };
 const WRITE = { kinds: STAFF, scopes: ['orders:write'] };
 
-const id = z.coerce.number().int().positive();
 const orderResult = z.object({ result: z.literal(true), order: orderSchema });
 
 /** A single order, or `{ orders: [...] }` with up to 100. */
@@ -332,14 +338,7 @@ function statusOperations(orders: OrdersService): Operation[] {
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/status' },
       input: z.object({
         order_id: id,
-        status: z.enum([
-          'PICKED_UP',
-          'AT_WAREHOUSE',
-          'OUT_FOR_DELIVERY',
-          'DELIVERED',
-          'FAILED_ATTEMPT',
-          'RETURNED',
-        ]),
+        status: z.enum(PROGRESS_STATUSES),
       }),
       output: orderResult,
       handler: async (ctx, input) => ({

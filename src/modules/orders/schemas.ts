@@ -14,6 +14,9 @@ export type OrderFamily = (typeof ORDER_FAMILIES)[number];
 export const ORDER_TYPES = ['D', 'P', 'P2P'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
+/** A positive integer id in a path or query string. */
+export const idParam = z.coerce.number().int().positive();
+
 export const calendarDate = z.iso.date().describe('Calendar date, YYYY-MM-DD');
 const clockTime = z
   .string()

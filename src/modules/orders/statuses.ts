@@ -42,6 +42,16 @@ export const TERMINAL_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
   (s) => TRANSITIONS[s].length === 0,
 );
 
+/** Progress a driver or dispatcher records on the way to an end state (update_order_status). */
+export const PROGRESS_STATUSES = [
+  'PICKED_UP',
+  'AT_WAREHOUSE',
+  'OUT_FOR_DELIVERY',
+  'DELIVERED',
+  'FAILED_ATTEMPT',
+  'RETURNED',
+] as const satisfies readonly OrderStatus[];
+
 /** Statuses in which an order has not been picked up yet: it can still be rerouted. */
 export const BEFORE_PICKUP: readonly OrderStatus[] = ['NEW_ORDER', 'HOLD', 'PLANNED'];
 
