@@ -70,10 +70,18 @@ describe('tenant isolation', () => {
       assert.equal(byNumber.body.total, 0);
     },
     find_order: async () => {
-      for (const query of [
-        `order_ref=${orderOfA.order_ref}-nope`,
-        `tracking_number=${orderOfA.tracking_number}`,
-      ]) {
+      // A reference only A uses (B reuses 'only-in-a' on purpose in bulk_create_orders).
+      const own = await api.post(
+        '/api/v1/client/orderCreate',
+        { order_ref: 'find-me-in-a', dropoff: { line1: 'x' } },
+        { token: tokenOfA },
+      );
+      assert.equal(own.status, 200);
+      assert.equal(
+        (await api.get('/api/v1/client/orders/find?order_ref=find-me-in-a', { token: tokenOfA })).status,
+        200,
+      );
+      for (const query of ['order_ref=find-me-in-a', `tracking_number=${orderOfA.tracking_number}`]) {
         assert.equal(
           (await api.get(`/api/v1/client/orders/find?${query}`, { token: adminOfB() })).status,
           404,
