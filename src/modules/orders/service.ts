@@ -243,10 +243,7 @@ export class OrdersService {
     const businessId = businessOf(ctx);
     const order = await this.locked(ctx.db, businessId, orderId);
     if (!canMove(order.status, to)) {
-      throw new AppError('ILLEGAL_STATUS_TRANSITION', {
-        params: { from: order.status, to },
-        details: { from: order.status, to },
-      });
+      throw illegalTransition(order.status, to);
     }
     // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
     const offRoute = ['HOLD', 'CANCELLED', 'NEW_ORDER', 'RETURNED'].includes(to) ? { route_id: null } : {};
@@ -317,10 +314,7 @@ export class OrdersService {
     const businessId = businessOf(ctx);
     const original = await this.locked(ctx.db, businessId, orderId);
     if (!BEFORE_PICKUP.includes(original.status)) {
-      throw new AppError('ILLEGAL_STATUS_TRANSITION', {
-        params: { from: original.status, to: 'CANCELLED' },
-        details: { from: original.status, to: 'CANCELLED' },
-      });
+      throw illegalTransition(original.status, 'CANCELLED');
     }
     const cancelled = { status: 'CANCELLED' as const, route_id: null };
     await repo.updateOrder(ctx.db, businessId, orderId, { ...cancelled, updated_at: this.clock.now() });
@@ -463,6 +457,10 @@ export class OrdersService {
       ),
     );
   }
+}
+
+function illegalTransition(from: OrderStatus, to: OrderStatus): AppError {
+  return new AppError('ILLEGAL_STATUS_TRANSITION', { params: { from, to }, details: { from, to } });
 }
 
 function exceptionReason(status: OrderStatus): 'failed' | 'held' | 'late' {
