@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { generateInstance } from '../src/modules/dispatch/solver/generate.ts';
+import { asDriverProfile, asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
-const hhmm = (seconds: number, round: 'up' | 'down') => {
-  const minutes = round === 'up' ? Math.ceil(seconds / 60) : Math.floor(seconds / 60);
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-};
 const toSeconds = (time: string) => Number(time.slice(0, 2)) * 3600 + Number(time.slice(3, 5)) * 60;
 
 describe('route building through the API', () => {
@@ -41,42 +37,14 @@ describe('route building through the API', () => {
       driverIds.push(driverId);
       const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
         token: admin,
-        body: {
-          depot_id: depot.body.depot.id,
-          capacity: {
-            weight_grams: vehicle.capacity.weightGrams,
-            volume_cm3: vehicle.capacity.volumeCm3,
-            count: vehicle.capacity.count,
-          },
-          shift: { start: hhmm(vehicle.shift.start, 'up'), end: hhmm(vehicle.shift.end, 'down') },
-          skills: vehicle.skills,
-        },
+        body: asDriverProfile(vehicle, depot.body.depot.id),
       });
       assert.equal(profile.status, 200, JSON.stringify(profile.body));
     }
     const byRef = new Map<string, (typeof instance.stops)[number]>();
     const orders = instance.stops.map((stop) => {
       byRef.set(`GEN-${stop.id}`, stop);
-      return {
-        order_ref: `GEN-${stop.id}`,
-        scheduled_date: '2026-11-10',
-        dropoff: { line1: `Stop ${stop.id}`, ...stop.location },
-        time_window: stop.window
-          ? { start: hhmm(stop.window.start, 'up'), end: hhmm(stop.window.end, 'down') }
-          : undefined,
-        required_skills: stop.requiredSkills,
-        // One package carries the weight and (rounded up) volume, length x 1 m x 1 m; the rest make up the count.
-        packages: Array.from({ length: stop.demand.count }, (_, i) =>
-          i === 0
-            ? {
-                weight_grams: stop.demand.weightGrams,
-                length_mm: Math.ceil(stop.demand.volumeCm3 / 1000),
-                width_mm: 1000,
-                height_mm: 1000,
-              }
-            : {},
-        ),
-      };
+      return asOrder(stop, '2026-11-10');
     });
     orders.push({
       order_ref: 'NO-LOCATION',

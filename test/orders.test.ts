@@ -365,13 +365,30 @@ describe('orders', () => {
     assert.equal(reasons['S-4'], 'late');
   });
 
-  it('lets only staff with the right scopes in', async () => {
-    for (const kind of ['driver', 'customer', 'contractor', 'platform_admin'] as const) {
+  it('lets only staff with the right scopes in; contractors read their pool, customers their own orders', async () => {
+    for (const kind of ['driver', 'platform_admin'] as const) {
       const token = await login(api, tenant.emails[kind]);
       const answer = await api.get('/api/v1/client/orders', { token });
       assert.equal(answer.status, 403, kind);
       assert.equal(answer.body.error_code, 'FORBIDDEN');
     }
+    // A customer sees its own orders only.
+    const asCustomer = await api.get('/api/v1/client/orders?per_page=200', {
+      token: await login(api, tenant.emails.customer),
+    });
+    assert.equal(asCustomer.status, 200);
+    const all = (await api.get('/api/v1/client/orders?per_page=200', { token: admin })).body.orders;
+    const own = all.filter((o: { customer_id: number | null }) => o.customer_id === tenant.userIds.customer);
+    assert.ok(all.length > own.length);
+    assert.equal(asCustomer.body.total, own.length);
+    // A contractor without rules has an empty pool, and may not write.
+    const contractor = await login(api, tenant.emails.contractor);
+    const seen = await api.get('/api/v1/client/orders', { token: contractor });
+    assert.equal(seen.status, 200);
+    assert.equal(seen.body.total, 0);
+    const written = await create({ dropoff: { line1: 'x' } }, contractor);
+    assert.equal(written.status, 403);
+    assert.equal(written.body.error_code, 'FORBIDDEN');
     const agent = await server.app.services.accounts.issueToken(server.db, {
       userId: tenant.userIds.employee,
       kind: 'agent',

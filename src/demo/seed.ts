@@ -3,7 +3,9 @@ import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../app.ts';
 import type { AccountKind } from '../platform/catalog/operation.ts';
+import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
+import { seedDemoDay } from './day.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
 
@@ -24,13 +26,15 @@ export interface DemoCredentials {
 }
 
 /**
- * Seeds the demo business with one account of every kind, in one transaction.
- * Returns null when the demo business already exists (seeding never runs twice).
+ * Seeds the demo business with one account of every kind and a day of work around today (see
+ * seedDemoDay), in one transaction. Returns null when the demo business already exists (seeding
+ * never runs twice).
  */
 export async function seedDemo(
   db: Db,
   services: Services,
   password: string,
+  clock: Clock = systemClock,
 ): Promise<DemoCredentials | null> {
   const { accounts } = services;
   return db.transaction().execute(async (trx) => {
@@ -44,14 +48,23 @@ export async function seedDemo(
       name: 'Swift Couriers',
       businessIds: [businessId],
     });
+    const ids = {} as Record<AccountKind, number>;
     for (const account of DEMO_ACCOUNTS) {
-      await accounts.createUser(trx, {
+      ids[account.kind] = await accounts.createUser(trx, {
         ...account,
         password,
         businessId: account.kind === 'platform_admin' || account.kind === 'contractor' ? null : businessId,
         contractorCompanyId: account.kind === 'contractor' ? contractorCompanyId : null,
       });
     }
+    await seedDemoDay(trx, services, clock, {
+      businessId,
+      adminId: ids.client_admin,
+      driverId: ids.driver,
+      contractorCompanyId,
+      contractorId: ids.contractor,
+      password,
+    });
     return {
       business: DEMO_BUSINESS_CODE,
       password,
@@ -75,7 +88,7 @@ export async function saveDemoCredentials(dataDir: string, credentials: DemoCred
 export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: string): string {
   const admin = credentials.accounts.find((account) => account.kind === 'client_admin')!;
   const lines = [
-    'Demo data created: business "demo" with one account of every kind.',
+    'Demo data created: business "demo" with one account of every kind, drivers, orders and planned routes.',
     `Password for every demo account: ${credentials.password}`,
     ...credentials.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
     'Sign in:',

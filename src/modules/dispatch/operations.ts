@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import { calendarDate, idParam as id, timeWindowSchema } from '../orders/schemas.ts';
+import { actingBusinessParam, calendarDate, idParam as id, timeWindowSchema } from '../orders/schemas.ts';
 import type { DispatchService } from './service.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;
+/** Staff, and contractors within their own fleet and pool. */
+const PLANNERS = ['client_admin', 'employee', 'contractor'] as const;
 
 const driverSchema = z.object({
   id: z.int(),
@@ -18,6 +20,10 @@ const driverSchema = z.object({
       shift: z.object({ start: z.string(), end: z.string() }),
       skills: z.array(z.string()),
       available: z.boolean(),
+      contractor_company_id: z
+        .int()
+        .nullable()
+        .describe("The contractor company it drives for; null: the business's own"),
     })
     .nullable()
     .describe('Vehicle, capacity, working hours and skills; null until set'),
@@ -50,6 +56,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['routes:write'] },
       rest: { method: 'POST', path: '/v1/client/depots' },
+      graphql: 'createDepot',
       input: z.object({
         name: z.string().trim().min(1).max(200),
         lat: z.number().min(-90).max(90),
@@ -68,10 +75,17 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['routes:write'] },
-      errors: ['DRIVER_NOT_FOUND', 'DEPOT_NOT_FOUND'],
       rest: { method: 'PUT', path: '/v1/client/drivers/:driver_id/profile' },
+      graphql: 'setDriverProfile',
+      errors: ['DRIVER_NOT_FOUND', 'DEPOT_NOT_FOUND', 'CONTRACTOR_NOT_ENGAGED'],
       input: z.object({
         driver_id: id,
+        contractor_company_id: z
+          .int()
+          .positive()
+          .nullable()
+          .optional()
+          .describe('A contractor company the driver drives for; absent or null: the business itself'),
         depot_id: z.int().positive().nullable().optional(),
         vehicle_type: z.string().trim().min(1).max(40).optional(),
         capacity: z.object({
@@ -88,25 +102,33 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     }),
     defineOperation({
       name: 'get_drivers',
-      summary: 'The drivers of the business with their working profiles',
+      summary:
+        "The drivers of the business with their working profiles; a contractor's own fleet for contractors",
       tag: 'Driver',
       kind: 'query',
       risk: 'low',
-      access: { kinds: STAFF, scopes: ['drivers:read'] },
+      access: { kinds: PLANNERS, scopes: ['drivers:read'] },
+      errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/drivers' },
-      input: z.object({}),
+      graphql: 'drivers',
+      input: z.object({ business_id: actingBusinessParam }),
       output: z.object({ result: z.literal(true), drivers: z.array(driverSchema) }),
-      handler: async (ctx) => ({ result: true as const, drivers: await dispatch.drivers(ctx) }),
+      handler: async (ctx, input) => ({
+        result: true as const,
+        drivers: await dispatch.visibleDrivers(ctx, input.business_id),
+      }),
     }),
     defineOperation({
       name: 'get_driver_routes_today',
       summary: "A driver's routes for today, in the business's time zone",
+      description: 'Driver accounts may ask for their own routes.',
       tag: 'Driver',
       kind: 'query',
       risk: 'low',
-      access: { kinds: STAFF, scopes: ['routes:read', 'drivers:read'] },
+      access: { kinds: [...STAFF, 'driver'], scopes: ['routes:read', 'drivers:read'] },
       errors: ['DRIVER_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/client/drivers/:driver_id/routes/today' },
+      graphql: 'driverRoutesToday',
       input: z.object({ driver_id: id }),
       output: z.object({ result: z.literal(true), date: z.string(), routes: z.array(routeSchema) }),
       handler: async (ctx, input) => ({
@@ -116,13 +138,19 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     }),
     defineOperation({
       name: 'get_routes',
-      summary: 'Routes of a date or a driver, newest first',
+      summary: "Routes of a date or a driver, newest first; a contractor's fleet's for contractors",
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
-      access: { kinds: STAFF, scopes: ['routes:read'] },
+      access: { kinds: PLANNERS, scopes: ['routes:read'] },
+      errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/routes' },
-      input: z.object({ date: calendarDate.optional(), driver_id: id.optional() }),
+      graphql: 'routes',
+      input: z.object({
+        date: calendarDate.optional(),
+        driver_id: id.optional(),
+        business_id: actingBusinessParam,
+      }),
       output: z.object({ result: z.literal(true), routes: z.array(routeSchema) }),
       handler: async (ctx, input) => ({ result: true as const, routes: await dispatch.routes(ctx, input) }),
     }),
@@ -132,27 +160,30 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
-      access: { kinds: STAFF, scopes: ['routes:read'] },
-      errors: ['ROUTE_NOT_FOUND'],
+      access: { kinds: PLANNERS, scopes: ['routes:read'] },
+      errors: ['ROUTE_NOT_FOUND', 'BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/routes/:route_id' },
-      input: z.object({ route_id: id }),
+      graphql: 'route',
+      input: z.object({ route_id: id, business_id: actingBusinessParam }),
       output: z.object({ result: z.literal(true), route: routeSchema }),
       handler: async (ctx, input) => ({
         result: true as const,
-        route: await dispatch.route(ctx, input.route_id),
+        route: await dispatch.route(ctx, input.route_id, input.business_id),
       }),
     }),
     defineOperation({
       name: 'get_build_route_options',
       summary:
         'What route building would work with for a date: drivers, depots, the planning pool, constraints',
-      description: 'Call before build_route.',
+      description: 'Call before build_route. For a contractor: its pool and its fleet.',
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
-      access: { kinds: STAFF, scopes: ['routes:read'] },
+      access: { kinds: PLANNERS, scopes: ['routes:read'] },
+      errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v3/client/build-route/options' },
-      input: z.object({ date: calendarDate }),
+      graphql: 'buildRouteOptions',
+      input: z.object({ date: calendarDate, business_id: actingBusinessParam }),
       output: z.object({
         result: z.literal(true),
         date: z.string(),
@@ -167,13 +198,15 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           respects: z.array(z.string()),
         }),
       }),
-      handler: (ctx, input) => dispatch.buildRouteOptions(ctx, input.date),
+      handler: (ctx, input) => dispatch.buildRouteOptions(ctx, input.date, input.business_id),
     }),
     defineOperation({
       name: 'build_route',
       summary: "Build routes for a date from the caller's planning pool",
       description:
-        'Plans the unplanned self-delivery orders of the date onto the available drivers (each with a profile and a depot): ' +
+        "Plans the caller's pool (the business's staff: every unplanned self-delivery order of the date, with the " +
+        "business's own drivers; a contractor: the orders its rules give it, with its company's drivers) onto the " +
+        'available drivers (each with a profile and a depot): ' +
         'respects vehicle capacity (weight, volume, parcel count), delivery time windows, driver shifts and skills, and ' +
         'minimises total straight-line distance (regret insertion, then local search within time_limit_ms). Assigned ' +
         'orders become PLANNED. Answers the routes, every order left out with its reason, and totals.',
@@ -181,10 +214,13 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       kind: 'mutation',
       risk: 'high',
       confirm: true,
-      access: { kinds: STAFF, scopes: ['routes:write'] },
+      access: { kinds: PLANNERS, scopes: ['routes:write'] },
+      errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'POST', path: '/v3/client/build-route' },
+      graphql: 'clientBuildRoute',
       input: z.object({
         date: calendarDate,
+        business_id: actingBusinessParam,
         driver_ids: z
           .array(z.int().positive())
           .max(500)

@@ -23,8 +23,18 @@ export async function upsertProfile(db: Queryable, profile: Profile): Promise<vo
     .execute();
 }
 
+/**
+ * Which drivers: a contractor company's fleet, the business's own (null: drivers no contractor
+ * company has), or, when absent, all of them.
+ */
+export type Fleet = { contractorCompanyId: number | null } | undefined;
+
 /** Every driver account of the business, with its working profile when it has one. */
-export function driversOf(db: Queryable, businessId: number, options: { ids?: number[] } = {}) {
+export function driversOf(
+  db: Queryable,
+  businessId: number,
+  options: { ids?: number[]; fleet?: Fleet } = {},
+) {
   return db
     .selectFrom('users as u')
     .leftJoin('driver_profiles as p', 'p.user_id', 'u.id')
@@ -42,9 +52,13 @@ export function driversOf(db: Queryable, businessId: number, options: { ids?: nu
       'p.shift_end',
       'p.skills',
       'p.available',
+      'p.contractor_company_id',
     ])
     .where('u.business_id', '=', businessId)
     .where('u.kind', '=', 'driver')
+    .$if(options.fleet !== undefined, (q) =>
+      q.where('p.contractor_company_id', 'is not distinct from', options.fleet!.contractorCompanyId),
+    )
     .$if(options.ids !== undefined, (q) => q.where('u.id', 'in', options.ids!.length ? options.ids! : [-1]))
     .orderBy('u.id')
     .execute();
@@ -67,11 +81,12 @@ export async function insertRoute(
 export function routesOf(
   db: Queryable,
   businessId: number,
-  filter: { date?: string; driverId?: number; ids?: number[] },
+  filter: { date?: string; driverId?: number; ids?: number[]; fleet?: Fleet },
 ) {
   return db
     .selectFrom('routes as r')
     .innerJoin('users as u', 'u.id', 'r.driver_user_id')
+    .leftJoin('driver_profiles as p', 'p.user_id', 'r.driver_user_id')
     .select([
       'r.id',
       'r.driver_user_id',
@@ -85,6 +100,9 @@ export function routesOf(
     .where('r.business_id', '=', businessId)
     .$if(filter.date !== undefined, (q) => q.where('r.route_date', '=', filter.date!))
     .$if(filter.driverId !== undefined, (q) => q.where('r.driver_user_id', '=', filter.driverId!))
+    .$if(filter.fleet !== undefined, (q) =>
+      q.where('p.contractor_company_id', 'is not distinct from', filter.fleet!.contractorCompanyId),
+    )
     .$if(filter.ids !== undefined, (q) => q.where('r.id', 'in', filter.ids!.length ? filter.ids! : [-1]))
     .orderBy('r.route_date', 'desc')
     .orderBy('r.id', 'desc')

@@ -1,10 +1,10 @@
-import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { OrderView } from '../orders/schemas.ts';
-import type { OrdersService } from '../orders/service.ts';
+import type { OrderScope, OrdersService } from '../orders/service.ts';
 import * as repo from './repository.ts';
 import { solveRoutes } from './solver/solve.ts';
 import type { SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
@@ -14,6 +14,7 @@ export const SPEED_METERS_PER_SECOND = 8.33;
 
 export interface DriverProfileInput {
   driver_id: number;
+  contractor_company_id?: number | null;
   depot_id?: number | null;
   vehicle_type?: string;
   capacity: { weight_grams: number; volume_cm3: number; count: number };
@@ -24,12 +25,22 @@ export interface DriverProfileInput {
 
 export interface BuildRouteInput {
   date: string;
+  business_id?: number;
   driver_ids?: number[];
   service_minutes: number;
   time_limit_ms: number;
 }
 
 type BuildUnassignedReason = UnassignedReason | 'no_location';
+
+/**
+ * Who plans, from which pool, with which drivers: the business's staff plan its whole pool with
+ * its own fleet; a contractor plans the pool its rules give it with its company's drivers.
+ */
+interface Planner {
+  scope: OrderScope;
+  fleet: NonNullable<repo.Fleet>;
+}
 
 /** Drivers and their working profiles, routes, and route building from the planning pool. */
 export class DispatchService {
@@ -53,6 +64,10 @@ export class DispatchService {
     if (input.depot_id && !(await repo.depotsOf(ctx.db, businessId)).some((d) => d.id === input.depot_id)) {
       throw new AppError('DEPOT_NOT_FOUND', { params: { depot: input.depot_id } });
     }
+    const companyId = input.contractor_company_id ?? null;
+    if (companyId !== null && !(await this.accounts.isEngaged(ctx.db, companyId, businessId))) {
+      throw new AppError('CONTRACTOR_NOT_ENGAGED', { params: { company: companyId } });
+    }
     await repo.upsertProfile(ctx.db, {
       user_id: input.driver_id,
       business_id: businessId,
@@ -65,12 +80,20 @@ export class DispatchService {
       shift_end: input.shift.end,
       skills: [...new Set(input.skills ?? [])].sort(),
       available: input.available ?? true,
+      contractor_company_id: companyId,
     });
-    return { result: true as const, driver: (await this.drivers(ctx, [input.driver_id]))[0]! };
+    const [view] = await this.drivers(ctx.db, businessId, { ids: [input.driver_id] });
+    return { result: true as const, driver: view! };
   }
 
-  async drivers(ctx: OperationContext, ids?: number[]) {
-    const rows = await repo.driversOf(ctx.db, businessOf(ctx), { ids });
+  /** The drivers the caller may see: all of the business's for its staff, a contractor's own fleet. */
+  async visibleDrivers(ctx: OperationContext, requestedBusiness?: number) {
+    const { scope, fleet } = await this.planner(ctx, requestedBusiness);
+    return this.drivers(ctx.db, scope.businessId, { fleet: this.visibleFleet(ctx, fleet) });
+  }
+
+  private async drivers(db: Queryable, businessId: number, options: { ids?: number[]; fleet?: repo.Fleet }) {
+    const rows = await repo.driversOf(db, businessId, options);
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -90,23 +113,29 @@ export class DispatchService {
               shift: { start: row.shift_start!.slice(0, 5), end: row.shift_end!.slice(0, 5) },
               skills: row.skills ?? [],
               available: row.available ?? false,
+              contractor_company_id: row.contractor_company_id,
             },
     }));
   }
 
   // ----- routes -----
 
-  async routes(ctx: OperationContext, filter: { date?: string; driver_id?: number; ids?: number[] }) {
-    const businessId = businessOf(ctx);
-    const rows = await repo.routesOf(ctx.db, businessId, {
+  /** Routes the caller may see: all of the business's for its staff, a contractor's fleet's. */
+  async routes(
+    ctx: OperationContext,
+    filter: { date?: string; driver_id?: number; ids?: number[]; business_id?: number },
+  ) {
+    const { scope, fleet } = await this.planner(ctx, filter.business_id);
+    const rows = await repo.routesOf(ctx.db, scope.businessId, {
       date: filter.date,
       driverId: filter.driver_id,
       ids: filter.ids,
+      fleet: this.visibleFleet(ctx, fleet),
     });
-    const stops = await repo.stopsOf(
-      ctx.db,
-      rows.map((row) => row.id),
-    );
+    const routeIds = rows.map((row) => row.id);
+    const onRoute = await this.orders.stillOnRoutes(ctx.db, scope.businessId, routeIds);
+    // Orders taken off since planning (held, cancelled, sent back) are no longer stops.
+    const stops = (await repo.stopsOf(ctx.db, routeIds)).filter((stop) => onRoute.has(stop.order_id));
     return rows.map((row) => ({
       id: row.id,
       date: row.route_date,
@@ -125,14 +154,17 @@ export class DispatchService {
     }));
   }
 
-  async route(ctx: OperationContext, routeId: number) {
-    const [route] = await this.routes(ctx, { ids: [routeId] });
+  async route(ctx: OperationContext, routeId: number, requestedBusiness?: number) {
+    const [route] = await this.routes(ctx, { ids: [routeId], business_id: requestedBusiness });
     if (!route) throw new AppError('ROUTE_NOT_FOUND', { params: { route: routeId } });
     return route;
   }
 
+  /** A driver's routes today; a driver account may ask for its own only. */
   async driverRoutesToday(ctx: OperationContext, driverId: number) {
     const businessId = businessOf(ctx);
+    const caller = callerOf(ctx);
+    if (caller.kind === 'driver' && caller.userId !== driverId) throw new AppError('FORBIDDEN');
     if ((await repo.driversOf(ctx.db, businessId, { ids: [driverId] })).length === 0) {
       throw new AppError('DRIVER_NOT_FOUND', { params: { driver: driverId } });
     }
@@ -142,14 +174,16 @@ export class DispatchService {
 
   // ----- route building -----
 
-  async buildRouteOptions(ctx: OperationContext, date: string) {
-    const businessId = businessOf(ctx);
-    const pool = await this.orders.planningPool(ctx, date);
+  async buildRouteOptions(ctx: OperationContext, date: string, requestedBusiness?: number) {
+    const { scope, fleet } = await this.planner(ctx, requestedBusiness);
+    const pool = await this.orders.planningPool(ctx, scope, date);
     return {
       result: true as const,
       date,
-      drivers: (await this.drivers(ctx)).filter((driver) => driver.active && driver.profile?.available),
-      depots: (await repo.depotsOf(ctx.db, businessId)).map(({ business_id: _b, ...depot }) => depot),
+      drivers: (await this.drivers(ctx.db, scope.businessId, { fleet })).filter(
+        (driver) => driver.active && driver.profile?.available,
+      ),
+      depots: (await repo.depotsOf(ctx.db, scope.businessId)).map(({ business_id: _b, ...depot }) => depot),
       pool: { orders: pool.length, without_location: pool.filter((order) => !locationOf(order)).length },
       constraints: {
         distance: 'straight_line' as const,
@@ -167,12 +201,13 @@ export class DispatchService {
    * out with the reason, and totals.
    */
   async buildRoutes(ctx: OperationContext, input: BuildRouteInput) {
-    const businessId = businessOf(ctx);
+    const { scope, fleet } = await this.planner(ctx, input.business_id);
+    const businessId = scope.businessId;
     const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
-    const drivers = (await this.drivers(ctx, input.driver_ids)).filter(
+    const drivers = (await this.drivers(ctx.db, businessId, { ids: input.driver_ids, fleet })).filter(
       (d) => d.active && d.profile?.available,
     );
-    const pool = await this.orders.planningPool(ctx, input.date);
+    const pool = await this.orders.planningPool(ctx, scope, input.date);
 
     const vehicles: SolverVehicle[] = drivers.flatMap((driver) => {
       const profile = driver.profile!;
@@ -234,7 +269,12 @@ export class DispatchService {
         })),
       );
       routeIds.push(routeId);
-      for (const stop of planned.stops) await this.orders.planOnRoute(ctx, stop.stopId, routeId);
+      for (const stop of planned.stops) {
+        await this.orders.planOnRoute(ctx, businessId, stop.stopId, {
+          id: routeId,
+          driverId: planned.vehicleId,
+        });
+      }
     }
 
     const refs = new Map(pool.map((order) => [order.id, order.order_ref]));
@@ -251,7 +291,7 @@ export class DispatchService {
     return {
       result: true as const,
       date: input.date,
-      routes: await this.routes(ctx, { ids: routeIds }),
+      routes: await this.routes(ctx, { ids: routeIds, business_id: businessId }),
       unassigned,
       totals: {
         orders: pool.length,
@@ -261,6 +301,16 @@ export class DispatchService {
         distance_meters: Math.round(plan.totals.distanceMeters),
       },
     };
+  }
+
+  private async planner(ctx: OperationContext, requestedBusiness?: number): Promise<Planner> {
+    const scope = await this.orders.scopeOf(ctx, requestedBusiness);
+    return { scope, fleet: { contractorCompanyId: callerOf(ctx).contractorCompanyId } };
+  }
+
+  /** Staff see every driver and route of the business; a contractor only its own fleet's. */
+  private visibleFleet(ctx: OperationContext, fleet: Planner['fleet']): repo.Fleet {
+    return callerOf(ctx).kind === 'contractor' ? fleet : undefined;
   }
 
   private async today(db: Queryable, businessId: number): Promise<string> {

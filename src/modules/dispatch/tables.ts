@@ -14,6 +14,8 @@ export interface DispatchTables {
     shift_end: string;
     skills: string[];
     available: boolean;
+    /** Drives for this contractor company; null for the business's own fleet. */
+    contractor_company_id: number | null;
   };
   routes: {
     id: Generated<number>;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import { INCIDENT_REASONS } from '../tracking/codebook.ts';
 import {
+  actingBusinessParam,
   addressSchema,
   calendarDate,
   idParam as id,
@@ -15,6 +17,8 @@ import { ORDER_STATUSES, PROGRESS_STATUSES } from './statuses.ts';
 const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['orders:read'] };
 const WRITE = { kinds: STAFF, scopes: ['orders:write'] };
+/** Reads contractors (within the pool their rules give them) and customers (their own orders) may make too. */
+const SCOPED_READ = { kinds: [...STAFF, 'contractor', 'customer'] as const, scopes: ['orders:read'] };
 
 const orderResult = z.object({ result: z.literal(true), order: orderSchema });
 
@@ -32,13 +36,15 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       description:
         'Send one order object, or `{ "orders": [...] }` with up to 100: either all are created or none. ' +
         'Local-delivery orders have a type: D delivery (needs dropoff), P pickup (needs pickup), P2P (needs both). ' +
-        'Each package gets its own tracking number. Use bulk_create_orders for per-order success or failure.',
+        'Each package gets its own tracking number. Use bulk_create_orders for per-order success or failure. ' +
+        'A customer account books for itself: customer_id is always its own.',
       tag: 'Orders',
       kind: 'mutation',
       risk: 'medium',
-      access: WRITE,
+      access: { kinds: [...STAFF, 'customer'], scopes: ['orders:write'] },
       errors: ['ORDER_REF_TAKEN', 'CUSTOMER_NOT_FOUND', 'AMOUNT_TOO_PRECISE'],
       rest: { method: 'POST', path: '/v1/client/orderCreate' },
+      graphql: 'clientOrderCreate',
       input: oneOrMany,
       output: z.object({
         result: z.literal(true),
@@ -66,6 +72,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       confirm: true,
       access: WRITE,
       rest: { method: 'POST', path: '/v1/client/orders/bulk' },
+      graphql: 'bulkCreateOrders',
       input: z.object({ orders: z.array(z.unknown()).min(1).max(100) }),
       output: z.object({
         result: z.boolean(),
@@ -89,11 +96,14 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
     defineOperation({
       name: 'get_orders',
       summary: 'List orders with filters, newest first',
+      description: 'A contractor sees the orders inside its rules only; a customer its own orders.',
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
-      access: READ,
+      access: SCOPED_READ,
+      errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/orders' },
+      graphql: 'orders',
       input: z.object({
         status: z
           .string()
@@ -105,6 +115,8 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
         order_ref: z.string().max(64).optional(),
         tracking_number: z.string().max(64).optional(),
         route_id: id.optional(),
+        driver_id: id.optional().describe('Orders planned with this driver'),
+        business_id: actingBusinessParam,
         page: z.coerce.number().int().min(1).default(1),
         per_page: z.coerce.number().int().min(1).max(200).default(50),
       }),
@@ -123,11 +135,16 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
-      access: READ,
-      errors: ['ORDER_NOT_FOUND'],
+      access: SCOPED_READ,
+      errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/orders/find' },
+      graphql: 'findOrder',
       input: z
-        .object({ order_ref: z.string().max(64).optional(), tracking_number: z.string().max(64).optional() })
+        .object({
+          order_ref: z.string().max(64).optional(),
+          tracking_number: z.string().max(64).optional(),
+          business_id: actingBusinessParam,
+        })
         .refine((by) => (by.order_ref === undefined) !== (by.tracking_number === undefined), {
           message: 'give exactly one of order_ref and tracking_number',
           path: ['order_ref'],
@@ -141,14 +158,15 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
-      access: READ,
-      errors: ['ORDER_NOT_FOUND'],
+      access: SCOPED_READ,
+      errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/orders/:order_id' },
-      input: z.object({ order_id: id }),
+      graphql: 'order',
+      input: z.object({ order_id: id, business_id: actingBusinessParam }),
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.detail(ctx, input.order_id),
+        order: await orders.detail(ctx, input.order_id, input.business_id),
       }),
     }),
     ...statusOperations(orders),
@@ -165,6 +183,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       access: WRITE,
       errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/reroute' },
+      graphql: 'rerouteToAddress',
       input: z.object({ order_id: id, dropoff: addressSchema }),
       output: z.object({ result: z.literal(true), cancelled_order_id: z.int(), order: orderSchema }),
       handler: (ctx, input) => orders.reroute(ctx, input.order_id, input.dropoff),
@@ -178,6 +197,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       access: WRITE,
       errors: ['ORDER_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/delivery-instruction' },
+      graphql: 'updateDeliveryInstruction',
       input: z.object({ order_id: id, delivery_instruction: z.string().max(2000) }),
       output: orderResult,
       handler: async (ctx, input) => ({
@@ -199,6 +219,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       access: WRITE,
       errors: ['ORDER_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/note' },
+      graphql: 'updateOrderNote',
       input: z.object({ order_id: id, note: z.string().max(2000) }),
       output: orderResult,
       handler: async (ctx, input) => ({
@@ -214,6 +235,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       risk: 'medium',
       access: WRITE,
       rest: { method: 'POST', path: '/v1/client/orders/time-window' },
+      graphql: 'updateTimeWindowByRefs',
       input: z.object({
         order_refs: z.array(z.string().min(1).max(64)).min(1).max(100),
         time_window: timeWindowSchema,
@@ -234,6 +256,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       risk: 'low',
       access: READ,
       rest: { method: 'GET', path: '/v1/client/orders/snapshot' },
+      graphql: 'orderSnapshot',
       input: z.object({ date: calendarDate }),
       output: z.object({
         result: z.literal(true),
@@ -252,6 +275,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       risk: 'low',
       access: READ,
       rest: { method: 'GET', path: '/v1/client/orders/exceptions' },
+      graphql: 'orderExceptions',
       input: z.object({ limit: z.coerce.number().int().min(1).max(200).default(100) }),
       output: z.object({
         result: z.literal(true),
@@ -268,6 +292,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       risk: 'low',
       access: READ,
       rest: { method: 'POST', path: '/v1/tracking/operationevents' },
+      graphql: 'trackingOperationevents',
       input: z
         .object({
           order_ids: z.array(z.int().positive()).max(100).optional(),
@@ -304,6 +329,7 @@ function statusOperations(orders: OrdersService): Operation[] {
     path: string,
     to: 'CANCELLED' | 'HOLD' | 'NEW_ORDER',
     risk: 'high',
+    graphql: string,
   ) =>
     defineOperation({
       name,
@@ -315,6 +341,7 @@ function statusOperations(orders: OrdersService): Operation[] {
       access: WRITE,
       errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
       rest: { method: 'POST', path: `/v1/client/orders/:order_id/${path}` },
+      graphql,
       input: z.object({ order_id: id }),
       output: orderResult,
       handler: async (ctx, input) => ({
@@ -323,9 +350,30 @@ function statusOperations(orders: OrdersService): Operation[] {
       }),
     });
   return [
-    move('cancel_order', 'Cancel an order that is not delivered yet', 'cancel', 'CANCELLED', 'high'),
-    move('hold_order', 'Keep an order out of dispatch until it is released', 'hold', 'HOLD', 'high'),
-    move('release_order', 'Release a held order back to NEW_ORDER', 'release', 'NEW_ORDER', 'high'),
+    move(
+      'cancel_order',
+      'Cancel an order that is not delivered yet',
+      'cancel',
+      'CANCELLED',
+      'high',
+      'cancelOrder',
+    ),
+    move(
+      'hold_order',
+      'Keep an order out of dispatch until it is released',
+      'hold',
+      'HOLD',
+      'high',
+      'holdOrder',
+    ),
+    move(
+      'release_order',
+      'Release a held order back to NEW_ORDER',
+      'release',
+      'NEW_ORDER',
+      'high',
+      'releaseOrder',
+    ),
     defineOperation({
       name: 'update_order_status',
       summary:
@@ -336,14 +384,39 @@ function statusOperations(orders: OrdersService): Operation[] {
       access: WRITE,
       errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/status' },
+      graphql: 'updateOrderStatus',
       input: z.object({
         order_id: id,
         status: z.enum(PROGRESS_STATUSES),
+        proof_of_delivery: z
+          .object({
+            recipient: z.string().trim().max(200).optional(),
+            signature_url: z
+              .url({ protocol: /^https$/ })
+              .max(2000)
+              .optional(),
+            photo_urls: z
+              .array(z.url({ protocol: /^https$/ }).max(2000))
+              .max(10)
+              .optional(),
+            note: z.string().max(500).optional(),
+          })
+          .optional()
+          .describe(
+            'With PICKED_UP or DELIVERED: who took it, signature and photos; goes into the tracking timeline',
+          ),
+        incident_reason: z
+          .object({ code: z.enum(INCIDENT_REASONS), message: z.string().max(500).optional() })
+          .optional()
+          .describe('With FAILED_ATTEMPT: why; goes into the tracking timeline'),
       }),
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.changeStatus(ctx, input.order_id, input.status),
+        order: await orders.changeStatus(ctx, input.order_id, input.status, {
+          pod: input.proof_of_delivery,
+          incident_reason: input.incident_reason,
+        }),
       }),
     }),
   ];

@@ -50,6 +50,31 @@ export interface OrderFilter {
   family?: OrderFamily;
   /** Only orders the business delivers itself (no third-party carrier holds them). */
   selfDelivery?: boolean;
+  driverId?: number;
+  customerUserId?: number;
+  /** Only orders inside one of the areas (a contractor's rules) or among the ids. */
+  reach?: { areas: ServiceArea[]; orderIds: number[] };
+  excludeIds?: number[];
+}
+
+/** Orders whose service address has a postal code with one of the prefixes, scheduled in the range. */
+export interface ServiceArea {
+  /** Upper case, without spaces. */
+  postalPrefixes: string[];
+  from: string;
+  /** Inclusive; null for open-ended. */
+  to: string | null;
+}
+
+/** The postal code of where the driver goes: the pickup of a pickup order, the drop-off otherwise. */
+const servicePostalCode = sql<string>`upper(regexp_replace(coalesce(
+  (CASE WHEN o.type = 'P' THEN o.pickup ELSE o.dropoff END) ->> 'postal_code', ''), '[[:space:]]', '', 'g'))`;
+
+function inArea(area: ServiceArea) {
+  return sql<boolean>`(o.scheduled_date >= ${area.from}::date
+    AND (${area.to}::date IS NULL OR o.scheduled_date <= ${area.to}::date)
+    AND EXISTS (SELECT 1 FROM unnest(${area.postalPrefixes}::text[]) AS prefix
+                WHERE starts_with(${servicePostalCode}, prefix)))`;
 }
 
 function filtered(db: Queryable, businessId: number, filter: OrderFilter) {
@@ -64,6 +89,17 @@ function filtered(db: Queryable, businessId: number, filter: OrderFilter) {
     .$if(filter.routeIds !== undefined, (q) => q.where('o.route_id', 'in', filter.routeIds!))
     .$if(filter.family !== undefined, (q) => q.where('o.family', '=', filter.family!))
     .$if(filter.selfDelivery === true, (q) => q.where('o.carrier', 'is', null))
+    .$if(filter.driverId !== undefined, (q) => q.where('o.driver_user_id', '=', filter.driverId!))
+    .$if(filter.customerUserId !== undefined, (q) =>
+      q.where('o.customer_user_id', '=', filter.customerUserId!),
+    )
+    .$if(filter.reach !== undefined, (q) =>
+      q.where((eb) => {
+        const { areas, orderIds } = filter.reach!;
+        return eb.or([...areas.map(inArea), ...(orderIds.length ? [eb('o.id', 'in', orderIds)] : [])]);
+      }),
+    )
+    .$if((filter.excludeIds?.length ?? 0) > 0, (q) => q.where('o.id', 'not in', filter.excludeIds!))
     .$if(filter.trackingNumber !== undefined, (q) =>
       q.where((eb) =>
         eb.exists(
@@ -102,7 +138,12 @@ export async function listOrders(
 
 /** An `in ()` on an empty list matches nothing; say so without asking the database. */
 function isEmptyList(filter: OrderFilter): boolean {
-  return [filter.ids, filter.orderRefs, filter.routeIds, filter.statuses].some((list) => list?.length === 0);
+  const unreachable =
+    filter.reach !== undefined && filter.reach.areas.length + filter.reach.orderIds.length === 0;
+  return (
+    unreachable ||
+    [filter.ids, filter.orderRefs, filter.routeIds, filter.statuses].some((list) => list?.length === 0)
+  );
 }
 
 export function findOrder(db: Queryable, businessId: number, id: number, options: { lock?: boolean } = {}) {
@@ -115,6 +156,18 @@ export function findOrder(db: Queryable, businessId: number, id: number, options
     .executeTakeFirst();
 }
 
+export function lockOrders(db: Queryable, businessId: number, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('orders')
+    .select(['id', 'order_ref', 'status', 'family', 'carrier', 'route_id', 'scheduled_date'])
+    .where('business_id', '=', businessId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
 export function packagesOf(db: Queryable, businessId: number, orderIds: number[]): Promise<StoredPackage[]> {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db
@@ -123,6 +176,16 @@ export function packagesOf(db: Queryable, businessId: number, orderIds: number[]
     .where('business_id', '=', businessId)
     .where('order_id', 'in', orderIds)
     .orderBy('id')
+    .execute();
+}
+
+/** Across businesses, on purpose: a tracking number is unique in the whole service. */
+export function packagesByTrackingNumber(db: Queryable, trackingNumbers: string[]) {
+  if (trackingNumbers.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('packages')
+    .select(['id', 'business_id', 'order_id', 'tracking_number'])
+    .where('tracking_number', 'in', trackingNumbers)
     .execute();
 }
 

@@ -18,6 +18,11 @@ export type OrderType = (typeof ORDER_TYPES)[number];
 export const idParam = z.coerce.number().int().positive();
 
 export const calendarDate = z.iso.date().describe('Calendar date, YYYY-MM-DD');
+
+/** Which business a contractor acts in, on operations contractors may call. */
+export const actingBusinessParam = idParam
+  .optional()
+  .describe('For contractors working for several businesses: which one. Ignored for the business staff.');
 const clockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM')
@@ -148,11 +153,18 @@ export const orderSchema = z.object({
   self_delivery: z.boolean(),
   carrier: z.string().nullable(),
   route_id: z.int().nullable(),
+  driver_id: z.int().nullable().describe('The driver of its route'),
   currency: z.string().optional(),
   shipping_price: z.number().optional(),
   tax: z.number().optional(),
-  surcharges: z.array(z.object({ code: z.string(), amount: z.number() })).optional(),
-  price_details: z.array(z.object({ label: z.string(), amount: z.number() })).optional(),
+  surcharges: z.array(z.object({ code: z.string(), amount: z.number().optional() })).optional(),
+  price_details: z.array(z.object({ label: z.string(), amount: z.number().optional() })).optional(),
+  price_hidden: z
+    .boolean()
+    .optional()
+    .describe(
+      "True when the business hides this family's prices from the caller: the price fields are absent, not zero",
+    ),
   packages: z.array(packageSchema),
   rerouted_from: z.int().nullable(),
   created_at: z.string(),

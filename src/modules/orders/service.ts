@@ -1,10 +1,16 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import { validationFailed } from '../../platform/catalog/executor.ts';
-import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import {
+  businessOf,
+  type Caller,
+  callerOf,
+  type OperationContext,
+} from '../../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
+import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { toMajor, toMinor } from './money.ts';
@@ -22,16 +28,99 @@ export interface OrderListQuery {
   order_ref?: string;
   tracking_number?: string;
   route_id?: number;
+  driver_id?: number;
+  business_id?: number;
   page: number;
   per_page: number;
 }
 
+/**
+ * What bounds a caller's view and planning pool in a business: for a contractor, its company's
+ * rules; for everyone, the orders handed exclusively to one contractor. Implemented by the
+ * contractors module, which owns rules and assignments.
+ */
+export interface ContractorPools {
+  boundsOf(db: Queryable, businessId: number, caller: Caller): Promise<PoolBounds>;
+}
+
+export interface PoolBounds {
+  /** The areas of a contractor's rules; absent for the business's staff (the whole business). */
+  areas?: repo.ServiceArea[];
+  /** Orders assigned to the caller: in its reach whatever the areas. */
+  assignedToCaller: number[];
+  /** Orders assigned to another contractor: out of the caller's pool (and, for a contractor, view). */
+  assignedElsewhere: number[];
+}
+
+/** The orders a caller may see and plan in one business. */
+export interface OrderScope extends PoolBounds {
+  businessId: number;
+  /** A customer sees its own orders only. */
+  customerUserId?: number;
+}
+
+/** The order facts an assignment needs, read under a row lock. */
+export type AssignableOrder = Pick<
+  repo.StoredOrder,
+  'id' | 'order_ref' | 'status' | 'family' | 'carrier' | 'route_id' | 'scheduled_date'
+>;
+
+/** A change of an order's status, as other modules (tracking) hear of it, inside the same transaction. */
+export interface OrderStatusChange {
+  businessId: number;
+  order: Pick<
+    repo.StoredOrder,
+    'id' | 'family' | 'type' | 'carrier' | 'pickup' | 'dropoff' | 'customer_user_id'
+  >;
+  packages: Array<{ id: number; tracking_number: string }>;
+  /** null when the order was just created. */
+  from: OrderStatus | null;
+  to: OrderStatus;
+  /** The order was rerouted to a new address (its packages moved to the replacement order). */
+  rerouted?: boolean;
+  details?: StatusDetails;
+}
+
+/** What the driver reports with a status: proof of delivery or pickup, the reason of a failure. */
+export interface StatusDetails {
+  pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
+  incident_reason?: { code: string; message?: string };
+}
+
+export interface OrderStatusListener {
+  orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void>;
+}
+
 /** Orders of every family, their packages and statuses, and the audit trail of every change. */
 export class OrdersService {
+  private readonly statusListeners: OrderStatusListener[] = [];
+
   constructor(
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
+    private readonly pools: ContractorPools,
+    private readonly events: DomainEvents,
   ) {}
+
+  /** Lets another module hear every status change (tracking appends the matching OTEP event). */
+  onStatusChange(listener: OrderStatusListener): void {
+    this.statusListeners.push(listener);
+  }
+
+  /** The package behind each of these tracking numbers, whatever its business (public tracking, provider pushes). */
+  async packagesByTrackingNumber(db: Queryable, trackingNumbers: string[]) {
+    return repo.packagesByTrackingNumber(db, trackingNumbers);
+  }
+
+  /** The caller's scope; contractors name the business they act in when they work for several. */
+  async scopeOf(ctx: OperationContext, requestedBusiness?: number): Promise<OrderScope> {
+    const caller = callerOf(ctx);
+    const businessId = await this.accounts.actingBusiness(ctx.db, caller, requestedBusiness);
+    if (caller.kind === 'customer') {
+      return { businessId, customerUserId: caller.userId, assignedToCaller: [], assignedElsewhere: [] };
+    }
+    return { businessId, ...(await this.pools.boundsOf(ctx.db, businessId, caller)) };
+  }
 
   // ----- creation -----
 
@@ -40,7 +129,7 @@ export class OrdersService {
     const businessId = businessOf(ctx);
     const ids: number[] = [];
     for (const input of inputs) ids.push(await this.insert(ctx, businessId, input));
-    return this.views(ctx.db, businessId, ids);
+    return this.views(ctx.db, wholeBusiness(businessId), ids);
   }
 
   /** Creates each order on its own: a bad order is reported and never sinks the others. */
@@ -62,7 +151,7 @@ export class OrdersService {
         const parsed = orderInputSchema.safeParse(raw, { error: validationErrorMap(ctx.lang) });
         if (!parsed.success) throw validationFailed(parsed.error);
         const id = await this.insert(ctx, businessId, parsed.data);
-        const [view] = await this.views(ctx.db, businessId, [id]);
+        const [view] = await this.views(ctx.db, wholeBusiness(businessId), [id]);
         results.push({
           index,
           success: true,
@@ -88,7 +177,8 @@ export class OrdersService {
     return { result: created > 0, created, failed: results.length - created, results };
   }
 
-  private async insert(ctx: OperationContext, businessId: number, input: OrderInput): Promise<number> {
+  private async insert(ctx: OperationContext, businessId: number, given: OrderInput): Promise<number> {
+    const input = ctx.caller?.kind === 'customer' ? { ...given, customer_id: ctx.caller.userId } : given;
     if (
       input.customer_id !== undefined &&
       !(await this.accounts.isCustomerOf(ctx.db, input.customer_id, businessId))
@@ -119,7 +209,7 @@ export class OrdersService {
         required_skills: [...new Set(input.required_skills ?? [])].sort(),
         carrier: input.carrier ?? null,
         rerouted_from: null,
-        route_id: null,
+        ...OFF_ROUTE_CHANGES,
         created_at: now,
         updated_at: now,
         ...prices,
@@ -146,6 +236,7 @@ export class OrdersService {
       });
     }
     await this.record(ctx, businessId, id, 'created', { status: { from: null, to: 'NEW_ORDER' } });
+    await this.notify(ctx, businessId, id, null, 'NEW_ORDER');
     return id;
   }
 
@@ -162,8 +253,11 @@ export class OrdersService {
   // ----- reading -----
 
   async list(ctx: OperationContext, query: OrderListQuery) {
-    const businessId = businessOf(ctx);
+    const scope = await this.scopeOf(ctx, query.business_id);
+    const businessId = scope.businessId;
     const filter: repo.OrderFilter = {
+      ...visibleIn(scope),
+      driverId: query.driver_id,
       statuses: query.status,
       scheduledDate: query.scheduled_date,
       orderRef: query.order_ref,
@@ -184,22 +278,23 @@ export class OrdersService {
     };
   }
 
-  async detail(ctx: OperationContext, orderId: number): Promise<OrderView> {
-    const businessId = businessOf(ctx);
-    const [view] = await this.views(ctx.db, businessId, [orderId]);
+  async detail(ctx: OperationContext, orderId: number, requestedBusiness?: number): Promise<OrderView> {
+    const scope = await this.scopeOf(ctx, requestedBusiness);
+    const [view] = await this.views(ctx.db, scope, [orderId]);
     if (!view) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
     return view;
   }
 
   async find(
     ctx: OperationContext,
-    by: { order_ref?: string; tracking_number?: string },
+    by: { order_ref?: string; tracking_number?: string; business_id?: number },
   ): Promise<OrderView> {
-    const businessId = businessOf(ctx);
+    const scope = await this.scopeOf(ctx, by.business_id);
+    const businessId = scope.businessId;
     const rows = await repo.listOrders(
       ctx.db,
       businessId,
-      { orderRef: by.order_ref, trackingNumber: by.tracking_number },
+      { orderRef: by.order_ref, trackingNumber: by.tracking_number, ...visibleIn(scope) },
       { limit: 1, offset: 0 },
     );
     if (rows.length === 0) {
@@ -212,23 +307,101 @@ export class OrdersService {
   static readonly POOL_LIMIT = 2000;
 
   /**
-   * The client's planning pool for a date: its own local-delivery orders waiting to be planned
-   * (NEW_ORDER), that no third-party carrier holds.
+   * The planning pool of a scope for a date: the local-delivery orders waiting to be planned
+   * (NEW_ORDER) that no third-party carrier holds, less those assigned to another contractor;
+   * for a contractor, those inside its areas and those assigned to it.
    */
-  async planningPool(ctx: OperationContext, date: string): Promise<OrderView[]> {
-    const businessId = businessOf(ctx);
+  async planningPool(ctx: OperationContext, scope: OrderScope, date: string): Promise<OrderView[]> {
     const rows = await repo.listOrders(
       ctx.db,
-      businessId,
-      { statuses: ['NEW_ORDER'], scheduledDate: date, family: 'local_delivery', selfDelivery: true },
+      scope.businessId,
+      {
+        statuses: ['NEW_ORDER'],
+        scheduledDate: date,
+        family: 'local_delivery',
+        selfDelivery: true,
+        ...visibleIn(scope),
+        excludeIds: scope.assignedElsewhere,
+      },
       { limit: OrdersService.POOL_LIMIT, offset: 0 },
     );
-    return this.toViews(ctx.db, businessId, rows);
+    return this.toViews(ctx.db, scope.businessId, rows);
   }
 
-  /** Puts an order on a route: it becomes PLANNED, with an event in its audit trail. */
-  planOnRoute(ctx: OperationContext, orderId: number, routeId: number): Promise<OrderView> {
-    return this.changeStatus(ctx, orderId, 'PLANNED', { route_id: routeId });
+  /** Locks the orders (in id order, so concurrent callers never deadlock) and returns what an assignment checks. */
+  async lockForAssignment(db: Queryable, businessId: number, orderIds: number[]): Promise<AssignableOrder[]> {
+    return repo.lockOrders(db, businessId, orderIds);
+  }
+
+  /** Order facts for listing beside other records (reference, status, date, route). */
+  async summaries(db: Queryable, businessId: number, orderIds: number[]) {
+    const rows = await repo.listOrders(
+      db,
+      businessId,
+      { ids: orderIds },
+      { limit: orderIds.length, offset: 0 },
+    );
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /**
+   * What an order costs its payer, in minor units: shipping price, surcharges and tax. Null when
+   * the order carries no price. Read in the caller's scope (a customer: its own orders only).
+   */
+  async amountDue(ctx: OperationContext, orderId: number) {
+    const scope = await this.scopeOf(ctx);
+    const [row] = await repo.listOrders(
+      ctx.db,
+      scope.businessId,
+      { ids: [orderId], ...visibleIn(scope) },
+      { limit: 1, offset: 0 },
+    );
+    if (!row) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+    const parts = [
+      row.shipping_price_minor,
+      row.tax_minor,
+      ...(row.surcharges ?? []).map((s) => s.amount_minor),
+    ];
+    const priced = row.currency !== null && parts.some((part) => part !== null);
+    return {
+      businessId: scope.businessId,
+      orderId: row.id,
+      family: row.family,
+      customerUserId: row.customer_user_id,
+      due: priced
+        ? { currency: row.currency!, minor: parts.reduce<number>((sum, part) => sum + (part ?? 0), 0) }
+        : null,
+    };
+  }
+
+  /** Records a change made by another module (an assignment, ...) in the order's audit trail. */
+  recordEvent(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    action: string,
+    changes: Record<string, { from: unknown; to: unknown }>,
+  ): Promise<void> {
+    return this.record(ctx, businessId, orderId, action, changes);
+  }
+
+  /** Which of the orders on these routes are still there (an order leaves its route when held, cancelled, ...). */
+  async stillOnRoutes(db: Queryable, businessId: number, routeIds: number[]): Promise<Set<number>> {
+    const rows = await repo.listOrders(db, businessId, { routeIds }, { limit: 100_000, offset: 0 });
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Puts an order on a driver's route: it becomes PLANNED, with an event in its audit trail. */
+  async planOnRoute(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    route: { id: number; driverId: number },
+  ): Promise<void> {
+    await this.move(ctx, businessId, orderId, 'PLANNED', {
+      route_id: route.id,
+      driver_user_id: route.driverId,
+    });
   }
 
   // ----- changes -----
@@ -238,19 +411,59 @@ export class OrdersService {
     ctx: OperationContext,
     orderId: number,
     to: OrderStatus,
-    extra: Partial<{ route_id: number | null }> = {},
+    details?: StatusDetails,
   ): Promise<OrderView> {
-    const businessId = businessOf(ctx);
+    await this.move(ctx, businessOf(ctx), orderId, to, {}, details);
+    return this.detail(ctx, orderId);
+  }
+
+  private async move(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    to: OrderStatus,
+    extra: Partial<{ route_id: number; driver_user_id: number }> = {},
+    details?: StatusDetails,
+  ): Promise<void> {
     const order = await this.locked(ctx.db, businessId, orderId);
     if (!canMove(order.status, to)) {
       throw illegalTransition(order.status, to);
     }
     // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
-    const offRoute = ['HOLD', 'CANCELLED', 'NEW_ORDER', 'RETURNED'].includes(to) ? { route_id: null } : {};
-    const changes = { status: to, ...offRoute, ...extra };
+    const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
     await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
     await this.record(ctx, businessId, orderId, 'status_changed', diff(order, changes));
-    return this.detail(ctx, orderId);
+    await this.notify(ctx, businessId, orderId, order.status, to, { details });
+  }
+
+  private async notify(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    from: OrderStatus | null,
+    to: OrderStatus,
+    options: { rerouted?: boolean; details?: StatusDetails } = {},
+  ): Promise<void> {
+    const order = (await repo.findOrder(ctx.db, businessId, orderId))!;
+    const packages = (await repo.packagesOf(ctx.db, businessId, [orderId])).map((p) => ({
+      id: p.id,
+      tracking_number: p.tracking_number,
+    }));
+    const change: OrderStatusChange = { businessId, order, packages, from, to, ...options };
+    for (const listener of this.statusListeners) await listener.orderStatusChanged(ctx, change);
+    await this.events.publish(ctx, {
+      kind: from === null || options.rerouted ? 'order.created' : 'order.status_changed',
+      businessId,
+      customerId: order.customer_user_id,
+      data: {
+        order_id: order.id,
+        order_ref: order.order_ref,
+        family: order.family,
+        ...(from === null || options.rerouted ? { status: to } : { from, to }),
+        ...(options.rerouted ? { rerouted_from: order.rerouted_from } : {}),
+        tracking_numbers: packages.map((p) => p.tracking_number),
+      },
+    });
   }
 
   async updateText(
@@ -316,7 +529,7 @@ export class OrdersService {
     if (!BEFORE_PICKUP.includes(original.status)) {
       throw illegalTransition(original.status, 'CANCELLED');
     }
-    const cancelled = { status: 'CANCELLED' as const, route_id: null };
+    const cancelled = { status: 'CANCELLED' as const, ...OFF_ROUTE_CHANGES };
     await repo.updateOrder(ctx.db, businessId, orderId, { ...cancelled, updated_at: this.clock.now() });
     await this.record(ctx, businessId, orderId, 'rerouted', diff(original, cancelled));
 
@@ -327,7 +540,7 @@ export class OrdersService {
       order_ref: await this.rerouteRef(ctx.db, businessId, original.order_ref),
       status: 'NEW_ORDER',
       dropoff,
-      route_id: null,
+      ...OFF_ROUTE_CHANGES,
       rerouted_from: orderId,
       created_at: now,
       updated_at: now,
@@ -337,6 +550,8 @@ export class OrdersService {
       status: { from: null, to: 'NEW_ORDER' },
       rerouted_from: { from: null, to: orderId },
     });
+    // The packages keep their numbers: their timelines go on, rescheduled to the new address.
+    await this.notify(ctx, businessId, replacementId, original.status, 'NEW_ORDER', { rerouted: true });
     return {
       result: true as const,
       cancelled_order_id: orderId,
@@ -437,11 +652,16 @@ export class OrdersService {
     });
   }
 
-  private async views(db: Queryable, businessId: number, ids: number[]): Promise<OrderView[]> {
-    const rows = await repo.listOrders(db, businessId, { ids }, { limit: ids.length, offset: 0 });
+  private async views(db: Queryable, scope: OrderScope, ids: number[]): Promise<OrderView[]> {
+    const rows = await repo.listOrders(
+      db,
+      scope.businessId,
+      { ids, ...visibleIn(scope) },
+      { limit: ids.length, offset: 0 },
+    );
     const byId = new Map(rows.map((row) => [row.id, row]));
     const ordered = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-    return this.toViews(db, businessId, ordered);
+    return this.toViews(db, scope.businessId, ordered);
   }
 
   private async toViews(db: Queryable, businessId: number, rows: repo.StoredOrder[]): Promise<OrderView[]> {
@@ -458,6 +678,25 @@ export class OrdersService {
     );
   }
 }
+
+/** The staff's view: every order of the business. */
+function wholeBusiness(businessId: number): OrderScope {
+  return { businessId, assignedToCaller: [], assignedElsewhere: [] };
+}
+
+/** The filter that bounds what a scope sees: a contractor reaches its areas and its assignments, never others' assignments. */
+function visibleIn(scope: OrderScope): Pick<repo.OrderFilter, 'reach' | 'excludeIds' | 'customerUserId'> {
+  if (scope.customerUserId !== undefined) return { customerUserId: scope.customerUserId };
+  if (!scope.areas) return {};
+  return {
+    reach: { areas: scope.areas, orderIds: scope.assignedToCaller },
+    excludeIds: scope.assignedElsewhere,
+  };
+}
+
+/** Statuses that take an order out of dispatch, and so off its route. */
+const OFF_ROUTE: readonly OrderStatus[] = ['HOLD', 'CANCELLED', 'NEW_ORDER', 'RETURNED'];
+const OFF_ROUTE_CHANGES = { route_id: null, driver_user_id: null };
 
 function illegalTransition(from: OrderStatus, to: OrderStatus): AppError {
   return new AppError('ILLEGAL_STATUS_TRANSITION', { params: { from, to }, details: { from, to } });
@@ -518,6 +757,7 @@ function toView(row: repo.StoredOrder, packages: repo.StoredPackage[]): OrderVie
     self_delivery: row.carrier === null,
     carrier: row.carrier,
     route_id: row.route_id,
+    driver_id: row.driver_user_id,
     currency,
     shipping_price: major(row.shipping_price_minor),
     tax: major(row.tax_minor),

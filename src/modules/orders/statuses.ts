@@ -16,6 +16,11 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** Numeric status ids (`order_status_id` in assignment records): 1 for NEW_ORDER, in the order above. */
+export const ORDER_STATUS_IDS = Object.fromEntries(
+  ORDER_STATUSES.map((status, index) => [status, index + 1]),
+) as Record<OrderStatus, number>;
+
 /** Allowed moves: from a status to the statuses it may become. */
 export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   NEW_ORDER: ['PLANNED', 'PICKED_UP', 'HOLD', 'CANCELLED'],

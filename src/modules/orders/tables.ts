@@ -40,6 +40,7 @@ export interface OrdersTables {
     price_details: Array<{ label: string; amount_minor: number }> | null;
     rerouted_from: number | null;
     route_id: number | null;
+    driver_user_id: number | null;
     created_at: Date;
     updated_at: Date;
   };

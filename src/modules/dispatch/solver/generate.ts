@@ -194,3 +194,49 @@ function shuffle<T>(items: T[], random: () => number): void {
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
 }
+
+/** Seconds from midnight as HH:MM, rounded inwards so a window or shift never grows. */
+function minutesOf(seconds: number, round: 'up' | 'down'): string {
+  const minutes = round === 'up' ? Math.ceil(seconds / 60) : Math.floor(seconds / 60);
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** A generated vehicle as the body of a driver profile (PUT /api/v1/client/drivers/{id}/profile). */
+export function asDriverProfile(vehicle: SolverVehicle, depotId: number) {
+  return {
+    depot_id: depotId,
+    capacity: {
+      weight_grams: vehicle.capacity.weightGrams,
+      volume_cm3: vehicle.capacity.volumeCm3,
+      count: vehicle.capacity.count,
+    },
+    shift: { start: minutesOf(vehicle.shift.start, 'up'), end: minutesOf(vehicle.shift.end, 'down') },
+    skills: vehicle.skills,
+  };
+}
+
+/**
+ * A generated stop as an order to create, referenced GEN-<stop id>: one package carries the
+ * weight and (rounded up) volume as length x 1 m x 1 m, the others make up the parcel count.
+ */
+export function asOrder(stop: SolverStop, date: string) {
+  return {
+    order_ref: `GEN-${stop.id}`,
+    scheduled_date: date,
+    dropoff: { line1: `Stop ${stop.id}`, ...stop.location },
+    time_window: stop.window
+      ? { start: minutesOf(stop.window.start, 'up'), end: minutesOf(stop.window.end, 'down') }
+      : undefined,
+    required_skills: stop.requiredSkills,
+    packages: Array.from({ length: stop.demand.count }, (_, i) =>
+      i === 0
+        ? {
+            weight_grams: stop.demand.weightGrams,
+            length_mm: Math.ceil(stop.demand.volumeCm3 / 1000),
+            width_mm: 1000,
+            height_mm: 1000,
+          }
+        : {},
+    ),
+  };
+}

@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+/** Running the real `tms` command line in child processes. */
+
+export const MAIN = path.resolve('src/main.ts');
+
+/** The environment of a fresh shell: no database configured unless the test says so. */
+export function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };
+  if (!('DATABASE_URL' in extra)) delete env.DATABASE_URL;
+  return env;
+}
+
+export async function run(args: string[], env: Record<string, string>, stdin?: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: environment(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end(stdin ?? '');
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+export interface Running {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+export async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts `tms serve` and waits until it says it listens (the issue allows 60 seconds). */
+export async function startServe(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    env: environment({ ...env, PORT: String(port) }),
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start in 60 s:\n${output}`)), 60_000);
+    const watch = () => {
+      if (output.includes('TMS listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${output}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+export async function stopServe(running: Running): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => running.child.on('exit', resolve));
+  running.child.kill('SIGTERM');
+  return exited;
+}
