@@ -1,0 +1,819 @@
+/**
+ * The OTEP event store under load: public timeline reads against a bare Fastify route serving
+ * the same bytes from memory (the framework ceiling), provider ingest against PostgreSQL's own
+ * COPY of the same rows, and batch reads, all in one run on a throwaway embedded PostgreSQL.
+ *
+ *   node --import tsx bench/tracking.ts
+ *   NUMBERS=10000 EVENTS=100000 SECONDS=5 INGEST_EVENTS=20000 node --import tsx bench/tracking.ts
+ *
+ * Knobs: NUMBERS, EVENTS, SECONDS (measured seconds per read run, after WARMUP), ROUNDS (each
+ * comparison is measured ROUNDS times, both sides back to back; medians are reported),
+ * READ_CONNECTIONS, BATCH_CONNECTIONS, INGEST_EVENTS (per ingest run and round), INGEST_PARALLEL,
+ * DURABLE=1 (fsync on), CPU_PROFILE=<path prefix> (a .cpuprofile of this process per measured
+ * run; bench/cpuprofile-summary.ts sums one up by part).
+ *
+ * Loading: one business, NUMBERS orders with one package each (INSERT ... SELECT over
+ * generate_series and unnest, in SQL), then EVENTS events (10 per number on average, 5-15) by
+ * COPY, written in arrival order (every number's first event, then every number's second, ...)
+ * so that a timeline's rows are spread over the table as real pushes leave them.
+ *
+ * The servers (the service and the bare Fastify app) both run in this process; the load
+ * generator (autocannon) runs in a child process, bench/tracking-load.ts, for every measurement.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import * as trackingRepo from '../src/modules/tracking/repository.ts';
+import { withOffset } from '../src/modules/tracking/service.ts';
+import type { EventDetails } from '../src/modules/tracking/tables.ts';
+import { validateTimeline } from '../src/modules/tracking/validator.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { openDatabase } from '../src/platform/db/database.ts';
+import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
+import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import type { LoadJob, LoadResult } from './tracking-load.ts';
+
+const knob = (name: string, fallback: number) => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? fallback : Number(value);
+};
+const NUMBERS = knob('NUMBERS', 100_000);
+const EVENTS = knob('EVENTS', 1_000_000);
+/** Measured seconds of each read run, after WARMUP seconds of the same load. */
+const SECONDS = knob('SECONDS', 15);
+const WARMUP = knob('WARMUP', 3);
+const READ_CONNECTIONS = knob('READ_CONNECTIONS', 50);
+const BATCH_CONNECTIONS = knob('BATCH_CONNECTIONS', 10);
+const BATCH_SIZE = 100;
+/** Events posted by each ingest run (sequential, then parallel) of a round; the COPY loads as many. */
+const INGEST_EVENTS = knob('INGEST_EVENTS', 50_000);
+/** Rounds of each comparison: both sides measured back to back, ROUNDS times. */
+const ROUNDS = knob('ROUNDS', 3);
+const INGEST_PARALLEL = knob('INGEST_PARALLEL', 4);
+const NUMBERS_PER_REQUEST = 50;
+const EVENTS_PER_NUMBER = 10;
+const REQUEST_EVENTS = NUMBERS_PER_REQUEST * EVENTS_PER_NUMBER;
+/** Timelines fetched once from the service for the bare route to serve. */
+const CEILING_TIMELINES = 1000;
+/** A path prefix: write a CPU profile of this process during each measured run. */
+const CPU_PROFILE = process.env.CPU_PROFILE;
+/** 1: a durable cluster (fsync on), as in production; default: the throwaway settings of the tests. */
+const DURABLE = knob('DURABLE', 0) === 1;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+// ----- generated timelines -----
+
+/** mulberry32: a small seeded generator, so every run loads the same data. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+type Random = ReturnType<typeof random>;
+const pickOf = <T>(rng: Random, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
+
+interface Place {
+  location: Record<string, unknown>;
+  offset: string;
+}
+const HUBS: Place[] = [
+  ['Paris Nord hub', 'Gonesse', '95500', 'FR', 48.9867, 2.4493, '3012345000017', '+01:00'],
+  ['Lyon hub', 'Saint-Priest', '69800', 'FR', 45.6967, 4.9431, '3012345000024', '+01:00'],
+  ['Lille hub', 'Lesquin', '59810', 'FR', 50.5886, 3.1116, '3012345000031', '+01:00'],
+  ['Bordeaux hub', 'Mérignac', '33700', 'FR', 44.8386, -0.6436, '3012345000048', '+01:00'],
+  ['Marseille hub', 'Vitrolles', '13127', 'FR', 43.46, 5.2486, '3012345000055', '+01:00'],
+  ['Brussels hub', 'Brussels', '1130', 'BE', 50.8833, 4.4286, '5412345000013', '+01:00'],
+  ['London gateway', 'London', 'TW6 2GA', 'GB', 51.47, -0.4543, '5012345000016', 'Z'],
+].map(([name, city, postal_code, country, lat, lng, gln, offset]) => ({
+  location: { name, city, postal_code, country, lat, lng, gln },
+  offset: offset as string,
+}));
+const STREETS = [
+  'rue de la Paix',
+  'avenue Jean Jaurès',
+  'boulevard Voltaire',
+  'rue Victor Hugo',
+  'place Bellecour',
+];
+const TOWNS = [
+  ['Paris', '75011', 48.859, 2.379],
+  ['Lyon', '69002', 45.7578, 4.832],
+  ['Lille', '59000', 50.6292, 3.0573],
+  ['Bordeaux', '33000', 44.8378, -0.5792],
+  ['Marseille', '13001', 43.2965, 5.3698],
+  ['Nantes', '44000', 47.2184, -1.5536],
+] as const;
+const RECIPIENTS = ['Léa Martin', 'Hugo Bernard', 'Chloé Dubois', 'Lucas Moreau', 'Emma Laurent'];
+const MIDDLE = ['in_transit', 'arrival_scan', 'package_outbound'];
+
+/** An event as a provider pushes it. */
+interface PushedEvent {
+  event_id: string;
+  occurred_at: string;
+  status_code: string;
+  source: { type: 'provider_push' };
+  location?: Record<string, unknown>;
+  incident_reason?: { code: string };
+  pod?: { recipient: string; note: string };
+}
+
+/** A parcel's journey of `count` events: pre-shipment, pickup, hub hops, delivery (most of them). */
+function journey(rng: Random, idPrefix: string, count: number, start: number): PushedEvent[] {
+  const delivered = rng() < 0.7;
+  const failedOnce = delivered && rng() < 0.2;
+  const head = ['information_submitted', 'awaiting_pickup', 'picked_up', 'received'];
+  const tail = delivered
+    ? failedOnce
+      ? ['out_for_delivery', 'delivery_failed', 'out_for_delivery', 'delivered']
+      : ['out_for_delivery', 'delivered']
+    : rng() < 0.5
+      ? ['out_for_delivery']
+      : [];
+  const middle = Array.from(
+    { length: Math.max(0, count - head.length - tail.length) },
+    (_, i) => MIDDLE[i % MIDDLE.length]!,
+  );
+  let codes = [...head, ...middle, ...tail];
+  if (codes.length > count) codes = [codes[0]!, ...codes.slice(codes.length - (count - 1))];
+  const [town, postal, lat, lng] = pickOf(rng, TOWNS);
+  const home = {
+    address: `${1 + Math.floor(rng() * 120)} ${pickOf(rng, STREETS)}`,
+    city: town,
+    postal_code: postal,
+    country: 'FR',
+    lat: Number((lat + (rng() - 0.5) / 50).toFixed(5)),
+    lng: Number((lng + (rng() - 0.5) / 50).toFixed(5)),
+  };
+  const origin = pickOf(rng, HUBS);
+  const destination = pickOf(rng, HUBS);
+  let at = start;
+  let hop = origin;
+  return codes.map((code, index) => {
+    at += (30 + Math.floor(rng() * 600)) * 60_000;
+    if (code === 'arrival_scan') hop = rng() < 0.5 ? destination : pickOf(rng, HUBS);
+    const place: Place | null =
+      code === 'picked_up' || code === 'received' || code === 'package_outbound'
+        ? origin
+        : code === 'arrival_scan'
+          ? hop
+          : code === 'out_for_delivery'
+            ? destination
+            : code === 'delivered' || code === 'delivery_failed'
+              ? { location: home, offset: '+01:00' }
+              : null;
+    return {
+      event_id: `${idPrefix}-${index}`,
+      occurred_at: withOffset(new Date(at), place?.offset ?? '+01:00'),
+      status_code: code,
+      source: { type: 'provider_push' as const },
+      ...(place ? { location: place.location } : {}),
+      ...(code === 'delivery_failed' ? { incident_reason: { code: 'recipient_absent' } } : {}),
+      ...(code === 'delivered'
+        ? { pod: { recipient: pickOf(rng, RECIPIENTS), note: 'Handed to the recipient' } }
+        : {}),
+    };
+  });
+}
+
+/** A tracking number as the service makes them: TMS plus 10 characters of Crockford base32. */
+function trackingNumbers(count: number): string[] {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const rng = random(7);
+  const seen = new Set<string>();
+  while (seen.size < count) {
+    seen.add(`TMS${Array.from({ length: 10 }, () => alphabet[Math.floor(rng() * 32)]).join('')}`);
+  }
+  return [...seen];
+}
+
+// ----- COPY -----
+
+interface Target {
+  businessId: number;
+  providerName: string;
+  packages: Map<string, number>;
+}
+
+/** tracking_events columns, in the order the COPY lines give them. */
+const COPY_COLUMNS =
+  'business_id, tracking_number, package_id, event_id, otep_version, occurred_at, occurred_offset, ' +
+  'recorded_at, status_code, source_type, details';
+
+const ESCAPE = /[\\\t\n\r]/;
+function copyText(value: string): string {
+  if (!ESCAPE.test(value)) return value;
+  return value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+}
+
+/** The COPY line of a pushed event, holding what TrackingService stores for it. */
+function copyLine(target: Target, number: string, event: PushedEvent, recordedAt: Date): string {
+  const offset = /(Z|[+-]\d{2}:\d{2})$/.exec(event.occurred_at)![1]!;
+  const details: EventDetails = {
+    source_name: target.providerName,
+    ...(event.location ? { location: event.location } : {}),
+    ...(event.incident_reason ? { incident_reason: event.incident_reason } : {}),
+    ...(event.pod ? { pod: event.pod } : {}),
+  };
+  const packageId = target.packages.get(number);
+  return [
+    target.businessId,
+    copyText(number),
+    packageId ?? '\\N',
+    copyText(event.event_id),
+    '0.1',
+    new Date(event.occurred_at).toISOString(),
+    offset,
+    recordedAt.toISOString(),
+    event.status_code,
+    'provider_push',
+    copyText(JSON.stringify(details)),
+  ].join('\t');
+}
+
+async function copyLines(pool: pg.Pool, lines: Iterable<string>, progress?: (rows: number) => void) {
+  const client = await pool.connect();
+  try {
+    const stream = client.query(copyFrom(`COPY tracking_events (${COPY_COLUMNS}) FROM STDIN`));
+    async function* chunks() {
+      let batch: string[] = [];
+      let rows = 0;
+      for (const line of lines) {
+        batch.push(line);
+        if (batch.length === 2000) {
+          rows += batch.length;
+          yield `${batch.join('\n')}\n`;
+          batch = [];
+          if (rows % 100_000 === 0) progress?.(rows);
+        }
+      }
+      if (batch.length > 0) yield `${batch.join('\n')}\n`;
+    }
+    await pipeline(Readable.from(chunks()), stream);
+  } finally {
+    client.release();
+  }
+}
+
+// ----- the load generator (a child process) -----
+
+const loader: ChildProcess = fork(fileURLToPath(new URL('./tracking-load.ts', import.meta.url)), [], {
+  execArgv: ['--import', 'tsx'],
+  serialization: 'advanced',
+});
+let nextJob = 0;
+function load(job: LoadJob): Promise<LoadResult> {
+  const id = nextJob++;
+  return new Promise((resolve, reject) => {
+    const listen = (message: { id: number; result?: LoadResult; error?: string }) => {
+      if (message.id !== id) return;
+      loader.off('message', listen);
+      if (message.error) reject(new Error(message.error));
+      else resolve(message.result!);
+    };
+    loader.on('message', listen);
+    loader.send({ id, job });
+  });
+}
+/** WARMUP seconds of the same load, then SECONDS measured. */
+async function measured(label: string, job: Extract<LoadJob, { seconds: number }>): Promise<Measured> {
+  if (WARMUP > 0) await load({ ...job, seconds: WARMUP });
+  const before = await cpuNow();
+  const result = await profiled(label, () => load(job));
+  const cpu = cpuUse(label, before, await cpuNow(), result.seconds, result.ok, 'request');
+  if (result.non2xx + result.errors + result.timeouts > 0) {
+    throw new Error(
+      `${job.kind}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return { ...result, cpu };
+}
+
+// ----- where the CPU goes: this process (both servers), PostgreSQL, the load generator -----
+
+/** utime + stime of a process, and of its children it has waited for, in seconds (Linux /proc). */
+async function cpuOf(pid: number): Promise<{ ppid: number; own: number; reaped: number }> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  const tick = 100; // CLK_TCK
+  return {
+    ppid: fields[1]!,
+    own: (fields[11]! + fields[12]!) / tick,
+    reaped: (fields[13]! + fields[14]!) / tick,
+  };
+}
+interface CpuSnapshot {
+  server: number;
+  postgres: number;
+  loader: number;
+  /** Every process on the machine (/proc/stat, all CPUs, not idle). */
+  machine: number;
+  /** Time the hypervisor gave to other guests while this one wanted to run. */
+  steal: number;
+}
+async function cpuNow(): Promise<CpuSnapshot> {
+  const postmaster = Number(
+    (await readFile(path.join(directory, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0],
+  );
+  const main = await cpuOf(postmaster);
+  let postgres = main.own + main.reaped;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const child = await cpuOf(Number(entry)).catch(() => null);
+    if (child?.ppid === postmaster) postgres += child.own;
+  }
+  const usage = process.cpuUsage();
+  // /proc/stat, all CPUs: user nice system idle iowait irq softirq steal ... (guest time is inside user).
+  const all = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  const busy = all[0]! + all[1]! + all[2]! + all[5]! + all[6]!;
+  return {
+    server: (usage.user + usage.system) / 1e6,
+    postgres,
+    loader: (await cpuOf(loader.pid!)).own,
+    machine: busy / 100,
+    steal: all[7]! / 100,
+  };
+}
+/**
+ * Notes the cores each side kept busy over `seconds`, and returns the CPU time per unit of work
+ * (`count` requests, events or rows): per-unit CPU is what the shared machine's noise disturbs least.
+ */
+function cpuUse(
+  label: string,
+  before: CpuSnapshot,
+  after: CpuSnapshot,
+  seconds: number,
+  count: number,
+  unit: string,
+): CpuUse {
+  const used = (key: keyof CpuSnapshot) => after[key] - before[key];
+  const cores = (key: keyof CpuSnapshot) => (used(key) / seconds).toFixed(2);
+  const serverUs = (used('server') / count) * 1e6;
+  const postgresUs = (used('postgres') / count) * 1e6;
+  cpuNotes.push(
+    `${label}: this process ${cores('server')}, PostgreSQL ${cores('postgres')}, load generator ${cores('loader')} ` +
+      `cores (whole machine ${cores('machine')} busy, ${cores('steal')} stolen); CPU per ${unit}: ` +
+      `this process ${serverUs.toFixed(0)} µs, PostgreSQL ${postgresUs.toFixed(0)} µs`,
+  );
+  return { serverUs, postgresUs };
+}
+type Measured = LoadResult & { cpu: CpuUse };
+/** CPU time per request (or event, or row) of this process and of PostgreSQL, in microseconds. */
+interface CpuUse {
+  serverUs: number;
+  postgresUs: number;
+}
+const cpuNotes: string[] = [];
+
+/** Runs `work` under the V8 CPU profiler when CPU_PROFILE is set. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (!CPU_PROFILE) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(`${CPU_PROFILE}-${name}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+// ----- the run -----
+
+const started = performance.now();
+const directory = await mkdtemp(path.join(tmpdir(), 'tms-bench-pg-'));
+say(`Starting a throwaway PostgreSQL cluster (${DURABLE ? 'durable' : 'fsync off'}) ...`);
+const cluster = await startEmbeddedPostgres({ directory, ephemeral: !DURABLE });
+const handle = openDatabase(cluster.url);
+await migrateToLatest(handle.db);
+const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), databaseUrl: cluster.url };
+const app = await createApp(config, handle.db, systemClock);
+await app.http.listen({ port: 0, host: '127.0.0.1' });
+const serviceUrl = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
+
+const table: string[] = [];
+const notes: string[] = [];
+try {
+  const { accounts, tracking } = app.services;
+  const businessId = await accounts.createBusiness(handle.db, {
+    code: 'bench-tracking',
+    name: 'Bench tracking',
+  });
+  const provider = await tracking.createProvider(handle.db, businessId, 'Bench Carrier');
+
+  // Orders and packages in SQL: one order (a third-party carrier holds it) and one package each.
+  say(`Creating ${NUMBERS} orders with one package each (INSERT ... SELECT) ...`);
+  let since = performance.now();
+  const numbers = trackingNumbers(NUMBERS);
+  await sql`
+    WITH made AS (
+      INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, dropoff, carrier,
+                          created_at, updated_at)
+      SELECT ${businessId}, 'BENCH-' || lpad(i::text, 7, '0'), 'local_delivery', 'D', 'NEW_ORDER',
+             date '2026-10-01' + (i % 30),
+             jsonb_build_object('line1', (i % 120 + 1) || ' rue de la Paix', 'city', 'Paris',
+                                'postal_code', '75002', 'country', 'FR'),
+             'Bench Carrier', now(), now()
+      FROM generate_series(1, ${NUMBERS}::int) AS i
+      RETURNING id, order_ref
+    )
+    INSERT INTO packages (business_id, order_id, tracking_number, weight_grams)
+    SELECT ${businessId}, made.id, t.number, 200 + (t.i * 7919) % 20000
+    FROM made
+    JOIN unnest(${numbers}::text[]) WITH ORDINALITY AS t(number, i)
+      ON made.order_ref = 'BENCH-' || lpad(t.i::text, 7, '0')
+  `.execute(handle.db);
+  const packages = new Map(
+    (
+      await handle.db
+        .selectFrom('packages')
+        .select(['id', 'tracking_number'])
+        .where('business_id', '=', businessId)
+        .execute()
+    ).map((p) => [p.tracking_number, p.id]),
+  );
+  const target: Target = { businessId, providerName: provider.name, packages };
+  say(`  ${packages.size} packages in ${elapsed(since)}`);
+
+  // Events: 10 per number on average (5 to 15), by COPY, in arrival order.
+  say(`Generating ${EVENTS} events ...`);
+  since = performance.now();
+  const rng = random(42);
+  const base = Math.floor(EVENTS / NUMBERS);
+  const spread = Math.min(5, base - 1);
+  const counts = numbers.map((_, k) => {
+    const d = Math.floor(random(1000 + (k >> 1))() * (spread + 1));
+    return base + (k % 2 === 0 ? d : -d) + (k < EVENTS - base * NUMBERS ? 1 : 0);
+  });
+  if (NUMBERS % 2 === 1) counts[NUMBERS - 1] = base;
+  const timelines = numbers.map((number, k) =>
+    journey(rng, `bench-${number}`, counts[k]!, Date.UTC(2026, 9, 1) + Math.floor(rng() * 30 * 86_400_000)),
+  );
+  const total = counts.reduce((a, b) => a + b, 0);
+  say(`  ${total} events in memory in ${elapsed(since)}; COPY into tracking_events ...`);
+  since = performance.now();
+  function* arrivalOrder() {
+    const longest = Math.max(...counts);
+    for (let round = 0; round < longest; round++) {
+      for (const [k, events] of timelines.entries()) {
+        const event = events[round];
+        if (event) {
+          yield copyLine(
+            target,
+            numbers[k]!,
+            event,
+            new Date(new Date(event.occurred_at).getTime() + 90_000),
+          );
+        }
+      }
+    }
+  }
+  await copyLines(handle.pool, arrivalOrder(), (rows) => say(`  ${rows} rows (${elapsed(since)})`));
+  const preloadSeconds = (performance.now() - since) / 1000;
+  say(`  loaded in ${preloadSeconds.toFixed(1)} s; VACUUM ANALYZE ...`);
+  await sql`VACUUM ANALYZE tracking_events`.execute(handle.db);
+  await sql`VACUUM ANALYZE packages`.execute(handle.db);
+  await sql`VACUUM ANALYZE orders`.execute(handle.db);
+  const stored = await sql<{ events: number; size: string }>`
+    SELECT count(*)::int AS events, pg_size_pretty(pg_total_relation_size('tracking_events')) AS size
+    FROM tracking_events`.execute(handle.db);
+  const { events: storedEvents, size } = stored.rows[0]!;
+  say(`  ${storedEvents} events stored, ${size} with indexes`);
+  notes.push(
+    `loaded ${numbers.length} numbers and ${storedEvents} events (${size} with indexes); ` +
+      `COPY of the preload took ${preloadSeconds.toFixed(1)} s (${Math.round(storedEvents / preloadSeconds)} rows/s)`,
+  );
+
+  // (a) single-timeline reads, and the bare route serving the same bytes.
+  say(`Fetching ${CEILING_TIMELINES} timelines for the bare Fastify route ...`);
+  const ceilingNumbers = numbers.slice(0, CEILING_TIMELINES);
+  const bodies = new Map<string, { type: string; body: Buffer }>();
+  for (const number of ceilingNumbers) {
+    const response = await fetch(`${serviceUrl}/api/v1/otep/trackings/${number}`);
+    if (!response.ok) throw new Error(`GET ${number}: ${response.status} ${await response.text()}`);
+    bodies.set(number, {
+      type: response.headers.get('content-type')!,
+      body: Buffer.from(await response.arrayBuffer()),
+    });
+  }
+  const meanBody = [...bodies.values()].reduce((sum, b) => sum + b.body.length, 0) / bodies.size;
+  notes.push(`a timeline body is ${Math.round(meanBody)} bytes on average (the bare route serves these)`);
+  const ceiling = Fastify();
+  ceiling.get<{ Params: { tracking_number: string } }>(
+    '/api/v1/otep/trackings/:tracking_number',
+    (request, reply) => {
+      const found = bodies.get(request.params.tracking_number);
+      if (!found) return reply.code(404).send({ result: false });
+      return reply.header('content-type', found.type).send(found.body);
+    },
+  );
+  await ceiling.listen({ port: 0, host: '127.0.0.1' });
+  const ceilingUrl = `http://127.0.0.1:${(ceiling.server.address() as AddressInfo).port}`;
+  const prefix = '/api/v1/otep/trackings/';
+
+  const readRounds: Array<{ bare: Measured; service: Measured }> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    say(
+      `(a) round ${round}/${ROUNDS}: bare Fastify, ${READ_CONNECTIONS} connections, ${WARMUP} + ${SECONDS} s ...`,
+    );
+    const bareRead = await measured(`reads-bare-${round}`, {
+      kind: 'get',
+      url: ceilingUrl,
+      prefix,
+      numbers: ceilingNumbers,
+      connections: READ_CONNECTIONS,
+      seconds: SECONDS,
+    });
+    say(
+      `(a) round ${round}/${ROUNDS}: the service, ${READ_CONNECTIONS} connections, ${WARMUP} + ${SECONDS} s ...`,
+    );
+    const serviceRead = await measured(`reads-service-${round}`, {
+      kind: 'get',
+      url: serviceUrl,
+      prefix,
+      numbers,
+      connections: READ_CONNECTIONS,
+      seconds: SECONDS,
+    });
+    readRounds.push({ bare: bareRead, service: serviceRead });
+  }
+  await ceiling.close();
+
+  // (c) batch reads of 100 numbers.
+  say(`(c) batch reads of ${BATCH_SIZE}, ${BATCH_CONNECTIONS} connections, ${WARMUP} + ${SECONDS} s ...`);
+  const batch = await measured('reads-batch', {
+    kind: 'batch',
+    url: serviceUrl,
+    path: '/api/v1/otep/trackings/batch',
+    numbers,
+    size: BATCH_SIZE,
+    connections: BATCH_CONNECTIONS,
+    seconds: SECONDS,
+  });
+
+  // (b) ingest: 500-event requests (50 numbers x 10 events), then the same rows by COPY.
+  const requests = Math.max(1, Math.round(INGEST_EVENTS / REQUEST_EVENTS));
+  const ingestRng = random(99);
+  const shuffled = [...numbers].sort(() => ingestRng() - 0.5);
+  let used = 0;
+  /** `requests` request bodies' worth of timelines, on numbers not used by the previous sets. */
+  const ingestSet = (name: string) =>
+    Array.from({ length: requests }, (_, r) =>
+      Array.from({ length: NUMBERS_PER_REQUEST }, () => {
+        const number = shuffled[used++ % shuffled.length]!;
+        const start = Date.UTC(2026, 10, 1) + Math.floor(ingestRng() * 10 * 86_400_000);
+        return {
+          otep_version: '0.1',
+          profile: 'parcel',
+          subject: { tracking_number: number },
+          events: journey(ingestRng, `${name}-${r}-${number}`, EVENTS_PER_NUMBER, start),
+        };
+      }),
+    );
+  type IngestSet = ReturnType<typeof ingestSet>;
+  const countEvents = async () =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM tracking_events`.execute(handle.db)).rows[0]!.n;
+  const ingest = async (label: string, set: IngestSet, connections: number) => {
+    const bodies = set.map((timelines) => JSON.stringify({ timelines }));
+    const before = await countEvents();
+    const cpuBefore = await cpuNow();
+    const result = await profiled(label, () =>
+      load({
+        kind: 'bodies',
+        url: serviceUrl,
+        path: '/api/v1/otep/ingest',
+        headers: { 'x-otep-provider-key': provider.key },
+        bodies,
+        connections,
+      }),
+    );
+    const cpu = cpuUse(
+      label,
+      cpuBefore,
+      await cpuNow(),
+      result.seconds,
+      set.length * REQUEST_EVENTS,
+      'event',
+    );
+    const added = (await countEvents()) - before;
+    if (result.non2xx + result.errors + result.timeouts > 0 || added !== set.length * REQUEST_EVENTS) {
+      throw new Error(`ingest: ${JSON.stringify(result)}, ${added} events added`);
+    }
+    return { ...result, cpu, eventsPerSecond: added / result.seconds };
+  };
+  /** The rows `set` stored, with fresh event ids, by one COPY; events per second. */
+  const copy = async (label: string, set: IngestSet) => {
+    // The COPY text is built before the clock starts, as the ingest bodies are serialised before theirs.
+    const now = new Date();
+    const lines = set.flatMap((timelines) =>
+      timelines.flatMap((t) =>
+        t.events.map((event) =>
+          copyLine(target, t.subject.tracking_number, { ...event, event_id: `copy-${event.event_id}` }, now),
+        ),
+      ),
+    );
+    const before = await cpuNow();
+    const copyStarted = performance.now();
+    await copyLines(handle.pool, lines);
+    const seconds = (performance.now() - copyStarted) / 1000;
+    const cpu = cpuUse(label, before, await cpuNow(), seconds, lines.length, 'row');
+    return { seconds, cpu, eventsPerSecond: lines.length / seconds };
+  };
+
+  // A first request, checked by hand: the generated bodies must be accepted, not refused.
+  {
+    const probe = await fetch(`${serviceUrl}/api/v1/otep/ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-otep-provider-key': provider.key },
+      body: JSON.stringify({ timelines: ingestSet('probe')[0]!.slice(0, 2) }),
+    });
+    const answer = await probe.text();
+    if (!probe.ok) throw new Error(`ingest probe: ${probe.status} ${answer}`);
+  }
+
+  const ingestRounds: Array<{
+    sequential: Measured & { eventsPerSecond: number };
+    parallel: Measured & { eventsPerSecond: number };
+    copy: { seconds: number; cpu: CpuUse; eventsPerSecond: number };
+  }> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const sequentialSet = ingestSet(`seq${round}`);
+    const parallelSet = ingestSet(`par${round}`);
+    say(`(b) round ${round}/${ROUNDS}: ${requests} requests of ${REQUEST_EVENTS} events, one at a time ...`);
+    const sequential = await ingest(`ingest-sequential-${round}`, sequentialSet, 1);
+    say(
+      `(b) round ${round}/${ROUNDS}: ${requests} requests of ${REQUEST_EVENTS} events, ${INGEST_PARALLEL} at a time ...`,
+    );
+    const parallel = await ingest(`ingest-parallel-${round}`, parallelSet, INGEST_PARALLEL);
+    say(
+      `(b) round ${round}/${ROUNDS}: COPY of the sequential run's ${requests * REQUEST_EVENTS} rows (fresh event ids) ...`,
+    );
+    ingestRounds.push({ sequential, parallel, copy: await copy(`copy-${round}`, sequentialSet) });
+  }
+
+  // Where an ingest request's time goes: the parts timed alone, in this process.
+  say('(b) timing the parts of an ingest request ...');
+  const sample = ingestSet('part').slice(0, 20);
+  let validateMs = 0;
+  for (const timelines of sample) {
+    const t0 = performance.now();
+    for (const timeline of timelines) validateTimeline(timeline, 'en');
+    validateMs += performance.now() - t0;
+  }
+  let insertMs = 0;
+  for (const timelines of sample) {
+    const rows = timelines.flatMap((t) =>
+      t.events.map((event) => ({
+        business_id: businessId,
+        tracking_number: t.subject.tracking_number,
+        package_id: packages.get(t.subject.tracking_number) ?? null,
+        event_id: event.event_id,
+        otep_version: '0.1',
+        occurred_at: new Date(event.occurred_at),
+        occurred_offset: /(Z|[+-]\d{2}:\d{2})$/.exec(event.occurred_at)![1]!,
+        recorded_at: new Date(),
+        status_code: event.status_code,
+        source_type: 'provider_push',
+        details: {
+          source_name: provider.name,
+          ...(event.location ? { location: event.location } : {}),
+          ...(event.incident_reason ? { incident_reason: event.incident_reason } : {}),
+          ...(event.pod ? { pod: event.pod } : {}),
+        },
+      })),
+    );
+    const t0 = performance.now();
+    await handle.db.transaction().execute((trx) => trackingRepo.insertEvents(trx, rows));
+    insertMs += performance.now() - t0;
+  }
+  const copyMs = median(ingestRounds.map((r) => (r.copy.seconds * 1000) / requests));
+  notes.push(
+    `per ${REQUEST_EVENTS}-event request, timed alone in this process: validator ${(validateMs / sample.length).toFixed(1)} ms, ` +
+      `insertEvents (one multi-row INSERT ... ON CONFLICT DO NOTHING RETURNING id, in a transaction) ` +
+      `${(insertMs / sample.length).toFixed(1)} ms; COPY ${copyMs.toFixed(1)} ms per ${REQUEST_EVENTS} rows (median round); ` +
+      `a whole request through HTTP, one at a time: ${median(ingestRounds.map((r) => r.sequential.p50)).toFixed(0)} ms (median p50)`,
+  );
+
+  const rate = (n: number) => Math.round(n).toLocaleString('en-US');
+  const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+  /** Median over the rounds of a figure. */
+  const mid = <T>(rounds: T[], of: (round: T) => number) => median(rounds.map(of));
+  const latency = <T>(rounds: T[], of: (round: T) => LoadResult) =>
+    `${mid(rounds, (r) => of(r).p50).toFixed(0)} / ${mid(rounds, (r) => of(r).p99).toFixed(0)}`;
+  /** "587 + 418": median CPU µs of this process and of PostgreSQL. */
+  const cpuOf = <T>(rounds: T[], of: (round: T) => CpuUse) =>
+    `${mid(rounds, (r) => of(r).serverUs).toFixed(0)} + ${mid(rounds, (r) => of(r).postgresUs).toFixed(0)}`;
+  /** Reference CPU per unit over the service's (both processes counted). */
+  const costRatio = <T>(rounds: T[], reference: (round: T) => CpuUse, service: (round: T) => CpuUse) =>
+    mid(rounds, (r) => {
+      const total = (use: CpuUse) => use.serverUs + use.postgresUs;
+      return total(reference(r)) / total(service(r));
+    });
+  const readRatio = mid(readRounds, (r) => r.service.perSecond / r.bare.perSecond);
+  const sequentialRatio = mid(ingestRounds, (r) => r.sequential.eventsPerSecond / r.copy.eventsPerSecond);
+  const parallelRatio = mid(ingestRounds, (r) => r.parallel.eventsPerSecond / r.copy.eventsPerSecond);
+  const verdict = (ratio: number, target: number) =>
+    `≥ ${pct(target)}: ${ratio >= target ? 'met' : 'not met'}`;
+  table.push(
+    `Medians of ${ROUNDS} rounds; a ratio is the median of the rounds' ratios (each round measures both sides back to back).`,
+    '',
+    '| measurement | service | reference | service / reference | target |',
+    '| --- | --- | --- | --- | --- |',
+    `| (a) GET one timeline, ${READ_CONNECTIONS} connections: requests/s | ${rate(mid(readRounds, (r) => r.service.perSecond))} | ` +
+      `${rate(mid(readRounds, (r) => r.bare.perSecond))} (bare Fastify, same bytes) | ${pct(readRatio)} | ${verdict(readRatio, 0.3)} |`,
+    `| (a) latency p50 / p99 ms | ${latency(readRounds, (r) => r.service)} | ${latency(readRounds, (r) => r.bare)} | | |`,
+    `| (a) CPU per request, µs: this process + PostgreSQL | ${cpuOf(readRounds, (r) => r.service.cpu)} | ` +
+      `${cpuOf(readRounds, (r) => r.bare.cpu)} | ${pct(
+        costRatio(
+          readRounds,
+          (r) => r.bare.cpu,
+          (r) => r.service.cpu,
+        ),
+      )} (CPU cost) | |`,
+    `| (b) ingest, ${REQUEST_EVENTS}-event requests one at a time: events/s | ` +
+      `${rate(mid(ingestRounds, (r) => r.sequential.eventsPerSecond))} | ` +
+      `${rate(mid(ingestRounds, (r) => r.copy.eventsPerSecond))} (COPY, same rows) | ${pct(sequentialRatio)} | ${verdict(sequentialRatio, 0.25)} |`,
+    `| (b) ingest, ${INGEST_PARALLEL} requests at a time: events/s | ${rate(mid(ingestRounds, (r) => r.parallel.eventsPerSecond))} | ` +
+      `${rate(mid(ingestRounds, (r) => r.copy.eventsPerSecond))} (COPY) | ${pct(parallelRatio)} | ${verdict(parallelRatio, 0.25)} |`,
+    `| (b) CPU per event, µs: this process + PostgreSQL | one at a time ${cpuOf(ingestRounds, (r) => r.sequential.cpu)}; ` +
+      `${INGEST_PARALLEL} at a time ${cpuOf(ingestRounds, (r) => r.parallel.cpu)} | ${cpuOf(ingestRounds, (r) => r.copy.cpu)} (COPY, per row) | ` +
+      `${pct(
+        costRatio(
+          ingestRounds,
+          (r) => r.copy.cpu,
+          (r) => r.sequential.cpu,
+        ),
+      )} (CPU cost, one at a time) | |`,
+    `| (b) ingest request latency p50 / p99 ms | one at a time ${latency(ingestRounds, (r) => r.sequential)}; ` +
+      `${INGEST_PARALLEL} at a time ${latency(ingestRounds, (r) => r.parallel)} | | | |`,
+    `| (c) POST batch of ${BATCH_SIZE} numbers, ${BATCH_CONNECTIONS} connections: requests/s | ${rate(batch.perSecond)} ` +
+      `(${rate(batch.perSecond * BATCH_SIZE)} numbers/s) | | | |`,
+    `| (c) latency p50 / p99 ms | ${batch.p50.toFixed(0)} / ${batch.p99.toFixed(0)} | | | |`,
+    `| (c) CPU per number, µs: this process + PostgreSQL | ${cpuOf([batch], (b) => ({ serverUs: b.cpu.serverUs / BATCH_SIZE, postgresUs: b.cpu.postgresUs / BATCH_SIZE }))} | | | |`,
+  );
+  for (const [index, r] of readRounds.entries()) {
+    notes.push(
+      `(a) round ${index + 1}: service ${rate(r.service.perSecond)} requests/s (p99 ${r.service.p99} ms), ` +
+        `bare ${rate(r.bare.perSecond)} (p99 ${r.bare.p99} ms): ${pct(r.service.perSecond / r.bare.perSecond)}`,
+    );
+  }
+  for (const [index, r] of ingestRounds.entries()) {
+    notes.push(
+      `(b) round ${index + 1}: one at a time ${rate(r.sequential.eventsPerSecond)} events/s, ` +
+        `${INGEST_PARALLEL} at a time ${rate(r.parallel.eventsPerSecond)}, COPY ${rate(r.copy.eventsPerSecond)}: ` +
+        `${pct(r.sequential.eventsPerSecond / r.copy.eventsPerSecond)} and ${pct(r.parallel.eventsPerSecond / r.copy.eventsPerSecond)}`,
+    );
+  }
+  notes.push(
+    `mean answer size (headers and body): service ${Math.round(readRounds[0]!.service.meanBytes)} B, ` +
+      `bare ${Math.round(readRounds[0]!.bare.meanBytes)} B, batch ${Math.round(batch.meanBytes)} B`,
+  );
+} finally {
+  loader.kill();
+  await app.http.close();
+  await handle.close();
+  await cluster.stop();
+  await rm(directory, { recursive: true, force: true });
+}
+
+process.stdout.write(
+  [
+    `${NUMBERS} tracking numbers, ${EVENTS} events; Node ${process.version}; total run ${elapsed(started)}`,
+    '',
+    ...table,
+    '',
+    ...notes.map((note) => `- ${note}`),
+    '- CPU used during each measured run (2 cores in all):',
+    ...cpuNotes.map((note) => `  - ${note}`),
+    '',
+  ].join('\n'),
+);

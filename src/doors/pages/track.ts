@@ -1,0 +1,318 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Phase } from '../../modules/tracking/codebook.ts';
+import { phaseLabel, type UiKey, uiText } from '../../modules/tracking/labels.ts';
+import {
+  type PublicTracking,
+  publicTracking,
+  trackingNumberParam,
+} from '../../modules/tracking/public-tracking.ts';
+import type { TrackingService } from '../../modules/tracking/service.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { isAppError } from '../../platform/errors.ts';
+import { LANGUAGES, type Language, negotiateLanguage } from '../../platform/i18n/index.ts';
+import { html, SafeHtml } from './html.ts';
+
+/** Mobile first: one column, the status big; every colour pair keeps at least 4.5:1 contrast. */
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;background:#f3f4f6;color:#1b1e23;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","PingFang SC","Microsoft YaHei",sans-serif}
+main,footer{max-width:40rem;margin:0 auto;padding:1rem}
+h1{font-size:1.25rem;margin:.25rem 0}
+h2{font-size:1rem;margin:0 0 .5rem}
+p{margin:0 0 .5rem}
+a{color:#1a56a8}
+.number{overflow-wrap:anywhere}
+.number strong{font-family:ui-monospace,Menlo,Consolas,monospace}
+.card{background:#fff;border-radius:12px;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+.meta{color:#4b5259;font-size:.875rem}
+.status{border-top:6px solid #1a56a8}
+.status.done{border-color:#1b7a3c}
+.status.alert{border-color:#b3261e}
+.status h2{color:#4b5259;font-size:.875rem;font-weight:600}
+.status-text{font-size:2rem;font-weight:700;line-height:1.2;overflow-wrap:anywhere}
+.done .status-text{color:#14602f}
+.alert .status-text{color:#9c2019}
+.steps{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:.25rem;list-style:none;margin:1rem 0 0;padding:0;font-size:.75rem;line-height:1.3}
+.steps li{border-top:4px solid #d4d8dd;padding-top:.25rem;color:#4b5259;overflow-wrap:break-word}
+.steps .reached{border-color:#1a56a8;color:#1b1e23}
+.steps [aria-current]{font-weight:700}
+.timeline{list-style:none;margin:0;padding:0}
+.timeline li{position:relative;margin-left:.4rem;padding:0 0 1rem 1.25rem;border-left:2px solid #d4d8dd}
+.timeline li:last-child{border-left-color:transparent;padding-bottom:0}
+.timeline li::before{content:"";position:absolute;left:-7px;top:.4rem;width:12px;height:12px;border-radius:50%;background:#8a9199}
+.timeline li:first-child::before{background:#1a56a8}
+.event-status{font-weight:600;margin:0}
+.timeline .meta,.timeline p{margin:0}
+dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem;margin:0}
+dt{color:#4b5259}
+dd{margin:0;overflow-wrap:anywhere}
+form{display:flex;flex-wrap:wrap;gap:.5rem}
+label{flex-basis:100%;font-weight:600}
+input{flex:1 1 12rem;min-width:0;font:inherit;padding:.625rem .75rem;border:1px solid #767d85;border-radius:8px}
+button{font:inherit;font-weight:600;padding:.625rem 1.25rem;border:0;border-radius:8px;background:#1a56a8;color:#fff}
+input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1b1e23;outline-offset:2px}
+.languages{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0;font-size:.875rem}
+`;
+
+/** Only this stylesheet applies (by its hash); nothing loads or runs, and forms go to this site only. */
+const PAGE_CSP =
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; ` +
+  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  'zh-Hans': '简体中文',
+  'zh-Hant': '繁體中文',
+  fr: 'Français',
+  de: 'Deutsch',
+  es: 'Español',
+};
+
+/**
+ * The journey as visitors picture it, in four steps that fit a phone's width: `inbound` counts as
+ * transit; before pickup nothing is reached yet; exceptions and returns are no step.
+ */
+const STEPS: readonly Phase[] = ['pickup', 'transit', 'out_for_delivery', 'delivered'];
+const STEP_OF_PHASE: Partial<Record<Phase, number>> = {
+  pickup: 0,
+  inbound: 1,
+  transit: 1,
+  out_for_delivery: 2,
+  delivered: 3,
+};
+
+/**
+ * The public tracking page: `/track/:number` renders the same answer as GET /api/v1/tracking/{number}
+ * (public view applied) for people, and `/track` asks for a number. Server-rendered, no script.
+ */
+export function registerTrackingPage(app: FastifyInstance, tracking: TrackingService, db: Queryable): void {
+  app.get('/track', async (request, reply) => {
+    const view = viewOf(request);
+    const { number } = request.query as { number?: unknown };
+    if (typeof number === 'string' && number.trim()) {
+      return reply.redirect(view.url(`/track/${encodeURIComponent(number.trim())}`), 303);
+    }
+    const body = html`<h1>${view.text('title')}</h1>
+<div class="card"><p>${view.text('formHint')}</p>${searchForm(view)}</div>`;
+    return send(reply, view, { status: 200, title: view.text('title'), path: '/track', body });
+  });
+
+  app.get<{ Params: { number: string } }>('/track/:number', async (request, reply) => {
+    const view = viewOf(request);
+    const number = trackingNumberParam.safeParse(request.params.number);
+    const found = number.success ? await findTracking(tracking, db, number.data, view.lang) : null;
+    const path = `/track/${encodeURIComponent(request.params.number)}`;
+    if (!found) {
+      const body = html`<h1>${view.text('notFoundTitle')}</h1>
+<div class="card"><p class="number">${view.text('trackingNumber')} <strong>${request.params.number}</strong></p>
+<p>${view.text('notFoundText')}</p>${searchForm(view, request.params.number)}</div>`;
+      return send(reply, view, { status: 404, title: view.text('notFoundTitle'), path, body });
+    }
+    const title = `${found.trackingNumber}: ${found.status_text ?? view.text('title')}`;
+    return send(reply, view, { status: 200, title, path, body: trackingBody(found, view) });
+  });
+}
+
+async function findTracking(
+  tracking: TrackingService,
+  db: Queryable,
+  number: string,
+  lang: Language,
+): Promise<PublicTracking | null> {
+  try {
+    return publicTracking(await tracking.timeline(db, number), lang);
+  } catch (error) {
+    if (isAppError(error) && error.code === 'TRACKING_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+/** How one visit is rendered: its language, and whether the visitor chose it with `?lang=`. */
+interface View {
+  lang: Language;
+  text(key: UiKey): string;
+  /** A link on this site that keeps a chosen language. */
+  url(path: string): string;
+  /** The `?lang=` the visitor chose, carried through the search form. */
+  chosen: Language | undefined;
+}
+
+function viewOf(request: FastifyRequest): View {
+  const chosen = chosenLanguage(request);
+  const lang = chosen ?? request.lang;
+  return {
+    lang,
+    chosen,
+    text: (key) => uiText(key, lang),
+    url: (path) => (chosen ? `${path}?lang=${chosen}` : path),
+  };
+}
+
+/** `?lang=` wins when it names a language we speak (`de`, `zh-TW`, ...); otherwise Accept-Language does. */
+function chosenLanguage(request: FastifyRequest): Language | undefined {
+  const asked = (request.query as { lang?: unknown }).lang;
+  if (typeof asked !== 'string' || asked === '') return undefined;
+  const lang = negotiateLanguage(asked);
+  // negotiateLanguage falls back to English: only an English tag really asks for English.
+  return lang === 'en' && !/^en\b/i.test(asked) ? undefined : lang;
+}
+
+interface Page {
+  status: number;
+  title: string;
+  /** This page's path, for the language links. */
+  path: string;
+  /** What goes in <main>. */
+  body: SafeHtml;
+}
+
+function send(reply: FastifyReply, view: View, { status, title, path, body }: Page) {
+  const document = html`<!doctype html>
+<html lang="${view.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${new SafeHtml(CSS)}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+<footer>${languageLinks(view, path)}</footer>
+</body>
+</html>
+`;
+  return reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .header('content-language', view.lang)
+    .header('vary', 'accept-language')
+    .header('cache-control', 'public, max-age=60')
+    .header('content-security-policy', PAGE_CSP)
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .send(document.value);
+}
+
+function trackingBody(found: PublicTracking, view: View): SafeHtml {
+  const latest = found.events[0];
+  return html`<h1>${view.text('title')}</h1>
+<p class="number">${view.text('trackingNumber')} <strong>${found.trackingNumber}</strong></p>
+<section class="card status ${tone(found.phase)}" aria-labelledby="status-heading">
+<h2 id="status-heading">${view.text('currentStatus')}</h2>
+<p class="status-text">${found.status_text ?? view.text('noEvents')}</p>
+${latest ? html`<p class="meta">${eventWhenAndWhere(latest, view.lang)}</p>` : ''}
+${journey(found, view)}
+</section>
+${found.proof_of_delivery ? proofOfDelivery(found.proof_of_delivery, view) : ''}
+${found.events.length > 0 ? history(found.events, view) : ''}
+<section class="card" aria-labelledby="search-heading">
+<h2 id="search-heading">${view.text('trackAnother')}</h2>
+${searchForm(view)}
+</section>`;
+}
+
+function proofOfDelivery(pod: NonNullable<PublicTracking['proof_of_delivery']>, view: View): SafeHtml {
+  return html`<section class="card" aria-labelledby="pod-heading">
+<h2 id="pod-heading">${view.text('proofOfDelivery')}</h2>
+<dl>
+<dt>${view.text('delivered')}</dt><dd>${localTime(pod.delivered_at, view.lang)}</dd>
+${pod.recipient ? html`<dt>${view.text('signedBy')}</dt><dd>${pod.recipient}</dd>` : ''}
+${pod.note ? html`<dt>${view.text('note')}</dt><dd>${pod.note}</dd>` : ''}
+</dl>
+</section>`;
+}
+
+function history(events: PublicEvent[], view: View): SafeHtml {
+  const items = events.map(
+    (event) => html`<li>
+<p class="event-status">${event.status_text}</p>
+<p class="meta">${eventWhenAndWhere(event, view.lang)}</p>
+${event.description ? html`<p>${event.description}</p>` : ''}
+</li>
+`,
+  );
+  return html`<section class="card" aria-labelledby="history-heading">
+<h2 id="history-heading">${view.text('history')}</h2>
+<p class="meta">${view.text('localTimes')}</p>
+<ol class="timeline">
+${items}</ol>
+</section>`;
+}
+
+function tone(phase: Phase | null): string {
+  if (phase === 'delivered') return 'done';
+  return phase === 'exception' || phase === 'return' ? 'alert' : '';
+}
+
+/** The furthest step any event reached, so an exception after "out for delivery" keeps its progress. */
+function journey(found: PublicTracking, view: View): SafeHtml | '' {
+  if (found.events.length === 0) return '';
+  const reached = Math.max(-1, ...found.events.map((e) => (e.phase ? (STEP_OF_PHASE[e.phase] ?? -1) : -1)));
+  const steps = STEPS.map((phase, index) => {
+    const label = phaseLabel(phase, view.lang);
+    if (index === reached) return html`<li class="reached" aria-current="step">${label}</li>`;
+    return html`<li${index < reached ? html` class="reached"` : ''}>${label}</li>`;
+  });
+  return html`<ol class="steps" aria-label="${view.text('journey')}">${steps}</ol>`;
+}
+
+type PublicEvent = PublicTracking['events'][number];
+
+function eventWhenAndWhere(event: PublicEvent, lang: Language): SafeHtml {
+  const place = event.location ? placeText(event.location, lang) : '';
+  return html`${localTime(event.occurred_at, lang)}${place ? ` · ${place}` : ''}`;
+}
+
+const formatters = new Map<Language, Intl.DateTimeFormat>();
+
+/**
+ * The time as it was on the clock where the event happened, with its offset. The wall-clock part
+ * of the ISO string is formatted as if it were UTC, which leaves it unchanged: Node 20's Intl
+ * does not take an offset such as "+01:00" as a time zone.
+ */
+function localTime(occurredAt: string, lang: Language): SafeHtml {
+  const offset = /(Z|[+-]\d{2}:\d{2})$/i.exec(occurredAt)?.[1]?.toUpperCase() ?? 'Z';
+  const wallClock = new Date(`${occurredAt.slice(0, 19)}Z`);
+  let format = formatters.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' });
+    formatters.set(lang, format);
+  }
+  const zone = offset === 'Z' ? 'UTC' : `UTC${offset}`;
+  return html`<time datetime="${occurredAt}">${format.format(wallClock)} (${zone})</time>`;
+}
+
+/** "Lyon hub, Lyon, France": the place's name and town, the country in the visitor's language. */
+function placeText(location: NonNullable<PublicEvent['location']>, lang: Language): string {
+  return [location.name, location.city, location.country && countryName(location.country, lang)]
+    .filter(Boolean)
+    .join(', ');
+}
+
+function countryName(code: string, lang: Language): string {
+  if (!/^[A-Za-z]{2}$/.test(code)) return code;
+  return new Intl.DisplayNames(lang, { type: 'region' }).of(code.toUpperCase()) ?? code;
+}
+
+function searchForm(view: View, value = ''): SafeHtml {
+  return html`<form method="get" action="/track">
+<label for="number">${view.text('trackingNumber')}</label>
+<input id="number" name="number" value="${value}" required maxlength="64" autocomplete="off" autocapitalize="characters" spellcheck="false">
+${view.chosen ? html`<input type="hidden" name="lang" value="${view.chosen}">` : ''}
+<button type="submit">${view.text('track')}</button>
+</form>`;
+}
+
+function languageLinks(view: View, path: string): SafeHtml {
+  const links = LANGUAGES.map(
+    (lang) =>
+      html`<li><a href="${path}?lang=${lang}" hreflang="${lang}" lang="${lang}"${
+        lang === view.lang ? html` aria-current="page"` : ''
+      }>${LANGUAGE_NAMES[lang]}</a></li>`,
+  );
+  return html`<nav aria-label="${view.text('language')}"><ul class="languages">${links}</ul></nav>`;
+}

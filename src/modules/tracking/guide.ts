@@ -1,0 +1,650 @@
+import type { Language } from '../../platform/i18n/index.ts';
+import {
+  CODEBOOK,
+  INCIDENT_REASONS,
+  type IncidentReason,
+  OTEP_VERSION,
+  PHASES,
+  type Phase,
+  PROFILES,
+  SOURCE_TYPES,
+  type SourceType,
+  statusUri,
+} from './codebook.ts';
+import { FORMAT_NAMES, FORMATS } from './projections/registry.ts';
+import { schemaUrl } from './schema.ts';
+import type { OtepSubject } from './timeline.ts';
+import { issueCatalog, STANDARD_PROJECTIONS, SUBJECT_IDENTIFIERS, validateTimeline } from './validator.ts';
+import { issueMessage } from './validator-messages.ts';
+
+/**
+ * The OTEP guide the service publishes. The content is written once, as a small structured
+ * document, and rendered to Markdown and to a self-contained HTML page; tables come from the
+ * codebook and the validator, so the guide cannot disagree with them.
+ */
+
+/** Inline text may use `code` spans and [links](url); nothing else is interpreted. */
+type Block =
+  | { kind: 'heading'; level: 2 | 3; text: string }
+  | { kind: 'paragraph'; text: string }
+  | { kind: 'list'; items: string[]; ordered?: boolean }
+  | { kind: 'table'; columns: string[]; rows: string[][] }
+  | { kind: 'code'; text: string; language: string };
+
+interface GuideDocument {
+  title: string;
+  blocks: Block[];
+}
+
+const heading = (text: string, level: 2 | 3 = 2): Block => ({ kind: 'heading', level, text });
+const paragraph = (text: string): Block => ({ kind: 'paragraph', text });
+const bullets = (items: string[], ordered = false): Block => ({ kind: 'list', items, ordered });
+const table = (columns: string[], rows: string[][]): Block => ({ kind: 'table', columns, rows });
+const code = (text: string): string => `\`${text}\``;
+const yes = (flag: boolean) => (flag ? 'yes' : '');
+
+const withoutTrailingSlash = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
+
+function guideUrls(baseUrl: string) {
+  const api = `${withoutTrailingSlash(baseUrl)}/api`;
+  return {
+    api,
+    html: `${api}/otep-guide`,
+    markdown: `${api}/otep-guide.md`,
+    codebook: `${api}/otep-guide/codebook`,
+    codebookJson: `${api}/otep-guide/codebook.json`,
+    schema: schemaUrl(baseUrl),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content
+// ---------------------------------------------------------------------------------------------
+
+const PHASE_MEANINGS: Record<Phase, string> = {
+  pre_shipment: 'The shipment is announced or booked, not yet handed over.',
+  pickup: 'A driver is collecting it, or has collected it.',
+  inbound: 'It arrived at, or was received by, a facility.',
+  transit: 'It is moving between facilities.',
+  out_for_delivery: 'It is on the vehicle for the last mile.',
+  delivered: 'The recipient has it.',
+  exception: 'Something interrupted the journey: a failed or rescheduled attempt, a removal, a cancellation.',
+  return: 'It is going back to the sender, or the recipient refused it.',
+};
+
+const SOURCE_TYPE_MEANINGS: Record<SourceType, string> = {
+  self_delivery: "The business's own drivers and depots, through this service.",
+  third_party_delivery: 'A delivery partner working on routes planned in this service.',
+  carrier: 'An external carrier that reports a history of events.',
+  provider_push: 'A tracking provider that pushed the event to the ingest endpoint.',
+  synthesized: 'Made by this service from a change of a current status, for sources without a history.',
+};
+
+const INCIDENT_REASON_MEANINGS: Record<IncidentReason, string> = {
+  recipient_absent: 'Nobody was there to receive it.',
+  address_not_found: 'The address could not be found or is incomplete.',
+  refused: 'The recipient refused it.',
+  damaged: 'The parcel is damaged.',
+  weather: 'Weather prevented the attempt.',
+  customs: 'Held or delayed by customs.',
+  vehicle_issue: 'A vehicle breakdown or accident.',
+  access_restricted: 'The place could not be entered (gate, code, restricted hours).',
+  other: 'Any other reason; say which in `message`.',
+};
+
+const IDENTIFIER_MEANINGS: Record<keyof OtepSubject, string> = {
+  tracking_number: "This service's tracking number.",
+  order_id: "This service's order id.",
+  package_id: "This service's package id.",
+  external_tracking_number: "A carrier's or marketplace's own tracking number.",
+  gs1_sscc: 'GS1 Serial Shipping Container Code (projected as `https://id.gs1.org/00/<sscc>`).',
+  piece_id: 'A piece of a multi-piece shipment.',
+};
+
+const IDENTIFIER_TYPES = {
+  text: 'non-empty string',
+  positive_integer: 'integer ≥ 1',
+  sscc: 'string of exactly 18 digits',
+} as const;
+
+const TERMINAL_CODES = CODEBOOK.filter((entry) => entry.terminal).map((entry) => entry.code);
+
+function codebookTable(): Block {
+  return table(
+    [
+      '#',
+      'code',
+      'phase',
+      'terminal',
+      'pod',
+      'EPCIS bizStep',
+      'EPCIS disposition',
+      'IATA',
+      'Rec 24',
+      'meaning',
+    ],
+    CODEBOOK.map((entry, index) => [
+      String(index + 1),
+      code(entry.code),
+      code(entry.phase),
+      yes(entry.terminal),
+      yes(entry.pod),
+      code(entry.bizStep),
+      code(entry.disposition),
+      entry.iata,
+      String(entry.rec24),
+      entry.description,
+    ]),
+  );
+}
+
+function codebookIntro(): Block[] {
+  return [
+    paragraph(
+      `Profile ${code(PROFILES.join(', '))}, OTEP ${OTEP_VERSION}: ${CODEBOOK.length} status codes. ` +
+        `Each is addressed as ${code('otep:<profile>:<code>')} (for example ${code(statusUri('delivered'))}); ` +
+        'short and addressed forms are both accepted on input. Experimental codes start with `x-` until registered.',
+    ),
+    paragraph(`Terminal codes: ${TERMINAL_CODES.map(code).join(', ')}.`),
+    paragraph(
+      '“pod” marks the codes that carry a proof of delivery or pickup. The EPCIS columns are bare GS1 CBV words; ' +
+        '`received` is not a CBV disposition and is emitted in this service’s own namespace.',
+    ),
+  ];
+}
+
+/** A real call of the validator, so the example cannot go stale. */
+function validatorExample(): Block[] {
+  const timeline = {
+    otep_version: OTEP_VERSION,
+    profile: 'parcel',
+    subject: { tracking_number: 'TMS0000123' },
+    events: [
+      {
+        occurred_at: '2026-11-02T10:30:00',
+        status_code: 'otep:parcel:delivered',
+        source: { type: 'carrier' },
+      },
+    ],
+  };
+  const answer = { result: true, ...validateTimeline(timeline, 'en') };
+  return [
+    paragraph('For example, this body:'),
+    { kind: 'code', language: 'json', text: JSON.stringify(timeline, null, 2) },
+    paragraph('gets this answer:'),
+    { kind: 'code', language: 'json', text: JSON.stringify(answer, null, 2) },
+  ];
+}
+
+function guideDocument(baseUrl: string): GuideDocument {
+  const urls = guideUrls(baseUrl);
+  const link = (url: string) => `[${url}](${url})`;
+  return {
+    title: `Open Tracking Event Protocol (OTEP) ${OTEP_VERSION}`,
+    blocks: [
+      paragraph(
+        'OTEP describes a shipment’s journey as a timeline of events on four dimensions: what (the subject), ' +
+          'when (time of occurrence and of recording), where (location) and why (a canonical status code and ' +
+          'an optional incident reason). This service answers every tracking read in OTEP and projects it onto ' +
+          'external standards on request.',
+      ),
+
+      heading('Endpoints'),
+      paragraph(`Paths are relative to ${code(urls.api)}. Reads need no credentials.`),
+      table(
+        ['method', 'path', 'purpose'],
+        [
+          ['GET', code('/v1/otep/trackings/{tracking_number}'), 'The timeline of one tracking number.'],
+          ['GET', code('/v1/otep/trackings/{tracking_number}/events'), 'Its events only.'],
+          ['POST', code('/v1/otep/trackings/batch'), 'Many tracking numbers in one call.'],
+          ['POST', code('/v1/otep/ingest'), 'Providers push a native timeline (provider credential).'],
+          [
+            'POST',
+            code('/v1/otep/ingest/epcis'),
+            'Providers push a GS1 EPCIS 2.0 document (provider credential).',
+          ],
+          ['POST', code('/v1/otep/validate'), 'The conformance validator (public).'],
+        ],
+      ),
+
+      heading('Timeline envelope'),
+      table(
+        ['field', 'type', 'required', 'notes'],
+        [
+          [code('otep_version'), 'string', 'yes', `Protocol version, ${code(OTEP_VERSION)} today.`],
+          [code('profile'), 'string', 'yes', `Domain profile: ${PROFILES.map(code).join(', ')}.`],
+          [code('subject'), 'object', 'yes', 'What is tracked: at least one identifier (below).'],
+          [
+            code('current_status'),
+            'string',
+            'no',
+            'Code of the latest event by `occurred_at`; absent when there are no events.',
+          ],
+          [code('delivered'), 'boolean', 'no', 'True when `current_status` is `delivered`.'],
+          [
+            code('projections'),
+            'array of strings',
+            'no',
+            'External projections the timeline declares, for example `["epcis"]` (see conformance levels).',
+          ],
+          [
+            code('events'),
+            'array',
+            'yes',
+            'Ascending by `occurred_at` (ties: `recorded_at`, then `event_id`); may be empty.',
+          ],
+        ],
+      ),
+      paragraph(
+        'Read answers wrap the document: `{ "result": true, "format": "otep", "data": <timeline> }`. ' +
+          'Fields not listed here are ignored, so later minor versions can add fields.',
+      ),
+
+      heading('Event'),
+      table(
+        ['field', 'required', 'notes'],
+        [
+          [
+            code('occurred_at'),
+            'yes',
+            'When it happened: RFC 3339 date-time with seconds and an explicit offset (`Z` or `±hh:mm`), ' +
+              'for example `2026-11-02T10:30:00+01:00`. Without an offset it is an error.',
+          ],
+          [
+            code('status_code'),
+            'yes',
+            'A codebook code, short (`delivered`) or addressed (`otep:parcel:delivered`), or an experimental `x-…` code.',
+          ],
+          [code('source'), 'yes', '`{ type, name?, reference? }`; `type` is one of the source types below.'],
+          [
+            code('otep_version'),
+            'no',
+            'Inherited from the envelope when omitted; a different major version is an error.',
+          ],
+          [
+            code('recorded_at'),
+            'no',
+            'When the service recorded it (set on ingest); RFC 3339 with an offset.',
+          ],
+          [
+            code('phase'),
+            'no',
+            'Derived from `status_code`. When sent (`transit` or `otep:phase:transit`) it must be the codebook’s phase.',
+          ],
+          [code('status_uri'), 'no', 'The addressed form of the code, added on output.'],
+          [
+            code('location'),
+            'no',
+            '`name`, `address`, `city`, `region`, `postal_code`, `country` (ISO 3166-1 alpha-2), ' +
+              '`lat` (−90 to 90), `lng` (−180 to 180), `gln` (13 digits).',
+          ],
+          [
+            code('incident_reason'),
+            'no',
+            '`{ code, message? }`; `code` is one of the incident reasons below.',
+          ],
+          [
+            code('pod'),
+            'no',
+            'Proof of delivery or pickup: `recipient`, `signature_url`, `photo_urls` (array of strings), `note`.',
+          ],
+          [code('description'), 'no', 'Free text from the source.'],
+          [
+            code('event_id'),
+            'no',
+            'A stable id. Ingest deduplicates on it, and without it on subject + `occurred_at` + `status_code` + `source.type`.',
+          ],
+        ],
+      ),
+
+      heading('Subject identifiers'),
+      paragraph('A subject carries at least one of these identifiers.'),
+      table(
+        ['identifier', 'type', 'meaning'],
+        Object.entries(SUBJECT_IDENTIFIERS).map(([name, kind]) => [
+          code(name),
+          IDENTIFIER_TYPES[kind],
+          IDENTIFIER_MEANINGS[name as keyof OtepSubject],
+        ]),
+      ),
+
+      heading('Identifiers and versions'),
+      bullets([
+        'A status code is addressed as `otep:<profile>:<code>`, a phase as `otep:phase:<name>`. Both short and ' +
+          'addressed forms are accepted on input; output uses the short form in `status_code` and adds `status_uri`.',
+        `Semantic versioning: ${code(OTEP_VERSION)} today. Minor versions add codes, profiles and fields; ` +
+          'the meaning of a published identifier never changes.',
+        'The envelope must carry `otep_version`; an event may omit it and inherit it. Any minor version of the ' +
+          'same major is read; a different major is an error.',
+      ]),
+
+      heading('Codebook'),
+      ...codebookIntro(),
+      codebookTable(),
+      paragraph(`The same table as JSON: ${link(urls.codebookJson)}.`),
+
+      heading('Phases'),
+      paragraph(
+        'A journey moves forward through the first six phases; `exception` and `return` may interrupt it.',
+      ),
+      table(
+        ['phase', 'addressed', 'meaning'],
+        PHASES.map((phase) => [code(phase), code(`otep:phase:${phase}`), PHASE_MEANINGS[phase]]),
+      ),
+
+      heading('Terminal codes'),
+      paragraph(
+        `${TERMINAL_CODES.map(code).join(', ')} end a journey (the interface calls them delivered, returned, ` +
+          'rejected and cancelled).',
+      ),
+
+      heading('Source types'),
+      table(
+        ['source.type', 'meaning'],
+        SOURCE_TYPES.map((type) => [code(type), SOURCE_TYPE_MEANINGS[type]]),
+      ),
+
+      heading('Incident reasons'),
+      table(
+        ['incident_reason.code', 'meaning'],
+        INCIDENT_REASONS.map((reason) => [code(reason), INCIDENT_REASON_MEANINGS[reason]]),
+      ),
+
+      heading('Ordering and transitions'),
+      bullets([
+        'Events are ordered by `occurred_at`. Out-of-order arrival is normal and never rejected; ' +
+          'the validator only warns when a submitted list is not sorted.',
+        'The current status is the latest event’s code. A terminal code ends the journey only by being latest: ' +
+          'a later non-terminal event still wins, and the validator warns about it.',
+        'Phases move forward: `pre_shipment` → `pickup` → `inbound` ⇄ `transit` → `out_for_delivery` → ' +
+          '`delivered` (`inbound` and `transit` alternate at every hub). Going back to an earlier phase is a ' +
+          'warning unless an `exception` or `return` event comes in between.',
+      ]),
+
+      heading('Synthesized events'),
+      paragraph(
+        'Some sources report only a current status, with no history. Every observed change of that status ' +
+          'becomes one event with `source.type` `synthesized` and `occurred_at` set to the time the change was ' +
+          'observed; an unchanged status adds nothing.',
+      ),
+
+      heading('Validator'),
+      paragraph(
+        `${code('POST /api/v1/otep/validate')} takes a timeline and answers 200 for any JSON body (400 only for ` +
+          'unparsable JSON) with `conformant`, `level`, `errors` and `warnings`. Each issue has a `path` ' +
+          '(`events[0].occurred_at`, `subject`; the empty path is the whole body), a stable `code` and a ' +
+          '`message` in the language of Accept-Language (en, zh-Hans, zh-Hant, fr, de, es). ' +
+          '`conformant` is true exactly when `errors` is empty.',
+      ),
+      ...validatorExample(),
+      heading('Conformance levels', 3),
+      bullets([
+        'Level 0: not conformant (at least one error).',
+        'Level 1: conformant: a valid envelope and subject, codebook or experimental codes, phases that agree ' +
+          'with their codes. Ordering warnings do not lower the level.',
+        `Level 2: level 1, at least one event, only codebook codes (no \`x-\` codes), and at least one ` +
+          `external-standard projection declared in \`projections\` or requested: ` +
+          `${STANDARD_PROJECTIONS.map(code).join(', ')}.`,
+      ]),
+      heading('Issue codes', 3),
+      table(
+        ['code', 'severity', 'message'],
+        issueCatalog().map(({ code: issue, severity }) => [code(issue), severity, issueMessage(issue, 'en')]),
+      ),
+      paragraph(`The JSON Schema (draft 2020-12) of a timeline the validator accepts: ${link(urls.schema)}.`),
+
+      heading('Ingest'),
+      paragraph(
+        'Tracking providers push events with their provider credential, as a native timeline or as a GS1 EPCIS 2.0 ' +
+          'document. Each event is checked with the validator’s rules, normalized to the codebook and added to the ' +
+          `timeline of its shipment. See ${code('/api/v1/otep/ingest')}.`,
+      ),
+
+      heading('Output formats'),
+      paragraph(
+        'Choose a format with `?format=<name>` or an Accept profile; every read has the same wrapper ' +
+          '`{ "result": true, "format": "<name>", "data": <document> }`. Unknown names are a 400 listing the known ones.',
+      ),
+      table(
+        ['format', 'data', 'media type (Accept)', 'counts for level 2'],
+        FORMAT_NAMES.map((name) => [
+          code(name),
+          FORMATS[name]!.description,
+          code(FORMATS[name]!.mediaType),
+          yes(STANDARD_PROJECTIONS.some((standard) => standard === name)),
+        ]),
+      ),
+
+      heading('This guide'),
+      table(
+        ['what', 'where'],
+        [
+          ['This page (HTML)', link(urls.html)],
+          ['This page (Markdown)', link(urls.markdown)],
+          ['Codebook', link(urls.codebook)],
+          ['Codebook (JSON)', link(urls.codebookJson)],
+          ['JSON Schema', link(urls.schema)],
+        ],
+      ),
+    ],
+  };
+}
+
+function codebookDocument(): GuideDocument {
+  return {
+    title: `OTEP codebook (${PROFILES.join(', ')}, ${OTEP_VERSION})`,
+    blocks: [...codebookIntro(), codebookTable()],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+// ---------------------------------------------------------------------------------------------
+
+const markdownCell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+function blockMarkdown(block: Block): string {
+  switch (block.kind) {
+    case 'heading':
+      return `${'#'.repeat(block.level)} ${block.text}`;
+    case 'paragraph':
+      return block.text;
+    case 'list':
+      return block.items.map((item, index) => `${block.ordered ? `${index + 1}.` : '-'} ${item}`).join('\n');
+    case 'table': {
+      const line = (cells: string[]) => `| ${cells.map(markdownCell).join(' | ')} |`;
+      return [line(block.columns), line(block.columns.map(() => '---')), ...block.rows.map(line)].join('\n');
+    }
+    case 'code':
+      return `\`\`\`${block.language}\n${block.text}\n\`\`\``;
+  }
+}
+
+function renderMarkdown(document: GuideDocument): string {
+  return `${[`# ${document.title}`, ...document.blocks.map(blockMarkdown)].join('\n\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTML
+// ---------------------------------------------------------------------------------------------
+
+const escapeHtml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** `code` spans first (their content is literal), then [links](url) in the rest. */
+function inlineHtml(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part) =>
+      part.startsWith('`') && part.endsWith('`') && part.length > 1
+        ? `<code>${escapeHtml(part.slice(1, -1))}</code>`
+        : escapeHtml(part).replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>'),
+    )
+    .join('');
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+function blockHtml(block: Block): string {
+  switch (block.kind) {
+    case 'heading':
+      return `<h${block.level} id="${slug(block.text)}">${inlineHtml(block.text)}</h${block.level}>`;
+    case 'paragraph':
+      return `<p>${inlineHtml(block.text)}</p>`;
+    case 'list': {
+      const tag = block.ordered ? 'ol' : 'ul';
+      return `<${tag}>${block.items.map((item) => `<li>${inlineHtml(item)}</li>`).join('')}</${tag}>`;
+    }
+    case 'table': {
+      const head = block.columns.map((column) => `<th scope="col">${inlineHtml(column)}</th>`).join('');
+      const rows = block.rows
+        .map((row) => `<tr>${row.map((cell) => `<td>${inlineHtml(cell)}</td>`).join('')}</tr>`)
+        .join('\n');
+      return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
+    }
+    case 'code':
+      return `<pre><code class="language-${block.language}">${escapeHtml(block.text)}</code></pre>`;
+  }
+}
+
+/** The page around the content: its words follow the reader's language; the reference is English. */
+const PAGE_WORDS: Record<Language, { contents: string; alsoAs: string; englishOnly: string }> = {
+  en: { contents: 'Contents', alsoAs: 'Also as', englishOnly: '' },
+  'zh-Hans': { contents: '目录', alsoAs: '其他格式', englishOnly: '本参考文档以英文撰写。' },
+  'zh-Hant': { contents: '目錄', alsoAs: '其他格式', englishOnly: '本參考文件以英文撰寫。' },
+  fr: { contents: 'Sommaire', alsoAs: 'Aussi en', englishOnly: 'Cette référence est rédigée en anglais.' },
+  de: { contents: 'Inhalt', alsoAs: 'Auch als', englishOnly: 'Diese Referenz ist auf Englisch verfasst.' },
+  es: {
+    contents: 'Contenido',
+    alsoAs: 'También en',
+    englishOnly: 'Esta referencia está redactada en inglés.',
+  },
+};
+
+const STYLE = `
+:root { color-scheme: light dark; --text: #1c2128; --muted: #57606a; --page: #fff; --line: #d0d7de; --link: #0a58ca; --tint: #f4f6f8; }
+@media (prefers-color-scheme: dark) {
+  :root { --text: #e6edf3; --muted: #9da7b3; --page: #0d1117; --line: #30363d; --link: #6cb6ff; --tint: #161b22; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--page); color: var(--text); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+header, nav, main { max-width: 62rem; margin: 0 auto; padding: 0 1rem; }
+header { padding-top: 1.5rem; }
+h1 { font-size: 1.8rem; line-height: 1.25; margin: 0 0 .5rem; }
+h2 { font-size: 1.35rem; margin: 2.2rem 0 .6rem; padding-bottom: .25rem; border-bottom: 1px solid var(--line); }
+h3 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
+a { color: var(--link); }
+.meta { color: var(--muted); margin: .25rem 0; }
+nav ol { columns: 2 14rem; padding-left: 1.2rem; }
+code { font: .88em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--tint); padding: .1em .3em; border-radius: 4px; overflow-wrap: anywhere; }
+pre { background: var(--tint); padding: .8rem 1rem; border-radius: 6px; overflow-x: auto; line-height: 1.45; }
+pre code { padding: 0; background: none; overflow-wrap: normal; }
+.table-wrap { overflow-x: auto; margin: .8rem 0; }
+table { border-collapse: collapse; font-size: .92rem; }
+th, td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
+th { white-space: nowrap; }
+main { padding-bottom: 3rem; }
+`;
+
+function renderHtml(
+  document: GuideDocument,
+  lang: Language,
+  alternates: [label: string, url: string][],
+): string {
+  const words = PAGE_WORDS[lang];
+  const sections = document.blocks.filter(
+    (block): block is Extract<Block, { kind: 'heading' }> => block.kind === 'heading' && block.level === 2,
+  );
+  const contents =
+    sections.length < 3
+      ? ''
+      : `<nav aria-label="${escapeHtml(words.contents)}"><h2>${escapeHtml(words.contents)}</h2><ol>${sections
+          .map((block) => `<li><a href="#${slug(block.text)}">${inlineHtml(block.text)}</a></li>`)
+          .join('')}</ol></nav>`;
+  const alsoAs = alternates
+    .map(([label, url]) => `<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`)
+    .join(' · ');
+  const englishOnly = words.englishOnly ? `<p class="meta">${escapeHtml(words.englishOnly)}</p>` : '';
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(document.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1 lang="en">${escapeHtml(document.title)}</h1>
+<p class="meta">${escapeHtml(words.alsoAs)}: ${alsoAs}</p>
+${englishOnly}
+</header>
+${contents}
+<main lang="en">
+${document.blocks.map(blockHtml).join('\n')}
+</main>
+</body>
+</html>
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Published renderings
+// ---------------------------------------------------------------------------------------------
+
+/** The OTEP specification page as Markdown (`/api/otep-guide.md`). */
+export function guideMarkdown(baseUrl: string): string {
+  return renderMarkdown(guideDocument(baseUrl));
+}
+
+/** The same page as self-contained HTML (`/api/otep-guide`): inline CSS, no scripts, no external assets. */
+export function guideHtml(baseUrl: string, lang: Language = 'en'): string {
+  const urls = guideUrls(baseUrl);
+  return renderHtml(guideDocument(baseUrl), lang, [
+    ['Markdown', urls.markdown],
+    ['Codebook (JSON)', urls.codebookJson],
+    ['JSON Schema', urls.schema],
+  ]);
+}
+
+/** The codebook table alone as Markdown (`/api/otep-guide/codebook`, text/markdown). */
+export function codebookMarkdown(): string {
+  return renderMarkdown(codebookDocument());
+}
+
+/** The codebook table alone as an HTML page (`/api/otep-guide/codebook`, text/html). */
+export function codebookHtml(baseUrl: string, lang: Language = 'en'): string {
+  const urls = guideUrls(baseUrl);
+  return renderHtml(codebookDocument(), lang, [
+    ['Codebook (JSON)', urls.codebookJson],
+    ['OTEP guide', urls.html],
+  ]);
+}
+
+/** The codebook as data (`/api/otep-guide/codebook.json`). */
+export function codebookJson() {
+  return {
+    otep_version: OTEP_VERSION,
+    profile: PROFILES[0],
+    phases: [...PHASES],
+    terminal_codes: TERMINAL_CODES,
+    source_types: [...SOURCE_TYPES],
+    incident_reasons: [...INCIDENT_REASONS],
+    codes: CODEBOOK.map((entry) => ({
+      code: entry.code,
+      uri: statusUri(entry.code),
+      phase: entry.phase,
+      terminal: entry.terminal,
+      pod: entry.pod,
+      epcis_biz_step: entry.bizStep,
+      epcis_disposition: entry.disposition,
+      iata_code: entry.iata,
+      uncefact_rec24: entry.rec24,
+      description: entry.description,
+    })),
+  };
+}

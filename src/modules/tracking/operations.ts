@@ -1,0 +1,292 @@
+import { z } from 'zod';
+import {
+  businessOf,
+  defineOperation,
+  type Operation,
+  type OperationContext,
+  providerOf,
+  Representation,
+} from '../../platform/catalog/operation.ts';
+import { AppError } from '../../platform/errors.ts';
+import { idParam } from '../orders/schemas.ts';
+import { OTEP_VERSION } from './codebook.ts';
+import { eventsFromEpcis } from './projections/epcis-reader.ts';
+import { FORMAT_NAMES, FORMATS, formatForAccept } from './projections/registry.ts';
+import { publicView } from './public-view.ts';
+import { joinPath, MAX_BATCH_NUMBERS, type TrackingService } from './service.ts';
+import type { OtepTimeline } from './timeline.ts';
+import { validateTimeline } from './validator.ts';
+
+const trackingNumber = z.string().trim().min(1).max(64);
+const formatParam = z
+  .string()
+  .optional()
+  .describe(
+    `Output format (default otep). Without it, an Accept media type picks the format and the answer is the bare ` +
+      `document: ${FORMAT_NAMES.map((name) => `${name}: ${FORMATS[name]!.mediaType}`).join('; ')}`,
+  );
+
+/** `{ result, format, data }`: one wrapper for every format, so clients branch on `format` only. */
+const projected = z.object({
+  result: z.literal(true),
+  format: z.string(),
+  data: z.unknown().describe("The format's document"),
+});
+
+/** A timeline (or many) in the format the caller asked for, as the public may see it. */
+function render(
+  ctx: OperationContext,
+  baseUrl: string,
+  format: string | undefined,
+  build: (project: (t: OtepTimeline) => unknown) => unknown,
+) {
+  const projectPublic = (name: string) => (timeline: OtepTimeline) =>
+    FORMATS[name]!.project(publicView(timeline), { baseUrl });
+  if (format !== undefined) {
+    if (!Object.hasOwn(FORMATS, format)) {
+      throw new AppError('UNKNOWN_FORMAT', {
+        params: { format, formats: FORMAT_NAMES.join(', ') },
+        details: { formats: FORMAT_NAMES },
+      });
+    }
+    return { result: true as const, format, data: build(projectPublic(format)) };
+  }
+  const accepted = formatForAccept(ctx.accept);
+  if (accepted) return new Representation(FORMATS[accepted]!.mediaType, build(projectPublic(accepted)));
+  return { result: true as const, format: 'otep', data: build(projectPublic('otep')) };
+}
+
+export function trackingOperations(tracking: TrackingService): Operation[] {
+  const timelineOf = async (ctx: OperationContext, number: string) => tracking.timeline(ctx.db, number);
+  return [
+    defineOperation({
+      name: 'get_otep_tracking',
+      summary: 'The OTEP timeline of one tracking number, in any of the output formats',
+      description:
+        'Public. `format` (or an Accept media type, which answers the bare document) picks the projection. ' +
+        'Personal data is reduced to what a tracking page shows (see docs/otep.md).',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: { public: true },
+      errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
+      rest: { method: 'GET', path: '/v1/otep/trackings/:tracking_number' },
+      graphql: 'otepTracking',
+      input: z.object({ tracking_number: trackingNumber, format: formatParam }),
+      output: projected,
+      handler: async (ctx, input) => {
+        const timeline = await timelineOf(ctx, input.tracking_number);
+        return render(ctx, tracking.baseUrl, input.format, (project) => project(timeline));
+      },
+    }),
+    defineOperation({
+      name: 'get_otep_tracking_events',
+      summary: 'The events of one tracking number only, in any of the output formats',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: { public: true },
+      errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
+      rest: { method: 'GET', path: '/v1/otep/trackings/:tracking_number/events' },
+      input: z.object({ tracking_number: trackingNumber, format: formatParam }),
+      output: projected,
+      handler: async (ctx, input) => {
+        const timeline = await timelineOf(ctx, input.tracking_number);
+        return render(ctx, tracking.baseUrl, input.format, (project) => {
+          const document = project(timeline) as { events?: unknown };
+          // The native format has an events list of its own; the others are event lists already.
+          return (input.format ?? 'otep') === 'otep' && document.events ? document.events : document;
+        });
+      },
+    }),
+    defineOperation({
+      name: 'get_otep_trackings_batch',
+      summary: `Timelines of up to ${MAX_BATCH_NUMBERS} tracking numbers in one call`,
+      description:
+        'Public. `data.trackings` holds the found ones in the order asked; `data.not_found` the others.',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: { public: true },
+      errors: ['UNKNOWN_FORMAT'],
+      rest: { method: 'POST', path: '/v1/otep/trackings/batch' },
+      graphql: 'otepTrackingsBatch',
+      input: z.object({
+        tracking_numbers: z.array(trackingNumber).min(1).max(MAX_BATCH_NUMBERS),
+        format: formatParam,
+      }),
+      output: projected,
+      handler: async (ctx, input) => {
+        const timelines = await tracking.timelines(ctx.db, input.tracking_numbers);
+        const numbers = [...new Set(input.tracking_numbers)];
+        return render(ctx, tracking.baseUrl, input.format, (project) => ({
+          trackings: numbers.flatMap((number) => {
+            const timeline = timelines.get(number);
+            return timeline ? [{ tracking_number: number, data: project(timeline) }] : [];
+          }),
+          not_found: numbers.filter((number) => !timelines.has(number)),
+        }));
+      },
+    }),
+    defineOperation({
+      name: 'otep_ingest',
+      summary: 'Push tracking events as native OTEP timelines (tracking providers)',
+      description:
+        'Needs a provider key in X-OTEP-Provider-Key. Body: one timeline, or `{ "timelines": [...] }`; at most ' +
+        "1000 events. All or nothing: any invalid event, or a tracking number that is not the provider business's, " +
+        'refuses the whole request (422 OTEP_INVALID listing every path). Events already stored are counted as duplicates.',
+      tag: 'Tracking',
+      kind: 'mutation',
+      risk: 'medium',
+      access: { provider: true },
+      errors: ['OTEP_INVALID', 'OTEP_TOO_MANY_EVENTS'],
+      rest: { method: 'POST', path: '/v1/otep/ingest' },
+      input: z.looseObject({ timelines: z.array(z.unknown()).max(1000).optional() }),
+      output: z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() }),
+      handler: (ctx, input) => {
+        const { timelines, ...single } = input;
+        return timelines
+          ? tracking.ingest(ctx, providerOf(ctx), timelines, (i, path) => joinPath(`timelines[${i}]`, path))
+          : tracking.ingest(ctx, providerOf(ctx), [single], (_, path) => path);
+      },
+    }),
+    defineOperation({
+      name: 'otep_ingest_epcis',
+      summary: 'Push tracking events as a GS1 EPCIS 2.0 document (tracking providers)',
+      description:
+        'ObjectEvents are mapped back to OTEP codes (the otep:status_code extension when present, else bizStep and ' +
+        'disposition) and stored like a native push: all or nothing, duplicates counted.',
+      tag: 'Tracking',
+      kind: 'mutation',
+      risk: 'medium',
+      access: { provider: true },
+      errors: ['OTEP_INVALID', 'OTEP_TOO_MANY_EVENTS'],
+      rest: { method: 'POST', path: '/v1/otep/ingest/epcis' },
+      input: z.looseObject({}),
+      output: z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() }),
+      handler: async (ctx, input) => {
+        const read = eventsFromEpcis(input);
+        if (read.errors.length > 0) {
+          throw new AppError('OTEP_INVALID', {
+            details: { errors: read.errors.map((e) => ({ ...e, code: 'epcis_unreadable' })) },
+          });
+        }
+        const grouped = timelinesFromEpcis(read.events);
+        return tracking.ingest(ctx, providerOf(ctx), grouped.timelines, (i, path) => {
+          // Point at the ObjectEvent the problem came from, not at our grouping of them.
+          const event = /^events\[(\d+)\]/.exec(path);
+          if (!event) return 'epcisBody.eventList';
+          return path.replace(event[0], `epcisBody.eventList[${grouped.origins[i]![Number(event[1])]}]`);
+        });
+      },
+    }),
+    defineOperation({
+      name: 'otep_validate',
+      summary: 'Check a timeline against OTEP: errors and warnings with paths, conformance level',
+      description: 'Public. Always 200 for a JSON object; messages follow Accept-Language.',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: { public: true },
+      rest: { method: 'POST', path: '/v1/otep/validate' },
+      graphql: 'otepValidate',
+      input: z.looseObject({}),
+      output: z.object({
+        result: z.literal(true),
+        conformant: z.boolean(),
+        level: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+        errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+        warnings: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+      }),
+      handler: async (ctx, input) => ({ result: true as const, ...validateTimeline(input, ctx.lang) }),
+    }),
+    defineOperation({
+      name: 'create_tracking_provider',
+      summary: 'Register a tracking provider and get its key (shown once)',
+      description:
+        "The provider pushes events to this business's tracking numbers with the key in X-OTEP-Provider-Key.",
+      tag: 'Tracking',
+      kind: 'mutation',
+      risk: 'high',
+      confirm: true,
+      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      rest: { method: 'POST', path: '/v1/client/otep/providers' },
+      graphql: 'createTrackingProvider',
+      input: z.object({ name: z.string().trim().min(1).max(200) }),
+      output: z.object({
+        result: z.literal(true),
+        provider: z.object({ id: z.int(), name: z.string(), key: z.string() }),
+      }),
+      handler: async (ctx, input) => ({
+        result: true as const,
+        provider: await tracking.createProvider(ctx.db, businessOf(ctx), input.name),
+      }),
+    }),
+    defineOperation({
+      name: 'get_tracking_providers',
+      summary: "The business's tracking providers (never their keys)",
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      rest: { method: 'GET', path: '/v1/client/otep/providers' },
+      graphql: 'trackingProviders',
+      input: z.object({}),
+      output: z.object({
+        result: z.literal(true),
+        providers: z.array(
+          z.object({
+            id: z.int(),
+            name: z.string(),
+            created_at: z.string(),
+            revoked_at: z.string().nullable(),
+          }),
+        ),
+      }),
+      handler: async (ctx) => ({
+        result: true as const,
+        providers: await tracking.providers(ctx.db, businessOf(ctx)),
+      }),
+    }),
+    defineOperation({
+      name: 'revoke_tracking_provider',
+      summary: "Revoke a tracking provider's key",
+      tag: 'Tracking',
+      kind: 'mutation',
+      risk: 'high',
+      confirm: true,
+      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      errors: ['TRACKING_PROVIDER_NOT_FOUND'],
+      rest: { method: 'POST', path: '/v1/client/otep/providers/:provider_id/revoke' },
+      graphql: 'revokeTrackingProvider',
+      input: z.object({ provider_id: idParam }),
+      output: z.object({ result: z.literal(true) }),
+      handler: async (ctx, input) => {
+        await tracking.revokeProvider(ctx.db, businessOf(ctx), input.provider_id);
+        return { result: true as const };
+      },
+    }),
+  ];
+}
+
+/** EPCIS events grouped into one pushed timeline per subject, with each event's index in the document. */
+function timelinesFromEpcis(events: ReturnType<typeof eventsFromEpcis>['events']) {
+  const bySubject = new Map<string, { subject: object; events: unknown[]; origins: number[] }>();
+  for (const [index, { subject, event }] of events.entries()) {
+    const key = JSON.stringify(subject);
+    const group = bySubject.get(key) ?? { subject, events: [], origins: [] };
+    group.events.push(event);
+    group.origins.push(index);
+    bySubject.set(key, group);
+  }
+  const groups = [...bySubject.values()];
+  return {
+    timelines: groups.map(({ subject, events }) => ({
+      otep_version: OTEP_VERSION,
+      profile: 'parcel',
+      subject,
+      events,
+    })),
+    origins: groups.map((group) => group.origins),
+  };
+}

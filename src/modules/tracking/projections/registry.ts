@@ -1,0 +1,165 @@
+import { aftership } from './aftership.ts';
+import { amazon } from './amazon.ts';
+import type { Projection } from './common.ts';
+import { epcis } from './epcis.ts';
+import { onerecord } from './onerecord.ts';
+import { otep } from './otep.ts';
+import { otlp } from './otlp.ts';
+import { sensorthings } from './sensorthings.ts';
+import { shopify } from './shopify.ts';
+import { bigcommerce, etsy, magento, walmart, woocommerce } from './storefronts.ts';
+import { uncefact } from './uncefact.ts';
+
+export const FORMAT_NAMES = [
+  'otep',
+  'epcis',
+  'onerecord',
+  'uncefact',
+  'otlp',
+  'sensorthings',
+  'aftership',
+  'shopify',
+  'amazon',
+  'walmart',
+  'bigcommerce',
+  'magento',
+  'woocommerce',
+  'etsy',
+] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+export interface Format {
+  /** One per format, so an Accept header can name any of them. */
+  mediaType: string;
+  description: string;
+  project: Projection;
+}
+
+/** Formats without a media type of their own get one in our vendor tree. */
+const vendor = (name: string) => `application/vnd.otep.${name}+json`;
+
+const BY_NAME = {
+  otep: {
+    mediaType: 'application/vnd.otep+json',
+    description: 'The native OTEP timeline',
+    project: otep,
+  },
+  epcis: {
+    mediaType: 'application/ld+json; profile="https://ref.gs1.org/standards/epcis"',
+    description: 'GS1 EPCIS 2.0 JSON-LD EPCISDocument, one ObjectEvent per event',
+    project: epcis,
+  },
+  onerecord: {
+    mediaType: 'application/ld+json; profile="https://onerecord.iata.org/ns/cargo"',
+    description: 'IATA ONE Record 3.x LogisticsEvents of the Shipment or Piece',
+    project: onerecord,
+  },
+  uncefact: {
+    mediaType: 'application/ld+json; profile="https://vocabulary.uncefact.org/"',
+    description: 'UN/CEFACT JSON-LD Consignment with its TransportEvents (Rec 24 codes)',
+    project: uncefact,
+  },
+  otlp: {
+    mediaType: vendor('otlp'),
+    description: 'OpenTelemetry OTLP/JSON trace: the journey is a trace, each event a span',
+    project: otlp,
+  },
+  sensorthings: {
+    mediaType: vendor('sensorthings'),
+    description: 'OGC SensorThings API Datastream "status" with one Observation per event',
+    project: sensorthings,
+  },
+  aftership: {
+    mediaType: vendor('aftership'),
+    description: 'Tracking-aggregator object (AfterShip tag, subtag and checkpoints)',
+    project: aftership,
+  },
+  shopify: {
+    mediaType: vendor('shopify'),
+    description: 'Shopify fulfillment tracking info and FulfillmentEvents',
+    project: shopify,
+  },
+  amazon: {
+    mediaType: vendor('amazon'),
+    description: 'Amazon Shipping tracking: eventHistory and summary status',
+    project: amazon,
+  },
+  walmart: {
+    mediaType: vendor('walmart'),
+    description: 'Walmart Marketplace order line status and trackingInfo (approximate)',
+    project: walmart,
+  },
+  bigcommerce: {
+    mediaType: vendor('bigcommerce'),
+    description: 'BigCommerce order status and shipment (approximate)',
+    project: bigcommerce,
+  },
+  magento: {
+    mediaType: vendor('magento'),
+    description: 'Magento / Adobe Commerce order state and shipment track (approximate)',
+    project: magento,
+  },
+  woocommerce: {
+    mediaType: vendor('woocommerce'),
+    description: 'WooCommerce order status and shipment tracking item (approximate)',
+    project: woocommerce,
+  },
+  etsy: {
+    mediaType: vendor('etsy'),
+    description: 'Etsy receipt status and shipment (approximate)',
+    project: etsy,
+  },
+} satisfies Record<FormatName, Format>;
+
+/** The formats by name; indexable by any string, since names arrive from query parameters. */
+export const FORMATS: Readonly<Record<string, Format>> = BY_NAME;
+
+interface MediaRange {
+  type: string;
+  profiles: string[];
+  quality: number;
+  order: number;
+}
+
+/**
+ * The format an Accept header asks for by media type, or undefined when it names none of ours
+ * (wildcards and plain `application/json` included: the caller then answers its default). A JSON-LD
+ * range matches a format when its `profile` (a space-separated list) holds the format's profile.
+ */
+export function formatForAccept(acceptHeader: string | undefined): FormatName | undefined {
+  if (!acceptHeader) return undefined;
+  const ranges = acceptHeader
+    .split(',')
+    .map((range, order) => parseMediaRange(range, order))
+    .filter((range) => range.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.order - b.order);
+  for (const range of ranges) {
+    const name = FORMAT_NAMES.find((candidate) =>
+      matches(range, parseMediaRange(BY_NAME[candidate].mediaType)),
+    );
+    if (name) return name;
+  }
+  return undefined;
+}
+
+function matches(range: MediaRange, format: MediaRange): boolean {
+  if (range.type !== format.type) return false;
+  return format.profiles.every((profile) => range.profiles.includes(profile));
+}
+
+function parseMediaRange(text: string, order = 0): MediaRange {
+  const [type = '', ...parameters] = text.split(';');
+  const range: MediaRange = { type: type.trim().toLowerCase(), profiles: [], quality: 1, order };
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf('=');
+    if (equals < 0) continue;
+    const key = parameter.slice(0, equals).trim().toLowerCase();
+    const value = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+    if (key === 'q') range.quality = Number(value) || 0;
+    if (key === 'profile') range.profiles = value.split(/\s+/).filter(Boolean);
+  }
+  return range;
+}

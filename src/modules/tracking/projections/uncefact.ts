@@ -1,0 +1,64 @@
+import { codeEntry } from '../codebook.ts';
+import type { OtepEvent, OtepLocation, OtepTimeline } from '../timeline.ts';
+import {
+  compact,
+  eventIri,
+  eventText,
+  hasAny,
+  inOtepNamespace,
+  otepNamespace,
+  type ProjectionContext,
+  subjectIri,
+} from './common.ts';
+
+const UNCEFACT = 'https://vocabulary.uncefact.org/';
+
+/**
+ * UN/CEFACT JSON-LD web vocabulary: the parcel as a Consignment whose `transportEvent`s are the
+ * events, each with its Recommendation 24 status code in `typeCode`. `@vocab` makes the context
+ * self-contained (nothing to fetch).
+ */
+export function uncefact(timeline: OtepTimeline, { baseUrl }: ProjectionContext) {
+  return compact({
+    '@context': { '@vocab': UNCEFACT, otep: otepNamespace(baseUrl) },
+    '@id': subjectIri(timeline.subject, baseUrl),
+    '@type': 'Consignment',
+    identifier: timeline.subject.tracking_number,
+    transportEvent: timeline.events.map((event) => transportEvent(event, baseUrl)),
+  });
+}
+
+function transportEvent(event: OtepEvent, baseUrl: string) {
+  return compact({
+    '@id': eventIri(baseUrl, event.event_id),
+    '@type': 'TransportEvent',
+    identifier: event.event_id,
+    typeCode: codeEntry(event.status_code)?.rec24.toString(),
+    description: eventText(event),
+    actualOccurrenceDateTime: event.occurred_at,
+    occurrenceLogisticsLocation: hasAny(event.location) ? logisticsLocation(event.location!) : undefined,
+    'otep:status_code': event.status_code,
+    'otep:incident_reason': event.incident_reason && inOtepNamespace(event.incident_reason),
+  });
+}
+
+function logisticsLocation(place: OtepLocation) {
+  const address = compact({
+    '@type': 'TradeAddress',
+    lineOne: place.address,
+    postcodeCode: place.postal_code,
+    cityName: place.city,
+    countrySubDivisionName: place.region,
+    tradeAddressCountryId: place.country,
+  });
+  const hasCoordinates = place.lat !== undefined && place.lng !== undefined;
+  return compact({
+    '@type': 'LogisticsLocation',
+    identifier: place.gln,
+    name: place.name,
+    postalAddress: Object.keys(address).length > 1 ? address : undefined,
+    physicalGeographicalCoordinate: hasCoordinates
+      ? { '@type': 'GeographicalCoordinate', latitudeMeasure: place.lat, longitudeMeasure: place.lng }
+      : undefined,
+  });
+}

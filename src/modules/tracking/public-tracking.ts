@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import type { Language } from '../../platform/i18n/index.ts';
+import { PHASES } from './codebook.ts';
+import { phaseLabel, statusLabel } from './labels.ts';
+import { publicView } from './public-view.ts';
+import type { TrackingService } from './service.ts';
+import type { OtepLocation, OtepTimeline } from './timeline.ts';
+
+/** A tracking number as the public may type it; the tracking page checks it the same way. */
+export const trackingNumberParam = z.string().trim().min(1).max(64);
+
+const phase = z.enum(PHASES).nullable().describe('OTEP phase of the code; null for experimental codes');
+
+const place = z
+  .object({
+    name: z.string().optional().describe('A facility or place name'),
+    city: z.string().optional(),
+    region: z.string().optional(),
+    postal_code: z.string().optional(),
+    country: z.string().optional().describe('ISO 3166-1 alpha-2'),
+  })
+  .describe('Where it happened: the place only, never a street or coordinates');
+
+const event = z.object({
+  occurred_at: z
+    .string()
+    .describe('ISO 8601 with the offset of where it happened (2026-11-02T10:30:00+01:00)'),
+  status_code: z.string().describe('OTEP status code (docs/otep.md), or an experimental x- code'),
+  status_text: z.string().describe("The status in the caller's language"),
+  phase,
+  description: z.string().nullable().describe('What the source added in words, if anything'),
+  location: place.nullable(),
+});
+
+export const publicTrackingAnswer = z.object({
+  result: z.literal(true),
+  trackingNumber: z.string(),
+  status: z
+    .string()
+    .nullable()
+    .describe('Current OTEP status code (the latest event); null before any event'),
+  status_text: z.string().nullable().describe("The current status in the caller's language"),
+  phase,
+  phase_text: z.string().nullable().describe("The current phase in the caller's language"),
+  delivered: z.boolean().describe('The current status is delivered'),
+  events: z.array(event).describe('Newest first'),
+  proof_of_delivery: z
+    .object({
+      delivered_at: z.string().describe('occurred_at of the latest delivered event'),
+      recipient: z.string().nullable().describe('First name and initial of who took it'),
+      note: z.string().nullable(),
+    })
+    .nullable()
+    .describe('From the latest delivered event; null until the parcel is delivered'),
+});
+export type PublicTracking = z.output<typeof publicTrackingAnswer>;
+
+/**
+ * The public tracking of a timeline in one language: what the API answers and the tracking page
+ * shows. It applies the public-view policy itself, so no caller can forget it.
+ */
+export function publicTracking(timeline: OtepTimeline, lang: Language): PublicTracking {
+  const visible = publicView(timeline);
+  const newestFirst = [...visible.events].reverse();
+  const current = newestFirst[0];
+  const delivery = newestFirst.find((e) => e.status_code === 'delivered');
+  return {
+    result: true,
+    trackingNumber: visible.subject.tracking_number ?? '',
+    status: current?.status_code ?? null,
+    status_text: current ? statusLabel(current.status_code, lang) : null,
+    phase: current?.phase ?? null,
+    phase_text: current?.phase ? phaseLabel(current.phase, lang) : null,
+    delivered: visible.delivered,
+    events: newestFirst.map((e) => ({
+      occurred_at: e.occurred_at,
+      status_code: e.status_code,
+      status_text: statusLabel(e.status_code, lang),
+      phase: e.phase,
+      description: e.description ?? null,
+      location: e.location ? placeOf(e.location) : null,
+    })),
+    proof_of_delivery: delivery
+      ? {
+          delivered_at: delivery.occurred_at,
+          recipient: delivery.pod?.recipient ?? null,
+          note: delivery.pod?.note ?? null,
+        }
+      : null,
+  };
+}
+
+/** The place fields only (an allowlist): even a facility's street and coordinates stay off a public page. */
+function placeOf({ name, city, region, postal_code, country }: OtepLocation): z.output<typeof place> {
+  return { name, city, region, postal_code, country };
+}
+
+export function publicTrackingOperations(tracking: TrackingService): Operation[] {
+  return [
+    defineOperation({
+      name: 'get_public_tracking',
+      summary: 'Public tracking of a parcel: current status, event timeline and proof of delivery',
+      description:
+        'Public. Status and event texts follow Accept-Language. Personal data is reduced to what a ' +
+        "carrier's tracking page shows: places without streets or coordinates, the recipient's first " +
+        'name and initial. The same answer is rendered as a web page at /track/{number}.',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: { public: true },
+      errors: ['TRACKING_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/tracking/:trackingNumber' },
+      graphql: 'trackingPublic',
+      input: z.object({ trackingNumber: trackingNumberParam }),
+      output: publicTrackingAnswer,
+      handler: async (ctx, input) =>
+        publicTracking(await tracking.timeline(ctx.db, input.trackingNumber), ctx.lang),
+    }),
+  ];
+}

@@ -1,0 +1,444 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { DomainEvents } from '../../platform/events.ts';
+import { errorMessage } from '../../platform/i18n/index.ts';
+import type { OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/service.ts';
+import type { Address } from '../orders/tables.ts';
+import { codeEntry, OTEP_VERSION, type SourceType, shortCode, statusUri } from './codebook.ts';
+import * as repo from './repository.ts';
+import type { EventDetails } from './tables.ts';
+import type { OtepEvent, OtepLocation, OtepTimeline } from './timeline.ts';
+import { validateTimeline } from './validator.ts';
+
+/** Most events one ingest request may carry. */
+export const MAX_INGEST_EVENTS = 1000;
+/** Most tracking numbers one batch read may ask for. */
+export const MAX_BATCH_NUMBERS = 100;
+
+const KEY_PREFIX = 'otp_';
+
+/** A provider authenticated by its key: it writes to its business's tracking numbers only. */
+export interface TrackingProvider {
+  id: number;
+  businessId: number;
+  name: string;
+}
+
+/** One event as it arrives, validated and normalised to the OTEP vocabulary. */
+export interface IncomingEvent {
+  tracking_number: string;
+  event_id?: string;
+  otep_version?: string;
+  occurred_at: string;
+  status_code: string;
+  source: { type: SourceType; name?: string; reference?: string };
+  location?: OtepLocation;
+  incident_reason?: { code: string; message?: string };
+  pod?: EventDetails['pod'];
+  description?: string;
+}
+
+/**
+ * Tracking: the OTEP event store. One timeline per tracking number merges the service's own
+ * delivery events (from order status changes) with events pushed by providers.
+ */
+export class TrackingService implements OrderStatusListener {
+  constructor(
+    private readonly clock: Clock,
+    private readonly orders: OrdersService,
+    /** The service's public address: projections build URIs under it. */
+    readonly baseUrl: string,
+    private readonly events: DomainEvents,
+  ) {}
+
+  /** Stores events and tells the other modules (webhooks) about each new one. */
+  private async store(
+    ctx: OperationContext,
+    businessId: number,
+    rows: repo.EventRow[],
+    customerId: number | null = null,
+  ) {
+    const stored = await repo.insertEvents(ctx.db, rows);
+    for (const event of stored) {
+      await this.events.publish(ctx, {
+        kind: 'tracking.event',
+        businessId,
+        customerId,
+        data: {
+          tracking_number: event.tracking_number,
+          event_id: event.event_id,
+          status_code: event.status_code,
+          occurred_at: event.occurred_at.toISOString(),
+          source_type: event.source_type,
+        },
+      });
+    }
+    return stored.length;
+  }
+
+  // ----- reads -----
+
+  /** The timelines of these numbers (known packages, or numbers with events); unknown ones are absent. */
+  async timelines(db: Queryable, trackingNumbers: string[]): Promise<Map<string, OtepTimeline>> {
+    const numbers = [...new Set(trackingNumbers)];
+    const packages = new Map(
+      (await this.orders.packagesByTrackingNumber(db, numbers)).map((p) => [p.tracking_number, p]),
+    );
+    const rows = await repo.eventsOf(db, numbers);
+    const byNumber = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const list = byNumber.get(row.tracking_number) ?? [];
+      list.push(row);
+      byNumber.set(row.tracking_number, list);
+    }
+    const timelines = new Map<string, OtepTimeline>();
+    for (const number of numbers) {
+      const pkg = packages.get(number);
+      const events = (byNumber.get(number) ?? []).map(toEvent);
+      if (!pkg && events.length === 0) continue;
+      const current = events.at(-1)?.status_code;
+      timelines.set(number, {
+        otep_version: OTEP_VERSION,
+        profile: 'parcel',
+        subject: {
+          tracking_number: number,
+          ...(pkg ? { order_id: pkg.order_id, package_id: pkg.id } : {}),
+        },
+        ...(current ? { current_status: current } : {}),
+        delivered: current === 'delivered',
+        events,
+      });
+    }
+    return timelines;
+  }
+
+  async timeline(db: Queryable, trackingNumber: string): Promise<OtepTimeline> {
+    const timeline = (await this.timelines(db, [trackingNumber])).get(trackingNumber);
+    if (!timeline) throw new AppError('TRACKING_NOT_FOUND', { params: { number: trackingNumber } });
+    return timeline;
+  }
+
+  // ----- ingest -----
+
+  /**
+   * Stores pushed timelines, all or nothing: every event is validated and every tracking number
+   * must be one of the provider's business before anything is written. Events already stored
+   * (same event id, or same content without one) are counted as duplicates, not stored twice.
+   */
+  async ingest(
+    ctx: OperationContext,
+    provider: TrackingProvider,
+    timelines: unknown[],
+    /** Where a problem at `path` of timeline `index` is in the request the caller sent. */
+    locate: (index: number, path: string) => string,
+  ) {
+    const problems: Array<{ path: string; code: string; message: string }> = [];
+    const incoming: IncomingEvent[] = [];
+    timelines = await this.synthesizeFromStatus(ctx.db, timelines);
+    for (const [index, raw] of timelines.entries()) {
+      const report = validateTimeline(raw, ctx.lang);
+      problems.push(...report.errors.map((e) => ({ ...e, path: locate(index, e.path) })));
+      if (report.errors.length > 0) continue;
+      incoming.push(...eventsOfTimeline(raw as PushedTimeline, provider));
+    }
+    const packages =
+      problems.length === 0 ? await this.requireOwnNumbers(ctx, provider, timelines, locate, problems) : null;
+    if (!packages || problems.length > 0)
+      throw new AppError('OTEP_INVALID', { details: { errors: problems } });
+    if (incoming.length > MAX_INGEST_EVENTS) {
+      throw new AppError('OTEP_TOO_MANY_EVENTS', { params: { max: MAX_INGEST_EVENTS } });
+    }
+    const rows = incoming.map((event) =>
+      this.row(provider.businessId, packages.get(event.tracking_number) ?? null, event),
+    );
+    const stored = await this.store(ctx, provider.businessId, rows);
+    return { result: true as const, accepted: stored, duplicates: rows.length - stored };
+  }
+
+  /**
+   * A source without history sends only its current status (`current_status`, no `events`):
+   * a change from the timeline's current status becomes one synthesized event observed now; an
+   * unchanged status adds nothing.
+   */
+  private async synthesizeFromStatus(db: Queryable, timelines: unknown[]): Promise<unknown[]> {
+    const statusOnly = (t: unknown): t is PushedTimeline & { current_status: string } =>
+      typeof t === 'object' &&
+      t !== null &&
+      !('events' in t) &&
+      typeof (t as { current_status?: unknown }).current_status === 'string';
+    const numbers = timelines
+      .filter(statusOnly)
+      .flatMap((t) => (t.subject?.tracking_number ? [t.subject.tracking_number] : []));
+    if (numbers.length === 0) return timelines;
+    const known = await this.timelines(db, numbers);
+    const observedAt = this.clock.now().toISOString();
+    return timelines.map((timeline) => {
+      if (!statusOnly(timeline)) return timeline;
+      const current = known.get(timeline.subject?.tracking_number ?? '')?.current_status;
+      const status = shortCode(timeline.current_status);
+      const events =
+        status === current
+          ? []
+          : [{ occurred_at: observedAt, status_code: status, source: { type: 'synthesized' as const } }];
+      return { ...timeline, events };
+    });
+  }
+
+  /** Reports every number not of the provider's business; answers the package id of each of its own. */
+  private async requireOwnNumbers(
+    ctx: OperationContext,
+    provider: TrackingProvider,
+    timelines: unknown[],
+    locate: (index: number, path: string) => string,
+    problems: Array<{ path: string; code: string; message: string }>,
+  ): Promise<Map<string, number>> {
+    const numbers = timelines.map((t) => (t as PushedTimeline).subject?.tracking_number);
+    const own = new Map(
+      (
+        await this.orders.packagesByTrackingNumber(
+          ctx.db,
+          numbers.filter((n): n is string => Boolean(n)),
+        )
+      )
+        .filter((p) => p.business_id === provider.businessId)
+        .map((p) => [p.tracking_number, p.id]),
+    );
+    for (const [index, number] of numbers.entries()) {
+      // A number of another business is reported exactly like an unknown one: nothing leaks.
+      if (number && own.has(number)) continue;
+      problems.push({
+        path: locate(index, 'subject.tracking_number'),
+        code: 'unknown_tracking_number',
+        message: errorMessage('TRACKING_NOT_FOUND', ctx.lang, { number: number ?? '' }),
+      });
+    }
+    return own;
+  }
+
+  // ----- the service's own events -----
+
+  /** Appends the OTEP event of a self-delivery order's status change to each of its packages' timelines. */
+  async orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void> {
+    if (change.order.carrier !== null) return;
+    const code = otepCodeOf(change);
+    const address =
+      change.to === 'PICKED_UP' || change.order.type === 'P' ? change.order.pickup : change.order.dropoff;
+    const occurredAt = this.clock.now().toISOString();
+    const rows = change.packages.map((pkg) =>
+      this.row(change.businessId, pkg.id, {
+        tracking_number: pkg.tracking_number,
+        event_id: `tms-${randomUUID()}`,
+        occurred_at: occurredAt,
+        status_code: code,
+        source: { type: 'self_delivery' },
+        ...(address && LOCATED.has(code) ? { location: locationOf(address) } : {}),
+        ...(change.rerouted ? { description: 'Rerouted to a new address' } : {}),
+        ...(change.details?.pod ? { pod: change.details.pod } : {}),
+        ...(change.details?.incident_reason ? { incident_reason: change.details.incident_reason } : {}),
+      }),
+    );
+    await this.store(ctx, change.businessId, rows, change.order.customer_user_id);
+  }
+
+  /**
+   * Appends one event another module observed (a label bought from a carrier, ...) to a
+   * package's timeline, in the caller's transaction.
+   */
+  async appendEvent(
+    ctx: OperationContext,
+    businessId: number,
+    pkg: { id: number; trackingNumber: string },
+    event: Omit<IncomingEvent, 'tracking_number' | 'occurred_at'> & { occurred_at?: string },
+  ): Promise<void> {
+    await this.store(ctx, businessId, [
+      this.row(businessId, pkg.id, {
+        ...event,
+        tracking_number: pkg.trackingNumber,
+        occurred_at: event.occurred_at ?? this.clock.now().toISOString(),
+      }),
+    ]);
+  }
+
+  // ----- providers -----
+
+  async createProvider(db: Queryable, businessId: number, name: string) {
+    const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+    const id = await repo.insertProvider(db, {
+      business_id: businessId,
+      name,
+      key_hash: digest(key),
+      created_at: this.clock.now(),
+      revoked_at: null,
+    });
+    return { id, name, key };
+  }
+
+  async providers(db: Queryable, businessId: number) {
+    return (await repo.providersOf(db, businessId)).map((p) => ({
+      id: p.id,
+      name: p.name,
+      created_at: p.created_at.toISOString(),
+      revoked_at: p.revoked_at?.toISOString() ?? null,
+    }));
+  }
+
+  async revokeProvider(db: Queryable, businessId: number, id: number): Promise<void> {
+    if (!(await repo.revokeProvider(db, businessId, id, this.clock.now()))) {
+      throw new AppError('TRACKING_PROVIDER_NOT_FOUND', { params: { provider: id } });
+    }
+  }
+
+  /** The provider a key belongs to; null for unknown, revoked or malformed keys. */
+  readonly authenticateProvider = async (db: Queryable, key: string): Promise<TrackingProvider | null> => {
+    if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
+    const row = await repo.providerByKeyHash(db, digest(key));
+    return row ? { id: row.id, businessId: row.business_id, name: row.name } : null;
+  };
+
+  // ----- helpers -----
+
+  private row(businessId: number, packageId: number | null, event: IncomingEvent): repo.EventRow {
+    const code = shortCode(event.status_code);
+    const details: EventDetails = {
+      ...(event.source.name ? { source_name: event.source.name } : {}),
+      ...(event.source.reference ? { source_reference: event.source.reference } : {}),
+      ...(event.location ? { location: event.location as Record<string, unknown> } : {}),
+      ...(event.incident_reason ? { incident_reason: event.incident_reason } : {}),
+      ...(event.pod ? { pod: event.pod } : {}),
+      ...(event.description ? { description: event.description } : {}),
+    };
+    return {
+      business_id: businessId,
+      tracking_number: event.tracking_number,
+      package_id: packageId,
+      event_id: event.event_id ?? contentId(event, code),
+      otep_version: event.otep_version ?? OTEP_VERSION,
+      occurred_at: new Date(event.occurred_at),
+      occurred_offset: offsetOf(event.occurred_at),
+      recorded_at: this.clock.now(),
+      status_code: code,
+      source_type: event.source.type,
+      details,
+    };
+  }
+}
+
+/** A pushed timeline, once the validator has accepted it. */
+interface PushedTimeline {
+  otep_version: string;
+  subject: { tracking_number?: string };
+  events: Array<Omit<IncomingEvent, 'tracking_number'> & { otep_version?: string }>;
+}
+
+function eventsOfTimeline(timeline: PushedTimeline, provider: TrackingProvider): IncomingEvent[] {
+  return timeline.events.map((event) => ({
+    ...event,
+    tracking_number: timeline.subject.tracking_number!,
+    otep_version: event.otep_version ?? timeline.otep_version,
+    status_code: shortCode(event.status_code),
+    source: { ...event.source, name: event.source.name ?? provider.name },
+  }));
+}
+
+/** Codes whose event happens at the order's address, so it is recorded as the location. */
+const LOCATED = new Set(['picked_up', 'out_for_delivery', 'delivered', 'delivery_failed', 'pickup_failed']);
+
+/** Internal order status → OTEP code (docs/otep.md shows the table). */
+export function otepCodeOf(change: Pick<OrderStatusChange, 'from' | 'to' | 'rerouted'>): string {
+  if (change.from === null) return 'information_submitted';
+  if (change.rerouted) return 'delivery_rescheduled';
+  switch (change.to) {
+    case 'NEW_ORDER':
+    case 'HOLD':
+      return change.from === 'PLANNED' ? 'removed_from_route' : 'delivery_rescheduled';
+    case 'PLANNED':
+      return 'awaiting_pickup';
+    case 'PICKED_UP':
+      return 'picked_up';
+    case 'AT_WAREHOUSE':
+      return 'received';
+    case 'OUT_FOR_DELIVERY':
+      return 'out_for_delivery';
+    case 'DELIVERED':
+      return 'delivered';
+    case 'FAILED_ATTEMPT':
+      return 'delivery_failed';
+    case 'RETURNED':
+      return 'return_to_sender';
+    case 'CANCELLED':
+      return 'cancelled';
+  }
+}
+
+function locationOf(address: Address): OtepLocation {
+  return {
+    ...(address.line1 ? { address: address.line1 } : {}),
+    ...(address.city ? { city: address.city } : {}),
+    ...(address.postal_code ? { postal_code: address.postal_code } : {}),
+    ...(address.country ? { country: address.country } : {}),
+    ...(address.lat !== undefined ? { lat: address.lat } : {}),
+    ...(address.lng !== undefined ? { lng: address.lng } : {}),
+  };
+}
+
+function toEvent(row: Awaited<ReturnType<typeof repo.eventsOf>>[number]): OtepEvent {
+  const { details } = row;
+  return {
+    event_id: row.event_id,
+    otep_version: row.otep_version,
+    occurred_at: withOffset(row.occurred_at, row.occurred_offset),
+    recorded_at: row.recorded_at.toISOString(),
+    status_code: row.status_code,
+    status_uri: statusUri(row.status_code),
+    phase: codeEntry(row.status_code)?.phase ?? null,
+    source: {
+      type: row.source_type as SourceType,
+      ...(details.source_name ? { name: details.source_name } : {}),
+      ...(details.source_reference ? { reference: details.source_reference } : {}),
+    },
+    ...(details.location ? { location: details.location as OtepLocation } : {}),
+    ...(details.incident_reason
+      ? { incident_reason: details.incident_reason as OtepEvent['incident_reason'] }
+      : {}),
+    ...(details.pod ? { pod: details.pod } : {}),
+    ...(details.description ? { description: details.description } : {}),
+  };
+}
+
+/** "Z" or "+01:00" from an ISO 8601 date-time that has one (the validator made sure). */
+function offsetOf(isoDateTime: string): string {
+  return /(Z|[+-]\d{2}:\d{2})$/i.exec(isoDateTime)?.[1]?.toUpperCase() ?? 'Z';
+}
+
+/** The instant written in the given offset, as the source sent it. */
+export function withOffset(at: Date, offset: string): string {
+  if (offset === 'Z') return at.toISOString().replace('.000Z', 'Z');
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const minutes = sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+  const local = new Date(at.getTime() + minutes * 60_000).toISOString();
+  return `${local.slice(0, 19)}${local.slice(19, 23) === '.000' ? '' : local.slice(19, 23)}${offset}`;
+}
+
+/** Without an id from the source, the event is identified by what it says (the reference's rule). */
+function contentId(event: IncomingEvent, code: string): string {
+  const key = [
+    event.tracking_number,
+    new Date(event.occurred_at).toISOString(),
+    code,
+    event.source.type,
+  ].join('|');
+  return `otep-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** `timelines[2]` + `events[0].occurred_at` → `timelines[2].events[0].occurred_at`. */
+export function joinPath(prefix: string, path: string): string {
+  if (!prefix) return path;
+  return path ? `${prefix}.${path}` : prefix;
+}

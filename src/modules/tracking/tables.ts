@@ -1,0 +1,36 @@
+import type { Generated } from 'kysely';
+
+export interface TrackingTables {
+  tracking_events: {
+    id: Generated<number>;
+    business_id: number;
+    tracking_number: string;
+    package_id: number | null;
+    event_id: string;
+    otep_version: string;
+    occurred_at: Date;
+    occurred_offset: string;
+    recorded_at: Date;
+    status_code: string;
+    source_type: string;
+    details: EventDetails;
+  };
+  tracking_providers: {
+    id: Generated<number>;
+    business_id: number;
+    name: string;
+    key_hash: Buffer;
+    created_at: Date;
+    revoked_at: Date | null;
+  };
+}
+
+/** The optional parts of an event, kept together as they are only ever read whole. */
+export interface EventDetails {
+  source_name?: string;
+  source_reference?: string;
+  location?: Record<string, unknown>;
+  incident_reason?: { code: string; message?: string };
+  pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
+  description?: string;
+}

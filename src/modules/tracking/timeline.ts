@@ -1,0 +1,55 @@
+import type { IncidentReason, Phase, Profile, SourceType } from './codebook.ts';
+
+/**
+ * The native OTEP timeline, as the service answers it: what every projection reads. Field
+ * meanings are in docs/otep.md.
+ */
+export interface OtepSubject {
+  tracking_number?: string;
+  order_id?: number;
+  package_id?: number;
+  external_tracking_number?: string;
+  gs1_sscc?: string;
+  piece_id?: string;
+}
+
+export interface OtepLocation {
+  name?: string;
+  address?: string;
+  city?: string;
+  region?: string;
+  postal_code?: string;
+  country?: string;
+  lat?: number;
+  lng?: number;
+  gln?: string;
+}
+
+export interface OtepEvent {
+  /** Stable id of the event in this service (or the source's own id when it sent one). */
+  event_id: string;
+  otep_version: string;
+  /** ISO 8601 with the offset the source gave (`2026-11-02T10:30:00+01:00`). */
+  occurred_at: string;
+  /** ISO 8601, UTC, when the service stored it. */
+  recorded_at: string;
+  status_code: string;
+  /** `otep:parcel:<code>`. */
+  status_uri: string;
+  phase: Phase | null;
+  source: { type: SourceType; name?: string; reference?: string };
+  location?: OtepLocation;
+  incident_reason?: { code: IncidentReason; message?: string };
+  pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
+  description?: string;
+}
+
+export interface OtepTimeline {
+  otep_version: string;
+  profile: Profile;
+  subject: OtepSubject;
+  current_status?: string;
+  delivered: boolean;
+  /** Ascending by occurred_at (ties: recorded_at, then event_id). */
+  events: OtepEvent[];
+}

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { createTenant, login } from './support/fixtures.ts';
+import { client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+const DROPOFF = {
+  name: 'Léa Martin',
+  phone: '+33 6 12 34 56 78',
+  line1: '12 Rue de Rivoli',
+  city: 'Paris',
+  postal_code: '75001',
+  country: 'FR',
+  lat: 48.8606,
+  lng: 2.3376,
+};
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+
+/** The public tracking page in a real (headless) browser: what a visitor sees, on a phone too. */
+describe('tracking page /track/{number}', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let number: string;
+  /** Problems the browser reported (a style refused by the CSP, ...). */
+  const consoleErrors: string[] = [];
+
+  async function open(path: string, options: BrowserContextOptions = {}) {
+    const context = await browser.newContext({ locale: 'en-US', ...options });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    const response = await page.goto(server.baseUrl + path);
+    return { page, status: response?.status(), close: () => context.close() };
+  }
+  const texts = (page: Page, selector: string) => page.locator(selector).allInnerTexts();
+
+  before(async () => {
+    server = await startTestServer();
+    const api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'page');
+    const admin = await login(api, tenant.emails.client_admin);
+    const created = await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    number = created.body.tracking_number;
+    const steps = [
+      { status: 'PICKED_UP' },
+      { status: 'OUT_FOR_DELIVERY' },
+      {
+        status: 'DELIVERED',
+        proof_of_delivery: { recipient: 'Léa Martin', note: 'Left with the concierge' },
+      },
+    ];
+    for (const step of steps) {
+      server.clock.advance(10 * 60_000);
+      const moved = await api.post(`/api/v1/client/orders/${created.body.order_id}/status`, step, {
+        token: admin,
+      });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    }
+    // A hub scan a partner reported in its own local time (09:45 UTC), between pickup and delivery.
+    const provider = await api.post('/api/v1/client/otep/providers', { name: 'Hub Co' }, { token: admin });
+    const pushed = await api.post(
+      '/api/v1/otep/ingest',
+      {
+        otep_version: '0.1',
+        profile: 'parcel',
+        subject: { tracking_number: number },
+        events: [
+          {
+            occurred_at: '2026-11-02T10:45:00+01:00',
+            status_code: 'arrival_scan',
+            source: { type: 'provider_push' },
+            location: { name: 'Hub Lyon', address: '1 Rue du Dépôt', city: 'Lyon', country: 'FR' },
+          },
+        ],
+      },
+      { headers: { 'x-otep-provider-key': provider.body.provider.key } },
+    );
+    assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  });
+  after(async () => {
+    await browser?.close();
+    await server.close();
+  });
+
+  it('shows the status, the timeline newest first and the proof of delivery', async () => {
+    const { page, status, close } = await open(`/track/${number}`);
+    assert.equal(status, 200);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.equal(await page.locator('h1').innerText(), 'Track your parcel');
+    assert.equal(await page.locator('.status-text').innerText(), 'Delivered');
+    assert.deepEqual(await texts(page, '.timeline .event-status'), [
+      'Delivered',
+      'Out for delivery',
+      'Arrived at facility',
+      'Picked up',
+      'Shipping information received',
+    ]);
+    // Times as they were on the clock where each event happened, with the offset.
+    const [, , scan] = await texts(page, '.timeline li');
+    assert.match(scan!, /Nov 2, 2026, 10:45\sAM \(UTC\+01:00\) · Hub Lyon, Lyon, France/);
+    const pod = await page.locator('section', { has: page.locator('#pod-heading') }).innerText();
+    assert.match(pod, /Proof of delivery/);
+    assert.match(pod, /Signed by\s+Léa M\./);
+    assert.match(pod, /Left with the concierge/);
+    assert.match(pod, /Nov 2, 2026, 10:00\sAM \(UTC\)/);
+    assert.equal(await page.locator('.steps [aria-current="step"]').innerText(), 'Delivered');
+    await close();
+  });
+
+  it('speaks German with ?lang=de, and the browser’s language otherwise', async () => {
+    const german = await open(`/track/${number}?lang=de`, { locale: 'fr-FR' });
+    assert.equal(await german.page.getAttribute('html', 'lang'), 'de');
+    assert.equal(await german.page.locator('.status-text').innerText(), 'Zugestellt');
+    assert.equal(await german.page.locator('#history-heading').innerText(), 'Sendungsverlauf');
+    assert.equal((await texts(german.page, '.timeline .event-status'))[1], 'In Zustellung');
+    assert.match(await german.page.locator('.timeline').innerText(), /02\.11\.2026, 10:45 \(UTC\+01:00\)/);
+    await german.close();
+    const french = await open(`/track/${number}`, { locale: 'fr-FR' });
+    assert.equal(await french.page.getAttribute('html', 'lang'), 'fr');
+    assert.equal(await french.page.locator('.status-text').innerText(), 'Livré');
+    await french.close();
+  });
+
+  it('shows a helpful not-found page with status 404', async () => {
+    const { page, status, close } = await open('/track/TMSNOSUCH0000');
+    assert.equal(status, 404);
+    assert.equal(await page.locator('h1').innerText(), 'Parcel not found');
+    assert.match(await page.locator('main').innerText(), /TMSNOSUCH0000/);
+    assert.equal(await page.locator('input[name="number"]').inputValue(), 'TMSNOSUCH0000');
+    await close();
+    // Whatever the visitor typed is printed as text, never as markup.
+    const typed = '"><img src=x onerror=alert(1)>';
+    const answer = await fetch(`${server.baseUrl}/track/${encodeURIComponent(typed)}`);
+    assert.equal(answer.status, 404);
+    const source = await answer.text();
+    assert.ok(!source.includes('<img'), source);
+    assert.ok(source.includes('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;'), source);
+  });
+
+  it('fits a phone screen without horizontal scrolling', async () => {
+    for (const path of [`/track/${number}`, `/track/${number}?lang=de`, '/track/TMSNOSUCH0000', '/track']) {
+      const { page, close } = await open(path, PHONE);
+      const width = await page.evaluate('document.documentElement.scrollWidth');
+      assert.ok(Number(width) <= 390, `${path} is ${width}px wide`);
+      if (path.startsWith(`/track/${number}`)) {
+        const size = await page.evaluate('getComputedStyle(document.querySelector(".status-text")).fontSize');
+        assert.equal(size, '32px', `${path}: the status stays big`);
+      }
+      await close();
+    }
+  });
+
+  it('shows no street address, phone number, coordinates or full name', async () => {
+    const { page, close } = await open(`/track/${number}`);
+    const text = await page.locator('body').innerText();
+    const source = await page.content();
+    for (const secret of ['Rivoli', 'Dépôt', '+33', '12 34 56', '48.86', '2.3376', 'Martin']) {
+      assert.ok(!text.includes(secret) && !source.includes(secret), secret);
+    }
+    await close();
+  });
+
+  it('finds a parcel from the form, with JavaScript off', async () => {
+    const { page, status, close } = await open('/track?lang=es', { javaScriptEnabled: false });
+    assert.equal(status, 200);
+    await page.locator('input[name="number"]').fill(` ${number} `);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL(`**/track/${number}?lang=es`);
+    assert.equal(await page.locator('.status-text').innerText(), 'Entregado');
+    await close();
+  });
+
+  it('applies its inline styles under its own Content-Security-Policy', async () => {
+    const { page, close } = await open(`/track/${number}`);
+    const answer = await fetch(`${server.baseUrl}/track/${number}`);
+    assert.match(answer.headers.get('content-security-policy') ?? '', /style-src 'sha256-/);
+    assert.equal(answer.headers.get('cache-control'), 'public, max-age=60');
+    assert.match(answer.headers.get('vary') ?? '', /accept-language/i);
+    const weight = await page.evaluate('getComputedStyle(document.querySelector(".status-text")).fontWeight');
+    assert.equal(weight, '700');
+    assert.deepEqual(
+      consoleErrors.filter((e) => /Content Security Policy/i.test(e)),
+      [],
+    );
+    await close();
+  });
+});
