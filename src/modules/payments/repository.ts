@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { PaymentsTables } from './tables.ts';
+
+export async function insertPayment(
+  db: Queryable,
+  values: Omit<PaymentsTables['payments'], 'id'>,
+): Promise<number> {
+  return (await db.insertInto('payments').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export function succeededPaymentOf(db: Queryable, orderId: number) {
+  return db
+    .selectFrom('payments')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'succeeded')
+    .executeTakeFirst();
+}
+
+export async function insertCredit(
+  db: Queryable,
+  values: Omit<PaymentsTables['credit_ledger'], 'id'>,
+): Promise<number> {
+  return (await db.insertInto('credit_ledger').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** Locks the customer's ledger rows so two payments cannot spend the same credit. */
+export async function creditBalance(db: Queryable, businessId: number, customerId: number, currency: string) {
+  await sql`SELECT pg_advisory_xact_lock(${businessId}::int, ${customerId}::int)`.execute(db);
+  const row = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('balance'))
+    .where('business_id', '=', businessId)
+    .where('customer_user_id', '=', customerId)
+    .where('currency', '=', currency)
+    .executeTakeFirstOrThrow();
+  return Number(row.balance);
+}
+
+export function ledgerOf(db: Queryable, businessId: number, customerId: number) {
+  return db
+    .selectFrom('credit_ledger')
+    .select(['id', 'amount_minor', 'currency', 'reason', 'payment_id', 'created_at'])
+    .where('business_id', '=', businessId)
+    .where('customer_user_id', '=', customerId)
+    .orderBy('id', 'desc')
+    .limit(200)
+    .execute();
+}

@@ -1,0 +1,158 @@
+import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { toMajor, toMinor } from '../orders/money.ts';
+import type { OrdersService } from '../orders/service.ts';
+import type { PricingService } from '../pricing/service.ts';
+import type { PaymentProvider } from './provider.ts';
+import * as repo from './repository.ts';
+
+/** Online payment of orders (a label is a label-service order) and customers' account credits. */
+export class PaymentsService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly accounts: AccountsService,
+    private readonly orders: OrdersService,
+    private readonly pricing: PricingService,
+    private readonly provider: PaymentProvider,
+  ) {}
+
+  /**
+   * Pays an order by card or from the customer's credits. A family whose prices the business
+   * hides from this customer is settled offline: 403 PRICE_HIDDEN_SETTLE_OFFLINE.
+   */
+  async payOrder(
+    ctx: OperationContext,
+    input: { order_id: number; method: 'card' | 'credits'; card_token?: string },
+  ) {
+    const caller = callerOf(ctx);
+    const order = await this.orders.amountDue(ctx, input.order_id);
+    if (
+      caller.kind === 'customer' &&
+      (await this.pricing.isHidden(ctx.db, order.businessId, caller.userId, order.family))
+    ) {
+      throw new AppError('PRICE_HIDDEN_SETTLE_OFFLINE', { params: { family: order.family } });
+    }
+    if (!order.due || order.due.minor <= 0)
+      throw new AppError('NOTHING_TO_PAY', { params: { order: order.orderId } });
+    if (await repo.succeededPaymentOf(ctx.db, order.orderId)) {
+      throw new AppError('ORDER_ALREADY_PAID', { params: { order: order.orderId } });
+    }
+    const { currency, minor } = order.due;
+    const payer = order.customerUserId;
+    let status: 'succeeded' | 'declined';
+    let reference: string;
+    if (input.method === 'credits') {
+      if (payer === null || (caller.kind === 'customer' && payer !== caller.userId)) {
+        throw new AppError('INSUFFICIENT_CREDIT', { params: { currency } });
+      }
+      const balance = await repo.creditBalance(ctx.db, order.businessId, payer, currency);
+      if (balance < minor) throw new AppError('INSUFFICIENT_CREDIT', { params: { currency } });
+      status = 'succeeded';
+      reference = `credits:${payer}`;
+    } else {
+      if (!input.card_token) throw new AppError('CARD_TOKEN_REQUIRED');
+      ({ status, reference } = await this.provider.charge({
+        amountMinor: minor,
+        currency,
+        cardToken: input.card_token,
+        reference: `order:${order.orderId}`,
+      }));
+    }
+    // A declined charge changes nothing here: the provider keeps its own record of the attempt.
+    if (status === 'declined') throw new AppError('PAYMENT_DECLINED');
+    const now = this.clock.now();
+    const paymentId = await repo.insertPayment(ctx.db, {
+      business_id: order.businessId,
+      order_id: order.orderId,
+      payer_user_id: caller.userId,
+      amount_minor: minor,
+      currency,
+      method: input.method,
+      provider: input.method === 'credits' ? 'credits' : this.provider.name,
+      provider_reference: reference,
+      status,
+      created_at: now,
+    });
+    if (input.method === 'credits') {
+      await repo.insertCredit(ctx.db, {
+        business_id: order.businessId,
+        customer_user_id: payer!,
+        amount_minor: -minor,
+        currency,
+        reason: `Payment of order ${order.orderId}`,
+        payment_id: paymentId,
+        created_at: now,
+      });
+    }
+    return {
+      result: true as const,
+      payment: {
+        id: paymentId,
+        order_id: order.orderId,
+        family: order.family,
+        method: input.method,
+        status,
+        reference,
+        amount: toMajor(minor, currency),
+        currency,
+        created_at: now.toISOString(),
+      },
+    };
+  }
+
+  /** A customer's credit balance per currency and its latest ledger entries. */
+  async credits(ctx: OperationContext) {
+    const caller = callerOf(ctx);
+    const businessId = businessOf(ctx);
+    const ledger = await repo.ledgerOf(ctx.db, businessId, caller.userId);
+    const balances = new Map<string, number>();
+    for (const entry of ledger)
+      balances.set(entry.currency, (balances.get(entry.currency) ?? 0) + entry.amount_minor);
+    return {
+      result: true as const,
+      balances: [...balances].map(([currency, minor]) => ({ currency, balance: toMajor(minor, currency) })),
+      ledger: ledger.map((entry) => ({
+        id: entry.id,
+        amount: toMajor(entry.amount_minor, entry.currency),
+        currency: entry.currency,
+        reason: entry.reason,
+        payment_id: entry.payment_id,
+        created_at: entry.created_at.toISOString(),
+      })),
+    };
+  }
+
+  /** Client admins credit (or debit, with a negative amount) a customer's account. */
+  async addCredit(
+    ctx: OperationContext,
+    input: { customer_id: number; amount: number | string; currency: string; reason: string },
+  ) {
+    const businessId = businessOf(ctx);
+    if (!(await this.accounts.isCustomerOf(ctx.db, input.customer_id, businessId))) {
+      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: input.customer_id } });
+    }
+    const minor = toMinor(input.amount, input.currency);
+    if (minor === null)
+      throw new AppError('AMOUNT_TOO_PRECISE', {
+        params: { amount: input.amount, currency: input.currency },
+      });
+    const id = await repo.insertCredit(ctx.db, {
+      business_id: businessId,
+      customer_user_id: input.customer_id,
+      amount_minor: minor,
+      currency: input.currency,
+      reason: input.reason,
+      payment_id: null,
+      created_at: this.clock.now(),
+    });
+    const balance = await repo.creditBalance(ctx.db, businessId, input.customer_id, input.currency);
+    return {
+      result: true as const,
+      entry_id: id,
+      balance: toMajor(balance, input.currency),
+      currency: input.currency,
+    };
+  }
+}

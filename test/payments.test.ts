@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+describe('online payment and account credits', () => {
+  let server: TestServer;
+  let api: Client;
+  let tenant: Tenant;
+  let admin: string;
+  let customer: string;
+  let otherCustomer: string;
+
+  const order = async (extra: Record<string, unknown> = {}, customerId = tenant.userIds.customer) =>
+    (
+      await api.post(
+        '/api/v1/client/orderCreate',
+        {
+          dropoff: { line1: 'x' },
+          customer_id: customerId,
+          currency: 'EUR',
+          shipping_price: '12.50',
+          tax: '2.50',
+          surcharges: [{ code: 'fuel', amount: '1.25' }],
+          ...extra,
+        },
+        { token: admin },
+      )
+    ).body.order_id as number;
+  const pay = (orderId: number, body: Record<string, unknown>, token = customer) =>
+    api.post(`/api/v1/payments/orders/${orderId}`, body, { token });
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'pay');
+    admin = await login(api, tenant.emails.client_admin);
+    customer = await login(api, tenant.emails.customer);
+    await server.app.services.accounts.createUser(server.db, {
+      kind: 'customer',
+      email: 'other@pay.test',
+      name: 'Other',
+      password: PASSWORD,
+      businessId: tenant.businessId,
+    });
+    otherCustomer = await login(api, 'other@pay.test');
+  });
+  after(() => server.close());
+
+  it('charges the shipping price, surcharges and tax once, by card', async () => {
+    const id = await order();
+    const paid = await pay(id, { method: 'card', card_token: 'tok_visa' });
+    assert.equal(paid.status, 200, JSON.stringify(paid.body));
+    assert.equal(paid.body.payment.amount, 16.25);
+    assert.equal(paid.body.payment.currency, 'EUR');
+    assert.match(paid.body.payment.reference, /^test_/);
+    const twice = await pay(id, { method: 'card', card_token: 'tok_visa' });
+    assert.equal(twice.status, 409);
+    assert.equal(twice.body.error_code, 'ORDER_ALREADY_PAID');
+  });
+
+  it('refuses declined cards, missing tokens, unpriced orders and other customers’ orders', async () => {
+    const id = await order();
+    const declined = await pay(id, { method: 'card', card_token: 'tok_decline' });
+    assert.equal(declined.status, 402);
+    assert.equal(declined.body.error_code, 'PAYMENT_DECLINED');
+    const noToken = await pay(id, { method: 'card' });
+    assert.equal(noToken.status, 422);
+    assert.equal(noToken.body.error_code, 'CARD_TOKEN_REQUIRED');
+    const unpriced = await order({
+      currency: undefined,
+      shipping_price: undefined,
+      tax: undefined,
+      surcharges: undefined,
+    });
+    assert.equal(
+      (await pay(unpriced, { method: 'card', card_token: 'tok_visa' })).body.error_code,
+      'NOTHING_TO_PAY',
+    );
+    const notMine = await pay(id, { method: 'card', card_token: 'tok_visa' }, otherCustomer);
+    assert.equal(notMine.status, 404);
+    assert.equal(notMine.body.error_code, 'ORDER_NOT_FOUND');
+    // The declined attempt did not count as paid.
+    assert.equal((await pay(id, { method: 'card', card_token: 'tok_visa' })).status, 200);
+  });
+
+  it('pays from account credits while the balance lasts, with a ledger', async () => {
+    const credited = await api.post(
+      `/api/v1/client/customers/${tenant.userIds.customer}/credits`,
+      { amount: '20.00', currency: 'EUR', reason: 'Welcome credit' },
+      { token: admin },
+    );
+    assert.equal(credited.status, 200, JSON.stringify(credited.body));
+    assert.equal(credited.body.balance, 20);
+    const paid = await pay(await order(), { method: 'credits' });
+    assert.equal(paid.status, 200, JSON.stringify(paid.body));
+    const short = await pay(await order(), { method: 'credits' });
+    assert.equal(short.status, 422);
+    assert.equal(short.body.error_code, 'INSUFFICIENT_CREDIT');
+    const credits = await api.get('/api/v1/customer/credits', { token: customer });
+    assert.deepEqual(credits.body.balances, [{ currency: 'EUR', balance: 3.75 }]);
+    assert.deepEqual(
+      credits.body.ledger.map((entry: { amount: number }) => entry.amount),
+      [-16.25, 20],
+    );
+    const zero = await api.post(
+      `/api/v1/client/customers/${tenant.userIds.customer}/credits`,
+      { amount: 0, currency: 'EUR', reason: 'Nothing' },
+      { token: admin },
+    );
+    assert.equal(zero.status, 422);
+  });
+
+  it('lets staff pay on a customer’s behalf and keeps credits to customers', async () => {
+    const paid = await pay(await order(), { method: 'card', card_token: 'tok_visa' }, admin);
+    assert.equal(paid.status, 200);
+    const staffCredits = await api.get('/api/v1/customer/credits', { token: admin });
+    assert.equal(staffCredits.status, 403);
+  });
+});

@@ -1,0 +1,334 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { GraphQLClient, gql } from 'graphql-request';
+import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
+import { PRICE_FIELDS } from '../src/modules/pricing/policy.ts';
+import { DEMO_CARRIERS } from '../src/modules/shipping/demo.ts';
+import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { type Answer, type Client, client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+/** Every key of a JSON tree that names money, with its path (a page's `total` is a count, not money). */
+function priceFieldsIn(node: unknown, path = '$'): string[] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => priceFieldsIn(item, `${path}[${i}]`));
+  if (node === null || typeof node !== 'object') return [];
+  const isPage = 'page' in node && 'per_page' in node;
+  return Object.entries(node).flatMap(([key, value]) => [
+    ...(PRICE_FIELDS.has(key) && !(isPage && key === 'total') ? [`${path}.${key}`] : []),
+    ...priceFieldsIn(value, `${path}.${key}`),
+  ]);
+}
+
+/** A parcel across Paris, for the carrier of the demo business. */
+const SHIPMENT = {
+  pickup: {
+    name: 'Depot Bercy',
+    line1: '12 Rue de Bercy',
+    city: 'Paris',
+    postal_code: '75012',
+    country: 'FR',
+  },
+  dropoff: {
+    name: 'Léa Martin',
+    line1: '5 Rue Oberkampf',
+    city: 'Paris',
+    postal_code: '75011',
+    country: 'FR',
+  },
+  packages: [{ weight_grams: 800 }],
+};
+const CARRIER = DEMO_CARRIERS[0]!;
+const SERVICE = CARRIER.rate_card.services[0]!.code;
+
+const PRICED = {
+  currency: 'EUR',
+  shipping_price: '12.50',
+  tax: '2.50',
+  surcharges: [{ code: 'fuel', amount: '1.25' }],
+};
+
+describe('price hiding', () => {
+  let server: TestServer;
+  let api: Client;
+  let tenant: Tenant;
+  let admin: string;
+  const customers: Record<
+    'hidden' | 'visible',
+    { id: number; token: string; orders: Record<string, number>; label: string }
+  > = {
+    hidden: { id: 0, token: '', orders: {}, label: '' },
+    visible: { id: 0, token: '', orders: {}, label: '' },
+  };
+
+  /**
+   * Every operation a customer may call, with how to call it. `priced: false` marks answers that
+   * hold no provider price of a family (the customer's own credit money, its settings).
+   */
+  const calls: Record<
+    string,
+    { priced: boolean; call: (who: 'hidden' | 'visible') => Promise<Answer>; hiddenStatus?: number }
+  > = {
+    get_orders: {
+      priced: true,
+      call: (who) => api.get('/api/v1/client/orders?per_page=50', { token: customers[who].token }),
+    },
+    get_order_detail: {
+      priced: true,
+      call: (who) =>
+        api.get(`/api/v1/client/orders/${customers[who].orders.ltl_service}`, {
+          token: customers[who].token,
+        }),
+    },
+    find_order: {
+      priced: true,
+      call: (who) =>
+        api.get(`/api/v1/client/orders/find?order_ref=${who}-moving_service`, {
+          token: customers[who].token,
+        }),
+    },
+    create_order: {
+      priced: true,
+      call: (who) =>
+        api.post(
+          '/api/v1/client/orderCreate',
+          { family: 'storage_service', dropoff: { line1: 'Box 7' }, ...PRICED },
+          { token: customers[who].token },
+        ),
+    },
+    pay_order: {
+      priced: true,
+      hiddenStatus: 403,
+      call: (who) =>
+        api.post(
+          `/api/v1/payments/orders/${customers[who].orders.device_order}`,
+          { method: 'card', card_token: 'tok_visa' },
+          { token: customers[who].token },
+        ),
+    },
+    get_shipping_methods: {
+      priced: false,
+      call: (who) => api.get('/api/v1/shipping/methods', { token: customers[who].token }),
+    },
+    get_shipping_rate: {
+      priced: true,
+      call: (who) =>
+        api.post(
+          '/api/v1/labelservice/rate',
+          { ...SHIPMENT, carrier: CARRIER.code },
+          { token: customers[who].token },
+        ),
+    },
+    compare_all_carriers: {
+      priced: true,
+      call: (who) => api.post('/api/v1/shipping/compare', SHIPMENT, { token: customers[who].token }),
+    },
+    create_shipping_label: {
+      priced: true,
+      call: (who) =>
+        api.post(
+          '/api/v1/labelservice/submitOrder',
+          { ...SHIPMENT, carrier: CARRIER.code, service: SERVICE },
+          { token: customers[who].token },
+        ),
+    },
+    quote_and_ship: {
+      priced: true,
+      call: (who) =>
+        api.post(
+          '/api/v1/shipping/quote-and-ship',
+          { ...SHIPMENT, prefer: 'fastest' },
+          { token: customers[who].token },
+        ),
+    },
+    get_shipping_label: {
+      priced: true,
+      call: (who) =>
+        api.get(`/api/v1/labelservice/labels/${customers[who].label}`, { token: customers[who].token }),
+    },
+    get_webhook_settings: {
+      priced: false,
+      call: (who) => api.get('/api/v1/webhook-settings', { token: customers[who].token }),
+    },
+    update_webhook_settings: {
+      priced: false,
+      call: (who) =>
+        api.call('PUT', '/api/v1/webhook-settings', {
+          token: customers[who].token,
+          body: { active: true },
+        }),
+    },
+    get_customer_settings: {
+      priced: false,
+      call: (who) => api.get('/api/v1/customer/settings', { token: customers[who].token }),
+    },
+    get_account_credits: {
+      priced: false,
+      call: (who) => api.get('/api/v1/customer/credits', { token: customers[who].token }),
+    },
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'prices');
+    admin = await login(api, tenant.emails.client_admin);
+    const carrier = await api.call('PUT', `/api/v1/shipping/carriers/${CARRIER.code}`, {
+      token: admin,
+      body: { name: CARRIER.name, rate_card: CARRIER.rate_card },
+    });
+    assert.equal(carrier.status, 200, JSON.stringify(carrier.body));
+    for (const who of ['hidden', 'visible'] as const) {
+      const id = await server.app.services.accounts.createUser(server.db, {
+        kind: 'customer',
+        email: `${who}@prices.test`,
+        name: `${who} customer`,
+        password: PASSWORD,
+        businessId: tenant.businessId,
+      });
+      customers[who].id = id;
+      customers[who].token = await login(api, `${who}@prices.test`);
+      for (const family of ORDER_FAMILIES) {
+        const created = await api.post(
+          '/api/v1/client/orderCreate',
+          {
+            order_ref: `${who}-${family}`,
+            family,
+            customer_id: id,
+            ...(family === 'local_delivery' ? { type: 'D' } : {}),
+            dropoff: { line1: '1 Main street' },
+            price_details: [{ label: 'Base', amount: '12.50' }],
+            ...PRICED,
+          },
+          { token: admin },
+        );
+        assert.equal(created.status, 200, JSON.stringify(created.body));
+        customers[who].orders[family] = created.body.order_id;
+      }
+      const label = await api.post(
+        '/api/v1/labelservice/submitOrder',
+        { ...SHIPMENT, carrier: CARRIER.code, service: SERVICE },
+        { token: customers[who].token },
+      );
+      assert.equal(label.status, 200, JSON.stringify(label.body));
+      customers[who].label = label.body.tracking_number;
+    }
+    const hide = await api.call('PUT', `/api/v1/client/customers/${customers.hidden.id}/price-visibility`, {
+      token: admin,
+      body: { hidden: Object.fromEntries(ORDER_FAMILIES.map((family) => [family, true])) },
+    });
+    assert.equal(hide.status, 200, JSON.stringify(hide.body));
+    assert.deepEqual(hide.body.price_hidden_families, [...ORDER_FAMILIES]);
+  });
+  after(() => server.close());
+
+  it('has a call for every operation a customer may use', () => {
+    const forCustomers = server.app.catalog
+      .list()
+      .filter(
+        (operation) =>
+          'kinds' in operation.access &&
+          operation.access.kinds !== 'any' &&
+          operation.access.kinds.includes('customer'),
+      )
+      .map((operation) => operation.name);
+    assert.deepEqual(
+      forCustomers.filter((name) => !(name in calls)),
+      [],
+    );
+  });
+
+  for (const [name, { priced, call, hiddenStatus }] of Object.entries(calls)) {
+    it(`${name}: no price anywhere for the hidden customer, prices for the visible one`, async () => {
+      const hidden = await call('hidden');
+      if (hiddenStatus) {
+        assert.equal(hidden.status, hiddenStatus, JSON.stringify(hidden.body));
+        assert.equal(hidden.body.error_code, 'PRICE_HIDDEN_SETTLE_OFFLINE');
+      } else {
+        assert.equal(hidden.status, 200, JSON.stringify(hidden.body));
+        assert.deepEqual(priceFieldsIn(hidden.body), []);
+        if (priced) assert.equal(hidden.body.price_hidden, true);
+      }
+      const visible = await call('visible');
+      assert.equal(visible.status, 200, JSON.stringify(visible.body));
+      assert.equal(visible.body.price_hidden, undefined);
+      if (priced) assert.notDeepEqual(priceFieldsIn(visible.body), [], 'the visible customer sees prices');
+    });
+  }
+
+  it('hides every family on the list and marks each order', async () => {
+    const list = (await calls.get_orders!.call('hidden')).body.orders as Array<Record<string, unknown>>;
+    assert.deepEqual([...new Set(list.map((o) => o.family))].sort(), [...ORDER_FAMILIES].sort());
+    assert.ok(list.every((order) => order.price_hidden === true));
+    // Surcharge codes stay, their amounts go.
+    assert.ok(list.every((order) => JSON.stringify(order.surcharges) === '[{"code":"fuel"}]'));
+  });
+
+  it('hides a single family and leaves the others', async () => {
+    await api.call('PUT', `/api/v1/client/customers/${customers.visible.id}/price-visibility`, {
+      token: admin,
+      body: { hidden: { label_service: true } },
+    });
+    const list = (await calls.get_orders!.call('visible')).body.orders as Array<Record<string, unknown>>;
+    for (const order of list) {
+      if (order.family === 'label_service') assert.equal(order.shipping_price, undefined);
+      else assert.equal(order.shipping_price, 12.5, String(order.family));
+    }
+    await api.call('PUT', `/api/v1/client/customers/${customers.visible.id}/price-visibility`, {
+      token: admin,
+      body: { hidden: { label_service: false } },
+    });
+  });
+
+  it('hides prices through GraphQL too', async () => {
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${customers.hidden.token}` },
+    });
+    const answer = await graphql.request<{ orders: { orders: Array<Record<string, unknown>> } }>(gql`
+      {
+        orders(per_page: 50) {
+          orders {
+            family
+            currency
+            shipping_price
+            tax
+            surcharges {
+              code
+              amount
+            }
+            price_hidden
+          }
+        }
+      }
+    `);
+    for (const order of answer.orders.orders) {
+      assert.equal(order.price_hidden, true);
+      for (const field of ['currency', 'shipping_price', 'tax']) assert.equal(order[field], null, field);
+      assert.deepEqual(order.surcharges, [{ code: 'fuel', amount: null }]);
+    }
+  });
+
+  it('keeps staff and other customers out of a customer’s settings', async () => {
+    const other = await createTenant(server.db, server.app.services, 'prices-b');
+    const foreign = await api.call(
+      'PUT',
+      `/api/v1/client/customers/${customers.hidden.id}/price-visibility`,
+      {
+        token: await login(api, other.emails.client_admin),
+        body: { hidden: { local_delivery: false } },
+      },
+    );
+    assert.equal(foreign.status, 422);
+    assert.equal(foreign.body.error_code, 'CUSTOMER_NOT_FOUND');
+    const byCustomer = await api.call(
+      'PUT',
+      `/api/v1/client/customers/${customers.hidden.id}/price-visibility`,
+      {
+        token: customers.hidden.token,
+        body: { hidden: { local_delivery: false } },
+      },
+    );
+    assert.equal(byCustomer.status, 403);
+    const settings = await calls.get_customer_settings!.call('hidden');
+    assert.equal(settings.body.price_hidden_families.length, 7);
+  });
+});
