@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { DeliveryState, WebhooksTables } from './tables.ts';
+
+type Settings = WebhooksTables['webhook_settings'];
+type Log = WebhooksTables['webhook_delivery_logs'];
+
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb` as never;
+
+export function settingsOf(db: Queryable, businessId: number, customerId: number | null) {
+  return db
+    .selectFrom('webhook_settings')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .$if(customerId === null, (q) => q.where('customer_user_id', 'is', null))
+    .$if(customerId !== null, (q) => q.where('customer_user_id', '=', customerId!))
+    .executeTakeFirst();
+}
+
+export async function saveSettings(db: Queryable, values: Omit<Settings, 'id'>): Promise<void> {
+  const row = { ...values, urls: json(values.urls), disabled: json(values.disabled) };
+  const existing = await settingsOf(db, values.business_id, values.customer_user_id);
+  if (existing) {
+    await db.updateTable('webhook_settings').set(row).where('id', '=', existing.id).execute();
+  } else {
+    await db.insertInto('webhook_settings').values(row).execute();
+  }
+}
+
+export function settingsById(db: Queryable, id: number) {
+  return db.selectFrom('webhook_settings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Switches one kind's URL off after the receiver said it is gone. */
+export async function disableUrl(db: Queryable, id: number, kind: string, reason: string, now: Date) {
+  await sql`UPDATE webhook_settings
+    SET urls = urls - ${kind}, disabled = disabled || jsonb_build_object(${kind}::text, ${reason}::text), updated_at = ${now}
+    WHERE id = ${id}`.execute(db);
+}
+
+export async function insertLog(db: Queryable, values: Omit<Log, 'id'>): Promise<number> {
+  const row = { ...values, request_headers: json(values.request_headers) };
+  return (await db.insertInto('webhook_delivery_logs').values(row).returning('id').executeTakeFirstOrThrow())
+    .id;
+}
+
+export interface LogFilter {
+  kind?: string;
+  state?: DeliveryState;
+  messageId?: string;
+}
+
+export function logsOf(
+  db: Queryable,
+  businessId: number,
+  filter: LogFilter,
+  page: { limit: number; offset: number },
+) {
+  return db
+    .selectFrom('webhook_delivery_logs')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
+    .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!))
+    .$if(filter.messageId !== undefined, (q) => q.where('message_id', '=', filter.messageId!))
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export function logById(db: Queryable, businessId: number, id: number) {
+  return db
+    .selectFrom('webhook_delivery_logs')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function pruneLogs(db: Queryable, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_delivery_logs')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

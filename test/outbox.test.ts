@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ManualClock } from '../src/platform/clock.ts';
+import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
+import { enqueue, type OutboxMessage, OutboxWorker } from '../src/platform/outbox/outbox.ts';
+import { createTestDatabase, type TestDatabase } from './support/database.ts';
+
+/** Waits for a condition, polling; fails after the limit (a safety net, not a speed requirement). */
+async function eventually(condition: () => Promise<boolean> | boolean, what: string, limitMs = 15_000) {
+  const deadline = Date.now() + limitMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('the transactional outbox', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  const clock = new ManualClock(new Date('2026-11-02T09:30:00Z'));
+  const slow = { leaseMs: 60_000, batchSize: 5, pollMs: 3_600_000 };
+
+  before(async () => {
+    database = await createTestDatabase();
+    handle = openDatabase(database.url);
+  });
+  after(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  const pending = async (topic: string) =>
+    (
+      await handle.db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('topic', '=', topic)
+        .where('done_at', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).n;
+
+  it('sends nothing for a rolled-back transaction, and wakes a worker on commit without polling', async () => {
+    const seen: string[] = [];
+    const worker = new OutboxWorker(handle.db, clock, slow).handle('wake', async (m) => {
+      seen.push(m.messageId);
+      return { done: true };
+    });
+    await worker.start(handle.pool);
+    try {
+      await assert.rejects(
+        handle.db.transaction().execute(async (trx) => {
+          await enqueue(trx, clock, {
+            topic: 'wake',
+            businessId: null,
+            payload: {},
+            messageId: 'rolled-back',
+          });
+          throw new Error('the change fails');
+        }),
+      );
+      await handle.db
+        .transaction()
+        .execute((trx) =>
+          enqueue(trx, clock, { topic: 'wake', businessId: null, payload: { n: 1 }, messageId: 'committed' }),
+        );
+      // The poll is an hour away: only the commit's notification can wake the worker.
+      await eventually(() => seen.includes('committed'), 'the committed message');
+      assert.deepEqual(seen, ['committed']);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('lets two workers on one database share the work, each message handled once', async () => {
+    const handledBy = new Map<string, string[]>();
+    const make = (name: string) =>
+      new OutboxWorker(handle.db, clock, { ...slow, pollMs: 50 }).handle(
+        'shared',
+        async (m: OutboxMessage) => {
+          await sleep(5);
+          handledBy.set(m.messageId, [...(handledBy.get(m.messageId) ?? []), name]);
+          return { done: true };
+        },
+      );
+    const [a, b] = [make('a'), make('b')];
+    await Promise.all([a.start(handle.pool), b.start(handle.pool)]);
+    try {
+      for (let i = 0; i < 60; i++) {
+        await enqueue(handle.db, clock, {
+          topic: 'shared',
+          businessId: null,
+          payload: { i },
+          messageId: `shared-${i}`,
+        });
+      }
+      await eventually(
+        async () => (await pending('shared')) === 0 && handledBy.size === 60,
+        'all 60 messages',
+      );
+      assert.ok([...handledBy.values()].every((workers) => workers.length === 1));
+      const byA = [...handledBy.values()].filter((w) => w[0] === 'a').length;
+      assert.ok(byA > 0 && byA < 60, `both workers took part (a: ${byA})`);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('retries when the handler asks, with the same message id and a growing attempt count', async () => {
+    const attempts: Array<[string, number]> = [];
+    const worker = new OutboxWorker(handle.db, clock, slow).handle('flaky', async (m) => {
+      attempts.push([m.messageId, m.attempt]);
+      return m.attempt < 3
+        ? { retryAt: new Date(clock.now().getTime() + 30_000), error: 'receiver down' }
+        : { done: true };
+    });
+    await enqueue(handle.db, clock, { topic: 'flaky', businessId: null, payload: {}, messageId: 'flaky-1' });
+    assert.equal(await worker.drainOnce(), 1);
+    assert.equal(await worker.drainOnce(), 0, 'not due yet');
+    clock.advance(30_000);
+    await worker.drainOnce();
+    clock.advance(30_000);
+    await worker.drainOnce();
+    assert.deepEqual(attempts, [
+      ['flaky-1', 1],
+      ['flaky-1', 2],
+      ['flaky-1', 3],
+    ]);
+    assert.equal(await pending('flaky'), 0);
+  });
+
+  it('hands a message whose worker died to another once its lease runs out', async () => {
+    const stuck = new OutboxWorker(handle.db, clock, { ...slow, leaseMs: 10_000 }).handle(
+      'lease',
+      () => new Promise(() => {}),
+    );
+    await enqueue(handle.db, clock, { topic: 'lease', businessId: null, payload: {}, messageId: 'lease-1' });
+    // The first worker takes the message and never answers (as if killed).
+    void stuck.drainOnce();
+    await eventually(
+      async () =>
+        (
+          await handle.db
+            .selectFrom('outbox')
+            .select('leased_by')
+            .where('message_id', '=', 'lease-1')
+            .executeTakeFirst()
+        )?.leased_by !== null,
+      'the first claim',
+    );
+    const handled: number[] = [];
+    const rescuer = new OutboxWorker(handle.db, clock, slow).handle('lease', async (m) => {
+      handled.push(m.attempt);
+      return { done: true };
+    });
+    assert.equal(await rescuer.drainOnce(), 0, 'still leased');
+    clock.advance(10_001);
+    assert.equal(await rescuer.drainOnce(), 1);
+    assert.deepEqual(handled, [2]);
+  });
+});
