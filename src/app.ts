@@ -1,43 +1,110 @@
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
+import { registerDocumentsDoor } from './doors/documents.ts';
+import { registerGraphqlDoor } from './doors/graphql/index.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
+import { registerOtepGuide } from './doors/pages/otep-guide.ts';
+import { registerTrackingPage } from './doors/pages/track.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
 import { accountsOperations } from './modules/accounts/operations.ts';
 import { AccountsService } from './modules/accounts/service.ts';
+import { moduleSwitchOperations } from './modules/accounts/switches.ts';
+import { AssignmentsService } from './modules/contractors/assignments.ts';
+import { contractorsOperations } from './modules/contractors/operations.ts';
+import { ContractorsService } from './modules/contractors/service.ts';
 import { dispatchOperations } from './modules/dispatch/operations.ts';
 import { DispatchService } from './modules/dispatch/service.ts';
+import { documentsOperations } from './modules/documents/operations.ts';
+import { DocumentsService } from './modules/documents/service.ts';
 import { ordersOperations } from './modules/orders/operations.ts';
 import { OrdersService } from './modules/orders/service.ts';
+import { paymentsOperations } from './modules/payments/operations.ts';
+import { TestPaymentProvider } from './modules/payments/provider.ts';
+import { PaymentsService } from './modules/payments/service.ts';
+import { pricingOperations } from './modules/pricing/operations.ts';
+import { PricingService } from './modules/pricing/service.ts';
+import { shippingOperations } from './modules/shipping/operations.ts';
+import { ShippingService } from './modules/shipping/service.ts';
 import { systemOperations } from './modules/system/operations.ts';
+import { trackingOperations } from './modules/tracking/operations.ts';
+import { publicTrackingOperations } from './modules/tracking/public-tracking.ts';
+import { TrackingService } from './modules/tracking/service.ts';
+import { webhooksOperations } from './modules/webhooks/operations.ts';
+import { WEBHOOK_TOPIC, WebhooksService } from './modules/webhooks/service.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import { Catalog } from './platform/catalog/registry.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import type { Db } from './platform/db/database.ts';
+import { DomainEvents } from './platform/events.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { Metrics } from './platform/metrics.ts';
+import { OutboxWorker } from './platform/outbox/outbox.ts';
 
 export const VERSION = packageJson.version;
 
 /** The module services, wired once; the CLI and the tests reach use cases through these. */
 export interface Services {
   accounts: AccountsService;
+  contractors: ContractorsService;
+  assignments: AssignmentsService;
   orders: OrdersService;
   dispatch: DispatchService;
+  tracking: TrackingService;
+  pricing: PricingService;
+  payments: PaymentsService;
+  documents: DocumentsService;
+  shipping: ShippingService;
+  webhooks: WebhooksService;
 }
 
 export function createServices(config: Config, clock: Clock): Services {
   const accounts = new AccountsService(clock, { tokenTtlHours: config.tokenTtlHours, login: config.login });
-  const orders = new OrdersService(clock, accounts);
-  return { accounts, orders, dispatch: new DispatchService(clock, accounts, orders) };
+  const contractors = new ContractorsService(clock, accounts);
+  // What happens in one module, told to the others (webhooks) inside the same transaction.
+  const events = new DomainEvents();
+  const orders = new OrdersService(clock, accounts, contractors, events);
+  const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events);
+  // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
+  orders.onStatusChange(tracking);
+  const pricing = new PricingService(clock, accounts);
+  const documents = new DocumentsService(clock, {
+    signingKey: config.documentSigningKey,
+    dataDir: config.dataDir,
+  });
+  const webhooks = new WebhooksService(clock, accounts, config.webhooks);
+  events.subscribe(webhooks.onEvent);
+  return {
+    accounts,
+    contractors,
+    assignments: new AssignmentsService(clock, accounts, orders, events),
+    orders,
+    dispatch: new DispatchService(clock, accounts, orders),
+    tracking,
+    pricing,
+    payments: new PaymentsService(clock, accounts, orders, pricing, new TestPaymentProvider()),
+    documents,
+    shipping: new ShippingService(clock, orders, tracking, documents, events),
+    webhooks,
+  };
 }
 
 export function createCatalog(services: Services): Catalog {
   return new Catalog()
     .register(systemOperations())
     .register(accountsOperations(services.accounts))
+    .register(moduleSwitchOperations(services.accounts))
+    .register(contractorsOperations(services.contractors, services.assignments))
     .register(ordersOperations(services.orders, services.accounts))
-    .register(dispatchOperations(services.dispatch));
+    .register(dispatchOperations(services.dispatch))
+    .register(trackingOperations(services.tracking))
+    .register(publicTrackingOperations(services.tracking))
+    .register(pricingOperations(services.pricing))
+    .register(paymentsOperations(services.payments))
+    .register(documentsOperations(services.documents))
+    .register(shippingOperations(services.shipping))
+    .register(webhooksOperations(services.webhooks));
 }
 
 export interface App {
@@ -45,6 +112,12 @@ export interface App {
   services: Services;
   catalog: Catalog;
   executor: Executor;
+  /** Drains the outbox (webhook deliveries, ...); started by `tms serve`, or by a test that needs it. */
+  outbox: OutboxWorker;
+  /** Starts the background work: the outbox worker (listening on the pool) and the hourly log pruning. */
+  startBackground(pool?: pg.Pool): Promise<void>;
+  /** Stops it, letting deliveries in hand finish. */
+  stopBackground(): Promise<void>;
 }
 
 /** Assembles the service on an open database: modules, their catalog, and the doors over it. */
@@ -56,10 +129,38 @@ export async function createApp(config: Config, db: Db, clock: Clock = systemClo
     db,
     clock,
     authenticate: services.accounts.authenticate,
+    authenticateProvider: services.tracking.authenticateProvider,
+    responsePolicies: [services.pricing.policy],
     observe: metrics.observeOperation,
   });
   const http = createHttpServer(config, metrics);
   registerRestDoor(http, catalog, executor);
+  registerTrackingPage(http, services.tracking, db);
+  await registerDocumentsDoor(http, catalog, executor);
+  registerOtepGuide(http, config.publicBaseUrl);
+  // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
+  await registerGraphqlDoor(http, catalog, executor);
   await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
-  return { http, services, catalog, executor };
+
+  const outbox = new OutboxWorker(db, clock, { leaseMs: config.outboxLeaseMs, batchSize: 20, pollMs: 2_000 });
+  outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
+  let pruning: NodeJS.Timeout | undefined;
+  return {
+    http,
+    services,
+    catalog,
+    executor,
+    outbox,
+    startBackground: async (pool) => {
+      await outbox.start(pool);
+      const prune = () => void services.webhooks.pruneLogs(db).catch(() => {});
+      prune();
+      pruning = setInterval(prune, 3_600_000);
+      pruning.unref();
+    },
+    stopBackground: async () => {
+      clearInterval(pruning);
+      await outbox.stop();
+    },
+  };
 }

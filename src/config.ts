@@ -23,6 +23,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   TMS_DATA_DIR: z.string().min(1).default('.data'),
+  DOCUMENT_SIGNING_KEY: z.string().min(1).optional(),
   TMS_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
@@ -30,6 +31,11 @@ const environmentSchema = z.object({
   BODY_LIMIT_BYTES: integer(1024, 100 * 1024 * 1024).default(1024 * 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_TIMEOUT_MS: integer(100, 60_000).default(10_000),
+  WEBHOOK_LOG_RETENTION_DAYS: integer(1, 3650).default(30),
+  OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
 });
 
 export interface Config {
@@ -38,6 +44,8 @@ export interface Config {
   /** External PostgreSQL; absent means the embedded server in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Ed25519 key signing document fingerprints (PKCS#8 PEM or base64 seed); absent: one kept in dataDir. */
+  documentSigningKey: string | undefined;
   demoPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   publicBaseUrl: string;
@@ -46,6 +54,17 @@ export interface Config {
   trustProxy: boolean;
   metricsToken: string | undefined;
   login: LoginLimits;
+  webhooks: WebhookSettings;
+  /** How long a claimed outbox message stays leased before another worker may take it over. */
+  outboxLeaseMs: number;
+}
+
+/** Outbound webhook deliveries: which addresses they may reach, how long they wait, how long logs stay. */
+export interface WebhookSettings {
+  allowLoopback: boolean;
+  allowPrivateNetworks: boolean;
+  timeoutMs: number;
+  logRetentionDays: number;
 }
 
 /** Brute-force protection of POST /v1/user/login. */
@@ -75,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.TMS_DATA_DIR),
+    documentSigningKey: e.DOCUMENT_SIGNING_KEY,
     demoPassword: e.TMS_DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${displayHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
@@ -83,6 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true',
     metricsToken: e.METRICS_TOKEN,
     login: { attemptsPerAddressPerMinute: 30, failuresPerEmailPer15Minutes: 10 },
+    webhooks: {
+      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
+    },
+    outboxLeaseMs: e.OUTBOX_LEASE_MS,
   };
 }
 

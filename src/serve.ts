@@ -33,7 +33,9 @@ export async function serve(config: Config): Promise<void> {
   const app = await createApp(config, database.db);
   try {
     await app.http.listen({ port: config.port, host: config.host });
+    await app.startBackground(database.pool);
   } catch (error) {
+    await app.stopBackground();
     await database.shutdown();
     throw error;
   }
@@ -51,6 +53,8 @@ export async function serve(config: Config): Promise<void> {
     force.unref();
     try {
       await app.http.close();
+      // Deliveries in hand finish; the rest wait in the outbox for the next start.
+      await app.stopBackground();
       await database.shutdown();
       process.exitCode = 0;
     } catch (error) {

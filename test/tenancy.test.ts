@@ -23,6 +23,32 @@ describe('tenant isolation', () => {
     (await api.get(`/api/v1/client/orders/${orderOfA.id}`, { token: tokenOfA })).body.order;
   let tokenOfA: string;
   let routeOfA: number;
+  let ruleOfA: number;
+  let providerOfA: { id: number; key: string };
+  let providerKeyOfB: string;
+  let deliveryOfA: number;
+  const eventsOfA = async () =>
+    (await api.get(`/api/v1/otep/trackings/${orderOfA.tracking_number}`)).body.data.events.length;
+  const pushToA = (key: string) =>
+    api.post(
+      '/api/v1/otep/ingest',
+      {
+        otep_version: '0.1',
+        profile: 'parcel',
+        subject: { tracking_number: orderOfA.tracking_number },
+        events: [
+          { occurred_at: '2026-11-02T12:00:00Z', status_code: 'in_transit', source: { type: 'carrier' } },
+        ],
+      },
+      { headers: { 'x-otep-provider-key': key } },
+    );
+  /** The contractor holding A's order, as A sees it. */
+  const activeBrokerOfA = async () =>
+    (
+      await api.get(`/api/v1/broker-order-assignments?order_id=${orderOfA.id}&status=active`, {
+        token: tokenOfA,
+      })
+    ).body.assignments[0]?.broker_id;
   const refusedById =
     (path: string, body: unknown = {}) =>
     async () => {
@@ -34,6 +60,49 @@ describe('tenant isolation', () => {
       assert.equal(answer.body.error_code, 'ORDER_NOT_FOUND');
       assert.deepEqual(await orderAsA(), before);
     };
+
+  /** A's own carrier and a label bought from it, made by the first shipping check that needs them. */
+  let shippingOfA: Promise<{ trackingNumber: string }> | undefined;
+  const A_CARRIER = {
+    name: 'A Post',
+    rate_card: {
+      currency: 'EUR',
+      zoning: { method: 'postal_prefix', zones: [{ zone: 'all', destination_prefixes: [''] }] },
+      services: [
+        {
+          code: 'ground',
+          name: 'Ground',
+          zones: [{ zone: 'all', transit_days: 2, weight_breaks: [{ up_to_kg: 5, price: 5 }] }],
+        },
+      ],
+    },
+  };
+  const PARCEL = {
+    pickup: { line1: 'A depot' },
+    dropoff: { line1: 'A customer' },
+    packages: [{ weight_grams: 500 }],
+  };
+  const labelOfA = () =>
+    (shippingOfA ??= (async () => {
+      const saved = await api.call('PUT', '/api/v1/shipping/carriers/a-post', {
+        token: tokenOfA,
+        body: A_CARRIER,
+      });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      const label = await api.post(
+        '/api/v1/labelservice/submitOrder',
+        { ...PARCEL, carrier: 'a-post', service: 'ground' },
+        { token: tokenOfA },
+      );
+      assert.equal(label.status, 200, JSON.stringify(label.body));
+      return { trackingNumber: label.body.tracking_number as string };
+    })());
+  const carrierOfAUnknownToB = (path: string, body: object) => async () => {
+    await labelOfA();
+    const answer = await api.post(path, { ...PARCEL, carrier: 'a-post', ...body }, { token: adminOfB() });
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'CARRIER_NOT_FOUND');
+  };
 
   const checks: Record<string, () => Promise<void>> = {
     create_order: async () => {
@@ -68,6 +137,12 @@ describe('tenant isolation', () => {
         token: adminOfB(),
       });
       assert.equal(byNumber.body.total, 0);
+      // B's contractor cannot name A's business to look into it.
+      const named = await api.get(`/api/v1/client/orders?business_id=${a.businessId}`, {
+        token: tokensOfB.contractor,
+      });
+      assert.equal(named.status, 403);
+      assert.equal(named.body.error_code, 'FORBIDDEN');
     },
     find_order: async () => {
       // A reference only A uses (B reuses 'only-in-a' on purpose in bulk_create_orders).
@@ -182,6 +257,244 @@ describe('tenant isolation', () => {
       assert.equal(answer.body.totals.orders, 0);
       assert.equal((await orderAsA()).status, 'HOLD');
     },
+    create_contractor_rule: async () => {
+      const answer = await api.post(
+        '/api/v1/client/contractor-rules',
+        { contractor_company_id: a.contractorCompanyId, postal_prefixes: ['75'], valid_from: '2026-11-01' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.error_code, 'CONTRACTOR_NOT_ENGAGED');
+    },
+    get_contractor_rules: async () => {
+      for (const token of [adminOfB(), tokensOfB.contractor!]) {
+        const answer = await api.get('/api/v1/client/contractor-rules', { token });
+        assert.equal(answer.status, 200);
+        assert.ok(answer.body.rules.every((rule: { id: number }) => rule.id !== ruleOfA));
+      }
+      const named = await api.get(`/api/v1/client/contractor-rules?business_id=${a.businessId}`, {
+        token: tokensOfB.contractor,
+      });
+      assert.equal(named.status, 403);
+    },
+    delete_contractor_rule: async () => {
+      const answer = await api.call('DELETE', `/api/v1/client/contractor-rules/${ruleOfA}`, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'CONTRACTOR_RULE_NOT_FOUND');
+      const asA = await api.get('/api/v1/client/contractor-rules', { token: tokenOfA });
+      assert.deepEqual(
+        asA.body.rules.map((rule: { id: number }) => rule.id),
+        [ruleOfA],
+      );
+    },
+    get_broker_order_assignments: async () => {
+      for (const token of [adminOfB(), tokensOfB.employee!, tokensOfB.contractor!]) {
+        const answer = await api.get('/api/v1/broker-order-assignments', { token });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        assert.equal(answer.body.total, 0);
+      }
+      const named = await api.get(`/api/v1/broker-order-assignments?business_id=${a.businessId}`, {
+        token: tokensOfB.contractor,
+      });
+      assert.equal(named.status, 403);
+    },
+    assign_orders_to_broker: async () => {
+      const foreignOrder = await api.post(
+        '/api/v1/broker-order-assignments',
+        { order_ids: [orderOfA.id], broker_id: b.userIds.contractor },
+        { token: adminOfB() },
+      );
+      assert.equal(foreignOrder.body.assigned, 0);
+      assert.match(foreignOrder.body.errors[0].message, /No order/);
+      const ownOrder = await api.post(
+        '/api/v1/client/orderCreate',
+        { dropoff: { line1: 'B street' } },
+        { token: adminOfB() },
+      );
+      const foreignBroker = await api.post(
+        '/api/v1/broker-order-assignments',
+        { order_ids: [ownOrder.body.order_id], broker_id: a.userIds.contractor },
+        { token: adminOfB() },
+      );
+      assert.equal(foreignBroker.status, 422);
+      assert.equal(foreignBroker.body.error_code, 'CONTRACTOR_NOT_FOUND');
+      assert.equal(await activeBrokerOfA(), a.userIds.contractor);
+    },
+    revoke_broker_order_assignments: async () => {
+      const answer = await api.post(
+        '/api/v1/broker-order-assignments/revoke',
+        { order_ids: [orderOfA.id] },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.body.revoked, 0);
+      assert.equal(await activeBrokerOfA(), a.userIds.contractor);
+    },
+    release_broker_order_assignment: async () => {
+      const own = await api.post(
+        '/api/v1/broker-order-assignments/release',
+        { order_id: orderOfA.id },
+        { token: tokensOfB.contractor },
+      );
+      assert.equal(own.status, 400);
+      assert.equal(own.body.error_code, 'ORDER_NOT_ASSIGNED_TO_YOU');
+      const named = await api.post(
+        '/api/v1/broker-order-assignments/release',
+        { order_id: orderOfA.id, business_id: a.businessId },
+        { token: tokensOfB.contractor },
+      );
+      assert.equal(named.status, 403);
+      assert.equal(await activeBrokerOfA(), a.userIds.contractor);
+    },
+    set_platform_module: async () => {
+      for (const kind of ACCOUNT_KINDS.filter((k) => k !== 'platform_admin')) {
+        const answer = await api.call('PUT', '/api/v1/platform/modules/contractor_assignment', {
+          token: tokensOfB[kind],
+          body: { available: false },
+        });
+        assert.equal(answer.status, 403, kind);
+      }
+      assert.equal((await api.get('/api/v1/broker-order-assignments', { token: tokenOfA })).status, 200);
+    },
+    set_business_module: async () => {
+      const answer = await api.call(
+        'PUT',
+        `/api/v1/platform/businesses/${a.businessId}/modules/contractor_assignment`,
+        {
+          token: adminOfB(),
+          body: { enabled: false },
+        },
+      );
+      assert.equal(answer.status, 403);
+      const me = await api.get('/api/v1/user/me', { token: tokenOfA });
+      assert.equal(me.body.business.modules.contractor_assignment, true);
+    },
+    create_tracking_provider: async () => {
+      const answer = await api.post(
+        '/api/v1/client/otep/providers',
+        { name: 'B pusher' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200);
+      const pushed = await pushToA(answer.body.provider.key);
+      assert.equal(pushed.status, 422);
+    },
+    get_tracking_providers: async () => {
+      const answer = await api.get('/api/v1/client/otep/providers', { token: adminOfB() });
+      assert.ok(answer.body.providers.every((p: { id: number }) => p.id !== providerOfA.id));
+    },
+    revoke_tracking_provider: async () => {
+      const answer = await api.post(
+        `/api/v1/client/otep/providers/${providerOfA.id}/revoke`,
+        {},
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 404);
+      assert.equal((await pushToA(providerOfA.key)).status, 200, "A's own key still works");
+    },
+    otep_ingest: async () => {
+      const before = await eventsOfA();
+      const answer = await pushToA(providerKeyOfB);
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.details.errors[0].code, 'unknown_tracking_number');
+      assert.equal(await eventsOfA(), before);
+    },
+    otep_ingest_epcis: async () => {
+      const before = await eventsOfA();
+      const epcis = (await api.get(`/api/v1/otep/trackings/${orderOfA.tracking_number}?format=epcis`)).body
+        .data;
+      const answer = await api.post('/api/v1/otep/ingest/epcis', epcis, {
+        headers: { 'x-otep-provider-key': providerKeyOfB },
+      });
+      assert.equal(answer.status, 422);
+      assert.equal(await eventsOfA(), before);
+    },
+    set_customer_price_visibility: async () => {
+      const answer = await api.call(
+        'PUT',
+        `/api/v1/client/customers/${a.userIds.customer}/price-visibility`,
+        {
+          token: adminOfB(),
+          body: { hidden: { local_delivery: true } },
+        },
+      );
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    get_customer_price_visibility: async () => {
+      const answer = await api.get(`/api/v1/client/customers/${a.userIds.customer}/price-visibility`, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.status, 422);
+    },
+    get_customer_settings: async () => {
+      const answer = await api.get('/api/v1/customer/settings', { token: tokensOfB.customer });
+      assert.equal(answer.body.customer_id, b.userIds.customer);
+    },
+    pay_order: async () => {
+      for (const token of [adminOfB(), tokensOfB.customer!]) {
+        const answer = await api.post(
+          `/api/v1/payments/orders/${orderOfA.id}`,
+          { method: 'card', card_token: 'tok_visa' },
+          { token },
+        );
+        assert.equal(answer.status, 404);
+        assert.equal(answer.body.error_code, 'ORDER_NOT_FOUND');
+      }
+    },
+    add_account_credit: async () => {
+      const answer = await api.post(
+        `/api/v1/client/customers/${a.userIds.customer}/credits`,
+        { amount: 100, currency: 'EUR', reason: 'gift' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    get_account_credits: async () => {
+      const answer = await api.get('/api/v1/customer/credits', { token: tokensOfB.customer });
+      assert.deepEqual(answer.body.ledger, []);
+    },
+    get_webhook_settings: async () => {
+      const foreign = await api.get(`/api/v1/webhook-settings?customer_id=${a.userIds.customer}`, {
+        token: adminOfB(),
+      });
+      assert.equal(foreign.status, 422);
+      const own = await api.get('/api/v1/webhook-settings', { token: adminOfB() });
+      assert.equal(own.body.urls['order.created'], '');
+    },
+    update_webhook_settings: async () => {
+      const answer = await api.call('PUT', '/api/v1/webhook-settings', {
+        token: adminOfB(),
+        body: { customer_id: a.userIds.customer, urls: { 'order.created': 'https://b.example/hook' } },
+      });
+      assert.equal(answer.status, 422);
+      assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    get_webhook_delivery_logs: async () => {
+      const answer = await api.get('/api/v1/webhook-deliveries', { token: adminOfB() });
+      assert.ok(answer.body.deliveries.every((d: { id: number }) => d.id !== deliveryOfA));
+    },
+    replay_webhook_delivery: async () => {
+      const answer = await api.post(
+        `/api/v1/webhook-deliveries/${deliveryOfA}/replay`,
+        {},
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'WEBHOOK_DELIVERY_NOT_FOUND');
+    },
+    test_webhook_delivery: async () => {
+      // B has no settings of its own: A's secret is never used for B's test.
+      const answer = await api.post(
+        '/api/v1/webhook-settings/test',
+        { url: 'https://b.example/hook' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 409);
+      assert.equal(answer.body.error_code, 'WEBHOOK_SECRET_MISSING');
+    },
     get_operation_events: async () => {
       const answer = await api.post(
         '/api/v1/tracking/operationevents',
@@ -189,6 +502,52 @@ describe('tenant isolation', () => {
         { token: adminOfB() },
       );
       assert.deepEqual(answer.body.events, []);
+    },
+    get_shipping_methods: async () => {
+      await labelOfA();
+      const answer = await api.get('/api/v1/shipping/methods', { token: tokensOfB.customer });
+      assert.equal(answer.status, 200);
+      assert.ok(answer.body.methods.every((m: { carrier_name: string }) => m.carrier_name !== 'A Post'));
+    },
+    get_shipping_carriers: async () => {
+      await labelOfA();
+      const answer = await api.get('/api/v1/shipping/carriers', { token: adminOfB() });
+      assert.ok(answer.body.carriers.every((c: { name: string }) => c.name !== 'A Post'));
+    },
+    save_shipping_carrier: async () => {
+      await labelOfA();
+      // B may use the same code for a carrier of its own (inactive here): A's stays as it is.
+      const answer = await api.call('PUT', '/api/v1/shipping/carriers/a-post', {
+        token: adminOfB(),
+        body: { ...A_CARRIER, name: 'B copy', active: false },
+      });
+      assert.equal(answer.status, 200);
+      const asA = await api.get('/api/v1/shipping/carriers', { token: tokenOfA });
+      const own = asA.body.carriers.find((c: { code: string }) => c.code === 'a-post');
+      assert.deepEqual([own.name, own.version, own.active], ['A Post', 1, true]);
+    },
+    get_shipping_rate: carrierOfAUnknownToB('/api/v1/labelservice/rate', {}),
+    create_shipping_label: carrierOfAUnknownToB('/api/v1/labelservice/submitOrder', { service: 'ground' }),
+    quote_and_ship: async () => {
+      await carrierOfAUnknownToB('/api/v1/shipping/quote-and-ship', {})();
+      const anyCarrier = await api.post('/api/v1/shipping/quote-and-ship', PARCEL, {
+        token: tokensOfB.customer,
+      });
+      assert.equal(anyCarrier.status, 422);
+      assert.equal(anyCarrier.body.error_code, 'NO_CARRIER_AVAILABLE');
+    },
+    compare_all_carriers: async () => {
+      await labelOfA();
+      const answer = await api.post('/api/v1/shipping/compare', PARCEL, { token: adminOfB() });
+      assert.deepEqual(answer.body.rates, []);
+    },
+    get_shipping_label: async () => {
+      const { trackingNumber } = await labelOfA();
+      for (const token of [adminOfB(), tokensOfB.customer!]) {
+        const answer = await api.get(`/api/v1/labelservice/labels/${trackingNumber}`, { token });
+        assert.equal(answer.status, 404);
+        assert.equal(answer.body.error_code, 'LABEL_NOT_FOUND');
+      }
     },
     get_me: async () => {
       for (const kind of ACCOUNT_KINDS) {
@@ -248,8 +607,54 @@ describe('tenant isolation', () => {
     const built = await api.post('/api/v3/client/build-route', { date: '2026-11-04' }, { token: tokenOfA });
     assert.equal(built.body.routes.length, 1, JSON.stringify(built.body));
     routeOfA = built.body.routes[0].id;
+    const rule = await api.post(
+      '/api/v1/client/contractor-rules',
+      { contractor_company_id: a.contractorCompanyId, postal_prefixes: ['75'], valid_from: '2026-11-01' },
+      { token: tokenOfA },
+    );
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    ruleOfA = rule.body.rule.id;
     // Held, so it shows among A's exceptions and must not among B's.
     await api.post(`/api/v1/client/orders/${orderOfA.id}/hold`, {}, { token: tokenOfA });
+    const providerA = await api.post(
+      '/api/v1/client/otep/providers',
+      { name: 'A pusher' },
+      { token: tokenOfA },
+    );
+    providerOfA = providerA.body.provider;
+    providerKeyOfB = (
+      await api.post('/api/v1/client/otep/providers', { name: 'B own pusher' }, { token: adminOfB() })
+    ).body.provider.key;
+    // A webhook of A's, refused by the address guard: a delivery log of A's.
+    await api.call('PUT', '/api/v1/webhook-settings', {
+      token: tokenOfA,
+      body: { urls: { 'order.created': 'http://127.0.0.1:9/hook' } },
+    });
+    await api.post('/api/v1/client/orderCreate', { dropoff: { line1: 'hook' } }, { token: tokenOfA });
+    await server.app.outbox.drainOnce();
+    deliveryOfA = (await api.get('/api/v1/webhook-deliveries', { token: tokenOfA })).body.deliveries[0].id;
+    // Contractor assignment on for both businesses; A hands its held order to its contractor.
+    const platform = await login(api, a.emails.platform_admin);
+    await api.call('PUT', '/api/v1/platform/modules/contractor_assignment', {
+      token: platform,
+      body: { available: true },
+    });
+    for (const business of [a, b]) {
+      await api.call(
+        'PUT',
+        `/api/v1/platform/businesses/${business.businessId}/modules/contractor_assignment`,
+        {
+          token: platform,
+          body: { enabled: true },
+        },
+      );
+    }
+    const assigned = await api.post(
+      '/api/v1/broker-order-assignments',
+      { order_ids: [orderOfA.id], broker_id: a.userIds.contractor },
+      { token: tokenOfA },
+    );
+    assert.equal(assigned.body.assigned, 1, JSON.stringify(assigned.body));
   });
   after(() => server.close());
 

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type pg from 'pg';
 import { type App, createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
@@ -9,6 +10,8 @@ export interface TestServer {
   baseUrl: string;
   app: App;
   db: Db;
+  /** The pool under `db`: the outbox worker listens for notifications on it. */
+  pool: pg.Pool;
   clock: ManualClock;
   close(): Promise<void>;
 }
@@ -34,9 +37,11 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     baseUrl: `http://127.0.0.1:${port}`,
     app,
     db: handle.db,
+    pool: handle.pool,
     clock,
     close: async () => {
       await app.http.close();
+      await app.stopBackground();
       await handle.close();
       await database.drop();
     },

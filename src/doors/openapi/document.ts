@@ -6,12 +6,21 @@ import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
+function securityOf(operation: Operation): Array<Record<string, string[]>> {
+  if (operation.access.public) return [];
+  return 'provider' in operation.access && operation.access.provider
+    ? [{ otepProviderKey: [] }]
+    : [{ bearerAuth: [] }];
+}
+
 /** Refusals any operation may give, by what it is. */
 function commonErrors(operation: Operation): ErrorCode[] {
   const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR'];
   if (operation.rest && operation.rest.method !== 'GET') codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE');
-  if (!operation.access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
-  if (!operation.access.public && operation.access.scopes?.length) codes.push('INSUFFICIENT_SCOPE');
+  const access = operation.access;
+  if ('provider' in access && access.provider) codes.push('PROVIDER_CREDENTIAL_REQUIRED');
+  else if (!access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
+  if ('kinds' in access && access.scopes?.length) codes.push('INSUFFICIENT_SCOPE');
   return codes;
 }
 
@@ -101,7 +110,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
       summary: operation.summary,
       ...(operation.description ? { description: operation.description } : {}),
       tags: [operation.tag],
-      security: operation.access.public ? [] : [{ bearerAuth: [] }],
+      security: securityOf(operation),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: {
@@ -140,6 +149,13 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
           type: 'http',
           scheme: 'bearer',
           description: 'An access token from POST /v1/user/login or `tms token create`.',
+        },
+        otepProviderKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-OTEP-Provider-Key',
+          description:
+            "A tracking provider's key, from create_tracking_provider (user tokens cannot push events).",
         },
       },
       schemas: {

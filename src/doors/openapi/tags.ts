@@ -1,9 +1,22 @@
 /** Descriptions of the endpoint families (OpenAPI tags), in the interface's words. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
+  'Broker Order Assignments':
+    'Hand one order exclusively to one contractor (broker employee), and take it back.',
+  Contractors:
+    'Contractor (broker) companies working for a business: the rules that give each its planning pool.',
+  Documents: 'Fingerprints to verify that a PDF was issued by the service and is intact.',
   Dispatch: 'Depots, routes and route building from the planning pool.',
   Driver: 'Drivers, their vehicles, capacity, working hours and skills, and their routes.',
+  LabelService:
+    'Label-service orders: rate a shipment with one carrier, buy its labels (4 x 6 in PDFs) and read them back.',
   Orders:
     'Orders of every family (local delivery, label, shipping, LTL, storage, moving, device orders), their packages and lifecycle.',
+  Payments: 'Online payment of orders and labels, and the credit accounts of customers.',
+  Platform: 'Platform administration: which optional modules the system offers, and to which businesses.',
+  Pricing: 'Price hiding: which order families a business prices offline for which customer.',
+  Webhooks: 'Signed notifications of orders, tracking, labels and assignments, delivered through the outbox.',
+  Shipping:
+    'Carriers behind one adapter, priced by rate cards the business configures: methods, comparing every carrier, quote and ship.',
   System: 'Health of the service and its database.',
   Tracking: 'Package tracking and the audit trail of orders.',
   User: 'Accounts: sign-in with email and password, bearer tokens, the signed-in account.',

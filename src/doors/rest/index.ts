@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
+import { Representation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { bearerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
@@ -17,15 +18,22 @@ export function registerRestDoor(app: FastifyInstance, catalog: Catalog, executo
     app.route({
       method: binding.method,
       url: API_PREFIX + binding.path,
-      handler: async (request) =>
-        executor.execute(operation, restInput(request), {
+      handler: async (request, reply) => {
+        const result = await executor.execute(operation, restInput(request), {
           bearer: bearerOf(request),
+          providerKey: headerOf(request, 'x-otep-provider-key'),
+          accept: headerOf(request, 'accept'),
           door: 'rest',
           lang: request.lang,
           requestId: request.id,
           ip: request.ip,
           dryRun: isTrue(request.headers['x-dry-run']),
-        }),
+        });
+        if (!(result instanceof Representation)) return result;
+        // Bytes (a PDF, ...) go as they are; any other document is JSON in its own media type.
+        const body = Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body);
+        return reply.type(result.mediaType).send(body);
+      },
     });
   }
 }
@@ -39,6 +47,11 @@ function restInput(request: FastifyRequest): Record<string, unknown> {
     ...(request.query as Record<string, unknown>),
     ...(request.params as Record<string, unknown>),
   };
+}
+
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function isTrue(header: string | string[] | undefined): boolean {

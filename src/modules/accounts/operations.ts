@@ -19,6 +19,7 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
       access: { public: true },
       errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
       rest: { method: 'POST', path: '/v1/user/login' },
+      graphql: 'userLogin',
       input: z.object({
         email: z.string().trim().max(254).pipe(z.email()),
         password: z.string().min(1).max(1024),
@@ -40,6 +41,7 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
       risk: 'low',
       access: { kinds: 'any' },
       rest: { method: 'POST', path: '/v1/user/logout' },
+      graphql: 'userLogout',
       input: z.object({}),
       output: z.object({ result: z.literal(true) }),
       handler: (ctx) => accounts.logout(ctx),
@@ -52,6 +54,7 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
       risk: 'low',
       access: { kinds: 'any' },
       rest: { method: 'GET', path: '/v1/user/me' },
+      graphql: 'me',
       input: z.object({}),
       output: z.object({
         result: z.literal(true),

@@ -41,6 +41,37 @@ export async function enabledModules(db: Queryable, businessId: number): Promise
   return rows.map((row) => row.module);
 }
 
+export async function isModuleAvailable(db: Queryable, module: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('platform_modules')
+    .select('available')
+    .where('module', '=', module)
+    .executeTakeFirst();
+  return row?.available ?? false;
+}
+
+export async function setPlatformModule(db: Queryable, module: string, available: boolean, now: Date) {
+  await db
+    .insertInto('platform_modules')
+    .values({ module, available, updated_at: now })
+    .onConflict((oc) => oc.column('module').doUpdateSet({ available, updated_at: now }))
+    .execute();
+}
+
+export async function setBusinessModule(
+  db: Queryable,
+  businessId: number,
+  module: string,
+  enabled: boolean,
+  now: Date,
+) {
+  await db
+    .insertInto('business_modules')
+    .values({ business_id: businessId, module, enabled, updated_at: now })
+    .onConflict((oc) => oc.columns(['business_id', 'module']).doUpdateSet({ enabled, updated_at: now }))
+    .execute();
+}
+
 export async function insertContractorCompany(
   db: Queryable,
   values: { name: string; businessIds: number[]; now: Date },

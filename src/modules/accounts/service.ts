@@ -244,9 +244,73 @@ export class AccountsService {
     return user;
   }
 
+  /**
+   * The business a call acts in: the caller's own, or for a contractor the business it names
+   * (`requested`), which its company must work for; a contractor working for one business may
+   * leave it out.
+   */
+  async actingBusiness(db: Queryable, caller: Caller, requested?: number): Promise<number> {
+    if (caller.businessId !== null) return caller.businessId;
+    if (caller.contractorCompanyId === null) throw new AppError('FORBIDDEN');
+    const engaged = (await repo.engagedBusinesses(db, caller.contractorCompanyId)).map((b) => b.id);
+    if (requested !== undefined) {
+      if (!engaged.includes(requested)) throw new AppError('FORBIDDEN');
+      return requested;
+    }
+    if (engaged.length !== 1) throw new AppError('BUSINESS_REQUIRED');
+    return engaged[0]!;
+  }
+
+  /** An enabled contractor account, with its company. */
+  async contractorAccount(db: Queryable, userId: number) {
+    const user = await repo.findUserById(db, userId);
+    if (user?.kind !== 'contractor' || user.disabled || user.contractor_company_id === null) return undefined;
+    return { id: user.id, name: user.name, contractorCompanyId: user.contractor_company_id };
+  }
+
+  /** Whether the contractor company works for the business. */
+  async isEngaged(db: Queryable, contractorCompanyId: number, businessId: number): Promise<boolean> {
+    return (await repo.engagedBusinesses(db, contractorCompanyId)).some((b) => b.id === businessId);
+  }
+
   /** Whether the user is a customer account of the business. */
   async isCustomerOf(db: Queryable, userId: number, businessId: number): Promise<boolean> {
     return (await repo.findUserInBusiness(db, userId, businessId))?.kind === 'customer';
+  }
+
+  // ----- module switches -----
+
+  /** Whether the platform offers a module, and whether the business has it on. */
+  async moduleState(db: Queryable, businessId: number, module: BusinessModule) {
+    return {
+      available: await repo.isModuleAvailable(db, module),
+      enabled: (await repo.enabledModules(db, businessId)).includes(module),
+    };
+  }
+
+  /** Platform admins: offer a module on this system, or withdraw it. */
+  async setPlatformModule(ctx: OperationContext, module: BusinessModule, available: boolean) {
+    await repo.setPlatformModule(ctx.db, module, available, this.clock.now());
+    return { result: true as const, module, available };
+  }
+
+  /** Platform admins: turn a module on or off for one business. */
+  async setBusinessModule(
+    ctx: OperationContext,
+    businessId: number,
+    module: BusinessModule,
+    enabled: boolean,
+  ) {
+    if (!(await repo.findBusinessById(ctx.db, businessId))) {
+      throw new AppError('BUSINESS_NOT_FOUND', { params: { business: businessId } });
+    }
+    await repo.setBusinessModule(ctx.db, businessId, module, enabled, this.clock.now());
+    return {
+      result: true as const,
+      business_id: businessId,
+      ...(await this.moduleState(ctx.db, businessId, module)),
+      module,
+    };
   }
 
   private async moduleSwitches(db: Queryable, businessId: number): Promise<Record<BusinessModule, boolean>> {

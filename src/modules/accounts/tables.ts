@@ -17,6 +17,11 @@ export interface AccountsTables {
     enabled: boolean;
     updated_at: Date;
   };
+  platform_modules: {
+    module: string;
+    available: boolean;
+    updated_at: Date;
+  };
   contractor_companies: {
     id: Generated<number>;
     name: string;

@@ -17,6 +17,7 @@ export function systemOperations(): Operation[] {
       access: { public: true },
       errors: ['SERVICE_UNAVAILABLE'],
       rest: { method: 'GET', path: '/health' },
+      graphql: 'health',
       input: z.object({}),
       output: z.object({
         result: z.literal(true),

@@ -4,14 +4,27 @@ import type { Db, Queryable } from '../db/database.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
 import { recordAudit } from './audit.ts';
-import type { Caller, Door, Operation, OperationContext } from './operation.ts';
+import {
+  type Caller,
+  type Door,
+  type Operation,
+  type OperationContext,
+  type ProviderCaller,
+  Representation,
+} from './operation.ts';
 
 /** Resolves a bearer token to its caller; null when the token is unknown, expired or revoked. */
 export type Authenticator = (db: Queryable, bearer: string, now: Date) => Promise<Caller | null>;
 
+/** Resolves a tracking provider key to its provider; null when unknown or revoked. */
+export type ProviderAuthenticator = (db: Queryable, key: string) => Promise<ProviderCaller | null>;
+
 /** What a door knows about one call. */
 export interface Invocation {
   bearer: string | undefined;
+  /** A tracking provider's key (REST: the X-OTEP-Provider-Key header). */
+  providerKey?: string;
+  accept?: string;
   door: Door;
   lang: Language;
   requestId: string;
@@ -21,10 +34,22 @@ export interface Invocation {
 
 export type Outcome = 'ok' | 'rejected' | 'failed';
 
+/**
+ * A rule applied to every answer after its output contract, keyed on the caller (price hiding
+ * for customers, ...): modules provide them, the executor applies them to every door alike.
+ */
+export type ResponsePolicy = (
+  ctx: OperationContext,
+  operation: Operation,
+  result: unknown,
+) => Promise<unknown>;
+
 export interface ExecutorDeps {
   db: Db;
   clock: Clock;
   authenticate: Authenticator;
+  authenticateProvider?: ProviderAuthenticator;
+  responsePolicies?: readonly ResponsePolicy[];
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
 }
 
@@ -45,9 +70,10 @@ export class Executor {
     const started = performance.now();
     let outcome: Outcome = 'failed';
     try {
-      const caller = await this.authorize(operation, invocation);
+      const provider = await this.authorizeProvider(operation, invocation);
+      const caller = provider ? null : await this.authorize(operation, invocation);
       const input = this.validate(operation, rawInput, invocation.lang);
-      const result = await this.run(operation, input, caller, invocation);
+      const result = await this.run(operation, input, caller, provider, invocation);
       outcome = 'ok';
       return result;
     } catch (error) {
@@ -58,6 +84,20 @@ export class Executor {
     }
   }
 
+  /** Operations with provider access take the provider's key, and only that. */
+  private async authorizeProvider(
+    operation: Operation,
+    invocation: Invocation,
+  ): Promise<ProviderCaller | null> {
+    if (!('provider' in operation.access) || !operation.access.provider) return null;
+    const provider =
+      invocation.providerKey && this.deps.authenticateProvider
+        ? await this.deps.authenticateProvider(this.deps.db, invocation.providerKey)
+        : null;
+    if (!provider) throw new AppError('PROVIDER_CREDENTIAL_REQUIRED');
+    return provider;
+  }
+
   private async authorize(operation: Operation, invocation: Invocation): Promise<Caller | null> {
     const caller = invocation.bearer
       ? await this.deps.authenticate(this.deps.db, invocation.bearer, this.deps.clock.now())
@@ -66,6 +106,7 @@ export class Executor {
     // A stale token on a public operation (say, login) is simply ignored.
     if (access.public) return caller;
     if (!caller) throw new AppError('UNAUTHENTICATED');
+    if (!('kinds' in access)) throw new AppError('FORBIDDEN');
     if (access.kinds !== 'any' && !access.kinds.includes(caller.kind)) throw new AppError('FORBIDDEN');
     const missing = (access.scopes ?? []).filter((scope) => !hasScope(caller, scope));
     if (missing.length > 0) {
@@ -87,11 +128,14 @@ export class Executor {
     operation: Operation,
     input: unknown,
     caller: Caller | null,
+    provider: ProviderCaller | null,
     invocation: Invocation,
   ): Promise<unknown> {
     const context = (db: Queryable): OperationContext => ({
       db,
       caller,
+      provider,
+      accept: invocation.accept,
       lang: invocation.lang,
       clock: this.deps.clock,
       requestId: invocation.requestId,
@@ -101,17 +145,23 @@ export class Executor {
     });
 
     if (operation.kind === 'query') {
-      return this.checkOutput(operation, await operation.handler(context(this.deps.db), input));
+      const ctx = context(this.deps.db);
+      return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
     }
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
-        const result = this.checkOutput(operation, await operation.handler(context(trx), input));
+        const ctx = context(trx);
+        const result = await this.respond(
+          ctx,
+          operation,
+          this.checkOutput(operation, await operation.handler(ctx, input)),
+        );
         await recordAudit(trx, {
           at: this.deps.clock.now(),
           operation: operation.name,
           door: invocation.door,
           actorUserId: caller?.userId ?? null,
-          businessId: caller?.businessId ?? null,
+          businessId: caller?.businessId ?? provider?.businessId ?? null,
           requestId: invocation.requestId,
         });
         if (invocation.dryRun) throw new DryRunRollback(result);
@@ -123,8 +173,16 @@ export class Executor {
     }
   }
 
+  private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {
+    if (result instanceof Representation) return result;
+    let answer = result;
+    for (const policy of this.deps.responsePolicies ?? []) answer = await policy(ctx, operation, answer);
+    return answer;
+  }
+
   /** The output schema is an allowlist: fields it does not name never leave the service. */
   private checkOutput(operation: Operation, result: unknown): unknown {
+    if (result instanceof Representation) return result;
     const parsed = operation.output.safeParse(result);
     if (parsed.success) return parsed.data;
     throw new Error(`Operation ${operation.name} broke its output contract: ${parsed.error.message}`);

@@ -41,12 +41,38 @@ export interface OperationContext {
   /** Network address of the caller, when it came over the network. */
   ip: string | undefined;
   dryRun: boolean;
+  /** The tracking provider authenticated by its key, on operations with provider access. */
+  provider: ProviderCaller | null;
+  /** The caller's Accept header, for operations that answer in several representations. */
+  accept: string | undefined;
+}
+
+/** A tracking provider, authenticated by its own key (never a user token). */
+export interface ProviderCaller {
+  id: number;
+  businessId: number;
+  name: string;
+}
+
+/**
+ * A bare document with its own media type, for callers that asked for one through Accept; the
+ * REST door sends it as is. Output schemas do not apply to it: the handler built it from data
+ * that already passed the module's own rules.
+ */
+export class Representation {
+  constructor(
+    readonly mediaType: string,
+    readonly body: unknown,
+  ) {}
 }
 
 export type Access =
   | { public: true }
+  /** Tracking providers with their key (X-OTEP-Provider-Key); user tokens do not count. */
+  | { public?: false; provider: true }
   | {
       public?: false;
+      provider?: false;
       /** Account kinds allowed to call; 'any' for every signed-in account. */
       kinds: readonly AccountKind[] | 'any';
       /** Every scope the token must grant. */
@@ -75,7 +101,17 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   errors?: readonly ErrorCode[];
   /** REST binding; the path is relative to /api and may hold :params that are input fields. */
   rest?: { method: HttpMethod; path: string };
-  handler(ctx: OperationContext, input: z.output<I>): Promise<z.input<O>>;
+  /**
+   * GraphQL field name (camelCase), on Query for queries and on Mutation for mutations; the
+   * GraphQL door exposes only operations that have one.
+   */
+  graphql?: string;
+  /**
+   * The order family a whole answer is about, when its objects do not say (label rates, ...):
+   * price hiding hides all of its prices for customers who may not see that family's.
+   */
+  priceFamily?: string;
+  handler(ctx: OperationContext, input: z.output<I>): Promise<z.input<O> | Representation>;
 }
 
 /** Declares an operation with its handler typed from its schemas. */
@@ -89,6 +125,12 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(
 export function callerOf(ctx: OperationContext): Caller {
   if (!ctx.caller) throw new AppError('UNAUTHENTICATED');
   return ctx.caller;
+}
+
+/** The provider calling an operation with provider access. */
+export function providerOf(ctx: OperationContext): ProviderCaller {
+  if (!ctx.provider) throw new AppError('PROVIDER_CREDENTIAL_REQUIRED');
+  return ctx.provider;
 }
 
 /** The business of the caller, for operations on business-owned rows; FORBIDDEN for accounts without one. */

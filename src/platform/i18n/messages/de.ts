@@ -16,6 +16,8 @@ export const de: ErrorMessages = {
   BUSINESS_CODE_TAKEN: 'Ein Unternehmen mit diesem Code existiert bereits.',
   PAYLOAD_TOO_LARGE: 'Der Anfragetext überschreitet die Grenze von {limit} Bytes.',
   UNSUPPORTED_MEDIA_TYPE: 'Der Anfragetext muss als application/json gesendet werden.',
+  UNSUPPORTED_DOCUMENT_TYPE:
+    'Senden Sie das PDF selbst als application/pdf oder seinen SHA-256-Wert als application/json ({ "sha256": "<hex>" }).',
   VALIDATION_FAILED: 'Einige Felder sind ungültig: {fields}.',
   RATE_LIMITED: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
   INTERNAL_ERROR: 'Bei uns ist ein Fehler aufgetreten. Nennen Sie dem Support die Anfrage-ID {request_id}.',
@@ -27,6 +29,49 @@ export const de: ErrorMessages = {
   DRIVER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Fahrer {driver}.',
   DEPOT_NOT_FOUND: 'In diesem Unternehmen gibt es kein Depot {depot}.',
   ROUTE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Tour {route}.',
+  CONTRACTOR_RULE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Subunternehmerregel {rule}.',
+  CONTRACTOR_NOT_ENGAGED: 'Das Subunternehmen {company} arbeitet nicht für dieses Unternehmen.',
+  BUSINESS_REQUIRED: 'Dieses Konto arbeitet für mehrere Unternehmen: Geben Sie eines mit business_id an.',
+  MODULE_DISABLED:
+    'Das Modul für die Auftragszuweisung an Subunternehmer ist für dieses Unternehmen nicht aktiviert.',
+  MODULE_UNAVAILABLE: 'Die Auftragszuweisung an Subunternehmer ist auf diesem System noch nicht verfügbar.',
+  CONTRACTOR_NOT_FOUND: 'Kein Subunternehmerkonto {broker} arbeitet für dieses Unternehmen.',
+  ORDER_ON_ROUTE: 'Auftrag {order} ist auf einer Tour; nehmen Sie ihn zuerst von der Tour.',
+  ORDER_NOT_SELF_DELIVERY: 'Auftrag {order} ist kein Auftrag in Eigenzustellung.',
+  ORDER_NOT_ASSIGNABLE:
+    'Auftrag {order} ist {status}; nur neue oder zurückgehaltene Aufträge können zugewiesen werden.',
+  ORDER_HELD_BY_CARRIER: 'Auftrag {order} liegt beim Frachtführer {carrier}.',
+  ORDER_NOT_ASSIGNED: 'Auftrag {order} hat keine aktive Zuweisung an einen Subunternehmer.',
+  ORDER_ALREADY_ASSIGNED: 'Auftrag {order} ist diesem Subunternehmer bereits zugewiesen.',
+  WEBHOOK_DELIVERY_NOT_FOUND: 'In diesem Unternehmen gibt es keine Webhook-Zustellung {delivery}.',
+  WEBHOOK_SECRET_MISSING:
+    'Speichern Sie zuerst die Webhook-Einstellungen: Es gibt noch kein Signaturgeheimnis.',
+  WEBHOOK_URL_REFUSED: 'Diese URL darf nicht aufgerufen werden: {reason}',
+  PRICE_HIDDEN_SETTLE_OFFLINE:
+    'Preise für {family}-Aufträge werden offline mit Ihrem Anbieter abgerechnet: Online-Zahlung ist nicht verfügbar.',
+  NOTHING_TO_PAY: 'Auftrag {order} hat keinen zu zahlenden Preis.',
+  ORDER_ALREADY_PAID: 'Auftrag {order} ist bereits bezahlt.',
+  PAYMENT_DECLINED: 'Die Zahlung wurde abgelehnt; es wurde nichts belastet.',
+  INSUFFICIENT_CREDIT: 'Nicht genug Guthaben in {currency}, um diesen Auftrag zu bezahlen.',
+  CARD_TOKEN_REQUIRED: 'Die Kartenzahlung benötigt ein card_token des Zahlungsanbieters.',
+  TRACKING_NOT_FOUND: 'Die Sendungsnummer {number} ist unbekannt.',
+  TRACKING_PROVIDER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen aktiven Tracking-Anbieter {provider}.',
+  UNKNOWN_FORMAT: 'Unbekanntes Format {format}. Bekannte Formate: {formats}.',
+  PROVIDER_CREDENTIAL_REQUIRED:
+    'Senden Sie einen gültigen Tracking-Anbieterschlüssel im Header X-OTEP-Provider-Key.',
+  OTEP_INVALID: 'Die Tracking-Ereignisse sind kein gültiges OTEP; nichts wurde gespeichert.',
+  OTEP_TOO_MANY_EVENTS: 'Höchstens {max} Ereignisse pro Anfrage.',
+  ORDER_NOT_ASSIGNED_TO_YOU: 'Auftrag {order} ist Ihnen nicht zugewiesen.',
   SERVICE_UNAVAILABLE:
     'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuchen Sie es gleich noch einmal.',
+  CARRIER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen aktiven Versanddienstleister {carrier}.',
+  CARRIER_SERVICE_NOT_FOUND: 'Der Versanddienstleister {carrier} hat keinen Service {service}.',
+  LABEL_NOT_FOUND: 'In diesem Unternehmen gibt es kein Versandetikett mit der Sendungsnummer {number}.',
+  RATE_CHANGED:
+    'Der Tarif {rate_id} gilt nicht mehr: Fordern Sie ein neues Angebot an und verwenden Sie die neue rate_id.',
+  RATE_UNAVAILABLE:
+    'Der Versanddienstleister {carrier} kann diese Sendung mit dem Service {service} nicht befördern ({reason}).',
+  NO_CARRIER_AVAILABLE: 'Kein Versandservice dieses Unternehmens kann diese Sendung befördern.',
+  CARRIER_CURRENCY_MISMATCH:
+    'Diese Tariftabelle ist in {currency}, die anderen Versanddienstleister des Unternehmens rechnen in {expected} ab.',
 };

@@ -16,6 +16,8 @@ export const fr: ErrorMessages = {
   BUSINESS_CODE_TAKEN: 'Une entreprise avec ce code existe déjà.',
   PAYLOAD_TOO_LARGE: 'Le corps de la requête dépasse la limite de {limit} octets.',
   UNSUPPORTED_MEDIA_TYPE: 'Le corps de la requête doit être envoyé en application/json.',
+  UNSUPPORTED_DOCUMENT_TYPE:
+    'Envoyez le PDF lui-même en application/pdf, ou son SHA-256 en application/json ({ "sha256": "<hex>" }).',
   VALIDATION_FAILED: 'Certains champs sont invalides : {fields}.',
   RATE_LIMITED: 'Trop de tentatives. Réessayez dans {seconds} secondes.',
   INTERNAL_ERROR:
@@ -28,5 +30,50 @@ export const fr: ErrorMessages = {
   DRIVER_NOT_FOUND: "Aucun chauffeur {driver} n'existe dans cette entreprise.",
   DEPOT_NOT_FOUND: "Aucun dépôt {depot} n'existe dans cette entreprise.",
   ROUTE_NOT_FOUND: "Aucune tournée {route} n'existe dans cette entreprise.",
+  CONTRACTOR_RULE_NOT_FOUND: "Aucune règle de sous-traitant {rule} n'existe dans cette entreprise.",
+  CONTRACTOR_NOT_ENGAGED: 'La société sous-traitante {company} ne travaille pas pour cette entreprise.',
+  BUSINESS_REQUIRED: 'Ce compte travaille pour plusieurs entreprises : indiquez-en une avec business_id.',
+  MODULE_DISABLED:
+    "Le module d'attribution de commandes aux sous-traitants n'est pas activé pour cette entreprise.",
+  MODULE_UNAVAILABLE:
+    "L'attribution de commandes aux sous-traitants n'est pas encore disponible sur ce système.",
+  CONTRACTOR_NOT_FOUND: 'Aucun compte sous-traitant {broker} ne travaille pour cette entreprise.',
+  ORDER_ON_ROUTE: "La commande {order} est sur une tournée ; retirez-la d'abord de la tournée.",
+  ORDER_NOT_SELF_DELIVERY: "La commande {order} n'est pas une livraison assurée par l'entreprise.",
+  ORDER_NOT_ASSIGNABLE:
+    'La commande {order} est {status} ; seules les commandes nouvelles ou suspendues peuvent être attribuées.',
+  ORDER_HELD_BY_CARRIER: 'La commande {order} est confiée au transporteur {carrier}.',
+  ORDER_NOT_ASSIGNED: "La commande {order} n'a pas d'attribution active à un sous-traitant.",
+  ORDER_ALREADY_ASSIGNED: 'La commande {order} est déjà attribuée à ce sous-traitant.',
+  WEBHOOK_DELIVERY_NOT_FOUND: "Aucune livraison de webhook {delivery} n'existe dans cette entreprise.",
+  WEBHOOK_SECRET_MISSING:
+    "Enregistrez d'abord les paramètres des webhooks : il n'y a pas encore de secret de signature.",
+  WEBHOOK_URL_REFUSED: 'Cette URL ne peut pas être appelée : {reason}',
+  PRICE_HIDDEN_SETTLE_OFFLINE:
+    "Les prix des commandes {family} se règlent hors ligne avec votre prestataire : le paiement en ligne n'est pas disponible.",
+  NOTHING_TO_PAY: "La commande {order} n'a aucun prix à payer.",
+  ORDER_ALREADY_PAID: 'La commande {order} est déjà payée.',
+  PAYMENT_DECLINED: "Le paiement a été refusé ; rien n'a été débité.",
+  INSUFFICIENT_CREDIT: 'Crédit insuffisant en {currency} pour payer cette commande.',
+  CARD_TOKEN_REQUIRED: 'Le paiement par carte nécessite un card_token du prestataire de paiement.',
+  TRACKING_NOT_FOUND: 'Le numéro de suivi {number} est inconnu.',
+  TRACKING_PROVIDER_NOT_FOUND: "Aucun fournisseur de suivi actif {provider} n'existe dans cette entreprise.",
+  UNKNOWN_FORMAT: 'Format {format} inconnu. Formats connus : {formats}.',
+  PROVIDER_CREDENTIAL_REQUIRED:
+    "Envoyez une clé de fournisseur de suivi valide dans l'en-tête X-OTEP-Provider-Key.",
+  OTEP_INVALID: "Les événements de suivi ne sont pas conformes à OTEP ; rien n'a été enregistré.",
+  OTEP_TOO_MANY_EVENTS: 'Au plus {max} événements par requête.',
+  ORDER_NOT_ASSIGNED_TO_YOU: 'La commande {order} ne vous est pas attribuée.',
   SERVICE_UNAVAILABLE: 'Le service est momentanément indisponible. Réessayez dans un instant.',
+  CARRIER_NOT_FOUND: "Aucun transporteur actif {carrier} n'existe dans cette entreprise.",
+  CARRIER_SERVICE_NOT_FOUND: "Le transporteur {carrier} n'a pas de service {service}.",
+  LABEL_NOT_FOUND:
+    "Aucune étiquette d'expédition ne porte le numéro de suivi {number} dans cette entreprise.",
+  RATE_CHANGED:
+    "Le tarif {rate_id} ne s'applique plus : demandez un nouveau devis et utilisez le nouveau rate_id.",
+  RATE_UNAVAILABLE:
+    'Le transporteur {carrier} ne peut pas acheminer cet envoi avec le service {service} ({reason}).',
+  NO_CARRIER_AVAILABLE: 'Aucun service de transport de cette entreprise ne peut acheminer cet envoi.',
+  CARRIER_CURRENCY_MISMATCH:
+    "Cette grille tarifaire est en {currency}, mais les autres transporteurs de l'entreprise facturent en {expected}.",
 };
