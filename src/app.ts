@@ -11,6 +11,9 @@ import { registerRestDoor } from './doors/rest/index.ts';
 import { accountsOperations } from './modules/accounts/operations.ts';
 import { AccountsService } from './modules/accounts/service.ts';
 import { moduleSwitchOperations } from './modules/accounts/switches.ts';
+import { IdTokenVerifier } from './modules/apps/identity.ts';
+import { appsOperations } from './modules/apps/operations.ts';
+import { AppsService } from './modules/apps/service.ts';
 import { AssignmentsService } from './modules/contractors/assignments.ts';
 import { contractorsOperations } from './modules/contractors/operations.ts';
 import { ContractorsService } from './modules/contractors/service.ts';
@@ -57,6 +60,7 @@ export interface Services {
   documents: DocumentsService;
   shipping: ShippingService;
   webhooks: WebhooksService;
+  apps: AppsService;
 }
 
 export function createServices(config: Config, clock: Clock): Services {
@@ -87,6 +91,7 @@ export function createServices(config: Config, clock: Clock): Services {
     documents,
     shipping: new ShippingService(clock, orders, tracking, documents, events),
     webhooks,
+    apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
   };
 }
 
@@ -104,7 +109,8 @@ export function createCatalog(services: Services): Catalog {
     .register(paymentsOperations(services.payments))
     .register(documentsOperations(services.documents))
     .register(shippingOperations(services.shipping))
-    .register(webhooksOperations(services.webhooks));
+    .register(webhooksOperations(services.webhooks))
+    .register(appsOperations(services.apps));
 }
 
 export interface App {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { OutboundRules } from './modules/apps/identity.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -36,6 +37,9 @@ const environmentSchema = z.object({
   WEBHOOK_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   WEBHOOK_LOG_RETENTION_DAYS: integer(1, 3650).default(30),
   OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
+  IDENTITY_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  IDENTITY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  IDENTITY_TIMEOUT_MS: integer(100, 60_000).default(5_000),
 });
 
 export interface Config {
@@ -57,6 +61,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** How long a claimed outbox message stays leased before another worker may take it over. */
   outboxLeaseMs: number;
+  /** Reading identity providers' discovery documents and keys: which addresses, how long. */
+  identity: OutboundRules;
 }
 
 /** Outbound webhook deliveries: which addresses they may reach, how long they wait, how long logs stay. */
@@ -110,6 +116,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     },
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
+    identity: {
+      allow: {
+        loopback: e.IDENTITY_ALLOW_LOOPBACK === 'true',
+        privateNetworks: e.IDENTITY_ALLOW_PRIVATE === 'true',
+      },
+      timeoutMs: e.IDENTITY_TIMEOUT_MS,
+    },
   };
 }
 

@@ -54,6 +54,16 @@ describe('demo data', () => {
     }
   });
 
+  it('assigns the customer app to the demo business, ready to bootstrap', async () => {
+    const answer = await api.get(
+      '/api/v1/apps/courier/clients/demo/bootstrap?platform=android&app_version=1.1.0',
+    );
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.data.client.display_name, 'Demo Deliveries');
+    assert.deepEqual(answer.body.data.settings.home.quick_actions, ['send', 'return', 'wallet']);
+    assert.equal(answer.body.data.version_policy.status, 'update_available');
+  });
+
   it('plans every feasible order of today within capacity and time windows', async () => {
     const options = await api.get(`/api/v3/client/build-route/options?date=${TODAY}`, { token: admin });
     assert.equal(options.body.pool.orders, 0, 'every plannable order of today is on a route');

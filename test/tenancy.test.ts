@@ -27,6 +27,8 @@ describe('tenant isolation', () => {
   let providerOfA: { id: number; key: string };
   let providerKeyOfB: string;
   let deliveryOfA: number;
+  /** An app assigned to A only. */
+  const appOfA = 'tenancy-app';
   const eventsOfA = async () =>
     (await api.get(`/api/v1/otep/trackings/${orderOfA.tracking_number}`)).body.data.events.length;
   const pushToA = (key: string) =>
@@ -472,6 +474,61 @@ describe('tenant isolation', () => {
       assert.equal(answer.status, 422);
       assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
     },
+    save_identity_provider: async () => {
+      for (const kind of ACCOUNT_KINDS.filter((k) => k !== 'platform_admin')) {
+        const answer = await api.call('PUT', '/api/v1/platform/identity-providers/google', {
+          token: tokensOfB[kind],
+          body: { preset: 'google' },
+        });
+        assert.equal(answer.status, 403, kind);
+      }
+    },
+    get_identity_providers: async () => {
+      for (const kind of ACCOUNT_KINDS.filter((k) => k !== 'platform_admin')) {
+        assert.equal(
+          (await api.get('/api/v1/platform/identity-providers', { token: tokensOfB[kind] })).status,
+          403,
+        );
+      }
+    },
+    save_app: async () => {
+      for (const kind of ACCOUNT_KINDS.filter((k) => k !== 'platform_admin')) {
+        const answer = await api.call('PUT', `/api/v1/platform/apps/${appOfA}`, {
+          token: tokensOfB[kind],
+          body: { name: 'Taken over', type: 'customer', schema_version: 1, allowed_roles: ['customer'] },
+        });
+        assert.equal(answer.status, 403, kind);
+      }
+    },
+    get_apps: async () => {
+      for (const kind of ACCOUNT_KINDS.filter((k) => k !== 'platform_admin')) {
+        assert.equal((await api.get('/api/v1/platform/apps', { token: tokensOfB[kind] })).status, 403);
+      }
+    },
+    save_app_assignment: async () => {
+      for (const kind of ACCOUNT_KINDS.filter((k) => k !== 'platform_admin')) {
+        const answer = await api.call('PUT', `/api/v1/platform/apps/${appOfA}/clients/${a.code}`, {
+          token: tokensOfB[kind],
+          body: { enabled: false },
+        });
+        assert.equal(answer.status, 403, kind);
+      }
+      assert.equal((await api.get(`/api/v1/apps/${appOfA}/clients/${a.code}/bootstrap`)).status, 200);
+    },
+    get_app_assignment: async () => {
+      const answer = await api.get(`/api/v1/platform/apps/${appOfA}/clients/${a.code}`, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'APP_NOT_FOUND');
+      const own = await api.get(`/api/v1/platform/apps/${appOfA}/clients/${a.code}`, { token: tokenOfA });
+      assert.equal(own.status, 200);
+    },
+    get_app_assignments: async () => {
+      const answer = await api.get('/api/v1/platform/app-assignments', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.ok(answer.body.assignments.every((row: { client_code: string }) => row.client_code !== a.code));
+    },
     get_webhook_delivery_logs: async () => {
       const answer = await api.get('/api/v1/webhook-deliveries', { token: adminOfB() });
       assert.ok(answer.body.deliveries.every((d: { id: number }) => d.id !== deliveryOfA));
@@ -655,6 +712,16 @@ describe('tenant isolation', () => {
       { token: tokenOfA },
     );
     assert.equal(assigned.body.assigned, 1, JSON.stringify(assigned.body));
+    const app = await api.call('PUT', `/api/v1/platform/apps/${appOfA}`, {
+      token: platform,
+      body: { name: 'A app', type: 'customer', schema_version: 1, allowed_roles: ['customer'] },
+    });
+    assert.equal(app.status, 200, JSON.stringify(app.body));
+    const assignment = await api.call('PUT', `/api/v1/platform/apps/${appOfA}/clients/${a.code}`, {
+      token: platform,
+      body: {},
+    });
+    assert.equal(assignment.status, 200, JSON.stringify(assignment.body));
   });
   after(() => server.close());
 

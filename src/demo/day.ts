@@ -1,7 +1,7 @@
 import type { Services } from '../app.ts';
 import { type OrderInput, orderInputSchema } from '../modules/orders/schemas.ts';
 import { seedDemoCarriers } from '../modules/shipping/demo.ts';
-import type { OperationContext } from '../platform/catalog/operation.ts';
+import type { AccountKind, OperationContext } from '../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime } from '../platform/clock.ts';
 import type { Queryable } from '../platform/db/database.ts';
 
@@ -50,25 +50,15 @@ export interface DemoDayInput {
   password: string;
 }
 
-/**
- * A living day for the demo business: a depot, four drivers with vans (one driving for the
- * contractor company), a contractor rule, orders of every family across the lifecycle (yesterday
- * delivered or failed, today's planned by build-route, tomorrow's waiting in the pools, one of
- * them assigned to the contractor, with the assignment module on), all made
- * through the modules' use cases, so audit trails and statuses are as real use would leave them.
- */
-export async function seedDemoDay(db: Queryable, services: Services, clock: Clock, input: DemoDayInput) {
-  const { accounts, assignments, contractors, dispatch, orders } = services;
-  const ctx: OperationContext = {
+/** The context the demo's use cases run in: the given account, acting from inside the service. */
+export function demoContext(
+  db: Queryable,
+  clock: Clock,
+  caller: { userId: number; kind: AccountKind; businessId: number | null },
+): OperationContext {
+  return {
     db,
-    caller: {
-      userId: input.adminId,
-      kind: 'client_admin',
-      businessId: input.businessId,
-      contractorCompanyId: null,
-      tokenId: 0,
-      scopes: 'all',
-    },
+    caller: { ...caller, contractorCompanyId: null, tokenId: 0, scopes: 'all' },
     lang: 'en',
     clock,
     requestId: 'demo-seed',
@@ -78,6 +68,22 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
     provider: null,
     accept: undefined,
   };
+}
+
+/**
+ * A living day for the demo business: a depot, four drivers with vans (one driving for the
+ * contractor company), a contractor rule, orders of every family across the lifecycle (yesterday
+ * delivered or failed, today's planned by build-route, tomorrow's waiting in the pools, one of
+ * them assigned to the contractor, with the assignment module on), all made
+ * through the modules' use cases, so audit trails and statuses are as real use would leave them.
+ */
+export async function seedDemoDay(db: Queryable, services: Services, clock: Clock, input: DemoDayInput) {
+  const { accounts, assignments, contractors, dispatch, orders } = services;
+  const ctx = demoContext(db, clock, {
+    userId: input.adminId,
+    kind: 'client_admin',
+    businessId: input.businessId,
+  });
 
   const today = formatLocalDateTime(clock.now(), await accounts.timeZoneOf(db, input.businessId)).slice(
     0,

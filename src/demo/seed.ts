@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../app.ts';
-import type { AccountKind } from '../platform/catalog/operation.ts';
+import type { AccountKind, OperationContext } from '../platform/catalog/operation.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
-import { seedDemoDay } from './day.ts';
+import { demoContext, seedDemoDay } from './day.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
+export const DEMO_APP_CODE = 'courier';
 
 /** The fixed demo accounts, one of every kind. */
 export const DEMO_ACCOUNTS: ReadonlyArray<{ kind: AccountKind; email: string; name: string }> = [
@@ -65,11 +66,48 @@ export async function seedDemo(
       contractorId: ids.contractor,
       password,
     });
+    await seedDemoApp(
+      services,
+      demoContext(trx, clock, { userId: ids.platform_admin, kind: 'platform_admin', businessId: null }),
+    );
     return {
       business: DEMO_BUSINESS_CODE,
       password,
       accounts: DEMO_ACCOUNTS.map(({ kind, email }) => ({ kind, email })),
     };
+  });
+}
+
+/**
+ * The customer app, assigned to the demo business: email sign-in, a wallet and sending on, lockers
+ * off (so its shortcut stays hidden). Identity providers need the operator's own client ids.
+ */
+async function seedDemoApp(services: Services, ctx: OperationContext): Promise<void> {
+  await services.apps.saveApp(ctx, {
+    code: DEMO_APP_CODE,
+    name: 'Demo Courier',
+    type: 'customer',
+    schema_version: 1,
+    enabled: true,
+    allowed_roles: ['customer'],
+  });
+  await services.apps.saveAssignment(ctx, {
+    app_code: DEMO_APP_CODE,
+    client_code: DEMO_BUSINESS_CODE,
+    config: {
+      capabilities: {
+        'orders.send': true,
+        'orders.return': true,
+        'wallet.balance': true,
+        'locker.pickup': false,
+      },
+      branding: { primary_color: '#0b5fff', accent_color: '#ff7a00' },
+      version_policy: {
+        ios: { minimum_version: '1.0.0', latest_version: '1.2.0' },
+        android: { minimum_version: '1.0.0', latest_version: '1.2.0' },
+      },
+      quick_actions: { order: ['send', 'return', 'lockers', 'wallet'], hidden: [] },
+    },
   });
 }
 
@@ -91,6 +129,7 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     'Demo data created: business "demo" with one account of every kind, drivers, orders and planned routes.',
     `Password for every demo account: ${credentials.password}`,
     ...credentials.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
+    `Customer app configuration: ${baseUrl}/api/v1/apps/${DEMO_APP_CODE}/clients/${credentials.business}/bootstrap`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,

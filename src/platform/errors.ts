@@ -13,11 +13,15 @@ export const ERROR_STATUS = {
   INVALID_CREDENTIALS: 401,
   PAYMENT_DECLINED: 402,
   PROVIDER_CREDENTIAL_REQUIRED: 401,
+  ID_TOKEN_INVALID: 401,
+  IDENTITY_NOT_REGISTERED: 401,
   FORBIDDEN: 403,
   INSUFFICIENT_SCOPE: 403,
   ACCOUNT_DISABLED: 403,
   PRICE_HIDDEN_SETTLE_OFFLINE: 403,
   MODULE_DISABLED: 403,
+  APP_UNAVAILABLE: 403,
+  APP_SIGN_IN_REFUSED: 403,
   ENDPOINT_NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
   BUSINESS_NOT_FOUND: 404,
@@ -29,6 +33,7 @@ export const ERROR_STATUS = {
   WEBHOOK_DELIVERY_NOT_FOUND: 404,
   TRACKING_PROVIDER_NOT_FOUND: 404,
   TRACKING_NOT_FOUND: 404,
+  APP_NOT_FOUND: 404,
   EMAIL_TAKEN: 409,
   BUSINESS_CODE_TAKEN: 409,
   ORDER_REF_TAKEN: 409,
@@ -55,6 +60,7 @@ export const ERROR_STATUS = {
   OTEP_TOO_MANY_EVENTS: 422,
   OTEP_INVALID: 422,
   CONTRACTOR_NOT_FOUND: 422,
+  IDENTITY_PROVIDER_NOT_FOUND: 422,
   CARRIER_NOT_FOUND: 404,
   CARRIER_SERVICE_NOT_FOUND: 404,
   LABEL_NOT_FOUND: 404,
@@ -64,6 +70,7 @@ export const ERROR_STATUS = {
   CARRIER_CURRENCY_MISMATCH: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  IDENTITY_PROVIDER_UNREACHABLE: 502,
   SERVICE_UNAVAILABLE: 503,
   MODULE_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
@@ -84,6 +91,11 @@ export class AppError extends Error {
       details?: Record<string, unknown>;
       /** Response headers that belong to the error, such as Retry-After. */
       headers?: Record<string, string>;
+      /**
+       * The refusal is itself an outcome to keep: what the operation wrote before refusing is
+       * committed (a registration waiting for approval). Without it a refusal rolls back.
+       */
+      commit?: boolean;
     } = {},
   ) {
     super(code);

@@ -77,6 +77,15 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
         schema,
       }));
+    if (binding.etag) {
+      parameters.push({
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'The ETag of an earlier answer: 304 without a body while the answer is the same',
+        schema: { type: 'string' },
+      });
+    }
     const bodyFields = inQuery ? [] : Object.keys(properties).filter((name) => !pathParams.includes(name));
     const requestBody =
       bodyFields.length === 0
@@ -117,7 +126,17 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         '200': {
           description: 'Success',
           content: { 'application/json': { schema: schemaOf(operation.output, 'output') } },
+          ...(binding.etag
+            ? {
+                headers: {
+                  ETag: { description: 'Strong validator of this answer', schema: { type: 'string' } },
+                },
+              }
+            : {}),
         },
+        ...(binding.etag
+          ? { '304': { description: 'Not modified: the If-None-Match ETag is current' } }
+          : {}),
         ...errorResponses,
       },
       'x-risk': operation.risk,

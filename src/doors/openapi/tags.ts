@@ -12,6 +12,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders:
     'Orders of every family (local delivery, label, shipping, LTL, storage, moving, device orders), their packages and lifecycle.',
   Payments: 'Online payment of orders and labels, and the credit accounts of customers.',
+  'Platform Apps':
+    'Standalone apps assigned to clients: the public configuration they start from, and native sign-in with an identity provider.',
   Platform: 'Platform administration: which optional modules the system offers, and to which businesses.',
   Pricing: 'Price hiding: which order families a business prices offline for which customer.',
   Webhooks: 'Signed notifications of orders, tracking, labels and assignments, delivered through the outbox.',

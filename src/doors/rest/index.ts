@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
 import { Representation } from '../../platform/catalog/operation.ts';
@@ -29,6 +30,9 @@ export function registerRestDoor(app: FastifyInstance, catalog: Catalog, executo
           ip: request.ip,
           dryRun: isTrue(request.headers['x-dry-run']),
         });
+        if (binding.etag && !(result instanceof Representation)) {
+          return conditionalJson(request, reply, result);
+        }
         if (!(result instanceof Representation)) return result;
         // Bytes (a PDF, ...) go as they are; any other document is JSON in its own media type.
         const body = Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body);
@@ -47,6 +51,24 @@ function restInput(request: FastifyRequest): Record<string, unknown> {
     ...(request.query as Record<string, unknown>),
     ...(request.params as Record<string, unknown>),
   };
+}
+
+/**
+ * A JSON answer with a strong ETag of its bytes, or 304 without a body when the caller's
+ * If-None-Match already names it: pollers re-read only what changed.
+ */
+function conditionalJson(request: FastifyRequest, reply: FastifyReply, result: unknown) {
+  const body = JSON.stringify(result);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  reply.header('etag', etag).header('cache-control', 'no-cache');
+  const asked = headerOf(request, 'if-none-match');
+  // Weak comparison (RFC 9110, 13.1.2): W/ prefixes do not matter for If-None-Match.
+  const matches = asked
+    ?.split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === etag || tag === '*');
+  if (matches) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 function headerOf(request: FastifyRequest, name: string): string | undefined {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_KINDS, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { type AccountsService, BUSINESS_MODULES } from './service.ts';
 
-const localDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+export const localDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
 export function accountsOperations(accounts: AccountsService): Operation[] {
   return [
@@ -76,7 +76,8 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
           })
           .nullable(),
         token: z.object({
-          kind: z.enum(['login', 'personal', 'agent']),
+          kind: z.enum(['login', 'personal', 'agent', 'app']),
+          client_id: z.int().nullable().describe('App sessions: the only business the token acts in'),
           profile: z.string().nullable(),
           scopes: z.array(z.string()).describe('Granted scopes; ["*"] for every scope'),
           expires_timestamp: z.int(),

@@ -111,7 +111,10 @@ export function engagedBusinesses(db: Queryable, contractorCompanyId: number) {
     .execute();
 }
 
-export async function insertUser(db: Queryable, values: Omit<UserRow, 'id' | 'disabled'>): Promise<number> {
+export async function insertUser(
+  db: Queryable,
+  values: Omit<UserRow, 'id' | 'disabled'> & { disabled?: boolean },
+): Promise<number> {
   const row = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
@@ -133,6 +136,7 @@ export async function insertToken(
     name: string | null;
     profile: string | null;
     scopes: string[] | null;
+    businessScopeId: number | null;
     now: Date;
     expiresAt: Date;
   },
@@ -146,6 +150,7 @@ export async function insertToken(
       name: values.name,
       profile: values.profile,
       scopes: values.scopes,
+      business_scope_id: values.businessScopeId,
       created_at: values.now,
       expires_at: values.expiresAt,
     })
@@ -165,6 +170,7 @@ export function findLiveToken(db: Queryable, tokenHash: Buffer, now: Date) {
       't.profile',
       't.scopes',
       't.expires_at',
+      't.business_scope_id',
       'u.id as user_id',
       'u.kind',
       'u.business_id',
@@ -180,7 +186,7 @@ export function findLiveToken(db: Queryable, tokenHash: Buffer, now: Date) {
 export function findTokenOfUser(db: Queryable, tokenId: number, userId: number) {
   return db
     .selectFrom('access_tokens')
-    .select(['id', 'kind', 'profile', 'scopes', 'expires_at'])
+    .select(['id', 'kind', 'profile', 'scopes', 'expires_at', 'business_scope_id'])
     .where('id', '=', tokenId)
     .where('user_id', '=', userId)
     .executeTakeFirst();

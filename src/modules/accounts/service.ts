@@ -32,6 +32,8 @@ export interface NewUser {
   password: string | null;
   businessId?: number | null;
   contractorCompanyId?: number | null;
+  /** Registered but waiting for a business's approval. */
+  disabled?: boolean;
 }
 
 export interface IssuedToken {
@@ -67,7 +69,7 @@ export class AccountsService {
 
   async login(ctx: OperationContext, input: { email: string; password: string }) {
     const email = input.email.toLowerCase();
-    await this.limit(() => this.attemptsByAddress.consume(ctx.ip ?? 'unknown'));
+    await this.countSignInAttempt(ctx);
     const failures = await this.failuresByEmail.get(email);
     if (failures && failures.consumedPoints >= this.settings.login.failuresPerEmailPer15Minutes) {
       throw rateLimited(failures.msBeforeNext);
@@ -94,6 +96,11 @@ export class AccountsService {
     };
   }
 
+  /** Counts a sign-in attempt of any kind against the caller's address (429 past the limit). */
+  async countSignInAttempt(ctx: OperationContext): Promise<void> {
+    await this.limit(() => this.attemptsByAddress.consume(ctx.ip ?? 'unknown'));
+  }
+
   async logout(ctx: OperationContext) {
     const caller = callerOf(ctx);
     await repo.revokeToken(ctx.db, caller.tokenId, caller.userId, this.clock.now());
@@ -104,6 +111,9 @@ export class AccountsService {
     if (!looksLikeToken(bearer)) return null;
     const row = await repo.findLiveToken(db, digestToken(bearer), now);
     if (!row) return null;
+    const scope = row.business_scope_id;
+    // An app session of a business the account has since left is no session at all.
+    if (scope !== null && row.business_id !== null && scope !== row.business_id) return null;
     return {
       userId: row.user_id,
       kind: row.kind,
@@ -111,6 +121,7 @@ export class AccountsService {
       contractorCompanyId: row.contractor_company_id,
       tokenId: row.token_id,
       scopes: row.scopes === null ? 'all' : new Set(row.scopes),
+      ...(scope === null ? {} : { clientScope: scope }),
     } satisfies Caller;
   };
 
@@ -142,11 +153,14 @@ export class AccountsService {
         ? {
             id: company.id,
             name: company.name,
-            businesses: await repo.engagedBusinesses(ctx.db, company.id),
+            businesses: (await repo.engagedBusinesses(ctx.db, company.id)).filter(
+              (b) => caller.clientScope === undefined || b.id === caller.clientScope,
+            ),
           }
         : null,
       token: {
         kind: token.kind,
+        client_id: token.business_scope_id,
         profile: token.profile,
         scopes: token.scopes ?? ['*'],
         expires_timestamp: Math.floor(token.expires_at.getTime() / 1000),
@@ -169,6 +183,8 @@ export class AccountsService {
       scopes?: string[];
       ttlHours?: number;
       name?: string;
+      /** Binds the token to one business (app sessions). */
+      businessScopeId?: number;
     },
   ): Promise<IssuedToken> {
     const profile =
@@ -186,6 +202,7 @@ export class AccountsService {
       name: request.name ?? null,
       profile,
       scopes,
+      businessScopeId: request.businessScopeId ?? null,
       now,
       expiresAt,
     });
@@ -233,9 +250,18 @@ export class AccountsService {
         password_hash: passwordHash,
         business_id: user.businessId ?? null,
         contractor_company_id: user.contractorCompanyId ?? null,
+        ...(user.disabled ? { disabled: true } : {}),
         created_at: this.clock.now(),
       }),
     );
+  }
+
+  findUserByEmail(db: Queryable, email: string) {
+    return repo.findUserByEmail(db, email.toLowerCase());
+  }
+
+  userById(db: Queryable, id: number) {
+    return repo.findUserById(db, id);
   }
 
   async userByEmail(db: Queryable, email: string) {
@@ -253,6 +279,13 @@ export class AccountsService {
     if (caller.businessId !== null) return caller.businessId;
     if (caller.contractorCompanyId === null) throw new AppError('FORBIDDEN');
     const engaged = (await repo.engagedBusinesses(db, caller.contractorCompanyId)).map((b) => b.id);
+    if (caller.clientScope !== undefined) {
+      // An app session acts in the client it was opened for, and only while the company works for it.
+      if (!engaged.includes(caller.clientScope) || (requested ?? caller.clientScope) !== caller.clientScope) {
+        throw new AppError('FORBIDDEN');
+      }
+      return caller.clientScope;
+    }
     if (requested !== undefined) {
       if (!engaged.includes(requested)) throw new AppError('FORBIDDEN');
       return requested;

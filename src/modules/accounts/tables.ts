@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AccountKind } from '../../platform/catalog/operation.ts';
 
-export type TokenKind = 'login' | 'personal' | 'agent';
+export type TokenKind = 'login' | 'personal' | 'agent' | 'app';
 
 export interface AccountsTables {
   businesses: {
@@ -55,5 +55,7 @@ export interface AccountsTables {
     created_at: Date;
     expires_at: Date;
     revoked_at: Date | null;
+    /** App sessions: the one business (client) the token acts in. */
+    business_scope_id: number | null;
   };
 }

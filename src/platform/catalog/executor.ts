@@ -58,6 +58,11 @@ class DryRunRollback {
   constructor(readonly result: unknown) {}
 }
 
+/** A refusal that keeps what the operation wrote: carried out of the transaction, thrown after commit. */
+class CommittedRefusal {
+  constructor(readonly error: AppError) {}
+}
+
 /**
  * The one place where a call becomes an operation run: authentication, authorization by account
  * kind and scope, input validation, the transaction (rolled back for a dry run), audit and the
@@ -148,14 +153,20 @@ export class Executor {
       const ctx = context(this.deps.db);
       return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
     }
+    let outcome: unknown;
     try {
-      return await this.deps.db.transaction().execute(async (trx) => {
+      outcome = await this.deps.db.transaction().execute(async (trx) => {
         const ctx = context(trx);
-        const result = await this.respond(
-          ctx,
-          operation,
-          this.checkOutput(operation, await operation.handler(ctx, input)),
-        );
+        let output: unknown;
+        try {
+          output = await operation.handler(ctx, input);
+        } catch (error) {
+          if (error instanceof AppError && error.options.commit && !invocation.dryRun) {
+            return new CommittedRefusal(error);
+          }
+          throw error;
+        }
+        const result = await this.respond(ctx, operation, this.checkOutput(operation, output));
         await recordAudit(trx, {
           at: this.deps.clock.now(),
           operation: operation.name,
@@ -171,6 +182,8 @@ export class Executor {
       if (error instanceof DryRunRollback) return error.result;
       throw error;
     }
+    if (outcome instanceof CommittedRefusal) throw outcome.error;
+    return outcome;
   }
 
   private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {

@@ -25,6 +25,8 @@ export interface Caller {
   tokenId: number;
   /** Scopes the token grants; 'all' for an unrestricted token. */
   scopes: ReadonlySet<string> | 'all';
+  /** App sessions: the only business the token may act in. */
+  clientScope?: number;
 }
 
 /** The surface a call came through. */
@@ -100,7 +102,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Refusals this operation documents beyond the ones every operation may give. */
   errors?: readonly ErrorCode[];
   /** REST binding; the path is relative to /api and may hold :params that are input fields. */
-  rest?: { method: HttpMethod; path: string };
+  /** `etag`: the door sends an ETag of the JSON answer and answers 304 to a matching If-None-Match. */
+  rest?: { method: HttpMethod; path: string; etag?: boolean };
   /**
    * GraphQL field name (camelCase), on Query for queries and on Mutation for mutations; the
    * GraphQL door exposes only operations that have one.

@@ -1,4 +1,5 @@
 import type { AccountsTables } from '../../modules/accounts/tables.ts';
+import type { AppsTables } from '../../modules/apps/tables.ts';
 import type { ContractorsTables } from '../../modules/contractors/tables.ts';
 import type { DispatchTables } from '../../modules/dispatch/tables.ts';
 import type { DocumentsTables } from '../../modules/documents/tables.ts';
@@ -23,5 +24,6 @@ export interface Database
     PaymentsTables,
     ShippingTables,
     WebhooksTables,
+    AppsTables,
     AuditTables,
     OutboxTables {}

@@ -1,0 +1,193 @@
+import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
+import { OutboundFailed, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
+
+/** Where Google and Apple publish who they are and their signing keys. */
+export const PRESETS = {
+  google: {
+    name: 'Google',
+    issuer: 'https://accounts.google.com',
+    // Google's ID tokens name their issuer with or without the scheme.
+    issuerAliases: ['accounts.google.com'],
+    jwksUri: 'https://www.googleapis.com/oauth2/v3/certs',
+  },
+  apple: {
+    name: 'Apple',
+    issuer: 'https://appleid.apple.com',
+    issuerAliases: [],
+    jwksUri: 'https://appleid.apple.com/auth/keys',
+  },
+} as const;
+export type Preset = keyof typeof PRESETS;
+
+export interface IdentityProvider {
+  code: string;
+  issuer: string;
+  issuer_aliases: string[];
+  jwks_uri: string;
+}
+
+/** Why an ID token was refused; told to the caller (it helps an app developer, it helps no attacker). */
+export type TokenProblem =
+  | 'malformed'
+  | 'signature'
+  | 'unknown_key'
+  | 'issuer'
+  | 'audience'
+  | 'expired'
+  | 'claims';
+
+export class IdTokenRefused extends Error {
+  constructor(readonly problem: TokenProblem) {
+    super(`ID token refused: ${problem}`);
+  }
+}
+
+/** The provider's discovery document or keys could not be read (or the address is refused). */
+export class ProviderUnreachable extends Error {}
+
+export interface OutboundRules {
+  allow: { loopback: boolean; privateNetworks: boolean };
+  timeoutMs: number;
+}
+
+const MAX_DOCUMENT_BYTES = 64 * 1024;
+/** Keys are kept this long, then read again. */
+const KEYS_TTL_MS = 10 * 60_000;
+/** A token signed with a key we do not hold refreshes the keys, at most this often per provider. */
+const REFRESH_COOLDOWN_MS = 30_000;
+
+/**
+ * Verifies identity-provider ID tokens: signature against the provider's published keys (JWKS,
+ * fetched through the guarded outbound client and cached), issuer, audience and expiry.
+ */
+export class IdTokenVerifier {
+  private readonly keys = new Map<
+    string,
+    { set: ReturnType<typeof createLocalJWKSet>; fetchedAt: number; uri: string }
+  >();
+
+  constructor(private readonly outbound: OutboundRules) {}
+
+  /** The issuer and keys address of an OpenID Connect issuer, from its discovery document. */
+  async discover(issuer: string): Promise<{ issuer: string; jwksUri: string }> {
+    const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const document = await this.fetchJson(url);
+    const found = typeof document.issuer === 'string' ? document.issuer : undefined;
+    const jwksUri = typeof document.jwks_uri === 'string' ? document.jwks_uri : undefined;
+    if (!found || !jwksUri) throw new ProviderUnreachable(`${url} names no issuer or jwks_uri`);
+    // OpenID Connect Discovery 1.0, 4.3: the document must name the issuer it was asked for.
+    if (found.replace(/\/$/, '') !== issuer.replace(/\/$/, '')) {
+      throw new ProviderUnreachable(`${url} is the discovery document of ${found}, not of ${issuer}`);
+    }
+    return { issuer: found, jwksUri };
+  }
+
+  /** The verified claims of `token`, or IdTokenRefused saying why not. */
+  async verify(
+    token: string,
+    provider: IdentityProvider,
+    audience: string,
+    now: Date,
+  ): Promise<JWTPayload & { sub: string }> {
+    const attempt = async () => {
+      const keys = await this.keysOf(provider, now);
+      return jwtVerify(token, keys, {
+        issuer: [provider.issuer, ...provider.issuer_aliases],
+        audience,
+        currentDate: now,
+        requiredClaims: ['sub', 'exp', 'iat'],
+        // Asymmetric signatures only: a provider's keys are public, so an HMAC "signed" with one proves nothing.
+        algorithms: [
+          'RS256',
+          'RS384',
+          'RS512',
+          'PS256',
+          'PS384',
+          'PS512',
+          'ES256',
+          'ES384',
+          'ES512',
+          'EdDSA',
+        ],
+      });
+    };
+    try {
+      let verified: Awaited<ReturnType<typeof attempt>>;
+      try {
+        verified = await attempt();
+      } catch (error) {
+        // Providers rotate keys: a key we do not hold may be new. Read the keys again, not too often.
+        if (!(error instanceof errors.JWKSNoMatchingKey) || !this.mayRefresh(provider, now)) throw error;
+        this.keys.delete(provider.code);
+        verified = await attempt();
+      }
+      return verified.payload as JWTPayload & { sub: string };
+    } catch (error) {
+      throw new IdTokenRefused(problemOf(error));
+    }
+  }
+
+  private mayRefresh(provider: IdentityProvider, now: Date): boolean {
+    const cached = this.keys.get(provider.code);
+    return !cached || now.getTime() - cached.fetchedAt >= REFRESH_COOLDOWN_MS;
+  }
+
+  private async keysOf(provider: IdentityProvider, now: Date) {
+    const cached = this.keys.get(provider.code);
+    if (cached && cached.uri === provider.jwks_uri && now.getTime() - cached.fetchedAt < KEYS_TTL_MS) {
+      return cached.set;
+    }
+    const document = await this.fetchJson(provider.jwks_uri);
+    if (!Array.isArray(document.keys)) throw new ProviderUnreachable(`${provider.jwks_uri} holds no keys`);
+    const set = createLocalJWKSet(document as unknown as JSONWebKeySet);
+    this.keys.set(provider.code, { set, fetchedAt: now.getTime(), uri: provider.jwks_uri });
+    return set;
+  }
+
+  private async fetchJson(url: string): Promise<Record<string, unknown>> {
+    try {
+      const answer = await safeDelivery(url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        timeoutMs: this.outbound.timeoutMs,
+        maxResponseBytes: MAX_DOCUMENT_BYTES,
+        allow: this.outbound.allow,
+      });
+      if (answer.status !== 200 || answer.truncated) {
+        throw new ProviderUnreachable(
+          `${url} answered ${answer.status}${answer.truncated ? ' (too large)' : ''}`,
+        );
+      }
+      const parsed: unknown = JSON.parse(answer.bodyExcerpt);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new ProviderUnreachable(`${url} is not a JSON object`);
+      }
+      return parsed as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof ProviderUnreachable) throw error;
+      if (
+        error instanceof OutboundRefused ||
+        error instanceof OutboundFailed ||
+        error instanceof SyntaxError
+      ) {
+        throw new ProviderUnreachable(`${url}: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+}
+
+function problemOf(error: unknown): TokenProblem {
+  if (error instanceof ProviderUnreachable) throw error;
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'iss') return 'issuer';
+    if (error.claim === 'aud') return 'audience';
+    return 'claims';
+  }
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+    return 'unknown_key';
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'signature';
+  return 'malformed';
+}

@@ -1,0 +1,167 @@
+import { sql } from 'kysely';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { AppsTables } from './tables.ts';
+
+type App = AppsTables['apps'];
+type Assignment = AppsTables['app_assignments'];
+type Provider = AppsTables['identity_providers'];
+
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb` as never;
+
+// ----- identity providers and bindings -----
+
+export function providers(db: Queryable) {
+  return db.selectFrom('identity_providers').selectAll().orderBy('code').execute();
+}
+
+export function provider(db: Queryable, code: string) {
+  return db.selectFrom('identity_providers').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+export async function saveProvider(db: Queryable, row: Provider): Promise<void> {
+  const { created_at: _, ...changes } = row;
+  await db
+    .insertInto('identity_providers')
+    .values(row)
+    .onConflict((oc) => oc.column('code').doUpdateSet(changes))
+    .execute();
+}
+
+export function binding(db: Queryable, issuer: string, subject: string) {
+  return db
+    .selectFrom('identity_bindings')
+    .selectAll()
+    .where('issuer', '=', issuer)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+}
+
+/** Binds the identity to the user; a concurrent first sign-in of the same identity keeps the first binding. */
+export async function bind(db: Queryable, row: AppsTables['identity_bindings']): Promise<void> {
+  await db
+    .insertInto('identity_bindings')
+    .values(row)
+    .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
+    .execute();
+}
+
+export async function touchBinding(db: Queryable, issuer: string, subject: string, at: Date): Promise<void> {
+  await db
+    .updateTable('identity_bindings')
+    .set({ last_used_at: at })
+    .where('issuer', '=', issuer)
+    .where('subject', '=', subject)
+    .execute();
+}
+
+// ----- apps and assignments -----
+
+export function apps(db: Queryable) {
+  return db.selectFrom('apps').selectAll().orderBy('code').execute();
+}
+
+export function appByCode(db: Queryable, code: string) {
+  return db.selectFrom('apps').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+export async function saveApp(db: Queryable, row: Omit<App, 'id'>): Promise<void> {
+  const { created_at: _, ...changes } = row;
+  await db
+    .insertInto('apps')
+    .values(row)
+    .onConflict((oc) => oc.column('code').doUpdateSet(changes))
+    .execute();
+}
+
+/** The assignment of an app to a business, with both, found by the public codes. */
+export function context(db: Queryable, appCode: string, clientCode: string) {
+  return db
+    .selectFrom('app_assignments as a')
+    .innerJoin('apps', 'apps.id', 'a.app_id')
+    .innerJoin('businesses as b', 'b.id', 'a.business_id')
+    .select([
+      'a.id',
+      'a.business_id',
+      'a.enabled',
+      'a.configuration_version',
+      'a.config',
+      'a.updated_at',
+      'apps.code as app_code',
+      'apps.name as app_name',
+      'apps.type as app_type',
+      'apps.schema_version',
+      'apps.enabled as app_enabled',
+      'apps.allowed_roles',
+      'b.code as client_code',
+      'b.name as client_name',
+      'b.time_zone',
+    ])
+    .where('apps.code', '=', appCode)
+    .where('b.code', '=', clientCode)
+    .executeTakeFirst();
+}
+
+/** Every assignment, or those of one business, with the app and client codes. */
+export function assignments(db: Queryable, businessId?: number) {
+  return db
+    .selectFrom('app_assignments as a')
+    .innerJoin('apps', 'apps.id', 'a.app_id')
+    .innerJoin('businesses as b', 'b.id', 'a.business_id')
+    .select([
+      'a.id',
+      'apps.code as app_code',
+      'b.code as client_code',
+      'a.enabled',
+      'a.configuration_version',
+    ])
+    .$if(businessId !== undefined, (q) => q.where('a.business_id', '=', businessId!))
+    .orderBy('apps.code')
+    .orderBy('b.code')
+    .execute();
+}
+
+/** The assignment row, locked for an update that bumps its version. */
+export function assignmentForUpdate(db: Queryable, appId: number, businessId: number) {
+  return db
+    .selectFrom('app_assignments')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('business_id', '=', businessId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function insertAssignment(db: Queryable, row: Omit<Assignment, 'id'>): Promise<void> {
+  await db
+    .insertInto('app_assignments')
+    .values({ ...row, config: json(row.config) })
+    .execute();
+}
+
+export async function updateAssignment(
+  db: Queryable,
+  id: number,
+  changes: Pick<Assignment, 'enabled' | 'configuration_version' | 'config' | 'updated_at'>,
+): Promise<void> {
+  await db
+    .updateTable('app_assignments')
+    .set({ ...changes, config: json(changes.config) })
+    .where('id', '=', id)
+    .execute();
+}
+
+// ----- devices -----
+
+export async function recordDevice(db: Queryable, row: AppsTables['app_devices']): Promise<void> {
+  await db
+    .insertInto('app_devices')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['assignment_id', 'user_id', 'device_id']).doUpdateSet({
+        platform: row.platform,
+        app_version: row.app_version,
+        last_seen_at: row.last_seen_at,
+      }),
+    )
+    .execute();
+}
