@@ -718,7 +718,7 @@ try {
   const copyMs = median(ingestRounds.map((r) => (r.copy.seconds * 1000) / requests));
   notes.push(
     `per ${REQUEST_EVENTS}-event request, timed alone in this process: validator ${(validateMs / sample.length).toFixed(1)} ms, ` +
-      `insertEvents (one multi-row INSERT ... ON CONFLICT DO NOTHING RETURNING id, in a transaction) ` +
+      `insertEvents (one INSERT ... SELECT FROM unnest(column arrays) ON CONFLICT DO NOTHING RETURNING, in a transaction) ` +
       `${(insertMs / sample.length).toFixed(1)} ms; COPY ${copyMs.toFixed(1)} ms per ${REQUEST_EVENTS} rows (median round); ` +
       `a whole request through HTTP, one at a time: ${median(ingestRounds.map((r) => r.sequential.p50)).toFixed(0)} ms (median p50)`,
   );

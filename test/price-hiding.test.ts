@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import {
+  buildSchema,
+  type GraphQLOutputType,
+  getNamedType,
+  isAbstractType,
+  isNonNullType,
+  isObjectType,
+} from 'graphql';
 import { GraphQLClient, gql } from 'graphql-request';
 import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
 import { PRICE_FIELDS } from '../src/modules/pricing/policy.ts';
@@ -39,6 +48,46 @@ const SHIPMENT = {
 };
 const CARRIER = DEMO_CARRIERS[0]!;
 const SERVICE = CARRIER.rate_card.services[0]!.code;
+
+/** The service's GraphQL schema, to ask for every field of an answer. */
+const SCHEMA = buildSchema(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
+
+/** A selection of every field of `type` (fields that need arguments left out), to a depth. */
+function everything(type: GraphQLOutputType, depth = 0): string {
+  const named = getNamedType(type);
+  if (isAbstractType(named)) {
+    const kinds = SCHEMA.getPossibleTypes(named).map((t) => `... on ${t.name} ${everything(t, depth)}`);
+    return `{ __typename ${kinds.join(' ')} }`;
+  }
+  if (!isObjectType(named)) return '';
+  if (depth > 6) return '{ __typename }';
+  const fields = Object.values(named.getFields()).filter((field) =>
+    field.args.every((a) => !isNonNullType(a.type)),
+  );
+  return `{ ${fields.map((field) => `${field.name} ${everything(field.type, depth + 1)}`).join(' ')} }`;
+}
+
+/** A GraphQL document calling `field` with `input` as variables and selecting every field of its answer. */
+function documentFor(field: string, input: Record<string, unknown>): string {
+  const query = SCHEMA.getQueryType()!.getFields()[field];
+  const definition = query ?? SCHEMA.getMutationType()!.getFields()[field];
+  assert.ok(definition, `no GraphQL field ${field}`);
+  const args = definition.args.filter((arg) => arg.name in input);
+  const variables = args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ');
+  const call = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+  return `${query ? 'query' : 'mutation'}${variables ? `(${variables})` : ''} { ${field}${call ? `(${call})` : ''} ${everything(definition.type)} }`;
+}
+
+/** Price fields of a GraphQL answer that hold a value (GraphQL answers a hidden field as null). */
+function pricesIn(node: unknown, path = '$'): string[] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => pricesIn(item, `${path}[${i}]`));
+  if (node === null || typeof node !== 'object') return [];
+  const isPage = 'page' in node && 'per_page' in node;
+  return Object.entries(node).flatMap(([key, value]) => [
+    ...(PRICE_FIELDS.has(key) && !(isPage && key === 'total') && value !== null ? [`${path}.${key}`] : []),
+    ...pricesIn(value, `${path}.${key}`),
+  ]);
+}
 
 const PRICED = {
   currency: 'EUR',
@@ -167,6 +216,35 @@ describe('price hiding', () => {
     },
   };
 
+  /** The same calls through GraphQL: the input each priced operation a customer may use is called with. */
+  const graphqlInputs: Record<string, (who: 'hidden' | 'visible') => Record<string, unknown>> = {
+    get_orders: () => ({ per_page: 50 }),
+    get_order_detail: (who) => ({ order_id: customers[who].orders.ltl_service }),
+    find_order: (who) => ({ order_ref: `${who}-moving_service` }),
+    create_order: () => ({ orders: [{ family: 'storage_service', dropoff: { line1: 'Box 8' }, ...PRICED }] }),
+    pay_order: (who) => ({
+      order_id: customers[who].orders.moving_service,
+      method: 'card',
+      card_token: 'tok_visa',
+    }),
+    get_shipping_rate: () => ({ ...SHIPMENT, carrier: CARRIER.code }),
+    compare_all_carriers: () => SHIPMENT,
+    create_shipping_label: () => ({ ...SHIPMENT, carrier: CARRIER.code, service: SERVICE }),
+    quote_and_ship: () => ({ ...SHIPMENT, prefer: 'fastest' }),
+    get_shipping_label: (who) => ({ tracking_number: customers[who].label }),
+  };
+  const graphqlAs = async (who: 'hidden' | 'visible', field: string, input: Record<string, unknown>) => {
+    const response = await fetch(`${server.baseUrl}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${customers[who].token}` },
+      body: JSON.stringify({ query: documentFor(field, input), variables: input }),
+    });
+    return (await response.json()) as {
+      data?: Record<string, unknown>;
+      errors?: Array<{ message: string; extensions?: { error_code?: string } }>;
+    };
+  };
+
   before(async () => {
     server = await startTestServer();
     api = client(server.baseUrl);
@@ -254,6 +332,32 @@ describe('price hiding', () => {
       if (priced) assert.notDeepEqual(priceFieldsIn(visible.body), [], 'the visible customer sees prices');
     });
   }
+
+  it('walks every priced operation a customer may use through GraphQL too', async () => {
+    const priced = server.app.catalog
+      .list()
+      .filter((operation) => operation.graphql && calls[operation.name]?.priced)
+      .map((operation) => operation.name);
+    assert.deepEqual(
+      priced.filter((name) => !(name in graphqlInputs)),
+      [],
+    );
+    for (const name of priced) {
+      const field = server.app.catalog.list().find((operation) => operation.name === name)!.graphql!;
+      const hidden = await graphqlAs('hidden', field, graphqlInputs[name]!('hidden'));
+      if (calls[name]!.hiddenStatus) {
+        assert.equal(hidden.errors?.[0]?.extensions?.error_code, 'PRICE_HIDDEN_SETTLE_OFFLINE', name);
+      } else {
+        assert.equal(hidden.errors, undefined, `${name}: ${JSON.stringify(hidden.errors)}`);
+        assert.deepEqual(pricesIn(hidden.data), [], name);
+        assert.match(JSON.stringify(hidden.data), /"price_hidden":true/, name);
+      }
+      const visible = await graphqlAs('visible', field, graphqlInputs[name]!('visible'));
+      assert.equal(visible.errors, undefined, `${name}: ${JSON.stringify(visible.errors)}`);
+      assert.notDeepEqual(pricesIn(visible.data), [], `${name}: the visible customer sees prices`);
+      assert.doesNotMatch(JSON.stringify(visible.data), /"price_hidden":true/, name);
+    }
+  });
 
   it('hides every family on the list and marks each order', async () => {
     const list = (await calls.get_orders!.call('hidden')).body.orders as Array<Record<string, unknown>>;
