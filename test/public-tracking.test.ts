@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, login } from './support/fixtures.ts';
+import { createTenant, deliverWithProof, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -41,21 +41,7 @@ describe('public tracking: GET /api/v1/tracking/{number} and trackingPublic', ()
     );
     assert.equal(created.status, 200, JSON.stringify(created.body));
     number = created.body.tracking_number;
-    const steps = [
-      { status: 'PICKED_UP' },
-      { status: 'OUT_FOR_DELIVERY' },
-      {
-        status: 'DELIVERED',
-        proof_of_delivery: { recipient: 'Léa Martin', note: 'Left with the concierge' },
-      },
-    ];
-    for (const step of steps) {
-      server.clock.advance(10 * 60_000);
-      const moved = await api.post(`/api/v1/client/orders/${created.body.order_id}/status`, step, {
-        token: admin,
-      });
-      assert.equal(moved.status, 200, JSON.stringify(moved.body));
-    }
+    await deliverWithProof(api, admin, server.clock, created.body.order_id);
   });
   after(() => server.close());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { createTenant, login } from './support/fixtures.ts';
+import { createTenant, deliverWithProof, login } from './support/fixtures.ts';
 import { client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -44,21 +44,7 @@ describe('tracking page /track/{number}', () => {
     const created = await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     number = created.body.tracking_number;
-    const steps = [
-      { status: 'PICKED_UP' },
-      { status: 'OUT_FOR_DELIVERY' },
-      {
-        status: 'DELIVERED',
-        proof_of_delivery: { recipient: 'Léa Martin', note: 'Left with the concierge' },
-      },
-    ];
-    for (const step of steps) {
-      server.clock.advance(10 * 60_000);
-      const moved = await api.post(`/api/v1/client/orders/${created.body.order_id}/status`, step, {
-        token: admin,
-      });
-      assert.equal(moved.status, 200, JSON.stringify(moved.body));
-    }
+    await deliverWithProof(api, admin, server.clock, created.body.order_id);
     // A hub scan a partner reported in its own local time (09:45 UTC), between pickup and delivery.
     const provider = await api.post('/api/v1/client/otep/providers', { name: 'Hub Co' }, { token: admin });
     const pushed = await api.post(

@@ -1,5 +1,6 @@
 import type { Services } from '../../src/app.ts';
 import { ACCOUNT_KINDS, type AccountKind } from '../../src/platform/catalog/operation.ts';
+import type { ManualClock } from '../../src/platform/clock.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 import type { Client } from './http.ts';
 
@@ -46,4 +47,18 @@ export async function login(api: Client, email: string, password = PASSWORD): Pr
   const answer = await api.post('/api/v1/user/login', { email, password });
   if (answer.status !== 200) throw new Error(`login of ${email} failed: ${JSON.stringify(answer.body)}`);
   return answer.body.access_token;
+}
+
+/** Drives an order through pickup and delivery, ten minutes apart, with a proof of delivery. */
+export async function deliverWithProof(api: Client, token: string, clock: ManualClock, orderId: number) {
+  const steps = [
+    { status: 'PICKED_UP' },
+    { status: 'OUT_FOR_DELIVERY' },
+    { status: 'DELIVERED', proof_of_delivery: { recipient: 'Léa Martin', note: 'Left with the concierge' } },
+  ];
+  for (const step of steps) {
+    clock.advance(10 * 60_000);
+    const moved = await api.post(`/api/v1/client/orders/${orderId}/status`, step, { token });
+    if (moved.status !== 200) throw new Error(`status ${step.status} refused: ${JSON.stringify(moved.body)}`);
+  }
 }
