@@ -241,6 +241,34 @@ describe('platform apps: bootstrap and native sign-in', () => {
       assert.equal(again.body.user.id, a.userIds.customer);
     });
 
+    it('answers 404 for an app or client that does not exist, and 422 for a bad body', async () => {
+      const idToken = await token({ sub: 'customer-a', email: a.emails.customer });
+      for (const options of [{ app: 'nope' }, { client: 'no-such-client' }, { client: unassigned.code }]) {
+        const answer = await signIn(idToken, options);
+        assert.equal(answer.status, 404, JSON.stringify(options));
+        assert.equal(answer.body.error_code, 'APP_NOT_FOUND');
+      }
+      const path = `/api/v1/apps/courier/clients/${a.code}/auth/acme`;
+      for (const body of [
+        { ...DEVICE, id_token: idToken, device_platform: 'windows' },
+        { ...DEVICE, id_token: idToken, device_id: 'x'.repeat(192) },
+        { ...DEVICE, id_token: idToken, app_version: 'latest' },
+        { ...DEVICE },
+      ]) {
+        const answer = await api.post(path, body);
+        assert.equal(answer.status, 422, JSON.stringify(body).slice(0, 80));
+        assert.equal(answer.body.error_code, 'VALIDATION_FAILED');
+      }
+      // At the limit, and without an app version, it signs in.
+      const longest = await api.post(path, {
+        ...DEVICE,
+        id_token: idToken,
+        device_id: 'd'.repeat(191),
+        app_version: null,
+      });
+      assert.equal(longest.status, 200, JSON.stringify(longest.body));
+    });
+
     it('answers 401 for a wrong audience, a wrong issuer, an expired token, an unknown key and a forged signature', async () => {
       const genuine = await token({ sub: 'customer-a', email: a.emails.customer });
       const refused = async (idToken: string, problem: string, options = {}) => {
