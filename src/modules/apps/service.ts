@@ -7,14 +7,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { bootstrapData } from './bootstrap.ts';
-import {
-  type AppRole,
-  type AppType,
-  type AssignmentConfig,
-  assignmentConfigSchema,
-  DEFAULT_CONFIG,
-  type Platform,
-} from './config.ts';
+import { type AssignmentConfig, assignmentConfigSchema, DEFAULT_CONFIG, type Platform } from './config.ts';
 import {
   IdTokenRefused,
   type IdTokenVerifier,
@@ -23,6 +16,7 @@ import {
   ProviderUnreachable,
 } from './identity.ts';
 import * as repo from './repository.ts';
+import type { AppsTables } from './tables.ts';
 
 /** A partial configuration: objects merge field by field, anything else replaces; null removes a key. */
 export type ConfigPatch = { [key: string]: unknown };
@@ -52,55 +46,40 @@ export class AppsService {
     ctx: OperationContext,
     input: { code: string; preset?: Preset; name?: string; issuer?: string },
   ) {
+    const source = input.preset
+      ? {
+          ...PRESETS[input.preset],
+          issuerAliases: [...PRESETS[input.preset].issuerAliases],
+          preset: input.preset,
+        }
+      : {
+          ...(await this.reach(() => this.verifier.discover(input.issuer!), input.issuer!)),
+          issuerAliases: [],
+          preset: null,
+        };
     const now = this.clock.now();
-    let row: Parameters<typeof repo.saveProvider>[1];
-    if (input.preset) {
-      const preset = PRESETS[input.preset];
-      row = {
-        code: input.code,
-        name: input.name ?? preset.name,
-        issuer: preset.issuer,
-        issuer_aliases: [...preset.issuerAliases],
-        jwks_uri: preset.jwksUri,
-        preset: input.preset,
-        created_at: now,
-        updated_at: now,
-      };
-    } else {
-      const issuer = input.issuer!;
-      const discovered = await this.reach(() => this.verifier.discover(issuer), issuer);
-      row = {
-        code: input.code,
-        name: input.name ?? new URL(discovered.issuer).host,
-        issuer: discovered.issuer,
-        issuer_aliases: [],
-        jwks_uri: discovered.jwksUri,
-        preset: null,
-        created_at: now,
-        updated_at: now,
-      };
-    }
+    const row = {
+      code: input.code,
+      name: input.name ?? (input.preset ? PRESETS[input.preset].name : new URL(source.issuer).host),
+      issuer: source.issuer,
+      issuer_aliases: source.issuerAliases,
+      jwks_uri: source.jwksUri,
+      preset: source.preset,
+      created_at: now,
+      updated_at: now,
+    };
     await repo.saveProvider(ctx.db, row);
-    return { result: true as const, provider: providerView((await repo.provider(ctx.db, input.code))!) };
+    // The output schema keeps the public fields of the row.
+    return { result: true as const, provider: (await repo.provider(ctx.db, input.code))! };
   }
 
   async identityProviders(ctx: OperationContext) {
-    return { result: true as const, providers: (await repo.providers(ctx.db)).map(providerView) };
+    return { result: true as const, providers: await repo.providers(ctx.db) };
   }
 
   // ----- apps and their assignment to clients -----
 
-  async saveApp(
-    ctx: OperationContext,
-    input: {
-      code: string;
-      name: string;
-      type: AppType;
-      schema_version: number;
-      enabled: boolean;
-      allowed_roles: AppRole[];
-    },
-  ) {
+  async saveApp(ctx: OperationContext, input: Omit<AppsTables['apps'], 'id' | 'created_at' | 'updated_at'>) {
     const now = this.clock.now();
     await repo.saveApp(ctx.db, {
       ...input,
@@ -108,11 +87,11 @@ export class AppsService {
       created_at: now,
       updated_at: now,
     });
-    return { result: true as const, app: appView((await repo.appByCode(ctx.db, input.code))!) };
+    return { result: true as const, app: (await repo.appByCode(ctx.db, input.code))! };
   }
 
   async apps(ctx: OperationContext) {
-    return { result: true as const, apps: (await repo.apps(ctx.db)).map(appView) };
+    return { result: true as const, apps: await repo.apps(ctx.db) };
   }
 
   /**
@@ -427,26 +406,4 @@ function merge(base: unknown, patch: ConfigPatch): Record<string, unknown> {
     else result[key] = value;
   }
   return result;
-}
-
-function providerView(row: NonNullable<Awaited<ReturnType<typeof repo.provider>>>) {
-  return {
-    code: row.code,
-    name: row.name,
-    issuer: row.issuer,
-    issuer_aliases: row.issuer_aliases,
-    jwks_uri: row.jwks_uri,
-    preset: row.preset,
-  };
-}
-
-function appView(row: NonNullable<Awaited<ReturnType<typeof repo.appByCode>>>) {
-  return {
-    code: row.code,
-    name: row.name,
-    type: row.type,
-    schema_version: row.schema_version,
-    enabled: row.enabled,
-    allowed_roles: row.allowed_roles,
-  };
 }
