@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { OutboundRules } from './modules/apps/identity.ts';
+import type { OutboundRules } from './platform/http/outbound.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -66,10 +66,7 @@ export interface Config {
 }
 
 /** Outbound webhook deliveries: which addresses they may reach, how long they wait, how long logs stay. */
-export interface WebhookSettings {
-  allowLoopback: boolean;
-  allowPrivateNetworks: boolean;
-  timeoutMs: number;
+export interface WebhookSettings extends OutboundRules {
   logRetentionDays: number;
 }
 
@@ -110,8 +107,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     login: { attemptsPerAddressPerMinute: 30, failuresPerEmailPer15Minutes: 10 },
     webhooks: {
-      allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
-      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      allow: {
+        loopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
+        privateNetworks: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      },
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     },

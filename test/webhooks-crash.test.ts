@@ -109,7 +109,7 @@ describe('webhook deliveries across crashes and instances', () => {
 
   it('never lets two instances on one database deliver the same attempt', async () => {
     const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), databaseUrl: database.url };
-    config.webhooks = { ...config.webhooks, allowLoopback: true };
+    config.webhooks = { ...config.webhooks, allow: { ...config.webhooks.allow, loopback: true } };
     const [first, second] = [await createApp(config, handle.db), await createApp(config, handle.db)];
     const tenant = await createTenant(handle.db, first.services, 'twins');
     await first.http.listen({ port: 0, host: '127.0.0.1' });

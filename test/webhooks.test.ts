@@ -56,7 +56,9 @@ describe('webhooks', () => {
   };
 
   before(async () => {
-    server = await startTestServer({ webhooks: { ...defaults, allowLoopback: true } });
+    server = await startTestServer({
+      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
+    });
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'hooks');
     admin = await login(api, tenant.emails.client_admin);

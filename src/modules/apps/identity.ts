@@ -1,5 +1,10 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
-import { OutboundFailed, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
+import {
+  OutboundFailed,
+  OutboundRefused,
+  type OutboundRules,
+  safeDelivery,
+} from '../../platform/http/outbound.ts';
 
 /** Where Google and Apple publish who they are and their signing keys. */
 export const PRESETS = {
@@ -44,11 +49,6 @@ export class IdTokenRefused extends Error {
 
 /** The provider's discovery document or keys could not be read (or the address is refused). */
 export class ProviderUnreachable extends Error {}
-
-export interface OutboundRules {
-  allow: { loopback: boolean; privateNetworks: boolean };
-  timeoutMs: number;
-}
 
 const MAX_DOCUMENT_BYTES = 64 * 1024;
 /** Keys are kept this long, then read again. */

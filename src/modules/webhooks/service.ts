@@ -229,7 +229,7 @@ export class WebhooksService {
         body: payload.body,
         timeoutMs: this.settings.timeoutMs,
         maxResponseBytes: EXCERPT_BYTES,
-        allow: { loopback: this.settings.allowLoopback, privateNetworks: this.settings.allowPrivateNetworks },
+        allow: this.settings.allow,
       });
       const code = answer.status;
       status = code;

@@ -20,6 +20,13 @@ import ipaddr from 'ipaddr.js';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 2048;
 
+/** What the operator allows calls to user-given URLs: which address ranges, and how long a call may take. */
+export interface OutboundRules {
+  /** Loopback (127.0.0.0/8, ::1); private networks (RFC 1918, fc00::/7, 100.64.0.0/10). */
+  allow: { loopback: boolean; privateNetworks: boolean };
+  timeoutMs: number;
+}
+
 export interface DeliveryOptions {
   method?: string;
   headers?: Record<string, string>;
