@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { idParam } from '../orders/schemas.ts';
 import type { WebhooksService } from './service.ts';
-import { WEBHOOK_KINDS } from './tables.ts';
+import { DELIVERY_STATES, WEBHOOK_KINDS } from './tables.ts';
 
 const webhookUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2000)]);
 
@@ -19,8 +19,6 @@ const settingsSchema = z.object({
     .describe('Kinds whose URL was switched off, and why (a 410 Gone)'),
   secret: z.string().optional().describe('The whole signing secret: only in the answer that generated it'),
 });
-
-const STATES = ['delivered', 'retrying', 'failed', 'disabled', 'refused'] as const;
 
 export function webhooksOperations(webhooks: WebhooksService): Operation[] {
   return [
@@ -76,7 +74,7 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       graphql: 'webhookDeliveryLogs',
       input: z.object({
         kind: z.enum(WEBHOOK_KINDS).optional(),
-        state: z.enum(STATES).optional(),
+        state: z.enum(DELIVERY_STATES).optional(),
         webhook_id: z.string().max(100).optional(),
         page: z.coerce.number().int().min(1).default(1),
         per_page: z.coerce.number().int().min(1).max(200).default(50),
@@ -98,7 +96,7 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
             latency_ms: z.int().nullable(),
             error: z.string().nullable(),
             next_retry_at: z.string().nullable(),
-            state: z.enum(STATES),
+            state: z.enum(DELIVERY_STATES),
             created_at: z.string(),
           }),
         ),

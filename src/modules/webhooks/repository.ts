@@ -38,10 +38,9 @@ export async function disableUrl(db: Queryable, id: number, kind: string, reason
     WHERE id = ${id}`.execute(db);
 }
 
-export async function insertLog(db: Queryable, values: Omit<Log, 'id'>): Promise<number> {
+export async function insertLog(db: Queryable, values: Omit<Log, 'id'>): Promise<void> {
   const row = { ...values, request_headers: json(values.request_headers) };
-  return (await db.insertInto('webhook_delivery_logs').values(row).returning('id').executeTakeFirstOrThrow())
-    .id;
+  await db.insertInto('webhook_delivery_logs').values(row).execute();
 }
 
 export interface LogFilter {

@@ -14,7 +14,7 @@ import { type DeliveryState, WEBHOOK_KINDS, type WebhookKind } from './tables.ts
 
 export const WEBHOOK_TOPIC = 'webhook';
 /** Retries after the first attempt; then the delivery has failed for good. */
-export const MAX_RETRIES = 5;
+const MAX_RETRIES = 5;
 /** Payloads are thin; a bigger one is a bug in the event that produced it. */
 const MAX_PAYLOAD_BYTES = 20 * 1024;
 const EXCERPT_BYTES = 2048;
@@ -172,15 +172,15 @@ export class WebhooksService {
       const payload = message.payload as DeliveryPayload;
       const settings = await repo.settingsById(db, payload.settingsId);
       if (!settings?.secret) return { done: true, error: 'webhook settings removed' };
-      const attempt = await this.attempt(
-        db,
-        settings.business_id,
-        settings.id,
-        message.messageId,
+      const attempt = await this.attempt(db, {
+        businessId: settings.business_id,
+        settingsId: settings.id,
+        messageId: message.messageId,
         payload,
-        settings.secret,
-        message.attempt,
-      );
+        secret: settings.secret,
+        attempt: message.attempt,
+        retries: true,
+      });
       if (attempt.state === 'retrying')
         return { retryAt: attempt.nextRetryAt!, error: attempt.error ?? 'failed' };
       if (attempt.state === 'disabled') {
@@ -196,16 +196,21 @@ export class WebhooksService {
     };
   }
 
-  /** One signed POST, logged; decides what comes next from the answer. */
+  /** One signed POST, logged; decides what comes next from the answer (a retry only if `retries`). */
   private async attempt(
     db: Queryable,
-    businessId: number,
-    settingsId: number | null,
-    messageId: string,
-    payload: Pick<DeliveryPayload, 'kind' | 'url' | 'body'>,
-    secret: string,
-    attempt: number,
+    delivery: {
+      businessId: number;
+      /** null for a test delivery, which no settings own. */
+      settingsId: number | null;
+      messageId: string;
+      payload: Pick<DeliveryPayload, 'kind' | 'url' | 'body'>;
+      secret: string;
+      attempt: number;
+      retries: boolean;
+    },
   ) {
+    const { businessId, settingsId, messageId, payload, secret, attempt } = delivery;
     const now = this.clock.now();
     const headers = {
       'content-type': 'application/json',
@@ -242,10 +247,10 @@ export class WebhooksService {
       error = failure instanceof Error ? failure.message : String(failure);
       state = failure instanceof OutboundRefused ? 'refused' : 'retrying';
     }
-    if (state === 'retrying' && attempt > MAX_RETRIES) state = 'failed';
+    if (state === 'retrying' && (!delivery.retries || attempt > MAX_RETRIES)) state = 'failed';
     const nextRetryAt =
       state === 'retrying' ? new Date(now.getTime() + backoffMs(attempt, retryAfterSeconds)) : null;
-    const logId = await repo.insertLog(db, {
+    await repo.insertLog(db, {
       business_id: businessId,
       message_id: messageId,
       settings_id: settingsId,
@@ -262,7 +267,7 @@ export class WebhooksService {
       state,
       created_at: now,
     });
-    return { logId, state, status, latency, error, nextRetryAt };
+    return { state, status, latency, error, nextRetryAt };
   }
 
   // ----- logs, replay, test, verification -----
@@ -333,15 +338,15 @@ export class WebhooksService {
       business_id: businessId,
       data: {},
     });
-    const attempt = await this.attempt(
-      ctx.db,
+    const attempt = await this.attempt(ctx.db, {
       businessId,
-      null,
+      settingsId: null,
       messageId,
-      { kind: input.kind, url: input.url, body },
+      payload: { kind: input.kind, url: input.url, body },
       secret,
-      MAX_RETRIES + 1,
-    );
+      attempt: 1,
+      retries: false,
+    });
     if (attempt.state === 'refused') {
       throw new AppError('WEBHOOK_URL_REFUSED', { params: { reason: attempt.error ?? '' } });
     }
@@ -381,7 +386,7 @@ export class WebhooksService {
 }
 
 /** Exponential backoff with ±20 % jitter (30 s, 1 min, 2 min, 4 min, 8 min), or Retry-After when later; at most 1 h. */
-export function backoffMs(attempt: number, retryAfterSeconds?: number): number {
+function backoffMs(attempt: number, retryAfterSeconds?: number): number {
   const base = 30_000 * 2 ** Math.max(0, attempt - 1);
   const jittered = base * (0.8 + Math.random() * 0.4);
   return Math.min(3_600_000, Math.max(jittered, (retryAfterSeconds ?? 0) * 1000));

@@ -13,8 +13,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const SECRET_PREFIX = 'whsec_';
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Header names, lower case as they are sent (HTTP header names are case-insensitive). */
 export const HEADERS = {

@@ -9,7 +9,8 @@ export const WEBHOOK_KINDS = [
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
-export type DeliveryState = 'delivered' | 'retrying' | 'failed' | 'disabled' | 'refused';
+export const DELIVERY_STATES = ['delivered', 'retrying', 'failed', 'disabled', 'refused'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface WebhooksTables {
   webhook_settings: {

@@ -17,8 +17,8 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 2048;
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 2048;
 
 /** What the operator allows calls to user-given URLs: which address ranges, and how long a call may take. */
 export interface OutboundRules {
