@@ -265,7 +265,7 @@ export class AccountsService {
   }
 
   async userByEmail(db: Queryable, email: string) {
-    const user = await repo.findUserByEmail(db, email.toLowerCase());
+    const user = await this.findUserByEmail(db, email);
     if (!user) throw new AppError('USER_NOT_FOUND');
     return user;
   }
@@ -304,6 +304,16 @@ export class AccountsService {
   /** Whether the contractor company works for the business. */
   async isEngaged(db: Queryable, contractorCompanyId: number, businessId: number): Promise<boolean> {
     return (await repo.engagedBusinesses(db, contractorCompanyId)).some((b) => b.id === businessId);
+  }
+
+  /** Whether the account works in the business: one of its own, or of a contractor company working for it. */
+  async belongsTo(
+    db: Queryable,
+    user: { business_id: number | null; contractor_company_id: number | null },
+    businessId: number,
+  ): Promise<boolean> {
+    if (user.business_id !== null) return user.business_id === businessId;
+    return user.contractor_company_id !== null && this.isEngaged(db, user.contractor_company_id, businessId);
   }
 
   /** Whether the user is a customer account of the business. */

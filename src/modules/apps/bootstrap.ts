@@ -1,12 +1,8 @@
 import semver from 'semver';
 import { type AssignmentConfig, type Platform, QUICK_ACTION_CAPABILITY } from './config.ts';
+import type { AppsTables } from './tables.ts';
 
-export interface AppRow {
-  code: string;
-  name: string;
-  type: string;
-  schema_version: number;
-}
+type AppRow = Pick<AppsTables['apps'], 'code' | 'name' | 'type' | 'schema_version'>;
 
 /**
  * What the version policy says of the calling app: `update_required` below the platform's
@@ -15,7 +11,7 @@ export interface AppRow {
  */
 export type VersionStatus = 'supported' | 'update_available' | 'update_required' | 'unknown';
 
-export function versionStatus(
+function versionStatus(
   policy: AssignmentConfig['version_policy'],
   platform: Platform | undefined,
   appVersion: string | undefined,
@@ -32,7 +28,7 @@ export function versionStatus(
  * that sign-in method is on and its provider has a backend audience, and auth.email and
  * auth.registration following the methods and registration settings.
  */
-export function effectiveCapabilities(config: AssignmentConfig): Record<string, boolean> {
+function effectiveCapabilities(config: AssignmentConfig): Record<string, boolean> {
   const capabilities = { ...config.capabilities };
   for (const [method, on] of Object.entries(config.authentication.methods)) {
     capabilities[`auth.${method}`] =

@@ -31,7 +31,7 @@ export type QuickAction = (typeof QUICK_ACTIONS)[number];
 /** Semantic versions as semver.org 2.0.0 writes them (no leading zeros, optional pre-release and build). */
 const NUMBER = '(0|[1-9]\\d*)';
 const IDENTIFIER = '[0-9A-Za-z-]+';
-export const SEMVER = new RegExp(
+const SEMVER = new RegExp(
   `^${NUMBER}\\.${NUMBER}\\.${NUMBER}(?:-(${IDENTIFIER}(?:\\.${IDENTIFIER})*))?(?:\\+${IDENTIFIER}(?:\\.${IDENTIFIER})*)?$`,
 );
 export const semanticVersion = z.string().max(64).regex(SEMVER, 'a semantic version such as 2.4.1');

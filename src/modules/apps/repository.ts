@@ -18,13 +18,15 @@ export function provider(db: Queryable, code: string) {
   return db.selectFrom('identity_providers').selectAll().where('code', '=', code).executeTakeFirst();
 }
 
-export async function saveProvider(db: Queryable, row: Provider): Promise<void> {
+/** Creates or replaces the provider of `row.code` (keeping when it was first created); answers the row. */
+export function saveProvider(db: Queryable, row: Provider) {
   const { created_at: _, ...changes } = row;
-  await db
+  return db
     .insertInto('identity_providers')
     .values(row)
     .onConflict((oc) => oc.column('code').doUpdateSet(changes))
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function binding(db: Queryable, issuer: string, subject: string) {
@@ -64,13 +66,15 @@ export function appByCode(db: Queryable, code: string) {
   return db.selectFrom('apps').selectAll().where('code', '=', code).executeTakeFirst();
 }
 
-export async function saveApp(db: Queryable, row: Omit<App, 'id'>): Promise<void> {
+/** Creates or replaces the app of `row.code` (keeping when it was first created); answers the row. */
+export function saveApp(db: Queryable, row: Omit<App, 'id'>) {
   const { created_at: _, ...changes } = row;
-  await db
+  return db
     .insertInto('apps')
     .values(row)
     .onConflict((oc) => oc.column('code').doUpdateSet(changes))
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The assignment of an app to a business, with both, found by the public codes. */

@@ -52,15 +52,11 @@ export class AppsService {
           issuerAliases: [...PRESETS[input.preset].issuerAliases],
           preset: input.preset,
         }
-      : {
-          ...(await this.reach(() => this.verifier.discover(input.issuer!), input.issuer!)),
-          issuerAliases: [],
-          preset: null,
-        };
+      : await this.discovered(input.issuer!);
     const now = this.clock.now();
     const row = {
       code: input.code,
-      name: input.name ?? (input.preset ? PRESETS[input.preset].name : new URL(source.issuer).host),
+      name: input.name ?? source.name,
       issuer: source.issuer,
       issuer_aliases: source.issuerAliases,
       jwks_uri: source.jwksUri,
@@ -68,9 +64,14 @@ export class AppsService {
       created_at: now,
       updated_at: now,
     };
-    await repo.saveProvider(ctx.db, row);
     // The output schema keeps the public fields of the row.
-    return { result: true as const, provider: (await repo.provider(ctx.db, input.code))! };
+    return { result: true as const, provider: await repo.saveProvider(ctx.db, row) };
+  }
+
+  /** An OpenID Connect issuer as its discovery document describes it, named after its host. */
+  private async discovered(issuer: string) {
+    const found = await this.reach(() => this.verifier.discover(issuer), issuer);
+    return { ...found, name: new URL(found.issuer).host, issuerAliases: [] as string[], preset: null };
   }
 
   async identityProviders(ctx: OperationContext) {
@@ -81,13 +82,13 @@ export class AppsService {
 
   async saveApp(ctx: OperationContext, input: Omit<AppsTables['apps'], 'id' | 'created_at' | 'updated_at'>) {
     const now = this.clock.now();
-    await repo.saveApp(ctx.db, {
+    const app = await repo.saveApp(ctx.db, {
       ...input,
       allowed_roles: [...new Set(input.allowed_roles)],
       created_at: now,
       updated_at: now,
     });
-    return { result: true as const, app: (await repo.appByCode(ctx.db, input.code))! };
+    return { result: true as const, app };
   }
 
   async apps(ctx: OperationContext) {
@@ -243,11 +244,7 @@ export class AppsService {
     const user = (await this.accounts.userById(ctx.db, userId))!;
     if (user.disabled) refuse('account_disabled');
     if (!(found.allowed_roles as readonly string[]).includes(user.kind)) refuse('role_not_allowed');
-    const ofClient =
-      user.business_id === found.business_id ||
-      (user.contractor_company_id !== null &&
-        (await this.accounts.isEngaged(ctx.db, user.contractor_company_id, found.business_id)));
-    if (!ofClient) refuse('other_client');
+    if (!(await this.accounts.belongsTo(ctx.db, user, found.business_id))) refuse('other_client');
 
     await repo.touchBinding(ctx.db, provider!.issuer, claims.sub, now);
     await repo.recordDevice(ctx.db, {
@@ -315,11 +312,7 @@ export class AppsService {
 
     const existing = await this.accounts.findUserByEmail(db, identity.email);
     if (existing) {
-      const ofClient =
-        existing.business_id === identity.businessId ||
-        (existing.contractor_company_id !== null &&
-          (await this.accounts.isEngaged(db, existing.contractor_company_id, identity.businessId)));
-      if (!ofClient) {
+      if (!(await this.accounts.belongsTo(db, existing, identity.businessId))) {
         if (!identity.registration.enabled) throw new AppError('IDENTITY_NOT_REGISTERED');
         refuse('email_taken');
       }
