@@ -4,7 +4,7 @@ import { MAX_DOCUMENT_BYTES } from '../modules/documents/service.ts';
 import type { Executor } from '../platform/catalog/executor.ts';
 import type { Catalog } from '../platform/catalog/registry.ts';
 import { AppError } from '../platform/errors.ts';
-import { bearerOf } from '../platform/http/server.ts';
+import { bearerOf, headerOf } from '../platform/http/server.ts';
 import { API_PREFIX } from './rest/index.ts';
 
 /**
@@ -23,14 +23,8 @@ export async function registerDocumentsDoor(
     scope.addContentTypeParser('application/pdf', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    // Body refusals in this route's own words; everything else goes on to the service's handler.
+    // Another body than a PDF or JSON, in this route's words; everything else goes on to the service's handler.
     scope.setErrorHandler((error: FastifyError) => {
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        throw new AppError('PAYLOAD_TOO_LARGE', {
-          params: { limit: MAX_DOCUMENT_BYTES },
-          details: { limit_bytes: MAX_DOCUMENT_BYTES },
-        });
-      }
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new AppError('UNSUPPORTED_DOCUMENT_TYPE');
       throw error;
     });
@@ -50,9 +44,4 @@ export async function registerDocumentsDoor(
 /** A PDF body becomes `{ pdf }`; a JSON body is the input as is. */
 function inputOf(request: FastifyRequest): unknown {
   return Buffer.isBuffer(request.body) ? { pdf: request.body } : request.body;
-}
-
-function headerOf(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -2,13 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Phase } from '../../modules/tracking/codebook.ts';
 import { phaseLabel, type UiKey, uiText } from '../../modules/tracking/labels.ts';
-import {
-  type PublicTracking,
-  publicTracking,
-  trackingNumberParam,
-} from '../../modules/tracking/public-tracking.ts';
-import type { TrackingService } from '../../modules/tracking/service.ts';
-import type { Queryable } from '../../platform/db/database.ts';
+import { GET_PUBLIC_TRACKING, type PublicTracking } from '../../modules/tracking/public-tracking.ts';
+import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
+import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { LANGUAGES, type Language, negotiateLanguage } from '../../platform/i18n/index.ts';
 import { html, SafeHtml } from './html.ts';
@@ -83,10 +79,26 @@ const STEP_OF_PHASE: Partial<Record<Phase, number>> = {
 };
 
 /**
- * The public tracking page: `/track/:number` renders the same answer as GET /api/v1/tracking/{number}
- * (public view applied) for people, and `/track` asks for a number. Server-rendered, no script.
+ * The public tracking page: `/track/:number` renders the answer of the `get_public_tracking`
+ * operation (GET /api/v1/tracking/{number}) for people, and `/track` asks for a number.
+ * Server-rendered, no script.
  */
-export function registerTrackingPage(app: FastifyInstance, tracking: TrackingService, db: Queryable): void {
+export function registerTrackingPage(app: FastifyInstance, catalog: Catalog, executor: Executor): void {
+  const operation = catalog.get(GET_PUBLIC_TRACKING);
+  if (!operation) throw new Error(`The catalog has no ${GET_PUBLIC_TRACKING} operation`);
+  /** The operation's answer; null for a number that is unknown or cannot be one. */
+  const find = async (request: FastifyRequest, number: string, lang: Language) => {
+    const invocation: Invocation = { bearer: undefined, door: 'page', lang, requestId: request.id, ip: request.ip };
+    try {
+      return (await executor.execute(operation, { trackingNumber: number }, invocation)) as PublicTracking;
+    } catch (error) {
+      if (isAppError(error) && (error.code === 'TRACKING_NOT_FOUND' || error.code === 'VALIDATION_FAILED')) {
+        return null;
+      }
+      throw error;
+    }
+  };
+
   app.get('/track', async (request, reply) => {
     const view = viewOf(request);
     const { number } = request.query as { number?: unknown };
@@ -100,8 +112,7 @@ export function registerTrackingPage(app: FastifyInstance, tracking: TrackingSer
 
   app.get<{ Params: { number: string } }>('/track/:number', async (request, reply) => {
     const view = viewOf(request);
-    const number = trackingNumberParam.safeParse(request.params.number);
-    const found = number.success ? await findTracking(tracking, db, number.data, view.lang) : null;
+    const found = await find(request, request.params.number, view.lang);
     const path = `/track/${encodeURIComponent(request.params.number)}`;
     if (!found) {
       const body = html`<h1>${view.text('notFoundTitle')}</h1>
@@ -112,20 +123,6 @@ export function registerTrackingPage(app: FastifyInstance, tracking: TrackingSer
     const title = `${found.trackingNumber}: ${found.status_text ?? view.text('title')}`;
     return send(reply, view, { status: 200, title, path, body: trackingBody(found, view) });
   });
-}
-
-async function findTracking(
-  tracking: TrackingService,
-  db: Queryable,
-  number: string,
-  lang: Language,
-): Promise<PublicTracking | null> {
-  try {
-    return publicTracking(await tracking.timeline(db, number), lang);
-  } catch (error) {
-    if (isAppError(error) && error.code === 'TRACKING_NOT_FOUND') return null;
-    throw error;
-  }
 }
 
 /** How one visit is rendered: its language, and whether the visitor chose it with `?lang=`. */

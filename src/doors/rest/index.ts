@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
 import { Representation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import { bearerOf } from '../../platform/http/server.ts';
+import { bearerOf, headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
 
 export const API_PREFIX = '/api';
@@ -28,12 +28,11 @@ export function registerRestDoor(app: FastifyInstance, catalog: Catalog, executo
           lang: request.lang,
           requestId: request.id,
           ip: request.ip,
-          dryRun: isTrue(request.headers['x-dry-run']),
+          dryRun: isTrue(headerOf(request, 'x-dry-run')),
         });
-        if (binding.etag && !(result instanceof Representation)) {
-          return conditionalJson(request, reply, result);
+        if (!(result instanceof Representation)) {
+          return binding.etag ? conditionalJson(request, reply, result) : result;
         }
-        if (!(result instanceof Representation)) return result;
         // Bytes (a PDF, ...) go as they are; any other document is JSON in its own media type.
         const body = Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body);
         return reply.type(result.mediaType).send(body);
@@ -71,11 +70,6 @@ function conditionalJson(request: FastifyRequest, reply: FastifyReply, result: u
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-function headerOf(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function isTrue(header: string | string[] | undefined): boolean {
+function isTrue(header: string | undefined): boolean {
   return header === '1' || header === 'true';
 }

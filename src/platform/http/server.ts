@@ -48,7 +48,8 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error, config.bodyLimitBytes);
+    // A route with a limit of its own (the PDF verify door) names that limit.
+    const appError = toAppError(error, request.routeOptions.bodyLimit ?? config.bodyLimitBytes);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     for (const [name, value] of Object.entries(appError.options.headers ?? {})) reply.header(name, value);
     return reply
@@ -88,6 +89,12 @@ function routeLabel(request: FastifyRequest): string {
 }
 
 /** The bearer token of an Authorization header, if it carries one. */
+/** The first value of a request header. */
+export function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 export function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
