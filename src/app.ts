@@ -141,7 +141,7 @@ export async function createApp(config: Config, db: Db, clock: Clock = systemClo
   });
   const http = createHttpServer(config, metrics);
   registerRestDoor(http, catalog, executor);
-  registerTrackingPage(http, services.tracking, db);
+  registerTrackingPage(http, catalog, executor);
   await registerDocumentsDoor(http, catalog, executor);
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.

@@ -7,7 +7,9 @@ import { publicView } from './public-view.ts';
 import type { TrackingService } from './service.ts';
 import type { OtepLocation, OtepTimeline } from './timeline.ts';
 
-/** A tracking number as the public may type it; the tracking page checks it the same way. */
+export const GET_PUBLIC_TRACKING = 'get_public_tracking';
+
+/** A tracking number as the public may type it. */
 export const trackingNumberParam = z.string().trim().min(1).max(64);
 
 const phase = z.enum(PHASES).nullable().describe('OTEP phase of the code; null for experimental codes');
@@ -60,7 +62,7 @@ export type PublicTracking = z.output<typeof publicTrackingAnswer>;
  * The public tracking of a timeline in one language: what the API answers and the tracking page
  * shows. It applies the public-view policy itself, so no caller can forget it.
  */
-export function publicTracking(timeline: OtepTimeline, lang: Language): PublicTracking {
+function publicTracking(timeline: OtepTimeline, lang: Language): PublicTracking {
   const visible = publicView(timeline);
   const newestFirst = [...visible.events].reverse();
   const current = newestFirst[0];
@@ -99,7 +101,7 @@ function placeOf({ name, city, region, postal_code, country }: OtepLocation): z.
 export function publicTrackingOperations(tracking: TrackingService): Operation[] {
   return [
     defineOperation({
-      name: 'get_public_tracking',
+      name: GET_PUBLIC_TRACKING,
       summary: 'Public tracking of a parcel: current status, event timeline and proof of delivery',
       description:
         'Public. Status and event texts follow Accept-Language. Personal data is reduced to what a ' +

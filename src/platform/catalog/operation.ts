@@ -30,7 +30,7 @@ export interface Caller {
 }
 
 /** The surface a call came through. */
-export type Door = 'rest' | 'graphql' | 'mcp' | 'cli' | 'system';
+export type Door = 'rest' | 'graphql' | 'mcp' | 'cli' | 'system' | 'page';
 
 export interface OperationContext {
   /** Pool for queries; the operation's transaction for mutations. */
