@@ -72,6 +72,7 @@ export function createServices(config: Config, clock: Clock): Services {
   const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.onStatusChange(tracking);
+  orders.onStatusChange(DispatchService.stopsFollowOrders);
   const pricing = new PricingService(clock, accounts);
   const documents = new DocumentsService(clock, {
     signingKey: config.documentSigningKey,

@@ -120,4 +120,73 @@ describe('route building through the API', () => {
     const again = await api.post('/api/v3/client/build-route', { date: '2026-11-10' }, { token: admin });
     assert.equal(again.body.totals.assigned, 0, 'planned orders leave the pool');
   });
+
+  it('shows a re-planned order as a stop of its new route only', async () => {
+    const replan = await createTenant(server.db, server.app.services, 'replan');
+    const token = await login(api, replan.emails.client_admin);
+    const depot = await api.post('/api/v1/client/depots', { name: 'Hub', lat: 48.85, lng: 2.35 }, { token });
+    const [first, second] = await Promise.all(
+      ['first', 'second'].map(async (name) => {
+        const driverId = await server.app.services.accounts.createUser(server.db, {
+          kind: 'driver',
+          email: `${name}@replan.test`,
+          name,
+          password: null,
+          businessId: replan.businessId,
+        });
+        const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
+          token,
+          body: {
+            depot_id: depot.body.depot.id,
+            capacity: { weight_grams: 100_000, volume_cm3: 1_000_000, count: 10 },
+            shift: { start: '08:00', end: '18:00' },
+          },
+        });
+        assert.equal(profile.status, 200, JSON.stringify(profile.body));
+        return driverId;
+      }),
+    );
+    const created = await api.post(
+      '/api/v1/client/orderCreate',
+      {
+        order_ref: 'REPLAN-1',
+        scheduled_date: '2026-11-12',
+        dropoff: { line1: 'Quai', lat: 48.86, lng: 2.34 },
+      },
+      { token },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const orderId: number = created.body.order_id;
+    const buildWith = async (driverId: number) => {
+      const built = await api.post(
+        '/api/v3/client/build-route',
+        { date: '2026-11-12', driver_ids: [driverId] },
+        { token },
+      );
+      assert.equal(built.body.totals.assigned, 1, JSON.stringify(built.body));
+      return built.body.routes[0].id as number;
+    };
+
+    const routeA = await buildWith(first!);
+    const released = await api.post(`/api/v1/client/orders/${orderId}/release`, {}, { token });
+    assert.equal(released.body.order.status, 'NEW_ORDER');
+    const routeB = await buildWith(second!);
+
+    const routes = (await api.get('/api/v1/client/routes?date=2026-11-12', { token })).body.routes;
+    const stopsOf = (routeId: number) =>
+      routes
+        .find((route: { id: number }) => route.id === routeId)
+        .stops.map((stop: { order_id: number }) => stop.order_id);
+    assert.deepEqual(stopsOf(routeB), [orderId]);
+    assert.deepEqual(stopsOf(routeA), [], 'the order left its first route when it was released');
+
+    const rerouted = await api.post(
+      `/api/v1/client/orders/${orderId}/reroute`,
+      { dropoff: { line1: 'Rive gauche', lat: 48.85, lng: 2.33 } },
+      { token },
+    );
+    assert.equal(rerouted.status, 200, JSON.stringify(rerouted.body));
+    const routeAfter = (await api.get(`/api/v1/client/routes/${routeB}`, { token })).body.route;
+    assert.deepEqual(routeAfter.stops, [], 'a rerouted order leaves its route with its original');
+  });
 });

@@ -120,3 +120,14 @@ export async function stopsOf(db: Queryable, routeIds: number[]) {
     .orderBy('sequence')
     .execute();
 }
+
+/** Takes an order off every route of the business it is a stop of. */
+export async function deleteStopsOf(db: Queryable, businessId: number, orderId: number): Promise<void> {
+  await db
+    .deleteFrom('route_stops')
+    .where('order_id', '=', orderId)
+    .where('route_id', 'in', (eb) =>
+      eb.selectFrom('routes').select('id').where('business_id', '=', businessId),
+    )
+    .execute();
+}

@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { OrderView } from '../orders/schemas.ts';
-import type { OrderScope, OrdersService } from '../orders/service.ts';
+import type { OrderScope, OrderStatusListener, OrdersService } from '../orders/service.ts';
 import * as repo from './repository.ts';
 import { solveRoutes } from './solver/solve.ts';
 import type { SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
@@ -49,6 +49,22 @@ export class DispatchService {
     private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
   ) {}
+
+  /**
+   * Keeps the stops of routes in step with the orders (registered with `orders.onStatusChange`):
+   * an order taken off its route (held, cancelled, sent back to the pool, rerouted) stops being
+   * one of its stops, in the same transaction, so a later plan puts it on one route only.
+   */
+  static readonly stopsFollowOrders: OrderStatusListener = {
+    async orderStatusChanged(ctx, { businessId, order, from, rerouted }) {
+      if (rerouted) {
+        // The original was cancelled in the same step; the replacement is on no route yet.
+        if (order.rerouted_from !== null) await repo.deleteStopsOf(ctx.db, businessId, order.rerouted_from);
+      } else if (from !== null && order.route_id === null) {
+        await repo.deleteStopsOf(ctx.db, businessId, order.id);
+      }
+    },
+  };
 
   // ----- depots and drivers -----
 
@@ -132,10 +148,10 @@ export class DispatchService {
       ids: filter.ids,
       fleet: this.visibleFleet(ctx, fleet),
     });
-    const routeIds = rows.map((row) => row.id);
-    const onRoute = await this.orders.stillOnRoutes(ctx.db, scope.businessId, routeIds);
-    // Orders taken off since planning (held, cancelled, sent back) are no longer stops.
-    const stops = (await repo.stopsOf(ctx.db, routeIds)).filter((stop) => onRoute.has(stop.order_id));
+    const stops = await repo.stopsOf(
+      ctx.db,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) => ({
       id: row.id,
       date: row.route_date,

@@ -68,15 +68,27 @@ export type AssignableOrder = Pick<
 /** A change of an order's status, as other modules (tracking) hear of it, inside the same transaction. */
 export interface OrderStatusChange {
   businessId: number;
+  /** The order after the change: off any route (route_id null) once held, cancelled or sent back. */
   order: Pick<
     repo.StoredOrder,
-    'id' | 'family' | 'type' | 'carrier' | 'pickup' | 'dropoff' | 'customer_user_id'
+    | 'id'
+    | 'family'
+    | 'type'
+    | 'carrier'
+    | 'pickup'
+    | 'dropoff'
+    | 'customer_user_id'
+    | 'route_id'
+    | 'rerouted_from'
   >;
   packages: Array<{ id: number; tracking_number: string }>;
   /** null when the order was just created. */
   from: OrderStatus | null;
   to: OrderStatus;
-  /** The order was rerouted to a new address (its packages moved to the replacement order). */
+  /**
+   * The order was rerouted to a new address: this is the replacement order, and the original it
+   * replaces (rerouted_from) was cancelled, and so taken off its route, without a change of its own.
+   */
   rerouted?: boolean;
   details?: StatusDetails;
 }
@@ -383,12 +395,6 @@ export class OrdersService {
     changes: Record<string, { from: unknown; to: unknown }>,
   ): Promise<void> {
     return this.record(ctx, businessId, orderId, action, changes);
-  }
-
-  /** Which of the orders on these routes are still there (an order leaves its route when held, cancelled, ...). */
-  async stillOnRoutes(db: Queryable, businessId: number, routeIds: number[]): Promise<Set<number>> {
-    const rows = await repo.listOrders(db, businessId, { routeIds }, { limit: 100_000, offset: 0 });
-    return new Set(rows.map((row) => row.id));
   }
 
   /** Puts an order on a driver's route: it becomes PLANNED, with an event in its audit trail. */
