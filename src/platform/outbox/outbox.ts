@@ -11,7 +11,6 @@ export interface OutboxMessage {
   id: number;
   messageId: string;
   topic: string;
-  businessId: number | null;
   payload: unknown;
   /** 1 on the first attempt. */
   attempt: number;
@@ -29,21 +28,20 @@ export async function enqueue(
     topic: string;
     businessId: number | null;
     payload: unknown;
-    messageId?: string;
-    availableAt?: Date;
+    /** Stable across attempts and replays: what receivers deduplicate on. */
+    messageId: string;
   },
-): Promise<string> {
+): Promise<void> {
   const now = clock.now();
-  const messageId = message.messageId ?? `msg_${randomUUID()}`;
   await db
     .insertInto('outbox')
     .values({
-      message_id: messageId,
+      message_id: message.messageId,
       topic: message.topic,
       business_id: message.businessId,
       payload: sql`${JSON.stringify(message.payload)}::jsonb` as never,
       created_at: now,
-      available_at: message.availableAt ?? now,
+      available_at: now,
       leased_until: null,
       leased_by: null,
       done_at: null,
@@ -51,7 +49,6 @@ export async function enqueue(
     })
     .execute();
   await sql`SELECT pg_notify(${CHANNEL}, ${message.topic})`.execute(db);
-  return messageId;
 }
 
 export interface WorkerOptions {
@@ -61,6 +58,8 @@ export interface WorkerOptions {
   /** Fallback polling when no notification arrives (retries coming due, a lost connection). */
   pollMs: number;
 }
+
+const DEFAULT_WORKER_OPTIONS: WorkerOptions = { leaseMs: 60_000, batchSize: 20, pollMs: 2_000 };
 
 /**
  * Drains the outbox: claims due messages with leases (`FOR UPDATE SKIP LOCKED`, so several
@@ -82,8 +81,12 @@ export class OutboxWorker {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly options: WorkerOptions = { leaseMs: 60_000, batchSize: 20, pollMs: 2_000 },
-  ) {}
+    options: Partial<WorkerOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
+  }
+
+  private readonly options: WorkerOptions;
 
   handle(topic: string, handler: OutboxHandler): this {
     this.handlers.set(topic, handler);
@@ -160,7 +163,6 @@ export class OutboxWorker {
       id: number;
       message_id: string;
       topic: string;
-      business_id: number | null;
       payload: unknown;
       attempts: number;
     }>`
@@ -174,12 +176,11 @@ export class OutboxWorker {
         LIMIT ${this.options.batchSize}
         FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, message_id, topic, business_id, payload, attempts`.execute(this.db);
+      RETURNING id, message_id, topic, payload, attempts`.execute(this.db);
     return rows.rows.map((row) => ({
       id: row.id,
       messageId: row.message_id,
       topic: row.topic,
-      businessId: row.business_id,
       payload: row.payload,
       attempt: row.attempts,
     }));
