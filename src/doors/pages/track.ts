@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Phase } from '../../modules/tracking/codebook.ts';
 import { phaseLabel, type UiKey, uiText } from '../../modules/tracking/labels.ts';
-import { GET_PUBLIC_TRACKING, type PublicTracking } from '../../modules/tracking/public-tracking.ts';
+import {
+  GET_PUBLIC_TRACKING,
+  JOURNEY_STEPS,
+  journeyStep,
+  type PublicTracking,
+} from '../../modules/tracking/public-tracking.ts';
 import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -66,19 +71,6 @@ const LANGUAGE_NAMES: Record<Language, string> = {
 };
 
 /**
- * The journey as visitors picture it, in four steps that fit a phone's width: `inbound` counts as
- * transit; before pickup nothing is reached yet; exceptions and returns are no step.
- */
-const STEPS: readonly Phase[] = ['pickup', 'transit', 'out_for_delivery', 'delivered'];
-const STEP_OF_PHASE: Partial<Record<Phase, number>> = {
-  pickup: 0,
-  inbound: 1,
-  transit: 1,
-  out_for_delivery: 2,
-  delivered: 3,
-};
-
-/**
  * The public tracking page: `/track/:number` renders the answer of the `get_public_tracking`
  * operation (GET /api/v1/tracking/{number}) for people, and `/track` asks for a number.
  * Server-rendered, no script.
@@ -88,7 +80,13 @@ export function registerTrackingPage(app: FastifyInstance, catalog: Catalog, exe
   if (!operation) throw new Error(`The catalog has no ${GET_PUBLIC_TRACKING} operation`);
   /** The operation's answer; null for a number that is unknown or cannot be one. */
   const find = async (request: FastifyRequest, number: string, lang: Language) => {
-    const invocation: Invocation = { bearer: undefined, door: 'page', lang, requestId: request.id, ip: request.ip };
+    const invocation: Invocation = {
+      bearer: undefined,
+      door: 'page',
+      lang,
+      requestId: request.id,
+      ip: request.ip,
+    };
     try {
       return (await executor.execute(operation, { trackingNumber: number }, invocation)) as PublicTracking;
     } catch (error) {
@@ -245,11 +243,11 @@ function tone(phase: Phase | null): string {
   return phase === 'exception' || phase === 'return' ? 'alert' : '';
 }
 
-/** The furthest step any event reached, so an exception after "out for delivery" keeps its progress. */
+/** The journey's steps, the furthest one reached marked as current. */
 function journey(found: PublicTracking, view: View): SafeHtml | '' {
   if (found.events.length === 0) return '';
-  const reached = Math.max(-1, ...found.events.map((e) => (e.phase ? (STEP_OF_PHASE[e.phase] ?? -1) : -1)));
-  const steps = STEPS.map((phase, index) => {
+  const reached = journeyStep(found.events);
+  const steps = JOURNEY_STEPS.map((phase, index) => {
     const label = phaseLabel(phase, view.lang);
     if (index === reached) return html`<li class="reached" aria-current="step">${label}</li>`;
     return html`<li${index < reached ? html` class="reached"` : ''}>${label}</li>`;

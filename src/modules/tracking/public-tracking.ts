@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import type { Language } from '../../platform/i18n/index.ts';
-import { PHASES } from './codebook.ts';
+import { PHASES, type Phase } from './codebook.ts';
 import { phaseLabel, statusLabel } from './labels.ts';
 import { publicView } from './public-view.ts';
 import type { TrackingService } from './service.ts';
 import type { OtepLocation, OtepTimeline } from './timeline.ts';
+import { progressRank } from './validator.ts';
 
 export const GET_PUBLIC_TRACKING = 'get_public_tracking';
 
@@ -91,6 +92,30 @@ function publicTracking(timeline: OtepTimeline, lang: Language): PublicTracking 
         }
       : null,
   };
+}
+
+/**
+ * The journey as people picture it, in four steps that fit a phone's width: `inbound` counts as
+ * transit (the validator ranks them alike); before pickup nothing is reached yet; exceptions and
+ * returns are no step.
+ */
+export const JOURNEY_STEPS = [
+  'pickup',
+  'transit',
+  'out_for_delivery',
+  'delivered',
+] as const satisfies readonly Phase[];
+
+/**
+ * The index in JOURNEY_STEPS of the furthest step any event reached (-1 for none), so an
+ * exception after "out for delivery" keeps its progress.
+ */
+export function journeyStep(events: readonly { phase: Phase | null }[]): number {
+  const stepOf = (phase: Phase | null) => {
+    const rank = phase ? progressRank(phase) : undefined;
+    return JOURNEY_STEPS.findIndex((step) => progressRank(step) === rank);
+  };
+  return Math.max(-1, ...events.map((event) => stepOf(event.phase)));
 }
 
 /** The place fields only (an allowlist): even a facility's street and coordinates stay off a public page. */

@@ -404,6 +404,11 @@ const PROGRESS_RANK = {
   delivered: 4,
 } as const satisfies Record<Exclude<Phase, 'exception' | 'return'>, number>;
 
+/** How far along a journey a phase is; undefined for exceptions and returns, which are no progress. */
+export function progressRank(phase: Phase): number | undefined {
+  return phase === 'exception' || phase === 'return' ? undefined : PROGRESS_RANK[phase];
+}
+
 /** Warnings only: out-of-order arrival is normal, so ordering never makes a timeline non-conformant. */
 function checkSequence(facts: readonly EventFacts[], issues: Issues): void {
   const dated = facts.filter(
