@@ -20,9 +20,10 @@ import {
   isScalarType,
   printSchema,
 } from 'graphql';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
+import { jsonSchemaOf } from '../json-schema.ts';
 import { GraphQLJSON } from './json-scalar.ts';
 
 /** The part of JSON Schema that zod writes and this door reads. */
@@ -39,8 +40,6 @@ export interface JsonSchema {
   const?: unknown;
   description?: string;
   default?: unknown;
-  propertyNames?: JsonSchema;
-  additionalProperties?: JsonSchema | boolean;
   $ref?: string;
   $defs?: Record<string, JsonSchema>;
 }
@@ -51,8 +50,8 @@ type Io = 'input' | 'output';
 export type ResolveOperation = (operation: Operation, input: unknown, context: unknown) => Promise<unknown>;
 
 /** The operation's schema as the caller sends it (input) or as the service answers it (output). */
-export function jsonSchemaOf(schema: z.ZodType, io: Io): JsonSchema {
-  return z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+function schemaOf(schema: z.ZodType, io: Io): JsonSchema {
+  return jsonSchemaOf(schema, io) as JsonSchema;
 }
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
@@ -154,17 +153,10 @@ function resolveRef(ref: string, root: JsonSchema): JsonSchema | undefined {
   return match ? root.$defs?.[decodeURIComponent(match[1]!)] : undefined;
 }
 
-/** The fields of an object schema, enum-keyed records spelled out; undefined for anything else. */
+/** The fields of an object schema (enum-keyed records come spelled out); undefined for anything else. */
 function fieldsOf(node: JsonSchema): { entries: [string, JsonSchema][]; required: Set<string> } | undefined {
-  if (node.type !== 'object') return undefined;
-  const required = new Set(node.required ?? []);
-  if (node.properties) return { entries: Object.entries(node.properties), required };
-  const keys = node.propertyNames?.enum;
-  const value = node.additionalProperties;
-  if (keys?.every((key) => typeof key === 'string') && value && typeof value === 'object') {
-    return { entries: keys.map((key) => [key as string, value]), required };
-  }
-  return undefined;
+  if (node.type !== 'object' || !node.properties) return undefined;
+  return { entries: Object.entries(node.properties), required: new Set(node.required ?? []) };
 }
 
 /** Where a type is made: the operation's GraphQL name, input or output, and the path of fields to it. */
@@ -286,8 +278,8 @@ class TypeFactory {
     resolve?: ResolveOperation,
   ): GraphQLFieldConfig<unknown, unknown> {
     const prefix = pascal(name);
-    const inputSchema = jsonSchemaOf(operation.input, 'input');
-    const outputSchema = jsonSchemaOf(operation.output, 'output');
+    const inputSchema = schemaOf(operation.input, 'input');
+    const outputSchema = schemaOf(operation.output, 'output');
     const inputSite: Site = { operation, prefix, io: 'input', root: inputSchema, path: [], refs: [] };
     const output = this.convert(outputSchema, { ...inputSite, io: 'output', root: outputSchema });
 
@@ -338,7 +330,7 @@ function inputField(child: Converted, nonNull: boolean) {
  * The arguments as the operation's input: plain objects, and without the nulls GraphQL lets a
  * caller write for an optional field that the operation itself does not accept (absent instead).
  */
-export function withoutNulls(value: unknown, node: JsonSchema | undefined, root: JsonSchema): unknown {
+function withoutNulls(value: unknown, node: JsonSchema | undefined, root: JsonSchema): unknown {
   if (Array.isArray(value)) {
     const items = node && structural(node, root)?.items;
     return value.map((item) => withoutNulls(item, items && !Array.isArray(items) ? items : undefined, root));

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../platform/errors.ts';
+import { jsonSchemaOf } from '../json-schema.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -25,31 +26,7 @@ function commonErrors(operation: Operation): ErrorCode[] {
 }
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
-  return spellOutEnumKeyedRecords(json) as JsonSchema;
-}
-
-/**
- * zod writes a record keyed by an enum (every key present) as propertyNames + required with no
- * properties, which validators flag; name each property instead.
- */
-function spellOutEnumKeyedRecords(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(spellOutEnumKeyedRecords);
-  if (!node || typeof node !== 'object') return node;
-  const schema = Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, spellOutEnumKeyedRecords(value)]),
-  ) as Record<string, unknown> & { propertyNames?: { enum?: string[] }; additionalProperties?: unknown };
-  const keys = schema.propertyNames?.enum;
-  if (keys && !schema.properties && typeof schema.additionalProperties === 'object') {
-    const { propertyNames: _names, additionalProperties: value, ...rest } = schema;
-    return {
-      ...rest,
-      properties: Object.fromEntries(keys.map((key) => [key, value])),
-      additionalProperties: false,
-    };
-  }
-  return schema;
+  return jsonSchemaOf(schema, io) as JsonSchema;
 }
 
 /** The version of the API the interface declares; paths carry /v1 (and /v3 for route building). */
