@@ -247,7 +247,7 @@ export class OrdersService {
         description: pkg.description ?? null,
       });
     }
-    await this.record(ctx, businessId, id, 'created', { status: { from: null, to: 'NEW_ORDER' } });
+    await this.recordEvent(ctx, businessId, id, 'created', { status: { from: null, to: 'NEW_ORDER' } });
     await this.notify(ctx, businessId, id, null, 'NEW_ORDER');
     return id;
   }
@@ -386,17 +386,6 @@ export class OrdersService {
     };
   }
 
-  /** Records a change made by another module (an assignment, ...) in the order's audit trail. */
-  recordEvent(
-    ctx: OperationContext,
-    businessId: number,
-    orderId: number,
-    action: string,
-    changes: Record<string, { from: unknown; to: unknown }>,
-  ): Promise<void> {
-    return this.record(ctx, businessId, orderId, action, changes);
-  }
-
   /** Puts an order on a driver's route: it becomes PLANNED, with an event in its audit trail. */
   async planOnRoute(
     ctx: OperationContext,
@@ -438,7 +427,7 @@ export class OrdersService {
     // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
     const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
     await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
-    await this.record(ctx, businessId, orderId, 'status_changed', diff(order, changes));
+    await this.recordEvent(ctx, businessId, orderId, 'status_changed', diff(order, changes));
     await this.notify(ctx, businessId, orderId, order.status, to, { details });
   }
 
@@ -482,7 +471,7 @@ export class OrdersService {
     const order = await this.locked(ctx.db, businessId, orderId);
     const changes = { [field]: value || null };
     await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
-    await this.record(ctx, businessId, orderId, `${field}_updated`, diff(order, changes));
+    await this.recordEvent(ctx, businessId, orderId, `${field}_updated`, diff(order, changes));
     return this.detail(ctx, orderId);
   }
 
@@ -518,7 +507,7 @@ export class OrdersService {
         ...(input.scheduled_date ? { scheduled_date: input.scheduled_date } : {}),
       };
       await repo.updateOrder(ctx.db, businessId, order.id, { ...changes, updated_at: this.clock.now() });
-      await this.record(ctx, businessId, order.id, 'time_window_updated', diff(order, changes));
+      await this.recordEvent(ctx, businessId, order.id, 'time_window_updated', diff(order, changes));
       updated++;
     }
     return { result: updated > 0, updated, errors };
@@ -537,7 +526,7 @@ export class OrdersService {
     }
     const cancelled = { status: 'CANCELLED' as const, ...OFF_ROUTE_CHANGES };
     await repo.updateOrder(ctx.db, businessId, orderId, { ...cancelled, updated_at: this.clock.now() });
-    await this.record(ctx, businessId, orderId, 'rerouted', diff(original, cancelled));
+    await this.recordEvent(ctx, businessId, orderId, 'rerouted', diff(original, cancelled));
 
     const now = this.clock.now();
     const { id: _id, ...copy } = original;
@@ -552,7 +541,7 @@ export class OrdersService {
       updated_at: now,
     });
     await repo.movePackages(ctx.db, businessId, orderId, replacementId);
-    await this.record(ctx, businessId, replacementId, 'created', {
+    await this.recordEvent(ctx, businessId, replacementId, 'created', {
       status: { from: null, to: 'NEW_ORDER' },
       rerouted_from: { from: null, to: orderId },
     });
@@ -640,7 +629,8 @@ export class OrdersService {
     return order;
   }
 
-  private async record(
+  /** Records a change in the order's audit trail: this module's own, or another's (an assignment, ...). */
+  async recordEvent(
     ctx: OperationContext,
     businessId: number,
     orderId: number,
