@@ -73,9 +73,12 @@ export class ContractorsService implements ContractorPools {
    */
   async boundsOf(db: Queryable, businessId: number, caller: Caller): Promise<PoolBounds> {
     const active = await repo.activeAssignments(db, businessId);
+    // Only contractor accounts hold assignments: for anyone else, every assigned order is elsewhere.
+    if (caller.kind !== 'contractor') {
+      return { assignedToCaller: [], assignedElsewhere: active.map((a) => a.order_id) };
+    }
     const assignedToCaller = active.filter((a) => a.broker_user_id === caller.userId).map((a) => a.order_id);
     const assignedElsewhere = active.filter((a) => a.broker_user_id !== caller.userId).map((a) => a.order_id);
-    if (caller.kind !== 'contractor') return { assignedToCaller, assignedElsewhere };
     const rules = await repo.rulesOf(db, businessId, { companyId: caller.contractorCompanyId! });
     const areas: ServiceArea[] = rules.map((rule) => ({
       postalPrefixes: rule.postal_prefixes,
