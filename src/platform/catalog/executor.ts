@@ -53,14 +53,12 @@ export interface ExecutorDeps {
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
 }
 
-/** Thrown inside a dry-run transaction to roll it back while keeping the result. */
-class DryRunRollback {
-  constructor(readonly result: unknown) {}
-}
+/** How a mutation ended: its answer, or a refusal raised with `commit: true`. */
+type Ending = { result: unknown } | { refusal: AppError };
 
-/** A refusal that keeps what the operation wrote: carried out of the transaction, thrown after commit. */
-class CommittedRefusal {
-  constructor(readonly error: AppError) {}
+/** Thrown inside a dry-run transaction to roll it back while keeping the outcome. */
+class DryRunRollback {
+  constructor(readonly ending: Ending) {}
 }
 
 /**
@@ -153,20 +151,19 @@ export class Executor {
       const ctx = context(this.deps.db);
       return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
     }
-    let outcome: unknown;
-    try {
-      outcome = await this.deps.db.transaction().execute(async (trx) => {
+    const ended = await this.deps.db
+      .transaction()
+      .execute(async (trx) => {
         const ctx = context(trx);
-        let output: unknown;
+        let ending: Ending;
         try {
-          output = await operation.handler(ctx, input);
+          const output = await operation.handler(ctx, input);
+          ending = { result: await this.respond(ctx, operation, this.checkOutput(operation, output)) };
         } catch (error) {
-          if (error instanceof AppError && error.options.commit && !invocation.dryRun) {
-            return new CommittedRefusal(error);
-          }
-          throw error;
+          // A refusal that keeps what the operation wrote commits like a result, then is thrown.
+          if (!(error instanceof AppError && error.options.commit)) throw error;
+          ending = { refusal: error };
         }
-        const result = await this.respond(ctx, operation, this.checkOutput(operation, output));
         await recordAudit(trx, {
           at: this.deps.clock.now(),
           operation: operation.name,
@@ -175,15 +172,15 @@ export class Executor {
           businessId: caller?.businessId ?? provider?.businessId ?? null,
           requestId: invocation.requestId,
         });
-        if (invocation.dryRun) throw new DryRunRollback(result);
-        return result;
+        if (invocation.dryRun) throw new DryRunRollback(ending);
+        return ending;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DryRunRollback) return error.ending;
+        throw error;
       });
-    } catch (error) {
-      if (error instanceof DryRunRollback) return error.result;
-      throw error;
-    }
-    if (outcome instanceof CommittedRefusal) throw outcome.error;
-    return outcome;
+    if ('refusal' in ended) throw ended.refusal;
+    return ended.result;
   }
 
   private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {
