@@ -103,14 +103,13 @@ export async function countAssignments(db: Queryable, businessId: number, filter
 export function listAssignments(
   db: Queryable,
   businessId: number,
-  filter: AssignmentFilter & { ids?: number[] },
+  filter: AssignmentFilter,
   page: { limit: number; offset: number },
 ) {
   return assignmentsWhere(db, businessId, filter)
     .leftJoin('users as u', 'u.id', 'a.broker_user_id')
     .selectAll('a')
     .select('u.name as broker_name')
-    .$if(filter.ids !== undefined, (q) => q.where('a.id', 'in', filter.ids!.length ? filter.ids! : [-1]))
     .orderBy('a.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)

@@ -21,7 +21,7 @@ export interface ContractorRuleInput {
 }
 
 /** Postal codes are compared upper case and without spaces ("sw1a 1aa" matches "SW1A"). */
-export function normalizePostal(code: string): string {
+function normalizePostal(code: string): string {
   return code.replaceAll(/\s+/g, '').toUpperCase();
 }
 
