@@ -8,6 +8,7 @@ import {
   journeyStep,
   type PublicTracking,
 } from '../../modules/tracking/public-tracking.ts';
+import { offsetOf } from '../../modules/tracking/times.ts';
 import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -270,7 +271,7 @@ const formatters = new Map<Language, Intl.DateTimeFormat>();
  * does not take an offset such as "+01:00" as a time zone.
  */
 function localTime(occurredAt: string, lang: Language): SafeHtml {
-  const offset = /(Z|[+-]\d{2}:\d{2})$/i.exec(occurredAt)?.[1]?.toUpperCase() ?? 'Z';
+  const offset = offsetOf(occurredAt);
   const wallClock = new Date(`${occurredAt.slice(0, 19)}Z`);
   let format = formatters.get(lang);
   if (!format) {

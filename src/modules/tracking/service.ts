@@ -11,12 +11,16 @@ import { codeEntry, OTEP_VERSION, type SourceType, shortCode, statusUri } from '
 import * as repo from './repository.ts';
 import type { EventDetails } from './tables.ts';
 import type { OtepEvent, OtepLocation, OtepTimeline } from './timeline.ts';
+import { offsetOf, withOffset } from './times.ts';
 import { validateTimeline } from './validator.ts';
 
 /** Most events one ingest request may carry. */
 export const MAX_INGEST_EVENTS = 1000;
 /** Most tracking numbers one batch read may ask for. */
 export const MAX_BATCH_NUMBERS = 100;
+
+/** For the tracking bench, which writes events as the service stores them. */
+export { withOffset } from './times.ts';
 
 const KEY_PREFIX = 'otp_';
 
@@ -406,20 +410,6 @@ function toEvent(row: Awaited<ReturnType<typeof repo.eventsOf>>[number]): OtepEv
     ...(details.pod ? { pod: details.pod } : {}),
     ...(details.description ? { description: details.description } : {}),
   };
-}
-
-/** "Z" or "+01:00" from an ISO 8601 date-time that has one (the validator made sure). */
-function offsetOf(isoDateTime: string): string {
-  return /(Z|[+-]\d{2}:\d{2})$/i.exec(isoDateTime)?.[1]?.toUpperCase() ?? 'Z';
-}
-
-/** The instant written in the given offset, as the source sent it. */
-export function withOffset(at: Date, offset: string): string {
-  if (offset === 'Z') return at.toISOString().replace('.000Z', 'Z');
-  const sign = offset.startsWith('-') ? -1 : 1;
-  const minutes = sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
-  const local = new Date(at.getTime() + minutes * 60_000).toISOString();
-  return `${local.slice(0, 19)}${local.slice(19, 23) === '.000' ? '' : local.slice(19, 23)}${offset}`;
 }
 
 /** Without an id from the source, the event is identified by what it says (the reference's rule). */

@@ -1,5 +1,6 @@
 import type { OtepEvent, OtepTimeline } from '../timeline.ts';
-import { compact, eventText, locationLine, toUtc } from './common.ts';
+import { toUtc } from '../times.ts';
+import { compact, eventText, locationLine } from './common.ts';
 
 /** The AfterShip subtags we use, with AfterShip's own message; the tag is the part before `_`. */
 const SUBTAG_MESSAGES = {

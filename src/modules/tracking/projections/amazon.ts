@@ -1,5 +1,6 @@
 import type { OtepEvent, OtepTimeline } from '../timeline.ts';
-import { compact, toUtc } from './common.ts';
+import { toUtc } from '../times.ts';
+import { compact } from './common.ts';
 
 /** Amazon Shipping API v2 event codes, each with the tracking summary status it leaves the package in. */
 const SUMMARY_BY_EVENT_CODE = {

@@ -56,17 +56,6 @@ export function eventIri(baseUrl: string, eventId: string): string {
   return identifierIri(baseUrl, 'event_id', eventId);
 }
 
-/** `2026-11-02T10:30:00+01:00` → `2026-11-02T09:30:00Z` (milliseconds only when there are some). */
-export function toUtc(iso: string): string {
-  return new Date(iso).toISOString().replace('.000Z', 'Z');
-}
-
-/** The offset a time was written with, as `±hh:mm` (`Z` → `+00:00`). */
-export function offsetOf(iso: string): string {
-  const match = /([+-])(\d{2}):?(\d{2})$/.exec(iso);
-  return match ? `${match[1]}${match[2]}:${match[3]}` : '+00:00';
-}
-
 /** The words people read for an event: the source's own text, else the codebook's line and the incident's message. */
 export function eventText(event: OtepEvent): string {
   if (event.description) return event.description;

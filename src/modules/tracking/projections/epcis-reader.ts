@@ -8,6 +8,7 @@ import {
   shortCode,
 } from '../codebook.ts';
 import type { OtepEvent, OtepLocation, OtepSubject } from '../timeline.ts';
+import { withOffset } from '../times.ts';
 import { compact } from './common.ts';
 
 /** An OTEP event as a source pushes it (the ingest adds recorded_at, phase and the rest). */
@@ -217,10 +218,9 @@ function occurredAtOf(raw: Record<string, unknown>, report: Report): string | un
   const match = typeof offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(offset) : null;
   if (!match) report('eventTimeZoneOffset', 'expected an offset such as +01:00');
   if (Number.isNaN(instant) || !match) return undefined;
-  const minutes = (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-  const wallClock = new Date(instant + minutes * 60_000).toISOString();
-  const time = wallClock.endsWith('.000Z') ? wallClock.slice(0, 19) : wallClock.slice(0, 23);
-  return time + (minutes === 0 ? 'Z' : offset);
+  // A zero offset, +00:00 or -00:00, is written Z.
+  const zero = Number(match[2]) === 0 && Number(match[3]) === 0;
+  return withOffset(new Date(instant), zero ? 'Z' : match[0]);
 }
 
 function statusCodeOf(raw: Record<string, unknown>, report: Report): string | undefined {

@@ -1,15 +1,14 @@
 import { codeEntry } from '../codebook.ts';
 import type { OtepEvent, OtepLocation, OtepSubject, OtepTimeline } from '../timeline.ts';
+import { numericOffsetOf, toUtc } from '../times.ts';
 import {
   compact,
   eventIri,
   hasAny,
   inOtepNamespace,
   locationLine,
-  offsetOf,
   otepNamespace,
   type ProjectionContext,
-  toUtc,
   trackingIri,
 } from './common.ts';
 
@@ -60,7 +59,7 @@ function objectEvent(event: OtepEvent, epcList: string[], baseUrl: string) {
   return compact({
     type: 'ObjectEvent',
     eventTime: toUtc(event.occurred_at),
-    eventTimeZoneOffset: offsetOf(event.occurred_at),
+    eventTimeZoneOffset: numericOffsetOf(event.occurred_at),
     recordTime: event.recorded_at ? toUtc(event.recorded_at) : undefined,
     eventID: eventIri(baseUrl, event.event_id),
     epcList,

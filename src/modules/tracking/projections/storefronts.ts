@@ -1,6 +1,7 @@
 import type { Phase } from '../codebook.ts';
 import type { OtepTimeline } from '../timeline.ts';
-import { carrierOf, compact, type Projection, subjectIri, toUtc } from './common.ts';
+import { toUtc } from '../times.ts';
+import { carrierOf, compact, type Projection, subjectIri } from './common.ts';
 
 /**
  * Storefronts know an order's fulfilment, not a parcel's journey: each view reduces the timeline to
