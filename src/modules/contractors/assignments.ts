@@ -107,12 +107,7 @@ export class AssignmentsService {
     for (const orderId of unique(input.order_ids)) {
       const order = orders.get(orderId);
       const current = active.get(orderId);
-      const refusal = order
-        ? (assignRefusal(order) ??
-          (current?.broker_user_id === input.broker_id
-            ? { code: 'ORDER_ALREADY_ASSIGNED' as const }
-            : undefined))
-        : { code: 'ORDER_NOT_FOUND' as const };
+      const refusal = assignRefusal(order, current, input.broker_id);
       if (refusal) {
         errors.push(refused(ctx.lang, orderId, refusal.code, refusal.params));
         continue;
@@ -161,15 +156,9 @@ export class AssignmentsService {
     for (const orderId of unique(input.order_ids)) {
       const order = orders.get(orderId);
       const current = active.get(orderId);
-      const code: ErrorCode | undefined = !order
-        ? 'ORDER_NOT_FOUND'
-        : !current
-          ? 'ORDER_NOT_ASSIGNED'
-          : order.route_id !== null
-            ? 'ORDER_ON_ROUTE'
-            : undefined;
-      if (code) {
-        errors.push(refused(ctx.lang, orderId, code));
+      const refusal = revokeRefusal(order, current);
+      if (refusal) {
+        errors.push(refused(ctx.lang, orderId, refusal.code, refusal.params));
         continue;
       }
       await this.end(ctx, businessId, current!, 'revoked', input.reason);
@@ -269,13 +258,33 @@ export class AssignmentsService {
   }
 }
 
-/** Why an order cannot be handed to a contractor, checked in the interface's order. */
-function assignRefusal(order: AssignableOrder): { code: ErrorCode; params?: MessageParams } | undefined {
+type RefusalReason = { code: ErrorCode; params?: MessageParams };
+
+/** Why an order cannot be handed to this contractor, checked in the interface's order. */
+function assignRefusal(
+  order: AssignableOrder | undefined,
+  current: { broker_user_id: number } | undefined,
+  brokerId: number,
+): RefusalReason | undefined {
+  if (!order) return { code: 'ORDER_NOT_FOUND' };
   if (order.family !== 'local_delivery') return { code: 'ORDER_NOT_SELF_DELIVERY' };
   if (order.carrier !== null) return { code: 'ORDER_HELD_BY_CARRIER', params: { carrier: order.carrier } };
   if (order.route_id !== null) return { code: 'ORDER_ON_ROUTE' };
-  if (!ASSIGNABLE.includes(order.status))
+  if (!ASSIGNABLE.includes(order.status)) {
     return { code: 'ORDER_NOT_ASSIGNABLE', params: { status: order.status } };
+  }
+  if (current?.broker_user_id === brokerId) return { code: 'ORDER_ALREADY_ASSIGNED' };
+  return undefined;
+}
+
+/** Why an order cannot be taken back from its contractor. */
+function revokeRefusal(
+  order: AssignableOrder | undefined,
+  current: { broker_user_id: number } | undefined,
+): RefusalReason | undefined {
+  if (!order) return { code: 'ORDER_NOT_FOUND' };
+  if (!current) return { code: 'ORDER_NOT_ASSIGNED' };
+  if (order.route_id !== null) return { code: 'ORDER_ON_ROUTE' };
   return undefined;
 }
 
