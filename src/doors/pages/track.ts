@@ -12,7 +12,7 @@ import { offsetOf } from '../../modules/tracking/times.ts';
 import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
-import { LANGUAGES, type Language, negotiateLanguage } from '../../platform/i18n/index.ts';
+import { LANGUAGES, type Language, supportedLanguage } from '../../platform/i18n/index.ts';
 import { html, SafeHtml } from './html.ts';
 
 /** Mobile first: one column, the status big; every colour pair keeps at least 4.5:1 contrast. */
@@ -148,10 +148,7 @@ function viewOf(request: FastifyRequest): View {
 /** `?lang=` wins when it names a language we speak (`de`, `zh-TW`, ...); otherwise Accept-Language does. */
 function chosenLanguage(request: FastifyRequest): Language | undefined {
   const asked = (request.query as { lang?: unknown }).lang;
-  if (typeof asked !== 'string' || asked === '') return undefined;
-  const lang = negotiateLanguage(asked);
-  // negotiateLanguage falls back to English: only an English tag really asks for English.
-  return lang === 'en' && !/^en\b/i.test(asked) ? undefined : lang;
+  return typeof asked === 'string' ? supportedLanguage(asked) : undefined;
 }
 
 interface Page {

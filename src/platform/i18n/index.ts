@@ -43,13 +43,18 @@ function toSupported(tag: string): Language | undefined {
 
 /** The best supported language for an Accept-Language header; English when nothing matches. */
 export function negotiateLanguage(acceptLanguage: string | undefined): Language {
-  if (!acceptLanguage) return DEFAULT_LANGUAGE;
+  return supportedLanguage(acceptLanguage) ?? DEFAULT_LANGUAGE;
+}
+
+/** The best supported language for an Accept-Language value (one tag or a list); undefined when none is. */
+export function supportedLanguage(acceptLanguage: string | undefined): Language | undefined {
+  if (!acceptLanguage) return undefined;
   const preferred = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).languages();
   for (const tag of preferred) {
     const lang = toSupported(tag);
     if (lang) return lang;
   }
-  return DEFAULT_LANGUAGE;
+  return undefined;
 }
 
 export function errorMessage(code: ErrorCode, lang: Language, params: MessageParams = {}): string {
