@@ -35,6 +35,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { mulberry32 as random } from '../src/modules/dispatch/solver/generate.ts';
 import * as trackingRepo from '../src/modules/tracking/repository.ts';
 import { withOffset } from '../src/modules/tracking/service.ts';
 import type { EventDetails } from '../src/modules/tracking/tables.ts';
@@ -82,17 +83,7 @@ const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFix
 
 // ----- generated timelines -----
 
-/** mulberry32: a small seeded generator, so every run loads the same data. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded generators (mulberry32, shared with the routing instances), so every run loads the same data.
 type Random = ReturnType<typeof random>;
 const pickOf = <T>(rng: Random, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
 

@@ -24,7 +24,7 @@ export interface GeneratedInstance extends SolverInput {
 }
 
 /** mulberry32: a tiny, fast PRNG with a 32-bit state; uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
