@@ -11,6 +11,7 @@ describe('online payment and account credits', () => {
   let admin: string;
   let customer: string;
   let otherCustomer: string;
+  let otherCustomerId: number;
 
   const order = async (extra: Record<string, unknown> = {}, customerId = tenant.userIds.customer) =>
     (
@@ -37,7 +38,7 @@ describe('online payment and account credits', () => {
     tenant = await createTenant(server.db, server.app.services, 'pay');
     admin = await login(api, tenant.emails.client_admin);
     customer = await login(api, tenant.emails.customer);
-    await server.app.services.accounts.createUser(server.db, {
+    otherCustomerId = await server.app.services.accounts.createUser(server.db, {
       kind: 'customer',
       email: 'other@pay.test',
       name: 'Other',
@@ -110,6 +111,29 @@ describe('online payment and account credits', () => {
       { token: admin },
     );
     assert.equal(zero.status, 422);
+  });
+
+  it('counts the balance over the whole ledger, not over the latest entries it lists', async () => {
+    await server.db
+      .insertInto('credit_ledger')
+      .values(
+        Array.from({ length: 201 }, (_, i) => ({
+          business_id: tenant.businessId,
+          customer_user_id: otherCustomerId,
+          amount_minor: 100,
+          currency: i === 0 ? 'CHF' : 'EUR',
+          reason: `Credit ${i}`,
+          payment_id: null,
+          created_at: new Date('2026-11-01T10:00:00Z'),
+        })),
+      )
+      .execute();
+    const credits = await api.get('/api/v1/customer/credits', { token: otherCustomer });
+    assert.equal(credits.body.ledger.length, 200);
+    assert.deepEqual(credits.body.balances, [
+      { currency: 'CHF', balance: 1 },
+      { currency: 'EUR', balance: 200 },
+    ]);
   });
 
   it('lets staff pay on a customer’s behalf and keeps credits to customers', async () => {

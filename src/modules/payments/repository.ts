@@ -9,10 +9,11 @@ export async function insertPayment(
   return (await db.insertInto('payments').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export function succeededPaymentOf(db: Queryable, orderId: number) {
+export function succeededPaymentOf(db: Queryable, businessId: number, orderId: number) {
   return db
     .selectFrom('payments')
     .select('id')
+    .where('business_id', '=', businessId)
     .where('order_id', '=', orderId)
     .where('status', '=', 'succeeded')
     .executeTakeFirst();
@@ -38,6 +39,20 @@ export async function creditBalance(db: Queryable, businessId: number, customerI
   return Number(row.balance);
 }
 
+/** The customer's balance in each currency it has entries in, over the whole ledger. */
+export async function balancesOf(db: Queryable, businessId: number, customerId: number) {
+  const rows = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => ['currency', eb.fn.sum<number>('amount_minor').as('balance')])
+    .where('business_id', '=', businessId)
+    .where('customer_user_id', '=', customerId)
+    .groupBy('currency')
+    .orderBy('currency')
+    .execute();
+  return rows.map((row) => ({ currency: row.currency, minor: Number(row.balance) }));
+}
+
+/** The latest entries (the balance is balancesOf's, never a sum of this page). */
 export function ledgerOf(db: Queryable, businessId: number, customerId: number) {
   return db
     .selectFrom('credit_ledger')

@@ -36,7 +36,7 @@ export class PaymentsService {
     }
     if (!order.due || order.due.minor <= 0)
       throw new AppError('NOTHING_TO_PAY', { params: { order: order.orderId } });
-    if (await repo.succeededPaymentOf(ctx.db, order.orderId)) {
+    if (await repo.succeededPaymentOf(ctx.db, order.businessId, order.orderId)) {
       throw new AppError('ORDER_ALREADY_PAID', { params: { order: order.orderId } });
     }
     const { currency, minor } = order.due;
@@ -107,12 +107,10 @@ export class PaymentsService {
     const caller = callerOf(ctx);
     const businessId = businessOf(ctx);
     const ledger = await repo.ledgerOf(ctx.db, businessId, caller.userId);
-    const balances = new Map<string, number>();
-    for (const entry of ledger)
-      balances.set(entry.currency, (balances.get(entry.currency) ?? 0) + entry.amount_minor);
+    const balances = await repo.balancesOf(ctx.db, businessId, caller.userId);
     return {
       result: true as const,
-      balances: [...balances].map(([currency, minor]) => ({ currency, balance: toMajor(minor, currency) })),
+      balances: balances.map(({ currency, minor }) => ({ currency, balance: toMajor(minor, currency) })),
       ledger: ledger.map((entry) => ({
         id: entry.id,
         amount: toMajor(entry.amount_minor, entry.currency),
