@@ -2,7 +2,7 @@ import type { Services } from '../app.ts';
 import { type OrderInput, orderInputSchema } from '../modules/orders/schemas.ts';
 import { seedDemoCarriers } from '../modules/shipping/demo.ts';
 import type { AccountKind, OperationContext } from '../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime } from '../platform/clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Queryable } from '../platform/db/database.ts';
 
 /** Where the demo business works from: a depot in the east of Paris. */
@@ -85,10 +85,7 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
     businessId: input.businessId,
   });
 
-  const today = formatLocalDateTime(clock.now(), await accounts.timeZoneOf(db, input.businessId)).slice(
-    0,
-    10,
-  );
+  const today = await dispatch.today(db, input.businessId);
   const yesterday = shiftDate(today, -1);
   const tomorrow = shiftDate(today, 1);
 

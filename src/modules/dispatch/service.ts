@@ -188,6 +188,11 @@ export class DispatchService {
     return { date: today, routes: await this.routes(ctx, { date: today, driver_id: driverId }) };
   }
 
+  /** Today's date (YYYY-MM-DD) in the business's time zone. */
+  async today(db: Queryable, businessId: number): Promise<string> {
+    return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
+  }
+
   // ----- route building -----
 
   async buildRouteOptions(ctx: OperationContext, date: string, requestedBusiness?: number) {
@@ -327,10 +332,6 @@ export class DispatchService {
   /** Staff see every driver and route of the business; a contractor only its own fleet's. */
   private visibleFleet(ctx: OperationContext, fleet: Planner['fleet']): repo.Fleet {
     return callerOf(ctx).kind === 'contractor' ? fleet : undefined;
-  }
-
-  private async today(db: Queryable, businessId: number): Promise<string> {
-    return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
   }
 }
 
