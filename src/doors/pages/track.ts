@@ -12,8 +12,8 @@ import { offsetOf } from '../../modules/tracking/times.ts';
 import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
+import { html, SafeHtml } from '../../platform/html.ts';
 import { LANGUAGES, type Language, supportedLanguage } from '../../platform/i18n/index.ts';
-import { html, SafeHtml } from './html.ts';
 
 /** Mobile first: one column, the status big; every colour pair keeps at least 4.5:1 contrast. */
 const CSS = `

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../platform/html.ts';
 import type { Language } from '../../platform/i18n/index.ts';
 import {
   CODEBOOK,
@@ -467,9 +468,6 @@ function renderMarkdown(document: GuideDocument): string {
 // ---------------------------------------------------------------------------------------------
 // HTML
 // ---------------------------------------------------------------------------------------------
-
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /** `code` spans first (their content is literal), then [links](url) in the rest. */
 function inlineHtml(text: string): string {
