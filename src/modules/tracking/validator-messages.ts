@@ -1,4 +1,5 @@
-import type { Language } from '../../platform/i18n/index.ts';
+import type { MessageParams } from '../../platform/errors.ts';
+import { fillTemplate, type Language } from '../../platform/i18n/index.ts';
 
 /**
  * The OTEP validator's messages, one per issue code, in every supported language. Field names
@@ -274,12 +275,8 @@ const ISSUE_MESSAGES: Record<Language, IssueMessages> = {
 
 export const ISSUE_CODES = Object.keys(en) as IssueCode[];
 
-export type IssueParams = Record<string, string | number>;
-
-export function issueMessage(code: IssueCode, lang: Language, params: IssueParams = {}): string {
-  return ISSUE_MESSAGES[lang][code].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    params[name] === undefined ? whole : String(params[name]),
-  );
+export function issueMessage(code: IssueCode, lang: Language, params: MessageParams = {}): string {
+  return fillTemplate(ISSUE_MESSAGES[lang][code], params);
 }
 
 /** For the consistency test: every language's table. */

@@ -1,3 +1,4 @@
+import type { MessageParams } from '../../platform/errors.ts';
 import type { Language } from '../../platform/i18n/index.ts';
 import {
   type CodeEntry,
@@ -13,7 +14,7 @@ import {
   shortPhase,
 } from './codebook.ts';
 import type { OtepSubject } from './timeline.ts';
-import { ISSUE_CODES, type IssueCode, type IssueParams, issueMessage } from './validator-messages.ts';
+import { ISSUE_CODES, type IssueCode, issueMessage } from './validator-messages.ts';
 
 /**
  * The OTEP conformance validator (contract in docs/otep.md). Pure: it reads only its input and
@@ -123,7 +124,7 @@ class Issues {
 
   constructor(private readonly lang: Language) {}
 
-  add(path: string, code: IssueCode, params: IssueParams = {}): void {
+  add(path: string, code: IssueCode, params: MessageParams = {}): void {
     const issue = { path, code, message: issueMessage(code, this.lang, { path, ...params }) };
     (issueSeverity(code) === 'warning' ? this.warnings : this.errors).push(issue);
   }

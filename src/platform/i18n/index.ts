@@ -58,7 +58,11 @@ export function supportedLanguage(acceptLanguage: string | undefined): Language 
 }
 
 export function errorMessage(code: ErrorCode, lang: Language, params: MessageParams = {}): string {
-  const template = ERROR_MESSAGES[lang][code] ?? ERROR_MESSAGES.en[code];
+  return fillTemplate(ERROR_MESSAGES[lang][code] ?? ERROR_MESSAGES.en[code], params);
+}
+
+/** A message with its `{name}` placeholders filled; one without a value is left as it is. */
+export function fillTemplate(template: string, params: MessageParams = {}): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     params[name] === undefined ? whole : String(params[name]),
   );
