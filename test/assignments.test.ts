@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { depotWithTwoFleets, engageSecondContractor } from './support/contractors.ts';
+import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -30,53 +31,15 @@ describe('broker order assignments', () => {
   before(async () => {
     server = await startTestServer();
     api = client(server.baseUrl);
-    const { accounts } = server.app.services;
     tenant = await createTenant(server.db, server.app.services, 'assign');
     admin = await login(api, tenant.emails.client_admin);
     employee = await login(api, tenant.emails.employee);
     platform = await login(api, tenant.emails.platform_admin);
     first = { id: tenant.userIds.contractor, token: await login(api, tenant.emails.contractor) };
-    const otherCompany = await accounts.createContractorCompany(server.db, {
-      name: 'Second couriers',
-      businessIds: [tenant.businessId],
-    });
-    const secondId = await accounts.createUser(server.db, {
-      kind: 'contractor',
-      email: 'second@couriers.test',
-      name: 'Second broker',
-      password: PASSWORD,
-      businessId: null,
-      contractorCompanyId: otherCompany,
-    });
-    second = { id: secondId, token: await login(api, 'second@couriers.test') };
-
+    const other = await engageSecondContractor(server, api, tenant);
+    second = { id: other.userId, token: other.token };
     // A depot, the business's own van, and a van of the first contractor's fleet.
-    const depot = await api.post(
-      '/api/v1/client/depots',
-      { name: 'Depot', lat: 48.85, lng: 2.34 },
-      { token: admin },
-    );
-    const fleetDriver = await accounts.createUser(server.db, {
-      kind: 'driver',
-      email: 'rider@assign.test',
-      name: 'Fleet rider',
-      password: null,
-      businessId: tenant.businessId,
-    });
-    for (const [driver, company] of [
-      [tenant.userIds.driver, null],
-      [fleetDriver, tenant.contractorCompanyId],
-    ] as const) {
-      await api.call('PUT', `/api/v1/client/drivers/${driver}/profile`, {
-        token: admin,
-        body: {
-          depot_id: depot.body.depot.id,
-          contractor_company_id: company,
-          capacity: { weight_grams: 100_000, volume_cm3: 1_000_000, count: 50 },
-          shift: { start: '08:00', end: '18:00' },
-        },
-      });
-    }
+    await depotWithTwoFleets(server, api, tenant, admin);
     const at = (ref: string, extra: Record<string, unknown> = {}) => ({
       order_ref: ref,
       scheduled_date: DAY,

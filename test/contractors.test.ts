@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { depotWithTwoFleets, engageSecondContractor } from './support/contractors.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -32,53 +33,13 @@ describe('contractor rule pools', () => {
   before(async () => {
     server = await startTestServer();
     api = client(server.baseUrl);
-    const { accounts } = server.app.services;
     tenant = await createTenant(server.db, server.app.services, 'pools');
     admin = await login(api, tenant.emails.client_admin);
     contractor = await login(api, tenant.emails.contractor);
-    otherCompany = await accounts.createContractorCompany(server.db, {
-      name: 'Lyon couriers',
-      businessIds: [tenant.businessId],
-    });
-    await accounts.createUser(server.db, {
-      kind: 'contractor',
-      email: 'dispatcher@lyon.test',
-      name: 'Lyon dispatcher',
-      password: PASSWORD,
-      businessId: null,
-      contractorCompanyId: otherCompany,
-    });
-    otherContractor = await login(api, 'dispatcher@lyon.test');
-
-    const depot = await api.post(
-      '/api/v1/client/depots',
-      { name: 'Paris', lat: 48.85, lng: 2.34 },
-      { token: admin },
-    );
-    const profile = (companyId: number | null) => ({
-      depot_id: depot.body.depot.id,
-      contractor_company_id: companyId,
-      capacity: { weight_grams: 500_000, volume_cm3: 10_000_000, count: 100 },
-      shift: { start: '08:00', end: '18:00' },
-    });
-    ownDriver = tenant.userIds.driver;
-    fleetDriver = await accounts.createUser(server.db, {
-      kind: 'driver',
-      email: 'rider@pools.test',
-      name: 'Contract rider',
-      password: PASSWORD,
-      businessId: tenant.businessId,
-    });
-    for (const [driver, companyId] of [
-      [ownDriver, null],
-      [fleetDriver, tenant.contractorCompanyId],
-    ] as const) {
-      const set = await api.call('PUT', `/api/v1/client/drivers/${driver}/profile`, {
-        token: admin,
-        body: profile(companyId),
-      });
-      assert.equal(set.status, 200, JSON.stringify(set.body));
-    }
+    const second = await engageSecondContractor(server, api, tenant);
+    otherCompany = second.companyId;
+    otherContractor = second.token;
+    ({ ownDriver, fleetDriver } = await depotWithTwoFleets(server, api, tenant, admin));
 
     const created = await api.post(
       '/api/v1/client/orderCreate',
