@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, type ErrorCode, type MessageParams } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
-import { errorMessage, type Language } from '../../platform/i18n/index.ts';
+import { errorMessage, fillTemplate, type Language } from '../../platform/i18n/index.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import type { AssignableOrder, OrdersService } from '../orders/service.ts';
 import { ORDER_STATUS_IDS, type OrderStatus } from '../orders/statuses.ts';
@@ -180,7 +180,7 @@ export class AssignmentsService {
     }
     if (order.route_id !== null) throw new AppError('ORDER_ON_ROUTE', { params: { order: input.order_id } });
     await this.end(ctx, businessId, current, 'released', input.reason);
-    return { result: true as const, message: RELEASED[ctx.lang].replace('{order}', String(input.order_id)) };
+    return { result: true as const, message: fillTemplate(RELEASED[ctx.lang], { order: input.order_id }) };
   }
 
   // ----- helpers -----
