@@ -13,8 +13,8 @@ import {
   statusUri,
 } from './codebook.ts';
 import { FORMAT_NAMES, FORMATS } from './projections/registry.ts';
-import { schemaUrl } from './schema.ts';
 import type { OtepSubject } from './timeline.ts';
+import { guideUrls } from './urls.ts';
 import { issueCatalog, STANDARD_PROJECTIONS, SUBJECT_IDENTIFIERS, validateTimeline } from './validator.ts';
 import { issueMessage } from './validator-messages.ts';
 
@@ -43,20 +43,6 @@ const bullets = (items: string[], ordered = false): Block => ({ kind: 'list', it
 const table = (columns: string[], rows: string[][]): Block => ({ kind: 'table', columns, rows });
 const code = (text: string): string => `\`${text}\``;
 const yes = (flag: boolean) => (flag ? 'yes' : '');
-
-const withoutTrailingSlash = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
-
-function guideUrls(baseUrl: string) {
-  const api = `${withoutTrailingSlash(baseUrl)}/api`;
-  return {
-    api,
-    html: `${api}/otep-guide`,
-    markdown: `${api}/otep-guide.md`,
-    codebook: `${api}/otep-guide/codebook`,
-    codebookJson: `${api}/otep-guide/codebook.json`,
-    schema: schemaUrl(baseUrl),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Content

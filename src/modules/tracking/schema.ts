@@ -7,6 +7,7 @@ import {
   SOURCE_TYPES,
   statusUri,
 } from './codebook.ts';
+import { guideUrls } from './urls.ts';
 import { COORDINATE_LIMITS, PATTERNS, SUBJECT_IDENTIFIERS, TEXT_FIELDS } from './validator.ts';
 
 /**
@@ -18,7 +19,7 @@ import { COORDINATE_LIMITS, PATTERNS, SUBJECT_IDENTIFIERS, TEXT_FIELDS } from '.
  */
 
 export function schemaUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/api/otep-guide/schema.json`;
+  return guideUrls(baseUrl).schema;
 }
 
 const IDENTIFIER_SCHEMAS = {

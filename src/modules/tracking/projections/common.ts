@@ -1,5 +1,6 @@
 import { codeEntry } from '../codebook.ts';
 import type { OtepEvent, OtepLocation, OtepSubject, OtepTimeline } from '../timeline.ts';
+import { guideUrls, serviceRoot } from '../urls.ts';
 
 /** What a projection may know beyond the timeline: where the service is published. */
 export interface ProjectionContext {
@@ -19,13 +20,9 @@ const SUBJECT_KEYS = [
   'piece_id',
 ] as const;
 
-function serviceRoot(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '');
-}
-
 /** Our vocabulary (`…/api/otep-guide/ns#`): the `otep:` prefix of the JSON-LD formats. */
 export function otepNamespace(baseUrl: string): string {
-  return `${serviceRoot(baseUrl)}/api/otep-guide/ns#`;
+  return guideUrls(baseUrl).namespace;
 }
 
 /** The public tracking resource of a number: a URL that answers, so it names the parcel. */

@@ -1,4 +1,5 @@
 import type { OtepEvent, OtepTimeline } from '../timeline.ts';
+import { guideUrls } from '../urls.ts';
 import {
   compact,
   eventText,
@@ -16,7 +17,6 @@ import {
  */
 export function sensorthings(timeline: OtepTimeline, { baseUrl }: ProjectionContext) {
   const journey = subjectKey(timeline.subject);
-  const api = baseUrl.replace(/\/+$/, '');
   return {
     name: `status of ${journey}`,
     description: 'OTEP status of the parcel: one Observation per tracking event',
@@ -32,7 +32,7 @@ export function sensorthings(timeline: OtepTimeline, { baseUrl }: ProjectionCont
       name: 'OTEP tracking',
       description: 'Tracking events of the transport management service and its tracking providers',
       encodingType: 'text/html',
-      metadata: `${api}/api/otep-guide`,
+      metadata: guideUrls(baseUrl).html,
     },
     ObservedProperty: {
       name: 'status',
