@@ -4,10 +4,10 @@ import path from 'node:path';
 
 /** Running the real `tms` command line in child processes. */
 
-export const MAIN = path.resolve('src/main.ts');
+const MAIN = path.resolve('src/main.ts');
 
 /** The environment of a fresh shell: no database configured unless the test says so. */
-export function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
+function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };
   if (!('DATABASE_URL' in extra)) delete env.DATABASE_URL;
   return env;
@@ -30,7 +30,7 @@ export interface Running {
   baseUrl: string;
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
   const { port } = probe.address() as net.AddressInfo;

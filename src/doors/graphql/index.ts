@@ -7,13 +7,13 @@ import { API_PREFIX } from '../rest/index.ts';
 import { graphqlErrorFormatter, toGraphqlError } from './errors.ts';
 import { buildGraphqlSchema } from './schema.ts';
 
-export const GRAPHIQL_PATH = `${API_PREFIX}/graphiql`;
+const GRAPHIQL_PATH = `${API_PREFIX}/graphiql`;
 
 /**
  * Mercurius's GraphiQL page loads React and GraphiQL from unpkg.com in the browser; this policy
  * lets exactly that through (the inline style is the page's own; fonts come as data: URLs).
  */
-export const GRAPHIQL_CSP =
+const GRAPHIQL_CSP =
   "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; " +
   "frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self' https://unpkg.com; " +
   "script-src-attr 'none'; style-src 'self' 'unsafe-inline' https://unpkg.com; worker-src 'self'";

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { printGraphqlSchema } from './schema.ts';
 
-export const SCHEMA_FILE = new URL('../../../schema.graphql', import.meta.url);
+const SCHEMA_FILE = new URL('../../../schema.graphql', import.meta.url);
 
 const catalog = createCatalog(createServices(loadConfig({}), systemClock));
 await writeFile(SCHEMA_FILE, printGraphqlSchema(catalog));
