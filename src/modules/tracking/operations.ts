@@ -12,12 +12,12 @@ import { idParam } from '../orders/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
 import { eventsFromEpcis } from './projections/epcis-reader.ts';
 import { FORMAT_NAMES, FORMATS, formatForAccept } from './projections/registry.ts';
+import { trackingNumberParam } from './public-tracking.ts';
 import { publicView } from './public-view.ts';
-import { joinPath, MAX_BATCH_NUMBERS, type TrackingService } from './service.ts';
+import { joinPath, MAX_BATCH_NUMBERS, MAX_INGEST_EVENTS, type TrackingService } from './service.ts';
 import type { OtepTimeline } from './timeline.ts';
 import { validateTimeline } from './validator.ts';
 
-const trackingNumber = z.string().trim().min(1).max(64);
 const formatParam = z
   .string()
   .optional()
@@ -32,6 +32,9 @@ const projected = z.object({
   format: z.string(),
   data: z.unknown().describe("The format's document"),
 });
+
+/** What an ingest answers: the events stored, and those it already had. */
+const ingested = z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() });
 
 /** A timeline (or many) in the format the caller asked for, as the public may see it. */
 function render(
@@ -57,7 +60,6 @@ function render(
 }
 
 export function trackingOperations(tracking: TrackingService): Operation[] {
-  const timelineOf = async (ctx: OperationContext, number: string) => tracking.timeline(ctx.db, number);
   return [
     defineOperation({
       name: 'get_otep_tracking',
@@ -72,10 +74,10 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
       rest: { method: 'GET', path: '/v1/otep/trackings/:tracking_number' },
       graphql: 'otepTracking',
-      input: z.object({ tracking_number: trackingNumber, format: formatParam }),
+      input: z.object({ tracking_number: trackingNumberParam, format: formatParam }),
       output: projected,
       handler: async (ctx, input) => {
-        const timeline = await timelineOf(ctx, input.tracking_number);
+        const timeline = await tracking.timeline(ctx.db, input.tracking_number);
         return render(ctx, tracking.baseUrl, input.format, (project) => project(timeline));
       },
     }),
@@ -88,10 +90,10 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
       rest: { method: 'GET', path: '/v1/otep/trackings/:tracking_number/events' },
-      input: z.object({ tracking_number: trackingNumber, format: formatParam }),
+      input: z.object({ tracking_number: trackingNumberParam, format: formatParam }),
       output: projected,
       handler: async (ctx, input) => {
-        const timeline = await timelineOf(ctx, input.tracking_number);
+        const timeline = await tracking.timeline(ctx.db, input.tracking_number);
         return render(ctx, tracking.baseUrl, input.format, (project) => {
           const document = project(timeline) as { events?: unknown };
           // The native format has an events list of its own; the others are event lists already.
@@ -112,7 +114,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       rest: { method: 'POST', path: '/v1/otep/trackings/batch' },
       graphql: 'otepTrackingsBatch',
       input: z.object({
-        tracking_numbers: z.array(trackingNumber).min(1).max(MAX_BATCH_NUMBERS),
+        tracking_numbers: z.array(trackingNumberParam).min(1).max(MAX_BATCH_NUMBERS),
         format: formatParam,
       }),
       output: projected,
@@ -133,7 +135,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       summary: 'Push tracking events as native OTEP timelines (tracking providers)',
       description:
         'Needs a provider key in X-OTEP-Provider-Key. Body: one timeline, or `{ "timelines": [...] }`; at most ' +
-        "1000 events. All or nothing: any invalid event, or a tracking number that is not the provider business's, " +
+        `${MAX_INGEST_EVENTS} events. All or nothing: any invalid event, or a tracking number that is not the provider business's, ` +
         'refuses the whole request (422 OTEP_INVALID listing every path). Events already stored are counted as duplicates.',
       tag: 'Tracking',
       kind: 'mutation',
@@ -141,8 +143,8 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       access: { provider: true },
       errors: ['OTEP_INVALID', 'OTEP_TOO_MANY_EVENTS'],
       rest: { method: 'POST', path: '/v1/otep/ingest' },
-      input: z.looseObject({ timelines: z.array(z.unknown()).max(1000).optional() }),
-      output: z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() }),
+      input: z.looseObject({ timelines: z.array(z.unknown()).max(MAX_INGEST_EVENTS).optional() }),
+      output: ingested,
       handler: (ctx, input) => {
         const { timelines, ...single } = input;
         return timelines
@@ -163,7 +165,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       errors: ['OTEP_INVALID', 'OTEP_TOO_MANY_EVENTS'],
       rest: { method: 'POST', path: '/v1/otep/ingest/epcis' },
       input: z.looseObject({}),
-      output: z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() }),
+      output: ingested,
       handler: async (ctx, input) => {
         const read = eventsFromEpcis(input);
         if (read.errors.length > 0) {
