@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
+import type { DocumentsService } from '../documents/service.ts';
 import { toMajor } from '../orders/money.ts';
 import { type OrderView, orderInputSchema } from '../orders/schemas.ts';
 import type { OrdersService } from '../orders/service.ts';
@@ -20,17 +21,6 @@ import { adapterFor } from './carriers/registry.ts';
 import { renderLabelPdf } from './labels/render.ts';
 import * as repo from './repository.ts';
 import type { LabelView, Preference, RateView } from './schemas.ts';
-
-/**
- * Where issued label PDFs are recorded and fingerprinted: the documents module's
- * `DocumentsService.issue`, passed in by app.ts.
- */
-export interface DocumentIssuer {
-  issue(
-    db: Queryable,
-    document: { businessId: number; kind: 'label'; reference: string; bytes: Buffer },
-  ): Promise<{ id: number | string; sha256: string; issuedAt: Date }>;
-}
 
 /** The order fields a label-service order may carry beside its shipment. */
 export interface LabelOrderFields {
@@ -62,8 +52,7 @@ export class ShippingService {
     private readonly clock: Clock,
     private readonly orders: OrdersService,
     private readonly tracking: TrackingService,
-    /** null until the documents module is wired: labels then keep their SHA-256 only. */
-    private readonly documents: DocumentIssuer | null,
+    private readonly documents: DocumentsService,
     private readonly events: DomainEvents,
   ) {}
 
@@ -246,7 +235,7 @@ export class ShippingService {
         note: input.note,
         currency: quote.currency,
         shipping_price: major(quote.base),
-        surcharges: quote.surcharges.map((s) => ({ code: s.code, amount: major(s.amount) })),
+        surcharges: surchargesView(quote.surcharges, quote.currency),
         tax: major(quote.tax),
       }),
     ]);
@@ -300,7 +289,12 @@ export class ShippingService {
         trackingUrl: `${this.tracking.baseUrl}/track/${pkg.tracking_number}`,
         createdAt,
       }));
-    const document = await this.issue(ctx.db, businessId, pkg.tracking_number, pdf);
+    const document = await this.documents.issue(ctx.db, {
+      businessId,
+      kind: 'label',
+      reference: pkg.tracking_number,
+      bytes: pdf,
+    });
     const row: repo.LabelRow = {
       business_id: businessId,
       order_id: order.id,
@@ -322,7 +316,7 @@ export class ShippingService {
       tax_minor: charge.tax,
       total_minor: charge.total,
       pdf,
-      document_id: document.id,
+      document_id: String(document.id),
       document_sha256: document.sha256,
       created_at: createdAt,
     };
@@ -354,18 +348,6 @@ export class ShippingService {
     return this.labelView({ ...row, id }, false);
   }
 
-  /** Records the PDF with the documents module, or fingerprints it alone until that is wired. */
-  private async issue(db: Queryable, businessId: number, trackingNumber: string, bytes: Buffer) {
-    if (!this.documents) return { id: null, sha256: createHash('sha256').update(bytes).digest('hex') };
-    const issued = await this.documents.issue(db, {
-      businessId,
-      kind: 'label',
-      reference: trackingNumber,
-      bytes,
-    });
-    return { id: String(issued.id), sha256: issued.sha256 };
-  }
-
   /** A label of the business; a customer reads the labels of its own orders only. */
   async label(ctx: OperationContext, trackingNumber: string, includePdf: boolean) {
     const row = await repo.labelByTrackingNumber(ctx.db, businessOf(ctx), trackingNumber);
@@ -381,7 +363,6 @@ export class ShippingService {
   }
 
   private labelView(row: repo.LabelRow & { id: number }, includePdf: boolean): LabelView {
-    const major = (minor: number) => toMajor(minor, row.currency);
     return {
       id: row.id,
       tracking_number: row.tracking_number,
@@ -395,11 +376,10 @@ export class ShippingService {
       zone: row.zone,
       transit_days: row.transit_days,
       billable_weight_grams: row.billable_weight_grams,
-      currency: row.currency,
-      price: major(row.price_minor),
-      surcharges: surchargesView(row.surcharges, row.currency),
-      tax: major(row.tax_minor),
-      total: major(row.total_minor),
+      ...pricedView(
+        { base: row.price_minor, surcharges: row.surcharges, tax: row.tax_minor, total: row.total_minor },
+        row.currency,
+      ),
       document: { id: row.document_id, sha256: row.document_sha256 },
       pdf_url: `${this.tracking.baseUrl}/api/v1/labelservice/labels/${row.tracking_number}`,
       ...(includePdf ? { pdf_base64: row.pdf.toString('base64') } : {}),
@@ -447,7 +427,6 @@ function rateIdOf(carrier: repo.StoredCarrier, service: string, shipment: Shipme
 
 function rateView(chosen: Quote): RateView {
   const { quote } = chosen;
-  const major = (minor: number) => toMajor(minor, quote.currency);
   return {
     rate_id: chosen.rateId,
     carrier: chosen.carrier.code,
@@ -457,21 +436,28 @@ function rateView(chosen: Quote): RateView {
     zone: quote.zone,
     transit_days: quote.transitDays,
     billable_weight_grams: quote.billableGrams,
-    currency: quote.currency,
-    price: major(quote.base),
-    surcharges: surchargesView(quote.surcharges, quote.currency),
-    tax: major(quote.tax),
-    total: major(quote.total),
+    ...pricedView(quote, quote.currency),
     packages: quote.packages.map((charge) => ({
       actual_weight_grams: charge.actualGrams,
       dimensional_weight_grams: charge.dimensionalGrams,
       billable_weight_grams: charge.billableGrams,
-      currency: quote.currency,
-      price: major(charge.base),
-      surcharges: surchargesView(charge.surcharges, quote.currency),
-      tax: major(charge.tax),
-      total: major(charge.total),
+      ...pricedView(charge, quote.currency),
     })),
+  };
+}
+
+/** A charge's money in major units, as every rate, package charge and label shows it. */
+function pricedView(
+  charge: { base: number; surcharges: Surcharge[]; tax: number; total: number },
+  currency: string,
+) {
+  const major = (minor: number) => toMajor(minor, currency);
+  return {
+    currency,
+    price: major(charge.base),
+    surcharges: surchargesView(charge.surcharges, currency),
+    tax: major(charge.tax),
+    total: major(charge.total),
   };
 }
 
