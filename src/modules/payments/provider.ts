@@ -11,26 +11,14 @@ export interface PaymentProvider {
 
 /**
  * The built-in test provider: every card token succeeds except `tok_decline` (and tokens starting
- * with it), as test cards of real providers do. It keeps the charges it accepted, for inspection.
+ * with it), as test cards of real providers do.
  */
 export class TestPaymentProvider implements PaymentProvider {
   readonly name = 'test';
-  readonly charges: Array<{
-    reference: string;
-    amountMinor: number;
-    currency: string;
-    orderReference: string;
-  }> = [];
 
   async charge(request: { amountMinor: number; currency: string; cardToken: string; reference: string }) {
     const reference = `test_${randomUUID()}`;
     if (request.cardToken.startsWith('tok_decline')) return { status: 'declined' as const, reference };
-    this.charges.push({
-      reference,
-      amountMinor: request.amountMinor,
-      currency: request.currency,
-      orderReference: request.reference,
-    });
     return { status: 'succeeded' as const, reference };
   }
 }

@@ -22,23 +22,17 @@ export const PRICE_FIELDS: ReadonlySet<string> = new Set([
   'balance',
 ]);
 
-/** How an answer tells which family a part of it belongs to. */
-export interface FamilyLocator {
-  /** The family of the whole answer, for operations about one family (label rates, ...). */
-  answerFamily?: string;
-}
-
-export interface Hidden {
-  result: unknown;
-  hidden: boolean;
-}
-
+/**
+ * The answer without the price fields of the hidden families, marked `price_hidden`. A part of
+ * the answer names its family (`family`); `answerFamily` is the family of the whole answer, for
+ * operations about one family (label rates, ...).
+ */
 export function hidePrices(
   result: unknown,
   hiddenFamilies: ReadonlySet<string>,
-  locator: FamilyLocator = {},
-): Hidden {
-  if (hiddenFamilies.size === 0) return { result, hidden: false };
+  answerFamily?: string,
+): unknown {
+  if (hiddenFamilies.size === 0) return result;
   let hidden = false;
   const walk = (node: unknown, inHidden: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => walk(item, inHidden));
@@ -57,12 +51,10 @@ export function hidePrices(
     if (hideHere && family !== undefined) out.price_hidden = true;
     return out;
   };
-  const answerHidden = locator.answerFamily !== undefined && hiddenFamilies.has(locator.answerFamily);
+  const answerHidden = answerFamily !== undefined && hiddenFamilies.has(answerFamily);
   const stripped = walk(result, answerHidden);
-  if (!hidden && !answerHidden) return { result, hidden: false };
-  const withFlag =
-    stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)
-      ? { ...(stripped as Record<string, unknown>), price_hidden: true }
-      : stripped;
-  return { result: withFlag, hidden: true };
+  if (!hidden && !answerHidden) return result;
+  return stripped !== null && typeof stripped === 'object' && !Array.isArray(stripped)
+    ? { ...(stripped as Record<string, unknown>), price_hidden: true }
+    : stripped;
 }

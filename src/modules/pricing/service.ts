@@ -83,6 +83,6 @@ export class PricingService {
     const caller = ctx.caller;
     if (caller?.kind !== 'customer' || caller.businessId === null) return result;
     const hidden = await this.hiddenFamilies(ctx.db, caller.businessId, caller.userId);
-    return hidePrices(result, hidden, { answerFamily: operation.priceFamily }).result;
+    return hidePrices(result, hidden, operation.priceFamily);
   };
 }

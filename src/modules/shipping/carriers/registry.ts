@@ -19,8 +19,6 @@ const ADAPTER_KINDS: Record<string, (config: CarrierConfig) => CarrierAdapter> =
     new RateCardCarrier(config.code, config.name, rateCardSchema.parse(config.rate_card)),
 };
 
-export const CARRIER_KINDS = Object.keys(ADAPTER_KINDS);
-
 export function adapterFor(config: CarrierConfig): CarrierAdapter {
   const build = ADAPTER_KINDS[config.kind];
   if (!build) throw new Error(`No carrier adapter of kind ${config.kind}`);
