@@ -47,7 +47,11 @@ export const addressSchema = z.object({
   lng: z.number().min(-180).max(180).optional(),
 });
 
-const amount = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).describe('Major units, e.g. 12.50');
+/** Money as the caller writes it: major units, a number or a decimal string. */
+export const amountInput = z
+  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+  .describe('Major units, e.g. 12.50');
+export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code');
 
 export const packageInputSchema = z.object({
   weight_grams: z.int().min(0).max(10_000_000).optional(),
@@ -90,18 +94,15 @@ export const orderInputSchema = z
       .max(64)
       .optional()
       .describe('The third-party carrier holding the order; absent = self-delivery'),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code')
-      .optional(),
-    shipping_price: amount.optional(),
-    tax: amount.optional(),
+    currency: currencyCode.optional(),
+    shipping_price: amountInput.optional(),
+    tax: amountInput.optional(),
     surcharges: z
-      .array(z.object({ code: z.string().min(1).max(40), amount }))
+      .array(z.object({ code: z.string().min(1).max(40), amount: amountInput }))
       .max(20)
       .optional(),
     price_details: z
-      .array(z.object({ label: z.string().min(1).max(100), amount }))
+      .array(z.object({ label: z.string().min(1).max(100), amount: amountInput }))
       .max(50)
       .optional(),
     packages: z.array(packageInputSchema).min(1).max(50).optional().describe('Defaults to one package'),

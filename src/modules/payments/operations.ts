@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import { idParam } from '../orders/schemas.ts';
+import { amountInput, currencyCode, idParam } from '../orders/schemas.ts';
 import type { PaymentsService } from './service.ts';
 
 export function paymentsOperations(payments: PaymentsService): Operation[] {
@@ -94,10 +94,8 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
       graphql: 'addAccountCredit',
       input: z.object({
         customer_id: idParam,
-        amount: z
-          .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
-          .refine((amount) => Number(amount) !== 0, 'must not be zero'),
-        currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code'),
+        amount: amountInput.refine((amount) => Number(amount) !== 0, 'must not be zero'),
+        currency: currencyCode,
         reason: z.string().trim().min(1).max(200),
       }),
       output: z.object({

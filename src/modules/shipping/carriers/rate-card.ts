@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../platform/errors.ts';
 import { toMajor, toMinor } from '../../orders/money.ts';
+import { currencyCode } from '../../orders/schemas.ts';
 import type { Shipment, ShipmentPackage, UnavailableReason } from './adapter.ts';
 
 /**
@@ -91,7 +92,7 @@ const zoneRate = z.object({
 
 export const rateCardSchema = z
   .object({
-    currency: z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code'),
+    currency: currencyCode,
     dimensional_divisor: z
       .int()
       .min(1000)
