@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../src/config.ts';
 import { depotWithTwoFleets, engageSecondContractor } from './support/contractors.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
@@ -29,7 +32,11 @@ describe('broker order assignments', () => {
     Object.fromEntries(body.errors.map((e) => [e.order_id, e.message]));
 
   before(async () => {
-    server = await startTestServer();
+    // Loopback webhook receivers allowed, for the contractor_assignment.changed deliveries.
+    const defaults = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
+    server = await startTestServer({
+      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
+    });
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'assign');
     admin = await login(api, tenant.emails.client_admin);
@@ -309,8 +316,12 @@ describe('broker order assignments', () => {
   });
 
   it('lets only the holding contractor release, and not from a route', async () => {
-    await assign([ids['GIVE-BACK']!], first.id);
-    // GIVE-BACK was planned by the business above: it is on a route, so assign refused it.
+    // GIVE-BACK was planned by the business above: it is on a route, so assign refuses it.
+    const onRoute = await assign([ids['GIVE-BACK']!], first.id);
+    assert.equal(onRoute.body.assigned, 0);
+    assert.deepEqual(messages(onRoute.body), {
+      [ids['GIVE-BACK']!]: `Order ${ids['GIVE-BACK']} is on a route; take it off the route first.`,
+    });
     const notAssigned = await api.post(
       `${BASE}/release`,
       { order_id: ids['GIVE-BACK'] },
@@ -408,5 +419,64 @@ describe('broker order assignments', () => {
         .execute(),
       /broker_order_assignments_one_active/,
     );
+  });
+
+  it('tells the contractor_assignment.changed webhook of each assignment, move and release', async () => {
+    const received: Array<{ type: string; data: unknown }> = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push(JSON.parse(body));
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/assignments`;
+      const saved = await api.call('PUT', '/api/v1/webhook-settings', {
+        token: admin,
+        body: { urls: { 'contractor_assignment.changed': url } },
+      });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      const hooked = (
+        await api.post(
+          '/api/v1/client/orderCreate',
+          { order_ref: 'HOOKED', dropoff: { line1: 'x' } },
+          { token: admin },
+        )
+      ).body.order_id;
+      // Delivered one step at a time, so they arrive in the order they happened.
+      const delivered = async (step: Promise<{ status: number; body: unknown }>) => {
+        const answer = await step;
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        await server.app.outbox.drainOnce();
+        return received.at(-1);
+      };
+
+      const assigned = await delivered(assign([hooked], first.id));
+      assert.equal(assigned?.type, 'contractor_assignment.changed');
+      assert.deepEqual(assigned?.data, {
+        order_id: hooked,
+        action: 'assigned',
+        broker_id: first.id,
+        previous_broker_id: null,
+      });
+      assert.deepEqual((await delivered(assign([hooked], second.id)))?.data, {
+        order_id: hooked,
+        action: 'assigned',
+        broker_id: second.id,
+        previous_broker_id: first.id,
+      });
+      const release = api.post(`${BASE}/release`, { order_id: hooked }, { token: second.token });
+      assert.deepEqual((await delivered(release))?.data, {
+        order_id: hooked,
+        action: 'released',
+        broker_id: second.id,
+      });
+      assert.equal(received.length, 3);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });
