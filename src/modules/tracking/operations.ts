@@ -36,15 +36,18 @@ const projected = z.object({
 /** What an ingest answers: the events stored, and those it already had. */
 const ingested = z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() });
 
-/** A timeline (or many) in the format the caller asked for, as the public may see it. */
+/**
+ * A timeline (or many) in the format the caller asked for, as the public may see it. `build`
+ * gets the projection and the name of the format chosen (by `format`, by Accept, or otep).
+ */
 function render(
   ctx: OperationContext,
   baseUrl: string,
   format: string | undefined,
-  build: (project: (t: OtepTimeline) => unknown) => unknown,
+  build: (project: (t: OtepTimeline) => unknown, format: string) => unknown,
 ) {
-  const projectPublic = (name: string) => (timeline: OtepTimeline) =>
-    FORMATS[name]!.project(publicView(timeline), { baseUrl });
+  const buildIn = (name: string) =>
+    build((timeline) => FORMATS[name]!.project(publicView(timeline), { baseUrl }), name);
   if (format !== undefined) {
     if (!Object.hasOwn(FORMATS, format)) {
       throw new AppError('UNKNOWN_FORMAT', {
@@ -52,11 +55,11 @@ function render(
         details: { formats: FORMAT_NAMES },
       });
     }
-    return { result: true as const, format, data: build(projectPublic(format)) };
+    return { result: true as const, format, data: buildIn(format) };
   }
   const accepted = formatForAccept(ctx.accept);
-  if (accepted) return new Representation(FORMATS[accepted]!.mediaType, build(projectPublic(accepted)));
-  return { result: true as const, format: 'otep', data: build(projectPublic('otep')) };
+  if (accepted) return new Representation(FORMATS[accepted]!.mediaType, buildIn(accepted));
+  return { result: true as const, format: 'otep', data: buildIn('otep') };
 }
 
 export function trackingOperations(tracking: TrackingService): Operation[] {
@@ -94,10 +97,10 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       output: projected,
       handler: async (ctx, input) => {
         const timeline = await tracking.timeline(ctx.db, input.tracking_number);
-        return render(ctx, tracking.baseUrl, input.format, (project) => {
-          const document = project(timeline) as { events?: unknown };
+        return render(ctx, tracking.baseUrl, input.format, (project, format) => {
+          const document = project(timeline);
           // The native format has an events list of its own; the others are event lists already.
-          return (input.format ?? 'otep') === 'otep' && document.events ? document.events : document;
+          return format === 'otep' ? (document as OtepTimeline).events : document;
         });
       },
     }),
