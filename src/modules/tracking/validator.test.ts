@@ -10,13 +10,7 @@ import {
   experimentalTimeline,
   synthesizedCarrierTimeline,
 } from './fixtures/timelines.ts';
-import {
-  type Issue,
-  issueSeverity,
-  normalizeStatusCode,
-  validateEvents,
-  validateTimeline,
-} from './validator.ts';
+import { type Issue, issueSeverity, normalizeStatusCode, validateTimeline } from './validator.ts';
 import { ISSUE_CODES, issueMessageTables } from './validator-messages.ts';
 
 const brief = (issues: Issue[]) => issues.map(({ path, code }) => `${code} at ${path}`);
@@ -166,40 +160,6 @@ describe('conformance levels', () => {
       [validateTimeline(timeline, 'en').conformant, validateTimeline(timeline, 'en').level],
       [false, 0],
     );
-  });
-});
-
-describe('validateEvents (for ingest)', () => {
-  const good = {
-    subject: { tracking_number: 'TMS1' },
-    occurred_at: '2026-11-02T10:00:00Z',
-    status_code: 'picked_up',
-    source: { type: 'provider_push' },
-  };
-
-  it('reports each bad event by its path and lists the bad indexes', () => {
-    const events = [
-      good,
-      { ...good, subject: undefined },
-      { ...good, occurred_at: '2026-11-02T10:00:00' },
-      { ...good, status_code: 'x-scanned' },
-    ];
-    const report = validateEvents(events, 'en', { pathPrefix: 'batch', requireSubject: true });
-    assert.deepEqual(brief(report.errors), [
-      'missing_subject at batch[1].subject',
-      'occurred_at_without_offset at batch[2].occurred_at',
-    ]);
-    assert.deepEqual(brief(report.warnings), ['experimental_status_code at batch[3].status_code']);
-    assert.deepEqual(report.invalidIndexes, [1, 2]);
-  });
-
-  it('checks neither the subject (unless asked) nor the order of events', () => {
-    const { subject: _, ...withoutSubject } = good;
-    const report = validateEvents(
-      [{ ...withoutSubject, occurred_at: '2026-11-03T10:00:00Z' }, withoutSubject],
-      'en',
-    );
-    assert.deepEqual([report.errors, report.warnings, report.invalidIndexes], [[], [], []]);
   });
 });
 

@@ -36,13 +36,6 @@ export interface ValidationReport {
   warnings: Issue[];
 }
 
-export interface EventsReport {
-  errors: Issue[];
-  warnings: Issue[];
-  /** Positions of the events that have at least one error: ingest skips them. */
-  invalidIndexes: number[];
-}
-
 const SUPPORTED_MAJOR = OTEP_VERSION.split('.')[0]!;
 
 /** The regular expressions the validator applies; the JSON Schema publishes the same strings. */
@@ -340,12 +333,7 @@ interface EventFacts {
   phase: Phase | undefined;
 }
 
-function checkEvent(
-  value: unknown,
-  path: string,
-  issues: Issues,
-  requireSubject: boolean,
-): EventFacts | undefined {
+function checkEvent(value: unknown, path: string, issues: Issues): EventFacts | undefined {
   if (!isObject(value)) {
     issues.add(path, 'expected_object');
     return undefined;
@@ -363,8 +351,7 @@ function checkEvent(
   checkIncidentReason(value, path, issues);
   checkPod(value, path, issues);
   checkTexts(value, TEXT_FIELDS.event, path, issues);
-  if (requireSubject || value.subject !== undefined)
-    checkSubject(value.subject, field(path, 'subject'), issues);
+  if (value.subject !== undefined) checkSubject(value.subject, field(path, 'subject'), issues);
   return {
     path,
     instant,
@@ -373,23 +360,6 @@ function checkEvent(
     terminal: status?.entry?.terminal ?? false,
     phase,
   };
-}
-
-function inspectEvents(
-  events: readonly unknown[],
-  pathPrefix: string,
-  issues: Issues,
-  requireSubject: boolean,
-) {
-  const facts: EventFacts[] = [];
-  const invalidIndexes: number[] = [];
-  events.forEach((event, index) => {
-    const errorsBefore = issues.errors.length;
-    const eventFacts = checkEvent(event, element(pathPrefix, index), issues, requireSubject);
-    if (eventFacts) facts.push(eventFacts);
-    if (issues.errors.length > errorsBefore) invalidIndexes.push(index);
-  });
-  return { facts, invalidIndexes };
 }
 
 /**
@@ -488,7 +458,7 @@ export function validateTimeline(
 
   let facts: EventFacts[] = [];
   if (Array.isArray(input.events)) {
-    facts = inspectEvents(input.events, 'events', issues, false).facts;
+    facts = input.events.flatMap((event, index) => checkEvent(event, element('events', index), issues) ?? []);
     checkSequence(facts, issues);
   } else {
     issues.add('events', 'events_not_array');
@@ -499,30 +469,4 @@ export function validateTimeline(
   const onlyProfileCodes = facts.length > 0 && facts.every((event) => !event.experimental);
   const level: ConformanceLevel = !conformant ? 0 : onlyProfileCodes && projected ? 2 : 1;
   return { conformant, level, errors: issues.errors, warnings: issues.warnings };
-}
-
-export interface ValidateEventsOptions {
-  /** Path of the array the events came from, for issue paths (`events` → `events[3].occurred_at`). */
-  pathPrefix?: string;
-  /** Ingest batches carry a subject on each event; a timeline's events share the envelope's. */
-  requireSubject?: boolean;
-}
-
-/**
- * Validates events one by one, without the envelope or ordering checks: for ingest, which
- * stores the good events of a batch and reports each bad one by its path.
- */
-export function validateEvents(
-  events: readonly unknown[],
-  lang: Language,
-  options: ValidateEventsOptions = {},
-): EventsReport {
-  const issues = new Issues(lang);
-  const { invalidIndexes } = inspectEvents(
-    events,
-    options.pathPrefix ?? 'events',
-    issues,
-    options.requireSubject ?? false,
-  );
-  return { errors: issues.errors, warnings: issues.warnings, invalidIndexes };
 }
