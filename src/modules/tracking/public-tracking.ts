@@ -36,7 +36,7 @@ const event = z.object({
   location: place.nullable(),
 });
 
-export const publicTrackingAnswer = z.object({
+const publicTrackingAnswer = z.object({
   result: z.literal(true),
   trackingNumber: z.string(),
   status: z

@@ -39,7 +39,7 @@ function publicLocation(location: OtepLocation): OtepLocation {
 }
 
 /** "Léa Martin" → "Léa M." */
-export function shortName(name: string): string {
+function shortName(name: string): string {
   const [first = '', ...others] = name.trim().split(/\s+/);
   const last = others.at(-1);
   return last ? `${first} ${last[0]!.toUpperCase()}.` : first;

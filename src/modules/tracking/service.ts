@@ -351,7 +351,7 @@ function eventsOfTimeline(timeline: PushedTimeline, provider: TrackingProvider):
 const LOCATED = new Set(['picked_up', 'out_for_delivery', 'delivered', 'delivery_failed', 'pickup_failed']);
 
 /** Internal order status → OTEP code (docs/otep.md shows the table). */
-export function otepCodeOf(change: Pick<OrderStatusChange, 'from' | 'to' | 'rerouted'>): string {
+function otepCodeOf(change: Pick<OrderStatusChange, 'from' | 'to' | 'rerouted'>): string {
   if (change.from === null) return 'information_submitted';
   if (change.rerouted) return 'delivery_rescheduled';
   switch (change.to) {

@@ -12,7 +12,7 @@ import { withOffset } from '../times.ts';
 import { compact } from './common.ts';
 
 /** An OTEP event as a source pushes it (the ingest adds recorded_at, phase and the rest). */
-export interface EpcisEventInput {
+interface EpcisEventInput {
   /** Rebuilt from eventTime and eventTimeZoneOffset: the local time with its offset. */
   occurred_at: string;
   status_code: string;
@@ -24,13 +24,13 @@ export interface EpcisEventInput {
   event_id?: string;
 }
 
-export interface EpcisIssue {
+interface EpcisIssue {
   /** `epcisBody.eventList[2].eventTime` */
   path: string;
   message: string;
 }
 
-export interface EpcisReadResult {
+interface EpcisReadResult {
   /** One per ObjectEvent, in document order, when the whole document could be read. */
   events: Array<{ subject: OtepSubject; event: EpcisEventInput }>;
   errors: EpcisIssue[];

@@ -14,7 +14,7 @@ import {
 
 export const EPCIS_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-context.jsonld';
 /** GS1's resolver: Digital Link URIs name an SSCC (`/00/`) or a GLN (`/414/`) without knowing the company prefix. */
-export const GS1_DIGITAL_LINK = 'https://id.gs1.org';
+const GS1_DIGITAL_LINK = 'https://id.gs1.org';
 
 /** Codebook dispositions that are not CBV words: the schema refuses them bare, so they live in our namespace. */
 const NOT_CBV_DISPOSITIONS = new Set(['received']);

@@ -70,7 +70,7 @@ function digestHex(input: string, bytes: number): string {
     .slice(0, bytes * 2);
 }
 
-export function spanIdOf(event: OtepEvent): string {
+function spanIdOf(event: OtepEvent): string {
   return digestHex(event.event_id, 8);
 }
 

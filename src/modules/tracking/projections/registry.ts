@@ -26,7 +26,7 @@ export const FORMAT_NAMES = [
   'woocommerce',
   'etsy',
 ] as const;
-export type FormatName = (typeof FORMAT_NAMES)[number];
+type FormatName = (typeof FORMAT_NAMES)[number];
 
 export interface Format {
   /** One per format, so an Accept header can name any of them. */
