@@ -321,6 +321,13 @@ export class AccountsService {
     return (await repo.findUserInBusiness(db, userId, businessId))?.kind === 'customer';
   }
 
+  /** Refuses (CUSTOMER_NOT_FOUND) a user who is not a customer account of the business. */
+  async requireCustomerOf(db: Queryable, userId: number, businessId: number): Promise<void> {
+    if (!(await this.isCustomerOf(db, userId, businessId))) {
+      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: userId } });
+    }
+  }
+
   // ----- module switches -----
 
   /** Whether the platform offers a module, and whether the business has it on. */

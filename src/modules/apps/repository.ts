@@ -1,12 +1,9 @@
-import { sql } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { jsonb, type Queryable } from '../../platform/db/database.ts';
 import type { AppsTables } from './tables.ts';
 
 type App = AppsTables['apps'];
 type Assignment = AppsTables['app_assignments'];
 type Provider = AppsTables['identity_providers'];
-
-const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb` as never;
 
 // ----- identity providers and bindings -----
 
@@ -138,7 +135,7 @@ export function assignmentForUpdate(db: Queryable, appId: number, businessId: nu
 export async function insertAssignment(db: Queryable, row: Omit<Assignment, 'id'>): Promise<void> {
   await db
     .insertInto('app_assignments')
-    .values({ ...row, config: json(row.config) })
+    .values({ ...row, config: jsonb(row.config) })
     .execute();
 }
 
@@ -149,7 +146,7 @@ export async function updateAssignment(
 ): Promise<void> {
   await db
     .updateTable('app_assignments')
-    .set({ ...changes, config: json(changes.config) })
+    .set({ ...changes, config: jsonb(changes.config) })
     .where('id', '=', id)
     .execute();
 }

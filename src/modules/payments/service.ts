@@ -128,9 +128,7 @@ export class PaymentsService {
     input: { customer_id: number; amount: number | string; currency: string; reason: string },
   ) {
     const businessId = businessOf(ctx);
-    if (!(await this.accounts.isCustomerOf(ctx.db, input.customer_id, businessId))) {
-      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: input.customer_id } });
-    }
+    await this.accounts.requireCustomerOf(ctx.db, input.customer_id, businessId);
     const minor = toMinor(input.amount, input.currency);
     if (minor === null)
       throw new AppError('AMOUNT_TOO_PRECISE', {

@@ -6,7 +6,6 @@ import {
 } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
-import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { ORDER_FAMILIES, type OrderFamily } from '../orders/schemas.ts';
 import { hidePrices } from './policy.ts';
@@ -35,9 +34,7 @@ export class PricingService {
     families: Partial<Record<OrderFamily, boolean>>,
   ) {
     const businessId = businessOf(ctx);
-    if (!(await this.accounts.isCustomerOf(ctx.db, customerId, businessId))) {
-      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: customerId } });
-    }
+    await this.accounts.requireCustomerOf(ctx.db, customerId, businessId);
     for (const [family, hidden] of Object.entries(families)) {
       await repo.setHidden(ctx.db, {
         business_id: businessId,
@@ -53,9 +50,7 @@ export class PricingService {
   /** The staff's view of a customer's price visibility. */
   async visibilityOf(ctx: OperationContext, customerId: number) {
     const businessId = businessOf(ctx);
-    if (!(await this.accounts.isCustomerOf(ctx.db, customerId, businessId))) {
-      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: customerId } });
-    }
+    await this.accounts.requireCustomerOf(ctx.db, customerId, businessId);
     return this.visibility(ctx.db, businessId, customerId);
   }
 

@@ -1,12 +1,11 @@
 import { type Selectable, sql } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { jsonb, type Queryable } from '../../platform/db/database.ts';
 import type { ShippingTables } from './tables.ts';
 
 export type StoredCarrier = Selectable<ShippingTables['shipping_carriers']>;
 export type LabelRow = Omit<ShippingTables['shipping_labels'], 'id'>;
 
 /** jsonb parameters go as JSON text; pg would turn a JS array into a PostgreSQL array. */
-const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb` as never;
 
 export function carriersOf(db: Queryable, businessId: number, options: { activeOnly?: boolean } = {}) {
   let query = db
@@ -28,12 +27,12 @@ export async function upsertCarrier(
   const { now, ...carrier } = values;
   return (await db
     .insertInto('shipping_carriers')
-    .values({ ...carrier, rate_card: json(carrier.rate_card), created_at: now, updated_at: now })
+    .values({ ...carrier, rate_card: jsonb(carrier.rate_card), created_at: now, updated_at: now })
     .onConflict((oc) =>
       oc.columns(['business_id', 'code']).doUpdateSet({
         name: carrier.name,
         kind: carrier.kind,
-        rate_card: json(carrier.rate_card),
+        rate_card: jsonb(carrier.rate_card),
         active: carrier.active,
         version: sql`shipping_carriers.version + 1`,
         updated_at: now,
@@ -47,7 +46,7 @@ export async function insertLabel(db: Queryable, row: LabelRow): Promise<number>
   return (
     await db
       .insertInto('shipping_labels')
-      .values({ ...row, surcharges: json(row.surcharges) })
+      .values({ ...row, surcharges: jsonb(row.surcharges) })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;

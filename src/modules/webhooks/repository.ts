@@ -1,11 +1,9 @@
 import { sql } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { jsonb, type Queryable } from '../../platform/db/database.ts';
 import type { DeliveryState, WebhooksTables } from './tables.ts';
 
 type Settings = WebhooksTables['webhook_settings'];
 type Log = WebhooksTables['webhook_delivery_logs'];
-
-const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb` as never;
 
 export function settingsOf(db: Queryable, businessId: number, customerId: number | null) {
   return db
@@ -18,7 +16,7 @@ export function settingsOf(db: Queryable, businessId: number, customerId: number
 }
 
 export async function saveSettings(db: Queryable, values: Omit<Settings, 'id'>): Promise<void> {
-  const row = { ...values, urls: json(values.urls), disabled: json(values.disabled) };
+  const row = { ...values, urls: jsonb(values.urls), disabled: jsonb(values.disabled) };
   const existing = await settingsOf(db, values.business_id, values.customer_user_id);
   if (existing) {
     await db.updateTable('webhook_settings').set(row).where('id', '=', existing.id).execute();
@@ -39,7 +37,7 @@ export async function disableUrl(db: Queryable, id: number, kind: string, reason
 }
 
 export async function insertLog(db: Queryable, values: Omit<Log, 'id'>): Promise<void> {
-  const row = { ...values, request_headers: json(values.request_headers) };
+  const row = { ...values, request_headers: jsonb(values.request_headers) };
   await db.insertInto('webhook_delivery_logs').values(row).execute();
 }
 

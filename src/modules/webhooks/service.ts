@@ -108,9 +108,7 @@ export class WebhooksService {
     const businessId = businessOf(ctx);
     if (caller.kind === 'customer') return { businessId, customerId: caller.userId };
     if (customerIdAsked === undefined) return { businessId, customerId: null };
-    if (!(await this.accounts.isCustomerOf(ctx.db, customerIdAsked, businessId))) {
-      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: customerIdAsked } });
-    }
+    await this.accounts.requireCustomerOf(ctx.db, customerIdAsked, businessId);
     return { businessId, customerId: customerIdAsked };
   }
 

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -6,6 +6,9 @@ import type { Database } from './schema.ts';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 // A calendar date is not an instant: keep it as YYYY-MM-DD instead of a Date at local midnight.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+
+/** A value for a jsonb column: node-pg would send a JS array as a PostgreSQL array, not as JSON. */
+export const jsonb = (value: unknown) => sql`${JSON.stringify(value)}::jsonb` as never;
 
 export type Db = Kysely<Database>;
 /** A handle on which queries run: the pool, or an open transaction. */

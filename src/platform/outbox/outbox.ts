@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Clock } from '../clock.ts';
-import type { Db, Queryable } from '../db/database.ts';
+import { type Db, jsonb, type Queryable } from '../db/database.ts';
 
 /** The channel workers LISTEN on; a NOTIFY in the writing transaction fires only if it commits. */
 const CHANNEL = 'tms_outbox';
@@ -39,7 +39,7 @@ export async function enqueue(
       message_id: message.messageId,
       topic: message.topic,
       business_id: message.businessId,
-      payload: sql`${JSON.stringify(message.payload)}::jsonb` as never,
+      payload: jsonb(message.payload),
       created_at: now,
       available_at: now,
       leased_until: null,
