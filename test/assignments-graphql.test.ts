@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
+import { engageSecondContractor } from './support/contractors.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -95,6 +96,7 @@ describe('broker order assignments through GraphQL', () => {
           { order_ref: 'G-1', dropoff: { line1: 'a' } },
           { order_ref: 'G-2', dropoff: { line1: 'b' } },
           { order_ref: 'G-SHIP', family: 'shipping_service', dropoff: { line1: 'c' } },
+          { order_ref: 'G-OTHER', dropoff: { line1: 'd' } },
         ],
       },
       { token: adminToken },
@@ -142,6 +144,14 @@ describe('broker order assignments through GraphQL', () => {
       },
     ]);
 
+    // One order goes to a second company's contractor: the contractor's list leaves it out.
+    const other = await engageSecondContractor(server, api, tenant);
+    const toOther = await admin.request<{ assignOrdersToBroker: { assigned: number } }>(ASSIGN, {
+      orderIds: [ids[3]],
+      brokerId: other.userId,
+    });
+    assert.equal(toOther.assignOrdersToBroker.assigned, 1);
+
     const listed = await contractor.request<{
       brokerOrderAssignments: {
         total: number;
@@ -170,6 +180,7 @@ describe('broker order assignments through GraphQL', () => {
       brokerOrderAssignments: { assignments: Array<{ status: string; end_reason: string | null }> };
     }>(LIST);
     assert.deepEqual(history.brokerOrderAssignments.assignments.map((a) => a.status).sort(), [
+      'active',
       'released',
       'revoked',
     ]);

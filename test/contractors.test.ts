@@ -299,9 +299,28 @@ describe('contractor rule pools', () => {
     const unnamed = await api.get('/api/v1/client/orders', { token });
     assert.equal(unnamed.status, 422);
     assert.equal(unnamed.body.error_code, 'BUSINESS_REQUIRED');
+    // In the second business, a rule gives the shared company one order.
+    await accounts.createUser(server.db, {
+      kind: 'client_admin',
+      email: 'admin@second.test',
+      name: 'Second admin',
+      password: PASSWORD,
+      businessId: second,
+    });
+    const secondAdmin = await login(api, 'admin@second.test');
+    const rule = await api.post(
+      '/api/v1/client/contractor-rules',
+      { contractor_company_id: shared, postal_prefixes: ['101'], valid_from: '2026-11-01' },
+      { token: secondAdmin },
+    );
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    const created = await api.post('/api/v1/client/orderCreate', order('SECOND-1', '10115'), {
+      token: secondAdmin,
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
     const named = await api.get(`/api/v1/client/orders?business_id=${second}`, { token });
     assert.equal(named.status, 200);
-    assert.equal(named.body.total, 0);
+    assert.deepEqual(refsOf(named.body.orders), ['SECOND-1']);
     const other = await accounts.createBusiness(server.db, { code: 'third', name: 'Third', timeZone: 'UTC' });
     const notEngaged = await api.get(`/api/v1/client/orders?business_id=${other}`, { token });
     assert.equal(notEngaged.status, 403);
