@@ -179,10 +179,10 @@ export function isExperimental(code: string): boolean {
   return /^x-[a-z0-9_-]+$/.test(code);
 }
 
-/** `otep:parcel:delivered` → `delivered`; a short code stays as it is. */
-export function shortCode(code: string, profile: Profile = 'parcel'): string {
-  const prefix = `otep:${profile}:`;
-  return code.startsWith(prefix) ? code.slice(prefix.length) : code;
+/** `otep:parcel:delivered` → `delivered` (any known profile); short, experimental and unknown codes stay. */
+export function shortCode(code: string): string {
+  const profile = PROFILES.find((name) => code.startsWith(`otep:${name}:`));
+  return profile ? code.slice(`otep:${profile}:`.length) : code;
 }
 
 /** `otep:phase:transit` → `transit`. */

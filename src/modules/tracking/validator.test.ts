@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
-import { STATUS_CODES } from './codebook.ts';
+import { STATUS_CODES, shortCode } from './codebook.ts';
 import { ERROR_CASES, type IssueCase, setAt, WARNING_CASES } from './fixtures/issue-cases.ts';
 import {
   CONFORMANT_TIMELINES,
@@ -10,7 +10,7 @@ import {
   experimentalTimeline,
   synthesizedCarrierTimeline,
 } from './fixtures/timelines.ts';
-import { type Issue, issueSeverity, normalizeStatusCode, validateTimeline } from './validator.ts';
+import { type Issue, issueSeverity, validateTimeline } from './validator.ts';
 import { ISSUE_CODES, issueMessageTables } from './validator-messages.ts';
 
 const brief = (issues: Issue[]) => issues.map(({ path, code }) => `${code} at ${path}`);
@@ -163,12 +163,12 @@ describe('conformance levels', () => {
   });
 });
 
-describe('normalizeStatusCode', () => {
+describe('shortCode', () => {
   it('turns the addressed form into the short one and leaves the rest alone', () => {
-    assert.equal(normalizeStatusCode('otep:parcel:delivered'), 'delivered');
-    assert.equal(normalizeStatusCode('otep:parcel:x-locker'), 'x-locker');
-    assert.equal(normalizeStatusCode('delivered'), 'delivered');
-    assert.equal(normalizeStatusCode('otep:freight:delivered'), 'otep:freight:delivered');
+    assert.equal(shortCode('otep:parcel:delivered'), 'delivered');
+    assert.equal(shortCode('otep:parcel:x-locker'), 'x-locker');
+    assert.equal(shortCode('delivered'), 'delivered');
+    assert.equal(shortCode('otep:freight:delivered'), 'otep:freight:delivered');
   });
 });
 

@@ -105,12 +105,6 @@ export function issueCatalog(): { code: IssueCode; severity: 'error' | 'warning'
   return ISSUE_CODES.map((code) => ({ code, severity: issueSeverity(code) }));
 }
 
-/** `otep:parcel:delivered` → `delivered`; short, experimental and unknown codes stay as they are. */
-export function normalizeStatusCode(code: string): string {
-  const profile = PROFILES.find((name) => code.startsWith(`otep:${name}:`));
-  return profile ? shortCode(code, profile) : code;
-}
-
 class Issues {
   readonly errors: Issue[] = [];
   readonly warnings: Issue[] = [];
@@ -125,7 +119,8 @@ class Issues {
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject =>
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const field = (path: string, name: string) => (path ? `${path}.${name}` : name);
 const element = (path: string, index: number) => `${path}[${index}]`;
@@ -242,7 +237,7 @@ function checkStatusCode(value: unknown, path: string, issues: Issues): StatusFa
     issues.add(path, 'missing_status_code');
     return undefined;
   }
-  const code = typeof value === 'string' ? normalizeStatusCode(value) : undefined;
+  const code = typeof value === 'string' ? shortCode(value) : undefined;
   const entry = code === undefined ? undefined : codeEntry(code);
   if (code !== undefined && entry) return { code, entry };
   if (code !== undefined && isExperimental(code)) {

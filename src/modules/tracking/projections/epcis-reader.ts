@@ -9,6 +9,7 @@ import {
 } from '../codebook.ts';
 import type { OtepEvent, OtepLocation, OtepSubject } from '../timeline.ts';
 import { withOffset } from '../times.ts';
+import { isObject } from '../validator.ts';
 import { compact } from './common.ts';
 
 /** An OTEP event as a source pushes it (the ingest adds recorded_at, phase and the rest). */
@@ -98,7 +99,7 @@ function cbvWord(value: string): string {
  */
 export function eventsFromEpcis(document: unknown): EpcisReadResult {
   const result: EpcisReadResult = { events: [], errors: [] };
-  if (!isRecord(document)) {
+  if (!isObject(document)) {
     result.errors.push({ path: '', message: 'expected an EPCIS document (a JSON object)' });
     return result;
   }
@@ -117,10 +118,10 @@ export function eventsFromEpcis(document: unknown): EpcisReadResult {
 }
 
 function eventList(document: Record<string, unknown>): { list: unknown; path: string } {
-  const body = isRecord(document.epcisBody) ? document.epcisBody : {};
+  const body = isObject(document.epcisBody) ? document.epcisBody : {};
   if (document.type === 'EPCISQueryDocument') {
-    const results = isRecord(body.queryResults) ? body.queryResults : {};
-    const resultsBody = isRecord(results.resultsBody) ? results.resultsBody : {};
+    const results = isObject(body.queryResults) ? body.queryResults : {};
+    const resultsBody = isObject(results.resultsBody) ? results.resultsBody : {};
     return { list: resultsBody.eventList, path: 'epcisBody.queryResults.resultsBody.eventList' };
   }
   return { list: body.eventList, path: 'epcisBody.eventList' };
@@ -130,7 +131,7 @@ type Report = (field: string, message: string) => void;
 
 function readObjectEvent(raw: unknown, at: string, issues: EpcisIssue[]) {
   const report: Report = (field, message) => issues.push({ path: field ? `${at}.${field}` : at, message });
-  if (!isRecord(raw)) {
+  if (!isObject(raw)) {
     report('', 'expected an event (a JSON object)');
     return undefined;
   }
@@ -266,7 +267,7 @@ function locationOf(raw: Record<string, unknown>, report: Report): OtepLocation 
   }
   for (const key of ['readPoint', 'bizLocation']) {
     const place = raw[key];
-    const gln = isRecord(place) && typeof place.id === 'string' ? glnOf(place.id) : undefined;
+    const gln = isObject(place) && typeof place.id === 'string' ? glnOf(place.id) : undefined;
     if (gln) return { gln };
   }
   return undefined;
@@ -311,7 +312,7 @@ function extension(
 ): Record<string, unknown> | undefined {
   const value = raw[key];
   if (value === undefined) return undefined;
-  if (!isRecord(value)) {
+  if (!isObject(value)) {
     report(key, 'expected an object');
     return undefined;
   }
@@ -360,8 +361,4 @@ function typed<K extends string, V>(
     else report(`${at}.${key}`, `expected a ${type}`);
   }
   return picked;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
