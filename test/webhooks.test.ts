@@ -168,7 +168,8 @@ describe('webhooks', () => {
     receiver.scripts.set('/status', [
       { status: 500 },
       { status: 503 },
-      { status: 502, headers: { 'retry-after': '120' } },
+      // Longer than any backoff of a third attempt (120 s ± 20 %), so only Retry-After explains it.
+      { status: 502, headers: { 'retry-after': '600' } },
     ]);
     const order = await api.post(
       '/api/v1/client/orderCreate',
@@ -204,8 +205,9 @@ describe('webhooks', () => {
       ],
     );
     const third = logs.body.deliveries[1];
-    assert.ok(
-      Date.parse(third.next_retry_at) - Date.parse(third.created_at) >= 120_000,
+    assert.equal(
+      Date.parse(third.next_retry_at) - Date.parse(third.created_at),
+      600_000,
       'Retry-After honoured',
     );
     assert.ok(!JSON.stringify(logs.body).includes(secret), 'logs hold no secret');
@@ -309,8 +311,28 @@ describe('webhooks', () => {
       .map((r) => r.path);
     assert.ok(paths.includes('/customer-created'));
     assert.ok(!paths.includes('/created'), "the business's URL does not get this customer's event");
+
+    const tracked = await api.post(
+      '/api/v1/client/orderCreate',
+      { order_ref: 'W-TRACKED', dropoff: { line1: 'x' } },
+      { token: admin },
+    );
+    await api.post(
+      `/api/v1/client/orders/${tracked.body.order_id}/status`,
+      { status: 'PICKED_UP' },
+      { token: admin },
+    );
+    await settle();
+    const events = ofType('tracking.event').filter(
+      (event) => event.data.tracking_number === tracked.body.tracking_number,
+    );
+    // Its creation and its pickup, each the service's own event.
+    assert.deepEqual(events.map((event) => [event.data.status_code, event.data.source_type]).sort(), [
+      ['information_submitted', 'self_delivery'],
+      ['picked_up', 'self_delivery'],
+    ]);
     assert.ok(
-      receiver.received.some((r) => r.path === '/tracking' && JSON.parse(r.body).type === 'tracking.event'),
+      receiver.received.some((r) => r.path === '/tracking' && JSON.parse(r.body).id === events[0]!.id),
     );
   });
 
