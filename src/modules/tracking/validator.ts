@@ -69,7 +69,8 @@ export const SUBJECT_IDENTIFIERS = {
   gs1_sscc: 'sscc',
   piece_id: 'text',
 } as const satisfies Record<keyof OtepSubject, 'text' | 'positive_integer' | 'sscc'>;
-const IDENTIFIER_NAMES = Object.keys(SUBJECT_IDENTIFIERS) as (keyof OtepSubject)[];
+/** The subject identifiers in order; projections name a journey by the first one its subject has. */
+export const IDENTIFIER_NAMES = Object.keys(SUBJECT_IDENTIFIERS) as (keyof OtepSubject)[];
 
 /** Optional free-text fields of each object: absent or a string. */
 export const TEXT_FIELDS = {

@@ -1,6 +1,7 @@
 import { codeEntry } from '../codebook.ts';
 import type { OtepEvent, OtepLocation, OtepSubject, OtepTimeline } from '../timeline.ts';
 import { guideUrls, serviceRoot } from '../urls.ts';
+import { IDENTIFIER_NAMES } from '../validator.ts';
 
 /** What a projection may know beyond the timeline: where the service is published. */
 export interface ProjectionContext {
@@ -10,15 +11,6 @@ export interface ProjectionContext {
 
 /** A projection is a pure function of the timeline: no I/O, no clock. */
 export type Projection = (timeline: OtepTimeline, context: ProjectionContext) => unknown;
-
-const SUBJECT_KEYS = [
-  'tracking_number',
-  'order_id',
-  'package_id',
-  'external_tracking_number',
-  'gs1_sscc',
-  'piece_id',
-] as const;
 
 /** Our vocabulary (`…/api/otep-guide/ns#`): the `otep:` prefix of the JSON-LD formats. */
 export function otepNamespace(baseUrl: string): string {
@@ -38,14 +30,14 @@ export function identifierIri(baseUrl: string, key: string, value: string | numb
 /** The IRI of the whole journey: the tracking resource, else the first identifier the subject has. */
 export function subjectIri(subject: OtepSubject, baseUrl: string): string {
   if (subject.tracking_number) return trackingIri(baseUrl, subject.tracking_number);
-  const key = SUBJECT_KEYS.find((name) => subject[name] !== undefined);
+  const key = IDENTIFIER_NAMES.find((name) => subject[name] !== undefined);
   return key ? identifierIri(baseUrl, key, subject[key]!) : `${otepNamespace(baseUrl)}subject`;
 }
 
 /** The key naming the journey in formats that want one string: the tracking number, else `key=value`. */
 export function subjectKey(subject: OtepSubject): string {
   if (subject.tracking_number) return subject.tracking_number;
-  const key = SUBJECT_KEYS.find((name) => subject[name] !== undefined);
+  const key = IDENTIFIER_NAMES.find((name) => subject[name] !== undefined);
   return key ? `${key}=${subject[key]}` : '';
 }
 
