@@ -79,7 +79,7 @@ describe('document signing keys', () => {
     assert.deepEqual(await readdir(dir), []);
   });
 
-  it('signs a statement whose fields cannot run into each other', () => {
+  it('signs a statement whose fields cannot run into each other', async () => {
     const statement = canonicalStatement({
       sha256: 'a'.repeat(64),
       kind: 'label',
@@ -87,5 +87,15 @@ describe('document signing keys', () => {
       reference: 'TMS:1:2',
     });
     assert.equal(statement, `tms-document:v1:${'a'.repeat(64)}:label:2026-11-02T09:30:00.000Z:TMS:1:2`);
+    // Only the last field may hold a colon: a kind with one is refused before anything is stored.
+    const service = new DocumentsService(new ManualClock(), {
+      signingKey: SEED.toString('base64'),
+      dataDir: '/nonexistent',
+    });
+    const db = {} as Parameters<DocumentsService['issue']>[0];
+    await assert.rejects(
+      service.issue(db, { businessId: 1, kind: 'la:bel', reference: 'TMS1', bytes: Buffer.from('%PDF-') }),
+      /Bad document kind/,
+    );
   });
 });
