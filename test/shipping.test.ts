@@ -12,12 +12,12 @@ import {
 } from '@zxing/library';
 import { PDFDocument, PDFName, type PDFNumber, PDFRawStream, type PDFRef } from 'pdf-lib';
 import { PNG } from 'pngjs';
+import { demoContext } from '../src/demo/day.ts';
 import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
 import { rateCardSchema } from '../src/modules/shipping/carriers/rate-card.ts';
 import { RateCardCarrier } from '../src/modules/shipping/carriers/rate-card-carrier.ts';
 import { DEMO_CARRIERS, seedDemoCarriers } from '../src/modules/shipping/demo.ts';
 import { code128Png } from '../src/modules/shipping/labels/render.ts';
-import type { OperationContext } from '../src/platform/catalog/operation.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -937,25 +937,11 @@ describe('shipping and labels', () => {
 
     it('seeds the demo carriers, which quote a parcel from the Paris depot', async () => {
       const demo = await createTenant(server.db, server.app.services, 'shipdemo');
-      const ctx = {
-        db: server.db,
-        caller: {
-          userId: demo.userIds.client_admin,
-          kind: 'client_admin',
-          businessId: demo.businessId,
-          contractorCompanyId: null,
-          tokenId: 0,
-          scopes: 'all',
-        },
-        lang: 'en',
-        clock: server.clock,
-        requestId: 'test',
-        door: 'system',
-        ip: undefined,
-        dryRun: false,
-        provider: null,
-        accept: undefined,
-      } satisfies OperationContext;
+      const ctx = demoContext(server.db, server.clock, {
+        userId: demo.userIds.client_admin,
+        kind: 'client_admin',
+        businessId: demo.businessId,
+      });
       await seedDemoCarriers(server.db, server.app.services, ctx);
       const token = await login(api, demo.emails.employee);
       const answer = await compare(
