@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { STATUS_CODES } from '../src/modules/tracking/codebook.ts';
+import { timelineJsonSchema } from '../src/modules/tracking/schema.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -32,6 +33,9 @@ describe('the OTEP guide served by the service', () => {
     assert.equal(schema.status, 200);
     const document = schema.body;
     assert.match(document.$schema, /2020-12/);
+    // Built from the validator's own patterns and lists: the published schema is that one.
+    assert.equal(document.$id, `${server.app.services.tracking.baseUrl}/api/otep-guide/schema.json`);
+    assert.deepEqual(document, timelineJsonSchema(server.app.services.tracking.baseUrl));
     const codebook = await api.get('/api/otep-guide/codebook.json');
     assert.equal(codebook.body.codes.length, 20);
     const table = await api.get('/api/otep-guide/codebook');

@@ -284,7 +284,10 @@ describe('tracking: OTEP store, reads, providers and ingest', () => {
     const paths = answer.body.errors.map((e: { path: string }) => e.path);
     assert.ok(paths.includes('events[0].occurred_at'));
     assert.ok(paths.includes('events[0].status_code'));
-    assert.notEqual(answer.body.errors[0].message, '');
+    assert.equal(
+      answer.body.errors[0].message,
+      'occurred_at 2026-11-02T12:00:00 n’a pas de décalage horaire ; terminez-la par Z ou ±hh:mm.',
+    );
   });
 
   it('carries the proof of delivery and the failure reason the driver reports, as the public may see them', async () => {
