@@ -1,19 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, deliverWithProof, login } from './support/fixtures.ts';
+import { createTenant, DROPOFF, deliverWithProof, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
-const DROPOFF = {
-  name: 'Léa Martin',
-  phone: '+33 6 12 34 56 78',
-  line1: '12 Rue de Rivoli',
-  city: 'Paris',
-  postal_code: '75001',
-  country: 'FR',
-  lat: 48.8606,
-  lng: 2.3376,
-};
 /** What the public must never see of the drop-off: phone, street, coordinates, full name. */
 const PRIVATE = ['+33 6', '12 34 56', 'Rivoli', '48.86', '2.3376', '"lat"', '"lng"', 'Martin'];
 

@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { createTenant, deliverWithProof, login } from './support/fixtures.ts';
+import { createTenant, DROPOFF, deliverWithProof, login } from './support/fixtures.ts';
 import { client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
-const DROPOFF = {
-  name: 'Léa Martin',
-  phone: '+33 6 12 34 56 78',
-  line1: '12 Rue de Rivoli',
-  city: 'Paris',
-  postal_code: '75001',
-  country: 'FR',
-  lat: 48.8606,
-  lng: 2.3376,
-};
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 
 /** The public tracking page in a real (headless) browser: what a visitor sees, on a phone too. */

@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-const DROPOFF = {
-  name: 'Léa Martin',
-  phone: '+33 6 12 34 56 78',
-  line1: '12 Rue de Rivoli',
-  city: 'Paris',
-  postal_code: '75001',
-  country: 'FR',
-  lat: 48.8606,
-  lng: 2.3376,
-};
 
 interface Event {
   event_id: string;

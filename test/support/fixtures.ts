@@ -6,6 +6,18 @@ import type { Client } from './http.ts';
 
 export const PASSWORD = 'correct horse battery';
 
+/** A drop-off with all a public tracking answer must hide: full name, phone, street, coordinates. */
+export const DROPOFF = {
+  name: 'Léa Martin',
+  phone: '+33 6 12 34 56 78',
+  line1: '12 Rue de Rivoli',
+  city: 'Paris',
+  postal_code: '75001',
+  country: 'FR',
+  lat: 48.8606,
+  lng: 2.3376,
+};
+
 export interface Tenant {
   businessId: number;
   code: string;
