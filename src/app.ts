@@ -149,7 +149,7 @@ export async function createApp(config: Config, db: Db, clock: Clock = systemClo
   await registerGraphqlDoor(http, catalog, executor);
   await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
 
-  const outbox = new OutboxWorker(db, clock, { leaseMs: config.outboxLeaseMs, batchSize: 20, pollMs: 2_000 });
+  const outbox = new OutboxWorker(db, clock, { leaseMs: config.outboxLeaseMs });
   outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
   let pruning: NodeJS.Timeout | undefined;
   return {

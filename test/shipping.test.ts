@@ -942,7 +942,7 @@ describe('shipping and labels', () => {
         kind: 'client_admin',
         businessId: demo.businessId,
       });
-      await seedDemoCarriers(server.db, server.app.services, ctx);
+      await seedDemoCarriers(server.app.services, ctx);
       const token = await login(api, demo.emails.employee);
       const answer = await compare(
         {

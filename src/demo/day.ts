@@ -232,7 +232,7 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
       }),
     ),
   );
-  await seedDemoCarriers(db, services, ctx);
+  await seedDemoCarriers(services, ctx);
   return { today, tomorrow };
 }
 

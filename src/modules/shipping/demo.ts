@@ -1,5 +1,4 @@
 import type { OperationContext } from '../../platform/catalog/operation.ts';
-import type { Queryable } from '../../platform/db/database.ts';
 import { type RateCardInput, rateCardSchema } from './carriers/rate-card.ts';
 import type { ShippingService } from './service.ts';
 
@@ -290,19 +289,15 @@ export const DEMO_CARRIERS: ReadonlyArray<{ code: string; name: string; rate_car
 
 /** Seeds the demo carriers through the use case a client admin calls (save_shipping_carrier). */
 export async function seedDemoCarriers(
-  db: Queryable,
   services: { shipping: ShippingService },
   ctx: OperationContext,
 ): Promise<void> {
   for (const carrier of DEMO_CARRIERS) {
-    await services.shipping.saveCarrier(
-      { ...ctx, db },
-      {
-        code: carrier.code,
-        name: carrier.name,
-        active: true,
-        rate_card: rateCardSchema.parse(carrier.rate_card),
-      },
-    );
+    await services.shipping.saveCarrier(ctx, {
+      code: carrier.code,
+      name: carrier.name,
+      active: true,
+      rate_card: rateCardSchema.parse(carrier.rate_card),
+    });
   }
 }
