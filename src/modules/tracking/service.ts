@@ -20,7 +20,6 @@ export const MAX_INGEST_EVENTS = 1000;
 export const MAX_BATCH_NUMBERS = 100;
 
 /** For the tracking bench, which writes events as the service stores them. */
-export { withOffset } from './times.ts';
 
 const KEY_PREFIX = 'otp_';
 
