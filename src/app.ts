@@ -79,7 +79,7 @@ export function createServices(config: Config, clock: Clock): Services {
     dataDir: config.dataDir,
   });
   const webhooks = new WebhooksService(clock, accounts, config.webhooks);
-  events.subscribe(webhooks.onEvent);
+  events.subscribe(webhooks.onEvents);
   return {
     accounts,
     contractors,

@@ -11,7 +11,8 @@ export interface DomainEvent {
   data: Record<string, unknown>;
 }
 
-export type DomainEventHandler = (ctx: OperationContext, event: DomainEvent) => Promise<void>;
+/** Takes the events of one change together, so a handler can do once what they share. */
+export type DomainEventHandler = (ctx: OperationContext, events: readonly DomainEvent[]) => Promise<void>;
 
 /**
  * In-process publish/subscribe between modules, so a module can tell what happened without
@@ -25,7 +26,9 @@ export class DomainEvents {
     this.handlers.push(handler);
   }
 
-  async publish(ctx: OperationContext, event: DomainEvent): Promise<void> {
-    for (const handler of this.handlers) await handler(ctx, event);
+  /** Tells every handler about these events, which one change caused (an ingest: many). */
+  async publish(ctx: OperationContext, ...events: DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    for (const handler of this.handlers) await handler(ctx, events);
   }
 }

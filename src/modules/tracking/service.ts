@@ -57,7 +57,7 @@ export class TrackingService implements OrderStatusListener {
     private readonly events: DomainEvents,
   ) {}
 
-  /** Stores events and tells the other modules (webhooks) about each new one. */
+  /** Stores events and tells the other modules (webhooks) about the new ones, together. */
   private async store(
     ctx: OperationContext,
     businessId: number,
@@ -65,8 +65,9 @@ export class TrackingService implements OrderStatusListener {
     customerId: number | null = null,
   ) {
     const stored = await repo.insertEvents(ctx.db, rows);
-    for (const event of stored) {
-      await this.events.publish(ctx, {
+    await this.events.publish(
+      ctx,
+      ...stored.map((event) => ({
         kind: 'tracking.event',
         businessId,
         customerId,
@@ -77,8 +78,8 @@ export class TrackingService implements OrderStatusListener {
           occurred_at: event.occurred_at.toISOString(),
           source_type: event.source_type,
         },
-      });
-    }
+      })),
+    );
     return stored.length;
   }
 

@@ -46,11 +46,6 @@ export class WebhooksService {
     private readonly settings: WebhookSettings,
   ) {}
 
-  private readonly settingsByTransaction = new WeakMap<
-    Queryable,
-    Map<string, ReturnType<typeof repo.settingsOf>>
-  >();
-
   // ----- settings -----
 
   /** Partial update of the business's settings, or of one customer's override (a customer sets its own). */
@@ -115,20 +110,36 @@ export class WebhooksService {
   // ----- events -----
 
   /**
-   * Turns a domain event into a delivery, in the event's transaction. The customer's override
+   * Turns domain events into deliveries, in their transaction. The customer's override
    * wins over the business's setting for events that concern that customer.
    */
-  readonly onEvent = async (ctx: OperationContext, event: DomainEvent): Promise<void> => {
-    if (!(WEBHOOK_KINDS as readonly string[]).includes(event.kind)) return;
-    // Label-service orders announce themselves as label.created, not as new deliveries.
-    if (event.kind === 'order.created' && event.data.family !== 'local_delivery') return;
-    const override =
-      event.customerId === null
-        ? undefined
-        : await this.settingsIn(ctx.db, event.businessId, event.customerId);
-    const settings = override ?? (await this.settingsIn(ctx.db, event.businessId, null));
-    const url = settings?.active ? settings.urls[event.kind as WebhookKind] : undefined;
-    if (!settings || !url) return;
+  readonly onEvents = async (ctx: OperationContext, events: readonly DomainEvent[]): Promise<void> => {
+    // The events of one change mostly share their settings: each is read once.
+    const read = new Map<string, ReturnType<typeof repo.settingsOf>>();
+    const settingsOf = (businessId: number, customerId: number | null) => {
+      const key = `${businessId}:${customerId}`;
+      const settings = read.get(key) ?? repo.settingsOf(ctx.db, businessId, customerId);
+      read.set(key, settings);
+      return settings;
+    };
+    for (const event of events) {
+      if (!(WEBHOOK_KINDS as readonly string[]).includes(event.kind)) continue;
+      // Label-service orders announce themselves as label.created, not as new deliveries.
+      if (event.kind === 'order.created' && event.data.family !== 'local_delivery') continue;
+      const override =
+        event.customerId === null ? undefined : await settingsOf(event.businessId, event.customerId);
+      const settings = override ?? (await settingsOf(event.businessId, null));
+      const url = settings?.active ? settings.urls[event.kind as WebhookKind] : undefined;
+      if (!settings || !url) continue;
+      await this.enqueueDelivery(ctx, event, { settingsId: settings.id, url });
+    }
+  };
+
+  private async enqueueDelivery(
+    ctx: OperationContext,
+    event: DomainEvent,
+    to: { settingsId: number; url: string },
+  ) {
     const messageId = `msg_${randomUUID()}`;
     const body = JSON.stringify({
       id: messageId,
@@ -139,27 +150,13 @@ export class WebhooksService {
     });
     if (Buffer.byteLength(body) > MAX_PAYLOAD_BYTES)
       throw new Error(`${event.kind} payload over ${MAX_PAYLOAD_BYTES} bytes`);
-    const payload: DeliveryPayload = { settingsId: settings.id, kind: event.kind as WebhookKind, url, body };
+    const payload: DeliveryPayload = { ...to, kind: event.kind as WebhookKind, body };
     await enqueue(ctx.db, this.clock, {
       topic: WEBHOOK_TOPIC,
       businessId: event.businessId,
       messageId,
       payload,
     });
-  };
-
-  /**
-   * Settings read once per transaction: a change that publishes many events (an ingest of a
-   * thousand tracking events) asks the database once, not once per event.
-   */
-  private settingsIn(db: Queryable, businessId: number, customerId: number | null) {
-    if (!db.isTransaction) return repo.settingsOf(db, businessId, customerId);
-    const read = this.settingsByTransaction.get(db) ?? new Map();
-    this.settingsByTransaction.set(db, read);
-    const key = `${businessId}:${customerId}`;
-    const settings = read.get(key) ?? repo.settingsOf(db, businessId, customerId);
-    read.set(key, settings);
-    return settings;
   }
 
   // ----- delivery (the outbox worker's handler) -----
