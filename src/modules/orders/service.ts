@@ -191,11 +191,8 @@ export class OrdersService {
 
   private async insert(ctx: OperationContext, businessId: number, given: OrderInput): Promise<number> {
     const input = ctx.caller?.kind === 'customer' ? { ...given, customer_id: ctx.caller.userId } : given;
-    if (
-      input.customer_id !== undefined &&
-      !(await this.accounts.isCustomerOf(ctx.db, input.customer_id, businessId))
-    ) {
-      throw new AppError('CUSTOMER_NOT_FOUND', { params: { customer_id: input.customer_id } });
+    if (input.customer_id !== undefined) {
+      await this.accounts.requireCustomerOf(ctx.db, input.customer_id, businessId);
     }
     const now = this.clock.now();
     const prices = pricesInMinor(input);
