@@ -11,6 +11,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { chromiumPath } from './support/browser.ts';
 import { databaseUrl } from './support/database.ts';
 
 const ROOTS = ['src', 'test'];
@@ -59,13 +60,20 @@ try {
     await handle.close();
   }
 
+  // Unpacked once here, so files running in parallel never unpack the browser at the same time.
+  const browser = await chromiumPath();
   exitCode = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
       {
         stdio: 'inherit',
-        env: { ...process.env, TMS_TEST_ADMIN_URL: adminUrl, TMS_TEST_TEMPLATE: template },
+        env: {
+          ...process.env,
+          TMS_TEST_ADMIN_URL: adminUrl,
+          TMS_TEST_TEMPLATE: template,
+          CHROMIUM_PATH: browser,
+        },
       },
     );
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser } from './support/browser.ts';
 import { createTenant, DROPOFF, deliverWithProof, login } from './support/fixtures.ts';
 import { client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -55,7 +57,7 @@ describe('tracking page /track/{number}', () => {
       { headers: { 'x-otep-provider-key': provider.body.provider.key } },
     );
     assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -115,6 +117,22 @@ describe('tracking page /track/{number}', () => {
     const source = await answer.text();
     assert.ok(!source.includes('<img'), source);
     assert.ok(source.includes('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;'), source);
+  });
+
+  it('has no serious or critical accessibility violations, on a phone and a desktop', async () => {
+    const pages = [`/track/${number}`, `/track/${number}?lang=zh-Hans`, '/track/TMSNOSUCH0000', '/track'];
+    for (const device of [PHONE, { viewport: { width: 1280, height: 800 } }]) {
+      for (const path of pages) {
+        const { page, close } = await open(path, device);
+        const { violations, passes } = await new AxeBuilder({ page }).analyze();
+        assert.ok(passes.length > 10, `axe ran its rules on ${path}`);
+        const grave = violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`);
+        assert.deepEqual(grave, [], `${path} at ${device.viewport.width}px`);
+        await close();
+      }
+    }
   });
 
   it('fits a phone screen without horizontal scrolling', async () => {
