@@ -534,25 +534,6 @@ describe('the GraphQL door', () => {
     assert.equal(tooLarge.extensions.status, 413);
   });
 
-  it('serves a GraphiQL page whose policy lets its scripts load', async () => {
-    const page = await fetch(`${server.baseUrl}/api/graphiql`);
-    assert.equal(page.status, 200);
-    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-    const html = await page.text();
-    assert.match(html, /<title>GraphiQL<\/title>/);
-    assert.match(html, /src="\.\/graphiql\/main\.js"/);
-    const policy = page.headers.get('content-security-policy') ?? '';
-    assert.match(policy, /script-src 'self' https:\/\/unpkg\.com/);
-    assert.match(policy, /style-src 'self' 'unsafe-inline' https:\/\/unpkg\.com/);
-
-    const config = await fetch(`${server.baseUrl}/api/graphiql/config.js`);
-    assert.equal(config.status, 200);
-    assert.match(await config.text(), /window\.GRAPHQL_ENDPOINT = '\/api\/graphql'/);
-    const main = await fetch(`${server.baseUrl}/api/graphiql/main.js`);
-    assert.equal(main.status, 200);
-    assert.match(await main.text(), /GraphiQL\.createFetcher/);
-  });
-
   it('keeps the GraphQL routes out of the OpenAPI document', async () => {
     const document = await client(server.baseUrl).get('/api/openapi.json');
     assert.equal(document.status, 200);
