@@ -109,6 +109,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     try {
       await initialise(installation, pgdata, password, account, log);
     } catch (error) {
+      // A half-made cluster would make every later start fail: the next start begins afresh.
+      await rm(pgdata, { recursive: true, force: true });
       throw failure('could not be created', error);
     }
   }
