@@ -39,7 +39,7 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
       tag: 'User',
       kind: 'mutation',
       risk: 'low',
-      access: { kinds: 'any' },
+      access: { kinds: 'any', ownSession: true },
       rest: { method: 'POST', path: '/v1/user/logout' },
       graphql: 'userLogout',
       input: z.object({}),

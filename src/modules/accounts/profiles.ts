@@ -14,6 +14,10 @@ export const SCOPES = [
   'wms:read',
   'datasets:read',
   'alliance:read',
+  'webhooks:read',
+  'webhooks:write',
+  'platform:read',
+  'platform:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -11,7 +11,7 @@ import { type Clock, formatLocalDateTime, isValidTimeZone } from '../../platform
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
-import { DEFAULT_AGENT_PROFILE, isProfile, PROFILES } from './profiles.ts';
+import { DEFAULT_AGENT_PROFILE, isProfile, PROFILES, SCOPES } from './profiles.ts';
 import * as repo from './repository.ts';
 import type { TokenKind } from './tables.ts';
 import { digestToken, generateToken, looksLikeToken } from './tokens.ts';
@@ -190,6 +190,9 @@ export class AccountsService {
     const profile =
       request.profile ?? (request.kind === 'agent' && !request.scopes ? DEFAULT_AGENT_PROFILE : null);
     if (profile !== null && !isProfile(profile)) throw new Error(`Unknown profile ${profile}`);
+    const unknown = (request.scopes ?? []).filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+    if (unknown.length > 0)
+      throw new Error(`Unknown scopes ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
     const profileScopes = profile === null ? 'all' : PROFILES[profile]!;
     const scopes = request.scopes ?? (profileScopes === 'all' ? null : [...profileScopes]);
     const now = this.clock.now();

@@ -3,7 +3,7 @@ import { defineOperation, type Operation } from '../../platform/catalog/operatio
 import { idParam } from '../orders/schemas.ts';
 import { type AccountsService, BUSINESS_MODULES } from './service.ts';
 
-const PLATFORM = { kinds: ['platform_admin'] as const };
+const PLATFORM = { kinds: ['platform_admin'] as const, scopes: ['platform:write'] };
 
 /** The platform's switches for optional modules: offered on this system, and on per business. */
 export function moduleSwitchOperations(accounts: AccountsService): Operation[] {

@@ -13,7 +13,8 @@ import {
 import { PRESETS } from './identity.ts';
 import type { AppsService } from './service.ts';
 
-const PLATFORM_ADMIN = { kinds: ['platform_admin'] } as const;
+const PLATFORM_WRITE = { kinds: ['platform_admin'], scopes: ['platform:write'] } as const;
+const PLATFORM_READ = { kinds: ['platform_admin'], scopes: ['platform:read'] } as const;
 const code = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,62}$/, 'lowercase letters, digits, - and _');
 
 const providerSchema = z.object({
@@ -192,7 +193,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       tag: 'Platform Apps',
       kind: 'mutation',
       risk: 'high',
-      access: PLATFORM_ADMIN,
+      access: PLATFORM_WRITE,
       errors: ['IDENTITY_PROVIDER_UNREACHABLE'],
       rest: { method: 'PUT', path: '/v1/platform/identity-providers/:code' },
       graphql: 'identityProviderSave',
@@ -219,7 +220,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',
-      access: PLATFORM_ADMIN,
+      access: PLATFORM_READ,
       rest: { method: 'GET', path: '/v1/platform/identity-providers' },
       graphql: 'identityProviders',
       input: z.object({}),
@@ -232,7 +233,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       tag: 'Platform Apps',
       kind: 'mutation',
       risk: 'high',
-      access: PLATFORM_ADMIN,
+      access: PLATFORM_WRITE,
       rest: { method: 'PUT', path: '/v1/platform/apps/:code' },
       graphql: 'appSave',
       input: z.object({
@@ -252,7 +253,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',
-      access: PLATFORM_ADMIN,
+      access: PLATFORM_READ,
       rest: { method: 'GET', path: '/v1/platform/apps' },
       graphql: 'apps',
       input: z.object({}),
@@ -268,7 +269,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       tag: 'Platform Apps',
       kind: 'mutation',
       risk: 'high',
-      access: PLATFORM_ADMIN,
+      access: PLATFORM_WRITE,
       errors: ['APP_NOT_FOUND', 'BUSINESS_NOT_FOUND', 'IDENTITY_PROVIDER_NOT_FOUND'],
       rest: { method: 'PUT', path: '/v1/platform/apps/:app_code/clients/:client_code' },
       graphql: 'appAssignmentSave',
@@ -287,7 +288,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['platform_admin', 'client_admin'] },
+      access: { kinds: ['platform_admin', 'client_admin'], scopes: ['platform:read'] },
       errors: ['APP_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/platform/apps/:app_code/clients/:client_code' },
       graphql: 'appAssignment',
@@ -301,7 +302,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['platform_admin', 'client_admin'] },
+      access: { kinds: ['platform_admin', 'client_admin'], scopes: ['platform:read'] },
       rest: { method: 'GET', path: '/v1/platform/app-assignments' },
       graphql: 'appAssignments',
       input: z.object({}),

@@ -77,8 +77,13 @@ export type Access =
       provider?: false;
       /** Account kinds allowed to call; 'any' for every signed-in account. */
       kinds: readonly AccountKind[] | 'any';
-      /** Every scope the token must grant. */
+      /** Every scope the token must grant; every mutation names at least one (the catalog checks). */
       scopes?: readonly string[];
+      /**
+       * The operation acts on the calling token itself and nothing else (logout): it needs no
+       * scope, so even the narrowest token can end its own session.
+       */
+      ownSession?: true;
     };
 
 export type Risk = 'low' | 'medium' | 'high';

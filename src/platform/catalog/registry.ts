@@ -1,4 +1,4 @@
-import type { Operation } from './operation.ts';
+import type { Access, Operation } from './operation.ts';
 
 /** All operations of the service, each declared once by the module that owns its use case. */
 export class Catalog {
@@ -8,6 +8,9 @@ export class Catalog {
     for (const operation of operations) {
       if (!/^[a-z][a-z0-9_]*$/.test(operation.name)) throw new Error(`Bad operation name ${operation.name}`);
       if (this.byName.has(operation.name)) throw new Error(`Operation ${operation.name} is declared twice`);
+      if (operation.kind === 'mutation' && !guardsItsWrites(operation.access)) {
+        throw new Error(`Mutation ${operation.name} names no scope: any token could call it`);
+      }
       this.byName.set(operation.name, operation);
     }
     return this;
@@ -20,4 +23,13 @@ export class Catalog {
   list(): Operation[] {
     return [...this.byName.values()];
   }
+}
+
+/**
+ * A mutation is public, reserved to tracking providers' keys, or names the scopes a token needs:
+ * forgetting them would let every token, the read-only agent ones included, call it.
+ */
+function guardsItsWrites(access: Access): boolean {
+  if (access.public || ('provider' in access && access.provider)) return true;
+  return 'kinds' in access && ((access.scopes?.length ?? 0) > 0 || access.ownSession === true);
 }
