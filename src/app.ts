@@ -24,7 +24,7 @@ import { DocumentsService } from './modules/documents/service.ts';
 import { ordersOperations } from './modules/orders/operations.ts';
 import { OrdersService } from './modules/orders/service.ts';
 import { paymentsOperations } from './modules/payments/operations.ts';
-import { TestPaymentProvider } from './modules/payments/provider.ts';
+import { type PaymentProvider, TestPaymentProvider } from './modules/payments/provider.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { pricingOperations } from './modules/pricing/operations.ts';
 import { PricingService } from './modules/pricing/service.ts';
@@ -63,7 +63,12 @@ export interface Services {
   apps: AppsService;
 }
 
-export function createServices(config: Config, clock: Clock): Services {
+/** Outside systems the service calls through an interface; the defaults are the built-in ones. */
+export interface Ports {
+  paymentProvider: PaymentProvider;
+}
+
+export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {
   const accounts = new AccountsService(clock, { tokenTtlHours: config.tokenTtlHours, login: config.login });
   const contractors = new ContractorsService(clock, accounts);
   // What happens in one module, told to the others (webhooks) inside the same transaction.
@@ -88,7 +93,13 @@ export function createServices(config: Config, clock: Clock): Services {
     dispatch: new DispatchService(clock, accounts, orders),
     tracking,
     pricing,
-    payments: new PaymentsService(clock, accounts, orders, pricing, new TestPaymentProvider()),
+    payments: new PaymentsService(
+      clock,
+      accounts,
+      orders,
+      pricing,
+      ports.paymentProvider ?? new TestPaymentProvider(),
+    ),
     documents,
     shipping: new ShippingService(clock, orders, tracking, documents, events),
     webhooks,
@@ -128,8 +139,13 @@ export interface App {
 }
 
 /** Assembles the service on an open database: modules, their catalog, and the doors over it. */
-export async function createApp(config: Config, db: Db, clock: Clock = systemClock): Promise<App> {
-  const services = createServices(config, clock);
+export async function createApp(
+  config: Config,
+  db: Db,
+  clock: Clock = systemClock,
+  ports: Partial<Ports> = {},
+): Promise<App> {
+  const services = createServices(config, clock, ports);
   const catalog = createCatalog(services);
   const metrics = new Metrics();
   const executor = new Executor({

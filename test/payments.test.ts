@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { ChargeRequest, PaymentProvider } from '../src/modules/payments/provider.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -141,5 +142,81 @@ describe('online payment and account credits', () => {
     assert.equal(paid.status, 200);
     const staffCredits = await api.get('/api/v1/customer/credits', { token: admin });
     assert.equal(staffCredits.status, 403);
+  });
+});
+
+/** A provider that records every charge it is asked for, and takes its time as real ones do. */
+class RecordingProvider implements PaymentProvider {
+  readonly name = 'recording';
+  readonly charges: ChargeRequest[] = [];
+
+  async charge(request: ChargeRequest) {
+    this.charges.push(request);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return { status: 'succeeded' as const, reference: `rec_${this.charges.length}` };
+  }
+}
+
+describe('payments and the outside world', () => {
+  let server: TestServer;
+  let api: Client;
+  let admin: string;
+  let customer: string;
+  const provider = new RecordingProvider();
+
+  const order = async () =>
+    (
+      await api.post(
+        '/api/v1/client/orderCreate',
+        { dropoff: { line1: 'x' }, customer_id: customerId, currency: 'EUR', shipping_price: '9.90' },
+        { token: admin },
+      )
+    ).body.order_id as number;
+  let customerId: number;
+  const pay = (orderId: number, headers: Record<string, string> = {}) =>
+    api.post(
+      `/api/v1/payments/orders/${orderId}`,
+      { method: 'card', card_token: 'tok_visa' },
+      { token: customer, headers },
+    );
+
+  before(async () => {
+    server = await startTestServer({}, { paymentProvider: provider });
+    api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'outside');
+    customerId = tenant.userIds.customer;
+    admin = await login(api, tenant.emails.client_admin);
+    customer = await login(api, tenant.emails.customer);
+  });
+  after(() => server.close());
+
+  it('charges an order once when two payments race, and tells the loser it is paid', async () => {
+    const id = await order();
+    const before = provider.charges.length;
+    const answers = await Promise.all([pay(id), pay(id), pay(id)]);
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 409, 409]);
+    for (const lost of answers.filter((answer) => answer.status === 409)) {
+      assert.equal(lost.body.error_code, 'ORDER_ALREADY_PAID');
+    }
+    assert.equal(provider.charges.length - before, 1, 'the card was charged once');
+    const payments = await server.db.selectFrom('payments').select('id').where('order_id', '=', id).execute();
+    assert.equal(payments.length, 1);
+  });
+
+  it('charges nothing on a dry run, and says what it did not do', async () => {
+    const id = await order();
+    const before = provider.charges.length;
+    const preview = await pay(id, { 'x-dry-run': '1' });
+    assert.equal(preview.status, 200, JSON.stringify(preview.body));
+    assert.equal(preview.body.dry_run, true);
+    assert.equal(preview.body.payment.amount, 9.9);
+    assert.deepEqual(preview.body.skipped_effects, [
+      { kind: 'payment', description: 'charge 9.9 EUR to the card through recording' },
+    ]);
+    assert.equal(provider.charges.length, before, 'the provider was not called');
+    const paid = await pay(id);
+    assert.equal(paid.status, 200, 'the dry run kept nothing');
+    assert.equal(paid.body.dry_run, undefined);
+    assert.equal(provider.charges.length, before + 1);
   });
 });

@@ -367,6 +367,23 @@ describe('webhooks', () => {
     assert.equal(stale.body.v2.valid, false);
   });
 
+  it('sends nothing for a dry-run test delivery, and says so', async () => {
+    const before = receiver.received.length;
+    const preview = await api.post(
+      '/api/v1/webhook-settings/test',
+      { url: `${receiver.base}/dry` },
+      { token: admin, headers: { 'x-dry-run': '1' } },
+    );
+    assert.equal(preview.status, 200, JSON.stringify(preview.body));
+    assert.equal(preview.body.delivered, false);
+    assert.equal(preview.body.dry_run, true);
+    assert.deepEqual(preview.body.skipped_effects, [
+      { kind: 'http', description: `POST a signed order.created test delivery to ${receiver.base}/dry` },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(receiver.received.length, before, 'nothing reached the receiver');
+  });
+
   it('refuses loopback addresses unless the operator allows them', async () => {
     const strict = await startTestServer();
     try {

@@ -1,7 +1,11 @@
 import type { Services } from '../app.ts';
 import { type OrderInput, orderInputSchema } from '../modules/orders/schemas.ts';
 import { seedDemoCarriers } from '../modules/shipping/demo.ts';
-import type { AccountKind, OperationContext } from '../platform/catalog/operation.ts';
+import {
+  type AccountKind,
+  type OperationContext,
+  PERFORM_EVERYTHING,
+} from '../platform/catalog/operation.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Queryable } from '../platform/db/database.ts';
 
@@ -64,7 +68,7 @@ export function demoContext(
     requestId: 'demo-seed',
     door: 'system',
     ip: undefined,
-    dryRun: false,
+    outside: PERFORM_EVERYTHING,
     provider: null,
     accept: undefined,
   };

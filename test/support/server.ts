@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
-import { type App, createApp } from '../../src/app.ts';
+import { type App, createApp, type Ports } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { type Db, openDatabase } from '../../src/platform/db/database.ts';
@@ -20,7 +20,10 @@ export interface TestServer {
  * The whole service on a database of its own, listening on a loopback port, with a clock the
  * test controls. Login limits are generous unless a test sets them.
  */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  ports: Partial<Ports> = {},
+): Promise<TestServer> {
   const database = await createTestDatabase();
   const config: Config = {
     ...loadConfig({ LOG_LEVEL: 'silent' }),
@@ -30,7 +33,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   };
   const handle = openDatabase(database.url);
   const clock = new ManualClock(new Date('2026-11-02T09:30:00Z'));
-  const app = await createApp(config, handle.db, clock);
+  const app = await createApp(config, handle.db, clock, ports);
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.http.server.address() as AddressInfo;
   return {

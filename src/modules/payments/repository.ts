@@ -9,6 +9,11 @@ export async function insertPayment(
   return (await db.insertInto('payments').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
+/** Held until the transaction ends: payments of one order are made one at a time. */
+export async function lockPaymentsOf(db: Queryable, orderId: number): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('payments'), ${orderId}::int)`.execute(db);
+}
+
 export function succeededPaymentOf(db: Queryable, businessId: number, orderId: number) {
   return db
     .selectFrom('payments')

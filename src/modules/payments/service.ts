@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -36,6 +37,8 @@ export class PaymentsService {
     }
     if (!order.due || order.due.minor <= 0)
       throw new AppError('NOTHING_TO_PAY', { params: { order: order.orderId } });
+    // Payments of one order take turns: a second one waits, then finds the first and charges nothing.
+    await repo.lockPaymentsOf(ctx.db, order.orderId);
     if (await repo.succeededPaymentOf(ctx.db, order.businessId, order.orderId)) {
       throw new AppError('ORDER_ALREADY_PAID', { params: { order: order.orderId } });
     }
@@ -53,12 +56,23 @@ export class PaymentsService {
       reference = `credits:${payer}`;
     } else {
       if (!input.card_token) throw new AppError('CARD_TOKEN_REQUIRED');
-      ({ status, reference } = await this.provider.charge({
+      const charge = {
         amountMinor: minor,
         currency,
         cardToken: input.card_token,
         reference: `order:${order.orderId}`,
-      }));
+        // The same order and card make the same request: a client retrying after a lost answer
+        // gets the first outcome, while another card is another charge.
+        idempotencyKey: `order:${order.orderId}:card:${createHash('sha256').update(input.card_token).digest('base64url')}`,
+      };
+      ({ status, reference } = await ctx.outside.perform(
+        {
+          kind: 'payment',
+          description: `charge ${toMajor(minor, currency)} ${currency} to the card through ${this.provider.name}`,
+        },
+        () => this.provider.charge(charge),
+        () => ({ status: 'succeeded', reference: 'dry-run' }),
+      ));
     }
     // A declined charge changes nothing here: the provider keeps its own record of the attempt.
     if (status === 'declined') throw new AppError('PAYMENT_DECLINED');

@@ -333,15 +333,26 @@ export class WebhooksService {
       business_id: businessId,
       data: {},
     });
-    const attempt = await this.attempt(ctx.db, {
-      businessId,
-      settingsId: null,
-      messageId,
-      payload: { kind: input.kind, url: input.url, body },
-      secret,
-      attempt: 1,
-      retries: false,
-    });
+    const attempt = await ctx.outside.perform(
+      { kind: 'http', description: `POST a signed ${input.kind} test delivery to ${input.url}` },
+      () =>
+        this.attempt(ctx.db, {
+          businessId,
+          settingsId: null,
+          messageId,
+          payload: { kind: input.kind, url: input.url, body },
+          secret,
+          attempt: 1,
+          retries: false,
+        }),
+      () => ({
+        state: 'failed' as const,
+        status: null,
+        latency: null,
+        error: 'not sent: dry run',
+        nextRetryAt: null,
+      }),
+    );
     if (attempt.state === 'refused') {
       throw new AppError('WEBHOOK_URL_REFUSED', { params: { reason: attempt.error ?? '' } });
     }

@@ -9,6 +9,9 @@ import {
   type Door,
   type Operation,
   type OperationContext,
+  type OutsideEffect,
+  type OutsideWorld,
+  PERFORM_EVERYTHING,
   type ProviderCaller,
   Representation,
 } from './operation.ts';
@@ -134,6 +137,15 @@ export class Executor {
     provider: ProviderCaller | null,
     invocation: Invocation,
   ): Promise<unknown> {
+    const skipped: OutsideEffect[] = [];
+    const outside: OutsideWorld = invocation.dryRun
+      ? {
+          perform: async (effect, _run, preview) => {
+            skipped.push(effect);
+            return preview();
+          },
+        }
+      : PERFORM_EVERYTHING;
     const context = (db: Queryable): OperationContext => ({
       db,
       caller,
@@ -144,7 +156,7 @@ export class Executor {
       requestId: invocation.requestId,
       door: invocation.door,
       ip: invocation.ip,
-      dryRun: invocation.dryRun ?? false,
+      outside,
     });
 
     if (operation.kind === 'query') {
@@ -180,7 +192,7 @@ export class Executor {
         throw error;
       });
     if ('refusal' in ended) throw ended.refusal;
-    return ended.result;
+    return invocation.dryRun ? dryRunAnswer(ended.result, skipped) : ended.result;
   }
 
   private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {
@@ -197,6 +209,19 @@ export class Executor {
     if (parsed.success) return parsed.data;
     throw new Error(`Operation ${operation.name} broke its output contract: ${parsed.error.message}`);
   }
+}
+
+/** A dry run's answer says it is one, and what it did not do outside the database. */
+function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {
+  if (
+    result === null ||
+    typeof result !== 'object' ||
+    Array.isArray(result) ||
+    result instanceof Representation
+  ) {
+    return result;
+  }
+  return { ...result, dry_run: true, skipped_effects: skipped };
 }
 
 function hasScope(caller: Caller, scope: string): boolean {

@@ -42,12 +42,33 @@ export interface OperationContext {
   door: Door;
   /** Network address of the caller, when it came over the network. */
   ip: string | undefined;
-  dryRun: boolean;
+  /** The one way out to the world beyond the database (payments, outbound HTTP): see OutsideWorld. */
+  outside: OutsideWorld;
   /** The tracking provider authenticated by its key, on operations with provider access. */
   provider: ProviderCaller | null;
   /** The caller's Accept header, for operations that answer in several representations. */
   accept: string | undefined;
 }
+
+/** Something done to the world beyond the service's database, which no rollback can undo. */
+export interface OutsideEffect {
+  /** What kind of effect: `payment`, `http`, ... */
+  kind: string;
+  /** What it does, for whoever reads a dry run's answer ("charge 12.50 EUR to the card"). */
+  description: string;
+}
+
+/**
+ * The executor's gate for outside effects. A dry run rolls the database back, and this gate makes
+ * the rest of the promise true: under a dry run the effect is not performed, its preview stands in
+ * for its result, and the answer lists it under `skipped_effects`.
+ */
+export interface OutsideWorld {
+  perform<T>(effect: OutsideEffect, run: () => Promise<T>, preview: () => T): Promise<T>;
+}
+
+/** The gate for code that runs outside any dry run (the demo seed, background work): everything happens. */
+export const PERFORM_EVERYTHING: OutsideWorld = { perform: (_effect, run) => run() };
 
 /** A tracking provider, authenticated by its own key (never a user token). */
 export interface ProviderCaller {
