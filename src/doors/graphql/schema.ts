@@ -331,6 +331,8 @@ function inputField(child: Converted, nonNull: boolean) {
  * caller write for an optional field that the operation itself does not accept (absent instead).
  */
 function withoutNulls(value: unknown, node: JsonSchema | undefined, root: JsonSchema): unknown {
+  // Without a schema there is no null to drop: a free-form JSON value passes as it is, however deep.
+  if (!node) return value;
   if (Array.isArray(value)) {
     const items = node && structural(node, root)?.items;
     return value.map((item) => withoutNulls(item, items && !Array.isArray(items) ? items : undefined, root));

@@ -1,10 +1,16 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../errors.ts';
 import { type Language, negotiateLanguage } from '../i18n/index.ts';
 import type { Metrics } from '../metrics.ts';
 import { errorBody, toAppError } from './errors.ts';
+import { unstorableFields } from './text.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +19,8 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Longest path parameter (an id, a code, a tracking number) the router accepts. */
+const MAX_PARAM_LENGTH = 200;
 
 /**
  * The HTTP shell every door hangs on: JSON logs with request ids, the caller's language, body
@@ -34,6 +42,16 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
     },
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
+    // Refusals the router makes before any hook runs (a malformed %-escape, an overlong path
+    // parameter) answer in the one error shape too.
+    frameworkErrors: (error, request, reply) => {
+      const refusal =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('PARAMETER_TOO_LONG', { params: { limit: MAX_PARAM_LENGTH } })
+          : new AppError('INVALID_URL');
+      return sendError(reply as FastifyReply, refusal, negotiateLanguage(request.headers['accept-language']));
+    },
+    maxParamLength: MAX_PARAM_LENGTH,
   });
 
   // The API speaks JSON only; other bodies get a clear 415 rather than a confusing validation error.
@@ -43,6 +61,21 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
     request.lang = negotiateLanguage(request.headers['accept-language']);
     reply.header('x-request-id', request.id);
   });
+  // Text that cannot be stored is refused at the door, for every route and every door alike,
+  // before any operation sees it: never a 500 from the database, never a replaced character.
+  app.addHook('preHandler', async (request) => {
+    if (unstorableFields(request.params).length > 0) throw new AppError('INVALID_URL');
+    const fields = [
+      ...unstorableFields(request.query),
+      ...(request.body === undefined || Buffer.isBuffer(request.body) ? [] : unstorableFields(request.body)),
+    ];
+    if (fields.length > 0) {
+      throw new AppError('UNSUPPORTED_CHARACTERS', {
+        params: { fields: fields.join(', ') },
+        details: { fields },
+      });
+    }
+  });
   app.addHook('onResponse', async (request, reply) => {
     metrics.observeRequest(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
   });
@@ -51,20 +84,16 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
     // A route with a limit of its own (the PDF verify door) names that limit.
     const appError = toAppError(error, request.routeOptions.bodyLimit ?? config.bodyLimitBytes);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    for (const [name, value] of Object.entries(appError.options.headers ?? {})) reply.header(name, value);
-    return reply
-      .status(appError.status)
-      .header('content-language', request.lang)
-      .send(errorBody(appError, request.lang, request.id));
+    return sendError(reply, appError, request.lang);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const error = new AppError('ENDPOINT_NOT_FOUND', { params: { method: request.method, path } });
-    return reply
-      .status(error.status)
-      .header('content-language', request.lang)
-      .send(errorBody(error, request.lang, request.id));
+    return sendError(
+      reply,
+      new AppError('ENDPOINT_NOT_FOUND', { params: { method: request.method, path } }),
+      request.lang,
+    );
   });
 
   app.get('/metrics', async (request, reply) => {
@@ -75,6 +104,15 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
   });
 
   return app;
+}
+
+/** A refusal in the one error shape, in the caller's language, with the headers it carries. */
+function sendError(reply: FastifyReply, error: AppError, lang: Language) {
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  return reply
+    .status(error.status)
+    .header('content-language', lang)
+    .send(errorBody(error, lang, reply.request.id));
 }
 
 /** Compares secrets in constant time (digests have equal lengths whatever the input). */

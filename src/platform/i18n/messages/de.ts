@@ -3,6 +3,11 @@ import type { ErrorMessages } from './en.ts';
 export const de: ErrorMessages = {
   BAD_REQUEST: 'Die Anfrage ist fehlerhaft aufgebaut.',
   INVALID_JSON: 'Der Anfragetext ist kein gültiges JSON.',
+  INVALID_URL:
+    'Die Adresse ist fehlerhaft: eine %-Kodierung ist ungültig, oder ein Teil enthält ein Zeichen, das Text nicht enthalten darf.',
+  PARAMETER_TOO_LONG: 'Ein Teil der Adresse ist länger als {limit} Zeichen.',
+  UNSUPPORTED_CHARACTERS:
+    'Diese Felder enthalten ein NUL-Zeichen oder ein unvollständiges UTF-16-Ersatzzeichen, die in Text nicht erlaubt sind: {fields}.',
   UNAUTHENTICATED:
     'Bitte zuerst anmelden: Senden Sie ein gültiges, nicht abgelaufenes Zugriffstoken als „Authorization: Bearer <Token>“.',
   INVALID_CREDENTIALS: 'E-Mail-Adresse oder Passwort ist falsch.',

@@ -5,6 +5,11 @@ export type ErrorMessages = Record<ErrorCode, string>;
 export const en: ErrorMessages = {
   BAD_REQUEST: 'The request is not well formed.',
   INVALID_JSON: 'The request body is not valid JSON.',
+  INVALID_URL:
+    'The address is not well formed: a %-escape is broken, or a part of it holds a character text cannot hold.',
+  PARAMETER_TOO_LONG: 'A part of the address is longer than {limit} characters.',
+  UNSUPPORTED_CHARACTERS:
+    'These fields hold a NUL character or an unpaired UTF-16 surrogate, which text may not contain: {fields}.',
   UNAUTHENTICATED: 'Sign in first: send a valid, unexpired access token as "Authorization: Bearer <token>".',
   INVALID_CREDENTIALS: 'The email or password is incorrect.',
   FORBIDDEN: 'Your account is not allowed to do this.',

@@ -3,6 +3,11 @@ import type { ErrorMessages } from './en.ts';
 export const es: ErrorMessages = {
   BAD_REQUEST: 'La solicitud no está bien formada.',
   INVALID_JSON: 'El cuerpo de la solicitud no es un JSON válido.',
+  INVALID_URL:
+    'La dirección no está bien formada: un escape % es inválido, o una parte contiene un carácter que un texto no puede contener.',
+  PARAMETER_TOO_LONG: 'Una parte de la dirección supera los {limit} caracteres.',
+  UNSUPPORTED_CHARACTERS:
+    'Estos campos contienen un carácter NUL o un sustituto UTF-16 sin pareja, que un texto no puede contener: {fields}.',
   UNAUTHENTICATED:
     'Inicie sesión primero: envíe un token de acceso válido y vigente como «Authorization: Bearer <token>».',
   INVALID_CREDENTIALS: 'El correo electrónico o la contraseña son incorrectos.',

@@ -3,6 +3,11 @@ import type { ErrorMessages } from './en.ts';
 export const fr: ErrorMessages = {
   BAD_REQUEST: 'La requête est mal formée.',
   INVALID_JSON: "Le corps de la requête n'est pas un JSON valide.",
+  INVALID_URL:
+    "L'adresse est mal formée : un échappement % est invalide, ou une partie contient un caractère qu'un texte ne peut pas contenir.",
+  PARAMETER_TOO_LONG: "Une partie de l'adresse dépasse {limit} caractères.",
+  UNSUPPORTED_CHARACTERS:
+    'Ces champs contiennent un caractère NUL ou une demi-paire de substitution UTF-16, interdits dans un texte : {fields}.',
   UNAUTHENTICATED:
     'Connectez-vous d’abord : envoyez un jeton d’accès valide et non expiré dans « Authorization: Bearer <jeton> ».',
   INVALID_CREDENTIALS: "L'adresse e-mail ou le mot de passe est incorrect.",

@@ -3,6 +3,9 @@ import type { ErrorMessages } from './en.ts';
 export const zhHans: ErrorMessages = {
   BAD_REQUEST: '请求格式不正确。',
   INVALID_JSON: '请求正文不是有效的 JSON。',
+  INVALID_URL: '地址格式不正确：% 转义无效，或其中某部分含有文本不能包含的字符。',
+  PARAMETER_TOO_LONG: '地址的某一部分超过 {limit} 个字符。',
+  UNSUPPORTED_CHARACTERS: '以下字段含有文本不能包含的 NUL 字符或未配对的 UTF-16 代理项：{fields}。',
   UNAUTHENTICATED: '请先登录：以“Authorization: Bearer <令牌>”发送有效且未过期的访问令牌。',
   INVALID_CREDENTIALS: '邮箱或密码不正确。',
   FORBIDDEN: '您的账户无权执行此操作。',

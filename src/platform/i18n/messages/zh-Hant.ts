@@ -3,6 +3,9 @@ import type { ErrorMessages } from './en.ts';
 export const zhHant: ErrorMessages = {
   BAD_REQUEST: '請求格式不正確。',
   INVALID_JSON: '請求內文不是有效的 JSON。',
+  INVALID_URL: '位址格式不正確：% 跳脫無效，或其中某部分含有文字不能包含的字元。',
+  PARAMETER_TOO_LONG: '位址的某一部分超過 {limit} 個字元。',
+  UNSUPPORTED_CHARACTERS: '以下欄位含有文字不能包含的 NUL 字元或未配對的 UTF-16 代理項：{fields}。',
   UNAUTHENTICATED: '請先登入：以「Authorization: Bearer <權杖>」傳送有效且未過期的存取權杖。',
   INVALID_CREDENTIALS: '電子郵件或密碼不正確。',
   FORBIDDEN: '您的帳戶無權執行此操作。',

@@ -1,0 +1,37 @@
+/**
+ * Characters no text may hold here: NUL (PostgreSQL text and JSON refuse it) and a UTF-16
+ * surrogate without its pair (stored, it would silently become U+FFFD).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function isStorable(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/**
+ * The dotted paths of every string (and object key) in a parsed JSON value that holds an
+ * unstorable character. Walked with a stack of its own, so a deeply nested body cannot exhaust
+ * the call stack.
+ */
+export function unstorableFields(value: unknown, root = ''): string[] {
+  const found: string[] = [];
+  const pending: Array<[unknown, string]> = [[value, root]];
+  while (pending.length > 0) {
+    const [current, path] = pending.pop()!;
+    if (typeof current === 'string') {
+      if (!isStorable(current)) found.push(path || '(body)');
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) {
+        pending.push([current[index], path ? `${path}.${index}` : String(index)]);
+      }
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current).reverse()) {
+        const childPath = path ? `${path}.${key}` : key;
+        if (!isStorable(key)) found.push(childPath);
+        pending.push([child, childPath]);
+      }
+    }
+  }
+  return found;
+}
