@@ -141,7 +141,7 @@ export async function createApp(config: Config, db: Db, clock: Clock = systemClo
     observe: metrics.observeOperation,
   });
   const http = createHttpServer(config, metrics);
-  registerRestDoor(http, catalog, executor);
+  await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
   await registerDocumentsDoor(http, catalog, executor);
   registerOtepGuide(http, config.publicBaseUrl);
