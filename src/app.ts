@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
-import { registerDocumentsDoor } from './doors/documents.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
@@ -143,7 +142,6 @@ export async function createApp(config: Config, db: Db, clock: Clock = systemClo
   const http = createHttpServer(config, metrics);
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
-  await registerDocumentsDoor(http, catalog, executor);
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor);

@@ -16,8 +16,13 @@ function securityOf(operation: Operation): Array<Record<string, string[]>> {
 
 /** Refusals any operation may give, by what it is. */
 function commonErrors(operation: Operation): ErrorCode[] {
-  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR'];
-  if (operation.rest && operation.rest.method !== 'GET') codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE');
+  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+  const binding = operation.rest;
+  // The HTTP shell's own refusals: of the body as bytes, and of path values before any route runs.
+  if (binding && binding.method !== 'GET') {
+    codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE', binding.body?.unsupported ?? 'UNSUPPORTED_MEDIA_TYPE');
+  }
+  if (binding?.path.includes(':')) codes.push('URI_TOO_LONG', 'BAD_REQUEST');
   const access = operation.access;
   if ('provider' in access && access.provider) codes.push('PROVIDER_CREDENTIAL_REQUIRED');
   else if (!access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import type { DocumentsService } from './service.ts';
-
-/** The name the documents door (POST /api/v1/documents/verify) runs. */
-export const VERIFY_DOCUMENT = 'verify_document';
+import { type DocumentsService, MAX_DOCUMENT_BYTES } from './service.ts';
 
 const sha256 = z
   .string()
@@ -13,7 +10,7 @@ const sha256 = z
 export function documentsOperations(documents: DocumentsService): Operation[] {
   return [
     defineOperation({
-      name: VERIFY_DOCUMENT,
+      name: 'verify_document',
       summary: 'Whether the service issued a PDF, and whether it is intact',
       description:
         'Public. POST /api/v1/documents/verify with the PDF itself as application/pdf (at most 10 MiB), ' +
@@ -25,11 +22,18 @@ export function documentsOperations(documents: DocumentsService): Operation[] {
       kind: 'query',
       risk: 'low',
       access: { public: true },
-      errors: ['UNSUPPORTED_DOCUMENT_TYPE', 'PAYLOAD_TOO_LARGE'],
-      // No REST binding: src/doors/documents.ts serves the route, as it takes a raw PDF body.
+      rest: {
+        method: 'POST',
+        path: '/v1/documents/verify',
+        body: {
+          bytes: { field: 'pdf', mediaTypes: ['application/pdf'] },
+          limitBytes: MAX_DOCUMENT_BYTES,
+          unsupported: 'UNSUPPORTED_DOCUMENT_TYPE',
+        },
+      },
       input: z
         .object({
-          pdf: z.instanceof(Buffer).optional().describe('The PDF bytes (the door puts them here)'),
+          pdf: z.instanceof(Buffer).optional().describe('The PDF bytes (REST: an application/pdf body)'),
           sha256: sha256.optional(),
         })
         .refine((by) => (by.pdf === undefined) !== (by.sha256 === undefined), {

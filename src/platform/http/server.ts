@@ -1,5 +1,10 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../errors.ts';
 import { type Language, negotiateLanguage } from '../i18n/index.ts';
@@ -13,6 +18,18 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** One route the server answers, as registered (a path pattern with :params). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+const ROUTES = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route of a server made by createHttpServer, whichever door registered it. */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return ROUTES.get(app) ?? [];
+}
 
 /**
  * The HTTP shell every door hangs on: JSON logs with request ids, the caller's language, body
@@ -34,6 +51,25 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
     },
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    // Refusals of the router (a path value too long, bad percent-encoding) in the one error shape.
+    frameworkErrors: (error, request, reply) => {
+      request.lang = negotiateLanguage(request.headers['accept-language']);
+      const appError =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('URI_TOO_LONG', {
+              params: { limit: MAX_PATH_PARAMETER_LENGTH },
+              details: { limit_characters: MAX_PATH_PARAMETER_LENGTH },
+            })
+          : toAppError(error, config.bodyLimitBytes);
+      sendError(request, reply, appError.status >= 500 ? error : undefined, appError);
+    },
+  });
+
+  const routes: RegisteredRoute[] = [];
+  ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
 
   // The API speaks JSON only; other bodies get a clear 415 rather than a confusing validation error.
@@ -48,23 +84,15 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
   });
 
   app.setErrorHandler((error, request, reply) => {
-    // A route with a limit of its own (the PDF verify door) names that limit.
+    // A route with a limit of its own (the PDF verify route) names that limit.
     const appError = toAppError(error, request.routeOptions.bodyLimit ?? config.bodyLimitBytes);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    for (const [name, value] of Object.entries(appError.options.headers ?? {})) reply.header(name, value);
-    return reply
-      .status(appError.status)
-      .header('content-language', request.lang)
-      .send(errorBody(appError, request.lang, request.id));
+    return sendError(request, reply, error, appError);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const error = new AppError('ENDPOINT_NOT_FOUND', { params: { method: request.method, path } });
-    return reply
-      .status(error.status)
-      .header('content-language', request.lang)
-      .send(errorBody(error, request.lang, request.id));
+    return sendError(request, reply, undefined, error);
   });
 
   app.get('/metrics', async (request, reply) => {
@@ -75,6 +103,20 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
   });
 
   return app;
+}
+
+/** Longest value a path parameter may have; a longer one is refused with 414 before any route runs. */
+export const MAX_PATH_PARAMETER_LENGTH = 100;
+
+/** A refusal in the error shape, in the caller's language; a server fault is logged with its cause. */
+function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown, error: AppError) {
+  if (error.status >= 500) request.log.error({ err: cause }, 'request failed');
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  return reply
+    .status(error.status)
+    .header('x-request-id', request.id)
+    .header('content-language', request.lang)
+    .send(errorBody(error, request.lang, request.id));
 }
 
 /** Compares secrets in constant time (digests have equal lengths whatever the input). */

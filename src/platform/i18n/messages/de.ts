@@ -16,6 +16,7 @@ export const de: ErrorMessages = {
   BUSINESS_CODE_TAKEN: 'Ein Unternehmen mit diesem Code existiert bereits.',
   PAYLOAD_TOO_LARGE: 'Der Anfragetext überschreitet die Grenze von {limit} Bytes.',
   UNSUPPORTED_MEDIA_TYPE: 'Der Anfragetext muss als application/json gesendet werden.',
+  URI_TOO_LONG: 'Ein Wert im Pfad ist länger als {limit} Zeichen.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Senden Sie das PDF selbst als application/pdf oder seinen SHA-256-Wert als application/json ({ "sha256": "<hex>" }).',
   VALIDATION_FAILED: 'Einige Felder sind ungültig: {fields}.',

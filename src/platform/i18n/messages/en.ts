@@ -17,6 +17,7 @@ export const en: ErrorMessages = {
   BUSINESS_CODE_TAKEN: 'A business with this code already exists.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than the limit of {limit} bytes.',
   UNSUPPORTED_MEDIA_TYPE: 'The request body must be sent as application/json.',
+  URI_TOO_LONG: 'A value in the path is longer than {limit} characters.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Send the PDF itself as application/pdf, or its SHA-256 as application/json ({ "sha256": "<hex>" }).',
   VALIDATION_FAILED: 'Some fields are invalid: {fields}.',

@@ -16,6 +16,7 @@ export const es: ErrorMessages = {
   BUSINESS_CODE_TAKEN: 'Ya existe una empresa con este código.',
   PAYLOAD_TOO_LARGE: 'El cuerpo de la solicitud supera el límite de {limit} bytes.',
   UNSUPPORTED_MEDIA_TYPE: 'El cuerpo de la solicitud debe enviarse como application/json.',
+  URI_TOO_LONG: 'Un valor de la ruta supera los {limit} caracteres.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envíe el PDF tal cual como application/pdf, o su SHA-256 como application/json ({ "sha256": "<hex>" }).',
   VALIDATION_FAILED: 'Algunos campos no son válidos: {fields}.',

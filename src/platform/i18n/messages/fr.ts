@@ -16,6 +16,7 @@ export const fr: ErrorMessages = {
   BUSINESS_CODE_TAKEN: 'Une entreprise avec ce code existe déjà.',
   PAYLOAD_TOO_LARGE: 'Le corps de la requête dépasse la limite de {limit} octets.',
   UNSUPPORTED_MEDIA_TYPE: 'Le corps de la requête doit être envoyé en application/json.',
+  URI_TOO_LONG: 'Une valeur du chemin dépasse {limit} caractères.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envoyez le PDF lui-même en application/pdf, ou son SHA-256 en application/json ({ "sha256": "<hex>" }).',
   VALIDATION_FAILED: 'Certains champs sont invalides : {fields}.',

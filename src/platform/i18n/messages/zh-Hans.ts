@@ -15,6 +15,7 @@ export const zhHans: ErrorMessages = {
   BUSINESS_CODE_TAKEN: '使用该代码的企业已存在。',
   PAYLOAD_TOO_LARGE: '请求正文超过了 {limit} 字节的上限。',
   UNSUPPORTED_MEDIA_TYPE: '请求正文必须以 application/json 格式发送。',
+  URI_TOO_LONG: '路径中的某个值超过 {limit} 个字符。',
   UNSUPPORTED_DOCUMENT_TYPE:
     '请以 application/pdf 发送 PDF 文件本身，或以 application/json 发送其 SHA-256（{ "sha256": "<hex>" }）。',
   VALIDATION_FAILED: '部分字段无效：{fields}。',

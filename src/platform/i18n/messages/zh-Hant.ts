@@ -15,6 +15,7 @@ export const zhHant: ErrorMessages = {
   BUSINESS_CODE_TAKEN: '使用該代碼的企業已存在。',
   PAYLOAD_TOO_LARGE: '請求內文超過了 {limit} 位元組的上限。',
   UNSUPPORTED_MEDIA_TYPE: '請求內文必須以 application/json 格式傳送。',
+  URI_TOO_LONG: '路徑中的某個值超過 {limit} 個字元。',
   UNSUPPORTED_DOCUMENT_TYPE:
     '請以 application/pdf 傳送 PDF 檔案本身，或以 application/json 傳送其 SHA-256（{ "sha256": "<hex>" }）。',
   VALIDATION_FAILED: '部分欄位無效：{fields}。',
