@@ -136,6 +136,7 @@ export async function createApp(config: Config, db: Db, clock: Clock = systemClo
     clock,
     authenticate: services.accounts.authenticate,
     authenticateProvider: services.tracking.authenticateProvider,
+    requireFeature: services.accounts.requireFeature,
     responsePolicies: [services.pricing.policy],
     observe: metrics.observeOperation,
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import type { BusinessModule } from '../accounts/service.ts';
 import { actingBusinessParam, calendarDate, idParam as id } from '../orders/schemas.ts';
 import type { AssignmentsService } from './assignments.ts';
 import type { ContractorsService } from './service.ts';
@@ -36,6 +37,9 @@ const refusals = z
   .array(z.object({ order_id: z.int(), message: z.string() }))
   .describe('One entry per order not changed, with the reason in the caller language');
 
+/** The module switch broker order assignments belong to (accounts' BUSINESS_MODULES). */
+const ASSIGNMENT_MODULE = 'contractor_assignment' satisfies BusinessModule;
+
 /** Most orders one assign or revoke call takes. */
 const MAX_ORDERS = 100;
 const orderIds = z.array(z.int().positive()).min(1).max(MAX_ORDERS);
@@ -55,7 +59,8 @@ export function contractorsOperations(
       kind: 'query',
       risk: 'low',
       access: { kinds: ['client_admin', 'employee', 'contractor'], scopes: ['orders:read'] },
-      errors: ['MODULE_DISABLED', 'MODULE_UNAVAILABLE', 'BUSINESS_REQUIRED'],
+      feature: ASSIGNMENT_MODULE,
+      errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/broker-order-assignments' },
       graphql: 'brokerOrderAssignments',
       input: z.object({
@@ -86,7 +91,8 @@ export function contractorsOperations(
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
-      errors: ['MODULE_DISABLED', 'CONTRACTOR_NOT_FOUND'],
+      feature: ASSIGNMENT_MODULE,
+      errors: ['CONTRACTOR_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/broker-order-assignments' },
       graphql: 'assignOrdersToBroker',
       input: z.object({
@@ -112,7 +118,7 @@ export function contractorsOperations(
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
-      errors: ['MODULE_DISABLED'],
+      feature: ASSIGNMENT_MODULE,
       rest: { method: 'POST', path: '/v1/broker-order-assignments/revoke' },
       graphql: 'revokeBrokerOrderAssignments',
       input: z.object({ order_ids: orderIds, reason: z.string().max(255).optional() }),
@@ -126,7 +132,8 @@ export function contractorsOperations(
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['contractor'], scopes: ['orders:write'] },
-      errors: ['MODULE_DISABLED', 'ORDER_ON_ROUTE', 'ORDER_NOT_ASSIGNED_TO_YOU', 'BUSINESS_REQUIRED'],
+      feature: ASSIGNMENT_MODULE,
+      errors: ['ORDER_ON_ROUTE', 'ORDER_NOT_ASSIGNED_TO_YOU', 'BUSINESS_REQUIRED'],
       rest: { method: 'POST', path: '/v1/broker-order-assignments/release' },
       graphql: 'releaseBrokerOrderAssignment',
       input: z.object({

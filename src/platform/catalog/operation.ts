@@ -126,6 +126,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   access: Access;
   input: I;
   output: O;
+  /**
+   * The optional module (feature switch) the operation belongs to: while the module is off for the
+   * caller's business the executor refuses the call, before it looks at the input. Needs account access.
+   */
+  feature?: string;
   /** Refusals this operation documents beyond the ones every operation may give. */
   errors?: readonly ErrorCode[];
   rest?: RestBinding;

@@ -8,6 +8,10 @@ export class Catalog {
     for (const operation of operations) {
       if (!/^[a-z][a-z0-9_]*$/.test(operation.name)) throw new Error(`Bad operation name ${operation.name}`);
       if (this.byName.has(operation.name)) throw new Error(`Operation ${operation.name} is declared twice`);
+      // Module switches are per business: only a signed-in account has one.
+      if (operation.feature !== undefined && !('kinds' in operation.access)) {
+        throw new Error(`Operation ${operation.name} belongs to a feature but has no account access`);
+      }
       this.byName.set(operation.name, operation);
     }
     return this;
