@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import type { BusinessModule } from '../accounts/service.ts';
 import { actingBusinessParam, calendarDate, idParam as id } from '../orders/schemas.ts';
 import type { AssignmentsService } from './assignments.ts';
@@ -168,7 +169,7 @@ export function contractorsOperations(
                 .trim()
                 .min(1)
                 .max(12)
-                .regex(/^[A-Za-z0-9 -]+$/, 'letters, digits, spaces and hyphens only'),
+                .regex(/^[A-Za-z0-9 -]+$/, fieldMessage('postal_prefix')),
             )
             .min(1)
             .max(100),
@@ -178,7 +179,7 @@ export function contractorsOperations(
         })
         .refine((rule) => !rule.valid_to || rule.valid_to >= rule.valid_from, {
           path: ['valid_to'],
-          message: 'must not be before valid_from',
+          ...fieldMessage('not_before', { field: 'valid_from' }),
         }),
       output: z.object({ result: z.literal(true), rule: ruleSchema }),
       handler: (ctx, input) => contractors.createRule(ctx, input),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { type DocumentsService, MAX_DOCUMENT_BYTES } from './service.ts';
 
 const sha256 = z
   .string()
-  .regex(/^[0-9a-fA-F]{64}$/)
+  .regex(/^[0-9a-fA-F]{64}$/, fieldMessage('sha256'))
   .describe('Hex SHA-256 of the PDF');
 
 export function documentsOperations(documents: DocumentsService): Operation[] {
@@ -37,7 +38,7 @@ export function documentsOperations(documents: DocumentsService): Operation[] {
           sha256: sha256.optional(),
         })
         .refine((by) => (by.pdf === undefined) !== (by.sha256 === undefined), {
-          message: 'send either the PDF (application/pdf) or its sha256 (application/json)',
+          ...fieldMessage('pdf_or_sha256'),
           path: ['sha256'],
         }),
       output: z.object({

@@ -179,7 +179,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       }),
       output: ingested,
       handler: async (ctx, input) => {
-        const read = eventsFromEpcis(input.document);
+        const read = eventsFromEpcis(input.document, ctx.lang);
         if (read.errors.length > 0) {
           throw new AppError('OTEP_INVALID', {
             details: { errors: read.errors.map((e) => ({ ...e, code: 'epcis_unreadable' })) },
