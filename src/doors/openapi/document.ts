@@ -24,8 +24,8 @@ function commonErrors(operation: Operation): ErrorCode[] {
   }
   if (binding?.path.includes(':')) codes.push('URI_TOO_LONG', 'BAD_REQUEST');
   // The executor's module switch: a read of a module the system does not offer is 503.
-  if (operation.feature)
-    codes.push('MODULE_DISABLED', ...(operation.kind === 'query' ? ['MODULE_UNAVAILABLE' as const] : []));
+  if (operation.feature) codes.push('MODULE_DISABLED');
+  if (operation.feature && operation.kind === 'query') codes.push('MODULE_UNAVAILABLE');
   const access = operation.access;
   if ('provider' in access && access.provider) codes.push('PROVIDER_CREDENTIAL_REQUIRED');
   else if (!access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');

@@ -73,8 +73,9 @@ class DryRunRollback {
 
 /**
  * The one place where a call becomes an operation run: authentication, authorization by account
- * kind and scope, the operation's module switch, input validation, the transaction (rolled back for a dry run), audit and the
- * output contract. Doors translate their protocol to an Invocation and call `execute`.
+ * kind and scope, the operation's module switch, input validation, the transaction (rolled back
+ * for a dry run), audit and the output contract. Doors translate their protocol to an Invocation
+ * and call `execute`.
  */
 export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}

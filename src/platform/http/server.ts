@@ -18,6 +18,8 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Longest value a path parameter may have; a longer one is refused with 414 before any route runs. */
+const MAX_PATH_PARAMETER_LENGTH = 100;
 
 /** One route the server answers, as registered (a path pattern with :params). */
 export interface RegisteredRoute {
@@ -62,7 +64,7 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
               details: { limit_characters: MAX_PATH_PARAMETER_LENGTH },
             })
           : toAppError(error, config.bodyLimitBytes);
-      sendError(request, reply, appError.status >= 500 ? error : undefined, appError);
+      sendError(request, reply, error, appError);
     },
   });
 
@@ -104,9 +106,6 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
 
   return app;
 }
-
-/** Longest value a path parameter may have; a longer one is refused with 414 before any route runs. */
-export const MAX_PATH_PARAMETER_LENGTH = 100;
 
 /** A refusal in the error shape, in the caller's language; a server fault is logged with its cause. */
 function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown, error: AppError) {
