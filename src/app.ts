@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
-import { registerDocumentsDoor } from './doors/documents.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
@@ -153,13 +152,13 @@ export async function createApp(
     clock,
     authenticate: services.accounts.authenticate,
     authenticateProvider: services.tracking.authenticateProvider,
+    requireFeature: services.accounts.requireFeature,
     responsePolicies: [services.pricing.policy],
     observe: metrics.observeOperation,
   });
   const http = createHttpServer(config, metrics);
-  registerRestDoor(http, catalog, executor);
+  await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
-  await registerDocumentsDoor(http, catalog, executor);
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor);

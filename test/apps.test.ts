@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { generateKeyPair, SignJWT } from 'jose';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
@@ -330,6 +332,74 @@ describe('platform apps: bootstrap and native sign-in', () => {
       assert.equal((await signIn(genuine)).status, 200);
     });
 
+    it('refuses a token that cannot be valid (401) without reading keys, even when they cannot be read', async () => {
+      // A provider whose keys address answers nothing: a closed loopback port.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      await server.db
+        .insertInto('identity_providers')
+        .values({
+          code: 'silent',
+          name: 'Silent',
+          issuer: 'https://id.silent.test',
+          issuer_aliases: [],
+          jwks_uri: `http://127.0.0.1:${port}/jwks`,
+          preset: null,
+          created_at: new Date(),
+          updated_at: new Date(),
+        })
+        .execute();
+      await assign(a.code, {
+        config: {
+          authentication: {
+            methods: { silent: true },
+            providers: { silent: { server_client_id: AUDIENCE } },
+          },
+        },
+      });
+      const { privateKey } = await generateKeyPair('ES256');
+      const signed = (claims: { iss?: string; aud?: string; exp?: Date }) =>
+        new SignJWT({ email: a.emails.customer, email_verified: true })
+          .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+          .setIssuer(claims.iss ?? 'https://id.silent.test')
+          .setAudience(claims.aud ?? AUDIENCE)
+          .setSubject('customer-a')
+          .setIssuedAt()
+          .setExpirationTime(claims.exp ?? '1h')
+          .sign(privateKey);
+      const hmac = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('https://id.silent.test')
+        .setAudience(AUDIENCE)
+        .setSubject('customer-a')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
+      const [header, payload] = (await signed({})).split('.');
+      const cases: Array<[string, string]> = [
+        ['garbage', 'malformed'],
+        ['a.b.c', 'malformed'],
+        [`${header}.${payload}`, 'malformed'],
+        [`${header}.bm90IGpzb24.c2ln`, 'malformed'],
+        [hmac, 'malformed'],
+        [await signed({ iss: 'https://elsewhere.test' }), 'issuer'],
+        [await signed({ aud: 'another-app' }), 'audience'],
+        [await signed({ exp: new Date(Date.now() - 60_000) }), 'expired'],
+      ];
+      for (const [idToken, problem] of cases) {
+        const answer = await signIn(idToken, { idp: 'silent' });
+        assert.equal(answer.status, 401, `${problem}: ${JSON.stringify(answer.body)}`);
+        assert.equal(answer.body.error_code, 'ID_TOKEN_INVALID');
+        assert.equal(answer.body.details.problem, problem);
+      }
+      // A token that could be valid needs the keys: the provider is then unreachable.
+      const plausible = await signIn(await signed({}), { idp: 'silent' });
+      assert.equal(plausible.status, 502, JSON.stringify(plausible.body));
+      assert.equal(plausible.body.error_code, 'IDENTITY_PROVIDER_UNREACHABLE');
+    });
+
     it('registers an unknown identity where registration is on, and refuses it (401) where it is off', async () => {
       const newcomer = await token({ sub: 'newcomer', email: 'newcomer@mail.test', name: 'New Comer' });
       const offInB = await signIn(newcomer, { client: b.code });
@@ -478,7 +548,7 @@ describe('platform apps: bootstrap and native sign-in', () => {
       const listed = await api.get('/api/v1/platform/identity-providers', { token: platform });
       assert.deepEqual(
         listed.body.providers.map((p: { code: string }) => p.code),
-        ['acme', 'apple', 'google', 'impostor'],
+        ['acme', 'apple', 'google', 'impostor', 'silent'],
       );
     });
 

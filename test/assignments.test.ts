@@ -28,6 +28,12 @@ describe('broker order assignments', () => {
   const active = async (orderId: number) =>
     (await api.get(`${BASE}?order_id=${orderId}&status=active`, { token: admin })).body.assignments;
   const setModule = (path: string, body: unknown, token = platform) => api.call('PUT', path, { token, body });
+  /** One request with a bad input per write, from an account each may call it with. */
+  const badWrites = async () => [
+    await api.post(BASE, { order_ids: [] }, { token: admin }),
+    await api.post(`${BASE}/revoke`, { order_ids: 'all' }, { token: admin }),
+    await api.post(`${BASE}/release`, { order_id: -1 }, { token: first.token }),
+  ];
   const messages = (body: { errors: Array<{ order_id: number; message: string }> }) =>
     Object.fromEntries(body.errors.map((e) => [e.order_id, e.message]));
 
@@ -83,6 +89,16 @@ describe('broker order assignments', () => {
     const write = await assign([ids.NEW!], first.id);
     assert.equal(write.status, 403);
     assert.equal(write.body.error_code, 'MODULE_DISABLED');
+    // The switch is told before the input is looked at: a bad request gets the same answers.
+    for (const token of [admin, first.token]) {
+      const badList = await api.get(`${BASE}?per_page=0`, { token });
+      assert.equal(badList.status, 503, JSON.stringify(badList.body));
+      assert.equal(badList.body.error_code, 'MODULE_UNAVAILABLE');
+    }
+    for (const answer of await badWrites()) {
+      assert.equal(answer.status, 403, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'MODULE_DISABLED');
+    }
 
     // Only platform admins flip the switches.
     const byAdmin = await setModule(
@@ -101,6 +117,9 @@ describe('broker order assignments', () => {
       await assign([ids.NEW!], first.id),
       await api.post(`${BASE}/revoke`, { order_ids: [ids.NEW] }, { token: admin }),
       await api.post(`${BASE}/release`, { order_id: ids.NEW }, { token: first.token }),
+      await api.get(`${BASE}?per_page=0`, { token: admin }),
+      await api.get(`${BASE}?per_page=0`, { token: first.token }),
+      ...(await badWrites()),
     ]) {
       assert.equal(answer.status, 403, JSON.stringify(answer.body));
       assert.equal(answer.body.error_code, 'MODULE_DISABLED');
@@ -123,6 +142,15 @@ describe('broker order assignments', () => {
     const me = await api.get('/api/v1/user/me', { token: admin });
     assert.equal(me.body.business.modules.contractor_assignment, true);
     assert.equal((await api.get(BASE, { token: admin })).status, 200);
+    // Switched on, the same bad requests are what they are.
+    for (const answer of [
+      await api.get(`${BASE}?per_page=0`, { token: admin }),
+      await api.get(`${BASE}?per_page=0`, { token: first.token }),
+      ...(await badWrites()),
+    ]) {
+      assert.equal(answer.status, 422, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'VALIDATION_FAILED');
+    }
   });
 
   it('assigns what it can and reports each refusal in the caller language', async () => {

@@ -5,6 +5,7 @@ import { createServices } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { Executor, type Invocation } from '../src/platform/catalog/executor.ts';
 import { defineOperation } from '../src/platform/catalog/operation.ts';
+import { Catalog } from '../src/platform/catalog/registry.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { AppError } from '../src/platform/errors.ts';
@@ -177,5 +178,50 @@ describe('the operation executor', () => {
 
   it('treats an output that breaks its contract as the server fault it is', async () => {
     await assert.rejects(executor.execute(brokenContract, {}, as(undefined)), /broke its output contract/);
+  });
+
+  it("asks an operation's module switch after authentication and before the input", async () => {
+    const calls: Array<{ feature: string; user: number; use: string; input: unknown }> = [];
+    let on = false;
+    const gated = new Executor({
+      db: handle.db,
+      clock: new ManualClock(),
+      authenticate: createServices(loadConfig({}), new ManualClock()).accounts.authenticate,
+      requireFeature: async (_db, call) => {
+        calls.push({ feature: call.feature, user: call.caller.userId, use: call.use, input: call.input });
+        if (!on) throw new AppError('MODULE_DISABLED');
+      },
+    });
+    const inModule = { ...whoAmI, name: 'who_am_i_in_module', feature: 'test_module' };
+    await assert.rejects(gated.execute(inModule, { echo: 'far too long' }, as(undefined)), {
+      code: 'UNAUTHENTICATED',
+    });
+    assert.deepEqual(calls, [], 'no switch is asked for an unknown caller');
+    await assert.rejects(gated.execute(inModule, { echo: 'far too long' }, as(tokens.admin)), {
+      code: 'MODULE_DISABLED',
+    });
+    assert.deepEqual(calls, [
+      {
+        feature: 'test_module',
+        user: tenant.userIds.client_admin,
+        use: 'read',
+        input: { echo: 'far too long' },
+      },
+    ]);
+    on = true;
+    await assert.rejects(gated.execute(inModule, { echo: 'far too long' }, as(tokens.admin)), {
+      code: 'VALIDATION_FAILED',
+    });
+    assert.deepEqual(await gated.execute(inModule, { echo: 'hi' }, as(tokens.admin)), {
+      user: tenant.userIds.client_admin,
+      echo: 'hi',
+    });
+    // Without a gate, an operation of a module is a wiring fault, not a pass.
+    await assert.rejects(executor.execute(inModule, { echo: 'hi' }, as(tokens.admin)), /no gate checks/);
+    // Switches are per business: a public operation cannot belong to one.
+    assert.throws(
+      () => new Catalog().register([{ ...brokenContract, feature: 'test_module' }]),
+      /belongs to a feature but has no account access/,
+    );
   });
 });

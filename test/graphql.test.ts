@@ -289,6 +289,67 @@ describe('the GraphQL door', () => {
     assert.match(anonymous.message, /^Connectez-vous/);
   });
 
+  it('validates the timeline given to otepValidate, whatever JSON it is', async () => {
+    const VALIDATE = gql`
+      query Validate($timeline: JSON) {
+        otepValidate(timeline: $timeline) {
+          conformant
+          level
+          errors {
+            path
+            code
+            message
+          }
+        }
+      }
+    `;
+    type Report = {
+      otepValidate: { conformant: boolean; level: number; errors: { path: string; code: string }[] };
+    };
+    const timeline = {
+      otep_version: '0.1',
+      profile: 'parcel',
+      subject: { tracking_number: 'GQL-VALIDATE' },
+      events: [
+        { occurred_at: '2026-11-02T10:30:00+01:00', status_code: 'in_transit', source: { type: 'carrier' } },
+      ],
+    };
+    const valid = await graphql().request<Report>(VALIDATE, { timeline });
+    assert.deepEqual(valid.otepValidate, { conformant: true, level: 1, errors: [] });
+
+    const local = { ...timeline, events: [{ ...timeline.events[0], occurred_at: '2026-11-02T10:30:00' }] };
+    const invalid = await graphql(undefined, { 'accept-language': 'fr' }).request<Report>(VALIDATE, {
+      timeline: local,
+    });
+    assert.equal(invalid.otepValidate.conformant, false);
+    assert.deepEqual(invalid.otepValidate.errors, [
+      {
+        path: 'events[0].occurred_at',
+        code: 'occurred_at_without_offset',
+        message: 'occurred_at 2026-11-02T10:30:00 n’a pas de décalage horaire ; terminez-la par Z ou ±hh:mm.',
+      },
+    ]);
+
+    // A literal argument, not an object: a report, like the REST door's.
+    const list = await graphql().request<Report>(gql`
+      {
+        otepValidate(timeline: [1, 2]) {
+          conformant
+          level
+          errors {
+            path
+            code
+          }
+        }
+      }
+    `);
+    assert.deepEqual(list.otepValidate, {
+      conformant: false,
+      level: 0,
+      errors: [{ path: '', code: 'timeline_not_object' }],
+    });
+  });
+
   it('answers FORBIDDEN to an account kind the operation does not admit', async () => {
     const refused = await refusal(
       graphql(tokens.driver).request(gql`

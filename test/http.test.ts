@@ -39,6 +39,24 @@ describe('the HTTP shell', () => {
     assert.equal(answer.headers.get('content-language'), 'es');
   });
 
+  it("answers the router's refusals of a path in the error shape, localised", async () => {
+    const long = await api.get(`/api/v1/otep/trackings/${'x'.repeat(101)}`, {
+      headers: { 'accept-language': 'fr', 'x-request-id': 'long-path-1' },
+    });
+    assert.equal(long.status, 414);
+    assert.deepEqual(long.body, {
+      result: false,
+      error_code: 'PARAMETER_TOO_LONG',
+      message: "Une partie de l'adresse dépasse 100 caractères.",
+      details: { limit_characters: 100 },
+    });
+    assert.equal(long.headers.get('content-language'), 'fr');
+    assert.equal(long.headers.get('x-request-id'), 'long-path-1');
+    const undecodable = await api.get('/api/v1/otep/trackings/%E0%A4%A');
+    assert.equal(undecodable.status, 400);
+    assert.equal(undecodable.body.error_code, 'INVALID_URL');
+  });
+
   it('refuses a body that is not JSON, or not an object', async () => {
     const broken = await api.post('/api/v1/user/login', '{"email": ', {
       headers: { 'accept-language': 'zh-Hant' },

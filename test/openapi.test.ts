@@ -1,17 +1,51 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { client } from './support/http.ts';
+import { loadConfig } from '../src/config.ts';
+import { registeredRoutes } from '../src/platform/http/server.ts';
+import { type Answer, type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
+
+interface DocumentedOperation {
+  operationId: string;
+  responses: Record<string, { description: string }>;
+}
+
+interface DocumentedRoute {
+  /** `POST /v1/otep/validate` */
+  key: string;
+  method: string;
+  path: string;
+  operation: DocumentedOperation;
+}
+
+/** A fetch answer read like the JSON client's. */
+async function answerOf(response: Promise<Response>): Promise<Answer> {
+  const answer = await response;
+  const text = await answer.text();
+  return { status: answer.status, headers: answer.headers, body: text ? JSON.parse(text) : undefined };
+}
 
 describe('the OpenAPI document', () => {
   let server: TestServer;
+  let api: Client;
   // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document
   let document: any;
 
+  const documentedRoutes = (): DocumentedRoute[] =>
+    Object.entries<Record<string, DocumentedOperation>>(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        key: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        operation,
+      })),
+    );
+
   before(async () => {
     server = await startTestServer();
-    const answer = await client(server.baseUrl).get('/api/openapi.json');
+    api = client(server.baseUrl);
+    const answer = await api.get('/api/openapi.json');
     assert.equal(answer.status, 200);
     document = answer.body;
   });
@@ -40,6 +74,70 @@ describe('the OpenAPI document', () => {
     const rest = server.app.catalog.list().filter((operation) => operation.rest);
     assert.ok(rest.length >= 4);
     assert.deepEqual([...documented].sort(), rest.map((operation) => operation.name).sort());
+  });
+
+  it('has every route the API answers, and nothing it does not answer', () => {
+    // Surfaces under /api that describe themselves elsewhere: this document and its page, GraphQL
+    // (schema.graphql) and the OTEP guide (docs/otep.md).
+    const elsewhere = [
+      /^\/api\/openapi\.json$/,
+      /^\/api\/docs(\/|$)/,
+      /^\/api\/graphi?ql(\/|$)/,
+      /^\/api\/otep-guide/,
+    ];
+    const served = registeredRoutes(server.app.http)
+      .filter((route) => route.url.startsWith('/api/') && route.method !== 'HEAD')
+      .filter((route) => !elsewhere.some((pattern) => pattern.test(route.url)))
+      .map((route) => `${route.method} ${route.url.slice('/api'.length).replace(/:(\w+)/g, '{$1}')}`);
+    assert.ok(served.includes('POST /v1/documents/verify'));
+    assert.deepEqual(
+      [...new Set(served)].sort(),
+      documentedRoutes()
+        .map((route) => route.key)
+        .sort(),
+    );
+  });
+
+  it('lists the status and code of every refusal the HTTP shell gives before an operation runs', async () => {
+    const limit = loadConfig({}).bodyLimitBytes;
+    const checked: string[] = [];
+    const expect = async (route: DocumentedRoute, probe: string, answer: Answer, status: number) => {
+      assert.equal(answer.status, status, `${route.key} ${probe}: ${JSON.stringify(answer.body)}`);
+      const documented = route.operation.responses[String(status)];
+      assert.ok(documented, `${route.key} does not document ${status} (${probe})`);
+      assert.ok(
+        documented.description.includes(answer.body.error_code),
+        `${route.key} ${status} does not name ${answer.body.error_code}`,
+      );
+      checked.push(`${status} ${answer.body.error_code}`);
+    };
+    for (const route of documentedRoutes()) {
+      const url = (value: string) => `/api${route.path.replace(/\{\w+\}/g, value)}`;
+      if (route.path.includes('{')) {
+        await expect(route, 'long path value', await api.call(route.method, url('x'.repeat(101))), 414);
+        await expect(route, 'bad percent-encoding', await api.call(route.method, url('%E0%A4%A')), 400);
+      }
+      if (route.method === 'GET') continue;
+      const send = (body: string | Buffer, type: string) =>
+        fetch(server.baseUrl + url('1'), { method: route.method, headers: { 'content-type': type }, body });
+      await expect(route, 'broken JSON', await answerOf(send('{"a": ', 'application/json')), 400);
+      await expect(route, 'plain text', await answerOf(send('a=1', 'text/plain')), 415);
+      const ownLimit = server.app.catalog.get(route.operation.operationId)?.rest?.body?.limitBytes ?? limit;
+      await expect(
+        route,
+        'too large',
+        await answerOf(send(Buffer.alloc(ownLimit + 1, 0x20), 'application/json')),
+        413,
+      );
+    }
+    assert.deepEqual([...new Set(checked)].sort(), [
+      '400 INVALID_JSON',
+      '400 INVALID_URL',
+      '413 PAYLOAD_TOO_LARGE',
+      '414 PARAMETER_TOO_LONG',
+      '415 UNSUPPORTED_DOCUMENT_TYPE',
+      '415 UNSUPPORTED_MEDIA_TYPE',
+    ]);
   });
 
   it('documents login as public and me as needing a bearer token', () => {

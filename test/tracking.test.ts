@@ -259,6 +259,55 @@ describe('tracking: OTEP store, reads, providers and ingest', () => {
     assert.equal(answer.body.duplicates, epcis.epcisBody.eventList.length);
   });
 
+  it('takes EPCIS in the JSON-LD media type it serves it in, and as plain JSON', async () => {
+    const epcis = (await timeline(number, '?format=epcis')).body.data;
+    for (const type of [
+      'application/ld+json',
+      'application/ld+json; profile="https://ref.gs1.org/standards/epcis"',
+      'application/json',
+    ]) {
+      const answer = await api.post('/api/v1/otep/ingest/epcis', epcis, {
+        headers: { 'x-otep-provider-key': providerKey, 'content-type': type },
+      });
+      assert.equal(answer.status, 200, `${type}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body.duplicates, epcis.epcisBody.eventList.length);
+    }
+    const broken = await api.post('/api/v1/otep/ingest/epcis', '{"epcisBody": ', {
+      headers: { 'x-otep-provider-key': providerKey, 'content-type': 'application/ld+json' },
+    });
+    assert.equal(broken.status, 400);
+    assert.equal(broken.body.error_code, 'INVALID_JSON');
+    const text = await api.post('/api/v1/otep/ingest/epcis', 'epcis', {
+      headers: { 'x-otep-provider-key': providerKey, 'content-type': 'text/plain' },
+    });
+    assert.equal(text.status, 415);
+    assert.equal(text.body.error_code, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers a validation report for any well-formed JSON body, objects or not', async () => {
+    for (const body of ['[1,2]', '"s"', '42', 'null', 'true']) {
+      const answer = await api.post('/api/v1/otep/validate', body, { headers: { 'accept-language': 'de' } });
+      assert.equal(answer.status, 200, `${body}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(answer.body, {
+        result: true,
+        conformant: false,
+        level: 0,
+        errors: [
+          { path: '', code: 'timeline_not_object', message: 'Die Zeitleiste muss ein JSON-Objekt sein.' },
+        ],
+        warnings: [],
+      });
+    }
+    // An empty object is an object: its own problems, not "not an object".
+    const empty = await api.post('/api/v1/otep/validate', {});
+    assert.equal(empty.status, 200);
+    assert.ok(empty.body.errors.some((e: { code: string }) => e.code === 'missing_otep_version'));
+    assert.ok(!empty.body.errors.some((e: { code: string }) => e.code === 'timeline_not_object'));
+    const broken = await api.post('/api/v1/otep/validate', '{"otep_version": ');
+    assert.equal(broken.status, 400);
+    assert.equal(broken.body.error_code, 'INVALID_JSON');
+  });
+
   it('validates a timeline with paths and localised messages', async () => {
     const answer = await api.post(
       '/api/v1/otep/validate',

@@ -16,8 +16,22 @@ function securityOf(operation: Operation): Array<Record<string, string[]>> {
 
 /** Refusals any operation may give, by what it is. */
 function commonErrors(operation: Operation): ErrorCode[] {
-  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR'];
-  if (operation.rest && operation.rest.method !== 'GET') codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE');
+  // Text no field may hold is refused by the HTTP shell in any body or query string.
+  const codes: ErrorCode[] = [
+    'VALIDATION_FAILED',
+    'UNSUPPORTED_CHARACTERS',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  ];
+  const binding = operation.rest;
+  // The HTTP shell's own refusals: of the body as bytes, and of path values before any route runs.
+  if (binding && binding.method !== 'GET') {
+    codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE', binding.body?.unsupported ?? 'UNSUPPORTED_MEDIA_TYPE');
+  }
+  if (binding?.path.includes(':')) codes.push('PARAMETER_TOO_LONG', 'INVALID_URL');
+  // The executor's module switch: a read of a module the system does not offer is 503.
+  if (operation.feature) codes.push('MODULE_DISABLED');
+  if (operation.feature && operation.kind === 'query') codes.push('MODULE_UNAVAILABLE');
   const access = operation.access;
   if ('provider' in access && access.provider) codes.push('PROVIDER_CREDENTIAL_REQUIRED');
   else if (!access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
@@ -43,10 +57,15 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     const input = schemaOf(operation.input, 'input');
     const properties = input.properties ?? {};
     const required = new Set(input.required ?? []);
-    const inQuery = binding.method === 'GET' || binding.method === 'DELETE';
+    const body = binding.body;
+    const bodyless = binding.method === 'GET' || binding.method === 'DELETE';
+    const bytesField = body?.bytes?.field;
+    // Fields that cannot come in the body come in the query string.
+    const inBody = (name: string) =>
+      !bodyless && !pathParams.includes(name) && (body?.field ? name === body.field : name !== bytesField);
 
     const parameters = Object.entries(properties)
-      .filter(([name]) => pathParams.includes(name) || inQuery)
+      .filter(([name]) => name !== bytesField && !inBody(name))
       .map(([name, schema]) => ({
         name,
         in: pathParams.includes(name) ? 'path' : 'query',
@@ -63,21 +82,28 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         schema: { type: 'string' },
       });
     }
-    const bodyFields = inQuery ? [] : Object.keys(properties).filter((name) => !pathParams.includes(name));
+    const bodyFields = Object.keys(properties).filter(inBody);
+    const jsonSchema = body?.field
+      ? properties[body.field]
+      : {
+          ...input,
+          properties: Object.fromEntries(bodyFields.map((name) => [name, properties[name]!])),
+          required: bodyFields.filter((name) => required.has(name)),
+        };
+    const content: Record<string, { schema: JsonSchema }> = {};
+    if (bodyFields.length > 0 && jsonSchema) {
+      for (const type of ['application/json', ...(body?.jsonTypes ?? [])])
+        content[type] = { schema: jsonSchema };
+    }
+    for (const type of body?.bytes?.mediaTypes ?? []) {
+      content[type] = { schema: { type: 'string', contentMediaType: type } };
+    }
     const requestBody =
-      bodyFields.length === 0
+      Object.keys(content).length === 0
         ? undefined
         : {
-            required: bodyFields.some((name) => required.has(name)),
-            content: {
-              'application/json': {
-                schema: {
-                  ...input,
-                  properties: Object.fromEntries(bodyFields.map((name) => [name, properties[name]])),
-                  required: bodyFields.filter((name) => required.has(name)),
-                },
-              },
-            },
+            required: body?.bytes !== undefined || bodyFields.some((name) => required.has(name)),
+            content,
           };
 
     const errorCodes = [...new Set([...commonErrors(operation), ...(operation.errors ?? [])])];

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
-import { Representation } from '../../platform/catalog/operation.ts';
+import { Representation, type RestBody } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
+import { AppError } from '../../platform/errors.ts';
 import { bearerOf, headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
 
@@ -12,15 +13,20 @@ export const API_PREFIX = '/api';
 const JSON_OBJECT = z.record(z.string(), z.unknown());
 
 /** One route per operation with a REST binding; the executor does everything else. */
-export function registerRestDoor(app: FastifyInstance, catalog: Catalog, executor: Executor): void {
+export async function registerRestDoor(
+  app: FastifyInstance,
+  catalog: Catalog,
+  executor: Executor,
+): Promise<void> {
   for (const operation of catalog.list()) {
     const binding = operation.rest;
     if (!binding) continue;
-    app.route({
+    const route: RouteOptions = {
       method: binding.method,
       url: API_PREFIX + binding.path,
+      ...(binding.body?.limitBytes ? { bodyLimit: binding.body.limitBytes } : {}),
       handler: async (request, reply) => {
-        const result = await executor.execute(operation, restInput(request), {
+        const result = await executor.execute(operation, restInput(request, binding.body), {
           bearer: bearerOf(request),
           providerKey: headerOf(request, 'x-otep-provider-key'),
           accept: headerOf(request, 'accept'),
@@ -37,19 +43,51 @@ export function registerRestDoor(app: FastifyInstance, catalog: Catalog, executo
         const body = Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body);
         return reply.type(result.mediaType).send(body);
       },
+    };
+    const body = binding.body;
+    if (!body?.jsonTypes && !body?.bytes && !body?.unsupported) {
+      app.route(route);
+      continue;
+    }
+    // The media types one route takes stay in a scope of its own.
+    await app.register(async (scope) => {
+      for (const type of body.jsonTypes ?? []) {
+        scope.addContentTypeParser(type, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+      }
+      for (const type of body.bytes?.mediaTypes ?? []) {
+        scope.addContentTypeParser(type, { parseAs: 'buffer' }, (_request, bytes, done) => done(null, bytes));
+      }
+      if (body.unsupported) {
+        const refusal = body.unsupported;
+        scope.setErrorHandler((error: FastifyError) => {
+          if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new AppError(refusal);
+          throw error;
+        });
+      }
+      scope.route(route);
     });
   }
 }
 
-/** The operation's input: the JSON body's fields, then query parameters, then path parameters. */
-function restInput(request: FastifyRequest): Record<string, unknown> {
-  const body = JSON_OBJECT.safeParse(request.body ?? {}, { error: validationErrorMap(request.lang) });
-  if (!body.success) throw validationFailed(body.error);
+/**
+ * The operation's input: the body (its fields, or the whole of it as one field), then query
+ * parameters, then path parameters.
+ */
+function restInput(request: FastifyRequest, body: RestBody | undefined): Record<string, unknown> {
   return {
-    ...body.data,
+    ...bodyInput(request, body),
     ...(request.query as Record<string, unknown>),
     ...(request.params as Record<string, unknown>),
   };
+}
+
+function bodyInput(request: FastifyRequest, body: RestBody | undefined): Record<string, unknown> {
+  // Only the media types of `body.bytes` are parsed as bytes.
+  if (Buffer.isBuffer(request.body) && body?.bytes) return { [body.bytes.field]: request.body };
+  if (body?.field) return { [body.field]: request.body };
+  const fields = JSON_OBJECT.safeParse(request.body ?? {}, { error: validationErrorMap(request.lang) });
+  if (!fields.success) throw validationFailed(fields.error);
+  return fields.data;
 }
 
 /**

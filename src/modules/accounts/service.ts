@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginLimits } from '../../config.ts';
-import type { Authenticator } from '../../platform/catalog/executor.ts';
+import type { Authenticator, FeatureGate } from '../../platform/catalog/executor.ts';
 import {
   type AccountKind,
   type Caller,
@@ -10,6 +10,7 @@ import {
 import { type Clock, formatLocalDateTime, isValidTimeZone } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
+import { idParam } from '../orders/schemas.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { DEFAULT_AGENT_PROFILE, isProfile, PROFILES, SCOPES } from './profiles.ts';
 import * as repo from './repository.ts';
@@ -340,6 +341,25 @@ export class AccountsService {
       enabled: (await repo.enabledModules(db, businessId)).includes(module),
     };
   }
+
+  /**
+   * The switch of an operation's module, checked by the executor before the input: a call to a
+   * module that is off is refused whatever it holds. The module is that of the business the
+   * caller acts in (for a contractor, the one `business_id` names when it is an id, as
+   * actingBusiness picks it). A read of a module the platform does not offer answers 503 (not
+   * yet available on the system); any other call to a module that is not on, 403.
+   */
+  readonly requireFeature: FeatureGate = async (db, { feature, caller, use, input }) => {
+    const module = BUSINESS_MODULES.find((known) => known === feature);
+    if (!module) throw new Error(`No module ${feature}: the switches are ${BUSINESS_MODULES.join(', ')}`);
+    const named = idParam.safeParse(
+      typeof input === 'object' && input ? Reflect.get(input, 'business_id') : undefined,
+    );
+    const businessId = await this.actingBusiness(db, caller, named.success ? named.data : undefined);
+    const state = await this.moduleState(db, businessId, module);
+    if (!state.available && use === 'read') throw new AppError('MODULE_UNAVAILABLE');
+    if (!state.available || !state.enabled) throw new AppError('MODULE_DISABLED');
+  };
 
   /** Platform admins: offer a module on this system, or withdraw it. */
   async setPlatformModule(ctx: OperationContext, module: BusinessModule, available: boolean) {

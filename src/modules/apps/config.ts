@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 
 export const APP_TYPES = ['customer', 'driver', 'contractor', 'staff'] as const;
 export const PLATFORMS = ['ios', 'android'] as const;
@@ -34,17 +35,15 @@ const IDENTIFIER = '[0-9A-Za-z-]+';
 const SEMVER = new RegExp(
   `^${NUMBER}\\.${NUMBER}\\.${NUMBER}(?:-(${IDENTIFIER}(?:\\.${IDENTIFIER})*))?(?:\\+${IDENTIFIER}(?:\\.${IDENTIFIER})*)?$`,
 );
-export const semanticVersion = z.string().max(64).regex(SEMVER, 'a semantic version such as 2.4.1');
+export const semanticVersion = z.string().max(64).regex(SEMVER, fieldMessage('semantic_version'));
 
 const capabilityName = z
   .string()
   .max(64)
-  .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/, 'a dotted name such as wallet.balance');
-export const idpCode = z
-  .string()
-  .regex(/^[a-z][a-z0-9_-]{1,31}$/, 'lowercase letters, digits, - and _, starting with a letter');
+  .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/, fieldMessage('capability_name'));
+export const idpCode = z.string().regex(/^[a-z][a-z0-9_-]{1,31}$/, fieldMessage('provider_code'));
 
-const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour such as #1f6feb');
+const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, fieldMessage('colour'));
 const httpsUrl = z.url({ protocol: /^https$/ }).max(2000);
 
 /** Everything an assignment configures, as stored (and as a platform admin writes it, partially). */
@@ -72,7 +71,7 @@ export const assignmentConfigSchema = z.object({
     enabled: z.boolean(),
     phone_verification_required: z.boolean(),
     sms_configured: z.boolean(),
-    default_phone_region: z.string().regex(/^[A-Z]{2}$/, 'a region code such as FR'),
+    default_phone_region: z.string().regex(/^[A-Z]{2}$/, fieldMessage('country_code')),
     requires_approval: z.boolean(),
     code_length: z.int().min(4).max(10),
     resend_after: z.int().min(0).max(3600).describe('Seconds before a new code may be asked for'),

@@ -1,4 +1,12 @@
-import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  type JSONWebKeySet,
+  type JWTPayload,
+  jwtVerify,
+} from 'jose';
 import {
   OutboundFailed,
   OutboundRefused,
@@ -82,33 +90,26 @@ export class IdTokenVerifier {
     return { issuer: found, jwksUri };
   }
 
-  /** The verified claims of `token`, or IdTokenRefused saying why not. */
+  /**
+   * The verified claims of `token`, or IdTokenRefused saying why not. A token refused on its form
+   * alone never costs a fetch of the provider's keys, nor answers "provider unreachable".
+   */
   async verify(
     token: string,
     provider: IdentityProvider,
     audience: string,
     now: Date,
   ): Promise<JWTPayload & { sub: string }> {
+    const issuers = [provider.issuer, ...provider.issuer_aliases];
+    checkForm(token, issuers, audience, now);
     const attempt = async () => {
       const keys = await this.keysOf(provider, now);
       return jwtVerify(token, keys, {
-        issuer: [provider.issuer, ...provider.issuer_aliases],
+        issuer: issuers,
         audience,
         currentDate: now,
-        requiredClaims: ['sub', 'exp', 'iat'],
-        // Asymmetric signatures only: a provider's keys are public, so an HMAC "signed" with one proves nothing.
-        algorithms: [
-          'RS256',
-          'RS384',
-          'RS512',
-          'PS256',
-          'PS384',
-          'PS512',
-          'ES256',
-          'ES384',
-          'ES512',
-          'EdDSA',
-        ],
+        requiredClaims: [...REQUIRED_CLAIMS],
+        algorithms: [...ALGORITHMS],
       });
     };
     try {
@@ -175,6 +176,46 @@ export class IdTokenVerifier {
       throw error;
     }
   }
+}
+
+/** Asymmetric signatures only: a provider's keys are public, so an HMAC "signed" with one proves nothing. */
+const ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
+const REQUIRED_CLAIMS = ['sub', 'exp', 'iat'] as const;
+
+/**
+ * What a token tells without its signature, checked as jwtVerify checks it: three decodable
+ * parts, an algorithm we accept, the claims we need, the provider's issuer, our audience, not
+ * expired. A token failing here cannot be valid whatever the provider's keys say.
+ */
+function checkForm(token: string, issuers: readonly string[], audience: string, now: Date): void {
+  let claims: JWTPayload;
+  try {
+    if (token.split('.').length !== 3) throw new IdTokenRefused('malformed');
+    const { alg } = decodeProtectedHeader(token);
+    if (!ALGORITHMS.some((accepted) => accepted === alg)) throw new IdTokenRefused('malformed');
+    claims = decodeJwt(token);
+  } catch (error) {
+    if (error instanceof IdTokenRefused) throw error;
+    throw new IdTokenRefused('malformed');
+  }
+  const { sub, exp, iat, iss, aud } = claims;
+  if (typeof sub !== 'string' || typeof exp !== 'number' || typeof iat !== 'number') {
+    throw new IdTokenRefused('claims');
+  }
+  if (typeof iss !== 'string' || !issuers.includes(iss)) throw new IdTokenRefused('issuer');
+  if (!(Array.isArray(aud) ? aud : [aud]).includes(audience)) throw new IdTokenRefused('audience');
+  if (exp <= Math.floor(now.getTime() / 1000)) throw new IdTokenRefused('expired');
 }
 
 function problemOf(error: unknown): TokenProblem {

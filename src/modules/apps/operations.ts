@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { localDateTime } from '../accounts/operations.ts';
 import {
   APP_ROLES,
@@ -15,7 +16,7 @@ import type { AppsService } from './service.ts';
 
 const PLATFORM_WRITE = { kinds: ['platform_admin'], scopes: ['platform:write'] } as const;
 const PLATFORM_READ = { kinds: ['platform_admin'], scopes: ['platform:read'] } as const;
-const code = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,62}$/, 'lowercase letters, digits, - and _');
+const code = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,62}$/, fieldMessage('app_code'));
 
 const providerSchema = z.object({
   code: z.string(),
@@ -208,7 +209,7 @@ export function appsOperations(apps: AppsService): Operation[] {
           name: z.string().trim().min(1).max(200).optional(),
         })
         .refine((input) => (input.preset === undefined) !== (input.issuer === undefined), {
-          message: 'exactly one of preset and issuer',
+          ...fieldMessage('exactly_one_of', { fields: 'preset, issuer' }),
           path: ['issuer'],
         }),
       output: z.object({ result: z.literal(true), provider: providerSchema }),

@@ -68,7 +68,6 @@ export class AssignmentsService {
   async list(ctx: OperationContext, query: AssignmentQuery) {
     const caller = callerOf(ctx);
     const businessId = await this.accounts.actingBusiness(ctx.db, caller, query.business_id);
-    await this.requireModule(ctx.db, businessId, 'list');
     // A contractor sees its own assignments only, whatever broker_id says.
     const filter: repo.AssignmentFilter = {
       brokerId: caller.kind === 'contractor' ? caller.userId : query.broker_id,
@@ -95,7 +94,6 @@ export class AssignmentsService {
    */
   async assign(ctx: OperationContext, input: { order_ids: number[]; broker_id: number; note?: string }) {
     const businessId = businessOf(ctx);
-    await this.requireModule(ctx.db, businessId, 'write');
     const broker = await this.accounts.contractorAccount(ctx.db, input.broker_id);
     if (!broker || !(await this.accounts.isEngaged(ctx.db, broker.contractorCompanyId, businessId))) {
       throw new AppError('CONTRACTOR_NOT_FOUND', { params: { broker: input.broker_id } });
@@ -149,7 +147,6 @@ export class AssignmentsService {
   /** Client admins take orders back from their contractors; orders on a route are refused. */
   async revoke(ctx: OperationContext, input: { order_ids: number[]; reason?: string }) {
     const businessId = businessOf(ctx);
-    await this.requireModule(ctx.db, businessId, 'write');
     const { orders, active } = await this.lockOrders(ctx.db, businessId, input.order_ids);
     const errors: Refusal[] = [];
     let revoked = 0;
@@ -171,7 +168,6 @@ export class AssignmentsService {
   async release(ctx: OperationContext, input: { order_id: number; reason?: string; business_id?: number }) {
     const caller = callerOf(ctx);
     const businessId = await this.accounts.actingBusiness(ctx.db, caller, input.business_id);
-    await this.requireModule(ctx.db, businessId, 'write');
     const { orders, active } = await this.lockOrders(ctx.db, businessId, [input.order_id]);
     const order = orders.get(input.order_id);
     const current = active.get(input.order_id);
@@ -184,16 +180,6 @@ export class AssignmentsService {
   }
 
   // ----- helpers -----
-
-  /**
-   * The module must be on for the business; the list tells "not available on this system" (503)
-   * apart from "off for this business" (403).
-   */
-  private async requireModule(db: Queryable, businessId: number, use: 'list' | 'write'): Promise<void> {
-    const state = await this.accounts.moduleState(db, businessId, 'contractor_assignment');
-    if (!state.available && use === 'list') throw new AppError('MODULE_UNAVAILABLE');
-    if (!state.available || !state.enabled) throw new AppError('MODULE_DISABLED');
-  }
 
   /** Locks the orders first, so concurrent assignment changes of one order run one after the other. */
   private async lockOrders(db: Queryable, businessId: number, orderIds: number[]) {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
+import type { BusinessModule } from '../accounts/service.ts';
 import { actingBusinessParam, calendarDate, idParam as id } from '../orders/schemas.ts';
 import type { AssignmentsService } from './assignments.ts';
 import type { ContractorsService } from './service.ts';
@@ -36,6 +38,9 @@ const refusals = z
   .array(z.object({ order_id: z.int(), message: z.string() }))
   .describe('One entry per order not changed, with the reason in the caller language');
 
+/** The module switch broker order assignments belong to (accounts' BUSINESS_MODULES). */
+const ASSIGNMENT_MODULE = 'contractor_assignment' satisfies BusinessModule;
+
 /** Most orders one assign or revoke call takes. */
 const MAX_ORDERS = 100;
 const orderIds = z.array(z.int().positive()).min(1).max(MAX_ORDERS);
@@ -55,7 +60,8 @@ export function contractorsOperations(
       kind: 'query',
       risk: 'low',
       access: { kinds: ['client_admin', 'employee', 'contractor'], scopes: ['orders:read'] },
-      errors: ['MODULE_DISABLED', 'MODULE_UNAVAILABLE', 'BUSINESS_REQUIRED'],
+      feature: ASSIGNMENT_MODULE,
+      errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/broker-order-assignments' },
       graphql: 'brokerOrderAssignments',
       input: z.object({
@@ -86,7 +92,8 @@ export function contractorsOperations(
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
-      errors: ['MODULE_DISABLED', 'CONTRACTOR_NOT_FOUND'],
+      feature: ASSIGNMENT_MODULE,
+      errors: ['CONTRACTOR_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/broker-order-assignments' },
       graphql: 'assignOrdersToBroker',
       input: z.object({
@@ -112,7 +119,7 @@ export function contractorsOperations(
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
-      errors: ['MODULE_DISABLED'],
+      feature: ASSIGNMENT_MODULE,
       rest: { method: 'POST', path: '/v1/broker-order-assignments/revoke' },
       graphql: 'revokeBrokerOrderAssignments',
       input: z.object({ order_ids: orderIds, reason: z.string().max(255).optional() }),
@@ -126,7 +133,8 @@ export function contractorsOperations(
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['contractor'], scopes: ['orders:write'] },
-      errors: ['MODULE_DISABLED', 'ORDER_ON_ROUTE', 'ORDER_NOT_ASSIGNED_TO_YOU', 'BUSINESS_REQUIRED'],
+      feature: ASSIGNMENT_MODULE,
+      errors: ['ORDER_ON_ROUTE', 'ORDER_NOT_ASSIGNED_TO_YOU', 'BUSINESS_REQUIRED'],
       rest: { method: 'POST', path: '/v1/broker-order-assignments/release' },
       graphql: 'releaseBrokerOrderAssignment',
       input: z.object({
@@ -161,7 +169,7 @@ export function contractorsOperations(
                 .trim()
                 .min(1)
                 .max(12)
-                .regex(/^[A-Za-z0-9 -]+$/, 'letters, digits, spaces and hyphens only'),
+                .regex(/^[A-Za-z0-9 -]+$/, fieldMessage('postal_prefix')),
             )
             .min(1)
             .max(100),
@@ -171,7 +179,7 @@ export function contractorsOperations(
         })
         .refine((rule) => !rule.valid_to || rule.valid_to >= rule.valid_from, {
           path: ['valid_to'],
-          message: 'must not be before valid_from',
+          ...fieldMessage('not_before', { field: 'valid_from' }),
         }),
       output: z.object({ result: z.literal(true), rule: ruleSchema }),
       handler: (ctx, input) => contractors.createRule(ctx, input),

@@ -1,19 +1,17 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import type { DocumentsService } from './service.ts';
-
-/** The name the documents door (POST /api/v1/documents/verify) runs. */
-export const VERIFY_DOCUMENT = 'verify_document';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
+import { type DocumentsService, MAX_DOCUMENT_BYTES } from './service.ts';
 
 const sha256 = z
   .string()
-  .regex(/^[0-9a-fA-F]{64}$/)
+  .regex(/^[0-9a-fA-F]{64}$/, fieldMessage('sha256'))
   .describe('Hex SHA-256 of the PDF');
 
 export function documentsOperations(documents: DocumentsService): Operation[] {
   return [
     defineOperation({
-      name: VERIFY_DOCUMENT,
+      name: 'verify_document',
       summary: 'Whether the service issued a PDF, and whether it is intact',
       description:
         'Public. POST /api/v1/documents/verify with the PDF itself as application/pdf (at most 10 MiB), ' +
@@ -25,15 +23,22 @@ export function documentsOperations(documents: DocumentsService): Operation[] {
       kind: 'query',
       risk: 'low',
       access: { public: true },
-      errors: ['UNSUPPORTED_DOCUMENT_TYPE', 'PAYLOAD_TOO_LARGE'],
-      // No REST binding: src/doors/documents.ts serves the route, as it takes a raw PDF body.
+      rest: {
+        method: 'POST',
+        path: '/v1/documents/verify',
+        body: {
+          bytes: { field: 'pdf', mediaTypes: ['application/pdf'] },
+          limitBytes: MAX_DOCUMENT_BYTES,
+          unsupported: 'UNSUPPORTED_DOCUMENT_TYPE',
+        },
+      },
       input: z
         .object({
-          pdf: z.instanceof(Buffer).optional().describe('The PDF bytes (the door puts them here)'),
+          pdf: z.instanceof(Buffer).optional().describe('The PDF bytes (REST: an application/pdf body)'),
           sha256: sha256.optional(),
         })
         .refine((by) => (by.pdf === undefined) !== (by.sha256 === undefined), {
-          message: 'send either the PDF (application/pdf) or its sha256 (application/json)',
+          ...fieldMessage('pdf_or_sha256'),
           path: ['sha256'],
         }),
       output: z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { INCIDENT_REASONS } from '../tracking/codebook.ts';
 import {
@@ -146,7 +147,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
           business_id: actingBusinessParam,
         })
         .refine((by) => (by.order_ref === undefined) !== (by.tracking_number === undefined), {
-          message: 'give exactly one of order_ref and tracking_number',
+          ...fieldMessage('exactly_one_of', { fields: 'order_ref, tracking_number' }),
           path: ['order_ref'],
         }),
       output: orderResult,
@@ -299,7 +300,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
           order_refs: z.array(z.string().min(1).max(64)).max(100).optional(),
         })
         .refine((by) => by.order_ids?.length || by.order_refs?.length, {
-          message: 'give order_ids or order_refs',
+          ...fieldMessage('at_least_one_of', { fields: 'order_ids, order_refs' }),
           path: ['order_ids'],
         }),
       output: z.object({

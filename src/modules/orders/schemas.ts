@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { ORDER_STATUSES } from './statuses.ts';
 
 export const ORDER_FAMILIES = [
@@ -25,12 +26,15 @@ export const actingBusinessParam = idParam
   .describe('For contractors working for several businesses: which one. Ignored for the business staff.');
 const clockTime = z
   .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected HH:MM')
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, fieldMessage('clock_time'))
   .describe('Local time HH:MM');
 
 export const timeWindowSchema = z
   .object({ start: clockTime, end: clockTime })
-  .refine((window) => window.start < window.end, { message: 'start must be before end', path: ['end'] });
+  .refine((window) => window.start < window.end, {
+    ...fieldMessage('window_end_after_start'),
+    path: ['end'],
+  });
 
 export const addressSchema = z.object({
   name: z.string().trim().max(200).optional(),
@@ -41,7 +45,7 @@ export const addressSchema = z.object({
   postal_code: z.string().trim().max(20).optional(),
   country: z
     .string()
-    .regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 code')
+    .regex(/^[A-Z]{2}$/, fieldMessage('country_code'))
     .optional(),
   lat: z.number().min(-90).max(90).optional(),
   lng: z.number().min(-180).max(180).optional(),
@@ -49,9 +53,9 @@ export const addressSchema = z.object({
 
 /** Money as the caller writes it: major units, a number or a decimal string. */
 export const amountInput = z
-  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, fieldMessage('amount'))])
   .describe('Major units, e.g. 12.50');
-export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code');
+export const currencyCode = z.string().regex(/^[A-Z]{3}$/, fieldMessage('currency_code'));
 
 export const packageInputSchema = z.object({
   weight_grams: z.int().min(0).max(10_000_000).optional(),

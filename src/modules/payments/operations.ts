@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { amountInput, currencyCode, idParam } from '../orders/schemas.ts';
 import type { PaymentsService } from './service.ts';
 
@@ -94,7 +95,7 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
       graphql: 'addAccountCredit',
       input: z.object({
         customer_id: idParam,
-        amount: amountInput.refine((amount) => Number(amount) !== 0, 'must not be zero'),
+        amount: amountInput.refine((amount) => Number(amount) !== 0, fieldMessage('not_zero')),
         currency: currencyCode,
         reason: z.string().trim().min(1).max(200),
       }),

@@ -166,11 +166,20 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       risk: 'medium',
       access: { provider: true },
       errors: ['OTEP_INVALID', 'OTEP_TOO_MANY_EVENTS'],
-      rest: { method: 'POST', path: '/v1/otep/ingest/epcis' },
-      input: z.looseObject({}),
+      // JSON-LD is the media type the service serves EPCIS in; plain JSON is taken too.
+      rest: {
+        method: 'POST',
+        path: '/v1/otep/ingest/epcis',
+        body: { field: 'document', jsonTypes: ['application/ld+json'] },
+      },
+      input: z.object({
+        document: z
+          .looseObject({})
+          .describe('The EPCISDocument (or EPCISQueryDocument): the whole request body'),
+      }),
       output: ingested,
       handler: async (ctx, input) => {
-        const read = eventsFromEpcis(input);
+        const read = eventsFromEpcis(input.document, ctx.lang);
         if (read.errors.length > 0) {
           throw new AppError('OTEP_INVALID', {
             details: { errors: read.errors.map((e) => ({ ...e, code: 'epcis_unreadable' })) },
@@ -188,14 +197,21 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
     defineOperation({
       name: 'otep_validate',
       summary: 'Check a timeline against OTEP: errors and warnings with paths, conformance level',
-      description: 'Public. Always 200 for a JSON object; messages follow Accept-Language.',
+      description:
+        'Public. Always 200 for well-formed JSON, an object or not (a value that is not an object is reported ' +
+        'as timeline_not_object); messages follow Accept-Language.',
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
       access: { public: true },
-      rest: { method: 'POST', path: '/v1/otep/validate' },
+      rest: { method: 'POST', path: '/v1/otep/validate', body: { field: 'timeline' } },
       graphql: 'otepValidate',
-      input: z.looseObject({}),
+      input: z.object({
+        timeline: z
+          .unknown()
+          .nonoptional()
+          .describe('The OTEP timeline to check, any JSON value (REST: the whole request body)'),
+      }),
       output: z.object({
         result: z.literal(true),
         conformant: z.boolean(),
@@ -203,7 +219,10 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
         errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
         warnings: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
       }),
-      handler: async (ctx, input) => ({ result: true as const, ...validateTimeline(input, ctx.lang) }),
+      handler: async (ctx, input) => ({
+        result: true as const,
+        ...validateTimeline(input.timeline, ctx.lang),
+      }),
     }),
     defineOperation({
       name: 'create_tracking_provider',

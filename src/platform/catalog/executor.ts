@@ -22,6 +22,15 @@ export type Authenticator = (db: Queryable, bearer: string, now: Date) => Promis
 /** Resolves a tracking provider key to its provider; null when unknown or revoked. */
 export type ProviderAuthenticator = (db: Queryable, key: string) => Promise<ProviderCaller | null>;
 
+/**
+ * Refuses a call to an operation of an optional module that is off for the caller (the accounts
+ * module owns the switches). It runs before the input is validated, so it gets the raw input.
+ */
+export type FeatureGate = (
+  db: Queryable,
+  call: { feature: string; caller: Caller; use: 'read' | 'write'; input: unknown },
+) => Promise<void>;
+
 /** What a door knows about one call. */
 export interface Invocation {
   bearer: string | undefined;
@@ -52,6 +61,7 @@ export interface ExecutorDeps {
   clock: Clock;
   authenticate: Authenticator;
   authenticateProvider?: ProviderAuthenticator;
+  requireFeature?: FeatureGate;
   responsePolicies?: readonly ResponsePolicy[];
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
 }
@@ -66,8 +76,9 @@ class DryRunRollback {
 
 /**
  * The one place where a call becomes an operation run: authentication, authorization by account
- * kind and scope, input validation, the transaction (rolled back for a dry run), audit and the
- * output contract. Doors translate their protocol to an Invocation and call `execute`.
+ * kind and scope, the operation's module switch, input validation, the transaction (rolled back
+ * for a dry run), audit and the output contract. Doors translate their protocol to an Invocation
+ * and call `execute`.
  */
 export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
@@ -78,6 +89,7 @@ export class Executor {
     try {
       const provider = await this.authorizeProvider(operation, invocation);
       const caller = provider ? null : await this.authorize(operation, invocation);
+      await this.requireFeature(operation, caller, rawInput);
       const input = this.validate(operation, rawInput, invocation.lang);
       const result = await this.run(operation, input, caller, provider, invocation);
       outcome = 'ok';
@@ -122,6 +134,26 @@ export class Executor {
       });
     }
     return caller;
+  }
+
+  /** An operation of an optional module answers only while the module is on, whatever its input. */
+  private async requireFeature(
+    operation: Operation,
+    caller: Caller | null,
+    rawInput: unknown,
+  ): Promise<void> {
+    if (operation.feature === undefined) return;
+    if (!caller || !this.deps.requireFeature) {
+      throw new Error(
+        `Operation ${operation.name} belongs to ${operation.feature}, which no gate checks here`,
+      );
+    }
+    await this.deps.requireFeature(this.deps.db, {
+      feature: operation.feature,
+      caller,
+      use: operation.kind === 'query' ? 'read' : 'write',
+      input: rawInput,
+    });
   }
 
   private validate(operation: Operation, rawInput: unknown, lang: Language): unknown {

@@ -110,6 +110,33 @@ export type Access =
 export type Risk = 'low' | 'medium' | 'high';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** An operation's REST route; the path is relative to /api and may hold :params that are input fields. */
+export interface RestBinding {
+  method: HttpMethod;
+  path: string;
+  /** The door sends an ETag of the JSON answer and answers 304 to a matching If-None-Match. */
+  etag?: boolean;
+  /** How the body becomes input when it is not a JSON object of input fields. */
+  body?: RestBody;
+}
+
+/**
+ * A request body that is a document rather than named fields. Without one, a body is a JSON
+ * object whose members are input fields, alongside the query and path parameters.
+ */
+export interface RestBody {
+  /** The whole JSON body is this input field, whatever JSON value it is (a timeline to check). */
+  field?: string;
+  /** JSON media types taken besides application/json (application/ld+json for JSON-LD documents). */
+  jsonTypes?: readonly string[];
+  /** A body in one of these media types is taken as it is, as a Buffer in `field` (a PDF to verify). */
+  bytes?: { field: string; mediaTypes: readonly string[] };
+  /** A body limit in bytes of the route's own, above the service's (documents). */
+  limitBytes?: number;
+  /** The refusal of any other media type, where the operation words it better than UNSUPPORTED_MEDIA_TYPE. */
+  unsupported?: ErrorCode;
+}
+
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** snake_case and unique; also the agent tool name where one is exposed. */
   name: string;
@@ -125,11 +152,14 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   access: Access;
   input: I;
   output: O;
+  /**
+   * The optional module (feature switch) the operation belongs to: while the module is off for the
+   * caller's business the executor refuses the call, before it looks at the input. Needs account access.
+   */
+  feature?: string;
   /** Refusals this operation documents beyond the ones every operation may give. */
   errors?: readonly ErrorCode[];
-  /** REST binding; the path is relative to /api and may hold :params that are input fields. */
-  /** `etag`: the door sends an ETag of the JSON answer and answers 304 to a matching If-None-Match. */
-  rest?: { method: HttpMethod; path: string; etag?: boolean };
+  rest?: RestBinding;
   /**
    * GraphQL field name (camelCase), on Query for queries and on Mutation for mutations; the
    * GraphQL door exposes only operations that have one.

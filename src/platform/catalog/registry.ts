@@ -11,6 +11,10 @@ export class Catalog {
       if (operation.kind === 'mutation' && !guardsItsWrites(operation.access)) {
         throw new Error(`Mutation ${operation.name} names no scope: any token could call it`);
       }
+      // Module switches are per business: only a signed-in account has one.
+      if (operation.feature !== undefined && !('kinds' in operation.access)) {
+        throw new Error(`Operation ${operation.name} belongs to a feature but has no account access`);
+      }
       this.byName.set(operation.name, operation);
     }
     return this;

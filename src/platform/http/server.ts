@@ -19,8 +19,20 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-/** Longest path parameter (an id, a code, a tracking number) the router accepts. */
-const MAX_PARAM_LENGTH = 200;
+/** Longest value a path parameter may have; a longer one is refused with 414 before any route runs. */
+const MAX_PATH_PARAMETER_LENGTH = 100;
+
+/** One route the server answers, as registered (a path pattern with :params). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+const ROUTES = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route of a server made by createHttpServer, whichever door registered it. */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return ROUTES.get(app) ?? [];
+}
 
 /**
  * The HTTP shell every door hangs on: JSON logs with request ids, the caller's language, body
@@ -42,16 +54,25 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
     },
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
-    // Refusals the router makes before any hook runs (a malformed %-escape, an overlong path
-    // parameter) answer in the one error shape too.
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    // Refusals of the router (a path value too long, bad percent-encoding) in the one error shape.
     frameworkErrors: (error, request, reply) => {
-      const refusal =
+      request.lang = negotiateLanguage(request.headers['accept-language']);
+      const appError =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new AppError('PARAMETER_TOO_LONG', { params: { limit: MAX_PARAM_LENGTH } })
+          ? new AppError('PARAMETER_TOO_LONG', {
+              params: { limit: MAX_PATH_PARAMETER_LENGTH },
+              details: { limit_characters: MAX_PATH_PARAMETER_LENGTH },
+            })
           : new AppError('INVALID_URL');
-      return sendError(reply as FastifyReply, refusal, negotiateLanguage(request.headers['accept-language']));
+      sendError(request, reply, error, appError);
     },
-    maxParamLength: MAX_PARAM_LENGTH,
+  });
+
+  const routes: RegisteredRoute[] = [];
+  ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
 
   // The API speaks JSON only; other bodies get a clear 415 rather than a confusing validation error.
@@ -81,19 +102,15 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
   });
 
   app.setErrorHandler((error, request, reply) => {
-    // A route with a limit of its own (the PDF verify door) names that limit.
+    // A route with a limit of its own (the PDF verify route) names that limit.
     const appError = toAppError(error, request.routeOptions.bodyLimit ?? config.bodyLimitBytes);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    return sendError(reply, appError, request.lang);
+    return sendError(request, reply, error, appError);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    return sendError(
-      reply,
-      new AppError('ENDPOINT_NOT_FOUND', { params: { method: request.method, path } }),
-      request.lang,
-    );
+    const error = new AppError('ENDPOINT_NOT_FOUND', { params: { method: request.method, path } });
+    return sendError(request, reply, undefined, error);
   });
 
   app.get('/metrics', async (request, reply) => {
@@ -106,13 +123,15 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
   return app;
 }
 
-/** A refusal in the one error shape, in the caller's language, with the headers it carries. */
-function sendError(reply: FastifyReply, error: AppError, lang: Language) {
+/** A refusal in the error shape, in the caller's language; a server fault is logged with its cause. */
+function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown, error: AppError) {
+  if (error.status >= 500) request.log.error({ err: cause }, 'request failed');
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
   return reply
     .status(error.status)
-    .header('content-language', lang)
-    .send(errorBody(error, lang, reply.request.id));
+    .header('x-request-id', request.id)
+    .header('content-language', request.lang)
+    .send(errorBody(error, request.lang, request.id));
 }
 
 /** Compares secrets in constant time (digests have equal lengths whatever the input). */

@@ -1,6 +1,7 @@
 import Negotiator from 'negotiator';
 import { z } from 'zod';
 import type { ErrorCode, MessageParams } from '../errors.ts';
+import { FIELD_MESSAGES, namedFieldMessage } from './field-messages.ts';
 import { de } from './messages/de.ts';
 import { type ErrorMessages, en } from './messages/en.ts';
 import { es } from './messages/es.ts';
@@ -30,7 +31,19 @@ const VALIDATION_LOCALES: Record<Language, () => { localeError: z.core.$ZodError
   de: z.locales.de,
   es: z.locales.es,
 };
-const validationErrorMaps = new Map(LANGUAGES.map((lang) => [lang, VALIDATION_LOCALES[lang]().localeError]));
+/** zod's messages, and the messages the service's own schemas name (field-messages.ts). */
+const validationErrorMaps = new Map(
+  LANGUAGES.map((lang): [Language, z.core.$ZodErrorMap] => {
+    const zodMessages = VALIDATION_LOCALES[lang]().localeError;
+    return [
+      lang,
+      (issue) => {
+        const named = namedFieldMessage(issue);
+        return named ? fillTemplate(FIELD_MESSAGES[lang][named.key], named.params) : zodMessages(issue);
+      },
+    ];
+  }),
+);
 
 /** Chinese is written in two scripts; regions tell which one a reader expects. */
 const TRADITIONAL_REGIONS = new Set(['tw', 'hk', 'mo', 'hant']);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../../platform/errors.ts';
+import { fieldIssue, fieldMessage } from '../../../platform/i18n/field-messages.ts';
 import { toMajor, toMinor } from '../../orders/money.ts';
 import { currencyCode } from '../../orders/schemas.ts';
 import type { Shipment, ShipmentPackage, UnavailableReason } from './adapter.ts';
@@ -14,22 +15,25 @@ import type { Shipment, ShipmentPackage, UnavailableReason } from './adapter.ts'
 export const slug = z
   .string()
   .trim()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'expected lowercase letters, digits, - and _ (up to 40)');
+  .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, fieldMessage('slug', { max: 40 }));
 
 /** A non-negative amount in major units ("4.90" or 4.9). */
 const amount = z
-  .union([z.number().min(0), z.string().regex(/^\d+(\.\d+)?$/)])
+  .union([z.number().min(0), z.string().regex(/^\d+(\.\d+)?$/, fieldMessage('non_negative_amount'))])
   .describe('Major units, e.g. 4.90');
 
 /** A number with at most `decimals` decimals, so it converts to an exact integer. */
-const exact = (decimals: number, what: string) =>
+const exact = (decimals: number, unit: string) =>
   z
     .number()
     .min(0)
-    .refine((value) => Number.isSafeInteger(Math.round(value * 10 ** decimals)), 'too large')
+    .refine(
+      (value) => Number.isSafeInteger(Math.round(value * 10 ** decimals)),
+      fieldMessage('number_too_large'),
+    )
     .refine(
       (value) => Math.abs(value * 10 ** decimals - Math.round(value * 10 ** decimals)) < 1e-6,
-      `at most ${decimals} decimals (${what})`,
+      fieldMessage('max_decimals', { decimals, unit }),
     );
 const percent = exact(2, 'percent').max(100);
 const kilograms = exact(3, 'kg').positive();
@@ -68,7 +72,7 @@ const distanceZoning = z.object({
     .min(1)
     .max(50)
     .refine((bands) => bands.every((band, i) => i === 0 || band.max_km > bands[i - 1]!.max_km), {
-      message: 'bands must grow: each max_km above the one before',
+      ...fieldMessage('increasing', { field: 'max_km' }),
     })
     .describe(
       'Great-circle distance from sender to recipient (both need lat/lng); the first band that holds it',
@@ -83,7 +87,7 @@ const zoneRate = z.object({
     .min(1)
     .max(100)
     .refine((breaks) => breaks.every((b, i) => i === 0 || b.up_to_kg > breaks[i - 1]!.up_to_kg), {
-      message: 'weight breaks must grow: each up_to_kg above the one before',
+      ...fieldMessage('increasing', { field: 'up_to_kg' }),
     }),
   extra_kg_price: amount
     .optional()
@@ -115,7 +119,7 @@ export const rateCardSchema = z
       .min(1)
       .max(20)
       .refine((services) => new Set(services.map((s) => s.code)).size === services.length, {
-        message: 'service codes must be unique',
+        ...fieldMessage('unique', { field: 'code' }),
       }),
     surcharges: z
       .object({
@@ -128,7 +132,7 @@ export const rateCardSchema = z
             weight_kg: kilograms.optional(),
           })
           .refine((o) => o.longest_side_cm !== undefined || o.weight_kg !== undefined, {
-            message: 'give longest_side_cm, weight_kg or both',
+            ...fieldMessage('at_least_one_of', { fields: 'longest_side_cm, weight_kg' }),
           })
           .optional()
           .describe('Flat, per package whose longest side or actual weight is above the limit'),
@@ -145,8 +149,8 @@ export const rateCardSchema = z
         if (zones.has(zone.zone)) continue;
         ctx.addIssue({
           code: 'custom',
-          message: `no zone ${zone.zone} in the zoning`,
           path: ['services', s, 'zones', z, 'zone'],
+          ...fieldIssue('unknown_zone', { zone: zone.zone }),
         });
       }
     }

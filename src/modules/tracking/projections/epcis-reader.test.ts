@@ -6,6 +6,9 @@ import { epcis } from './epcis.ts';
 import { codeFromCbv, eventsFromEpcis } from './epcis-reader.ts';
 import { BASE_URL, PARCEL, singleEventTimelines } from './fixtures.ts';
 
+/** The reader with its messages in English. */
+const readEpcis = (document: unknown) => eventsFromEpcis(document, 'en');
+
 /** What a source would have pushed for a stored event: the service adds the rest. */
 function asPushed(event: OtepEvent) {
   const {
@@ -33,7 +36,7 @@ const documentOf = (...eventList: unknown[]) => ({ type: 'EPCISDocument', epcisB
 
 describe('eventsFromEpcis', () => {
   it('reads back the events of our own EPCIS document', () => {
-    const read = eventsFromEpcis(epcis(PARCEL, { baseUrl: BASE_URL }));
+    const read = readEpcis(epcis(PARCEL, { baseUrl: BASE_URL }));
     assert.deepEqual(read.errors, []);
     assert.deepEqual(
       read.events.map((entry) => entry.subject),
@@ -47,7 +50,7 @@ describe('eventsFromEpcis', () => {
 
   it('reads back one event of every code', () => {
     for (const timeline of singleEventTimelines()) {
-      const read = eventsFromEpcis(epcis(timeline, { baseUrl: BASE_URL }));
+      const read = readEpcis(epcis(timeline, { baseUrl: BASE_URL }));
       assert.deepEqual(read.errors, []);
       assert.deepEqual(
         read.events.map((entry) => entry.event),
@@ -70,7 +73,7 @@ describe('eventsFromEpcis', () => {
   });
 
   it("reads another system's event: CBV URNs, an SSCC URN, an SGLN read point, its own eventID", () => {
-    const read = eventsFromEpcis(
+    const read = readEpcis(
       documentOf(
         objectEvent({
           eventID:
@@ -100,7 +103,7 @@ describe('eventsFromEpcis', () => {
   });
 
   it('prefers otep:status_code, in short or addressed form, to bizStep and disposition', () => {
-    const read = eventsFromEpcis(
+    const read = readEpcis(
       documentOf(
         objectEvent({
           bizStep: 'holding',
@@ -113,7 +116,7 @@ describe('eventsFromEpcis', () => {
   });
 
   it('writes a zero offset as Z and keeps milliseconds only when there are some', () => {
-    const read = eventsFromEpcis(
+    const read = readEpcis(
       documentOf(
         objectEvent({
           eventTime: '2026-11-02T19:05:00Z',
@@ -134,7 +137,7 @@ describe('eventsFromEpcis', () => {
   });
 
   it('reports every event it cannot read, with its path, and returns no event for it', () => {
-    const read = eventsFromEpcis(
+    const read = readEpcis(
       documentOf(
         objectEvent({ bizStep: 'receiving', disposition: 'in_progress' }),
         { type: 'AggregationEvent' },
@@ -158,17 +161,17 @@ describe('eventsFromEpcis', () => {
   });
 
   it('refuses what is not an EPCIS document', () => {
-    assert.deepEqual(eventsFromEpcis('hello').errors, [
-      { path: '', message: 'expected an EPCIS document (a JSON object)' },
+    assert.deepEqual(readEpcis('hello').errors, [
+      { path: '', message: 'Expected an EPCIS document (a JSON object).' },
     ]);
     assert.deepEqual(
-      eventsFromEpcis({ type: 'EPCISDocument' }).errors.map((error) => error.path),
+      readEpcis({ type: 'EPCISDocument' }).errors.map((error) => error.path),
       ['epcisBody.eventList'],
     );
   });
 
   it('reads the event list of a query document', () => {
-    const read = eventsFromEpcis({
+    const read = readEpcis({
       type: 'EPCISQueryDocument',
       epcisBody: { queryResults: { resultsBody: { eventList: [objectEvent({ bizStep: 'arriving' })] } } },
     });

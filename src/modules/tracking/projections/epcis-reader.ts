@@ -1,3 +1,5 @@
+import type { MessageParams } from '../../../platform/errors.ts';
+import type { Language } from '../../../platform/i18n/index.ts';
 import {
   codeEntry,
   INCIDENT_REASONS,
@@ -11,6 +13,7 @@ import type { OtepEvent, OtepLocation, OtepSubject } from '../timeline.ts';
 import { withOffset } from '../times.ts';
 import { isObject } from '../validator.ts';
 import { compact } from './common.ts';
+import { type EpcisProblem, epcisMessage } from './epcis-reader-messages.ts';
 
 /** An OTEP event as a source pushes it (the ingest adds recorded_at, phase and the rest). */
 interface EpcisEventInput {
@@ -95,22 +98,27 @@ function cbvWord(value: string): string {
 /**
  * Reads an EPCIS 2.0 document (an EPCISDocument or an EPCISQueryDocument) back into OTEP events:
  * one per ObjectEvent, or one or more errors per event that cannot be read, with paths such as
- * `epcisBody.eventList[2].eventTime`. Nothing is fetched: `@context` is not resolved.
+ * `epcisBody.eventList[2].eventTime` and messages in `lang`. Nothing is fetched: `@context` is
+ * not resolved.
  */
-export function eventsFromEpcis(document: unknown): EpcisReadResult {
+export function eventsFromEpcis(document: unknown, lang: Language): EpcisReadResult {
   const result: EpcisReadResult = { events: [], errors: [] };
+  const problem = (path: string, name: EpcisProblem) => ({ path, message: epcisMessage(name, lang) });
   if (!isObject(document)) {
-    result.errors.push({ path: '', message: 'expected an EPCIS document (a JSON object)' });
+    result.errors.push(problem('', 'not_a_document'));
     return result;
   }
   const { list, path } = eventList(document);
   if (!Array.isArray(list)) {
-    result.errors.push({ path, message: 'expected the list of events (an array)' });
+    result.errors.push(problem(path, 'events_not_a_list'));
     return result;
   }
   list.forEach((raw, index) => {
     const issues: EpcisIssue[] = [];
-    const read = readObjectEvent(raw, `${path}[${index}]`, issues);
+    const at = `${path}[${index}]`;
+    const report: Report = (field, name, params) =>
+      issues.push({ path: field ? `${at}.${field}` : at, message: epcisMessage(name, lang, params) });
+    const read = readObjectEvent(raw, report);
     if (read && issues.length === 0) result.events.push(read);
     result.errors.push(...issues);
   });
@@ -127,16 +135,16 @@ function eventList(document: Record<string, unknown>): { list: unknown; path: st
   return { list: body.eventList, path: 'epcisBody.eventList' };
 }
 
-type Report = (field: string, message: string) => void;
+/** Tells what a field of the event being read is wrong about. */
+type Report = (field: string, problem: EpcisProblem, params?: MessageParams) => void;
 
-function readObjectEvent(raw: unknown, at: string, issues: EpcisIssue[]) {
-  const report: Report = (field, message) => issues.push({ path: field ? `${at}.${field}` : at, message });
+function readObjectEvent(raw: unknown, report: Report) {
   if (!isObject(raw)) {
-    report('', 'expected an event (a JSON object)');
+    report('', 'event_not_an_object');
     return undefined;
   }
   if (raw.type !== 'ObjectEvent') {
-    report('type', `only ObjectEvents can be read, not ${JSON.stringify(raw.type)}`);
+    report('type', 'not_an_object_event', { type: String(JSON.stringify(raw.type)) });
     return undefined;
   }
   const subject = subjectOf(raw.epcList, report);
@@ -159,7 +167,7 @@ function readObjectEvent(raw: unknown, at: string, issues: EpcisIssue[]) {
 /** The parcel from its EPCs: our tracking resource and an SSCC (Digital Link or EPC URN); others are ignored. */
 function subjectOf(epcList: unknown, report: Report): OtepSubject | undefined {
   if (!Array.isArray(epcList)) {
-    report('epcList', 'expected the list of EPCs naming the parcel');
+    report('epcList', 'epc_list_missing');
     return undefined;
   }
   const trackingNumbers = new Set<string>();
@@ -172,13 +180,13 @@ function subjectOf(epcList: unknown, report: Report): OtepSubject | undefined {
     if (sscc) ssccs.add(sscc);
   }
   if (trackingNumbers.size > 1 || ssccs.size > 1) {
-    report('epcList', 'an event may name one parcel only: send one ObjectEvent per parcel');
+    report('epcList', 'several_parcels');
     return undefined;
   }
   const [trackingNumber] = trackingNumbers;
   const [sscc] = ssccs;
   if (!trackingNumber && !sscc) {
-    report('epcList', 'no tracking number URI or SSCC among the EPCs');
+    report('epcList', 'no_parcel');
     return undefined;
   }
   return compact({ tracking_number: trackingNumber, gs1_sscc: sscc });
@@ -215,9 +223,9 @@ function occurredAtOf(raw: Record<string, unknown>, report: Report): string | un
   const { eventTime, eventTimeZoneOffset: offset } = raw;
   const instant =
     typeof eventTime === 'string' && /(?:Z|[+-]\d{2}:\d{2})$/i.test(eventTime) ? Date.parse(eventTime) : NaN;
-  if (Number.isNaN(instant)) report('eventTime', 'expected an ISO 8601 date-time with an offset');
+  if (Number.isNaN(instant)) report('eventTime', 'bad_event_time');
   const match = typeof offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(offset) : null;
-  if (!match) report('eventTimeZoneOffset', 'expected an offset such as +01:00');
+  if (!match) report('eventTimeZoneOffset', 'bad_time_zone_offset');
   if (Number.isNaN(instant) || !match) return undefined;
   // A zero offset, +00:00 or -00:00, is written Z.
   const zero = Number(match[2]) === 0 && Number(match[3]) === 0;
@@ -229,17 +237,15 @@ function statusCodeOf(raw: Record<string, unknown>, report: Report): string | un
   if (declared !== undefined) {
     const code = typeof declared === 'string' ? shortCode(declared) : '';
     if (codeEntry(code) || isExperimental(code)) return code;
-    report('otep:status_code', 'expected a code of the OTEP codebook or an experimental x- code');
+    report('otep:status_code', 'unknown_status_code');
     return undefined;
   }
   const bizStep = typeof raw.bizStep === 'string' ? raw.bizStep : undefined;
   const disposition = typeof raw.disposition === 'string' ? raw.disposition : undefined;
   const code = codeFromCbv(bizStep, disposition);
   if (!code) {
-    report(
-      'bizStep',
-      `no OTEP status code for bizStep ${bizStep ?? '(none)'} and disposition ${disposition ?? '(none)'}`,
-    );
+    // An absent value shows as null, as JSON would write it.
+    report('bizStep', 'no_status_code', { biz_step: bizStep ?? 'null', disposition: disposition ?? 'null' });
   }
   return code;
 }
@@ -250,7 +256,7 @@ function sourceOf(raw: Record<string, unknown>, report: Report): EpcisEventInput
   if (!source) return { type: 'provider_push' };
   const type = source.type;
   if (!SOURCE_TYPES.includes(type as SourceType)) {
-    report('otep:source.type', `expected one of ${SOURCE_TYPES.join(', ')}`);
+    report('otep:source.type', 'expected_one_of', { values: SOURCE_TYPES.join(', ') });
   }
   return { type: type as SourceType, ...strings(source, ['name', 'reference'], 'otep:source', report) };
 }
@@ -277,7 +283,7 @@ function incidentReasonOf(raw: Record<string, unknown>, report: Report): EpcisEv
   const reason = extension(raw, 'otep:incident_reason', report);
   if (!reason) return undefined;
   if (!INCIDENT_REASONS.includes(reason.code as IncidentReason)) {
-    report('otep:incident_reason.code', `expected one of ${INCIDENT_REASONS.join(', ')}`);
+    report('otep:incident_reason.code', 'expected_one_of', { values: INCIDENT_REASONS.join(', ') });
   }
   return {
     code: reason.code as IncidentReason,
@@ -290,7 +296,7 @@ function podOf(raw: Record<string, unknown>, report: Report): OtepEvent['pod'] {
   if (!pod) return undefined;
   const photos = pod.photo_urls;
   const photosAreText = Array.isArray(photos) && photos.every((url) => typeof url === 'string');
-  if (photos !== undefined && !photosAreText) report('otep:pod.photo_urls', 'expected a list of URLs');
+  if (photos !== undefined && !photosAreText) report('otep:pod.photo_urls', 'expected_url_list');
   return {
     ...strings(pod, ['recipient', 'signature_url', 'note'], 'otep:pod', report),
     ...(photosAreText ? { photo_urls: photos as string[] } : {}),
@@ -313,7 +319,7 @@ function extension(
   const value = raw[key];
   if (value === undefined) return undefined;
   if (!isObject(value)) {
-    report(key, 'expected an object');
+    report(key, 'expected_object');
     return undefined;
   }
   return Object.fromEntries(
@@ -323,7 +329,7 @@ function extension(
 
 function text(raw: Record<string, unknown>, key: string, report: Report): string | undefined {
   const value = raw[key];
-  if (value !== undefined && typeof value !== 'string') report(key, 'expected a string');
+  if (value !== undefined && typeof value !== 'string') report(key, 'expected_string');
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -358,7 +364,7 @@ function typed<K extends string, V>(
     const value = record[key];
     if (value === undefined) continue;
     if (typeof value === type) picked[key] = value as V;
-    else report(`${at}.${key}`, `expected a ${type}`);
+    else report(`${at}.${key}`, type === 'string' ? 'expected_string' : 'expected_number');
   }
   return picked;
 }

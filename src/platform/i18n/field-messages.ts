@@ -1,0 +1,220 @@
+import type { z } from 'zod';
+import type { MessageParams } from '../errors.ts';
+import type { Language } from './index.ts';
+
+/**
+ * What the service's own schemas say about a field they refuse, beyond zod's own messages (which
+ * zod translates): the shapes of codes, versions and amounts, and rules across fields. Field names
+ * and examples stay as they are: they are what the caller writes.
+ */
+const en = {
+  clock_time: 'Expected a local time HH:MM, such as 08:30.',
+  window_end_after_start: 'The end must come after the start.',
+  country_code: 'Expected an ISO 3166-1 alpha-2 country code, such as FR.',
+  currency_code: 'Expected an ISO 4217 currency code, such as EUR.',
+  amount: 'Expected an amount in major units, a number or a decimal string such as 12.50.',
+  non_negative_amount: 'Expected an amount of zero or more, a number or a decimal string such as 4.90.',
+  not_zero: 'Must not be zero.',
+  exactly_one_of: 'Give exactly one of: {fields}.',
+  at_least_one_of: 'Give at least one of: {fields}.',
+  not_before: 'Must not be before {field}.',
+  pdf_or_sha256: 'Send either the PDF (application/pdf) or its sha256 (application/json).',
+  sha256: 'Expected a SHA-256 as 64 hexadecimal digits.',
+  postal_prefix: 'Expected letters, digits, spaces and hyphens only.',
+  slug: 'Expected up to {max} lowercase letters, digits, - and _, starting with a letter or a digit.',
+  app_code: 'Expected 2 to 63 lowercase letters, digits, - and _, starting with a letter or a digit.',
+  provider_code: 'Expected 2 to 32 lowercase letters, digits, - and _, starting with a letter.',
+  capability_name: 'Expected a dotted name such as wallet.balance.',
+  semantic_version: 'Expected a semantic version such as 2.4.1.',
+  colour: 'Expected a colour such as #1f6feb.',
+  number_too_large: 'The number is too large.',
+  max_decimals: 'At most {decimals} decimals ({unit}).',
+  increasing: 'Each {field} must be above the one before.',
+  unique: 'Each {field} must be unique.',
+  unknown_zone: 'No zone {zone} in the zoning.',
+};
+
+export type FieldMessageKey = keyof typeof en;
+type FieldMessages = Record<FieldMessageKey, string>;
+
+const fr: FieldMessages = {
+  clock_time: 'Une heure locale HH:MM est attendue, par exemple 08:30.',
+  window_end_after_start: 'La fin doit venir après le début.',
+  country_code: 'Un code pays ISO 3166-1 alpha-2 est attendu, par exemple FR.',
+  currency_code: 'Un code devise ISO 4217 est attendu, par exemple EUR.',
+  amount: 'Un montant en unités principales est attendu, un nombre ou une chaîne décimale comme 12.50.',
+  non_negative_amount: 'Un montant positif ou nul est attendu, un nombre ou une chaîne décimale comme 4.90.',
+  not_zero: 'Ne doit pas valoir zéro.',
+  exactly_one_of: 'Indiquez exactement l’un de : {fields}.',
+  at_least_one_of: 'Indiquez au moins l’un de : {fields}.',
+  not_before: 'Ne doit pas précéder {field}.',
+  pdf_or_sha256: 'Envoyez soit le PDF (application/pdf), soit son sha256 (application/json).',
+  sha256: 'Un SHA-256 de 64 chiffres hexadécimaux est attendu.',
+  postal_prefix: 'Seuls les lettres, chiffres, espaces et traits d’union sont admis.',
+  slug: 'Jusqu’à {max} lettres minuscules, chiffres, - et _ sont attendus, en commençant par une lettre ou un chiffre.',
+  app_code:
+    'De 2 à 63 lettres minuscules, chiffres, - et _ sont attendus, en commençant par une lettre ou un chiffre.',
+  provider_code:
+    'De 2 à 32 lettres minuscules, chiffres, - et _ sont attendus, en commençant par une lettre.',
+  capability_name: 'Un nom à points est attendu, par exemple wallet.balance.',
+  semantic_version: 'Une version sémantique est attendue, par exemple 2.4.1.',
+  colour: 'Une couleur est attendue, par exemple #1f6feb.',
+  number_too_large: 'Le nombre est trop grand.',
+  max_decimals: 'Au plus {decimals} décimales ({unit}).',
+  increasing: 'Chaque {field} doit dépasser le précédent.',
+  unique: 'Chaque {field} doit être unique.',
+  unknown_zone: 'Aucune zone {zone} dans le zonage.',
+};
+
+const de: FieldMessages = {
+  clock_time: 'Erwartet wird eine Ortszeit HH:MM, etwa 08:30.',
+  window_end_after_start: 'Das Ende muss nach dem Beginn liegen.',
+  country_code: 'Erwartet wird ein Ländercode nach ISO 3166-1 Alpha-2, etwa DE.',
+  currency_code: 'Erwartet wird ein Währungscode nach ISO 4217, etwa EUR.',
+  amount: 'Erwartet wird ein Betrag in Haupteinheiten, eine Zahl oder eine Dezimalzeichenkette wie 12.50.',
+  non_negative_amount:
+    'Erwartet wird ein Betrag von null oder mehr, eine Zahl oder eine Dezimalzeichenkette wie 4.90.',
+  not_zero: 'Darf nicht null sein.',
+  exactly_one_of: 'Geben Sie genau eines an von: {fields}.',
+  at_least_one_of: 'Geben Sie mindestens eines an von: {fields}.',
+  not_before: 'Darf nicht vor {field} liegen.',
+  pdf_or_sha256: 'Senden Sie entweder das PDF (application/pdf) oder seinen sha256 (application/json).',
+  sha256: 'Erwartet wird ein SHA-256 aus 64 Hexadezimalziffern.',
+  postal_prefix: 'Nur Buchstaben, Ziffern, Leerzeichen und Bindestriche sind erlaubt.',
+  slug: 'Erwartet werden bis zu {max} Kleinbuchstaben, Ziffern, - und _, beginnend mit einem Buchstaben oder einer Ziffer.',
+  app_code:
+    'Erwartet werden 2 bis 63 Kleinbuchstaben, Ziffern, - und _, beginnend mit einem Buchstaben oder einer Ziffer.',
+  provider_code:
+    'Erwartet werden 2 bis 32 Kleinbuchstaben, Ziffern, - und _, beginnend mit einem Buchstaben.',
+  capability_name: 'Erwartet wird ein Name mit Punkten, etwa wallet.balance.',
+  semantic_version: 'Erwartet wird eine semantische Version, etwa 2.4.1.',
+  colour: 'Erwartet wird eine Farbe, etwa #1f6feb.',
+  number_too_large: 'Die Zahl ist zu groß.',
+  max_decimals: 'Höchstens {decimals} Nachkommastellen ({unit}).',
+  increasing: 'Jeder Wert von {field} muss über dem vorigen liegen.',
+  unique: 'Jeder Wert von {field} muss eindeutig sein.',
+  unknown_zone: 'Keine Zone {zone} in der Zoneneinteilung.',
+};
+
+const es: FieldMessages = {
+  clock_time: 'Se espera una hora local HH:MM, como 08:30.',
+  window_end_after_start: 'El final debe ser posterior al inicio.',
+  country_code: 'Se espera un código de país ISO 3166-1 alfa-2, como ES.',
+  currency_code: 'Se espera un código de moneda ISO 4217, como EUR.',
+  amount: 'Se espera un importe en unidades principales, un número o una cadena decimal como 12.50.',
+  non_negative_amount: 'Se espera un importe de cero o más, un número o una cadena decimal como 4.90.',
+  not_zero: 'No debe ser cero.',
+  exactly_one_of: 'Indique exactamente uno de: {fields}.',
+  at_least_one_of: 'Indique al menos uno de: {fields}.',
+  not_before: 'No debe ser anterior a {field}.',
+  pdf_or_sha256: 'Envíe el PDF (application/pdf) o su sha256 (application/json).',
+  sha256: 'Se espera un SHA-256 de 64 dígitos hexadecimales.',
+  postal_prefix: 'Solo se admiten letras, dígitos, espacios y guiones.',
+  slug: 'Se esperan hasta {max} letras minúsculas, dígitos, - y _, empezando por una letra o un dígito.',
+  app_code: 'Se esperan de 2 a 63 letras minúsculas, dígitos, - y _, empezando por una letra o un dígito.',
+  provider_code: 'Se esperan de 2 a 32 letras minúsculas, dígitos, - y _, empezando por una letra.',
+  capability_name: 'Se espera un nombre con puntos, como wallet.balance.',
+  semantic_version: 'Se espera una versión semántica, como 2.4.1.',
+  colour: 'Se espera un color, como #1f6feb.',
+  number_too_large: 'El número es demasiado grande.',
+  max_decimals: 'Como máximo {decimals} decimales ({unit}).',
+  increasing: 'Cada {field} debe ser mayor que el anterior.',
+  unique: 'Cada {field} debe ser único.',
+  unknown_zone: 'No hay ninguna zona {zone} en la zonificación.',
+};
+
+const zhHans: FieldMessages = {
+  clock_time: '应为 HH:MM 格式的当地时间，例如 08:30。',
+  window_end_after_start: '结束时间必须晚于开始时间。',
+  country_code: '应为 ISO 3166-1 alpha-2 国家代码，例如 CN。',
+  currency_code: '应为 ISO 4217 货币代码，例如 CNY。',
+  amount: '应为以主单位表示的金额：数字或十进制字符串，例如 12.50。',
+  non_negative_amount: '应为零或正数金额：数字或十进制字符串，例如 4.90。',
+  not_zero: '不能为零。',
+  exactly_one_of: '请恰好提供以下其中一项：{fields}。',
+  at_least_one_of: '请至少提供以下其中一项：{fields}。',
+  not_before: '不能早于 {field}。',
+  pdf_or_sha256: '请以 application/pdf 发送 PDF，或以 application/json 发送其 sha256。',
+  sha256: '应为 64 位十六进制数字的 SHA-256。',
+  postal_prefix: '只能包含字母、数字、空格和连字符。',
+  slug: '应为最多 {max} 个小写字母、数字、- 和 _，以字母或数字开头。',
+  app_code: '应为 2 到 63 个小写字母、数字、- 和 _，以字母或数字开头。',
+  provider_code: '应为 2 到 32 个小写字母、数字、- 和 _，以字母开头。',
+  capability_name: '应为以点分隔的名称，例如 wallet.balance。',
+  semantic_version: '应为语义化版本号，例如 2.4.1。',
+  colour: '应为颜色值，例如 #1f6feb。',
+  number_too_large: '数字过大。',
+  max_decimals: '最多 {decimals} 位小数（{unit}）。',
+  increasing: '每个 {field} 都必须大于前一个。',
+  unique: '每个 {field} 都必须唯一。',
+  unknown_zone: '分区方案中没有区域 {zone}。',
+};
+
+const zhHant: FieldMessages = {
+  clock_time: '應為 HH:MM 格式的當地時間，例如 08:30。',
+  window_end_after_start: '結束時間必須晚於開始時間。',
+  country_code: '應為 ISO 3166-1 alpha-2 國家代碼，例如 TW。',
+  currency_code: '應為 ISO 4217 貨幣代碼，例如 TWD。',
+  amount: '應為以主單位表示的金額：數字或十進位字串，例如 12.50。',
+  non_negative_amount: '應為零或正數金額：數字或十進位字串，例如 4.90。',
+  not_zero: '不能為零。',
+  exactly_one_of: '請恰好提供以下其中一項：{fields}。',
+  at_least_one_of: '請至少提供以下其中一項：{fields}。',
+  not_before: '不能早於 {field}。',
+  pdf_or_sha256: '請以 application/pdf 傳送 PDF，或以 application/json 傳送其 sha256。',
+  sha256: '應為 64 位十六進位數字的 SHA-256。',
+  postal_prefix: '只能包含字母、數字、空格和連字號。',
+  slug: '應為最多 {max} 個小寫字母、數字、- 和 _，以字母或數字開頭。',
+  app_code: '應為 2 到 63 個小寫字母、數字、- 和 _，以字母或數字開頭。',
+  provider_code: '應為 2 到 32 個小寫字母、數字、- 和 _，以字母開頭。',
+  capability_name: '應為以點分隔的名稱，例如 wallet.balance。',
+  semantic_version: '應為語意化版本號，例如 2.4.1。',
+  colour: '應為顏色值，例如 #1f6feb。',
+  number_too_large: '數字過大。',
+  max_decimals: '最多 {decimals} 位小數（{unit}）。',
+  increasing: '每個 {field} 都必須大於前一個。',
+  unique: '每個 {field} 都必須唯一。',
+  unknown_zone: '分區方案中沒有區域 {zone}。',
+};
+
+export const FIELD_MESSAGES: Readonly<Record<Language, FieldMessages>> = {
+  en,
+  fr,
+  de,
+  es,
+  'zh-Hans': zhHans,
+  'zh-Hant': zhHant,
+};
+
+const NAMED = Symbol('field message');
+interface Named {
+  key: FieldMessageKey;
+  params: MessageParams;
+}
+
+/**
+ * A schema's own message, by name: `.regex(pattern, fieldMessage('currency_code'))`. The schema
+ * does not know the caller's language, so its error map says nothing itself and leaves the
+ * message to the error map of the parse (validationErrorMap), which reads the name off the check.
+ */
+export function fieldMessage(
+  key: FieldMessageKey,
+  params: MessageParams = {},
+): { error: z.core.$ZodErrorMap } {
+  return { error: Object.assign(() => undefined, { [NAMED]: { key, params } }) };
+}
+
+/** The same for an issue raised by hand in a superRefine: `ctx.addIssue({ code: 'custom', path, ...fieldIssue(...) })`. */
+export function fieldIssue(
+  key: FieldMessageKey,
+  params: MessageParams = {},
+): { params: Record<string, unknown> } {
+  return { params: { [NAMED]: { key, params } } as Record<string, unknown> };
+}
+
+/** The message named by the check (or the hand-made issue) that raised `issue`; undefined when none is. */
+export function namedFieldMessage(issue: z.core.$ZodRawIssue): Named | undefined {
+  const fromIssue = issue.code === 'custom' ? (issue.params as { [NAMED]?: Named } | undefined) : undefined;
+  const fromCheck = issue.inst?._zod.def.error as { [NAMED]?: Named } | undefined;
+  return fromIssue?.[NAMED] ?? fromCheck?.[NAMED];
+}
