@@ -552,6 +552,41 @@ describe('platform apps: bootstrap and native sign-in', () => {
       );
     });
 
+    it('reads no identity provider document on a dry run, and says so instead of guessing', async () => {
+      let reads = 0;
+      const watcher = createServer((_request, response) => {
+        reads++;
+        response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => watcher.listen(0, '127.0.0.1', resolve));
+      const issuer = `http://127.0.0.1:${(watcher.address() as AddressInfo).port}`;
+      try {
+        const preview = await api.call('PUT', '/api/v1/platform/identity-providers/watched', {
+          token: platform,
+          body: { issuer },
+          headers: { 'x-dry-run': '1' },
+        });
+        assert.equal(preview.status, 409, JSON.stringify(preview.body));
+        assert.equal(preview.body.error_code, 'DRY_RUN_UNAVAILABLE');
+        assert.ok(
+          preview.body.message.includes(`GET ${issuer}/.well-known/openid-configuration`),
+          preview.body.message,
+        );
+        assert.equal(reads, 0, 'the discovery document was not read');
+      } finally {
+        await new Promise((resolve) => watcher.close(resolve));
+      }
+      // Keys the service already holds need no outside call: a dry-run sign-in runs in full.
+      const signedIn = await api.post(
+        `/api/v1/apps/courier/clients/${a.code}/auth/acme`,
+        { id_token: await token({ sub: 'dry-run-rider', email: a.emails.customer }), ...DEVICE },
+        { headers: { 'x-dry-run': '1' } },
+      );
+      assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+      assert.equal(signedIn.body.dry_run, true);
+      assert.deepEqual(signedIn.body.skipped_effects, []);
+    });
+
     it('refuses a configuration naming an unknown identity provider, and lets a client admin read its own', async () => {
       const unknown = await assign(a.code, {
         config: {

@@ -7,6 +7,8 @@ import {
   type JWTPayload,
   jwtVerify,
 } from 'jose';
+import type { OutsideWorld } from '../../platform/catalog/operation.ts';
+import { AppError } from '../../platform/errors.ts';
 import {
   OutboundFailed,
   OutboundRefused,
@@ -77,9 +79,9 @@ export class IdTokenVerifier {
   constructor(private readonly outbound: OutboundRules) {}
 
   /** The issuer and keys address of an OpenID Connect issuer, from its discovery document. */
-  async discover(issuer: string): Promise<{ issuer: string; jwksUri: string }> {
+  async discover(issuer: string, outside: OutsideWorld): Promise<{ issuer: string; jwksUri: string }> {
     const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-    const document = await this.fetchJson(url);
+    const document = await this.fetchJson(url, outside);
     const found = typeof document.issuer === 'string' ? document.issuer : undefined;
     const jwksUri = typeof document.jwks_uri === 'string' ? document.jwks_uri : undefined;
     if (!found || !jwksUri) throw new ProviderUnreachable(`${url} names no issuer or jwks_uri`);
@@ -99,11 +101,12 @@ export class IdTokenVerifier {
     provider: IdentityProvider,
     audience: string,
     now: Date,
+    outside: OutsideWorld,
   ): Promise<JWTPayload & { sub: string }> {
     const issuers = [provider.issuer, ...provider.issuer_aliases];
     checkForm(token, issuers, audience, now);
     const attempt = async () => {
-      const keys = await this.keysOf(provider, now);
+      const keys = await this.keysOf(provider, now, outside);
       return jwtVerify(token, keys, {
         issuer: issuers,
         audience,
@@ -124,6 +127,7 @@ export class IdTokenVerifier {
       }
       return verified.payload as JWTPayload & { sub: string };
     } catch (error) {
+      if (error instanceof AppError) throw error;
       throw new IdTokenRefused(problemOf(error));
     }
   }
@@ -133,19 +137,31 @@ export class IdTokenVerifier {
     return !cached || now.getTime() - cached.fetchedAt >= REFRESH_COOLDOWN_MS;
   }
 
-  private async keysOf(provider: IdentityProvider, now: Date) {
+  private async keysOf(provider: IdentityProvider, now: Date, outside: OutsideWorld) {
     const cached = this.keys.get(provider.code);
     if (cached && cached.uri === provider.jwks_uri && now.getTime() - cached.fetchedAt < KEYS_TTL_MS) {
       return cached.set;
     }
-    const document = await this.fetchJson(provider.jwks_uri);
+    const document = await this.fetchJson(provider.jwks_uri, outside);
     if (!Array.isArray(document.keys)) throw new ProviderUnreachable(`${provider.jwks_uri} holds no keys`);
     const set = createLocalJWKSet(document as unknown as JSONWebKeySet);
     this.keys.set(provider.code, { set, fetchedAt: now.getTime(), uri: provider.jwks_uri });
     return set;
   }
 
-  private async fetchJson(url: string): Promise<Record<string, unknown>> {
+  /** A JSON document of the provider's; a dry run does not fetch, so it cannot go on without one. */
+  private fetchJson(url: string, outside: OutsideWorld): Promise<Record<string, unknown>> {
+    const effect = { kind: 'http', description: `GET ${url}` };
+    return outside.perform(
+      effect,
+      () => this.fetchJsonNow(url),
+      () => {
+        throw new AppError('DRY_RUN_UNAVAILABLE', { params: { effect: effect.description } });
+      },
+    );
+  }
+
+  private async fetchJsonNow(url: string): Promise<Record<string, unknown>> {
     try {
       const answer = await safeDelivery(url, {
         method: 'GET',

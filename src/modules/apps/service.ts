@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { OperationContext } from '../../platform/catalog/operation.ts';
+import type { OperationContext, OutsideWorld } from '../../platform/catalog/operation.ts';
 import { callerOf } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { formatLocalDateTime } from '../../platform/clock.ts';
@@ -52,7 +52,7 @@ export class AppsService {
           issuerAliases: [...PRESETS[input.preset].issuerAliases],
           preset: input.preset,
         }
-      : await this.discovered(input.issuer!);
+      : await this.discovered(input.issuer!, ctx.outside);
     const now = this.clock.now();
     const row = {
       code: input.code,
@@ -69,8 +69,8 @@ export class AppsService {
   }
 
   /** An OpenID Connect issuer as its discovery document describes it, named after its host. */
-  private async discovered(issuer: string) {
-    const found = await this.reach(() => this.verifier.discover(issuer), issuer);
+  private async discovered(issuer: string, outside: OutsideWorld) {
+    const found = await this.reach(() => this.verifier.discover(issuer, outside), issuer);
     return { ...found, name: new URL(found.issuer).host, issuerAliases: [] as string[], preset: null };
   }
 
@@ -220,7 +220,13 @@ export class AppsService {
 
     const claims = await this.reach(async () => {
       try {
-        return await this.verifier.verify(input.id_token, provider!, audience!, this.clock.now());
+        return await this.verifier.verify(
+          input.id_token,
+          provider!,
+          audience!,
+          this.clock.now(),
+          ctx.outside,
+        );
       } catch (error) {
         if (error instanceof IdTokenRefused) {
           throw new AppError('ID_TOKEN_INVALID', { details: { problem: error.problem } });

@@ -56,6 +56,8 @@ export const de: ErrorMessages = {
     'Preise für {family}-Aufträge werden offline mit Ihrem Anbieter abgerechnet: Online-Zahlung ist nicht verfügbar.',
   NOTHING_TO_PAY: 'Auftrag {order} hat keinen zu zahlenden Preis.',
   ORDER_ALREADY_PAID: 'Auftrag {order} ist bereits bezahlt.',
+  DRY_RUN_UNAVAILABLE:
+    'Ein Probelauf kann dies nicht zeigen: Dafür wäre {effect} nötig, was ein Probelauf nicht tut. Senden Sie die Anfrage ohne X-Dry-Run.',
   PAYMENT_DECLINED: 'Die Zahlung wurde abgelehnt; es wurde nichts belastet.',
   INSUFFICIENT_CREDIT: 'Nicht genug Guthaben in {currency}, um diesen Auftrag zu bezahlen.',
   CARD_TOKEN_REQUIRED: 'Die Kartenzahlung benötigt ein card_token des Zahlungsanbieters.',

@@ -54,6 +54,8 @@ export const en: ErrorMessages = {
     'Prices of {family} orders are settled offline with your provider: online payment is not available.',
   NOTHING_TO_PAY: 'Order {order} carries no price to pay.',
   ORDER_ALREADY_PAID: 'Order {order} is already paid.',
+  DRY_RUN_UNAVAILABLE:
+    'A dry run cannot show this: it would need to {effect}, which a dry run does not do. Send it without X-Dry-Run.',
   PAYMENT_DECLINED: 'The payment was declined; nothing was charged.',
   INSUFFICIENT_CREDIT: 'Not enough account credit in {currency} to pay this order.',
   CARD_TOKEN_REQUIRED: 'Paying by card needs a card_token from the payment provider.',

@@ -55,6 +55,8 @@ export const es: ErrorMessages = {
     'Los precios de los pedidos {family} se liquidan fuera de línea con su proveedor: el pago en línea no está disponible.',
   NOTHING_TO_PAY: 'El pedido {order} no tiene ningún precio que pagar.',
   ORDER_ALREADY_PAID: 'El pedido {order} ya está pagado.',
+  DRY_RUN_UNAVAILABLE:
+    'Una ejecución de prueba no puede mostrar esto: haría falta {effect}, algo que una ejecución de prueba no hace. Envíe la solicitud sin X-Dry-Run.',
   PAYMENT_DECLINED: 'El pago fue rechazado; no se cobró nada.',
   INSUFFICIENT_CREDIT: 'No hay suficiente crédito en {currency} para pagar este pedido.',
   CARD_TOKEN_REQUIRED: 'El pago con tarjeta necesita un card_token del proveedor de pagos.',

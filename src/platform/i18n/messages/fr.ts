@@ -58,6 +58,8 @@ export const fr: ErrorMessages = {
     "Les prix des commandes {family} se règlent hors ligne avec votre prestataire : le paiement en ligne n'est pas disponible.",
   NOTHING_TO_PAY: "La commande {order} n'a aucun prix à payer.",
   ORDER_ALREADY_PAID: 'La commande {order} est déjà payée.',
+  DRY_RUN_UNAVAILABLE:
+    "Un essai à blanc ne peut pas montrer ceci : il faudrait {effect}, ce qu'un essai à blanc ne fait pas. Envoyez la requête sans X-Dry-Run.",
   PAYMENT_DECLINED: "Le paiement a été refusé ; rien n'a été débité.",
   INSUFFICIENT_CREDIT: 'Crédit insuffisant en {currency} pour payer cette commande.',
   CARD_TOKEN_REQUIRED: 'Le paiement par carte nécessite un card_token du prestataire de paiement.',

@@ -49,6 +49,7 @@ export const zhHans: ErrorMessages = {
   PRICE_HIDDEN_SETTLE_OFFLINE: '{family} 订单的价格与您的服务商线下结算，无法在线支付。',
   NOTHING_TO_PAY: '订单 {order} 没有需要支付的价格。',
   ORDER_ALREADY_PAID: '订单 {order} 已支付。',
+  DRY_RUN_UNAVAILABLE: '试运行无法显示此结果：需要执行 {effect}，而试运行不会这样做。请不带 X-Dry-Run 发送。',
   PAYMENT_DECLINED: '支付被拒绝，未扣款。',
   INSUFFICIENT_CREDIT: '{currency} 账户余额不足，无法支付此订单。',
   CARD_TOKEN_REQUIRED: '银行卡支付需要支付服务商提供的 card_token。',

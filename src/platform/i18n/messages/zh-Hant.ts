@@ -49,6 +49,7 @@ export const zhHant: ErrorMessages = {
   PRICE_HIDDEN_SETTLE_OFFLINE: '{family} 訂單的價格與您的服務商線下結算，無法線上付款。',
   NOTHING_TO_PAY: '訂單 {order} 沒有需要支付的價格。',
   ORDER_ALREADY_PAID: '訂單 {order} 已付款。',
+  DRY_RUN_UNAVAILABLE: '試運行無法顯示此結果：需要執行 {effect}，而試運行不會這樣做。請不帶 X-Dry-Run 傳送。',
   PAYMENT_DECLINED: '付款遭拒，未扣款。',
   INSUFFICIENT_CREDIT: '{currency} 帳戶餘額不足，無法支付此訂單。',
   CARD_TOKEN_REQUIRED: '信用卡付款需要付款服務商提供的 card_token。',
