@@ -69,6 +69,7 @@ export function demoContext(
     door: 'system',
     ip: undefined,
     outside: PERFORM_EVERYTHING,
+    answer: {},
     provider: null,
     accept: undefined,
   };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
-import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
+import { type Executor, type Invocation, validationFailed } from '../../platform/catalog/executor.ts';
 import { Representation, type RestBody } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -26,7 +26,8 @@ export async function registerRestDoor(
       url: API_PREFIX + binding.path,
       ...(binding.body?.limitBytes ? { bodyLimit: binding.body.limitBytes } : {}),
       handler: async (request, reply) => {
-        const result = await executor.execute(operation, restInput(request, binding.body), {
+        const input = restInput(request, binding.body);
+        const invocation: Invocation = {
           bearer: bearerOf(request),
           providerKey: headerOf(request, 'x-otep-provider-key'),
           accept: headerOf(request, 'accept'),
@@ -35,13 +36,42 @@ export async function registerRestDoor(
           requestId: request.id,
           ip: request.ip,
           dryRun: isTrue(headerOf(request, 'x-dry-run')),
-        });
-        if (!(result instanceof Representation)) {
-          return binding.etag ? conditionalJson(request, reply, result) : result;
+          answer: {},
+        };
+        if (binding.cache) {
+          const { maxAgeSeconds, staleWhileRevalidateSeconds } = binding.cache;
+          reply
+            .header(
+              'cache-control',
+              `public, max-age=${maxAgeSeconds}, stale-while-revalidate=${staleWhileRevalidateSeconds}`,
+            )
+            .header('vary', 'Accept, Accept-Language');
+        } else if (binding.etag) {
+          reply.header('cache-control', 'no-cache');
         }
-        // Bytes (a PDF, ...) go as they are; any other document is JSON in its own media type.
-        const body = Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body);
-        return reply.type(result.mediaType).send(body);
+        // A caller holding a tag of the current version needs nothing built: 304 at once.
+        if (binding.etag && operation.version && headerOf(request, 'if-none-match')) {
+          const version = await executor.version(operation, input, invocation);
+          if (
+            version !== null &&
+            sendNotModified(request, reply, versionTag(operation.name, version, request))
+          ) {
+            return reply;
+          }
+        }
+        const result = await executor.execute(operation, input, invocation);
+        const representation = result instanceof Representation ? result : undefined;
+        // Bytes (a PDF, ...) go as they are; any other document is JSON (in its own media type).
+        const body =
+          representation && Buffer.isBuffer(representation.body)
+            ? representation.body
+            : JSON.stringify(representation ? representation.body : result);
+        if (binding.etag) {
+          const version = invocation.answer?.version;
+          const etag = version === undefined ? bytesTag(body) : versionTag(operation.name, version, request);
+          if (sendNotModified(request, reply, etag)) return reply;
+        }
+        return reply.type(representation?.mediaType ?? 'application/json; charset=utf-8').send(body);
       },
     };
     const body = binding.body;
@@ -90,22 +120,35 @@ function bodyInput(request: FastifyRequest, body: RestBody | undefined): Record<
   return fields.data;
 }
 
+/** A strong tag of an answer's bytes. */
+function bytesTag(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
 /**
- * A JSON answer with a strong ETag of its bytes, or 304 without a body when the caller's
- * If-None-Match already names it: pollers re-read only what changed.
+ * A strong tag of the version of the data an answer is built from, and of everything else that
+ * shapes its bytes: the operation, the path and query (format, page, ...), the language and the
+ * Accept header.
  */
-function conditionalJson(request: FastifyRequest, reply: FastifyReply, result: unknown) {
-  const body = JSON.stringify(result);
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  reply.header('etag', etag).header('cache-control', 'no-cache');
-  const asked = headerOf(request, 'if-none-match');
+function versionTag(operation: string, version: string, request: FastifyRequest): string {
+  const variant = [operation, version, request.url, request.lang, headerOf(request, 'accept') ?? ''];
+  return `"v${createHash('sha256').update(variant.join('\n')).digest('base64url').slice(0, 32)}"`;
+}
+
+/**
+ * Sets the ETag, and answers 304 without a body when the caller's If-None-Match already names
+ * it (pollers re-read only what changed); false when the answer must be sent.
+ */
+function sendNotModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('etag', etag);
   // Weak comparison (RFC 9110, 13.1.2): W/ prefixes do not matter for If-None-Match.
-  const matches = asked
+  const matches = headerOf(request, 'if-none-match')
     ?.split(',')
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .some((tag) => tag === etag || tag === '*');
-  if (matches) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(body);
+  if (!matches) return false;
+  reply.code(304).send();
+  return true;
 }
 
 function isTrue(header: string | undefined): boolean {

@@ -12,7 +12,13 @@ import { idParam } from '../orders/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
 import { eventsFromEpcis } from './projections/epcis-reader.ts';
 import { FORMAT_NAMES, FORMATS, formatForAccept } from './projections/registry.ts';
-import { trackingNumberParam } from './public-tracking.ts';
+import {
+  eventPageParams,
+  PUBLIC_TIMELINE_CACHE,
+  pagingAnswer,
+  pagingOf,
+  trackingNumberParam,
+} from './public-tracking.ts';
 import { publicView } from './public-view.ts';
 import { joinPath, MAX_BATCH_NUMBERS, MAX_INGEST_EVENTS, type TrackingService } from './service.ts';
 import type { OtepTimeline } from './timeline.ts';
@@ -32,6 +38,9 @@ const projected = z.object({
   format: z.string(),
   data: z.unknown().describe("The format's document"),
 });
+
+/** One timeline's answer: the format's document of one page of events, and where that page sits. */
+const projectedPage = projected.extend({ paging: pagingAnswer });
 
 /** What an ingest answers: the events stored, and those it already had. */
 const ingested = z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() });
@@ -62,6 +71,25 @@ function render(
   return { result: true as const, format: 'otep', data: buildIn('otep') };
 }
 
+/** One page of one timeline, rendered, with its paging; the version goes to doors that cache. */
+async function renderPage(
+  ctx: OperationContext,
+  tracking: TrackingService,
+  input: { tracking_number: string; format?: string; page: number; per_page: number },
+  pick: (document: unknown, format: string) => unknown,
+) {
+  const read = await tracking.timeline(ctx.db, input.tracking_number, {
+    page: input.page,
+    perPage: input.per_page,
+  });
+  ctx.answer.version = read.version;
+  const answer = render(ctx, tracking.baseUrl, input.format, (project, format) =>
+    pick(project(read.timeline), format),
+  );
+  // A bare document (asked for by Accept) is the format's own: its paging is the caller's query.
+  return answer instanceof Representation ? answer : { ...answer, paging: pagingOf(read, input) };
+}
+
 export function trackingOperations(tracking: TrackingService): Operation[] {
   return [
     defineOperation({
@@ -75,14 +103,17 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       risk: 'low',
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
-      rest: { method: 'GET', path: '/v1/otep/trackings/:tracking_number' },
-      graphql: 'otepTracking',
-      input: z.object({ tracking_number: trackingNumberParam, format: formatParam }),
-      output: projected,
-      handler: async (ctx, input) => {
-        const timeline = await tracking.timeline(ctx.db, input.tracking_number);
-        return render(ctx, tracking.baseUrl, input.format, (project) => project(timeline));
+      rest: {
+        method: 'GET',
+        path: '/v1/otep/trackings/:tracking_number',
+        etag: true,
+        cache: PUBLIC_TIMELINE_CACHE,
       },
+      graphql: 'otepTracking',
+      input: z.object({ tracking_number: trackingNumberParam, format: formatParam, ...eventPageParams }),
+      output: projectedPage,
+      version: (ctx, input) => tracking.timelineVersion(ctx.db, input.tracking_number),
+      handler: (ctx, input) => renderPage(ctx, tracking, input, (document) => document),
     }),
     defineOperation({
       name: 'get_otep_tracking_events',
@@ -92,17 +123,20 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       risk: 'low',
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
-      rest: { method: 'GET', path: '/v1/otep/trackings/:tracking_number/events' },
-      input: z.object({ tracking_number: trackingNumberParam, format: formatParam }),
-      output: projected,
-      handler: async (ctx, input) => {
-        const timeline = await tracking.timeline(ctx.db, input.tracking_number);
-        return render(ctx, tracking.baseUrl, input.format, (project, format) => {
-          const document = project(timeline);
-          // The native format has an events list of its own; the others are event lists already.
-          return format === 'otep' ? (document as OtepTimeline).events : document;
-        });
+      rest: {
+        method: 'GET',
+        path: '/v1/otep/trackings/:tracking_number/events',
+        etag: true,
+        cache: PUBLIC_TIMELINE_CACHE,
       },
+      input: z.object({ tracking_number: trackingNumberParam, format: formatParam, ...eventPageParams }),
+      output: projectedPage,
+      version: (ctx, input) => tracking.timelineVersion(ctx.db, input.tracking_number),
+      handler: (ctx, input) =>
+        // The native format has an events list of its own; the others are event lists already.
+        renderPage(ctx, tracking, input, (document, format) =>
+          format === 'otep' ? (document as OtepTimeline).events : document,
+        ),
     }),
     defineOperation({
       name: 'get_otep_trackings_batch',
@@ -119,15 +153,21 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       input: z.object({
         tracking_numbers: z.array(trackingNumberParam).min(1).max(MAX_BATCH_NUMBERS),
         format: formatParam,
+        ...eventPageParams,
       }),
       output: projected,
       handler: async (ctx, input) => {
-        const timelines = await tracking.timelines(ctx.db, input.tracking_numbers);
+        const timelines = await tracking.timelines(ctx.db, input.tracking_numbers, {
+          page: input.page,
+          perPage: input.per_page,
+        });
         const numbers = [...new Set(input.tracking_numbers)];
         return render(ctx, tracking.baseUrl, input.format, (project) => ({
           trackings: numbers.flatMap((number) => {
-            const timeline = timelines.get(number);
-            return timeline ? [{ tracking_number: number, data: project(timeline) }] : [];
+            const read = timelines.get(number);
+            return read
+              ? [{ tracking_number: number, total_events: read.totalEvents, data: project(read.timeline) }]
+              : [];
           }),
           not_found: numbers.filter((number) => !timelines.has(number)),
         }));

@@ -4,7 +4,7 @@ import type { Language } from '../../platform/i18n/index.ts';
 import { PHASES, type Phase } from './codebook.ts';
 import { phaseLabel, statusLabel } from './labels.ts';
 import { publicView } from './public-view.ts';
-import type { TrackingService } from './service.ts';
+import { FIRST_PAGE, type TimelinePage, type TrackingService } from './service.ts';
 import type { OtepLocation, OtepTimeline } from './timeline.ts';
 import { progressRank } from './validator.ts';
 
@@ -12,6 +12,46 @@ export const GET_PUBLIC_TRACKING = 'get_public_tracking';
 
 /** A tracking number as the public may type it. */
 export const trackingNumberParam = z.string().trim().min(1).max(64);
+
+/** Events a page holds at most: a long timeline is read a page at a time, newest first. */
+export const MAX_EVENTS_PER_PAGE = 1000;
+
+/** Which page of a timeline to answer: page 1 holds the newest events. */
+export const eventPageParams = {
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .describe('Page of the timeline, from the newest events (1) back to the oldest'),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_EVENTS_PER_PAGE)
+    .default(FIRST_PAGE.perPage)
+    .describe(`Events a page holds, at most ${MAX_EVENTS_PER_PAGE}; each page lists its events oldest first`),
+};
+
+/** Where a page sits in the whole timeline. */
+export const pagingAnswer = z.object({
+  page: z.int(),
+  per_page: z.int(),
+  total_events: z.int().describe('Events in the whole timeline'),
+  pages: z.int().describe('Pages in all (at least 1)'),
+});
+
+export function pagingOf(read: TimelinePage, page: { page: number; per_page: number }) {
+  return {
+    page: page.page,
+    per_page: page.per_page,
+    total_events: read.totalEvents,
+    pages: Math.max(1, Math.ceil(read.totalEvents / page.per_page)),
+  };
+}
+
+/** How long shared caches may keep a public timeline read: see docs/tracking.md. */
+export const PUBLIC_TIMELINE_CACHE = { maxAgeSeconds: 30, staleWhileRevalidateSeconds: 300 };
 
 const phase = z.enum(PHASES).nullable().describe('OTEP phase of the code; null for experimental codes');
 
@@ -47,7 +87,8 @@ const publicTrackingAnswer = z.object({
   phase,
   phase_text: z.string().nullable().describe("The current phase in the caller's language"),
   delivered: z.boolean().describe('The current status is delivered'),
-  events: z.array(event).describe('Newest first'),
+  events: z.array(event).describe('Newest first; one page of them (see paging)'),
+  paging: pagingAnswer,
   proof_of_delivery: z
     .object({
       delivered_at: z.string().describe('occurred_at of the latest delivered event'),
@@ -63,7 +104,7 @@ export type PublicTracking = z.output<typeof publicTrackingAnswer>;
  * The public tracking of a timeline in one language: what the API answers and the tracking page
  * shows. It applies the public-view policy itself, so no caller can forget it.
  */
-function publicTracking(timeline: OtepTimeline, lang: Language): PublicTracking {
+function publicTracking(timeline: OtepTimeline, lang: Language): Omit<PublicTracking, 'paging'> {
   const visible = publicView(timeline);
   const newestFirst = [...visible.events].reverse();
   const current = newestFirst[0];
@@ -137,12 +178,19 @@ export function publicTrackingOperations(tracking: TrackingService): Operation[]
       risk: 'low',
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND'],
-      rest: { method: 'GET', path: '/v1/tracking/:trackingNumber' },
+      rest: { method: 'GET', path: '/v1/tracking/:trackingNumber', etag: true, cache: PUBLIC_TIMELINE_CACHE },
       graphql: 'trackingPublic',
-      input: z.object({ trackingNumber: trackingNumberParam }),
+      input: z.object({ trackingNumber: trackingNumberParam, ...eventPageParams }),
       output: publicTrackingAnswer,
-      handler: async (ctx, input) =>
-        publicTracking(await tracking.timeline(ctx.db, input.trackingNumber), ctx.lang),
+      version: (ctx, input) => tracking.timelineVersion(ctx.db, input.trackingNumber),
+      handler: async (ctx, input) => {
+        const read = await tracking.timeline(ctx.db, input.trackingNumber, {
+          page: input.page,
+          perPage: input.per_page,
+        });
+        ctx.answer.version = read.version;
+        return { ...publicTracking(read.timeline, ctx.lang), paging: pagingOf(read, input) };
+      },
     }),
   ];
 }

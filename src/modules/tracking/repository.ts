@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { TrackingTables } from './tables.ts';
+import type { EventDetails, TrackingTables } from './tables.ts';
 
 export type EventRow = Omit<TrackingTables['tracking_events'], 'id'>;
 
@@ -28,29 +28,58 @@ export async function insertEvents(db: Queryable, rows: EventRow[]) {
   return result.rows;
 }
 
-/** The events of these tracking numbers in timeline order. */
-export function eventsOf(db: Queryable, trackingNumbers: string[]) {
-  if (trackingNumbers.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('tracking_events')
-    .select([
-      'tracking_number',
-      'package_id',
-      'event_id',
-      'otep_version',
-      'occurred_at',
-      'occurred_offset',
-      'recorded_at',
-      'status_code',
-      'source_type',
-      'details',
-    ])
-    .where('tracking_number', 'in', trackingNumbers)
-    .orderBy('tracking_number')
-    .orderBy('occurred_at')
-    .orderBy('recorded_at')
-    .orderBy('id')
-    .execute();
+/** Which page of each timeline to read: pages count back from the newest event. */
+export interface EventPage {
+  page: number;
+  perPage: number;
+}
+
+/**
+ * One page of the events of these tracking numbers, in timeline order, in one statement. Each
+ * row also carries what describes its whole timeline: how many events it has, its latest status
+ * and its highest id (events are only ever added, so count and highest id version it).
+ */
+export async function eventPagesOf(db: Queryable, trackingNumbers: string[], { page, perPage }: EventPage) {
+  if (trackingNumbers.length === 0) return [];
+  const skip = (page - 1) * perPage;
+  const result = await sql<{
+    tracking_number: string;
+    package_id: number | null;
+    event_id: string;
+    otep_version: string;
+    occurred_at: Date;
+    occurred_offset: string;
+    recorded_at: Date;
+    status_code: string;
+    source_type: string;
+    details: EventDetails;
+    total: number;
+    latest_status: string;
+    last_id: string;
+  }>`
+    SELECT * FROM (
+      SELECT tracking_number, package_id, event_id, otep_version, occurred_at, occurred_offset,
+        recorded_at, status_code, source_type, details,
+        count(*) OVER whole::int AS total,
+        max(id) OVER whole AS last_id,
+        first_value(status_code) OVER newest_first AS latest_status,
+        row_number() OVER newest_first AS recency
+      FROM tracking_events
+      WHERE tracking_number = ANY(${trackingNumbers}::text[])
+      WINDOW whole AS (PARTITION BY tracking_number),
+        newest_first AS (PARTITION BY tracking_number ORDER BY occurred_at DESC, recorded_at DESC, id DESC)
+    ) timeline
+    WHERE recency > ${skip} AND recency <= ${skip + perPage}
+    ORDER BY tracking_number, occurred_at, recorded_at, recency DESC`.execute(db);
+  return result.rows;
+}
+
+/** How many events a timeline has and its highest id: changes whenever an event is added. */
+export async function timelineVersion(db: Queryable, trackingNumber: string) {
+  const result = await sql<{ total: number; last_id: string | null }>`
+    SELECT count(*)::int AS total, max(id) AS last_id
+    FROM tracking_events WHERE tracking_number = ${trackingNumber}`.execute(db);
+  return result.rows[0]!;
 }
 
 export async function insertProvider(

@@ -8,6 +8,7 @@ import { errorMessage } from '../../platform/i18n/index.ts';
 import type { OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/service.ts';
 import type { Address } from '../orders/tables.ts';
 import { codeEntry, OTEP_VERSION, type SourceType, shortCode, statusUri } from './codebook.ts';
+import type { EventPage } from './repository.ts';
 import * as repo from './repository.ts';
 import type { EventDetails } from './tables.ts';
 import type { OtepEvent, OtepLocation, OtepTimeline } from './timeline.ts';
@@ -85,44 +86,70 @@ export class TrackingService implements OrderStatusListener {
 
   // ----- reads -----
 
-  /** The timelines of these numbers (known packages, or numbers with events); unknown ones are absent. */
-  async timelines(db: Queryable, trackingNumbers: string[]): Promise<Map<string, OtepTimeline>> {
+  /**
+   * One page of the timelines of these numbers (known packages, or numbers with events); unknown
+   * ones are absent. One statement reads the events; only numbers without any cost a second one,
+   * to tell a known package that has no event yet from an unknown number.
+   */
+  async timelines(
+    db: Queryable,
+    trackingNumbers: string[],
+    page: EventPage = FIRST_PAGE,
+  ): Promise<Map<string, TimelinePage>> {
     const numbers = [...new Set(trackingNumbers)];
-    const packages = new Map(
-      (await this.orders.packagesByTrackingNumber(db, numbers)).map((p) => [p.tracking_number, p]),
-    );
-    const rows = await repo.eventsOf(db, numbers);
+    const rows = await repo.eventPagesOf(db, numbers, page);
     const byNumber = new Map<string, typeof rows>();
     for (const row of rows) {
       const list = byNumber.get(row.tracking_number) ?? [];
       list.push(row);
       byNumber.set(row.tracking_number, list);
     }
-    const timelines = new Map<string, OtepTimeline>();
+    const withoutEvents = numbers.filter((number) => !byNumber.has(number));
+    const packages = new Map(
+      (await this.orders.packagesByTrackingNumber(db, withoutEvents)).map((p) => [p.tracking_number, p]),
+    );
+    const pages = new Map<string, TimelinePage>();
     for (const number of numbers) {
+      const found = byNumber.get(number);
       const pkg = packages.get(number);
-      const events = (byNumber.get(number) ?? []).map(toEvent);
-      if (!pkg && events.length === 0) continue;
-      const current = events.at(-1)?.status_code;
-      timelines.set(number, {
-        otep_version: OTEP_VERSION,
-        profile: 'parcel',
-        subject: {
-          tracking_number: number,
-          ...(pkg ? { order_id: pkg.order_id, package_id: pkg.id } : {}),
+      if (!found && !pkg) continue;
+      const first = found?.[0];
+      const current = first?.latest_status;
+      pages.set(number, {
+        timeline: {
+          otep_version: OTEP_VERSION,
+          profile: 'parcel',
+          subject: {
+            tracking_number: number,
+            ...(pkg ? { order_id: pkg.order_id, package_id: pkg.id } : {}),
+            ...(first?.package_id ? { package_id: first.package_id } : {}),
+          },
+          ...(current ? { current_status: current } : {}),
+          delivered: current === 'delivered',
+          events: (found ?? []).map(toEvent),
         },
-        ...(current ? { current_status: current } : {}),
-        delivered: current === 'delivered',
-        events,
+        totalEvents: first?.total ?? 0,
+        version: versionOf(first?.total ?? 0, first?.last_id ?? null),
       });
     }
-    return timelines;
+    return pages;
   }
 
-  async timeline(db: Queryable, trackingNumber: string): Promise<OtepTimeline> {
-    const timeline = (await this.timelines(db, [trackingNumber])).get(trackingNumber);
-    if (!timeline) throw new AppError('TRACKING_NOT_FOUND', { params: { number: trackingNumber } });
-    return timeline;
+  async timeline(db: Queryable, trackingNumber: string, page: EventPage = FIRST_PAGE): Promise<TimelinePage> {
+    const found = (await this.timelines(db, [trackingNumber], page)).get(trackingNumber);
+    if (!found) throw new AppError('TRACKING_NOT_FOUND', { params: { number: trackingNumber } });
+    return found;
+  }
+
+  /**
+   * What changes whenever the timeline of a number does, without reading its events: its event
+   * count and highest id (events are only ever added). Null for an unknown number.
+   */
+  async timelineVersion(db: Queryable, trackingNumber: string): Promise<string | null> {
+    const { total, last_id } = await repo.timelineVersion(db, trackingNumber);
+    if (total > 0) return versionOf(total, last_id);
+    const known = await this.orders.packagesByTrackingNumber(db, [trackingNumber]);
+    return known.length > 0 ? versionOf(0, null) : null;
   }
 
   // ----- ingest -----
@@ -181,7 +208,7 @@ export class TrackingService implements OrderStatusListener {
     const observedAt = this.clock.now().toISOString();
     return timelines.map((timeline) => {
       if (!statusOnly(timeline)) return timeline;
-      const current = known.get(timeline.subject?.tracking_number ?? '')?.current_status;
+      const current = known.get(timeline.subject?.tracking_number ?? '')?.timeline.current_status;
       const status = shortCode(timeline.current_status);
       const events =
         status === current
@@ -388,7 +415,7 @@ function locationOf(address: Address): OtepLocation {
   };
 }
 
-function toEvent(row: Awaited<ReturnType<typeof repo.eventsOf>>[number]): OtepEvent {
+function toEvent(row: Awaited<ReturnType<typeof repo.eventPagesOf>>[number]): OtepEvent {
   const { details } = row;
   return {
     event_id: row.event_id,
@@ -431,4 +458,20 @@ function digest(key: string): Buffer {
 export function joinPath(prefix: string, path: string): string {
   if (!prefix) return path;
   return path ? `${prefix}.${path}` : prefix;
+}
+
+/** A page of a timeline, with what describes the whole timeline. */
+export interface TimelinePage {
+  timeline: OtepTimeline;
+  /** Events in the whole timeline, on every page. */
+  totalEvents: number;
+  /** Changes whenever an event is added: the validator of cached answers. */
+  version: string;
+}
+
+/** The newest events, as many as a page holds by default. */
+export const FIRST_PAGE: EventPage = { page: 1, perPage: 200 };
+
+function versionOf(total: number, lastId: string | null): string {
+  return `${total}.${lastId ?? 0}`;
 }

@@ -5,6 +5,7 @@ import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
 import { recordAudit } from './audit.ts';
 import {
+  type AnswerMeta,
   type Caller,
   type Door,
   type Operation,
@@ -42,6 +43,8 @@ export interface Invocation {
   requestId: string;
   ip?: string;
   dryRun?: boolean;
+  /** Filled by the operation for the door: the version its answer was built from, ... */
+  answer?: AnswerMeta;
 }
 
 export type Outcome = 'ok' | 'rejected' | 'failed';
@@ -82,6 +85,23 @@ class DryRunRollback {
  */
 export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
+
+  /**
+   * The version of what the operation would answer (its `version`, after the same checks as a
+   * call), or null when it declares none or has nothing to answer: a door compares it with what
+   * the caller holds before building anything.
+   */
+  async version(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<string | null> {
+    if (!operation.version || operation.kind !== 'query') return null;
+    const provider = await this.authorizeProvider(operation, invocation);
+    const caller = provider ? null : await this.authorize(operation, invocation);
+    await this.requireFeature(operation, caller, rawInput);
+    const input = this.validate(operation, rawInput, invocation.lang);
+    return operation.version(
+      this.contextFor(this.deps.db, caller, provider, invocation, PERFORM_EVERYTHING),
+      input,
+    );
+  }
 
   async execute(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<unknown> {
     const started = performance.now();
@@ -178,18 +198,7 @@ export class Executor {
           },
         }
       : PERFORM_EVERYTHING;
-    const context = (db: Queryable): OperationContext => ({
-      db,
-      caller,
-      provider,
-      accept: invocation.accept,
-      lang: invocation.lang,
-      clock: this.deps.clock,
-      requestId: invocation.requestId,
-      door: invocation.door,
-      ip: invocation.ip,
-      outside,
-    });
+    const context = (db: Queryable) => this.contextFor(db, caller, provider, invocation, outside);
 
     if (operation.kind === 'query') {
       const ctx = context(this.deps.db);
@@ -225,6 +234,28 @@ export class Executor {
       });
     if ('refusal' in ended) throw ended.refusal;
     return invocation.dryRun ? dryRunAnswer(ended.result, skipped) : ended.result;
+  }
+
+  private contextFor(
+    db: Queryable,
+    caller: Caller | null,
+    provider: ProviderCaller | null,
+    invocation: Invocation,
+    outside: OutsideWorld,
+  ): OperationContext {
+    return {
+      db,
+      caller,
+      provider,
+      accept: invocation.accept,
+      lang: invocation.lang,
+      clock: this.deps.clock,
+      requestId: invocation.requestId,
+      door: invocation.door,
+      ip: invocation.ip,
+      outside,
+      answer: invocation.answer ?? {},
+    };
   }
 
   private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {

@@ -44,10 +44,17 @@ export interface OperationContext {
   ip: string | undefined;
   /** The one way out to the world beyond the database (payments, outbound HTTP): see OutsideWorld. */
   outside: OutsideWorld;
+  /** What the answer says about itself to doors that speak HTTP caching. */
+  answer: AnswerMeta;
   /** The tracking provider authenticated by its key, on operations with provider access. */
   provider: ProviderCaller | null;
   /** The caller's Accept header, for operations that answer in several representations. */
   accept: string | undefined;
+}
+
+export interface AnswerMeta {
+  /** The version of the data the answer was built from (see Operation.version). */
+  version?: string;
 }
 
 /** Something done to the world beyond the service's database, which no rollback can undo. */
@@ -114,8 +121,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface RestBinding {
   method: HttpMethod;
   path: string;
-  /** The door sends an ETag of the JSON answer and answers 304 to a matching If-None-Match. */
+  /**
+   * The door sends an ETag and answers 304 to a matching If-None-Match: a tag of the operation's
+   * `version` when it declares one (no answer is built for a 304), else of the JSON answer.
+   */
   etag?: boolean;
+  /** A public answer shared caches may keep: `Cache-Control: public, max-age, stale-while-revalidate`. */
+  cache?: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
   /** How the body becomes input when it is not a JSON object of input fields. */
   body?: RestBody;
 }
@@ -160,6 +172,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Refusals this operation documents beyond the ones every operation may give. */
   errors?: readonly ErrorCode[];
   rest?: RestBinding;
+  /**
+   * A cheap version of what the answer is built from, changing whenever the answer would for the
+   * same input (null: nothing to answer, the handler will say why). The handler reports the same
+   * version in `ctx.answer.version`. Lets a door answer "not modified" without building anything.
+   */
+  version?(ctx: OperationContext, input: z.output<I>): Promise<string | null>;
   /**
    * GraphQL field name (camelCase), on Query for queries and on Mutation for mutations; the
    * GraphQL door exposes only operations that have one.

@@ -54,7 +54,7 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
     },
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
-    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // Refusals of the router (a path value too long, bad percent-encoding) in the one error shape.
     frameworkErrors: (error, request, reply) => {
       request.lang = negotiateLanguage(request.headers['accept-language']);
@@ -127,11 +127,15 @@ export function createHttpServer(config: Config, metrics: Metrics): FastifyInsta
 function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown, error: AppError) {
   if (error.status >= 500) request.log.error({ err: cause }, 'request failed');
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
-  return reply
-    .status(error.status)
-    .header('x-request-id', request.id)
-    .header('content-language', request.lang)
-    .send(errorBody(error, request.lang, request.id));
+  return (
+    reply
+      .status(error.status)
+      .header('x-request-id', request.id)
+      .header('content-language', request.lang)
+      // A refusal is about this request only: no cache keeps it (a parcel unknown a minute ago may be known now).
+      .header('cache-control', 'no-store')
+      .send(errorBody(error, request.lang, request.id))
+  );
 }
 
 /** Compares secrets in constant time (digests have equal lengths whatever the input). */
