@@ -6,8 +6,19 @@
 import autocannon from 'autocannon';
 
 export type LoadJob =
-  /** GET `prefix + number` for a random number of `numbers`. */
-  | { kind: 'get'; url: string; prefix: string; numbers: string[]; connections: number; seconds: number }
+  /**
+   * GET `prefix + number` for a random number of `numbers`; with `etags`, as a conditional GET
+   * sending the number's tag in If-None-Match, where a 304 is the expected answer.
+   */
+  | {
+      kind: 'get';
+      url: string;
+      prefix: string;
+      numbers: string[];
+      connections: number;
+      seconds: number;
+      etags?: Record<string, string>;
+    }
   /** POST `{ tracking_numbers: [size random numbers] }`. */
   | {
       kind: 'batch';
@@ -56,7 +67,18 @@ async function run(job: LoadJob): Promise<LoadResult> {
       connections: job.connections,
       duration: job.seconds,
       requests: [
-        { method: 'GET', setupRequest: (request) => ({ ...request, path: job.prefix + pick(job.numbers) }) },
+        {
+          method: 'GET',
+          setupRequest: (request) => {
+            const number = pick(job.numbers);
+            const etag = job.etags?.[number];
+            return {
+              ...request,
+              path: job.prefix + number,
+              ...(etag ? { headers: { ...request.headers, 'if-none-match': etag } } : {}),
+            };
+          },
+        },
       ],
     };
   } else if (job.kind === 'batch') {
@@ -102,11 +124,13 @@ async function run(job: LoadJob): Promise<LoadResult> {
   }
   started = performance.now();
   const result = await autocannon(options);
-  const ok = result['2xx'];
+  // A conditional GET succeeds with 304 Not Modified, and only so: a 200 means the tag missed.
+  const conditional = job.kind === 'get' && job.etags !== undefined;
+  const ok = conditional ? result['3xx'] : result['2xx'];
   const seconds = job.kind === 'bodies' ? (lastAnswer - started) / 1000 : result.duration;
   return {
     ok,
-    non2xx: result.non2xx,
+    non2xx: conditional ? result.non2xx - result['3xx'] + result['2xx'] : result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
     seconds,

@@ -507,15 +507,18 @@ try {
   // (a) single-timeline reads, and the bare route serving the same bytes.
   say(`Fetching ${CEILING_TIMELINES} timelines for the bare Fastify route ...`);
   const ceilingNumbers = numbers.slice(0, CEILING_TIMELINES);
-  const bodies = new Map<string, { type: string; body: Buffer }>();
+  const bodies = new Map<string, { type: string; body: Buffer; etag: string; cacheControl: string }>();
   for (const number of ceilingNumbers) {
     const response = await fetch(`${serviceUrl}/api/v1/otep/trackings/${number}`);
     if (!response.ok) throw new Error(`GET ${number}: ${response.status} ${await response.text()}`);
     bodies.set(number, {
       type: response.headers.get('content-type')!,
       body: Buffer.from(await response.arrayBuffer()),
+      etag: response.headers.get('etag')!,
+      cacheControl: response.headers.get('cache-control')!,
     });
   }
+  const etags = Object.fromEntries([...bodies].map(([number, found]) => [number, found.etag]));
   const meanBody = [...bodies.values()].reduce((sum, b) => sum + b.body.length, 0) / bodies.size;
   notes.push(`a timeline body is ${Math.round(meanBody)} bytes on average (the bare route serves these)`);
   const ceiling = Fastify();
@@ -524,6 +527,9 @@ try {
     (request, reply) => {
       const found = bodies.get(request.params.tracking_number);
       if (!found) return reply.code(404).send({ result: false });
+      reply.header('etag', found.etag).header('cache-control', found.cacheControl);
+      // The ceiling of a conditional GET: the tag compared in memory, 304 with no body.
+      if (request.headers['if-none-match'] === found.etag) return reply.code(304).send();
       return reply.header('content-type', found.type).send(found.body);
     },
   );
@@ -556,6 +562,23 @@ try {
       seconds: SECONDS,
     });
     readRounds.push({ bare: bareRead, service: serviceRead });
+  }
+  const conditionalRounds: Array<{ bare: Measured; service: Measured }> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const conditional = (url: string) =>
+      ({
+        kind: 'get',
+        url,
+        prefix,
+        numbers: ceilingNumbers,
+        etags,
+        connections: READ_CONNECTIONS,
+        seconds: SECONDS,
+      }) as const;
+    say(`(a') round ${round}/${ROUNDS}: conditional GETs answered 304, bare Fastify then the service ...`);
+    const bare = await measured(`conditional-bare-${round}`, conditional(ceilingUrl));
+    const service = await measured(`conditional-service-${round}`, conditional(serviceUrl));
+    conditionalRounds.push({ bare, service });
   }
   await ceiling.close();
 
@@ -730,6 +753,7 @@ try {
       return total(reference(r)) / total(service(r));
     });
   const readRatio = mid(readRounds, (r) => r.service.perSecond / r.bare.perSecond);
+  const conditionalRatio = mid(conditionalRounds, (r) => r.service.perSecond / r.bare.perSecond);
   const sequentialRatio = mid(ingestRounds, (r) => r.sequential.eventsPerSecond / r.copy.eventsPerSecond);
   const parallelRatio = mid(ingestRounds, (r) => r.parallel.eventsPerSecond / r.copy.eventsPerSecond);
   const verdict = (ratio: number, target: number) =>
@@ -750,6 +774,12 @@ try {
           (r) => r.service.cpu,
         ),
       )} (CPU cost) | |`,
+    `| (a') conditional GET answered 304, ${READ_CONNECTIONS} connections: requests/s | ` +
+      `${rate(mid(conditionalRounds, (r) => r.service.perSecond))} | ` +
+      `${rate(mid(conditionalRounds, (r) => r.bare.perSecond))} (bare Fastify, tag compared in memory) | ${pct(conditionalRatio)} | |`,
+    `| (a') latency p50 / p99 ms | ${latency(conditionalRounds, (r) => r.service)} | ${latency(conditionalRounds, (r) => r.bare)} | | |`,
+    `| (a') CPU per request, µs: this process + PostgreSQL | ${cpuOf(conditionalRounds, (r) => r.service.cpu)} | ` +
+      `${cpuOf(conditionalRounds, (r) => r.bare.cpu)} | | |`,
     `| (b) ingest, ${REQUEST_EVENTS}-event requests one at a time: events/s | ` +
       `${rate(mid(ingestRounds, (r) => r.sequential.eventsPerSecond))} | ` +
       `${rate(mid(ingestRounds, (r) => r.copy.eventsPerSecond))} (COPY, same rows) | ${pct(sequentialRatio)} | ${verdict(sequentialRatio, 0.25)} |`,
@@ -774,6 +804,12 @@ try {
   for (const [index, r] of readRounds.entries()) {
     notes.push(
       `(a) round ${index + 1}: service ${rate(r.service.perSecond)} requests/s (p99 ${r.service.p99} ms), ` +
+        `bare ${rate(r.bare.perSecond)} (p99 ${r.bare.p99} ms): ${pct(r.service.perSecond / r.bare.perSecond)}`,
+    );
+  }
+  for (const [index, r] of conditionalRounds.entries()) {
+    notes.push(
+      `(a') round ${index + 1}: service ${rate(r.service.perSecond)} 304s/s (p99 ${r.service.p99} ms), ` +
         `bare ${rate(r.bare.perSecond)} (p99 ${r.bare.p99} ms): ${pct(r.service.perSecond / r.bare.perSecond)}`,
     );
   }

@@ -126,12 +126,12 @@ function bytesTag(body: string | Buffer): string {
 }
 
 /**
- * A strong tag of the version of the data an answer is built from, and of everything else that
- * shapes its bytes: the operation, the path and query (format, page, ...), the language and the
- * Accept header.
+ * A strong tag of the version of the data an answer is built from, and of what else shapes its
+ * bytes: the operation, the path and query (format, page, ...) and the language. A version that
+ * depends on the Accept header names the representation it chose itself.
  */
 function versionTag(operation: string, version: string, request: FastifyRequest): string {
-  const variant = [operation, version, request.url, request.lang, headerOf(request, 'accept') ?? ''];
+  const variant = [operation, version, request.url, request.lang];
   return `"v${createHash('sha256').update(variant.join('\n')).digest('base64url').slice(0, 32)}"`;
 }
 

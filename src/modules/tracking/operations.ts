@@ -71,6 +71,20 @@ function render(
   return { result: true as const, format: 'otep', data: buildIn('otep') };
 }
 
+/** The timeline's version, and the representation an Accept header picks when no format is named. */
+async function versionOf(
+  ctx: OperationContext,
+  tracking: TrackingService,
+  input: { tracking_number: string; format?: string },
+) {
+  const version = await tracking.timelineVersion(ctx.db, input.tracking_number);
+  return version === null ? null : representationVersion(ctx, input.format, version);
+}
+
+function representationVersion(ctx: OperationContext, format: string | undefined, version: string): string {
+  return format === undefined ? `${version}:${formatForAccept(ctx.accept) ?? 'wrapped'}` : version;
+}
+
 /** One page of one timeline, rendered, with its paging; the version goes to doors that cache. */
 async function renderPage(
   ctx: OperationContext,
@@ -82,7 +96,7 @@ async function renderPage(
     page: input.page,
     perPage: input.per_page,
   });
-  ctx.answer.version = read.version;
+  ctx.answer.version = representationVersion(ctx, input.format, read.version);
   const answer = render(ctx, tracking.baseUrl, input.format, (project, format) =>
     pick(project(read.timeline), format),
   );
@@ -112,7 +126,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       graphql: 'otepTracking',
       input: z.object({ tracking_number: trackingNumberParam, format: formatParam, ...eventPageParams }),
       output: projectedPage,
-      version: (ctx, input) => tracking.timelineVersion(ctx.db, input.tracking_number),
+      version: (ctx, input) => versionOf(ctx, tracking, input),
       handler: (ctx, input) => renderPage(ctx, tracking, input, (document) => document),
     }),
     defineOperation({
@@ -131,7 +145,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       },
       input: z.object({ tracking_number: trackingNumberParam, format: formatParam, ...eventPageParams }),
       output: projectedPage,
-      version: (ctx, input) => tracking.timelineVersion(ctx.db, input.tracking_number),
+      version: (ctx, input) => versionOf(ctx, tracking, input),
       handler: (ctx, input) =>
         // The native format has an events list of its own; the others are event lists already.
         renderPage(ctx, tracking, input, (document, format) =>
