@@ -35,14 +35,14 @@ export interface EventPage {
 }
 
 /**
- * One page of the events of these tracking numbers, in timeline order, in one statement. Each
- * row also carries what describes its whole timeline: how many events it has, its latest status
- * and its highest id (events are only ever added, so count and highest id version it).
+ * The newest `limit` events of each of these tracking numbers, newest first, in one statement
+ * (an index scan per number, stopping after `limit` rows): a timeline shorter than the limit is
+ * read whole, which is all a page, its count and its latest status need.
  */
-export async function eventPagesOf(db: Queryable, trackingNumbers: string[], { page, perPage }: EventPage) {
+export async function newestEventsOf(db: Queryable, trackingNumbers: string[], limit: number) {
   if (trackingNumbers.length === 0) return [];
-  const skip = (page - 1) * perPage;
   const result = await sql<{
+    id: string;
     tracking_number: string;
     package_id: number | null;
     event_id: string;
@@ -53,24 +53,26 @@ export async function eventPagesOf(db: Queryable, trackingNumbers: string[], { p
     status_code: string;
     source_type: string;
     details: EventDetails;
-    total: number;
-    latest_status: string;
-    last_id: string;
   }>`
-    SELECT * FROM (
-      SELECT tracking_number, package_id, event_id, otep_version, occurred_at, occurred_offset,
-        recorded_at, status_code, source_type, details,
-        count(*) OVER whole::int AS total,
-        max(id) OVER whole AS last_id,
-        first_value(status_code) OVER newest_first AS latest_status,
-        row_number() OVER newest_first AS recency
-      FROM tracking_events
-      WHERE tracking_number = ANY(${trackingNumbers}::text[])
-      WINDOW whole AS (PARTITION BY tracking_number),
-        newest_first AS (PARTITION BY tracking_number ORDER BY occurred_at DESC, recorded_at DESC, id DESC)
-    ) timeline
-    WHERE recency > ${skip} AND recency <= ${skip + perPage}
-    ORDER BY tracking_number, occurred_at, recorded_at, recency DESC`.execute(db);
+    SELECT e.id, e.tracking_number, e.package_id, e.event_id, e.otep_version, e.occurred_at,
+      e.occurred_offset, e.recorded_at, e.status_code, e.source_type, e.details
+    FROM unnest(${trackingNumbers}::text[]) AS asked (tracking_number)
+    CROSS JOIN LATERAL (
+      SELECT * FROM tracking_events
+      WHERE tracking_number = asked.tracking_number
+      ORDER BY occurred_at DESC, recorded_at DESC, id DESC
+      LIMIT ${limit}
+    ) e`.execute(db);
+  return result.rows;
+}
+
+/** Event count and highest id of each of these timelines (for those too long to read whole). */
+export async function timelineSizes(db: Queryable, trackingNumbers: string[]) {
+  if (trackingNumbers.length === 0) return [];
+  const result = await sql<{ tracking_number: string; total: number; last_id: string }>`
+    SELECT tracking_number, count(*)::int AS total, max(id) AS last_id
+    FROM tracking_events WHERE tracking_number = ANY(${trackingNumbers}::text[])
+    GROUP BY tracking_number`.execute(db);
   return result.rows;
 }
 

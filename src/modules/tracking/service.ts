@@ -88,48 +88,61 @@ export class TrackingService implements OrderStatusListener {
 
   /**
    * One page of the timelines of these numbers (known packages, or numbers with events); unknown
-   * ones are absent. One statement reads the events; only numbers without any cost a second one,
-   * to tell a known package that has no event yet from an unknown number.
+   * ones are absent. Pages count back from the newest event. One statement reads each timeline's
+   * newest events down to the end of the page, which for most parcels is the whole timeline; only
+   * a timeline longer than that, or a number without events, costs a second, small one.
    */
   async timelines(
     db: Queryable,
     trackingNumbers: string[],
-    page: EventPage = FIRST_PAGE,
+    { page, perPage }: EventPage = FIRST_PAGE,
   ): Promise<Map<string, TimelinePage>> {
     const numbers = [...new Set(trackingNumbers)];
-    const rows = await repo.eventPagesOf(db, numbers, page);
+    const skip = (page - 1) * perPage;
+    // One more than the page needs: finding it tells that the timeline goes on.
+    const rows = await repo.newestEventsOf(db, numbers, skip + perPage + 1);
     const byNumber = new Map<string, typeof rows>();
     for (const row of rows) {
       const list = byNumber.get(row.tracking_number) ?? [];
       list.push(row);
       byNumber.set(row.tracking_number, list);
     }
+    const longer = [...byNumber]
+      .filter(([, found]) => found.length > skip + perPage)
+      .map(([number]) => number);
+    const sizes = new Map((await repo.timelineSizes(db, longer)).map((size) => [size.tracking_number, size]));
     const withoutEvents = numbers.filter((number) => !byNumber.has(number));
     const packages = new Map(
       (await this.orders.packagesByTrackingNumber(db, withoutEvents)).map((p) => [p.tracking_number, p]),
     );
     const pages = new Map<string, TimelinePage>();
     for (const number of numbers) {
-      const found = byNumber.get(number);
+      const newestFirst = byNumber.get(number) ?? [];
       const pkg = packages.get(number);
-      if (!found && !pkg) continue;
-      const first = found?.[0];
-      const current = first?.latest_status;
+      if (newestFirst.length === 0 && !pkg) continue;
+      const size = sizes.get(number);
+      const total = size?.total ?? newestFirst.length;
+      const lastId = size?.last_id ?? maxId(newestFirst);
+      const current = newestFirst[0]?.status_code;
+      const packageId = newestFirst[0]?.package_id ?? pkg?.id;
       pages.set(number, {
         timeline: {
           otep_version: OTEP_VERSION,
           profile: 'parcel',
           subject: {
             tracking_number: number,
-            ...(pkg ? { order_id: pkg.order_id, package_id: pkg.id } : {}),
-            ...(first?.package_id ? { package_id: first.package_id } : {}),
+            ...(pkg ? { order_id: pkg.order_id } : {}),
+            ...(packageId ? { package_id: packageId } : {}),
           },
           ...(current ? { current_status: current } : {}),
           delivered: current === 'delivered',
-          events: (found ?? []).map(toEvent),
+          events: newestFirst
+            .slice(skip, skip + perPage)
+            .reverse()
+            .map(toEvent),
         },
-        totalEvents: first?.total ?? 0,
-        version: versionOf(first?.total ?? 0, first?.last_id ?? null),
+        totalEvents: total,
+        version: versionOf(total, lastId),
       });
     }
     return pages;
@@ -415,7 +428,7 @@ function locationOf(address: Address): OtepLocation {
   };
 }
 
-function toEvent(row: Awaited<ReturnType<typeof repo.eventPagesOf>>[number]): OtepEvent {
+function toEvent(row: Awaited<ReturnType<typeof repo.newestEventsOf>>[number]): OtepEvent {
   const { details } = row;
   return {
     event_id: row.event_id,
@@ -471,6 +484,13 @@ export interface TimelinePage {
 
 /** The newest events, as many as a page holds by default. */
 export const FIRST_PAGE: EventPage = { page: 1, perPage: 200 };
+
+/** The highest id among rows (ids are bigints, sent as text). */
+function maxId(rows: ReadonlyArray<{ id: string }>): string | null {
+  let highest: bigint | null = null;
+  for (const row of rows) if (highest === null || BigInt(row.id) > highest) highest = BigInt(row.id);
+  return highest === null ? null : String(highest);
+}
 
 function versionOf(total: number, lastId: string | null): string {
   return `${total}.${lastId ?? 0}`;
