@@ -8,6 +8,8 @@ import { registerOtepGuide } from './doors/pages/otep-guide.ts';
 import { registerTrackingPage } from './doors/pages/track.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
 import { accountsOperations } from './modules/accounts/operations.ts';
+import { driverRegistrationOperations } from './modules/accounts/registration-operations.ts';
+import { DriverRegistrations } from './modules/accounts/registrations.ts';
 import { AccountsService } from './modules/accounts/service.ts';
 import { moduleSwitchOperations } from './modules/accounts/switches.ts';
 import { IdTokenVerifier } from './modules/apps/identity.ts';
@@ -49,6 +51,7 @@ export const VERSION = packageJson.version;
 /** The module services, wired once; the CLI and the tests reach use cases through these. */
 export interface Services {
   accounts: AccountsService;
+  driverRegistrations: DriverRegistrations;
   contractors: ContractorsService;
   assignments: AssignmentsService;
   orders: OrdersService;
@@ -86,6 +89,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   events.subscribe(webhooks.onEvents);
   return {
     accounts,
+    driverRegistrations: new DriverRegistrations(clock, config.login),
     contractors,
     assignments: new AssignmentsService(clock, accounts, orders, events),
     orders,
@@ -111,6 +115,7 @@ export function createCatalog(services: Services): Catalog {
     .register(systemOperations())
     .register(accountsOperations(services.accounts))
     .register(moduleSwitchOperations(services.accounts))
+    .register(driverRegistrationOperations(services.driverRegistrations))
     .register(contractorsOperations(services.contractors, services.assignments))
     .register(ordersOperations(services.orders, services.accounts))
     .register(dispatchOperations(services.dispatch))

@@ -70,10 +70,11 @@ export interface WebhookSettings extends OutboundRules {
   logRetentionDays: number;
 }
 
-/** Brute-force protection of POST /v1/user/login. */
+/** Brute-force protection of sign-in (POST /v1/user/login, app sign-in) and of driver sign-up. */
 export interface LoginLimits {
   attemptsPerAddressPerMinute: number;
   failuresPerEmailPer15Minutes: number;
+  signUpsPerAddressPerHour: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,7 +106,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY === 'true',
     metricsToken: e.METRICS_TOKEN,
-    login: { attemptsPerAddressPerMinute: 30, failuresPerEmailPer15Minutes: 10 },
+    login: {
+      attemptsPerAddressPerMinute: 30,
+      failuresPerEmailPer15Minutes: 10,
+      signUpsPerAddressPerHour: 10,
+    },
     webhooks: {
       allow: {
         loopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',

@@ -218,7 +218,11 @@ describe('login rate limits', () => {
 
   before(async () => {
     server = await startTestServer({
-      login: { attemptsPerAddressPerMinute: 6, failuresPerEmailPer15Minutes: 3 },
+      login: {
+        attemptsPerAddressPerMinute: 6,
+        failuresPerEmailPer15Minutes: 3,
+        signUpsPerAddressPerHour: 10,
+      },
     });
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'limits');

@@ -106,7 +106,43 @@ describe('tenant isolation', () => {
     assert.equal(answer.body.error_code, 'CARRIER_NOT_FOUND');
   };
 
+  /** A driver who signed up for A, made by the first registration check that needs one. */
+  let registrationOfA: Promise<number> | undefined;
+  const pendingRegistrationOfA = () =>
+    (registrationOfA ??= (async () => {
+      const signUp = await api.post('/api/v1/driver/register', {
+        business_code: a.code,
+        name: 'Applicant of A',
+        email: 'applicant@tenancy-a.test',
+        password: 'a long password',
+      });
+      assert.equal(signUp.status, 200, JSON.stringify(signUp.body));
+      const listed = await api.get('/api/v1/client/driver-registrations', { token: tokenOfA });
+      return listed.body.registrations[0].id as number;
+    })());
+  const registrationOfAStaysPending = (decision: 'approve' | 'reject') => async () => {
+    const id = await pendingRegistrationOfA();
+    const answer = await api.post(
+      `/api/v1/client/driver-registrations/${id}/${decision}`,
+      {},
+      { token: adminOfB() },
+    );
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'REGISTRATION_NOT_FOUND');
+    const asA = await api.get('/api/v1/client/driver-registrations', { token: tokenOfA });
+    assert.equal(asA.body.registrations.find((r: { id: number }) => r.id === id).status, 'pending');
+  };
+
   const checks: Record<string, () => Promise<void>> = {
+    get_driver_registrations: async () => {
+      await pendingRegistrationOfA();
+      const answer = await api.get('/api/v1/client/driver-registrations', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body.registrations, []);
+      assert.equal(answer.body.total, 0);
+    },
+    approve_driver_registration: registrationOfAStaysPending('approve'),
+    reject_driver_registration: registrationOfAStaysPending('reject'),
     create_order: async () => {
       const answer = await api.post(
         '/api/v1/client/orderCreate',

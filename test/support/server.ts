@@ -27,7 +27,11 @@ export async function startTestServer(
   const database = await createTestDatabase();
   const config: Config = {
     ...loadConfig({ LOG_LEVEL: 'silent' }),
-    login: { attemptsPerAddressPerMinute: 10_000, failuresPerEmailPer15Minutes: 10_000 },
+    login: {
+      attemptsPerAddressPerMinute: 10_000,
+      failuresPerEmailPer15Minutes: 10_000,
+      signUpsPerAddressPerHour: 10_000,
+    },
     ...overrides,
     databaseUrl: database.url,
   };

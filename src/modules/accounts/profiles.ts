@@ -7,6 +7,7 @@ export const SCOPES = [
   'routes:read',
   'routes:write',
   'drivers:read',
+  'drivers:write',
   'analytics:read',
   'address:read',
   'approvals:read',

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/database.ts';
-import type { AccountsTables, TokenKind } from './tables.ts';
+import type { AccountsTables, RegistrationStatus, TokenKind } from './tables.ts';
 
 type UserRow = AccountsTables['users'];
 
@@ -208,5 +208,114 @@ export function findUserInBusiness(db: Queryable, userId: number, businessId: nu
     .select(['id', 'kind', 'name'])
     .where('id', '=', userId)
     .where('business_id', '=', businessId)
+    .executeTakeFirst();
+}
+
+/** A new account, unless the email is taken (then undefined: the caller decides what to say). */
+export async function insertUserUnlessTaken(
+  db: Queryable,
+  values: Omit<UserRow, 'id' | 'disabled'> & { disabled: boolean },
+): Promise<number | undefined> {
+  const row = await db
+    .insertInto('users')
+    .values(values)
+    .onConflict((conflict) => conflict.column('email').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function insertDriverRegistration(
+  db: Queryable,
+  values: Omit<
+    AccountsTables['driver_registrations'],
+    'id' | 'decided_by' | 'decided_at' | 'reason' | 'status'
+  >,
+): Promise<number> {
+  const row = await db
+    .insertInto('driver_registrations')
+    .values({ ...values, status: 'pending' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A business's registrations, newest first, with the applicant's name and email (its own table). */
+export function driverRegistrationsOf(
+  db: Queryable,
+  businessId: number,
+  filter: { status?: RegistrationStatus; limit: number; offset: number },
+) {
+  let query = db
+    .selectFrom('driver_registrations as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select([
+      'r.id',
+      'r.user_id',
+      'u.name',
+      'u.email',
+      'r.phone',
+      'r.vehicle_type',
+      'r.status',
+      'r.created_at',
+      'r.decided_by',
+      'r.decided_at',
+      'r.reason',
+    ])
+    .where('r.business_id', '=', businessId);
+  if (filter.status) query = query.where('r.status', '=', filter.status);
+  return query.orderBy('r.id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}
+
+export async function countDriverRegistrations(
+  db: Queryable,
+  businessId: number,
+  status?: RegistrationStatus,
+) {
+  let query = db
+    .selectFrom('driver_registrations')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .where('business_id', '=', businessId);
+  if (status) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirstOrThrow()).total);
+}
+
+/** The registration, locked until the transaction ends: two admins cannot decide it at once. */
+export function lockDriverRegistration(db: Queryable, businessId: number, id: number) {
+  return db
+    .selectFrom('driver_registrations')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function decideDriverRegistration(
+  db: Queryable,
+  id: number,
+  decision: { status: 'approved' | 'rejected'; decidedBy: number; at: Date; reason: string | null },
+) {
+  await db
+    .updateTable('driver_registrations')
+    .set({
+      status: decision.status,
+      decided_by: decision.decidedBy,
+      decided_at: decision.at,
+      reason: decision.reason,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function enableUser(db: Queryable, userId: number) {
+  await db.updateTable('users').set({ disabled: false }).where('id', '=', userId).execute();
+}
+
+export function registrationStatusOf(db: Queryable, userId: number) {
+  return db
+    .selectFrom('driver_registrations')
+    .select('status')
+    .where('user_id', '=', userId)
     .executeTakeFirst();
 }

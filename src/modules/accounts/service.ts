@@ -84,7 +84,13 @@ export class AccountsService {
       await this.limit(() => this.failuresByEmail.consume(email));
       throw new AppError('INVALID_CREDENTIALS');
     }
-    if (user.disabled) throw new AppError('ACCOUNT_DISABLED');
+    if (user.disabled) {
+      // A driver who signed up waits for the business to approve the account: say so.
+      const registration = await repo.registrationStatusOf(ctx.db, user.id);
+      throw new AppError(
+        registration?.status === 'pending' ? 'ACCOUNT_PENDING_APPROVAL' : 'ACCOUNT_DISABLED',
+      );
+    }
     await this.failuresByEmail.delete(email);
 
     const issued = await this.issueToken(ctx.db, { userId: user.id, kind: 'login' });
@@ -399,14 +405,18 @@ export class AccountsService {
     return (await repo.findBusinessById(db, businessId))?.time_zone ?? 'UTC';
   }
 
-  /** Runs a limiter step; a refusal becomes a 429 with Retry-After. */
-  private async limit(step: () => Promise<unknown>): Promise<void> {
-    try {
-      await step();
-    } catch (refusal) {
-      if (refusal instanceof RateLimiterRes) throw rateLimited(refusal.msBeforeNext);
-      throw refusal;
-    }
+  private limit(step: () => Promise<unknown>): Promise<void> {
+    return limited(step);
+  }
+}
+
+/** Runs a limiter step; a refusal becomes a 429 with Retry-After. */
+export async function limited(step: () => Promise<unknown>): Promise<void> {
+  try {
+    await step();
+  } catch (refusal) {
+    if (refusal instanceof RateLimiterRes) throw rateLimited(refusal.msBeforeNext);
+    throw refusal;
   }
 }
 

@@ -3,6 +3,11 @@ import type { AccountKind } from '../../platform/catalog/operation.ts';
 
 export type TokenKind = 'login' | 'personal' | 'agent' | 'app';
 
+export const VEHICLE_TYPES = ['bicycle', 'cargo_bike', 'scooter', 'car', 'van', 'truck'] as const;
+export type VehicleType = (typeof VEHICLE_TYPES)[number];
+export const REGISTRATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
+
 export interface AccountsTables {
   businesses: {
     id: Generated<number>;
@@ -42,6 +47,18 @@ export interface AccountsTables {
     password_hash: string | null;
     disabled: Generated<boolean>;
     created_at: Date;
+  };
+  driver_registrations: {
+    id: Generated<number>;
+    business_id: number;
+    user_id: number;
+    phone: string | null;
+    vehicle_type: VehicleType | null;
+    status: RegistrationStatus;
+    created_at: Date;
+    decided_by: number | null;
+    decided_at: Date | null;
+    reason: string | null;
   };
   access_tokens: {
     id: Generated<number>;

@@ -89,4 +89,8 @@ export const de: ErrorMessages = {
   NO_CARRIER_AVAILABLE: 'Kein Versandservice dieses Unternehmens kann diese Sendung befördern.',
   CARRIER_CURRENCY_MISMATCH:
     'Diese Tariftabelle ist in {currency}, die anderen Versanddienstleister des Unternehmens rechnen in {expected} ab.',
+  ACCOUNT_PENDING_APPROVAL:
+    'Dieses Konto wartet auf die Freigabe durch das Unternehmen. Sie können sich anmelden, sobald es freigegeben ist.',
+  REGISTRATION_NOT_FOUND: 'In diesem Unternehmen gibt es keine Fahrerregistrierung {id}.',
+  REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
 };

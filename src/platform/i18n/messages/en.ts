@@ -83,4 +83,8 @@ export const en: ErrorMessages = {
   NO_CARRIER_AVAILABLE: 'No carrier service of this business can carry this shipment.',
   CARRIER_CURRENCY_MISMATCH:
     "This rate card is in {currency}, but the business's other carriers quote in {expected}.",
+  ACCOUNT_PENDING_APPROVAL:
+    'This account is waiting for the business to approve it. You can sign in once it is approved.',
+  REGISTRATION_NOT_FOUND: 'No driver registration {id} exists in this business.',
+  REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
 };

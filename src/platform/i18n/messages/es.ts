@@ -86,4 +86,8 @@ export const es: ErrorMessages = {
   NO_CARRIER_AVAILABLE: 'Ningún servicio de transporte de esta empresa puede llevar este envío.',
   CARRIER_CURRENCY_MISMATCH:
     'Esta tabla de tarifas está en {currency}, pero los demás transportistas de la empresa cotizan en {expected}.',
+  ACCOUNT_PENDING_APPROVAL:
+    'Esta cuenta espera la aprobación de la empresa. Podrá iniciar sesión cuando sea aprobada.',
+  REGISTRATION_NOT_FOUND: 'No existe el registro de conductor {id} en esta empresa.',
+  REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
 };

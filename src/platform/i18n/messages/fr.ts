@@ -91,4 +91,8 @@ export const fr: ErrorMessages = {
   NO_CARRIER_AVAILABLE: 'Aucun service de transport de cette entreprise ne peut acheminer cet envoi.',
   CARRIER_CURRENCY_MISMATCH:
     "Cette grille tarifaire est en {currency}, mais les autres transporteurs de l'entreprise facturent en {expected}.",
+  ACCOUNT_PENDING_APPROVAL:
+    "Ce compte attend l'approbation de l'entreprise. Vous pourrez vous connecter une fois qu'il sera approuvé.",
+  REGISTRATION_NOT_FOUND: "Aucune inscription de chauffeur {id} n'existe dans cette entreprise.",
+  REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
 };

@@ -75,4 +75,7 @@ export const zhHans: ErrorMessages = {
   RATE_UNAVAILABLE: '承运商 {carrier} 的服务 {service} 无法承运此货件（{reason}）。',
   NO_CARRIER_AVAILABLE: '本企业没有任何承运服务可以承运此货件。',
   CARRIER_CURRENCY_MISMATCH: '此运价表使用 {currency}，但本企业其他承运商以 {expected} 报价。',
+  ACCOUNT_PENDING_APPROVAL: '此账户正在等待企业审批，审批通过后即可登录。',
+  REGISTRATION_NOT_FOUND: '本企业不存在司机注册申请 {id}。',
+  REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
 };

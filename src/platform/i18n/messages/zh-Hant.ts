@@ -75,4 +75,7 @@ export const zhHant: ErrorMessages = {
   RATE_UNAVAILABLE: '承運商 {carrier} 的服務 {service} 無法承運此貨件（{reason}）。',
   NO_CARRIER_AVAILABLE: '本企業沒有任何承運服務可以承運此貨件。',
   CARRIER_CURRENCY_MISMATCH: '此運價表使用 {currency}，但本企業其他承運商以 {expected} 報價。',
+  ACCOUNT_PENDING_APPROVAL: '此帳戶正在等待企業審核，審核通過後即可登入。',
+  REGISTRATION_NOT_FOUND: '本企業不存在司機註冊申請 {id}。',
+  REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
 };
