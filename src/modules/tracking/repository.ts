@@ -35,14 +35,18 @@ export interface EventPage {
 }
 
 /**
- * The newest `limit` events of each of these tracking numbers, newest first, in one statement
- * (an index scan per number, stopping after `limit` rows): a timeline shorter than the limit is
- * read whole, which is all a page, its count and its latest status need.
+ * Events of each of these tracking numbers, newest first, skipping the newest `offset` and
+ * reading `limit` at most, in one statement (an index scan per number that stops there): from the
+ * start, a timeline shorter than the limit is read whole.
  */
-export async function newestEventsOf(db: Queryable, trackingNumbers: string[], limit: number) {
+export async function newestEventsOf(
+  db: Queryable,
+  trackingNumbers: string[],
+  { offset, limit }: { offset: number; limit: number },
+) {
   if (trackingNumbers.length === 0) return [];
   const result = await sql<{
-    id: string;
+    id: number;
     tracking_number: string;
     package_id: number | null;
     event_id: string;
@@ -61,16 +65,22 @@ export async function newestEventsOf(db: Queryable, trackingNumbers: string[], l
       SELECT * FROM tracking_events
       WHERE tracking_number = asked.tracking_number
       ORDER BY occurred_at DESC, recorded_at DESC, id DESC
-      LIMIT ${limit}
+      LIMIT ${limit} OFFSET ${offset}
     ) e`.execute(db);
   return result.rows;
 }
 
-/** Event count and highest id of each of these timelines (for those too long to read whole). */
-export async function timelineSizes(db: Queryable, trackingNumbers: string[]) {
+/** Event count, highest id and latest status of each of these timelines (those not read whole). */
+export async function timelineSummaries(db: Queryable, trackingNumbers: string[]) {
   if (trackingNumbers.length === 0) return [];
-  const result = await sql<{ tracking_number: string; total: number; last_id: string }>`
-    SELECT tracking_number, count(*)::int AS total, max(id) AS last_id
+  const result = await sql<{
+    tracking_number: string;
+    total: number;
+    last_id: number;
+    latest_status: string;
+  }>`
+    SELECT tracking_number, count(*)::int AS total, max(id) AS last_id,
+      (array_agg(status_code ORDER BY occurred_at DESC, recorded_at DESC, id DESC))[1] AS latest_status
     FROM tracking_events WHERE tracking_number = ANY(${trackingNumbers}::text[])
     GROUP BY tracking_number`.execute(db);
   return result.rows;
@@ -78,7 +88,7 @@ export async function timelineSizes(db: Queryable, trackingNumbers: string[]) {
 
 /** How many events a timeline has and its highest id: changes whenever an event is added. */
 export async function timelineVersion(db: Queryable, trackingNumber: string) {
-  const result = await sql<{ total: number; last_id: string | null }>`
+  const result = await sql<{ total: number; last_id: number | null }>`
     SELECT count(*)::int AS total, max(id) AS last_id
     FROM tracking_events WHERE tracking_number = ${trackingNumber}`.execute(db);
   return result.rows[0]!;

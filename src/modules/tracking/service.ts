@@ -88,9 +88,9 @@ export class TrackingService implements OrderStatusListener {
 
   /**
    * One page of the timelines of these numbers (known packages, or numbers with events); unknown
-   * ones are absent. Pages count back from the newest event. One statement reads each timeline's
-   * newest events down to the end of the page, which for most parcels is the whole timeline; only
-   * a timeline longer than that, or a number without events, costs a second, small one.
+   * ones are absent. Pages count back from the newest event. One statement reads the page of each
+   * timeline; for most parcels page 1 is the whole timeline, which also gives its count and latest
+   * status. A longer timeline, a later page or a number without events costs a second, small one.
    */
   async timelines(
     db: Queryable,
@@ -98,32 +98,35 @@ export class TrackingService implements OrderStatusListener {
     { page, perPage }: EventPage = FIRST_PAGE,
   ): Promise<Map<string, TimelinePage>> {
     const numbers = [...new Set(trackingNumbers)];
-    const skip = (page - 1) * perPage;
-    // One more than the page needs: finding it tells that the timeline goes on.
-    const rows = await repo.newestEventsOf(db, numbers, skip + perPage + 1);
+    // One more than the page holds: finding it tells that the timeline goes on.
+    const rows = await repo.newestEventsOf(db, numbers, { offset: (page - 1) * perPage, limit: perPage + 1 });
     const byNumber = new Map<string, typeof rows>();
     for (const row of rows) {
       const list = byNumber.get(row.tracking_number) ?? [];
       list.push(row);
       byNumber.set(row.tracking_number, list);
     }
-    const longer = [...byNumber]
-      .filter(([, found]) => found.length > skip + perPage)
-      .map(([number]) => number);
-    const sizes = new Map((await repo.timelineSizes(db, longer)).map((size) => [size.tracking_number, size]));
-    const withoutEvents = numbers.filter((number) => !byNumber.has(number));
+    const readWhole = (number: string) => page === 1 && (byNumber.get(number)?.length ?? 0) <= perPage;
+    const summaries = new Map(
+      (
+        await repo.timelineSummaries(
+          db,
+          numbers.filter((number) => (byNumber.has(number) ? !readWhole(number) : page > 1)),
+        )
+      ).map((summary) => [summary.tracking_number, summary]),
+    );
+    const withoutEvents = numbers.filter((number) => !byNumber.has(number) && !summaries.has(number));
     const packages = new Map(
       (await this.orders.packagesByTrackingNumber(db, withoutEvents)).map((p) => [p.tracking_number, p]),
     );
     const pages = new Map<string, TimelinePage>();
     for (const number of numbers) {
       const newestFirst = byNumber.get(number) ?? [];
+      const summary = summaries.get(number);
       const pkg = packages.get(number);
-      if (newestFirst.length === 0 && !pkg) continue;
-      const size = sizes.get(number);
-      const total = size?.total ?? newestFirst.length;
-      const lastId = size?.last_id ?? maxId(newestFirst);
-      const current = newestFirst[0]?.status_code;
+      if (newestFirst.length === 0 && !summary && !pkg) continue;
+      const total = summary?.total ?? newestFirst.length;
+      const current = summary?.latest_status ?? newestFirst[0]?.status_code;
       const packageId = newestFirst[0]?.package_id ?? pkg?.id;
       pages.set(number, {
         timeline: {
@@ -136,13 +139,10 @@ export class TrackingService implements OrderStatusListener {
           },
           ...(current ? { current_status: current } : {}),
           delivered: current === 'delivered',
-          events: newestFirst
-            .slice(skip, skip + perPage)
-            .reverse()
-            .map(toEvent),
+          events: newestFirst.slice(0, perPage).reverse().map(toEvent),
         },
         totalEvents: total,
-        version: versionOf(total, lastId),
+        version: versionOf(total, summary?.last_id ?? maxId(newestFirst)),
       });
     }
     return pages;
@@ -485,13 +485,13 @@ export interface TimelinePage {
 /** The newest events, as many as a page holds by default. */
 export const FIRST_PAGE: EventPage = { page: 1, perPage: 200 };
 
-/** The highest id among rows (ids are bigints, sent as text). */
-function maxId(rows: ReadonlyArray<{ id: string }>): string | null {
-  let highest: bigint | null = null;
-  for (const row of rows) if (highest === null || BigInt(row.id) > highest) highest = BigInt(row.id);
-  return highest === null ? null : String(highest);
+function maxId(rows: ReadonlyArray<{ id: number }>): number | null {
+  return rows.reduce<number | null>(
+    (highest, row) => (highest === null || row.id > highest ? row.id : highest),
+    null,
+  );
 }
 
-function versionOf(total: number, lastId: string | null): string {
+function versionOf(total: number, lastId: number | null): string {
   return `${total}.${lastId ?? 0}`;
 }
