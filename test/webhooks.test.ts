@@ -401,6 +401,31 @@ describe('webhooks', () => {
       assert.equal(refused.body.error_code, 'WEBHOOK_URL_REFUSED');
       assert.match(refused.body.message, /127\.0\.0\.1|loopback/i);
       assert.equal(receiver.received.length, before, 'nothing reached the receiver');
+
+      // Settings refuse, when saved, the URLs every delivery would refuse.
+      const save = (url: string) =>
+        strictApi.call('PUT', '/api/v1/webhook-settings', {
+          token,
+          body: { urls: { 'order.created': url } },
+        });
+      for (const [url, reason] of [
+        [`${receiver.base}/hook`, 'address'],
+        ['http://169.254.169.254/latest/meta-data', 'address'],
+        ['http://10.0.0.7/hook', 'address'],
+        ['https://user:secret@hooks.example.com/in', 'credentials'],
+      ] as const) {
+        const answer = await save(url);
+        assert.equal(answer.status, 422, `${url}: ${JSON.stringify(answer.body)}`);
+        assert.equal(answer.body.error_code, 'WEBHOOK_URL_REFUSED', url);
+        assert.deepEqual(
+          [answer.body.details.field, answer.body.details.reason],
+          ['urls.order.created', reason],
+        );
+      }
+      const settings = await strictApi.get('/api/v1/webhook-settings', { token });
+      assert.equal(settings.body.urls['order.created'], '', 'nothing refused was saved');
+      // A name that does not resolve today may tomorrow: saved, and checked again at every delivery.
+      assert.equal((await save('https://hooks.not-yet.invalid/in')).status, 200);
     } finally {
       await strict.close();
     }

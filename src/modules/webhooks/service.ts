@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Db, Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DomainEvent } from '../../platform/events.ts';
-import { OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
+import { checkDestination, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import * as repo from './repository.ts';
@@ -55,6 +55,7 @@ export class WebhooksService {
     const urls = { ...(current?.urls ?? {}) };
     const disabled = { ...(current?.disabled ?? {}) };
     for (const [kind, url] of Object.entries(update.urls ?? {}) as Array<[WebhookKind, string]>) {
+      if (url) await this.requireDeliverable(url, `urls.${kind}`);
       if (url) urls[kind] = url;
       else delete urls[kind];
       delete disabled[kind];
@@ -75,6 +76,23 @@ export class WebhooksService {
       ...(await this.readSettings(ctx.db, businessId, customerId)),
       ...(generated ? { secret: generated } : {}),
     };
+  }
+
+  /** A URL every delivery would refuse (credentials, a private or metadata address) is refused now. */
+  private async requireDeliverable(url: string, field: string): Promise<void> {
+    try {
+      await checkDestination(url, this.settings);
+    } catch (error) {
+      if (!(error instanceof OutboundRefused)) throw error;
+      throw new AppError('WEBHOOK_URL_REFUSED', {
+        params: { reason: error.message },
+        details: {
+          field,
+          reason: error.reason,
+          ...(error.addressClass ? { address_class: error.addressClass } : {}),
+        },
+      });
+    }
   }
 
   async getSettings(ctx: OperationContext, customerIdAsked?: number) {
@@ -321,6 +339,7 @@ export class WebhooksService {
   /** A signed test delivery to a given URL, now; refused like any delivery for a forbidden address. */
   async testDelivery(ctx: OperationContext, input: { url: string; kind: WebhookKind }) {
     const businessId = businessOf(ctx);
+    await this.requireDeliverable(input.url, 'url');
     const settings = await repo.settingsOf(ctx.db, businessId, null);
     const secret = settings?.secret;
     if (!secret) throw new AppError('WEBHOOK_SECRET_MISSING');

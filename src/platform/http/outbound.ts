@@ -118,6 +118,31 @@ export async function safeDelivery(url: string, options: DeliveryOptions = {}): 
 }
 
 /**
+ * Whether a URL may be called under the operator's rules, without calling it: to refuse when it is
+ * saved what every call would refuse. Throws OutboundRefused. A host name that does not resolve
+ * (yet, or within the time limit) passes: its addresses are checked again at every call anyway.
+ */
+export async function checkDestination(url: string, rules: OutboundRules): Promise<void> {
+  const target = parseTarget(url);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), rules.timeoutMs);
+  let addresses: LookupAddress[];
+  try {
+    addresses = await untilAborted(
+      resolve(target.host),
+      deadline.signal,
+      () => new OutboundFailed(`${target.host} did not resolve in time`, 'dns'),
+    );
+  } catch (error) {
+    if (error instanceof OutboundFailed) return;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  for (const { address } of addresses) checkAddress(address, target.host, rules.allow);
+}
+
+/**
  * `Retry-After` as seconds from `now`: delay-seconds or an HTTP date (a past date gives 0);
  * undefined when absent or unreadable.
  */
