@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { DatabaseTimeouts } from './platform/db/database.ts';
 import type { OutboundRules } from './platform/http/outbound.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -40,11 +41,15 @@ const environmentSchema = z.object({
   IDENTITY_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   IDENTITY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   IDENTITY_TIMEOUT_MS: integer(100, 60_000).default(5_000),
+  DATABASE_TIMEOUT_MS: integer(100, 600_000).default(5_000),
+  DATABASE_CONNECT_TIMEOUT_MS: integer(100, 60_000).default(3_000),
 });
 
 export interface Config {
   port: number;
   host: string;
+  /** How long a statement, a lock wait and a connection attempt may take: see DatabaseTimeouts. */
+  databaseTimeouts: DatabaseTimeouts;
   /** External PostgreSQL; absent means the embedded server in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -97,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: { statementMs: e.DATABASE_TIMEOUT_MS, connectMs: e.DATABASE_CONNECT_TIMEOUT_MS },
     dataDir: path.resolve(e.TMS_DATA_DIR),
     documentSigningKey: e.DOCUMENT_SIGNING_KEY,
     demoPassword: e.TMS_DEMO_PASSWORD,

@@ -17,15 +17,19 @@ export async function openServiceDatabase(
 ): Promise<RunningDatabase> {
   const server = config.databaseUrl ? undefined : await startEmbeddedPostgres({ directory: config.dataDir });
   if (server) log(`Embedded PostgreSQL ${server.created ? 'created and ' : ''}started in ${config.dataDir}`);
-  const handle = openDatabase(config.databaseUrl ?? server!.url);
+  const url = config.databaseUrl ?? server!.url;
+  // Migrations may take long, and wait for another instance's: no statement limit for them.
+  const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
   try {
-    const { applied } = await migrateToLatest(handle.db);
+    const { applied } = await migrateToLatest(migrating.db);
     if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
   } catch (error) {
-    await handle.close();
+    await migrating.close();
     await server?.stop();
     throw error;
   }
+  await migrating.close();
+  const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
   return {
     ...handle,
     embedded: server !== undefined,

@@ -53,7 +53,7 @@ process.stdout.write(
 let exitCode = 1;
 try {
   await adminQuery(adminUrl, `CREATE DATABASE ${template}`);
-  const handle = openDatabase(databaseUrl(adminUrl, template), { maxConnections: 1 });
+  const handle = openDatabase(databaseUrl(adminUrl, template), { maxConnections: 1, timeouts: 'none' });
   try {
     await migrateToLatest(handle.db);
   } finally {

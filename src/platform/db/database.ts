@@ -20,12 +20,38 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function openDatabase(url: string, options: { maxConnections?: number } = {}): DatabaseHandle {
+/**
+ * How long the service waits on PostgreSQL before it answers 503 instead: a server that stops
+ * answering (frozen, partitioned) must not hold requests for long. `statementMs` bounds each
+ * statement on the server (statement_timeout) and the wait for its answer in this process (a
+ * frozen server cancels nothing); lock waits get the same bound (lock_timeout), and a transaction
+ * left idle longer than a few statements is ended by the server.
+ */
+export interface DatabaseTimeouts {
+  statementMs: number;
+  connectMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 5_000, connectMs: 3_000 };
+
+export function openDatabase(
+  url: string,
+  options: { maxConnections?: number; timeouts?: DatabaseTimeouts | 'none' } = {},
+): DatabaseHandle {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
-    // A dead server must not hang requests forever.
-    connectionTimeoutMillis: 10_000,
+    ...(timeouts === 'none'
+      ? {}
+      : {
+          connectionTimeoutMillis: timeouts.connectMs,
+          statement_timeout: timeouts.statementMs,
+          lock_timeout: timeouts.statementMs,
+          // A little longer than the server's own bound, so its own cancellation wins when it can.
+          query_timeout: timeouts.statementMs + 500,
+          idle_in_transaction_session_timeout: timeouts.statementMs * 6,
+        }),
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});

@@ -22,6 +22,9 @@ export function errorBody(error: AppError, lang: Language, requestId: string): E
 
 /** Pool and server failures that mean "the database is not there", as opposed to a bug. */
 const UNAVAILABLE_CODES = new Set([
+  // statement_timeout, lock_timeout: the server gave up waiting; a later try may pass.
+  '57014',
+  '55P03',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -41,7 +44,13 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   if (isAppError(error)) return error;
   const candidate = error as Partial<FastifyError> & { code?: string; message?: string };
   if (candidate.code && UNAVAILABLE_CODES.has(candidate.code)) return new AppError('SERVICE_UNAVAILABLE');
-  if (candidate.message?.includes('timeout exceeded when trying to connect'))
+  // The pool could not connect in time, a statement got no answer in time (a frozen server), or
+  // the connection dropped: node-postgres says so in words only.
+  if (
+    /timeout exceeded when trying to connect|^Query read timeout$|^Connection terminated/.test(
+      candidate.message ?? '',
+    )
+  )
     return new AppError('SERVICE_UNAVAILABLE');
   switch (candidate.statusCode) {
     case 413:

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type App, createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
+import { type EmbeddedServer, startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
+import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { type Client, client } from './support/http.ts';
+
+/** The PostgreSQL server's processes: the postmaster (from postmaster.pid) and its children. */
+async function serverProcesses(pgdata: string): Promise<number[]> {
+  const postmaster = Number.parseInt(
+    (await readFile(path.join(pgdata, 'postmaster.pid'), 'utf8')).split('\n')[0]!,
+    10,
+  );
+  const children: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const parent = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
+    if (parent === postmaster) children.push(Number(entry));
+  }
+  return [postmaster, ...children];
+}
+
+/**
+ * A database that stops answering (its server frozen with SIGSTOP) gets 503 from the service
+ * while frozen, not a request held until it thaws, and the service recovers by itself.
+ */
+describe('a frozen database', () => {
+  let directory: string;
+  let cluster: EmbeddedServer;
+  let handle: DatabaseHandle;
+  let app: App;
+  let api: Client;
+
+  before(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), 'tms-frozen-'));
+    cluster = await startEmbeddedPostgres({ directory, ephemeral: true });
+    const migrating = openDatabase(cluster.url, { timeouts: 'none', maxConnections: 1 });
+    await migrateToLatest(migrating.db);
+    await migrating.close();
+    const timeouts = { statementMs: 500, connectMs: 500 };
+    handle = openDatabase(cluster.url, { timeouts });
+    app = await createApp({ ...loadConfig({ LOG_LEVEL: 'silent' }), databaseTimeouts: timeouts }, handle.db);
+    await app.http.listen({ port: 0, host: '127.0.0.1' });
+    api = client(`http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`);
+  });
+  after(async () => {
+    await app?.http.close();
+    await handle?.close();
+    await cluster?.stop();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('answers 503 while the server is frozen, and answers again once it thaws', async () => {
+    assert.equal((await api.get('/api/health')).status, 200);
+    assert.equal((await api.get('/api/v1/otep/trackings/TMSFROZEN0001')).status, 404);
+
+    const processes = await serverProcesses(path.join(directory, 'pg'));
+    for (const pid of processes) process.kill(pid, 'SIGSTOP');
+    try {
+      const [health, read] = await Promise.all([
+        api.get('/api/health'),
+        api.get('/api/v1/otep/trackings/TMSFROZEN0001', { headers: { 'accept-language': 'fr' } }),
+      ]);
+      // Both answered while the server was still stopped: nothing waited for it to come back.
+      assert.equal(health.status, 503);
+      assert.equal(read.status, 503, JSON.stringify(read.body));
+      assert.equal(read.body.error_code, 'SERVICE_UNAVAILABLE');
+      assert.equal(read.body.result, false);
+      assert.ok(read.body.message.length > 0);
+    } finally {
+      for (const pid of processes) process.kill(pid, 'SIGCONT');
+    }
+
+    let healthy = false;
+    for (let attempt = 0; attempt < 40 && !healthy; attempt++) {
+      healthy = (await api.get('/api/health')).status === 200;
+      if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.ok(healthy, 'the service answers again without a restart');
+    const read = await api.get('/api/v1/otep/trackings/TMSFROZEN0001');
+    assert.equal(read.status, 404);
+    assert.equal(read.body.error_code, 'TRACKING_NOT_FOUND');
+  });
+});
