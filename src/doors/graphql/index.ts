@@ -6,6 +6,7 @@ import { bearerOf } from '../../platform/http/server.ts';
 import { API_PREFIX } from '../rest/index.ts';
 import { graphqlErrorFormatter, toGraphqlError } from './errors.ts';
 import { registerGraphiql } from './graphiql.ts';
+import { checkQueryBudget, QUERY_BUDGETS } from './limits.ts';
 import { buildGraphqlSchema } from './schema.ts';
 
 /**
@@ -38,6 +39,11 @@ export async function registerGraphqlDoor(
     schema,
     path: `${API_PREFIX}/graphql`,
     errorFormatter: graphqlErrorFormatter(bodyLimitBytes),
+  });
+  // Every request, cached document or not, is measured against the caller's budget before it runs.
+  app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
+    const caller = await executor.callerOf(bearerOf(context.reply.request));
+    checkQueryBudget(schema, document, variables, caller ? QUERY_BUDGETS.signedIn : QUERY_BUDGETS.anonymous);
   });
   registerGraphiql(app, `${API_PREFIX}/graphiql`, `${API_PREFIX}/graphql`);
 }

@@ -103,6 +103,11 @@ export class Executor {
     );
   }
 
+  /** Who a bearer token belongs to, or null: for doors that size what they allow by it. */
+  async callerOf(bearer: string | undefined): Promise<Caller | null> {
+    return bearer ? this.deps.authenticate(this.deps.db, bearer, this.deps.clock.now()) : null;
+  }
+
   async execute(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<unknown> {
     const started = performance.now();
     let outcome: Outcome = 'failed';

@@ -93,4 +93,6 @@ export const de: ErrorMessages = {
     'Dieses Konto wartet auf die Freigabe durch das Unternehmen. Sie können sich anmelden, sobald es freigegeben ist.',
   REGISTRATION_NOT_FOUND: 'In diesem Unternehmen gibt es keine Fahrerregistrierung {id}.',
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
+  QUERY_TOO_COMPLEX:
+    'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',
 };

@@ -87,4 +87,6 @@ export const en: ErrorMessages = {
     'This account is waiting for the business to approve it. You can sign in once it is approved.',
   REGISTRATION_NOT_FOUND: 'No driver registration {id} exists in this business.',
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
+  QUERY_TOO_COMPLEX:
+    'The query asks for too much: {measure} = {found}, over the limit of {limit}. Ask for less in one request (fewer aliases, smaller pages, less nesting).',
 };

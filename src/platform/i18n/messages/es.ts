@@ -90,4 +90,6 @@ export const es: ErrorMessages = {
     'Esta cuenta espera la aprobación de la empresa. Podrá iniciar sesión cuando sea aprobada.',
   REGISTRATION_NOT_FOUND: 'No existe el registro de conductor {id} en esta empresa.',
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
+  QUERY_TOO_COMPLEX:
+    'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',
 };

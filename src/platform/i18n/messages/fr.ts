@@ -95,4 +95,6 @@ export const fr: ErrorMessages = {
     "Ce compte attend l'approbation de l'entreprise. Vous pourrez vous connecter une fois qu'il sera approuvé.",
   REGISTRATION_NOT_FOUND: "Aucune inscription de chauffeur {id} n'existe dans cette entreprise.",
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
+  QUERY_TOO_COMPLEX:
+    "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",
 };

@@ -78,4 +78,6 @@ export const zhHans: ErrorMessages = {
   ACCOUNT_PENDING_APPROVAL: '此账户正在等待企业审批，审批通过后即可登录。',
   REGISTRATION_NOT_FOUND: '本企业不存在司机注册申请 {id}。',
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
+  QUERY_TOO_COMPLEX:
+    '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',
 };

@@ -78,4 +78,6 @@ export const zhHant: ErrorMessages = {
   ACCOUNT_PENDING_APPROVAL: '此帳戶正在等待企業審核，審核通過後即可登入。',
   REGISTRATION_NOT_FOUND: '本企業不存在司機註冊申請 {id}。',
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
+  QUERY_TOO_COMPLEX:
+    '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',
 };

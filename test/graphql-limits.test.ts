@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { getIntrospectionQuery } from 'graphql';
+import { createTenant, login } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+/** A GraphQL request is measured before anything runs: depth, aliases and cost, by caller. */
+describe('GraphQL query budgets', () => {
+  let server: TestServer;
+  let api: Client;
+  let admin: string;
+  /** Operations the executor ran (a refused request must run none). */
+  let executed = 0;
+
+  const graphql = (query: string, options: { token?: string; variables?: unknown; lang?: string } = {}) =>
+    api.post(
+      '/api/graphql',
+      { query, variables: options.variables ?? {} },
+      { token: options.token, headers: options.lang ? { 'accept-language': options.lang } : {} },
+    );
+  const aliases = (count: number, field: string) =>
+    `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${field}`).join(' ')} }`;
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'budget');
+    admin = await login(api, tenant.emails.client_admin);
+    const execute = server.app.executor.execute.bind(server.app.executor);
+    server.app.executor.execute = (...args) => {
+      executed++;
+      return execute(...args);
+    };
+  });
+  after(() => server.close());
+
+  it('refuses 200 aliases of a public read from an anonymous caller, before running any', async () => {
+    const before = executed;
+    const answer = await graphql(aliases(200, 'otepTracking(tracking_number: "TMSNOSUCH") { format }'), {
+      lang: 'de',
+    });
+    assert.equal(answer.status, 400);
+    const [error] = answer.body.errors;
+    assert.equal(error.extensions.error_code, 'QUERY_TOO_COMPLEX');
+    assert.deepEqual(
+      [error.extensions.details.measure, error.extensions.details.limit, error.extensions.details.found],
+      ['aliases', 5, 200],
+    );
+    assert.match(error.message, /^Die Abfrage verlangt zu viel: aliases = 200, über der Grenze von 5\./);
+    assert.equal(executed, before, 'no operation ran');
+    assert.equal(answer.body.data, null);
+  });
+
+  it('refuses 1,000 aliases of a 200-order page even from a signed-in caller', async () => {
+    const before = executed;
+    const answer = await graphql(aliases(1000, 'orders(per_page: 200) { orders { id status } }'), {
+      token: admin,
+    });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.errors[0].extensions.error_code, 'QUERY_TOO_COMPLEX');
+    assert.equal(answer.body.errors[0].extensions.details.measure, 'aliases');
+    assert.equal(executed, before);
+  });
+
+  it('counts a page size into the cost, from arguments and variables alike', async () => {
+    const fields = 'orders { id order_ref status scheduled_date customer_id note }';
+    const page = await graphql(`query($n: Int) { orders(per_page: $n) { total ${fields} } }`, {
+      token: admin,
+      variables: { n: 200 },
+    });
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.equal(page.body.errors, undefined);
+    // The same page under a few aliases goes over the signed-in budget.
+    const many = await graphql(aliases(20, `orders(per_page: 200) { total ${fields} }`), { token: admin });
+    assert.equal(many.status, 400);
+    assert.equal(many.body.errors[0].extensions.details.measure, 'cost');
+    assert.ok(many.body.errors[0].extensions.details.found > 20_000);
+  });
+
+  it('gives an anonymous caller a smaller budget than a signed-in one', async () => {
+    const query = aliases(10, 'otepTracking(tracking_number: "TMSNOSUCH") { format }');
+    const anonymous = await graphql(query);
+    assert.equal(anonymous.body.errors[0].extensions.error_code, 'QUERY_TOO_COMPLEX');
+    const signedIn = await graphql(query, { token: admin });
+    assert.notEqual(signedIn.body.errors?.[0]?.extensions?.error_code, 'QUERY_TOO_COMPLEX');
+    // A token that is not valid is no signed-in caller.
+    const forged = await graphql(query, { token: 'tms_forged' });
+    assert.equal(forged.body.errors[0].extensions.error_code, 'QUERY_TOO_COMPLEX');
+  });
+
+  it('refuses nesting past the depth budget', async () => {
+    const typeRef = (levels: number) => `${'ofType { '.repeat(levels)}name${' }'.repeat(levels)}`;
+    const nested = (levels: number) => `{ __type(name: "Query") { fields { type { ${typeRef(levels)} } } } }`;
+    assert.equal((await graphql(nested(3))).status, 200, 'depth 6: within the anonymous budget of 8');
+    const refused = await graphql(nested(6));
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.errors[0].extensions.error_code, 'QUERY_TOO_COMPLEX');
+    assert.deepEqual(
+      [refused.body.errors[0].extensions.details.measure, refused.body.errors[0].extensions.details.limit],
+      ['depth', 8],
+    );
+    assert.equal(
+      (await graphql(nested(6), { token: admin })).status,
+      200,
+      'a signed-in caller may nest to 12',
+    );
+  });
+
+  it('keeps introspection open to anyone (GraphiQL loads its schema)', async () => {
+    const answer = await graphql(getIntrospectionQuery());
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.errors, undefined);
+    assert.ok(answer.body.data.__schema.types.length > 50);
+  });
+});
