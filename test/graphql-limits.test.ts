@@ -107,6 +107,16 @@ describe('GraphQL query budgets', () => {
     );
   });
 
+  it('takes no batch of operations in one request', async () => {
+    const before = executed;
+    const batch = await api.post('/api/graphql', [
+      { query: '{ health { status } }' },
+      { query: '{ health { status } }' },
+    ]);
+    assert.equal(batch.status, 400, JSON.stringify(batch.body));
+    assert.equal(executed, before);
+  });
+
   it('keeps introspection open to anyone (GraphiQL loads its schema)', async () => {
     const answer = await graphql(getIntrospectionQuery());
     assert.equal(answer.status, 200);
