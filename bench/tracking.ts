@@ -406,7 +406,19 @@ say(`Starting a throwaway PostgreSQL cluster (${DURABLE ? 'durable' : 'fsync off
 const cluster = await startEmbeddedPostgres({ directory, ephemeral: !DURABLE });
 const handle = openDatabase(cluster.url);
 await migrateToLatest(handle.db);
-const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), databaseUrl: cluster.url };
+const defaults = loadConfig({ LOG_LEVEL: 'silent' });
+// One load generator on one address stands in for many callers: no per-caller limits here.
+const config = {
+  ...defaults,
+  databaseUrl: cluster.url,
+  limits: {
+    ...defaults.limits,
+    perTokenPerMinute: 1e9,
+    perBusinessPerMinute: 1e9,
+    perAddressPerMinute: 1e9,
+    expensiveConcurrency: 1e6,
+  },
+};
 const app = await createApp(config, handle.db, systemClock);
 await app.http.listen({ port: 0, host: '127.0.0.1' });
 const serviceUrl = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;

@@ -43,6 +43,7 @@ import { type Clock, systemClock } from './platform/clock.ts';
 import type { Db } from './platform/db/database.ts';
 import { DomainEvents } from './platform/events.ts';
 import { createHttpServer } from './platform/http/server.ts';
+import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
 
@@ -150,6 +151,7 @@ export async function createApp(
   ports: Partial<Ports> = {},
 ): Promise<App> {
   const services = createServices(config, clock, ports);
+  const limits = new RequestLimits(config.limits);
   const catalog = createCatalog(services);
   const metrics = new Metrics();
   const executor = new Executor({
@@ -159,9 +161,11 @@ export async function createApp(
     authenticateProvider: services.tracking.authenticateProvider,
     requireFeature: services.accounts.requireFeature,
     responsePolicies: [services.pricing.policy],
+    limits,
     observe: metrics.observeOperation,
   });
   const http = createHttpServer(config, metrics);
+  http.addHook('onClose', () => limits.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
   registerOtepGuide(http, config.publicBaseUrl);

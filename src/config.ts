@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTimeouts } from './platform/db/database.ts';
 import type { OutboundRules } from './platform/http/outbound.ts';
+import type { RequestLimitSettings } from './platform/limits.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -42,12 +43,19 @@ const environmentSchema = z.object({
   IDENTITY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   IDENTITY_TIMEOUT_MS: integer(100, 60_000).default(5_000),
   DATABASE_TIMEOUT_MS: integer(100, 600_000).default(5_000),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  RATE_LIMIT_TOKEN_PER_MINUTE: integer(1, 1_000_000).default(1_200),
+  RATE_LIMIT_BUSINESS_PER_MINUTE: integer(1, 10_000_000).default(6_000),
+  RATE_LIMIT_ADDRESS_PER_MINUTE: integer(1, 1_000_000).default(1_200),
+  EXPENSIVE_CONCURRENCY_PER_BUSINESS: integer(1, 1000).default(2),
   DATABASE_CONNECT_TIMEOUT_MS: integer(100, 60_000).default(3_000),
 });
 
 export interface Config {
   port: number;
   host: string;
+  /** Requests a minute per token, business and anonymous address; heavy operations at once. */
+  limits: RequestLimitSettings;
   /** How long a statement, a lock wait and a connection attempt may take: see DatabaseTimeouts. */
   databaseTimeouts: DatabaseTimeouts;
   /** External PostgreSQL; absent means the embedded server in `dataDir`. */
@@ -103,6 +111,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databaseTimeouts: { statementMs: e.DATABASE_TIMEOUT_MS, connectMs: e.DATABASE_CONNECT_TIMEOUT_MS },
+    limits: {
+      perTokenPerMinute: e.RATE_LIMIT_TOKEN_PER_MINUTE,
+      perBusinessPerMinute: e.RATE_LIMIT_BUSINESS_PER_MINUTE,
+      perAddressPerMinute: e.RATE_LIMIT_ADDRESS_PER_MINUTE,
+      expensiveConcurrency: e.EXPENSIVE_CONCURRENCY_PER_BUSINESS,
+      redisUrl: e.REDIS_URL,
+    },
     dataDir: path.resolve(e.TMS_DATA_DIR),
     documentSigningKey: e.DOCUMENT_SIGNING_KEY,
     demoPassword: e.TMS_DEMO_PASSWORD,

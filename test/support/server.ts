@@ -16,9 +16,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Request limits out of the way, for tests of everything else (test/limits.test.ts sets its own). */
+export const UNLIMITED = {
+  perTokenPerMinute: 1_000_000,
+  perBusinessPerMinute: 10_000_000,
+  perAddressPerMinute: 1_000_000,
+  expensiveConcurrency: 1000,
+  redisUrl: undefined,
+};
+
 /**
  * The whole service on a database of its own, listening on a loopback port, with a clock the
- * test controls. Login limits are generous unless a test sets them.
+ * test controls. Login and request limits are generous unless a test sets them.
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
@@ -32,6 +41,7 @@ export async function startTestServer(
       failuresPerEmailPer15Minutes: 10_000,
       signUpsPerAddressPerHour: 10_000,
     },
+    limits: UNLIMITED,
     ...overrides,
     databaseUrl: database.url,
   };

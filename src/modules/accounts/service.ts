@@ -10,6 +10,7 @@ import {
 import { type Clock, formatLocalDateTime, isValidTimeZone } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
+import { rateLimited } from '../../platform/limits.ts';
 import { idParam } from '../orders/schemas.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { DEFAULT_AGENT_PROFILE, isProfile, PROFILES, SCOPES } from './profiles.ts';
@@ -418,15 +419,6 @@ export async function limited(step: () => Promise<unknown>): Promise<void> {
     if (refusal instanceof RateLimiterRes) throw rateLimited(refusal.msBeforeNext);
     throw refusal;
   }
-}
-
-function rateLimited(msBeforeNext: number): AppError {
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError('RATE_LIMITED', {
-    params: { seconds },
-    details: { retry_after_seconds: seconds },
-    headers: { 'Retry-After': String(seconds) },
-  });
 }
 
 async function uniquely<T>(

@@ -212,6 +212,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         'orders become PLANNED. Answers the routes, every order left out with its reason, and totals.',
       tag: 'Dispatch',
       kind: 'mutation',
+      expensive: true,
       risk: 'high',
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'] },

@@ -69,6 +69,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
       summary: 'Create up to 100 orders, each on its own, with a per-order success or failure list',
       tag: 'Orders',
       kind: 'mutation',
+      expensive: true,
       risk: 'high',
       confirm: true,
       access: WRITE,

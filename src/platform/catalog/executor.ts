@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
+import type { RequestLimits } from '../limits.ts';
 import { recordAudit } from './audit.ts';
 import {
   type AnswerMeta,
@@ -66,6 +67,8 @@ export interface ExecutorDeps {
   authenticateProvider?: ProviderAuthenticator;
   requireFeature?: FeatureGate;
   responsePolicies?: readonly ResponsePolicy[];
+  /** Fair shares per token, business and address; none: unlimited (tools, tests of other things). */
+  limits?: RequestLimits;
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
 }
 
@@ -95,6 +98,7 @@ export class Executor {
     if (!operation.version || operation.kind !== 'query') return null;
     const provider = await this.authorizeProvider(operation, invocation);
     const caller = provider ? null : await this.authorize(operation, invocation);
+    await this.admit(caller, provider, invocation);
     await this.requireFeature(operation, caller, rawInput);
     const input = this.validate(operation, rawInput, invocation.lang);
     return operation.version(
@@ -114,9 +118,14 @@ export class Executor {
     try {
       const provider = await this.authorizeProvider(operation, invocation);
       const caller = provider ? null : await this.authorize(operation, invocation);
+      await this.admit(caller, provider, invocation);
       await this.requireFeature(operation, caller, rawInput);
       const input = this.validate(operation, rawInput, invocation.lang);
-      const result = await this.run(operation, input, caller, provider, invocation);
+      const business = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
+      const run = () => this.run(operation, input, caller, provider, invocation);
+      const result = await (operation.expensive && this.deps.limits
+        ? this.deps.limits.expensive(business, run)
+        : run());
       outcome = 'ok';
       return result;
     } catch (error) {
@@ -125,6 +134,15 @@ export class Executor {
     } finally {
       this.deps.observe?.(operation.name, outcome, (performance.now() - started) / 1000);
     }
+  }
+
+  /** Counts the call against its token (or its address, without one) and its business. */
+  private async admit(caller: Caller | null, provider: ProviderCaller | null, invocation: Invocation) {
+    await this.deps.limits?.admit({
+      tokenId: caller?.tokenId,
+      businessId: caller?.clientScope ?? caller?.businessId ?? provider?.businessId,
+      address: invocation.ip,
+    });
   }
 
   /** Operations with provider access take the provider's key, and only that. */

@@ -159,6 +159,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Queries read; mutations run in a transaction (rolled back on dry-run) and are audited. */
   kind: 'query' | 'mutation';
   risk: Risk;
+  /**
+   * Heavy work (route building, bulk creation, ingest): a business runs only a few at once, so
+   * one business's batch cannot take every worker from the others.
+   */
+  expensive?: true;
   /** High-risk agent tools need confirm=true in their arguments. */
   confirm?: boolean;
   access: Access;

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { after, describe, it } from 'node:test';
+import { isAppError } from './errors.ts';
+import { type RequestLimitSettings, RequestLimits } from './limits.ts';
+
+const SETTINGS: RequestLimitSettings = {
+  perTokenPerMinute: 5,
+  perBusinessPerMinute: 8,
+  perAddressPerMinute: 3,
+  expensiveConcurrency: 1,
+  redisUrl: undefined,
+};
+
+const refusedAs429 = (error: unknown) => {
+  assert.ok(isAppError(error) && error.code === 'RATE_LIMITED', String(error));
+  assert.ok(Number(error.options.headers?.['Retry-After']) >= 1);
+  return true;
+};
+
+async function admitted(
+  limits: RequestLimits,
+  counter: Parameters<RequestLimits['admit']>[0],
+  times: number,
+) {
+  for (let i = 0; i < times; i++) await limits.admit(counter);
+}
+
+/** The Redis of REDIS_URL, or of the development and CI machines, if one answers. */
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisAnswers = await new Promise<boolean>((resolve) => {
+  const { hostname, port } = new URL(redisUrl);
+  const socket = net.connect({ host: hostname, port: Number(port || 6379) });
+  socket.setTimeout(1000);
+  socket.once('connect', () => {
+    socket.destroy();
+    resolve(true);
+  });
+  socket.once('error', () => resolve(false));
+  socket.once('timeout', () => {
+    socket.destroy();
+    resolve(false);
+  });
+});
+
+describe('request limits', () => {
+  it('give each token, business and anonymous address its own share', async () => {
+    const limits = new RequestLimits(SETTINGS);
+    await admitted(limits, { tokenId: 1, businessId: 10 }, 5);
+    await assert.rejects(limits.admit({ tokenId: 1, businessId: 10 }), refusedAs429);
+    // Another token of the same business has its own share, up to the business's.
+    await admitted(limits, { tokenId: 2, businessId: 10 }, 2);
+    await assert.rejects(
+      limits.admit({ tokenId: 2, businessId: 10 }),
+      refusedAs429,
+      'the business used its 8',
+    );
+    // Another business is not touched by the first one's traffic.
+    await admitted(limits, { tokenId: 3, businessId: 20 }, 5);
+    await admitted(limits, { address: '198.51.100.7' }, 3);
+    await assert.rejects(limits.admit({ address: '198.51.100.7' }), refusedAs429);
+    await limits.admit({ address: '198.51.100.8' });
+    await limits.close();
+  });
+
+  it('lets a business run only so many expensive operations at once', async () => {
+    const limits = new RequestLimits(SETTINGS);
+    let finish!: () => void;
+    const running = limits.expensive(10, () => new Promise<void>((resolve) => (finish = resolve)));
+    await assert.rejects(
+      limits.expensive(10, async () => 'second'),
+      refusedAs429,
+    );
+    assert.equal(await limits.expensive(20, async () => 'other business'), 'other business');
+    finish();
+    await running;
+    assert.equal(await limits.expensive(10, async () => 'after'), 'after');
+    await limits.close();
+  });
+
+  describe('shared through Redis', {
+    skip: !redisAnswers && `no Redis server answers at ${redisUrl}`,
+  }, () => {
+    const prefix = `tms-test-${randomUUID()}`;
+    const instances = [0, 1].map(() => new RequestLimits({ ...SETTINGS, redisUrl, redisKeyPrefix: prefix }));
+    after(() => Promise.all(instances.map((limits) => limits.close())));
+
+    it('counts a token across instances', async () => {
+      const [first, second] = instances as [RequestLimits, RequestLimits];
+      await Promise.all(instances.map((limits) => limits.connected()));
+      await admitted(first, { tokenId: 1 }, 3);
+      await admitted(second, { tokenId: 1 }, 2);
+      await assert.rejects(first.admit({ tokenId: 1 }), refusedAs429, 'five were used, across both');
+      await assert.rejects(second.admit({ tokenId: 1 }), refusedAs429);
+      // In memory, each instance would count alone: the shared count is Redis's.
+      const alone = new RequestLimits(SETTINGS);
+      await admitted(alone, { tokenId: 1 }, 5);
+      await alone.close();
+    });
+  });
+});
