@@ -18,6 +18,10 @@ export type LoadJob =
       connections: number;
       seconds: number;
       etags?: Record<string, string>;
+      /** Sent with every request (an Authorization header, ...). */
+      headers?: Record<string, string>;
+      /** Requests a second over all connections (autocannon's overallRate); as fast as possible without. */
+      rate?: number;
     }
   /** POST `{ tracking_numbers: [size random numbers] }`. */
   | {
@@ -40,6 +44,8 @@ export type LoadJob =
     };
 
 export interface LoadResult {
+  /** Answers by status class (2xx, 4xx, ...) and 429s alone. */
+  statuses?: { '2xx': number; '4xx': number; '429': number; '5xx': number };
   /** Requests answered 2xx. */
   ok: number;
   non2xx: number;
@@ -66,6 +72,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
       url: job.url,
       connections: job.connections,
       duration: job.seconds,
+      ...(job.rate ? { overallRate: job.rate } : {}),
       requests: [
         {
           method: 'GET',
@@ -75,7 +82,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
             return {
               ...request,
               path: job.prefix + number,
-              ...(etag ? { headers: { ...request.headers, 'if-none-match': etag } } : {}),
+              headers: { ...request.headers, ...job.headers, ...(etag ? { 'if-none-match': etag } : {}) },
             };
           },
         },
@@ -129,6 +136,12 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const ok = conditional ? result['3xx'] : result['2xx'];
   const seconds = job.kind === 'bodies' ? (lastAnswer - started) / 1000 : result.duration;
   return {
+    statuses: {
+      '2xx': result['2xx'],
+      '4xx': result['4xx'],
+      '429': result.statusCodeStats?.['429']?.count ?? 0,
+      '5xx': result['5xx'],
+    },
     ok,
     non2xx: conditional ? result.non2xx - result['3xx'] + result['2xx'] : result.non2xx,
     errors: result.errors,

@@ -117,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddressPerMinute: e.RATE_LIMIT_ADDRESS_PER_MINUTE,
       expensiveConcurrency: e.EXPENSIVE_CONCURRENCY_PER_BUSINESS,
       redisUrl: e.REDIS_URL,
+      refusalDelayMs: 1000,
     },
     dataDir: path.resolve(e.TMS_DATA_DIR),
     documentSigningKey: e.DOCUMENT_SIGNING_KEY,

@@ -11,6 +11,7 @@ const SETTINGS: RequestLimitSettings = {
   perAddressPerMinute: 3,
   expensiveConcurrency: 1,
   redisUrl: undefined,
+  refusalDelayMs: 10,
 };
 
 const refusedAs429 = (error: unknown) => {
@@ -19,12 +20,20 @@ const refusedAs429 = (error: unknown) => {
   return true;
 };
 
-async function admitted(
-  limits: RequestLimits,
-  counter: Parameters<RequestLimits['admit']>[0],
-  times: number,
-) {
-  for (let i = 0; i < times; i++) await limits.admit(counter);
+interface Call {
+  bearer?: string;
+  address?: string;
+  businessId?: number;
+}
+
+/** One request as the executor counts it: its caller, then its business. */
+async function admit(limits: RequestLimits, call: Call) {
+  await limits.admitCaller(call);
+  await limits.admitBusiness(call.businessId);
+}
+
+async function admitted(limits: RequestLimits, call: Call, times: number) {
+  for (let i = 0; i < times; i++) await admit(limits, call);
 }
 
 /** The Redis of REDIS_URL, or of the development and CI machines, if one answers. */
@@ -47,20 +56,38 @@ const redisAnswers = await new Promise<boolean>((resolve) => {
 describe('request limits', () => {
   it('give each token, business and anonymous address its own share', async () => {
     const limits = new RequestLimits(SETTINGS);
-    await admitted(limits, { tokenId: 1, businessId: 10 }, 5);
-    await assert.rejects(limits.admit({ tokenId: 1, businessId: 10 }), refusedAs429);
+    await admitted(limits, { bearer: 'tms_one', businessId: 10 }, 5);
+    await assert.rejects(admit(limits, { bearer: 'tms_one', businessId: 10 }), refusedAs429);
     // Another token of the same business has its own share, up to the business's.
-    await admitted(limits, { tokenId: 2, businessId: 10 }, 2);
+    // (The refused request above counted against its token only: it never reached the business.)
+    await admitted(limits, { bearer: 'tms_two', businessId: 10 }, 3);
     await assert.rejects(
-      limits.admit({ tokenId: 2, businessId: 10 }),
+      admit(limits, { bearer: 'tms_two', businessId: 10 }),
       refusedAs429,
       'the business used its 8',
     );
     // Another business is not touched by the first one's traffic.
-    await admitted(limits, { tokenId: 3, businessId: 20 }, 5);
+    await admitted(limits, { bearer: 'tms_three', businessId: 20 }, 5);
     await admitted(limits, { address: '198.51.100.7' }, 3);
-    await assert.rejects(limits.admit({ address: '198.51.100.7' }), refusedAs429);
-    await limits.admit({ address: '198.51.100.8' });
+    await assert.rejects(admit(limits, { address: '198.51.100.7' }), refusedAs429);
+    await admit(limits, { address: '198.51.100.8' });
+    await limits.close();
+  });
+
+  it('holds a refusal for a moment, so a client that ignores Retry-After cannot spin', async (t) => {
+    const limits = new RequestLimits({ ...SETTINGS, perAddressPerMinute: 1, refusalDelayMs: 1000 });
+    await limits.admitCaller({ address: '203.0.113.9' });
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let settled = false;
+    const refused = limits.admitCaller({ address: '203.0.113.9' }).catch((error) => {
+      settled = true;
+      return error;
+    });
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'the 429 waits');
+    t.mock.timers.tick(1000);
+    assert.ok(refusedAs429(await refused));
+    t.mock.timers.reset();
     await limits.close();
   });
 
@@ -89,13 +116,13 @@ describe('request limits', () => {
     it('counts a token across instances', async () => {
       const [first, second] = instances as [RequestLimits, RequestLimits];
       await Promise.all(instances.map((limits) => limits.connected()));
-      await admitted(first, { tokenId: 1 }, 3);
-      await admitted(second, { tokenId: 1 }, 2);
-      await assert.rejects(first.admit({ tokenId: 1 }), refusedAs429, 'five were used, across both');
-      await assert.rejects(second.admit({ tokenId: 1 }), refusedAs429);
+      await admitted(first, { bearer: 'tms_one' }, 3);
+      await admitted(second, { bearer: 'tms_one' }, 2);
+      await assert.rejects(admit(first, { bearer: 'tms_one' }), refusedAs429, 'five were used, across both');
+      await assert.rejects(admit(second, { bearer: 'tms_one' }), refusedAs429);
       // In memory, each instance would count alone: the shared count is Redis's.
       const alone = new RequestLimits(SETTINGS);
-      await admitted(alone, { tokenId: 1 }, 5);
+      await admitted(alone, { bearer: 'tms_one' }, 5);
       await alone.close();
     });
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
@@ -19,13 +20,12 @@ export interface RequestLimitSettings {
   redisUrl: string | undefined;
   /** Prefix of the counters' Redis keys (several services may share one Redis). */
   redisKeyPrefix?: string;
-}
-
-/** Who a request counts against. */
-export interface RequestCounter {
-  tokenId?: number;
-  businessId?: number | null;
-  address?: string;
+  /**
+   * How long a caller over its share waits for its 429. A refusal costs little, but a client that
+   * ignores Retry-After and asks again at once would send thousands a second and take the event
+   * loop from everyone else; held for a moment, each connection asks about once a second.
+   */
+  refusalDelayMs: number;
 }
 
 /**
@@ -68,21 +68,26 @@ export class RequestLimits {
     this.byAddress = limiter('address', settings.perAddressPerMinute);
   }
 
-  /** Counts one request; RATE_LIMITED (429, Retry-After) past any of the caller's limits. */
-  async admit(counter: RequestCounter): Promise<void> {
-    const steps: Array<Promise<unknown>> = [];
-    if (counter.tokenId !== undefined) steps.push(this.byToken.consume(String(counter.tokenId)));
-    else if (counter.address) steps.push(this.byAddress.consume(counter.address));
-    if (counter.businessId) steps.push(this.byBusiness.consume(String(counter.businessId)));
-    const refusals = (await Promise.allSettled(steps)).flatMap((step) =>
-      step.status === 'rejected' ? [step.reason] : [],
-    );
-    if (refusals.length === 0) return;
-    const waits = refusals.map((refusal) => {
-      if (refusal instanceof RateLimiterRes) return refusal.msBeforeNext;
+  /**
+   * Counts one request against its bearer token, or its address without one, before anything
+   * else is done for it: a caller over its share costs no database lookup. RATE_LIMITED past it.
+   */
+  async admitCaller(caller: { bearer?: string; address?: string }): Promise<void> {
+    try {
+      if (caller.bearer) {
+        await consume(this.byToken, createHash('sha256').update(caller.bearer).digest('base64url'));
+      } else if (caller.address) {
+        await consume(this.byAddress, caller.address);
+      }
+    } catch (refusal) {
+      await new Promise((resolve) => setTimeout(resolve, this.settings.refusalDelayMs));
       throw refusal;
-    });
-    throw rateLimited(Math.max(...waits));
+    }
+  }
+
+  /** Counts one request against the business it acts in. */
+  async admitBusiness(businessId: number | null | undefined): Promise<void> {
+    if (businessId) await consume(this.byBusiness, String(businessId));
   }
 
   /**
@@ -112,6 +117,15 @@ export class RequestLimits {
 
   async close(): Promise<void> {
     await this.redis?.quit().catch(() => this.redis?.disconnect());
+  }
+}
+
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (refusal) {
+    if (refusal instanceof RateLimiterRes) throw rateLimited(refusal.msBeforeNext);
+    throw refusal;
   }
 }
 

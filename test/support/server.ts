@@ -23,6 +23,7 @@ export const UNLIMITED = {
   perAddressPerMinute: 1_000_000,
   expensiveConcurrency: 1000,
   redisUrl: undefined,
+  refusalDelayMs: 0,
 };
 
 /**

@@ -96,9 +96,10 @@ export class Executor {
    */
   async version(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<string | null> {
     if (!operation.version || operation.kind !== 'query') return null;
+    await this.deps.limits?.admitCaller({ bearer: invocation.bearer, address: invocation.ip });
     const provider = await this.authorizeProvider(operation, invocation);
     const caller = provider ? null : await this.authorize(operation, invocation);
-    await this.admit(caller, provider, invocation);
+    await this.deps.limits?.admitBusiness(caller?.clientScope ?? caller?.businessId ?? provider?.businessId);
     await this.requireFeature(operation, caller, rawInput);
     const input = this.validate(operation, rawInput, invocation.lang);
     return operation.version(
@@ -116,12 +117,13 @@ export class Executor {
     const started = performance.now();
     let outcome: Outcome = 'failed';
     try {
+      await this.deps.limits?.admitCaller({ bearer: invocation.bearer, address: invocation.ip });
       const provider = await this.authorizeProvider(operation, invocation);
       const caller = provider ? null : await this.authorize(operation, invocation);
-      await this.admit(caller, provider, invocation);
+      const business = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
+      await this.deps.limits?.admitBusiness(business);
       await this.requireFeature(operation, caller, rawInput);
       const input = this.validate(operation, rawInput, invocation.lang);
-      const business = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
       const run = () => this.run(operation, input, caller, provider, invocation);
       const result = await (operation.expensive && this.deps.limits
         ? this.deps.limits.expensive(business, run)
@@ -134,15 +136,6 @@ export class Executor {
     } finally {
       this.deps.observe?.(operation.name, outcome, (performance.now() - started) / 1000);
     }
-  }
-
-  /** Counts the call against its token (or its address, without one) and its business. */
-  private async admit(caller: Caller | null, provider: ProviderCaller | null, invocation: Invocation) {
-    await this.deps.limits?.admit({
-      tokenId: caller?.tokenId,
-      businessId: caller?.clientScope ?? caller?.businessId ?? provider?.businessId,
-      address: invocation.ip,
-    });
   }
 
   /** Operations with provider access take the provider's key, and only that. */
