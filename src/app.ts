@@ -173,7 +173,11 @@ export async function createApp(
   await registerGraphqlDoor(http, catalog, executor);
   await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
 
-  const outbox = new OutboxWorker(db, clock, { leaseMs: config.outboxLeaseMs });
+  const outbox = new OutboxWorker(db, clock, {
+    leaseMs: config.outboxLeaseMs,
+    concurrency: config.outboxConcurrency,
+    perBusiness: config.outboxPerBusiness,
+  });
   outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
   let pruning: NodeJS.Timeout | undefined;
   return {

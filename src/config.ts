@@ -39,6 +39,8 @@ const environmentSchema = z.object({
   WEBHOOK_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   WEBHOOK_LOG_RETENTION_DAYS: integer(1, 3650).default(30),
   OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
+  OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
+  OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
   IDENTITY_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   IDENTITY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   IDENTITY_TIMEOUT_MS: integer(100, 60_000).default(5_000),
@@ -74,6 +76,9 @@ export interface Config {
   webhooks: WebhookSettings;
   /** How long a claimed outbox message stays leased before another worker may take it over. */
   outboxLeaseMs: number;
+  /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
+  outboxConcurrency: number;
+  outboxPerBusiness: number;
   /** Reading identity providers' discovery documents and keys: which addresses, how long. */
   identity: OutboundRules;
 }
@@ -142,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     },
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
+    outboxConcurrency: e.OUTBOX_CONCURRENCY,
+    outboxPerBusiness: e.OUTBOX_PER_BUSINESS,
     identity: {
       allow: {
         loopback: e.IDENTITY_ALLOW_LOOPBACK === 'true',

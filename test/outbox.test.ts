@@ -19,7 +19,7 @@ describe('the transactional outbox', () => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
   const clock = new ManualClock(new Date('2026-11-02T09:30:00Z'));
-  const slow = { leaseMs: 60_000, batchSize: 5, pollMs: 3_600_000 };
+  const slow = { leaseMs: 60_000, concurrency: 5, perBusiness: 5, pollMs: 3_600_000 };
 
   before(async () => {
     database = await createTestDatabase();
@@ -75,7 +75,7 @@ describe('the transactional outbox', () => {
   it('lets two workers on one database share the work, each message handled once', async () => {
     const handledBy = new Map<string, string[]>();
     const make = (name: string) =>
-      new OutboxWorker(handle.db, clock, { ...slow, pollMs: 50 }).handle(
+      new OutboxWorker(handle.db, clock, { ...slow, pollMs: 50, perBusiness: 10 }).handle(
         'shared',
         async (m: OutboxMessage) => {
           await sleep(5);
@@ -103,6 +103,68 @@ describe('the transactional outbox', () => {
       assert.ok(byA > 0 && byA < 60, `both workers took part (a: ${byA})`);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it("delivers another business's message at once behind one business's backlog, a few of that one at a time", async () => {
+    const [first = 0, second = 0] = await Promise.all(
+      ['fair-a', 'fair-b'].map(async (code) =>
+        Number(
+          (
+            await handle.db
+              .insertInto('businesses')
+              .values({ code, name: code, time_zone: 'UTC', created_at: clock.now() })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        ),
+      ),
+    );
+    let releaseFirst!: () => void;
+    const firstMayFinish = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const started: string[] = [];
+    let firstInHand = 0;
+    let mostFirstInHand = 0;
+    const worker = new OutboxWorker(handle.db, clock, {
+      ...slow,
+      concurrency: 6,
+      perBusiness: 2,
+      pollMs: 50,
+    }).handle('fair', async (m: OutboxMessage) => {
+      started.push(m.messageId);
+      if (m.messageId.startsWith('a-')) {
+        mostFirstInHand = Math.max(mostFirstInHand, ++firstInHand);
+        await firstMayFinish;
+        firstInHand--;
+      }
+      return { done: true };
+    });
+    for (let i = 0; i < 40; i++) {
+      await enqueue(handle.db, clock, {
+        topic: 'fair',
+        businessId: first,
+        payload: { i },
+        messageId: `a-${i}`,
+      });
+    }
+    await enqueue(handle.db, clock, { topic: 'fair', businessId: second, payload: {}, messageId: 'b-0' });
+    await worker.start(handle.pool);
+    try {
+      await eventually(() => started.includes('b-0'), "the second business's message");
+      assert.equal(mostFirstInHand, 2, 'the first business holds its two slots, no more');
+      assert.deepEqual(
+        started.filter((id) => id.startsWith('a-')),
+        ['a-0', 'a-1'],
+        'the backlog waits, oldest first',
+      );
+      releaseFirst();
+      await eventually(async () => (await pending('fair')) === 0, 'the whole backlog');
+      const order = started.filter((id) => id.startsWith('a-')).map((id) => Number(id.slice(2)));
+      assert.equal(order.length, 40);
+      assert.ok(mostFirstInHand <= 2, `never more than two of one business at once (${mostFirstInHand})`);
+    } finally {
+      releaseFirst();
+      await worker.stop();
     }
   });
 

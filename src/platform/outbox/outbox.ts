@@ -54,16 +54,29 @@ export async function enqueue(
 export interface WorkerOptions {
   /** How long a claimed message stays leased; a crashed worker's lease expires and another takes over. */
   leaseMs: number;
-  batchSize: number;
+  /** Messages this worker handles at once. */
+  concurrency: number;
+  /**
+   * Messages of one business in hand at once, over every worker: a business with a long queue
+   * (or a slow receiver) takes this many slots, and the others still get theirs at once.
+   */
+  perBusiness: number;
   /** Fallback polling when no notification arrives (retries coming due, a lost connection). */
   pollMs: number;
 }
 
-const DEFAULT_WORKER_OPTIONS: WorkerOptions = { leaseMs: 60_000, batchSize: 20, pollMs: 2_000 };
+const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
+  leaseMs: 60_000,
+  concurrency: 16,
+  perBusiness: 4,
+  pollMs: 2_000,
+};
 
 /**
  * Drains the outbox: claims due messages with leases (`FOR UPDATE SKIP LOCKED`, so several
- * instances never take the same one), runs their topic's handler, and records the outcome.
+ * instances never take the same one), runs their topic's handlers, several at once, and records
+ * the outcome. Claims are fair: each business's oldest messages first, at most `perBusiness` of
+ * a business in hand at a time, so one business's backlog never delays another's messages.
  * Woken by LISTEN/NOTIFY as soon as a writing transaction commits, and by a slow poll.
  * Delivery is at least once: a crash between sending and recording means a second attempt with
  * the same message id.
@@ -77,6 +90,7 @@ export class OutboxWorker {
   private loop: Promise<void> | undefined;
   private listener: pg.PoolClient | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private readonly inHand = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -128,14 +142,26 @@ export class OutboxWorker {
     }
   }
 
-  /** Claims and handles due messages until none is left (or the worker stops); returns how many it handled. */
+  /**
+   * Claims and handles due messages until none is left and none is in hand (or, stopping, until
+   * the ones in hand are done); returns how many it handled.
+   */
   async drainOnce(): Promise<number> {
     let handled = 0;
     for (;;) {
-      const batch = await this.claim();
-      for (const message of batch) await this.process(message);
+      const free = this.options.concurrency - this.inHand.size;
+      const batch = free > 0 && !this.stopping ? await this.claim(free) : [];
+      for (const message of batch) {
+        // A failure to record the outcome (the database went away) leaves the lease to run out.
+        const handling: Promise<void> = this.process(message)
+          .catch(() => {})
+          .finally(() => this.inHand.delete(handling));
+        this.inHand.add(handling);
+      }
       handled += batch.length;
-      if (batch.length === 0 || this.stopping) return handled;
+      if (this.inHand.size === 0 && (batch.length === 0 || this.stopping)) return handled;
+      // Full, or nothing more may be claimed now: wait for a message in hand to finish.
+      if (batch.length === 0 || this.inHand.size >= this.options.concurrency) await Promise.race(this.inHand);
     }
   }
 
@@ -154,7 +180,7 @@ export class OutboxWorker {
     }
   }
 
-  private async claim(): Promise<OutboxMessage[]> {
+  private async claim(slots: number): Promise<OutboxMessage[]> {
     const now = this.clock.now();
     const leasedUntil = new Date(now.getTime() + this.options.leaseMs);
     const topics = [...this.handlers.keys()];
@@ -168,22 +194,35 @@ export class OutboxWorker {
     }>`
       UPDATE outbox SET leased_until = ${leasedUntil}, leased_by = ${this.name}, attempts = attempts + 1
       WHERE id IN (
-        SELECT id FROM outbox
-        WHERE done_at IS NULL AND available_at <= ${now}
-          AND (leased_until IS NULL OR leased_until < ${now})
-          AND topic = ANY(${topics})
-        ORDER BY available_at, id
-        LIMIT ${this.options.batchSize}
+        SELECT id FROM outbox WHERE id IN (
+          -- Each business's due messages in order, those in hand first (they are its oldest):
+          -- a business already holding perBusiness of them gets none more.
+          SELECT id FROM (
+            SELECT id, available_at, leased_until,
+              row_number() OVER (PARTITION BY business_id ORDER BY available_at, id) AS lane_rank
+            FROM outbox
+            WHERE done_at IS NULL AND available_at <= ${now} AND topic = ANY(${topics})
+          ) lanes
+          WHERE lane_rank <= ${this.options.perBusiness} AND (leased_until IS NULL OR leased_until < ${now})
+          -- Round robin: every business's first free message before any business's second.
+          ORDER BY lane_rank, available_at, id
+          LIMIT ${slots}
+        )
+        -- Checked again on the row as it is once locked: another worker may have just leased it.
+        AND done_at IS NULL AND (leased_until IS NULL OR leased_until < ${now})
         FOR UPDATE SKIP LOCKED
       )
       RETURNING id, message_id, topic, payload, attempts`.execute(this.db);
-    return rows.rows.map((row) => ({
-      id: row.id,
-      messageId: row.message_id,
-      topic: row.topic,
-      payload: row.payload,
-      attempt: row.attempts,
-    }));
+    // Started oldest first: RETURNING gives no order of its own.
+    return rows.rows
+      .sort((a, b) => a.id - b.id)
+      .map((row) => ({
+        id: row.id,
+        messageId: row.message_id,
+        topic: row.topic,
+        payload: row.payload,
+        attempt: row.attempts,
+      }));
   }
 
   private async process(message: OutboxMessage): Promise<void> {
