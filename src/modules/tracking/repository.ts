@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { EventDetails, TrackingTables } from './tables.ts';
+import type { TrackingTables } from './tables.ts';
 
 export type EventRow = Omit<TrackingTables['tracking_events'], 'id'>;
 
@@ -45,19 +45,7 @@ export async function newestEventsOf(
   { offset, limit }: { offset: number; limit: number },
 ) {
   if (trackingNumbers.length === 0) return [];
-  const result = await sql<{
-    id: number;
-    tracking_number: string;
-    package_id: number | null;
-    event_id: string;
-    otep_version: string;
-    occurred_at: Date;
-    occurred_offset: string;
-    recorded_at: Date;
-    status_code: string;
-    source_type: string;
-    details: EventDetails;
-  }>`
+  const result = await sql<Omit<Selectable<TrackingTables['tracking_events']>, 'business_id'>>`
     SELECT e.id, e.tracking_number, e.package_id, e.event_id, e.otep_version, e.occurred_at,
       e.occurred_offset, e.recorded_at, e.status_code, e.source_type, e.details
     FROM unnest(${trackingNumbers}::text[]) AS asked (tracking_number)
