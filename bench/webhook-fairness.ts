@@ -164,7 +164,7 @@ const after = await scenario('defaults', {
 });
 const ms = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(2)} s` : 'never');
 process.stdout.write(
-  [
+  `${[
     `Node ${process.version}; ${FLOOD} deliveries queued for a receiver answering in ${SLOW_MS} ms; ` +
       `the victim creates an order every ${VICTIM_EVERY_MS} ms for ${SECONDS} s.`,
     '',
@@ -176,5 +176,5 @@ process.stdout.write(
     ),
     '',
     `Target: the victim's p99 within 2 s with the defaults: ${after.p99 <= 2000 && after.arrived === after.created ? 'met' : 'not met'}.`,
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 );
