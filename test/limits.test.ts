@@ -47,6 +47,11 @@ describe('request limits through the service', () => {
     const refused = await api.get('/api/v1/otep/trackings/TMSNOSUCH');
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error_code, 'RATE_LIMITED');
+    // A made-up token is no way around it: a caller without a valid token counts by its address.
+    for (const forged of ['tms_forged_1', 'tms_forged_2']) {
+      const answer = await api.get('/api/v1/otep/trackings/TMSNOSUCH', { token: forged });
+      assert.equal(answer.status, 429, forged);
+    }
   });
 
   it('marks the heavy operations as expensive', () => {

@@ -28,7 +28,8 @@ interface Call {
 
 /** One request as the executor counts it: its caller, then its business. */
 async function admit(limits: RequestLimits, call: Call) {
-  await limits.admitCaller(call);
+  if (call.bearer) await limits.admitToken(call.bearer);
+  else await limits.admitAddress(call.address);
   await limits.admitBusiness(call.businessId);
 }
 
@@ -76,10 +77,10 @@ describe('request limits', () => {
 
   it('holds a refusal for a moment, so a client that ignores Retry-After cannot spin', async (t) => {
     const limits = new RequestLimits({ ...SETTINGS, perAddressPerMinute: 1, refusalDelayMs: 1000 });
-    await limits.admitCaller({ address: '203.0.113.9' });
+    await limits.admitAddress('203.0.113.9');
     t.mock.timers.enable({ apis: ['setTimeout'] });
     let settled = false;
-    const refused = limits.admitCaller({ address: '203.0.113.9' }).catch((error) => {
+    const refused = limits.admitAddress('203.0.113.9').catch((error) => {
       settled = true;
       return error;
     });

@@ -69,16 +69,24 @@ export class RequestLimits {
   }
 
   /**
-   * Counts one request against its bearer token, or its address without one, before anything
-   * else is done for it: a caller over its share costs no database lookup. RATE_LIMITED past it.
+   * Counts one request against the bearer token it carries, before anything else is done for
+   * it: a caller over its share costs no database lookup. RATE_LIMITED past it.
    */
-  async admitCaller(caller: { bearer?: string; address?: string }): Promise<void> {
+  async admitToken(bearer: string | undefined): Promise<void> {
+    if (bearer)
+      await this.refusedSlowly(
+        consume(this.byToken, createHash('sha256').update(bearer).digest('base64url')),
+      );
+  }
+
+  /** Counts one request of a caller without a valid token against its network address. */
+  async admitAddress(address: string | undefined): Promise<void> {
+    if (address) await this.refusedSlowly(consume(this.byAddress, address));
+  }
+
+  private async refusedSlowly(step: Promise<void>): Promise<void> {
     try {
-      if (caller.bearer) {
-        await consume(this.byToken, createHash('sha256').update(caller.bearer).digest('base64url'));
-      } else if (caller.address) {
-        await consume(this.byAddress, caller.address);
-      }
+      await step;
     } catch (refusal) {
       await new Promise((resolve) => setTimeout(resolve, this.settings.refusalDelayMs));
       throw refusal;

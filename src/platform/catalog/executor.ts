@@ -96,12 +96,7 @@ export class Executor {
    */
   async version(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<string | null> {
     if (!operation.version || operation.kind !== 'query') return null;
-    await this.deps.limits?.admitCaller({ bearer: invocation.bearer, address: invocation.ip });
-    const provider = await this.authorizeProvider(operation, invocation);
-    const caller = provider ? null : await this.authorize(operation, invocation);
-    await this.deps.limits?.admitBusiness(caller?.clientScope ?? caller?.businessId ?? provider?.businessId);
-    await this.requireFeature(operation, caller, rawInput);
-    const input = this.validate(operation, rawInput, invocation.lang);
+    const { caller, provider, input } = await this.admit(operation, rawInput, invocation);
     return operation.version(
       this.contextFor(this.deps.db, caller, provider, invocation, PERFORM_EVERYTHING),
       input,
@@ -117,13 +112,7 @@ export class Executor {
     const started = performance.now();
     let outcome: Outcome = 'failed';
     try {
-      await this.deps.limits?.admitCaller({ bearer: invocation.bearer, address: invocation.ip });
-      const provider = await this.authorizeProvider(operation, invocation);
-      const caller = provider ? null : await this.authorize(operation, invocation);
-      const business = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
-      await this.deps.limits?.admitBusiness(business);
-      await this.requireFeature(operation, caller, rawInput);
-      const input = this.validate(operation, rawInput, invocation.lang);
+      const { caller, provider, business, input } = await this.admit(operation, rawInput, invocation);
       const run = () => this.run(operation, input, caller, provider, invocation);
       const result = await (operation.expensive && this.deps.limits
         ? this.deps.limits.expensive(business, run)
@@ -136,6 +125,30 @@ export class Executor {
     } finally {
       this.deps.observe?.(operation.name, outcome, (performance.now() - started) / 1000);
     }
+  }
+
+  /**
+   * Everything before a run: the caller's shares counted, who calls and whether they may, the
+   * feature switch, the input. A bearer token counts before it is even looked up; a caller
+   * without a valid one (none, a forged one, a refused one) counts against its address.
+   */
+  private async admit(operation: Operation, rawInput: unknown, invocation: Invocation) {
+    const limits = this.deps.limits;
+    await limits?.admitToken(invocation.bearer);
+    let provider: ProviderCaller | null;
+    let caller: Caller | null;
+    try {
+      provider = await this.authorizeProvider(operation, invocation);
+      caller = provider ? null : await this.authorize(operation, invocation);
+    } catch (refusal) {
+      await limits?.admitAddress(invocation.ip);
+      throw refusal;
+    }
+    if (!caller && !provider) await limits?.admitAddress(invocation.ip);
+    const business = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
+    await limits?.admitBusiness(business);
+    await this.requireFeature(operation, caller, rawInput);
+    return { caller, provider, business, input: this.validate(operation, rawInput, invocation.lang) };
   }
 
   /** Operations with provider access take the provider's key, and only that. */
