@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { loadConfig } from '../src/config.ts';
+import { buildOpenApiDocument } from '../src/doors/openapi/document.ts';
 import { registeredRoutes } from '../src/platform/http/server.ts';
 import { type Answer, type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -50,6 +52,38 @@ describe('the OpenAPI document', () => {
     document = answer.body;
   });
   after(() => server.close());
+
+  it('is committed as openapi.json, in step with the catalog', async () => {
+    const committed = JSON.parse(await readFile(new URL('../openapi.json', import.meta.url), 'utf8'));
+    const config = loadConfig({});
+    const expected = buildOpenApiDocument(server.app.catalog, { serverUrl: `${config.publicBaseUrl}/api` });
+    assert.deepEqual(
+      committed,
+      JSON.parse(JSON.stringify(expected)),
+      'openapi.json is out of date with the operation catalog: run `npm run openapi` and commit openapi.json',
+    );
+  });
+
+  it("carries each operation's scopes, risk, confirm and the dry-run header of writes", () => {
+    const buildRoute = document.paths['/v3/client/build-route'].post;
+    assert.deepEqual(buildRoute['x-scopes'], ['routes:write']);
+    assert.equal(buildRoute['x-risk'], 'high');
+    assert.equal(buildRoute['x-confirm'], true);
+    assert.equal(buildRoute['x-expensive'], true);
+    assert.ok(
+      buildRoute.parameters.some(
+        (p: { name: string; in: string }) => p.name === 'X-Dry-Run' && p.in === 'header',
+      ),
+    );
+    const read = document.paths['/v1/client/orders'].get;
+    assert.deepEqual(read['x-scopes'], ['orders:read']);
+    assert.equal(read['x-confirm'], false);
+    assert.ok(
+      !(read.parameters ?? []).some((p: { name: string }) => p.name === 'X-Dry-Run'),
+      'reads take no dry run',
+    );
+    assert.deepEqual(document.paths['/v1/otep/validate'].post['x-scopes'], []);
+  });
 
   it('passes the Redocly validator with no errors and no warnings', async () => {
     const config = await createConfig({ extends: ['recommended'] });

@@ -73,6 +73,17 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
         schema,
       }));
+    if (operation.kind === 'mutation') {
+      parameters.push({
+        name: 'X-Dry-Run',
+        in: 'header',
+        required: false,
+        description:
+          '1: run the write in full and answer its result with `dry_run: true`, then roll it back; effects ' +
+          'beyond the database (a card charge, an outbound request) are not made and are listed in `skipped_effects`',
+        schema: { type: 'string', enum: ['1', 'true'] },
+      });
+    }
     if (binding.etag) {
       parameters.push({
         name: 'If-None-Match',
@@ -143,6 +154,9 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         ...errorResponses,
       },
       'x-risk': operation.risk,
+      'x-confirm': operation.confirm === true,
+      'x-scopes': 'kinds' in operation.access ? [...(operation.access.scopes ?? [])] : [],
+      ...(operation.expensive ? { 'x-expensive': true } : {}),
     };
   }
 
