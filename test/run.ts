@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../src/platform/db/database.ts';
@@ -65,7 +65,14 @@ try {
   exitCode = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+      [
+        '--import',
+        'tsx',
+        '--test',
+        `--test-concurrency=${availableParallelism()}`,
+        '--test-reporter=spec',
+        ...files,
+      ],
       {
         stdio: 'inherit',
         env: {
