@@ -44,6 +44,7 @@ import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { withoutRequestLimits } from './limits.ts';
 import type { LoadJob, LoadResult } from './tracking-load.ts';
 
 const knob = (name: string, fallback: number) => {
@@ -407,18 +408,7 @@ const cluster = await startEmbeddedPostgres({ directory, ephemeral: !DURABLE });
 const handle = openDatabase(cluster.url);
 await migrateToLatest(handle.db);
 const defaults = loadConfig({ LOG_LEVEL: 'silent' });
-// One load generator on one address stands in for many callers: no per-caller limits here.
-const config = {
-  ...defaults,
-  databaseUrl: cluster.url,
-  limits: {
-    ...defaults.limits,
-    perTokenPerMinute: 1e9,
-    perBusinessPerMinute: 1e9,
-    perAddressPerMinute: 1e9,
-    expensiveConcurrency: 1e6,
-  },
-};
+const config = { ...defaults, databaseUrl: cluster.url, limits: withoutRequestLimits(defaults.limits) };
 const app = await createApp(config, handle.db, systemClock);
 await app.http.listen({ port: 0, host: '127.0.0.1' });
 const serviceUrl = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;

@@ -19,6 +19,7 @@ import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { withoutRequestLimits } from './limits.ts';
 
 const FLOOD = Number(process.env.FLOOD ?? 3000);
 const SECONDS = Number(process.env.SECONDS ?? 20);
@@ -51,12 +52,7 @@ async function scenario(label: string, outbox: { concurrency: number; perBusines
       ...defaults,
       databaseUrl: cluster.url,
       webhooks: { ...defaults.webhooks, allow: { ...defaults.webhooks.allow, loopback: true } },
-      limits: {
-        ...defaults.limits,
-        perTokenPerMinute: 1e9,
-        perBusinessPerMinute: 1e9,
-        perAddressPerMinute: 1e9,
-      },
+      limits: withoutRequestLimits(defaults.limits),
       outboxConcurrency: outbox.concurrency,
       outboxPerBusiness: outbox.perBusiness,
     },
