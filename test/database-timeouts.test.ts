@@ -37,14 +37,14 @@ async function serverProcesses(pgdata: string): Promise<number[]> {
   return [postmaster, ...children];
 }
 
-/**
- * A database that stops answering (its server frozen with SIGSTOP) gets 503 from the service
- * while frozen, not a request held until it thaws, and the service recovers by itself.
- */
 /** The statement bound of these tests; node-postgres stops waiting for an answer 500 ms later. */
 const STATEMENT_MS = 500;
 const ANSWER_WAIT_MS = STATEMENT_MS + 500;
 
+/**
+ * A database that stops answering (its server frozen with SIGSTOP) gets 503 from the service
+ * while frozen, not a request held until it thaws, and the service recovers by itself.
+ */
 describe('a frozen database', () => {
   let directory: string;
   let cluster: EmbeddedServer;
