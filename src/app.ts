@@ -170,7 +170,7 @@ export async function createApp(
   registerTrackingPage(http, catalog, executor);
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
-  await registerGraphqlDoor(http, catalog, executor);
+  await registerGraphqlDoor(http, catalog, executor, config.graphqlBudgets);
   await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
 
   const outbox = new OutboxWorker(db, clock, {

@@ -37,6 +37,18 @@ describe('loadConfig', () => {
     assert.equal(config.trustProxy, true);
   });
 
+  it('reads the GraphQL budgets, without a token and with one (documented defaults otherwise)', () => {
+    const config = loadConfig({ GRAPHQL_ANONYMOUS_MAX_ALIASES: '2', GRAPHQL_MAX_COST: '50000' });
+    assert.deepEqual(config.graphqlBudgets, {
+      anonymous: { tokens: 5_000, depth: 8, aliases: 2, cost: 5_000 },
+      signedIn: { tokens: 50_000, depth: 12, aliases: 30, cost: 50_000 },
+    });
+    assert.throws(
+      () => loadConfig({ GRAPHQL_MAX_DEPTH: '0' }),
+      /GRAPHQL_MAX_DEPTH="0": must be a whole number/,
+    );
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ DATABASE_URL: '', PORT: '' }).port, 3000);
   });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { QueryBudgets } from './doors/graphql/limits.ts';
 import type { DatabaseTimeouts } from './platform/db/database.ts';
 import type { OutboundRules } from './platform/http/outbound.ts';
 import type { RequestLimitSettings } from './platform/limits.ts';
@@ -51,6 +52,14 @@ const environmentSchema = z.object({
   RATE_LIMIT_ADDRESS_PER_MINUTE: integer(1, 1_000_000).default(1_200),
   EXPENSIVE_CONCURRENCY_PER_BUSINESS: integer(1, 1000).default(2),
   DATABASE_CONNECT_TIMEOUT_MS: integer(100, 60_000).default(3_000),
+  GRAPHQL_ANONYMOUS_MAX_TOKENS: integer(200, 1_000_000).default(5_000),
+  GRAPHQL_ANONYMOUS_MAX_DEPTH: integer(4, 100).default(8),
+  GRAPHQL_ANONYMOUS_MAX_ALIASES: integer(0, 10_000).default(5),
+  GRAPHQL_ANONYMOUS_MAX_COST: integer(100, 100_000_000).default(5_000),
+  GRAPHQL_MAX_TOKENS: integer(200, 1_000_000).default(50_000),
+  GRAPHQL_MAX_DEPTH: integer(4, 100).default(12),
+  GRAPHQL_MAX_ALIASES: integer(0, 10_000).default(30),
+  GRAPHQL_MAX_COST: integer(100, 100_000_000).default(20_000),
 });
 
 export interface Config {
@@ -58,6 +67,8 @@ export interface Config {
   host: string;
   /** Requests a minute per token, business and anonymous address; heavy operations at once. */
   limits: RequestLimitSettings;
+  /** How much one GraphQL request may ask for, without and with a valid token (docs/graphql.md). */
+  graphqlBudgets: QueryBudgets;
   /** How long a statement, a lock wait and a connection attempt may take: see DatabaseTimeouts. */
   databaseTimeouts: DatabaseTimeouts;
   /** External PostgreSQL; absent means the embedded server in `dataDir`. */
@@ -116,6 +127,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databaseTimeouts: { statementMs: e.DATABASE_TIMEOUT_MS, connectMs: e.DATABASE_CONNECT_TIMEOUT_MS },
+    graphqlBudgets: {
+      anonymous: {
+        tokens: e.GRAPHQL_ANONYMOUS_MAX_TOKENS,
+        depth: e.GRAPHQL_ANONYMOUS_MAX_DEPTH,
+        aliases: e.GRAPHQL_ANONYMOUS_MAX_ALIASES,
+        cost: e.GRAPHQL_ANONYMOUS_MAX_COST,
+      },
+      signedIn: {
+        tokens: e.GRAPHQL_MAX_TOKENS,
+        depth: e.GRAPHQL_MAX_DEPTH,
+        aliases: e.GRAPHQL_MAX_ALIASES,
+        cost: e.GRAPHQL_MAX_COST,
+      },
+    },
     limits: {
       perTokenPerMinute: e.RATE_LIMIT_TOKEN_PER_MINUTE,
       perBusinessPerMinute: e.RATE_LIMIT_BUSINESS_PER_MINUTE,

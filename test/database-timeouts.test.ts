@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { type App, createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
@@ -12,6 +13,15 @@ import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { type Client, client } from './support/http.ts';
 
 /** The PostgreSQL server's processes: the postmaster (from postmaster.pid) and its children. */
+/** Stops the server's processes; the returned function lets them go on. */
+async function freeze(pgdata: string): Promise<() => void> {
+  const processes = await serverProcesses(pgdata);
+  for (const pid of processes) process.kill(pid, 'SIGSTOP');
+  return () => {
+    for (const pid of processes) process.kill(pid, 'SIGCONT');
+  };
+}
+
 async function serverProcesses(pgdata: string): Promise<number[]> {
   const postmaster = Number.parseInt(
     (await readFile(path.join(pgdata, 'postmaster.pid'), 'utf8')).split('\n')[0]!,
@@ -26,6 +36,10 @@ async function serverProcesses(pgdata: string): Promise<number[]> {
   }
   return [postmaster, ...children];
 }
+
+/** The statement bound of these tests; node-postgres stops waiting for an answer 500 ms later. */
+const STATEMENT_MS = 500;
+const ANSWER_WAIT_MS = STATEMENT_MS + 500;
 
 /**
  * A database that stops answering (its server frozen with SIGSTOP) gets 503 from the service
@@ -44,7 +58,7 @@ describe('a frozen database', () => {
     const migrating = openDatabase(cluster.url, { timeouts: 'none', maxConnections: 1 });
     await migrateToLatest(migrating.db);
     await migrating.close();
-    const timeouts = { statementMs: 500, connectMs: 500 };
+    const timeouts = { statementMs: STATEMENT_MS, connectMs: 500 };
     handle = openDatabase(cluster.url, { timeouts });
     app = await createApp({ ...loadConfig({ LOG_LEVEL: 'silent' }), databaseTimeouts: timeouts }, handle.db);
     await app.http.listen({ port: 0, host: '127.0.0.1' });
@@ -61,21 +75,22 @@ describe('a frozen database', () => {
     assert.equal((await api.get('/api/health')).status, 200);
     assert.equal((await api.get('/api/v1/otep/trackings/TMSFROZEN0001')).status, 404);
 
-    const processes = await serverProcesses(path.join(directory, 'pg'));
-    for (const pid of processes) process.kill(pid, 'SIGSTOP');
+    const thaw = await freeze(path.join(directory, 'pg'));
     try {
+      const started = performance.now();
       const [health, read] = await Promise.all([
         api.get('/api/health'),
         api.get('/api/v1/otep/trackings/TMSFROZEN0001', { headers: { 'accept-language': 'fr' } }),
       ]);
-      // Both answered while the server was still stopped: nothing waited for it to come back.
+      // Both answered while the server was still stopped, within one wait for an answer.
+      assert.ok(performance.now() - started < ANSWER_WAIT_MS + 1000, `${performance.now() - started} ms`);
       assert.equal(health.status, 503);
       assert.equal(read.status, 503, JSON.stringify(read.body));
       assert.equal(read.body.error_code, 'SERVICE_UNAVAILABLE');
       assert.equal(read.body.result, false);
       assert.ok(read.body.message.length > 0);
     } finally {
-      for (const pid of processes) process.kill(pid, 'SIGCONT');
+      thaw();
     }
 
     let healthy = false;
@@ -87,5 +102,42 @@ describe('a frozen database', () => {
     const read = await api.get('/api/v1/otep/trackings/TMSFROZEN0001');
     assert.equal(read.status, 404);
     assert.equal(read.body.error_code, 'TRACKING_NOT_FOUND');
+  });
+
+  it('ends a transaction caught by the freeze after one wait, and lends its connection to no one', async () => {
+    let thaw: (() => void) | undefined;
+    let frozenAt = 0;
+    let connections = 0;
+    const transaction = handle.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1`.execute(trx);
+      connections = handle.pool.totalCount;
+      thaw = await freeze(path.join(directory, 'pg'));
+      frozenAt = performance.now();
+      await sql`SELECT 2`.execute(trx);
+    });
+    try {
+      await assert.rejects(transaction, /Query read timeout/);
+      // The ROLLBACK that follows is not sent to wait behind the statement for a second timeout.
+      const waited = performance.now() - frozenAt;
+      assert.ok(
+        waited < ANSWER_WAIT_MS * 1.6,
+        `the transaction ended ${Math.round(waited)} ms into the freeze`,
+      );
+      assert.equal(handle.pool.totalCount, connections - 1, 'the connection is closed, not lent again');
+    } finally {
+      thaw?.();
+    }
+    assert.equal((await sql<{ one: number }>`SELECT 1 AS one`.execute(handle.db)).rows[0]?.one, 1);
+  });
+
+  it('lets a transaction sit between statements while the service computes (route building)', async () => {
+    // Six statement bounds: what the server used to allow a transaction between two statements.
+    const computing = STATEMENT_MS * 6 + 500;
+    const answer = await handle.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1`.execute(trx);
+      await new Promise((resolve) => setTimeout(resolve, computing));
+      return (await sql<{ two: number }>`SELECT 2 AS two`.execute(trx)).rows[0]?.two;
+    });
+    assert.equal(answer, 2);
   });
 });

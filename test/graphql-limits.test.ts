@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { getIntrospectionQuery } from 'graphql';
+import { ClientError, GraphQLClient, gql } from 'graphql-request';
+import { loadConfig } from '../src/config.ts';
 import { createTenant, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
-/** A GraphQL request is measured before anything runs: depth, aliases and cost, by caller. */
+const aliases = (count: number, field: string) =>
+  `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${field}`).join(' ')} }`;
+
+/** A GraphQL request is measured before anything runs: size, depth, aliases and cost, by caller. */
 describe('GraphQL query budgets', () => {
   let server: TestServer;
   let api: Client;
@@ -19,8 +26,6 @@ describe('GraphQL query budgets', () => {
       { query, variables: options.variables ?? {} },
       { token: options.token, headers: options.lang ? { 'accept-language': options.lang } : {} },
     );
-  const aliases = (count: number, field: string) =>
-    `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${field}`).join(' ')} }`;
 
   before(async () => {
     server = await startTestServer();
@@ -107,6 +112,76 @@ describe('GraphQL query budgets', () => {
     );
   });
 
+  it('refuses a document of more tokens than the budget, before parsing it', async () => {
+    const values = 6_000;
+    // 9 tokens before the list's values and 8 after them (commas are not tokens).
+    const long = `{ otepValidate(timeline: { events: [${'0, '.repeat(values)}] }) { result conformant } }`;
+    const before = executed;
+    const anonymous = await graphql(long, { lang: 'fr' });
+    assert.equal(anonymous.status, 400);
+    const [error] = anonymous.body.errors;
+    assert.equal(error.extensions.error_code, 'QUERY_TOO_COMPLEX');
+    assert.deepEqual(
+      [error.extensions.details.measure, error.extensions.details.limit, error.extensions.details.found],
+      ['tokens', 5_000, values + 17],
+    );
+    assert.match(
+      error.message,
+      /^La requête en demande trop : tokens = 6017, au-delà de la limite de 5000\./,
+    );
+    assert.equal(executed, before);
+    // Unparseable as well as long: the size is what the caller hears about.
+    const broken = await graphql(`{ health { ${'status '.repeat(values)}`);
+    assert.equal(broken.body.errors[0].extensions.details.measure, 'tokens');
+    // A signed-in caller may send longer documents (large inputs belong in variables all the same).
+    const signedIn = await graphql(long, { token: admin });
+    assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body).slice(0, 300));
+    assert.equal(signedIn.body.data.otepValidate.result, true);
+  });
+
+  it('keeps no copy of the documents it was sent', async () => {
+    // A parsed document weighs about 100 times its text; kept, a few thousand requests
+    // within the anonymous budget would fill the memory.
+    const collectGarbage = (): number => {
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as () => void)();
+      return process.memoryUsage().heapUsed;
+    };
+    const documents = Array.from(
+      { length: 30 },
+      (_, index) => `{ otepValidate(timeline: { events: [${`${index}, `.repeat(4_900)}] }) { result } }`,
+    );
+    const before = collectGarbage();
+    for (const query of documents) assert.equal((await graphql(query)).status, 200);
+    const kept = collectGarbage() - before;
+    assert.ok(kept < 15_000_000, `${Math.round(kept / 1e6)} MB kept after 30 requests`);
+  });
+
+  it('reaches a GraphQL client as an error carrying the code, and lets a real page through', async () => {
+    const endpoint = `${server.baseUrl}/api/graphql`;
+    const refusal = await new GraphQLClient(endpoint)
+      .request(aliases(200, 'otepTracking(tracking_number: "TMSNOSUCH") { format }'))
+      .then(
+        () => assert.fail('200 aliases went through'),
+        (error: unknown) => error,
+      );
+    assert.ok(refusal instanceof ClientError);
+    assert.equal(refusal.response.status, 400);
+    assert.equal(refusal.response.errors?.[0]?.extensions?.error_code, 'QUERY_TOO_COMPLEX');
+
+    const signedIn = new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${admin}` } });
+    const page = await signedIn.request<{ orders: { per_page: number; orders: unknown[] } }>(gql`
+      {
+        orders(per_page: 200) {
+          per_page
+          total
+          orders { id order_ref status scheduled_date customer_id note dropoff { name city postal_code } }
+        }
+      }
+    `);
+    assert.equal(page.orders.per_page, 200);
+  });
+
   it('takes no batch of operations in one request', async () => {
     const before = executed;
     const batch = await api.post('/api/graphql', [
@@ -122,5 +197,48 @@ describe('GraphQL query budgets', () => {
     assert.equal(answer.status, 200);
     assert.equal(answer.body.errors, undefined);
     assert.ok(answer.body.data.__schema.types.length > 50);
+  });
+});
+
+/** The budgets come from the configuration (GRAPHQL_* variables). */
+describe('GraphQL query budgets, configured', () => {
+  let server: TestServer;
+  let api: Client;
+  let admin: string;
+
+  before(async () => {
+    const defaults = loadConfig({}).graphqlBudgets;
+    server = await startTestServer({
+      graphqlBudgets: {
+        anonymous: { ...defaults.anonymous, aliases: 1 },
+        signedIn: { ...defaults.signedIn, cost: 500 },
+      },
+    });
+    api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'budgetset');
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(() => server.close());
+
+  it('refuses past the configured figures', async () => {
+    const twoAliases = await api.post('/api/graphql', { query: aliases(2, 'health { status }') });
+    assert.equal(twoAliases.status, 400);
+    assert.deepEqual(
+      [
+        twoAliases.body.errors[0].extensions.details.measure,
+        twoAliases.body.errors[0].extensions.details.limit,
+      ],
+      ['aliases', 1],
+    );
+    const page = await api.post(
+      '/api/graphql',
+      { query: '{ orders(per_page: 200) { total orders { id status } } }' },
+      { token: admin },
+    );
+    assert.equal(page.status, 400);
+    assert.deepEqual(
+      [page.body.errors[0].extensions.details.measure, page.body.errors[0].extensions.details.limit],
+      ['cost', 500],
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius, { type MercuriusContext } from 'mercurius';
 import type { Executor } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
@@ -6,7 +6,7 @@ import { bearerOf } from '../../platform/http/server.ts';
 import { API_PREFIX } from '../rest/index.ts';
 import { graphqlErrorFormatter, toGraphqlError } from './errors.ts';
 import { registerGraphiql } from './graphiql.ts';
-import { checkQueryBudget, QUERY_BUDGETS } from './limits.ts';
+import { checkDocumentSize, checkQueryBudget, type QueryBudget, type QueryBudgets } from './limits.ts';
 import { buildGraphqlSchema } from './schema.ts';
 
 /**
@@ -17,6 +17,7 @@ export async function registerGraphqlDoor(
   app: FastifyInstance,
   catalog: Catalog,
   executor: Executor,
+  budgets: QueryBudgets,
 ): Promise<void> {
   const bodyLimitBytes = app.initialConfig.bodyLimit ?? 1_048_576;
   const schema = buildGraphqlSchema(catalog, async (operation, input, context) => {
@@ -39,11 +40,30 @@ export async function registerGraphqlDoor(
     schema,
     path: `${API_PREFIX}/graphql`,
     errorFormatter: graphqlErrorFormatter(bodyLimitBytes),
+    // Mercurius would keep up to 4,096 parsed documents, valid or not, each some 100 times the
+    // size of its tokens' text: a stream of distinct documents could fill the memory. Parsing and
+    // validating again costs about 0.2 ms for an everyday query.
+    cache: false,
   });
-  // Every request, cached document or not, is measured against the caller's budget before it runs.
+  // The caller's budget, found once per request: a valid bearer token gets the signed-in one.
+  const budgetsOfRequests = new WeakMap<FastifyRequest, Promise<QueryBudget>>();
+  const budgetOf = (request: FastifyRequest): Promise<QueryBudget> => {
+    let budget = budgetsOfRequests.get(request);
+    if (!budget) {
+      budget = executor
+        .callerOf(bearerOf(request))
+        .then((caller) => (caller ? budgets.signedIn : budgets.anonymous));
+      budgetsOfRequests.set(request, budget);
+    }
+    return budget;
+  };
+  // Every request is measured against the caller's budget before it runs: its size before it is
+  // parsed, what it asks for once it is valid.
+  app.graphql.addHook('preParsing', async (_schema, source, context) => {
+    checkDocumentSize(source, await budgetOf(context.reply.request));
+  });
   app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
-    const caller = await executor.callerOf(bearerOf(context.reply.request));
-    checkQueryBudget(schema, document, variables, caller ? QUERY_BUDGETS.signedIn : QUERY_BUDGETS.anonymous);
+    checkQueryBudget(schema, document, variables, await budgetOf(context.reply.request));
   });
   registerGraphiql(app, `${API_PREFIX}/graphiql`, `${API_PREFIX}/graphql`);
 }

@@ -4,6 +4,9 @@ import {
   type DocumentNode,
   type GraphQLError,
   type GraphQLSchema,
+  Lexer,
+  Source,
+  TokenKind,
   type ValidationContext,
   validate,
 } from 'graphql';
@@ -12,6 +15,8 @@ import { AppError } from '../../platform/errors.ts';
 
 /** How much one GraphQL request may ask for: checked before anything runs. */
 export interface QueryBudget {
+  /** Tokens of the document (names, punctuation, values), counted before it is parsed. */
+  tokens: number;
   /** Nesting of selections (introspection not counted). */
   depth: number;
   /** Aliased fields: the way to ask for one expensive field many times in one request. */
@@ -21,10 +26,10 @@ export interface QueryBudget {
 }
 
 /** Anonymous callers reach only the public reads; signed-in callers get room for real pages. */
-export const QUERY_BUDGETS: Record<'anonymous' | 'signedIn', QueryBudget> = {
-  anonymous: { depth: 8, aliases: 5, cost: 5_000 },
-  signedIn: { depth: 12, aliases: 30, cost: 20_000 },
-};
+export interface QueryBudgets {
+  anonymous: QueryBudget;
+  signedIn: QueryBudget;
+}
 
 /** Each root field runs an operation: a database round trip at least. */
 const OPERATION_COST = 10;
@@ -50,6 +55,23 @@ function estimateCost({ type, field, args, childComplexity }: ComplexityEstimato
   const size = Math.max(1, ...sizes);
   const root = ['Query', 'Mutation', 'Subscription'].includes(type.name);
   return (root ? 1 + OPERATION_COST : 1) + size * childComplexity;
+}
+
+/**
+ * Refuses a document of more tokens than the budget allows, before graphql-js parses and validates
+ * it: a large document costs that work whatever it asks for, and never reaches the executor's
+ * request limits. A document the lexer cannot read is left to the parser to refuse.
+ */
+export function checkDocumentSize(source: string, budget: QueryBudget): void {
+  const lexer = new Lexer(new Source(source));
+  let tokens = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF) tokens++;
+  } catch {
+    // Counted up to the unreadable part: over budget already, or the parser's to refuse.
+  }
+  if (tokens > budget.tokens)
+    throw overBudget({ measure: 'tokens', limit: budget.tokens, found: tokens }, budget);
 }
 
 /**
@@ -86,9 +108,11 @@ export function checkQueryBudget(
       over.push({ measure: 'cost', limit: budget.cost, found: cost });
   }
   const [first] = over;
-  if (first) {
-    throw new AppError('QUERY_TOO_COMPLEX', { params: first, details: { ...first, budget } });
-  }
+  if (first) throw overBudget(first, budget);
+}
+
+function overBudget(over: { measure: string; limit: number; found: number }, budget: QueryBudget): AppError {
+  return new AppError('QUERY_TOO_COMPLEX', { params: over, details: { ...over, budget } });
 }
 
 /** The request's cost, or undefined when it cannot be computed (graphql-js then refuses it itself). */

@@ -1,4 +1,11 @@
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  sql,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -24,8 +31,8 @@ export interface DatabaseHandle {
  * How long the service waits on PostgreSQL before it answers 503 instead: a server that stops
  * answering (frozen, partitioned) must not hold requests for long. `statementMs` bounds each
  * statement on the server (statement_timeout) and the wait for its answer in this process (a
- * frozen server cancels nothing); lock waits get the same bound (lock_timeout), and a transaction
- * left idle longer than a few statements is ended by the server.
+ * frozen server cancels nothing); lock waits get the same bound (lock_timeout). A transaction left
+ * idle for IDLE_IN_TRANSACTION_MS is ended by the server, so a stuck request cannot hold its locks.
  */
 export interface DatabaseTimeouts {
   statementMs: number;
@@ -33,6 +40,12 @@ export interface DatabaseTimeouts {
 }
 
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 5_000, connectMs: 3_000 };
+
+/**
+ * Not tied to the statement bound: route building holds its transaction while it computes (up to
+ * 10 s), whatever DATABASE_TIMEOUT_MS says.
+ */
+const IDLE_IN_TRANSACTION_MS = 60_000;
 
 export function openDatabase(
   url: string,
@@ -50,12 +63,12 @@ export function openDatabase(
           lock_timeout: timeouts.statementMs,
           // A little longer than the server's own bound, so its own cancellation wins when it can.
           query_timeout: timeouts.statementMs + 500,
-          idle_in_transaction_session_timeout: timeouts.statementMs * 6,
+          idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
         }),
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: givingUpUnanswered(pool) }) });
   return {
     db,
     pool,
@@ -63,3 +76,34 @@ export function openDatabase(
     close: () => db.destroy(),
   };
 }
+
+/**
+ * The pool as Kysely borrows from it, giving up a connection whose statement got no answer in
+ * time (query_timeout): node-postgres would queue every later statement on it behind the
+ * unanswered one, so a transaction's ROLLBACK would wait a second timeout, and the next request
+ * lent the connection a third. Later statements on it fail at once, and the pool closes it.
+ */
+function givingUpUnanswered(pool: pg.Pool): PostgresPool {
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      let unanswered: Error | undefined;
+      return {
+        query: async (text: string, values: ReadonlyArray<unknown>) => {
+          if (unanswered) throw unanswered;
+          try {
+            return await client.query(text, [...values]);
+          } catch (error) {
+            if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) unanswered = error;
+            throw error;
+          }
+        },
+        release: () => client.release(unanswered),
+      } as unknown as PostgresPoolClient; // Kysely's cursor overload goes unused: no cursor is configured.
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** node-postgres's error when query_timeout passes: it has no code, only this message. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';

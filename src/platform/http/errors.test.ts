@@ -31,6 +31,11 @@ describe('toAppError', () => {
       toAppError(Object.assign(new Error('shutting down'), { code: '57P01' }), 100).code,
       'SERVICE_UNAVAILABLE',
     );
+    // A connection the server ended (a restart, a transaction idle too long), used again.
+    assert.equal(
+      toAppError(new Error('Client has encountered a connection error and is not queryable'), 100).code,
+      'SERVICE_UNAVAILABLE',
+    );
   });
 
   it('hides an unexpected failure behind INTERNAL_ERROR quoting the request id', () => {

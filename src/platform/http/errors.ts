@@ -45,9 +45,9 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   const candidate = error as Partial<FastifyError> & { code?: string; message?: string };
   if (candidate.code && UNAVAILABLE_CODES.has(candidate.code)) return new AppError('SERVICE_UNAVAILABLE');
   // The pool could not connect in time, a statement got no answer in time (a frozen server), or
-  // the connection dropped: node-postgres says so in words only.
+  // the connection dropped (before or during the statement): node-postgres says so in words only.
   if (
-    /timeout exceeded when trying to connect|^Query read timeout$|^Connection terminated/.test(
+    /timeout exceeded when trying to connect|^Query read timeout$|^Connection terminated|connection error and is not queryable/.test(
       candidate.message ?? '',
     )
   )
