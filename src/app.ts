@@ -7,36 +7,38 @@ import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
 import { registerTrackingPage } from './doors/pages/track.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
-import { accountsOperations } from './modules/accounts/operations.ts';
-import { driverRegistrationOperations } from './modules/accounts/registration-operations.ts';
-import { DriverRegistrations } from './modules/accounts/registrations.ts';
-import { AccountsService } from './modules/accounts/service.ts';
-import { moduleSwitchOperations } from './modules/accounts/switches.ts';
-import { IdTokenVerifier } from './modules/apps/identity.ts';
-import { appsOperations } from './modules/apps/operations.ts';
-import { AppsService } from './modules/apps/service.ts';
-import { AssignmentsService } from './modules/contractors/assignments.ts';
-import { contractorsOperations } from './modules/contractors/operations.ts';
-import { ContractorsService } from './modules/contractors/service.ts';
-import { dispatchOperations } from './modules/dispatch/operations.ts';
-import { DispatchService } from './modules/dispatch/service.ts';
-import { documentsOperations } from './modules/documents/operations.ts';
-import { DocumentsService } from './modules/documents/service.ts';
-import { ordersOperations } from './modules/orders/operations.ts';
-import { OrdersService } from './modules/orders/service.ts';
-import { paymentsOperations } from './modules/payments/operations.ts';
-import { type PaymentProvider, TestPaymentProvider } from './modules/payments/provider.ts';
-import { PaymentsService } from './modules/payments/service.ts';
-import { pricingOperations } from './modules/pricing/operations.ts';
-import { PricingService } from './modules/pricing/service.ts';
-import { shippingOperations } from './modules/shipping/operations.ts';
-import { ShippingService } from './modules/shipping/service.ts';
-import { systemOperations } from './modules/system/operations.ts';
-import { trackingOperations } from './modules/tracking/operations.ts';
-import { publicTrackingOperations } from './modules/tracking/public-tracking.ts';
-import { TrackingService } from './modules/tracking/service.ts';
-import { webhooksOperations } from './modules/webhooks/operations.ts';
-import { WEBHOOK_TOPIC, WebhooksService } from './modules/webhooks/service.ts';
+import {
+  AccountsService,
+  accountsOperations,
+  DriverRegistrations,
+  driverRegistrationOperations,
+  moduleSwitchOperations,
+} from './modules/accounts/index.ts';
+import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
+import {
+  AssignmentsService,
+  ContractorsService,
+  contractorsOperations,
+} from './modules/contractors/index.ts';
+import { DispatchService, dispatchOperations } from './modules/dispatch/index.ts';
+import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
+import { OrdersService, ordersOperations } from './modules/orders/index.ts';
+import {
+  type PaymentProvider,
+  PaymentsService,
+  paymentsOperations,
+  TestPaymentProvider,
+} from './modules/payments/index.ts';
+import { PricingService, pricingOperations } from './modules/pricing/index.ts';
+import { ShippingService, shippingOperations } from './modules/shipping/index.ts';
+import { systemOperations } from './modules/system/index.ts';
+import {
+  INCIDENT_REASONS,
+  publicTrackingOperations,
+  TrackingService,
+  trackingOperations,
+} from './modules/tracking/index.ts';
+import { WEBHOOK_TOPIC, WebhooksService, webhooksOperations } from './modules/webhooks/index.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import { Catalog } from './platform/catalog/registry.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
@@ -118,7 +120,7 @@ export function createCatalog(services: Services): Catalog {
     .register(moduleSwitchOperations(services.accounts))
     .register(driverRegistrationOperations(services.driverRegistrations))
     .register(contractorsOperations(services.contractors, services.assignments))
-    .register(ordersOperations(services.orders, services.accounts))
+    .register(ordersOperations(services.orders, services.accounts, { incidentReasons: INCIDENT_REASONS }))
     .register(dispatchOperations(services.dispatch))
     .register(trackingOperations(services.tracking))
     .register(publicTrackingOperations(services.tracking))

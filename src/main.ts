@@ -4,7 +4,7 @@ import { createServices, VERSION } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openServiceDatabase, type RunningDatabase } from './database.ts';
 import { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo } from './demo/seed.ts';
-import { PROFILES } from './modules/accounts/profiles.ts';
+import { PROFILES } from './modules/accounts/index.ts';
 import { ACCOUNT_KINDS, type AccountKind } from './platform/catalog/operation.ts';
 import { systemClock } from './platform/clock.ts';
 import { isAppError } from './platform/errors.ts';

@@ -1,6 +1,6 @@
 import type { Services } from '../app.ts';
-import { type OrderInput, orderInputSchema } from '../modules/orders/schemas.ts';
-import { seedDemoCarriers } from '../modules/shipping/demo.ts';
+import { type OrderInput, orderInputSchema } from '../modules/orders/index.ts';
+import { seedDemoCarriers } from '../modules/shipping/index.ts';
 import {
   type AccountKind,
   type OperationContext,

@@ -5,8 +5,8 @@ import {
   codebookMarkdown,
   guideHtml,
   guideMarkdown,
-} from '../../modules/tracking/guide.ts';
-import { timelineJsonSchema } from '../../modules/tracking/schema.ts';
+  timelineJsonSchema,
+} from '../../modules/tracking/index.ts';
 
 /** Self-contained pages: inline styles only, nothing else may load or run. */
 const PAGE_CSP =

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Phase } from '../../modules/tracking/codebook.ts';
-import { phaseLabel, type UiKey, uiText } from '../../modules/tracking/labels.ts';
+import type { Phase } from '../../modules/tracking/index.ts';
 import {
   GET_PUBLIC_TRACKING,
   JOURNEY_STEPS,
   journeyStep,
+  offsetOf,
   type PublicTracking,
-} from '../../modules/tracking/public-tracking.ts';
-import { offsetOf } from '../../modules/tracking/times.ts';
+  phaseLabel,
+  type UiKey,
+  uiText,
+} from '../../modules/tracking/index.ts';
 import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';

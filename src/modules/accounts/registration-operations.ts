@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import { idParam } from '../orders/schemas.ts';
+import { idParam } from '../../platform/schemas.ts';
 import type { DriverRegistrations } from './registrations.ts';
 import { REGISTRATION_STATUSES, VEHICLE_TYPES } from './tables.ts';
 

@@ -1,10 +1,11 @@
+import type { AccountKind } from '../../platform/catalog/operation.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import type { AccountsTables, RegistrationStatus, TokenKind } from './tables.ts';
 
 type UserRow = AccountsTables['users'];
 
 export async function insertBusiness(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   values: { code: string; name: string; timeZone: string; now: Date },
 ): Promise<number> {
   const row = await db
@@ -15,15 +16,20 @@ export async function insertBusiness(
   return row.id;
 }
 
-export function findBusinessByCode(db: Queryable, code: string) {
+export function findBusinessByCode(db: Queryable<AccountsTables>, code: string) {
   return db.selectFrom('businesses').selectAll().where('code', '=', code).executeTakeFirst();
 }
 
-export function findBusinessById(db: Queryable, id: number) {
+export function businessCodes(db: Queryable<AccountsTables>, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('businesses').select(['id', 'code']).where('id', 'in', ids).execute();
+}
+
+export function findBusinessById(db: Queryable<AccountsTables>, id: number) {
   return db.selectFrom('businesses').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function countBusinesses(db: Queryable): Promise<number> {
+export async function countBusinesses(db: Queryable<AccountsTables>): Promise<number> {
   const row = await db
     .selectFrom('businesses')
     .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -31,7 +37,7 @@ export async function countBusinesses(db: Queryable): Promise<number> {
   return row.count;
 }
 
-export async function enabledModules(db: Queryable, businessId: number): Promise<string[]> {
+export async function enabledModules(db: Queryable<AccountsTables>, businessId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('business_modules')
     .select('module')
@@ -41,7 +47,7 @@ export async function enabledModules(db: Queryable, businessId: number): Promise
   return rows.map((row) => row.module);
 }
 
-export async function isModuleAvailable(db: Queryable, module: string): Promise<boolean> {
+export async function isModuleAvailable(db: Queryable<AccountsTables>, module: string): Promise<boolean> {
   const row = await db
     .selectFrom('platform_modules')
     .select('available')
@@ -50,7 +56,12 @@ export async function isModuleAvailable(db: Queryable, module: string): Promise<
   return row?.available ?? false;
 }
 
-export async function setPlatformModule(db: Queryable, module: string, available: boolean, now: Date) {
+export async function setPlatformModule(
+  db: Queryable<AccountsTables>,
+  module: string,
+  available: boolean,
+  now: Date,
+) {
   await db
     .insertInto('platform_modules')
     .values({ module, available, updated_at: now })
@@ -59,7 +70,7 @@ export async function setPlatformModule(db: Queryable, module: string, available
 }
 
 export async function setBusinessModule(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   businessId: number,
   module: string,
   enabled: boolean,
@@ -73,7 +84,7 @@ export async function setBusinessModule(
 }
 
 export async function insertContractorCompany(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   values: { name: string; businessIds: number[]; now: Date },
 ): Promise<number> {
   const company = await db
@@ -96,12 +107,12 @@ export async function insertContractorCompany(
   return company.id;
 }
 
-export function findContractorCompany(db: Queryable, id: number) {
+export function findContractorCompany(db: Queryable<AccountsTables>, id: number) {
   return db.selectFrom('contractor_companies').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The businesses a contractor company works for. */
-export function engagedBusinesses(db: Queryable, contractorCompanyId: number) {
+export function engagedBusinesses(db: Queryable<AccountsTables>, contractorCompanyId: number) {
   return db
     .selectFrom('contractor_engagements as e')
     .innerJoin('businesses as b', 'b.id', 'e.business_id')
@@ -112,23 +123,23 @@ export function engagedBusinesses(db: Queryable, contractorCompanyId: number) {
 }
 
 export async function insertUser(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   values: Omit<UserRow, 'id' | 'disabled'> & { disabled?: boolean },
 ): Promise<number> {
   const row = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export function findUserByEmail(db: Queryable, email: string) {
+export function findUserByEmail(db: Queryable<AccountsTables>, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-export function findUserById(db: Queryable, id: number) {
+export function findUserById(db: Queryable<AccountsTables>, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertToken(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   values: {
     userId: number;
     tokenHash: Buffer;
@@ -160,7 +171,7 @@ export async function insertToken(
 }
 
 /** A live token with its enabled owner, or nothing. */
-export function findLiveToken(db: Queryable, tokenHash: Buffer, now: Date) {
+export function findLiveToken(db: Queryable<AccountsTables>, tokenHash: Buffer, now: Date) {
   return db
     .selectFrom('access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -183,7 +194,7 @@ export function findLiveToken(db: Queryable, tokenHash: Buffer, now: Date) {
     .executeTakeFirst();
 }
 
-export function findTokenOfUser(db: Queryable, tokenId: number, userId: number) {
+export function findTokenOfUser(db: Queryable<AccountsTables>, tokenId: number, userId: number) {
   return db
     .selectFrom('access_tokens')
     .select(['id', 'kind', 'profile', 'scopes', 'expires_at', 'business_scope_id'])
@@ -192,7 +203,12 @@ export function findTokenOfUser(db: Queryable, tokenId: number, userId: number) 
     .executeTakeFirst();
 }
 
-export async function revokeToken(db: Queryable, tokenId: number, userId: number, now: Date): Promise<void> {
+export async function revokeToken(
+  db: Queryable<AccountsTables>,
+  tokenId: number,
+  userId: number,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('access_tokens')
     .set({ revoked_at: now })
@@ -202,7 +218,30 @@ export async function revokeToken(db: Queryable, tokenId: number, userId: number
     .execute();
 }
 
-export function findUserInBusiness(db: Queryable, userId: number, businessId: number) {
+/** The names of these users, in one query. */
+export function userNames(db: Queryable<AccountsTables>, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(['id', 'name']).where('id', 'in', ids).execute();
+}
+
+/** A business's accounts of one kind (all of them, or those with these ids), by id. */
+export function usersOfKind(
+  db: Queryable<AccountsTables>,
+  businessId: number,
+  kind: AccountKind,
+  ids?: readonly number[],
+) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'disabled'])
+    .where('business_id', '=', businessId)
+    .where('kind', '=', kind)
+    .$if(ids !== undefined, (q) => q.where('id', 'in', ids!.length ? ids! : [-1]))
+    .orderBy('id')
+    .execute();
+}
+
+export function findUserInBusiness(db: Queryable<AccountsTables>, userId: number, businessId: number) {
   return db
     .selectFrom('users')
     .select(['id', 'kind', 'name'])
@@ -213,7 +252,7 @@ export function findUserInBusiness(db: Queryable, userId: number, businessId: nu
 
 /** A new account, unless the email is taken (then undefined: the caller decides what to say). */
 export async function insertUserUnlessTaken(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   values: Omit<UserRow, 'id' | 'disabled'> & { disabled: boolean },
 ): Promise<number | undefined> {
   const row = await db
@@ -226,7 +265,7 @@ export async function insertUserUnlessTaken(
 }
 
 export async function insertDriverRegistration(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   values: Omit<
     AccountsTables['driver_registrations'],
     'id' | 'decided_by' | 'decided_at' | 'reason' | 'status'
@@ -242,7 +281,7 @@ export async function insertDriverRegistration(
 
 /** A business's registrations, newest first, with the applicant's name and email (its own table). */
 export function driverRegistrationsOf(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   businessId: number,
   filter: { status?: RegistrationStatus; limit: number; offset: number },
 ) {
@@ -268,7 +307,7 @@ export function driverRegistrationsOf(
 }
 
 export async function countDriverRegistrations(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   businessId: number,
   status?: RegistrationStatus,
 ) {
@@ -281,7 +320,7 @@ export async function countDriverRegistrations(
 }
 
 /** The registration, locked until the transaction ends: two admins cannot decide it at once. */
-export function lockDriverRegistration(db: Queryable, businessId: number, id: number) {
+export function lockDriverRegistration(db: Queryable<AccountsTables>, businessId: number, id: number) {
   return db
     .selectFrom('driver_registrations')
     .selectAll()
@@ -292,7 +331,7 @@ export function lockDriverRegistration(db: Queryable, businessId: number, id: nu
 }
 
 export async function decideDriverRegistration(
-  db: Queryable,
+  db: Queryable<AccountsTables>,
   id: number,
   decision: { status: 'approved' | 'rejected'; decidedBy: number; at: Date; reason: string | null },
 ) {
@@ -308,11 +347,11 @@ export async function decideDriverRegistration(
     .execute();
 }
 
-export async function enableUser(db: Queryable, userId: number) {
+export async function enableUser(db: Queryable<AccountsTables>, userId: number) {
   await db.updateTable('users').set({ disabled: false }).where('id', '=', userId).execute();
 }
 
-export function registrationStatusOf(db: Queryable, userId: number) {
+export function registrationStatusOf(db: Queryable<AccountsTables>, userId: number) {
   return db
     .selectFrom('driver_registrations')
     .select('status')

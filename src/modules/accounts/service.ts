@@ -11,7 +11,7 @@ import { type Clock, formatLocalDateTime, isValidTimeZone } from '../../platform
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rateLimited } from '../../platform/limits.ts';
-import { idParam } from '../orders/schemas.ts';
+import { idParam } from '../../platform/schemas.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
 import { DEFAULT_AGENT_PROFILE, isProfile, PROFILES, SCOPES } from './profiles.ts';
 import * as repo from './repository.ts';
@@ -243,6 +243,12 @@ export class AccountsService {
     return repo.findBusinessByCode(db, code);
   }
 
+  /** Businesses' public codes by id, in one query. */
+  async businessCodesOf(db: Queryable, ids: Iterable<number>): Promise<Map<number, string>> {
+    const rows = await repo.businessCodes(db, [...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, row.code]));
+  }
+
   countBusinesses(db: Queryable): Promise<number> {
     return repo.countBusinesses(db);
   }
@@ -273,6 +279,17 @@ export class AccountsService {
 
   userById(db: Queryable, id: number) {
     return repo.findUserById(db, id);
+  }
+
+  /** Users' names by id, in one query, for answers that show who did something. */
+  async namesOf(db: Queryable, ids: Iterable<number>): Promise<Map<number, string>> {
+    const rows = await repo.userNames(db, [...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
+  /** A business's accounts of one kind (its drivers, ...), optionally only these ids, by id. */
+  usersOfKind(db: Queryable, businessId: number, kind: AccountKind, ids?: readonly number[]) {
+    return repo.usersOfKind(db, businessId, kind, ids);
   }
 
   async userByEmail(db: Queryable, email: string) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import { idParam } from '../orders/schemas.ts';
+import { idParam } from '../../platform/schemas.ts';
 import { type AccountsService, BUSINESS_MODULES } from './service.ts';
 
 const PLATFORM = { kinds: ['platform_admin'] as const, scopes: ['platform:write'] };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import { localDateTime } from '../accounts/operations.ts';
+import { localDateTime } from '../accounts/index.ts';
 import {
   APP_ROLES,
   APP_TYPES,

@@ -7,16 +7,16 @@ type Provider = AppsTables['identity_providers'];
 
 // ----- identity providers and bindings -----
 
-export function providers(db: Queryable) {
+export function providers(db: Queryable<AppsTables>) {
   return db.selectFrom('identity_providers').selectAll().orderBy('code').execute();
 }
 
-export function provider(db: Queryable, code: string) {
+export function provider(db: Queryable<AppsTables>, code: string) {
   return db.selectFrom('identity_providers').selectAll().where('code', '=', code).executeTakeFirst();
 }
 
 /** Creates or replaces the provider of `row.code` (keeping when it was first created); answers the row. */
-export function saveProvider(db: Queryable, row: Provider) {
+export function saveProvider(db: Queryable<AppsTables>, row: Provider) {
   const { created_at: _, ...changes } = row;
   return db
     .insertInto('identity_providers')
@@ -26,7 +26,7 @@ export function saveProvider(db: Queryable, row: Provider) {
     .executeTakeFirstOrThrow();
 }
 
-export function binding(db: Queryable, issuer: string, subject: string) {
+export function binding(db: Queryable<AppsTables>, issuer: string, subject: string) {
   return db
     .selectFrom('identity_bindings')
     .selectAll()
@@ -36,7 +36,7 @@ export function binding(db: Queryable, issuer: string, subject: string) {
 }
 
 /** Binds the identity to the user; a concurrent first sign-in of the same identity keeps the first binding. */
-export async function bind(db: Queryable, row: AppsTables['identity_bindings']): Promise<void> {
+export async function bind(db: Queryable<AppsTables>, row: AppsTables['identity_bindings']): Promise<void> {
   await db
     .insertInto('identity_bindings')
     .values(row)
@@ -44,7 +44,12 @@ export async function bind(db: Queryable, row: AppsTables['identity_bindings']):
     .execute();
 }
 
-export async function touchBinding(db: Queryable, issuer: string, subject: string, at: Date): Promise<void> {
+export async function touchBinding(
+  db: Queryable<AppsTables>,
+  issuer: string,
+  subject: string,
+  at: Date,
+): Promise<void> {
   await db
     .updateTable('identity_bindings')
     .set({ last_used_at: at })
@@ -55,16 +60,16 @@ export async function touchBinding(db: Queryable, issuer: string, subject: strin
 
 // ----- apps and assignments -----
 
-export function apps(db: Queryable) {
+export function apps(db: Queryable<AppsTables>) {
   return db.selectFrom('apps').selectAll().orderBy('code').execute();
 }
 
-export function appByCode(db: Queryable, code: string) {
+export function appByCode(db: Queryable<AppsTables>, code: string) {
   return db.selectFrom('apps').selectAll().where('code', '=', code).executeTakeFirst();
 }
 
 /** Creates or replaces the app of `row.code` (keeping when it was first created); answers the row. */
-export function saveApp(db: Queryable, row: Omit<App, 'id'>) {
+export function saveApp(db: Queryable<AppsTables>, row: Omit<App, 'id'>) {
   const { created_at: _, ...changes } = row;
   return db
     .insertInto('apps')
@@ -74,12 +79,11 @@ export function saveApp(db: Queryable, row: Omit<App, 'id'>) {
     .executeTakeFirstOrThrow();
 }
 
-/** The assignment of an app to a business, with both, found by the public codes. */
-export function context(db: Queryable, appCode: string, clientCode: string) {
+/** The assignment of an app (by its code) to a business, with the app. */
+export function context(db: Queryable<AppsTables>, appCode: string, businessId: number) {
   return db
     .selectFrom('app_assignments as a')
     .innerJoin('apps', 'apps.id', 'a.app_id')
-    .innerJoin('businesses as b', 'b.id', 'a.business_id')
     .select([
       'a.id',
       'a.business_id',
@@ -93,36 +97,24 @@ export function context(db: Queryable, appCode: string, clientCode: string) {
       'apps.schema_version',
       'apps.enabled as app_enabled',
       'apps.allowed_roles',
-      'b.code as client_code',
-      'b.name as client_name',
-      'b.time_zone',
     ])
     .where('apps.code', '=', appCode)
-    .where('b.code', '=', clientCode)
+    .where('a.business_id', '=', businessId)
     .executeTakeFirst();
 }
 
-/** Every assignment, or those of one business, with the app and client codes. */
-export function assignments(db: Queryable, businessId?: number) {
+/** Every assignment, or those of one business, with the app's code. */
+export function assignments(db: Queryable<AppsTables>, businessId?: number) {
   return db
     .selectFrom('app_assignments as a')
     .innerJoin('apps', 'apps.id', 'a.app_id')
-    .innerJoin('businesses as b', 'b.id', 'a.business_id')
-    .select([
-      'a.id',
-      'apps.code as app_code',
-      'b.code as client_code',
-      'a.enabled',
-      'a.configuration_version',
-    ])
+    .select(['a.id', 'a.business_id', 'apps.code as app_code', 'a.enabled', 'a.configuration_version'])
     .$if(businessId !== undefined, (q) => q.where('a.business_id', '=', businessId!))
-    .orderBy('apps.code')
-    .orderBy('b.code')
     .execute();
 }
 
 /** The assignment row, locked for an update that bumps its version. */
-export function assignmentForUpdate(db: Queryable, appId: number, businessId: number) {
+export function assignmentForUpdate(db: Queryable<AppsTables>, appId: number, businessId: number) {
   return db
     .selectFrom('app_assignments')
     .selectAll()
@@ -132,7 +124,10 @@ export function assignmentForUpdate(db: Queryable, appId: number, businessId: nu
     .executeTakeFirst();
 }
 
-export async function insertAssignment(db: Queryable, row: Omit<Assignment, 'id'>): Promise<void> {
+export async function insertAssignment(
+  db: Queryable<AppsTables>,
+  row: Omit<Assignment, 'id'>,
+): Promise<void> {
   await db
     .insertInto('app_assignments')
     .values({ ...row, config: jsonb(row.config) })
@@ -140,7 +135,7 @@ export async function insertAssignment(db: Queryable, row: Omit<Assignment, 'id'
 }
 
 export async function updateAssignment(
-  db: Queryable,
+  db: Queryable<AppsTables>,
   id: number,
   changes: Pick<Assignment, 'enabled' | 'configuration_version' | 'config' | 'updated_at'>,
 ): Promise<void> {
@@ -153,7 +148,7 @@ export async function updateAssignment(
 
 // ----- devices -----
 
-export async function recordDevice(db: Queryable, row: AppsTables['app_devices']): Promise<void> {
+export async function recordDevice(db: Queryable<AppsTables>, row: AppsTables['app_devices']): Promise<void> {
   await db
     .insertInto('app_devices')
     .values(row)

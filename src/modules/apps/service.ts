@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { AccountsService } from '../accounts/service.ts';
+import type { AccountsService } from '../accounts/index.ts';
 import { bootstrapData } from './bootstrap.ts';
 import { type AssignmentConfig, assignmentConfigSchema, DEFAULT_CONFIG, type Platform } from './config.ts';
 import {
@@ -139,7 +139,7 @@ export class AppsService {
 
   /** One assignment with its whole configuration: any for platform admins, their own client's for client admins. */
   async assignment(ctx: OperationContext, appCode: string, clientCode: string) {
-    const found = await repo.context(ctx.db, appCode, clientCode);
+    const found = await this.context(ctx.db, appCode, clientCode);
     const caller = callerOf(ctx);
     if (!found || (caller.kind !== 'platform_admin' && found.business_id !== caller.businessId)) {
       throw new AppError('APP_NOT_FOUND', { params: { app: appCode, client: clientCode } });
@@ -164,7 +164,14 @@ export class AppsService {
       ctx.db,
       caller.kind === 'platform_admin' ? undefined : (caller.businessId ?? -1),
     );
-    return { result: true as const, assignments: rows };
+    const clientCodes = await this.accounts.businessCodesOf(
+      ctx.db,
+      rows.map((row) => row.business_id),
+    );
+    const assignments = rows
+      .map(({ business_id, ...row }) => ({ ...row, client_code: clientCodes.get(business_id) ?? '' }))
+      .sort((a, b) => compare(a.app_code, b.app_code) || compare(a.client_code, b.client_code));
+    return { result: true as const, assignments };
   }
 
   // ----- what an app reads and does, without an account -----
@@ -344,9 +351,22 @@ export class AppsService {
     return userId;
   }
 
+  /** The assignment of an app to a client, both by their public codes, with the client's name and zone. */
+  private async context(db: Queryable, appCode: string, clientCode: string) {
+    const business = await this.accounts.findBusiness(db, clientCode);
+    const found = business && (await repo.context(db, appCode, business.id));
+    if (!business || !found) return undefined;
+    return {
+      ...found,
+      client_code: business.code,
+      client_name: business.name,
+      time_zone: business.time_zone,
+    };
+  }
+
   /** The assignment of the public codes, if the app and the assignment are both on. */
   private async availableContext(db: Queryable, appCode: string, clientCode: string) {
-    const found = await repo.context(db, appCode, clientCode);
+    const found = await this.context(db, appCode, clientCode);
     const params = { app: appCode, client: clientCode };
     if (!found) throw new AppError('APP_NOT_FOUND', { params });
     if (!found.app_enabled || !found.enabled) throw new AppError('APP_UNAVAILABLE', { params });
@@ -405,4 +425,9 @@ function merge(base: unknown, patch: ConfigPatch): Record<string, unknown> {
     else result[key] = value;
   }
   return result;
+}
+
+/** Code order as the database sorted it: by code point, not by locale. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -4,9 +4,9 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, type ErrorCode, type MessageParams } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage, fillTemplate, type Language } from '../../platform/i18n/index.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import type { AssignableOrder, OrdersService } from '../orders/service.ts';
-import { ORDER_STATUS_IDS, type OrderStatus } from '../orders/statuses.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { AssignableOrder, OrdersService } from '../orders/index.ts';
+import { ORDER_STATUS_IDS, type OrderStatus } from '../orders/index.ts';
 import * as repo from './repository.ts';
 import type { AssignmentStatus } from './tables.ts';
 
@@ -221,6 +221,10 @@ export class AssignmentsService {
     rows: Awaited<ReturnType<typeof repo.listAssignments>>,
   ) {
     const orders = await this.orders.summaries(db, businessId, unique(rows.map((row) => row.order_id)));
+    const brokerNames = await this.accounts.namesOf(
+      db,
+      rows.map((row) => row.broker_user_id),
+    );
     return rows.map((row) => {
       const order = orders.get(row.order_id);
       return {
@@ -231,7 +235,7 @@ export class AssignmentsService {
         scheduled_date: order?.scheduled_date ?? null,
         route_id: order?.route_id ?? null,
         broker_id: row.broker_user_id,
-        broker_name: row.broker_name,
+        broker_name: brokerNames.get(row.broker_user_id) ?? null,
         status: row.status,
         note: row.note,
         assigned_by: row.assigned_by,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import type { BusinessModule } from '../accounts/service.ts';
-import { actingBusinessParam, calendarDate, idParam as id } from '../orders/schemas.ts';
+import { actingBusinessParam, calendarDate, idParam as id } from '../../platform/schemas.ts';
+import type { BusinessModule } from '../accounts/index.ts';
 import type { AssignmentsService } from './assignments.ts';
 import type { ContractorsService } from './service.ts';
 import { ASSIGNMENT_STATUSES } from './tables.ts';

@@ -3,13 +3,16 @@ import type { AssignmentStatus, ContractorsTables } from './tables.ts';
 
 type Rule = ContractorsTables['contractor_rules'];
 
-export async function insertRule(db: Queryable, values: Omit<Rule, 'id'>): Promise<number> {
+export async function insertRule(
+  db: Queryable<ContractorsTables>,
+  values: Omit<Rule, 'id'>,
+): Promise<number> {
   return (await db.insertInto('contractor_rules').values(values).returning('id').executeTakeFirstOrThrow())
     .id;
 }
 
 export function rulesOf(
-  db: Queryable,
+  db: Queryable<ContractorsTables>,
   businessId: number,
   filter: { companyId?: number; ids?: number[] } = {},
 ) {
@@ -23,7 +26,11 @@ export function rulesOf(
     .execute();
 }
 
-export async function deleteRule(db: Queryable, businessId: number, id: number): Promise<boolean> {
+export async function deleteRule(
+  db: Queryable<ContractorsTables>,
+  businessId: number,
+  id: number,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('contractor_rules')
     .where('business_id', '=', businessId)
@@ -35,7 +42,7 @@ export async function deleteRule(db: Queryable, businessId: number, id: number):
 type Assignment = ContractorsTables['broker_order_assignments'];
 
 /** The active assignments of a business: which order is held by which contractor. */
-export function activeAssignments(db: Queryable, businessId: number) {
+export function activeAssignments(db: Queryable<ContractorsTables>, businessId: number) {
   return db
     .selectFrom('broker_order_assignments')
     .select(['id', 'order_id', 'broker_user_id'])
@@ -44,7 +51,11 @@ export function activeAssignments(db: Queryable, businessId: number) {
     .execute();
 }
 
-export function activeAssignmentsOf(db: Queryable, businessId: number, orderIds: number[]) {
+export function activeAssignmentsOf(
+  db: Queryable<ContractorsTables>,
+  businessId: number,
+  orderIds: number[],
+) {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('broker_order_assignments')
@@ -55,7 +66,10 @@ export function activeAssignmentsOf(db: Queryable, businessId: number, orderIds:
     .execute();
 }
 
-export async function insertAssignment(db: Queryable, values: Omit<Assignment, 'id'>): Promise<number> {
+export async function insertAssignment(
+  db: Queryable<ContractorsTables>,
+  values: Omit<Assignment, 'id'>,
+): Promise<number> {
   const row = await db
     .insertInto('broker_order_assignments')
     .values(values)
@@ -65,7 +79,7 @@ export async function insertAssignment(db: Queryable, values: Omit<Assignment, '
 }
 
 export async function endAssignment(
-  db: Queryable,
+  db: Queryable<ContractorsTables>,
   id: number,
   end: {
     status: Exclude<AssignmentStatus, 'active'>;
@@ -83,7 +97,7 @@ export interface AssignmentFilter {
   orderId?: number;
 }
 
-function assignmentsWhere(db: Queryable, businessId: number, filter: AssignmentFilter) {
+function assignmentsWhere(db: Queryable<ContractorsTables>, businessId: number, filter: AssignmentFilter) {
   return db
     .selectFrom('broker_order_assignments as a')
     .where('a.business_id', '=', businessId)
@@ -92,24 +106,26 @@ function assignmentsWhere(db: Queryable, businessId: number, filter: AssignmentF
     .$if(filter.orderId !== undefined, (q) => q.where('a.order_id', '=', filter.orderId!));
 }
 
-export async function countAssignments(db: Queryable, businessId: number, filter: AssignmentFilter) {
+export async function countAssignments(
+  db: Queryable<ContractorsTables>,
+  businessId: number,
+  filter: AssignmentFilter,
+) {
   const row = await assignmentsWhere(db, businessId, filter)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return row.count;
 }
 
-/** Newest first, with the contractor's name. */
+/** Newest first. */
 export function listAssignments(
-  db: Queryable,
+  db: Queryable<ContractorsTables>,
   businessId: number,
   filter: AssignmentFilter,
   page: { limit: number; offset: number },
 ) {
   return assignmentsWhere(db, businessId, filter)
-    .leftJoin('users as u', 'u.id', 'a.broker_user_id')
     .selectAll('a')
-    .select('u.name as broker_name')
     .orderBy('a.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)

@@ -7,9 +7,8 @@ import {
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import type { ServiceArea } from '../orders/repository.ts';
-import type { ContractorPools, PoolBounds } from '../orders/service.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { ContractorPools, PoolBounds, ServiceArea } from '../orders/index.ts';
 import * as repo from './repository.ts';
 
 export interface ContractorRuleInput {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import { actingBusinessParam, calendarDate, idParam as id, timeWindowSchema } from '../orders/schemas.ts';
+import {
+  actingBusinessParam,
+  calendarDate,
+  idParam as id,
+  timeWindowSchema,
+} from '../../platform/schemas.ts';
 import type { DispatchService } from './service.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;

@@ -4,17 +4,17 @@ import type { DispatchTables } from './tables.ts';
 type Profile = DispatchTables['driver_profiles'];
 
 export async function insertDepot(
-  db: Queryable,
+  db: Queryable<DispatchTables>,
   values: Omit<DispatchTables['depots'], 'id'>,
 ): Promise<number> {
   return (await db.insertInto('depots').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export function depotsOf(db: Queryable, businessId: number) {
+export function depotsOf(db: Queryable<DispatchTables>, businessId: number) {
   return db.selectFrom('depots').selectAll().where('business_id', '=', businessId).orderBy('id').execute();
 }
 
-export async function upsertProfile(db: Queryable, profile: Profile): Promise<void> {
+export async function upsertProfile(db: Queryable<DispatchTables>, profile: Profile): Promise<void> {
   const { user_id: _user, ...changes } = profile;
   await db
     .insertInto('driver_profiles')
@@ -29,43 +29,19 @@ export async function upsertProfile(db: Queryable, profile: Profile): Promise<vo
  */
 export type Fleet = { contractorCompanyId: number | null } | undefined;
 
-/** Every driver account of the business, with its working profile when it has one. */
-export function driversOf(
-  db: Queryable,
-  businessId: number,
-  options: { ids?: number[]; fleet?: Fleet } = {},
-) {
+/** The working profiles of these drivers of the business. */
+export function profilesOf(db: Queryable<DispatchTables>, businessId: number, driverIds: readonly number[]) {
+  if (driverIds.length === 0) return Promise.resolve([]);
   return db
-    .selectFrom('users as u')
-    .leftJoin('driver_profiles as p', 'p.user_id', 'u.id')
-    .select([
-      'u.id',
-      'u.name',
-      'u.email',
-      'u.disabled',
-      'p.depot_id',
-      'p.vehicle_type',
-      'p.capacity_weight_grams',
-      'p.capacity_volume_cm3',
-      'p.capacity_count',
-      'p.shift_start',
-      'p.shift_end',
-      'p.skills',
-      'p.available',
-      'p.contractor_company_id',
-    ])
-    .where('u.business_id', '=', businessId)
-    .where('u.kind', '=', 'driver')
-    .$if(options.fleet !== undefined, (q) =>
-      q.where('p.contractor_company_id', 'is not distinct from', options.fleet!.contractorCompanyId),
-    )
-    .$if(options.ids !== undefined, (q) => q.where('u.id', 'in', options.ids!.length ? options.ids! : [-1]))
-    .orderBy('u.id')
+    .selectFrom('driver_profiles')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('user_id', 'in', driverIds)
     .execute();
 }
 
 export async function insertRoute(
-  db: Queryable,
+  db: Queryable<DispatchTables>,
   route: Omit<DispatchTables['routes'], 'id'>,
   stops: Array<Omit<DispatchTables['route_stops'], 'route_id'>>,
 ): Promise<number> {
@@ -79,18 +55,16 @@ export async function insertRoute(
 }
 
 export function routesOf(
-  db: Queryable,
+  db: Queryable<DispatchTables>,
   businessId: number,
   filter: { date?: string; driverId?: number; ids?: number[]; fleet?: Fleet },
 ) {
   return db
     .selectFrom('routes as r')
-    .innerJoin('users as u', 'u.id', 'r.driver_user_id')
     .leftJoin('driver_profiles as p', 'p.user_id', 'r.driver_user_id')
     .select([
       'r.id',
       'r.driver_user_id',
-      'u.name as driver_name',
       'r.route_date',
       'r.distance_meters',
       'r.departure',
@@ -110,7 +84,7 @@ export function routesOf(
     .execute();
 }
 
-export async function stopsOf(db: Queryable, routeIds: number[]) {
+export async function stopsOf(db: Queryable<DispatchTables>, routeIds: number[]) {
   if (routeIds.length === 0) return [];
   return db
     .selectFrom('route_stops')
@@ -122,7 +96,11 @@ export async function stopsOf(db: Queryable, routeIds: number[]) {
 }
 
 /** Takes an order off every route of the business it is a stop of. */
-export async function deleteStopsOf(db: Queryable, businessId: number, orderId: number): Promise<void> {
+export async function deleteStopsOf(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  orderId: number,
+): Promise<void> {
   await db
     .deleteFrom('route_stops')
     .where('order_id', '=', orderId)

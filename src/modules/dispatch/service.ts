@@ -2,9 +2,8 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import type { OrderView } from '../orders/schemas.ts';
-import type { OrderScope, OrderStatusListener, OrdersService } from '../orders/service.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { OrderScope, OrderStatusListener, OrdersService, OrderView } from '../orders/index.ts';
 import * as repo from './repository.ts';
 import { solveRoutes } from './solver/solve.ts';
 import type { SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
@@ -75,7 +74,7 @@ export class DispatchService {
 
   async setDriverProfile(ctx: OperationContext, input: DriverProfileInput) {
     const businessId = businessOf(ctx);
-    const [driver] = await repo.driversOf(ctx.db, businessId, { ids: [input.driver_id] });
+    const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
     if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
     if (input.depot_id && !(await repo.depotsOf(ctx.db, businessId)).some((d) => d.id === input.depot_id)) {
       throw new AppError('DEPOT_NOT_FOUND', { params: { depot: input.depot_id } });
@@ -108,30 +107,53 @@ export class DispatchService {
     return this.drivers(ctx.db, scope.businessId, { fleet: this.visibleFleet(ctx, fleet) });
   }
 
+  /**
+   * The business's driver accounts (the accounts module's) with their working profiles (this
+   * module's), optionally only these ids or one fleet (drivers without a profile are in no
+   * contractor's fleet).
+   */
   private async drivers(db: Queryable, businessId: number, options: { ids?: number[]; fleet?: repo.Fleet }) {
-    const rows = await repo.driversOf(db, businessId, options);
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      email: row.email,
-      active: !row.disabled,
-      profile:
-        row.capacity_count === null
-          ? null
-          : {
-              depot_id: row.depot_id,
-              vehicle_type: row.vehicle_type!,
-              capacity: {
-                weight_grams: row.capacity_weight_grams!,
-                volume_cm3: row.capacity_volume_cm3!,
-                count: row.capacity_count,
-              },
-              shift: { start: row.shift_start!.slice(0, 5), end: row.shift_end!.slice(0, 5) },
-              skills: row.skills ?? [],
-              available: row.available ?? false,
-              contractor_company_id: row.contractor_company_id,
-            },
-    }));
+    const accounts = await this.accounts.usersOfKind(db, businessId, 'driver', options.ids);
+    const profiles = new Map(
+      (
+        await repo.profilesOf(
+          db,
+          businessId,
+          accounts.map((account) => account.id),
+        )
+      ).map((profile) => [profile.user_id, profile]),
+    );
+    const fleet = options.fleet;
+    return accounts
+      .filter(
+        (account) =>
+          fleet === undefined ||
+          (profiles.get(account.id)?.contractor_company_id ?? null) === fleet.contractorCompanyId,
+      )
+      .map((account) => {
+        const profile = profiles.get(account.id);
+        return {
+          id: account.id,
+          name: account.name,
+          email: account.email,
+          active: !account.disabled,
+          profile: profile
+            ? {
+                depot_id: profile.depot_id,
+                vehicle_type: profile.vehicle_type,
+                capacity: {
+                  weight_grams: profile.capacity_weight_grams,
+                  volume_cm3: profile.capacity_volume_cm3,
+                  count: profile.capacity_count,
+                },
+                shift: { start: profile.shift_start.slice(0, 5), end: profile.shift_end.slice(0, 5) },
+                skills: profile.skills,
+                available: profile.available,
+                contractor_company_id: profile.contractor_company_id,
+              }
+            : null,
+        };
+      });
   }
 
   // ----- routes -----
@@ -152,10 +174,14 @@ export class DispatchService {
       ctx.db,
       rows.map((row) => row.id),
     );
+    const driverNames = await this.accounts.namesOf(
+      ctx.db,
+      rows.map((row) => row.driver_user_id),
+    );
     return rows.map((row) => ({
       id: row.id,
       date: row.route_date,
-      driver: { id: row.driver_user_id, name: row.driver_name },
+      driver: { id: row.driver_user_id, name: driverNames.get(row.driver_user_id) ?? '' },
       distance_meters: row.distance_meters,
       departure: row.departure.slice(0, 5),
       return_time: row.return_time.slice(0, 5),
@@ -181,7 +207,7 @@ export class DispatchService {
     const businessId = businessOf(ctx);
     const caller = callerOf(ctx);
     if (caller.kind === 'driver' && caller.userId !== driverId) throw new AppError('FORBIDDEN');
-    if ((await repo.driversOf(ctx.db, businessId, { ids: [driverId] })).length === 0) {
+    if ((await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [driverId])).length === 0) {
       throw new AppError('DRIVER_NOT_FOUND', { params: { driver: driverId } });
     }
     const today = await this.today(ctx.db, businessId);

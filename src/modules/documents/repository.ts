@@ -4,7 +4,12 @@ import type { DocumentsTables } from './tables.ts';
 export type DocumentRow = Omit<DocumentsTables['documents'], 'id'>;
 
 /** Records a signing key's public half the first time it signs (later calls change nothing). */
-export async function recordKey(db: Queryable, keyId: string, publicKey: string, now: Date): Promise<void> {
+export async function recordKey(
+  db: Queryable<DocumentsTables>,
+  keyId: string,
+  publicKey: string,
+  now: Date,
+): Promise<void> {
   await db
     .insertInto('document_signing_keys')
     .values({ key_id: keyId, public_key: publicKey, first_used_at: now })
@@ -14,7 +19,7 @@ export async function recordKey(db: Queryable, keyId: string, publicKey: string,
 
 /** Inserts a document, or returns the one already recorded for the same bytes, business, kind and reference. */
 export async function insertDocument(
-  db: Queryable,
+  db: Queryable<DocumentsTables>,
   row: DocumentRow,
 ): Promise<{ id: number; issued_at: Date }> {
   const inserted = await db
@@ -35,7 +40,7 @@ export async function insertDocument(
 }
 
 /** The first document issued with these bytes, with the public key that signed it. */
-export function firstBySha256(db: Queryable, sha256: string) {
+export function firstBySha256(db: Queryable<DocumentsTables>, sha256: string) {
   return db
     .selectFrom('documents')
     .innerJoin('document_signing_keys', 'document_signing_keys.key_id', 'documents.key_id')
@@ -55,7 +60,7 @@ export function firstBySha256(db: Queryable, sha256: string) {
     .executeTakeFirst();
 }
 
-export function keys(db: Queryable) {
+export function keys(db: Queryable<DocumentsTables>) {
   return db
     .selectFrom('document_signing_keys')
     .select(['key_id', 'public_key', 'first_used_at'])

@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import { INCIDENT_REASONS } from '../tracking/codebook.ts';
 import {
   actingBusinessParam,
   addressSchema,
   calendarDate,
   idParam as id,
-  orderInputSchema,
-  orderSchema,
   timeWindowSchema,
-} from './schemas.ts';
+} from '../../platform/schemas.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import { orderInputSchema, orderSchema } from './schemas.ts';
 import type { OrdersService } from './service.ts';
 import { ORDER_STATUSES, PROGRESS_STATUSES } from './statuses.ts';
 
@@ -29,7 +27,19 @@ const oneOrMany = z.preprocess(
   z.object({ orders: z.array(orderInputSchema).min(1).max(100) }),
 );
 
-export function ordersOperations(orders: OrdersService, accounts: AccountsService): Operation[] {
+/**
+ * The vocabulary of the tracking protocol that order inputs use. It is the tracking module's, and
+ * tracking depends on orders: the composition root hands it over, so orders need not import it.
+ */
+export interface TrackingVocabulary {
+  incidentReasons: readonly [string, ...string[]];
+}
+
+export function ordersOperations(
+  orders: OrdersService,
+  accounts: AccountsService,
+  tracking: TrackingVocabulary,
+): Operation[] {
   return [
     defineOperation({
       name: 'create_order',
@@ -171,7 +181,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
         order: await orders.detail(ctx, input.order_id, input.business_id),
       }),
     }),
-    ...statusOperations(orders),
+    ...statusOperations(orders, tracking),
     defineOperation({
       name: 'reroute_to_address',
       summary: 'Send an order not yet picked up to a new address',
@@ -324,7 +334,7 @@ export function ordersOperations(orders: OrdersService, accounts: AccountsServic
 }
 
 /** The lifecycle moves, one operation each; the transition table decides what is allowed. */
-function statusOperations(orders: OrdersService): Operation[] {
+function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): Operation[] {
   const move = (
     name: string,
     summary: string,
@@ -408,7 +418,7 @@ function statusOperations(orders: OrdersService): Operation[] {
             'With PICKED_UP or DELIVERED: who took it, signature and photos; goes into the tracking timeline',
           ),
         incident_reason: z
-          .object({ code: z.enum(INCIDENT_REASONS), message: z.string().max(500).optional() })
+          .object({ code: z.enum(tracking.incidentReasons), message: z.string().max(500).optional() })
           .optional()
           .describe('With FAILED_ATTEMPT: why; goes into the tracking timeline'),
       }),

@@ -8,7 +8,10 @@ type OrderRow = OrdersTables['orders'];
 export type StoredOrder = Omit<OrderRow, 'id'> & { id: number };
 export type StoredPackage = Omit<OrdersTables['packages'], 'id'> & { id: number };
 
-export async function trackingPrefix(db: Queryable, businessId: number): Promise<string | undefined> {
+export async function trackingPrefix(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('order_settings')
     .select('tracking_prefix')
@@ -17,7 +20,10 @@ export async function trackingPrefix(db: Queryable, businessId: number): Promise
   return row?.tracking_prefix;
 }
 
-export async function insertOrder(db: Queryable, values: Omit<OrderRow, 'id'>): Promise<number> {
+export async function insertOrder(
+  db: Queryable<OrdersTables>,
+  values: Omit<OrderRow, 'id'>,
+): Promise<number> {
   const row = await db
     .insertInto('orders')
     .values({
@@ -33,7 +39,7 @@ export async function insertOrder(db: Queryable, values: Omit<OrderRow, 'id'>): 
 }
 
 export async function insertPackage(
-  db: Queryable,
+  db: Queryable<OrdersTables>,
   values: Omit<OrdersTables['packages'], 'id'>,
 ): Promise<void> {
   await db.insertInto('packages').values(values).execute();
@@ -77,7 +83,7 @@ function inArea(area: ServiceArea) {
                 WHERE starts_with(${servicePostalCode}, prefix)))`;
 }
 
-function filtered(db: Queryable, businessId: number, filter: OrderFilter) {
+function filtered(db: Queryable<OrdersTables>, businessId: number, filter: OrderFilter) {
   return db
     .selectFrom('orders as o')
     .where('o.business_id', '=', businessId)
@@ -113,7 +119,11 @@ function filtered(db: Queryable, businessId: number, filter: OrderFilter) {
     );
 }
 
-export async function countOrders(db: Queryable, businessId: number, filter: OrderFilter): Promise<number> {
+export async function countOrders(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  filter: OrderFilter,
+): Promise<number> {
   if (isEmptyList(filter)) return 0;
   const row = await filtered(db, businessId, filter)
     .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -122,7 +132,7 @@ export async function countOrders(db: Queryable, businessId: number, filter: Ord
 }
 
 export async function listOrders(
-  db: Queryable,
+  db: Queryable<OrdersTables>,
   businessId: number,
   filter: OrderFilter,
   page: { limit: number; offset: number },
@@ -146,7 +156,12 @@ function isEmptyList(filter: OrderFilter): boolean {
   );
 }
 
-export function findOrder(db: Queryable, businessId: number, id: number, options: { lock?: boolean } = {}) {
+export function findOrder(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  id: number,
+  options: { lock?: boolean } = {},
+) {
   return db
     .selectFrom('orders')
     .selectAll()
@@ -156,7 +171,7 @@ export function findOrder(db: Queryable, businessId: number, id: number, options
     .executeTakeFirst();
 }
 
-export function lockOrders(db: Queryable, businessId: number, ids: number[]) {
+export function lockOrders(db: Queryable<OrdersTables>, businessId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('orders')
@@ -168,7 +183,11 @@ export function lockOrders(db: Queryable, businessId: number, ids: number[]) {
     .execute();
 }
 
-export function packagesOf(db: Queryable, businessId: number, orderIds: number[]): Promise<StoredPackage[]> {
+export function packagesOf(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  orderIds: number[],
+): Promise<StoredPackage[]> {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('packages')
@@ -180,7 +199,7 @@ export function packagesOf(db: Queryable, businessId: number, orderIds: number[]
 }
 
 /** Across businesses, on purpose: a tracking number is unique in the whole service. */
-export function packagesByTrackingNumber(db: Queryable, trackingNumbers: string[]) {
+export function packagesByTrackingNumber(db: Queryable<OrdersTables>, trackingNumbers: string[]) {
   if (trackingNumbers.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('packages')
@@ -190,7 +209,7 @@ export function packagesByTrackingNumber(db: Queryable, trackingNumbers: string[
 }
 
 export async function updateOrder(
-  db: Queryable,
+  db: Queryable<OrdersTables>,
   businessId: number,
   id: number,
   changes: Partial<Omit<OrderRow, 'id' | 'business_id'>>,
@@ -207,7 +226,12 @@ export async function updateOrder(
     .execute();
 }
 
-export async function movePackages(db: Queryable, businessId: number, fromOrder: number, toOrder: number) {
+export async function movePackages(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  fromOrder: number,
+  toOrder: number,
+) {
   await db
     .updateTable('packages')
     .set({ order_id: toOrder })
@@ -217,7 +241,7 @@ export async function movePackages(db: Queryable, businessId: number, fromOrder:
 }
 
 export async function insertEvent(
-  db: Queryable,
+  db: Queryable<OrdersTables>,
   event: Omit<OrdersTables['order_events'], 'id'>,
 ): Promise<void> {
   await db
@@ -226,19 +250,17 @@ export async function insertEvent(
     .execute();
 }
 
-export async function eventsOf(db: Queryable, businessId: number, orderIds: number[]) {
+export async function eventsOf(db: Queryable<OrdersTables>, businessId: number, orderIds: number[]) {
   if (orderIds.length === 0) return [];
   return db
     .selectFrom('order_events as e')
     .innerJoin('orders as o', 'o.id', 'e.order_id')
-    .leftJoin('users as u', 'u.id', 'e.actor_user_id')
     .select([
       'e.id',
       'e.order_id',
       'o.order_ref',
       'e.at',
       'e.actor_user_id',
-      'u.name as actor_name',
       'e.source',
       'e.action',
       'e.changes',
@@ -250,7 +272,7 @@ export async function eventsOf(db: Queryable, businessId: number, orderIds: numb
     .execute();
 }
 
-export async function countByStatus(db: Queryable, businessId: number, scheduledDate: string) {
+export async function countByStatus(db: Queryable<OrdersTables>, businessId: number, scheduledDate: string) {
   return db
     .selectFrom('orders')
     .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
@@ -262,7 +284,7 @@ export async function countByStatus(db: Queryable, businessId: number, scheduled
 
 /** Orders needing attention: failed attempts, held orders, and open orders past their date or window. */
 export function exceptionalOrders(
-  db: Queryable,
+  db: Queryable<OrdersTables>,
   businessId: number,
   today: string,
   nowTime: string,

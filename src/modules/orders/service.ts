@@ -12,8 +12,8 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import { toMajor, toMinor } from './money.ts';
+import { toMajor, toMinor } from '../../platform/money.ts';
+import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import { type OrderInput, type OrderView, orderInputSchema } from './schemas.ts';
 import { BEFORE_PICKUP, canMove, ORDER_STATUSES, type OrderStatus, TERMINAL_STATUSES } from './statuses.ts';
@@ -603,6 +603,10 @@ export class OrdersService {
       businessId,
       rows.map((row) => row.id),
     );
+    const actorNames = await this.accounts.namesOf(
+      ctx.db,
+      events.flatMap((event) => (event.actor_user_id === null ? [] : [event.actor_user_id])),
+    );
     return {
       result: true as const,
       events: events.map((event) => ({
@@ -610,7 +614,9 @@ export class OrdersService {
         order_ref: event.order_ref,
         at: event.at.toISOString(),
         actor:
-          event.actor_user_id === null ? null : { id: event.actor_user_id, name: event.actor_name ?? '' },
+          event.actor_user_id === null
+            ? null
+            : { id: event.actor_user_id, name: actorNames.get(event.actor_user_id) ?? '' },
         source: event.source,
         action: event.action,
         changes: event.changes,

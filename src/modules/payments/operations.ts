@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import { amountInput, currencyCode, idParam } from '../orders/schemas.ts';
+import { amountInput, currencyCode, idParam } from '../../platform/schemas.ts';
 import type { PaymentsService } from './service.ts';
 
 export function paymentsOperations(payments: PaymentsService): Operation[] {

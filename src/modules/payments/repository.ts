@@ -3,18 +3,18 @@ import type { Queryable } from '../../platform/db/database.ts';
 import type { PaymentsTables } from './tables.ts';
 
 export async function insertPayment(
-  db: Queryable,
+  db: Queryable<PaymentsTables>,
   values: Omit<PaymentsTables['payments'], 'id'>,
 ): Promise<number> {
   return (await db.insertInto('payments').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
 /** Held until the transaction ends: payments of one order are made one at a time. */
-export async function lockPaymentsOf(db: Queryable, orderId: number): Promise<void> {
+export async function lockPaymentsOf(db: Queryable<PaymentsTables>, orderId: number): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('payments'), ${orderId}::int)`.execute(db);
 }
 
-export function succeededPaymentOf(db: Queryable, businessId: number, orderId: number) {
+export function succeededPaymentOf(db: Queryable<PaymentsTables>, businessId: number, orderId: number) {
   return db
     .selectFrom('payments')
     .select('id')
@@ -25,14 +25,19 @@ export function succeededPaymentOf(db: Queryable, businessId: number, orderId: n
 }
 
 export async function insertCredit(
-  db: Queryable,
+  db: Queryable<PaymentsTables>,
   values: Omit<PaymentsTables['credit_ledger'], 'id'>,
 ): Promise<number> {
   return (await db.insertInto('credit_ledger').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
 /** Locks the customer's ledger rows so two payments cannot spend the same credit. */
-export async function creditBalance(db: Queryable, businessId: number, customerId: number, currency: string) {
+export async function creditBalance(
+  db: Queryable<PaymentsTables>,
+  businessId: number,
+  customerId: number,
+  currency: string,
+) {
   await sql`SELECT pg_advisory_xact_lock(${businessId}::int, ${customerId}::int)`.execute(db);
   const row = await db
     .selectFrom('credit_ledger')
@@ -45,7 +50,7 @@ export async function creditBalance(db: Queryable, businessId: number, customerI
 }
 
 /** The customer's balance in each currency it has entries in, over the whole ledger. */
-export async function balancesOf(db: Queryable, businessId: number, customerId: number) {
+export async function balancesOf(db: Queryable<PaymentsTables>, businessId: number, customerId: number) {
   const rows = await db
     .selectFrom('credit_ledger')
     .select((eb) => ['currency', eb.fn.sum<number>('amount_minor').as('balance')])
@@ -58,7 +63,7 @@ export async function balancesOf(db: Queryable, businessId: number, customerId: 
 }
 
 /** The latest entries (the balance is balancesOf's, never a sum of this page). */
-export function ledgerOf(db: Queryable, businessId: number, customerId: number) {
+export function ledgerOf(db: Queryable<PaymentsTables>, businessId: number, customerId: number) {
   return db
     .selectFrom('credit_ledger')
     .select(['id', 'amount_minor', 'currency', 'reason', 'payment_id', 'created_at'])

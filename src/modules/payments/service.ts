@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import { toMajor, toMinor } from '../orders/money.ts';
-import type { OrdersService } from '../orders/service.ts';
-import type { PricingService } from '../pricing/service.ts';
+import { toMajor, toMinor } from '../../platform/money.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { OrdersService } from '../orders/index.ts';
+import type { PricingService } from '../pricing/index.ts';
 import type { PaymentProvider } from './provider.ts';
 import * as repo from './repository.ts';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import { idParam, ORDER_FAMILIES } from '../orders/schemas.ts';
+import { idParam } from '../../platform/schemas.ts';
+import { ORDER_FAMILIES } from '../orders/index.ts';
 import type { PricingService } from './service.ts';
 
 const visibility = z.object({

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../platform/db/database.ts';
+import type { PricingTables } from './tables.ts';
 
 export async function hiddenFamilies(
-  db: Queryable,
+  db: Queryable<PricingTables>,
   businessId: number,
   customerId: number,
 ): Promise<string[]> {
@@ -16,7 +17,7 @@ export async function hiddenFamilies(
 }
 
 export async function setHidden(
-  db: Queryable,
+  db: Queryable<PricingTables>,
   values: {
     business_id: number;
     customer_user_id: number;

@@ -6,8 +6,8 @@ import {
 } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import { ORDER_FAMILIES, type OrderFamily } from '../orders/schemas.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import { ORDER_FAMILIES, type OrderFamily } from '../orders/index.ts';
 import { hidePrices } from './policy.ts';
 import * as repo from './repository.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, Representation } from '../../platform/catalog/operation.ts';
-import { orderSchema } from '../orders/schemas.ts';
+import { orderSchema } from '../orders/index.ts';
 import {
   carrierSchema,
   compareInput,

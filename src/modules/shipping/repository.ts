@@ -7,7 +7,11 @@ export type LabelRow = Omit<ShippingTables['shipping_labels'], 'id'>;
 
 /** jsonb parameters go as JSON text; pg would turn a JS array into a PostgreSQL array. */
 
-export function carriersOf(db: Queryable, businessId: number, options: { activeOnly?: boolean } = {}) {
+export function carriersOf(
+  db: Queryable<ShippingTables>,
+  businessId: number,
+  options: { activeOnly?: boolean } = {},
+) {
   let query = db
     .selectFrom('shipping_carriers')
     .selectAll()
@@ -19,7 +23,7 @@ export function carriersOf(db: Queryable, businessId: number, options: { activeO
 
 /** Creates the carrier, or replaces its name, card and state and bumps its version. */
 export async function upsertCarrier(
-  db: Queryable,
+  db: Queryable<ShippingTables>,
   values: Pick<StoredCarrier, 'business_id' | 'code' | 'name' | 'kind' | 'rate_card' | 'active'> & {
     now: Date;
   },
@@ -42,7 +46,7 @@ export async function upsertCarrier(
     .executeTakeFirstOrThrow()) as StoredCarrier;
 }
 
-export async function insertLabel(db: Queryable, row: LabelRow): Promise<number> {
+export async function insertLabel(db: Queryable<ShippingTables>, row: LabelRow): Promise<number> {
   return (
     await db
       .insertInto('shipping_labels')
@@ -52,7 +56,11 @@ export async function insertLabel(db: Queryable, row: LabelRow): Promise<number>
   ).id;
 }
 
-export function labelByTrackingNumber(db: Queryable, businessId: number, trackingNumber: string) {
+export function labelByTrackingNumber(
+  db: Queryable<ShippingTables>,
+  businessId: number,
+  trackingNumber: string,
+) {
   return db
     .selectFrom('shipping_labels')
     .selectAll()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { addressSchema, orderInputSchema, packageInputSchema } from '../orders/schemas.ts';
+import { addressSchema } from '../../platform/schemas.ts';
+import { orderInputSchema, packageInputSchema } from '../orders/index.ts';
 import { rateCardSchema, slug } from './carriers/rate-card.ts';
 
 const carrierCode = slug;

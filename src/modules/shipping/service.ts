@@ -4,12 +4,12 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
-import type { DocumentsService } from '../documents/service.ts';
-import { toMajor } from '../orders/money.ts';
-import { type OrderView, orderInputSchema } from '../orders/schemas.ts';
-import type { OrdersService } from '../orders/service.ts';
-import type { TrackingService } from '../tracking/service.ts';
-import type { CarrierAdapter, Shipment } from './carriers/adapter.ts';
+import { toMajor } from '../../platform/money.ts';
+import type { DocumentsService } from '../documents/index.ts';
+import type { OrdersService } from '../orders/index.ts';
+import { type OrderView, orderInputSchema } from '../orders/index.ts';
+import type { TrackingService } from '../tracking/index.ts';
+import type { CarrierAdapter } from './carriers/adapter.ts';
 import {
   normalizedCard,
   pricedCard,
@@ -18,6 +18,7 @@ import {
   type Surcharge,
 } from './carriers/rate-card.ts';
 import { adapterFor } from './carriers/registry.ts';
+import type { Shipment } from './carriers/shipment.ts';
 import { renderLabelPdf } from './labels/render.ts';
 import * as repo from './repository.ts';
 import type { LabelView, Preference, RateView } from './schemas.ts';

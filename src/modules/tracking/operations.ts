@@ -8,7 +8,7 @@ import {
   Representation,
 } from '../../platform/catalog/operation.ts';
 import { AppError } from '../../platform/errors.ts';
-import { idParam } from '../orders/schemas.ts';
+import { idParam } from '../../platform/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
 import { eventsFromEpcis } from './projections/epcis-reader.ts';
 import { FORMAT_NAMES, FORMATS, formatForAccept } from './projections/registry.ts';

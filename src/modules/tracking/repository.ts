@@ -9,7 +9,7 @@ export type EventRow = Omit<TrackingTables['tracking_events'], 'id'>;
  * The rows go as one array per column (`unnest`): a 500-event request is 11 parameters, not 5,500,
  * which PostgreSQL parses and plans markedly faster.
  */
-export async function insertEvents(db: Queryable, rows: EventRow[]) {
+export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow[]) {
   if (rows.length === 0) return [];
   const column = <K extends keyof EventRow>(key: K) => rows.map((row) => row[key]);
   const result = await sql<
@@ -40,7 +40,7 @@ export interface EventPage {
  * start, a timeline shorter than the limit is read whole.
  */
 export async function newestEventsOf(
-  db: Queryable,
+  db: Queryable<TrackingTables>,
   trackingNumbers: string[],
   { offset, limit }: { offset: number; limit: number },
 ) {
@@ -59,7 +59,7 @@ export async function newestEventsOf(
 }
 
 /** Event count, highest id and latest status of each of these timelines (those not read whole). */
-export async function timelineSummaries(db: Queryable, trackingNumbers: string[]) {
+export async function timelineSummaries(db: Queryable<TrackingTables>, trackingNumbers: string[]) {
   if (trackingNumbers.length === 0) return [];
   const result = await sql<{
     tracking_number: string;
@@ -75,7 +75,7 @@ export async function timelineSummaries(db: Queryable, trackingNumbers: string[]
 }
 
 /** How many events a timeline has and its highest id: changes whenever an event is added. */
-export async function timelineVersion(db: Queryable, trackingNumber: string) {
+export async function timelineVersion(db: Queryable<TrackingTables>, trackingNumber: string) {
   const result = await sql<{ total: number; last_id: number | null }>`
     SELECT count(*)::int AS total, max(id) AS last_id
     FROM tracking_events WHERE tracking_number = ${trackingNumber}`.execute(db);
@@ -83,14 +83,14 @@ export async function timelineVersion(db: Queryable, trackingNumber: string) {
 }
 
 export async function insertProvider(
-  db: Queryable,
+  db: Queryable<TrackingTables>,
   values: Omit<TrackingTables['tracking_providers'], 'id'>,
 ) {
   return (await db.insertInto('tracking_providers').values(values).returning('id').executeTakeFirstOrThrow())
     .id;
 }
 
-export function providerByKeyHash(db: Queryable, keyHash: Buffer) {
+export function providerByKeyHash(db: Queryable<TrackingTables>, keyHash: Buffer) {
   return db
     .selectFrom('tracking_providers')
     .select(['id', 'business_id', 'name'])
@@ -99,7 +99,7 @@ export function providerByKeyHash(db: Queryable, keyHash: Buffer) {
     .executeTakeFirst();
 }
 
-export function providersOf(db: Queryable, businessId: number) {
+export function providersOf(db: Queryable<TrackingTables>, businessId: number) {
   return db
     .selectFrom('tracking_providers')
     .select(['id', 'name', 'created_at', 'revoked_at'])
@@ -109,7 +109,7 @@ export function providersOf(db: Queryable, businessId: number) {
 }
 
 export async function revokeProvider(
-  db: Queryable,
+  db: Queryable<TrackingTables>,
   businessId: number,
   id: number,
   now: Date,

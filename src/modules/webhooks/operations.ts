@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
-import { idParam } from '../orders/schemas.ts';
+import { idParam } from '../../platform/schemas.ts';
 import type { WebhooksService } from './service.ts';
 import { DELIVERY_STATES, WEBHOOK_KINDS } from './tables.ts';
 

@@ -5,7 +5,7 @@ import type { DeliveryState, WebhooksTables } from './tables.ts';
 type Settings = WebhooksTables['webhook_settings'];
 type Log = WebhooksTables['webhook_delivery_logs'];
 
-export function settingsOf(db: Queryable, businessId: number, customerId: number | null) {
+export function settingsOf(db: Queryable<WebhooksTables>, businessId: number, customerId: number | null) {
   return db
     .selectFrom('webhook_settings')
     .selectAll()
@@ -15,7 +15,10 @@ export function settingsOf(db: Queryable, businessId: number, customerId: number
     .executeTakeFirst();
 }
 
-export async function saveSettings(db: Queryable, values: Omit<Settings, 'id'>): Promise<void> {
+export async function saveSettings(
+  db: Queryable<WebhooksTables>,
+  values: Omit<Settings, 'id'>,
+): Promise<void> {
   const row = { ...values, urls: jsonb(values.urls), disabled: jsonb(values.disabled) };
   const existing = await settingsOf(db, values.business_id, values.customer_user_id);
   if (existing) {
@@ -25,18 +28,24 @@ export async function saveSettings(db: Queryable, values: Omit<Settings, 'id'>):
   }
 }
 
-export function settingsById(db: Queryable, id: number) {
+export function settingsById(db: Queryable<WebhooksTables>, id: number) {
   return db.selectFrom('webhook_settings').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Switches one kind's URL off after the receiver said it is gone. */
-export async function disableUrl(db: Queryable, id: number, kind: string, reason: string, now: Date) {
+export async function disableUrl(
+  db: Queryable<WebhooksTables>,
+  id: number,
+  kind: string,
+  reason: string,
+  now: Date,
+) {
   await sql`UPDATE webhook_settings
     SET urls = urls - ${kind}, disabled = disabled || jsonb_build_object(${kind}::text, ${reason}::text), updated_at = ${now}
     WHERE id = ${id}`.execute(db);
 }
 
-export async function insertLog(db: Queryable, values: Omit<Log, 'id'>): Promise<void> {
+export async function insertLog(db: Queryable<WebhooksTables>, values: Omit<Log, 'id'>): Promise<void> {
   const row = { ...values, request_headers: jsonb(values.request_headers) };
   await db.insertInto('webhook_delivery_logs').values(row).execute();
 }
@@ -48,7 +57,7 @@ export interface LogFilter {
 }
 
 export function logsOf(
-  db: Queryable,
+  db: Queryable<WebhooksTables>,
   businessId: number,
   filter: LogFilter,
   page: { limit: number; offset: number },
@@ -66,7 +75,7 @@ export function logsOf(
     .execute();
 }
 
-export function logById(db: Queryable, businessId: number, id: number) {
+export function logById(db: Queryable<WebhooksTables>, businessId: number, id: number) {
   return db
     .selectFrom('webhook_delivery_logs')
     .selectAll()
@@ -75,7 +84,7 @@ export function logById(db: Queryable, businessId: number, id: number) {
     .executeTakeFirst();
 }
 
-export async function pruneLogs(db: Queryable, before: Date): Promise<number> {
+export async function pruneLogs(db: Queryable<WebhooksTables>, before: Date): Promise<number> {
   const result = await db
     .deleteFrom('webhook_delivery_logs')
     .where('created_at', '<', before)

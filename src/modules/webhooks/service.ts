@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { DomainEvent } from '../../platform/events.ts';
 import { checkDestination, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
-import type { AccountsService } from '../accounts/service.ts';
+import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import { generateSecret, verifySignatures, webhookHeaders } from './signing.ts';
 import { type DeliveryState, WEBHOOK_KINDS, type WebhookKind } from './tables.ts';

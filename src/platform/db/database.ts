@@ -7,7 +7,6 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema.ts';
 
 // int8 ids and count(*) arrive as strings; every id we issue fits in a double, so parse them here once.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -17,9 +16,16 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 /** A value for a jsonb column: node-pg would send a JS array as a PostgreSQL array, not as JSON. */
 export const jsonb = (value: unknown) => sql`${JSON.stringify(value)}::jsonb` as never;
 
-export type Db = Kysely<Database>;
-/** A handle on which queries run: the pool, or an open transaction. */
-export type Queryable = Kysely<Database> | Transaction<Database>;
+/**
+ * The service's database. The platform names no module's tables: a module sees the handle
+ * through its own (`Queryable<OrdersTables>` in its repository), so a query on another module's
+ * table does not compile there.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the untyped handle each module narrows to its own tables
+export type Db = Kysely<any>;
+/** A handle on which queries run, the pool or an open transaction, seen through `Tables`. */
+// biome-ignore lint/suspicious/noExplicitAny: see Db
+export type Queryable<Tables = any> = Kysely<Tables> | Transaction<Tables>;
 
 export interface DatabaseHandle {
   db: Db;
@@ -68,7 +74,7 @@ export function openDatabase(
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: givingUpUnanswered(pool) }) });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: givingUpUnanswered(pool) }) });
   return {
     db,
     pool,

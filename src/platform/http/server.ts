@@ -5,7 +5,6 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Config } from '../../config.ts';
 import { AppError } from '../errors.ts';
 import { type Language, negotiateLanguage } from '../i18n/index.ts';
 import type { Metrics } from '../metrics.ts';
@@ -38,7 +37,16 @@ export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute
  * The HTTP shell every door hangs on: JSON logs with request ids, the caller's language, body
  * limits, the one error shape for every failure (unknown routes included), metrics and /metrics.
  */
-export function createHttpServer(config: Config, metrics: Metrics): FastifyInstance {
+/** What the HTTP shell takes from the service's configuration. */
+export interface HttpSettings {
+  logLevel: string;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  /** Bearer token /metrics asks for; none: /metrics is open. */
+  metricsToken: string | undefined;
+}
+
+export function createHttpServer(config: HttpSettings, metrics: Metrics): FastifyInstance {
   const app = Fastify({
     logger: {
       level: config.logLevel,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { MessageParams } from '../errors.ts';
-import type { Language } from './index.ts';
+import type { Language } from './languages.ts';
 
 /**
  * What the service's own schemas say about a field they refuse, beyond zod's own messages (which

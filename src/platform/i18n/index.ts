@@ -2,6 +2,7 @@ import Negotiator from 'negotiator';
 import { z } from 'zod';
 import type { ErrorCode, MessageParams } from '../errors.ts';
 import { FIELD_MESSAGES, namedFieldMessage } from './field-messages.ts';
+import { LANGUAGES, type Language } from './languages.ts';
 import { de } from './messages/de.ts';
 import { type ErrorMessages, en } from './messages/en.ts';
 import { es } from './messages/es.ts';
@@ -9,8 +10,7 @@ import { fr } from './messages/fr.ts';
 import { zhHans } from './messages/zh-Hans.ts';
 import { zhHant } from './messages/zh-Hant.ts';
 
-export const LANGUAGES = ['en', 'zh-Hans', 'zh-Hant', 'fr', 'de', 'es'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language };
 export const DEFAULT_LANGUAGE: Language = 'en';
 
 const ERROR_MESSAGES: Record<Language, ErrorMessages> = {

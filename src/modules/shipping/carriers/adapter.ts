@@ -1,5 +1,5 @@
-import type { Address } from '../../orders/tables.ts';
 import type { ServiceQuote } from './rate-card.ts';
+import type { Shipment, UnavailableReason } from './shipment.ts';
 
 /**
  * The one interface every carrier is reached through. The built-in rate-card carrier implements
@@ -28,35 +28,6 @@ export interface ShippingMethod {
   /** Transit days per zone served. */
   zones: Array<{ zone: string; transitDays: number }>;
 }
-
-export interface ShipmentPackage {
-  weight_grams: number;
-  length_mm?: number;
-  width_mm?: number;
-  height_mm?: number;
-  description?: string;
-}
-
-/** What is shipped: from the sender (pickup) to the recipient (dropoff), one or more packages. */
-export interface Shipment {
-  pickup: Address;
-  dropoff: Address;
-  /** Delivered to a home rather than a business address. */
-  residential: boolean;
-  packages: ShipmentPackage[];
-}
-
-export const UNAVAILABLE_REASONS = [
-  /** No zone of the card holds the recipient (postal code or distance). */
-  'out_of_area',
-  /** The card zones by distance and an address has no lat/lng. */
-  'missing_coordinates',
-  /** The service does not carry to the shipment's zone. */
-  'zone_not_served',
-  /** A package is heavier than the last weight break and the service has no extra-kg price. */
-  'too_heavy',
-] as const;
-export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 
 export type ServiceRate =
   | { service: string; serviceName: string; quote: ServiceQuote }

@@ -5,10 +5,10 @@ import type {
   LabelRequest,
   PurchasedLabel,
   ServiceRate,
-  Shipment,
   ShippingMethod,
 } from './adapter.ts';
 import { type PricedCard, pricedCard, quoteService, type RateCard } from './rate-card.ts';
+import type { Shipment } from './shipment.ts';
 
 /**
  * The built-in carrier: prices come from the business's rate card, the label is the package's

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '../../../platform/errors.ts';
 import { fieldIssue, fieldMessage } from '../../../platform/i18n/field-messages.ts';
-import { toMajor, toMinor } from '../../orders/money.ts';
-import { currencyCode } from '../../orders/schemas.ts';
-import type { Shipment, ShipmentPackage, UnavailableReason } from './adapter.ts';
+import { toMajor, toMinor } from '../../../platform/money.ts';
+import { currencyCode } from '../../../platform/schemas.ts';
+import type { Shipment, ShipmentPackage, UnavailableReason } from './shipment.ts';
 
 /**
  * A rate card: how a built-in carrier prices a shipment. Amounts are in major units of the card's

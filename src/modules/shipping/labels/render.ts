@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
-import type { Address } from '../../orders/tables.ts';
+import type { Address } from '../../orders/index.ts';
 
 /** 4 × 6 inches in PDF points (72 per inch). */
 export const LABEL_SIZE = { width: 288, height: 432 } as const;

@@ -1,0 +1,2 @@
+// The system module (the service's own health and capabilities): what other modules, the doors and the composition root may use.
+export { systemOperations } from './operations.ts';

@@ -1,0 +1,17 @@
+// The tracking module (the OTEP tracking timeline, its projections and providers): what other modules, the doors and the composition root may use.
+export type { Phase } from './codebook.ts';
+export { INCIDENT_REASONS } from './codebook.ts';
+export { codebookHtml, codebookJson, codebookMarkdown, guideHtml, guideMarkdown } from './guide.ts';
+export type { UiKey } from './labels.ts';
+export { phaseLabel, uiText } from './labels.ts';
+export { trackingOperations } from './operations.ts';
+export type { PublicTracking } from './public-tracking.ts';
+export {
+  GET_PUBLIC_TRACKING,
+  JOURNEY_STEPS,
+  journeyStep,
+  publicTrackingOperations,
+} from './public-tracking.ts';
+export { timelineJsonSchema } from './schema.ts';
+export { TrackingService } from './service.ts';
+export { offsetOf } from './times.ts';

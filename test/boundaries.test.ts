@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+// The rules that keep the house in shape, checked on the source itself (docs/architecture.md,
+// "Boundaries"): the platform names no module, a module is entered only through its index.ts,
+// modules depend on each other without cycles, no file imports itself back, and a module queries
+// only the tables it declares.
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface SourceFile {
+  /** Relative to the repository, with forward slashes: src/modules/orders/service.ts. */
+  path: string;
+  text: string;
+}
+
+function sourceFiles(dir = join(ROOT, 'src')): SourceFile[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) return [];
+    return [{ path: relative(ROOT, full).split('\\').join('/'), text: readFileSync(full, 'utf8') }];
+  });
+}
+
+/** The project files a file imports (static and dynamic), as repository paths. */
+function importsOf(file: SourceFile): string[] {
+  const specifiers = [...file.text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return specifiers.map((specifier) => join(dirname(file.path), specifier).split('\\').join('/'));
+}
+
+const moduleOf = (path: string) => /^src\/modules\/([^/]+)\//.exec(path)?.[1];
+
+/** Table names each module declares in its tables.ts, from the platform's own too. */
+function tableOwners(files: SourceFile[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const file of files) {
+    if (!file.path.endsWith('/tables.ts') && !file.path.endsWith('/audit.ts')) continue;
+    const owner = moduleOf(file.path) ?? 'platform';
+    for (const block of file.text.matchAll(/export interface \w+Tables \{([\s\S]*?)\n\}/g)) {
+      for (const table of block[1]!.matchAll(/^ {2}([a-z_]+): \{/gm)) owners.set(table[1]!, owner);
+    }
+  }
+  return owners;
+}
+
+/** Tables a file names in its queries: the query builder's table arguments and raw SQL. */
+function tablesQueried(text: string): string[] {
+  const builder = text.matchAll(
+    /\.(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|mergeInto)\(\s*'([a-z_]+)/g,
+  );
+  const raw = [...text.matchAll(/sql`([^`]*)`/g)].flatMap((m) =>
+    [...m[1]!.matchAll(/\b(?:from|join|into|update)\s+([a-z_]+)/gi)].map((t) => t[1]!),
+  );
+  return [...[...builder].map((m) => m[1]!), ...raw];
+}
+
+export function boundaryViolations(files: SourceFile[]): string[] {
+  const violations: string[] = [];
+  const owners = tableOwners(files);
+  const moduleGraph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const mine = moduleOf(file.path);
+    for (const target of importsOf(file)) {
+      const theirs = moduleOf(target);
+      if (file.path.startsWith('src/platform/') && !target.startsWith('src/platform/')) {
+        violations.push(`${file.path} is platform code and imports ${target}`);
+      }
+      if (theirs && theirs !== mine) {
+        if (target !== `src/modules/${theirs}/index.ts`) {
+          violations.push(`${file.path} reaches into ${target}; import src/modules/${theirs}/index.ts`);
+        }
+        if (mine) moduleGraph.set(mine, (moduleGraph.get(mine) ?? new Set()).add(theirs));
+      }
+    }
+    if (mine) {
+      for (const table of tablesQueried(file.text)) {
+        const owner = owners.get(table);
+        if (owner && owner !== mine) violations.push(`${file.path} queries ${table}, a table of ${owner}`);
+      }
+    }
+  }
+  for (const cycle of cyclesOf(moduleGraph)) violations.push(`modules depend on each other: ${cycle}`);
+  const fileGraph = new Map(files.map((file) => [file.path, new Set(importsOf(file))]));
+  for (const cycle of cyclesOf(fileGraph)) violations.push(`files import each other: ${cycle}`);
+  return violations;
+}
+
+/** One description per cycle found by depth-first search ("a -> b -> a"). */
+function cyclesOf(graph: Map<string, Set<string>>): string[] {
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (node: string, path: string[]) => {
+    const at = path.indexOf(node);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), node].join(' -> '));
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return cycles;
+}
+
+describe('module boundaries', () => {
+  test('the source keeps every rule', () => {
+    assert.deepEqual(boundaryViolations(sourceFiles()), []);
+  });
+
+  test('every module declares its public interface', () => {
+    const modules = readdirSync(join(ROOT, 'src/modules'));
+    const files = new Set(sourceFiles().map((file) => file.path));
+    assert.deepEqual(
+      modules.filter((name) => !files.has(`src/modules/${name}/index.ts`)),
+      [],
+    );
+  });
+
+  test('each rule catches its breach', () => {
+    const tables = {
+      path: 'src/modules/accounts/tables.ts',
+      text: 'export interface AccountsTables {\n  users: {\n    id: number;\n  };\n}',
+    };
+    const orderTables = {
+      path: 'src/modules/orders/tables.ts',
+      text: 'export interface OrdersTables {\n  orders: {\n    id: number;\n  };\n}',
+    };
+    const broken = boundaryViolations([
+      tables,
+      orderTables,
+      { path: 'src/platform/x.ts', text: "import { a } from '../modules/orders/index.ts';" },
+      {
+        path: 'src/modules/orders/repository.ts',
+        text: "import { b } from '../accounts/repository.ts';\ndb.selectFrom('orders').innerJoin('users as u', 'u.id', 'o.user_id');\nsql`select 1 from users`;",
+      },
+      { path: 'src/modules/accounts/index.ts', text: "import { c } from '../orders/index.ts';" },
+      { path: 'src/modules/orders/index.ts', text: "import { d } from '../accounts/index.ts';" },
+    ]);
+    const expected = [
+      'src/platform/x.ts is platform code',
+      'reaches into src/modules/accounts/repository.ts',
+      'queries users, a table of accounts',
+      'modules depend on each other',
+      'files import each other',
+    ];
+    for (const phrase of expected) {
+      assert.ok(
+        broken.some((violation) => violation.includes(phrase)),
+        `${phrase} in ${broken.join('\n')}`,
+      );
+    }
+    assert.equal(broken.filter((violation) => violation.includes('queries users')).length, 2);
+  });
+});
