@@ -83,7 +83,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.onStatusChange(tracking);
   orders.onStatusChange(DispatchService.stopsFollowOrders);
-  const pricing = new PricingService(clock, accounts);
+  const pricing = new PricingService(clock);
   const documents = new DocumentsService(clock, {
     signingKey: config.documentSigningKey,
     dataDir: config.dataDir,
@@ -99,13 +99,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     dispatch: new DispatchService(clock, accounts, orders),
     tracking,
     pricing,
-    payments: new PaymentsService(
-      clock,
-      accounts,
-      orders,
-      pricing,
-      ports.paymentProvider ?? new TestPaymentProvider(),
-    ),
+    payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
     documents,
     shipping: new ShippingService(clock, orders, tracking, documents, events),
     webhooks,
@@ -162,6 +156,7 @@ export async function createApp(
     authenticate: services.accounts.authenticate,
     authenticateProvider: services.tracking.authenticateProvider,
     requireFeature: services.accounts.requireFeature,
+    businessAccess: services.accounts,
     responsePolicies: [services.pricing.policy],
     limits,
     observe: metrics.observeOperation,

@@ -71,6 +71,7 @@ export function demoContext(
     outside: PERFORM_EVERYTHING,
     answer: {},
     provider: null,
+    business: caller.businessId,
     accept: undefined,
   };
 }

@@ -67,7 +67,7 @@ export class AssignmentsService {
 
   async list(ctx: OperationContext, query: AssignmentQuery) {
     const caller = callerOf(ctx);
-    const businessId = await this.accounts.actingBusiness(ctx.db, caller, query.business_id);
+    const businessId = businessOf(ctx);
     // A contractor sees its own assignments only, whatever broker_id says.
     const filter: repo.AssignmentFilter = {
       brokerId: caller.kind === 'contractor' ? caller.userId : query.broker_id,
@@ -167,7 +167,7 @@ export class AssignmentsService {
   /** The holding contractor gives an order back. */
   async release(ctx: OperationContext, input: { order_id: number; reason?: string; business_id?: number }) {
     const caller = callerOf(ctx);
-    const businessId = await this.accounts.actingBusiness(ctx.db, caller, input.business_id);
+    const businessId = businessOf(ctx);
     const { orders, active } = await this.lockOrders(ctx.db, businessId, [input.order_id]);
     const order = orders.get(input.order_id);
     const current = active.get(input.order_id);

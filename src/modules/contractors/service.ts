@@ -54,7 +54,7 @@ export class ContractorsService implements ContractorPools {
   /** The business's rules; a contractor sees only its own company's. */
   async rules(ctx: OperationContext, input: { business_id?: number; contractor_company_id?: number }) {
     const caller = callerOf(ctx);
-    const businessId = await this.accounts.actingBusiness(ctx.db, caller, input.business_id);
+    const businessId = businessOf(ctx);
     const companyId = caller.contractorCompanyId ?? input.contractor_company_id;
     return { result: true as const, rules: await this.viewRules(ctx.db, businessId, { companyId }) };
   }

@@ -102,8 +102,8 @@ export class DispatchService {
   }
 
   /** The drivers the caller may see: all of the business's for its staff, a contractor's own fleet. */
-  async visibleDrivers(ctx: OperationContext, requestedBusiness?: number) {
-    const { scope, fleet } = await this.planner(ctx, requestedBusiness);
+  async visibleDrivers(ctx: OperationContext) {
+    const { scope, fleet } = await this.planner(ctx);
     return this.drivers(ctx.db, scope.businessId, { fleet: this.visibleFleet(ctx, fleet) });
   }
 
@@ -159,11 +159,8 @@ export class DispatchService {
   // ----- routes -----
 
   /** Routes the caller may see: all of the business's for its staff, a contractor's fleet's. */
-  async routes(
-    ctx: OperationContext,
-    filter: { date?: string; driver_id?: number; ids?: number[]; business_id?: number },
-  ) {
-    const { scope, fleet } = await this.planner(ctx, filter.business_id);
+  async routes(ctx: OperationContext, filter: { date?: string; driver_id?: number; ids?: number[] }) {
+    const { scope, fleet } = await this.planner(ctx);
     const rows = await repo.routesOf(ctx.db, scope.businessId, {
       date: filter.date,
       driverId: filter.driver_id,
@@ -196,8 +193,8 @@ export class DispatchService {
     }));
   }
 
-  async route(ctx: OperationContext, routeId: number, requestedBusiness?: number) {
-    const [route] = await this.routes(ctx, { ids: [routeId], business_id: requestedBusiness });
+  async route(ctx: OperationContext, routeId: number) {
+    const [route] = await this.routes(ctx, { ids: [routeId] });
     if (!route) throw new AppError('ROUTE_NOT_FOUND', { params: { route: routeId } });
     return route;
   }
@@ -221,8 +218,8 @@ export class DispatchService {
 
   // ----- route building -----
 
-  async buildRouteOptions(ctx: OperationContext, date: string, requestedBusiness?: number) {
-    const { scope, fleet } = await this.planner(ctx, requestedBusiness);
+  async buildRouteOptions(ctx: OperationContext, date: string) {
+    const { scope, fleet } = await this.planner(ctx);
     const pool = await this.orders.planningPool(ctx, scope, date);
     return {
       result: true as const,
@@ -248,7 +245,7 @@ export class DispatchService {
    * out with the reason, and totals.
    */
   async buildRoutes(ctx: OperationContext, input: BuildRouteInput) {
-    const { scope, fleet } = await this.planner(ctx, input.business_id);
+    const { scope, fleet } = await this.planner(ctx);
     const businessId = scope.businessId;
     const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
     const drivers = (await this.drivers(ctx.db, businessId, { ids: input.driver_ids, fleet })).filter(
@@ -338,7 +335,7 @@ export class DispatchService {
     return {
       result: true as const,
       date: input.date,
-      routes: await this.routes(ctx, { ids: routeIds, business_id: businessId }),
+      routes: await this.routes(ctx, { ids: routeIds }),
       unassigned,
       totals: {
         orders: pool.length,
@@ -350,8 +347,8 @@ export class DispatchService {
     };
   }
 
-  private async planner(ctx: OperationContext, requestedBusiness?: number): Promise<Planner> {
-    const scope = await this.orders.scopeOf(ctx, requestedBusiness);
+  private async planner(ctx: OperationContext): Promise<Planner> {
+    const scope = await this.orders.scopeOf(ctx);
     return { scope, fleet: { contractorCompanyId: callerOf(ctx).contractorCompanyId } };
   }
 

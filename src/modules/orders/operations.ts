@@ -17,7 +17,11 @@ const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['orders:read'] };
 const WRITE = { kinds: STAFF, scopes: ['orders:write'] };
 /** Reads contractors (within the pool their rules give them) and customers (their own orders) may make too. */
-const SCOPED_READ = { kinds: [...STAFF, 'contractor', 'customer'] as const, scopes: ['orders:read'] };
+const SCOPED_READ = {
+  kinds: [...STAFF, 'contractor', 'customer'] as const,
+  scopes: ['orders:read'],
+  business: 'acting' as const,
+};
 
 const orderResult = z.object({ result: z.literal(true), order: orderSchema });
 
@@ -178,7 +182,7 @@ export function ordersOperations(
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.detail(ctx, input.order_id, input.business_id),
+        order: await orders.detail(ctx, input.order_id),
       }),
     }),
     ...statusOperations(orders, tracking),

@@ -124,10 +124,10 @@ export class OrdersService {
     return repo.packagesByTrackingNumber(db, trackingNumbers);
   }
 
-  /** The caller's scope; contractors name the business they act in when they work for several. */
-  async scopeOf(ctx: OperationContext, requestedBusiness?: number): Promise<OrderScope> {
+  /** The orders the caller may see in the business the call acts in (see Access.business). */
+  async scopeOf(ctx: OperationContext): Promise<OrderScope> {
     const caller = callerOf(ctx);
-    const businessId = await this.accounts.actingBusiness(ctx.db, caller, requestedBusiness);
+    const businessId = businessOf(ctx);
     if (caller.kind === 'customer') {
       return { businessId, customerUserId: caller.userId, assignedToCaller: [], assignedElsewhere: [] };
     }
@@ -262,7 +262,7 @@ export class OrdersService {
   // ----- reading -----
 
   async list(ctx: OperationContext, query: OrderListQuery) {
-    const scope = await this.scopeOf(ctx, query.business_id);
+    const scope = await this.scopeOf(ctx);
     const businessId = scope.businessId;
     const filter: repo.OrderFilter = {
       ...visibleIn(scope),
@@ -287,8 +287,8 @@ export class OrdersService {
     };
   }
 
-  async detail(ctx: OperationContext, orderId: number, requestedBusiness?: number): Promise<OrderView> {
-    const scope = await this.scopeOf(ctx, requestedBusiness);
+  async detail(ctx: OperationContext, orderId: number): Promise<OrderView> {
+    const scope = await this.scopeOf(ctx);
     const [view] = await this.views(ctx.db, scope, [orderId]);
     if (!view) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
     return view;
@@ -296,9 +296,9 @@ export class OrdersService {
 
   async find(
     ctx: OperationContext,
-    by: { order_ref?: string; tracking_number?: string; business_id?: number },
+    by: { order_ref?: string; tracking_number?: string },
   ): Promise<OrderView> {
-    const scope = await this.scopeOf(ctx, by.business_id);
+    const scope = await this.scopeOf(ctx);
     const businessId = scope.businessId;
     const rows = await repo.listOrders(
       ctx.db,

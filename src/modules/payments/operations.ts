@@ -89,7 +89,7 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
       kind: 'mutation',
       risk: 'high',
       confirm: true,
-      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      access: { kinds: ['client_admin'], scopes: ['orders:write'], customer: 'customer_id' },
       errors: ['CUSTOMER_NOT_FOUND', 'AMOUNT_TOO_PRECISE'],
       rest: { method: 'POST', path: '/v1/client/customers/:customer_id/credits' },
       graphql: 'addAccountCredit',

@@ -3,7 +3,6 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import { toMajor, toMinor } from '../../platform/money.ts';
-import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import type { PricingService } from '../pricing/index.ts';
 import type { PaymentProvider } from './provider.ts';
@@ -13,7 +12,6 @@ import * as repo from './repository.ts';
 export class PaymentsService {
   constructor(
     private readonly clock: Clock,
-    private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
     private readonly pricing: PricingService,
     private readonly provider: PaymentProvider,
@@ -142,7 +140,6 @@ export class PaymentsService {
     input: { customer_id: number; amount: number | string; currency: string; reason: string },
   ) {
     const businessId = businessOf(ctx);
-    await this.accounts.requireCustomerOf(ctx.db, input.customer_id, businessId);
     const minor = toMinor(input.amount, input.currency);
     if (minor === null)
       throw new AppError('AMOUNT_TOO_PRECISE', {

@@ -6,17 +6,13 @@ import {
 } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { AccountsService } from '../accounts/index.ts';
 import { ORDER_FAMILIES, type OrderFamily } from '../orders/index.ts';
 import { hidePrices } from './policy.ts';
 import * as repo from './repository.ts';
 
 /** Price hiding: which order families' prices a business hides from which customer accounts. */
 export class PricingService {
-  constructor(
-    private readonly clock: Clock,
-    private readonly accounts: AccountsService,
-  ) {}
+  constructor(private readonly clock: Clock) {}
 
   /** The families whose prices this customer of the business may not see. */
   async hiddenFamilies(db: Queryable, businessId: number, customerId: number): Promise<Set<string>> {
@@ -34,7 +30,6 @@ export class PricingService {
     families: Partial<Record<OrderFamily, boolean>>,
   ) {
     const businessId = businessOf(ctx);
-    await this.accounts.requireCustomerOf(ctx.db, customerId, businessId);
     for (const [family, hidden] of Object.entries(families)) {
       await repo.setHidden(ctx.db, {
         business_id: businessId,
@@ -50,7 +45,6 @@ export class PricingService {
   /** The staff's view of a customer's price visibility. */
   async visibilityOf(ctx: OperationContext, customerId: number) {
     const businessId = businessOf(ctx);
-    await this.accounts.requireCustomerOf(ctx.db, customerId, businessId);
     return this.visibility(ctx.db, businessId, customerId);
   }
 

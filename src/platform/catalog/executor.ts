@@ -33,6 +33,15 @@ export type FeatureGate = (
   call: { feature: string; caller: Caller; use: 'read' | 'write'; input: unknown },
 ) => Promise<void>;
 
+/**
+ * Which business a call acts in and who its customers are: the accounts module answers, the
+ * executor asks before the handler runs (see Access.business and Access.customer).
+ */
+export interface BusinessAccess {
+  actingBusiness(db: Queryable, caller: Caller, requested?: number): Promise<number>;
+  requireCustomerOf(db: Queryable, userId: number, businessId: number): Promise<void>;
+}
+
 /** What a door knows about one call. */
 export interface Invocation {
   bearer: string | undefined;
@@ -66,10 +75,21 @@ export interface ExecutorDeps {
   authenticate: Authenticator;
   authenticateProvider?: ProviderAuthenticator;
   requireFeature?: FeatureGate;
+  businessAccess?: BusinessAccess;
   responsePolicies?: readonly ResponsePolicy[];
   /** Fair shares per token, business and address; none: unlimited (tools, tests of other things). */
   limits?: RequestLimits;
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
+}
+
+/** A call let in: who makes it, the business it acts in, its valid input. */
+interface Admitted {
+  caller: Caller | null;
+  provider: ProviderCaller | null;
+  /** Whose fair share of the service the call counts against. */
+  share: number | undefined;
+  business: number | null;
+  input: unknown;
 }
 
 /** How a mutation ended: its answer, or a refusal raised with `commit: true`. */
@@ -96,10 +116,10 @@ export class Executor {
    */
   async version(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<string | null> {
     if (!operation.version || operation.kind !== 'query') return null;
-    const { caller, provider, input } = await this.admit(operation, rawInput, invocation);
+    const admitted = await this.admit(operation, rawInput, invocation);
     return operation.version(
-      this.contextFor(this.deps.db, caller, provider, invocation, PERFORM_EVERYTHING),
-      input,
+      this.contextFor(this.deps.db, admitted, invocation, PERFORM_EVERYTHING),
+      admitted.input,
     );
   }
 
@@ -112,10 +132,10 @@ export class Executor {
     const started = performance.now();
     let outcome: Outcome = 'failed';
     try {
-      const { caller, provider, business, input } = await this.admit(operation, rawInput, invocation);
-      const run = () => this.run(operation, input, caller, provider, invocation);
+      const admitted = await this.admit(operation, rawInput, invocation);
+      const run = () => this.run(operation, admitted, invocation);
       const result = await (operation.expensive && this.deps.limits
-        ? this.deps.limits.expensive(business, run)
+        ? this.deps.limits.expensive(admitted.share, run)
         : run());
       outcome = 'ok';
       return result;
@@ -129,10 +149,11 @@ export class Executor {
 
   /**
    * Everything before a run: the caller's shares counted, who calls and whether they may, the
-   * feature switch, the input. A bearer token counts before it is even looked up; a caller
-   * without a valid one (none, a forged one, a refused one) counts against its address.
+   * feature switch, the input, the business the call acts in. A bearer token counts before it is
+   * even looked up; a caller without a valid one (none, a forged one, a refused one) counts
+   * against its address.
    */
-  private async admit(operation: Operation, rawInput: unknown, invocation: Invocation) {
+  private async admit(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<Admitted> {
     const limits = this.deps.limits;
     await limits?.admitToken(invocation.bearer);
     let provider: ProviderCaller | null;
@@ -145,10 +166,39 @@ export class Executor {
       throw refusal;
     }
     if (!caller && !provider) await limits?.admitAddress(invocation.ip);
-    const business = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
-    await limits?.admitBusiness(business);
+    const share = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
+    await limits?.admitBusiness(share);
     await this.requireFeature(operation, caller, rawInput);
-    return { caller, provider, business, input: this.validate(operation, rawInput, invocation.lang) };
+    const input = this.validate(operation, rawInput, invocation.lang);
+    const business = caller
+      ? await this.businessOfCall(operation, caller, input)
+      : (provider?.businessId ?? null);
+    return { caller, provider, share, business, input };
+  }
+
+  /** The business the call acts in, and the customer it names checked against it (Access.business, .customer). */
+  private async businessOfCall(operation: Operation, caller: Caller, input: unknown): Promise<number | null> {
+    const access = 'kinds' in operation.access ? operation.access : undefined;
+    const fields = (input ?? {}) as Record<string, unknown>;
+    const business =
+      access?.business === 'acting'
+        ? await this.businessAccess().actingBusiness(
+            this.deps.db,
+            caller,
+            fields.business_id as number | undefined,
+          )
+        : caller.businessId;
+    const customer = access?.customer === undefined ? undefined : fields[access.customer];
+    if (typeof customer === 'number') {
+      if (business === null) throw new AppError('FORBIDDEN');
+      await this.businessAccess().requireCustomerOf(this.deps.db, customer, business);
+    }
+    return business;
+  }
+
+  private businessAccess(): BusinessAccess {
+    if (!this.deps.businessAccess) throw new Error('No BusinessAccess is configured for this executor');
+    return this.deps.businessAccess;
   }
 
   /** Operations with provider access take the provider's key, and only that. */
@@ -211,13 +261,8 @@ export class Executor {
     throw validationFailed(parsed.error);
   }
 
-  private async run(
-    operation: Operation,
-    input: unknown,
-    caller: Caller | null,
-    provider: ProviderCaller | null,
-    invocation: Invocation,
-  ): Promise<unknown> {
+  private async run(operation: Operation, admitted: Admitted, invocation: Invocation): Promise<unknown> {
+    const { caller, provider, input } = admitted;
     const skipped: OutsideEffect[] = [];
     const outside: OutsideWorld = invocation.dryRun
       ? {
@@ -227,7 +272,7 @@ export class Executor {
           },
         }
       : PERFORM_EVERYTHING;
-    const context = (db: Queryable) => this.contextFor(db, caller, provider, invocation, outside);
+    const context = (db: Queryable) => this.contextFor(db, admitted, invocation, outside);
 
     if (operation.kind === 'query') {
       const ctx = context(this.deps.db);
@@ -267,8 +312,7 @@ export class Executor {
 
   private contextFor(
     db: Queryable,
-    caller: Caller | null,
-    provider: ProviderCaller | null,
+    { caller, provider, business }: Admitted,
     invocation: Invocation,
     outside: OutsideWorld,
   ): OperationContext {
@@ -276,6 +320,7 @@ export class Executor {
       db,
       caller,
       provider,
+      business,
       accept: invocation.accept,
       lang: invocation.lang,
       clock: this.deps.clock,

@@ -48,6 +48,8 @@ export interface OperationContext {
   answer: AnswerMeta;
   /** The tracking provider authenticated by its key, on operations with provider access. */
   provider: ProviderCaller | null;
+  /** The business the call acts in, as the operation's access declares it; null when the caller has none. */
+  business: number | null;
   /** The caller's Accept header, for operations that answer in several representations. */
   accept: string | undefined;
 }
@@ -112,6 +114,18 @@ export type Access =
        * scope, so even the narrowest token can end its own session.
        */
       ownSession?: true;
+      /**
+       * Whose objects the call acts on; the executor resolves it into `ctx.business` before the
+       * handler runs. `own` (the default): the caller's own business. `acting`: staff act in their
+       * own, a contractor in the one its `business_id` input names, which its company must work
+       * for (it may leave it out when it works for one only).
+       */
+      business?: 'own' | 'acting';
+      /**
+       * An input field naming a customer account: a customer of another business, or no customer
+       * at all, is refused (CUSTOMER_NOT_FOUND) before the handler runs.
+       */
+      customer?: string;
     };
 
 export type Risk = 'low' | 'medium' | 'high';
@@ -215,9 +229,12 @@ export function providerOf(ctx: OperationContext): ProviderCaller {
   return ctx.provider;
 }
 
-/** The business of the caller, for operations on business-owned rows; FORBIDDEN for accounts without one. */
+/**
+ * The business the call acts in (see Access.business), for operations on business-owned rows;
+ * FORBIDDEN for accounts without one.
+ */
 export function businessOf(ctx: OperationContext): number {
-  const caller = callerOf(ctx);
-  if (caller.businessId === null) throw new AppError('FORBIDDEN');
-  return caller.businessId;
+  callerOf(ctx);
+  if (ctx.business === null) throw new AppError('FORBIDDEN');
+  return ctx.business;
 }

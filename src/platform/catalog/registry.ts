@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { actingBusinessParam } from '../schemas.ts';
 import type { Access, Operation } from './operation.ts';
 
 /** All operations of the service, each declared once by the module that owns its use case. */
@@ -15,6 +17,7 @@ export class Catalog {
       if (operation.feature !== undefined && !('kinds' in operation.access)) {
         throw new Error(`Operation ${operation.name} belongs to a feature but has no account access`);
       }
+      checkBusinessFields(operation);
       this.byName.set(operation.name, operation);
     }
     return this;
@@ -36,4 +39,23 @@ export class Catalog {
 function guardsItsWrites(access: Access): boolean {
   if (access.public || ('provider' in access && access.provider)) return true;
   return 'kinds' in access && ((access.scopes?.length ?? 0) > 0 || access.ownSession === true);
+}
+
+/**
+ * An input that names the business a contractor acts in, or a customer, is checked by the
+ * executor only when the access says so (Access.business, Access.customer): an
+ * `actingBusinessParam` field without `business: 'acting'` would be a choice nobody verifies.
+ */
+function checkBusinessFields(operation: Operation): void {
+  const shape: Record<string, unknown> = operation.input instanceof z.ZodObject ? operation.input.shape : {};
+  const access = 'kinds' in operation.access ? operation.access : undefined;
+  const acting = access?.business === 'acting';
+  if ((shape.business_id === actingBusinessParam) !== acting) {
+    throw new Error(`Operation ${operation.name}: a business_id input goes with access.business 'acting'`);
+  }
+  if (access?.customer !== undefined && !(access.customer in shape)) {
+    throw new Error(
+      `Operation ${operation.name}: access.customer names ${access.customer}, not an input field`,
+    );
+  }
 }
