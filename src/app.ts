@@ -81,8 +81,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const orders = new OrdersService(clock, accounts, contractors, events);
   const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
-  orders.onStatusChange(tracking);
-  orders.onStatusChange(DispatchService.stopsFollowOrders);
+  orders.journal.onStatusChange(tracking);
+  orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
   const pricing = new PricingService(clock);
   const documents = new DocumentsService(clock, {
     signingKey: config.documentSigningKey,

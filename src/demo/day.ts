@@ -156,17 +156,17 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
   };
 
   // Yesterday: delivered, one failed attempt.
-  const past = await orders.create(
+  const past = await orders.intake.create(
     ctx,
     Array.from({ length: 6 }, (_, n) => delivery(n, yesterday)),
   );
   for (const [index, order] of past.entries()) {
-    await orders.changeStatus(ctx, order.id, 'PICKED_UP');
-    await orders.changeStatus(ctx, order.id, index === 5 ? 'FAILED_ATTEMPT' : 'DELIVERED');
+    await orders.changes.changeStatus(ctx, order.id, 'PICKED_UP');
+    await orders.changes.changeStatus(ctx, order.id, index === 5 ? 'FAILED_ATTEMPT' : 'DELIVERED');
   }
 
   // Today: deliveries, a pickup and a peer-to-peer order, then route building.
-  const todays = await orders.create(ctx, [
+  const todays = await orders.intake.create(ctx, [
     ...Array.from({ length: 24 }, (_, n) => delivery(n, today)),
     delivery(24, today, {
       delivery_instruction: 'Fragile glassware, keep upright',
@@ -189,13 +189,13 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
       pickup: { line1: '40 Rue de Charonne', city: 'Paris', postal_code: '75011', lat: 48.8537, lng: 2.3787 },
     }),
   ]);
-  await orders.changeStatus(ctx, todays[3]!.id, 'HOLD');
-  await orders.changeStatus(ctx, todays[7]!.id, 'CANCELLED');
+  await orders.changes.changeStatus(ctx, todays[3]!.id, 'HOLD');
+  await orders.changes.changeStatus(ctx, todays[7]!.id, 'CANCELLED');
   await dispatch.buildRoutes(ctx, { date: today, service_minutes: 5, time_limit_ms: 500 });
 
   // Tomorrow: waiting to be planned; the north of Paris is also in Swift Couriers' pool, and
   // one order in the south is handed to its dispatcher outright.
-  const tomorrows = await orders.create(
+  const tomorrows = await orders.intake.create(
     ctx,
     Array.from({ length: 12 }, (_, n) => delivery(n + 30, tomorrow)),
   );
@@ -210,7 +210,7 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
 
   // The other families: labels, parcels with carriers, freight, storage, a move, a device.
   const address = (n: number) => delivery(n, tomorrow).dropoff!;
-  await orders.create(
+  await orders.intake.create(
     ctx,
     [
       { family: 'label_service', dropoff: address(50), order_ref: 'DEMO-LABEL-1' },

@@ -130,7 +130,7 @@ export class AssignmentsService {
         ended_at: null,
         end_reason: null,
       });
-      await this.orders.recordEvent(ctx, businessId, orderId, 'broker_assigned', {
+      await this.orders.journal.recordEvent(ctx, businessId, orderId, 'broker_assigned', {
         broker_id: { from: current?.broker_user_id ?? null, to: input.broker_id },
       });
       await this.changed(ctx, businessId, {
@@ -184,7 +184,9 @@ export class AssignmentsService {
   /** Locks the orders first, so concurrent assignment changes of one order run one after the other. */
   private async lockOrders(db: Queryable, businessId: number, orderIds: number[]) {
     const ids = unique(orderIds);
-    const orders = new Map((await this.orders.lockForAssignment(db, businessId, ids)).map((o) => [o.id, o]));
+    const orders = new Map(
+      (await this.orders.queries.lockForAssignment(db, businessId, ids)).map((o) => [o.id, o]),
+    );
     const active = new Map(
       (await repo.activeAssignmentsOf(db, businessId, [...orders.keys()])).map((a) => [a.order_id, a]),
     );
@@ -204,7 +206,7 @@ export class AssignmentsService {
       ended_at: this.clock.now(),
       end_reason: reason ?? null,
     });
-    await this.orders.recordEvent(ctx, businessId, assignment.order_id, `broker_${status}`, {
+    await this.orders.journal.recordEvent(ctx, businessId, assignment.order_id, `broker_${status}`, {
       broker_id: { from: assignment.broker_user_id, to: null },
       ...(reason ? { end_reason: { from: null, to: reason } } : {}),
     });
@@ -220,7 +222,11 @@ export class AssignmentsService {
     businessId: number,
     rows: Awaited<ReturnType<typeof repo.listAssignments>>,
   ) {
-    const orders = await this.orders.summaries(db, businessId, unique(rows.map((row) => row.order_id)));
+    const orders = await this.orders.queries.summaries(
+      db,
+      businessId,
+      unique(rows.map((row) => row.order_id)),
+    );
     const brokerNames = await this.accounts.namesOf(
       db,
       rows.map((row) => row.broker_user_id),

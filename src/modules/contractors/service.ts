@@ -67,15 +67,11 @@ export class ContractorsService implements ContractorPools {
   }
 
   /**
-   * What bounds a caller's view and pool in a business: a contractor's company rules, and the
+   * What bounds a contractor's view and pool in a business: its company's rules, and the
    * active assignments (the caller's own in reach, everyone else's out of it).
    */
   async boundsOf(db: Queryable, businessId: number, caller: Caller): Promise<PoolBounds> {
     const active = await repo.activeAssignments(db, businessId);
-    // Only contractor accounts hold assignments: for anyone else, every assigned order is elsewhere.
-    if (caller.kind !== 'contractor') {
-      return { assignedToCaller: [], assignedElsewhere: active.map((a) => a.order_id) };
-    }
     const assignedToCaller = active.filter((a) => a.broker_user_id === caller.userId).map((a) => a.order_id);
     const assignedElsewhere = active.filter((a) => a.broker_user_id !== caller.userId).map((a) => a.order_id);
     const rules = await repo.rulesOf(db, businessId, { companyId: caller.contractorCompanyId! });
@@ -85,6 +81,11 @@ export class ContractorsService implements ContractorPools {
       to: rule.valid_to,
     }));
     return { areas, assignedToCaller, assignedElsewhere };
+  }
+
+  async holdersOf(db: Queryable, businessId: number, orderIds: number[]): Promise<Map<number, number>> {
+    const active = await repo.activeAssignmentsOf(db, businessId, orderIds);
+    return new Map(active.map((assignment) => [assignment.order_id, assignment.broker_user_id]));
   }
 
   private async viewRules(db: Queryable, businessId: number, filter: { companyId?: number; ids?: number[] }) {

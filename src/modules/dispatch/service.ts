@@ -220,7 +220,7 @@ export class DispatchService {
 
   async buildRouteOptions(ctx: OperationContext, date: string) {
     const { scope, fleet } = await this.planner(ctx);
-    const pool = await this.orders.planningPool(ctx, scope, date);
+    const pool = await this.orders.queries.planningPool(ctx, scope, date);
     return {
       result: true as const,
       date,
@@ -251,7 +251,7 @@ export class DispatchService {
     const drivers = (await this.drivers(ctx.db, businessId, { ids: input.driver_ids, fleet })).filter(
       (d) => d.active && d.profile?.available,
     );
-    const pool = await this.orders.planningPool(ctx, scope, input.date);
+    const pool = await this.orders.queries.planningPool(ctx, scope, input.date);
 
     const vehicles: SolverVehicle[] = drivers.flatMap((driver) => {
       const profile = driver.profile!;
@@ -314,7 +314,7 @@ export class DispatchService {
       );
       routeIds.push(routeId);
       for (const stop of planned.stops) {
-        await this.orders.planOnRoute(ctx, businessId, stop.stopId, {
+        await this.orders.changes.planOnRoute(ctx, businessId, stop.stopId, {
           id: routeId,
           driverId: planned.vehicleId,
         });
@@ -348,7 +348,7 @@ export class DispatchService {
   }
 
   private async planner(ctx: OperationContext): Promise<Planner> {
-    const scope = await this.orders.scopeOf(ctx);
+    const scope = await this.orders.queries.scopeOf(ctx);
     return { scope, fleet: { contractorCompanyId: callerOf(ctx).contractorCompanyId } };
   }
 

@@ -68,7 +68,7 @@ export function ordersOperations(
         orders: z.array(orderSchema),
       }),
       handler: async (ctx, input) => {
-        const created = await orders.create(ctx, input.orders);
+        const created = await orders.intake.create(ctx, input.orders);
         const first = created[0]!;
         return {
           result: true as const,
@@ -107,7 +107,7 @@ export function ordersOperations(
           }),
         ),
       }),
-      handler: (ctx, input) => orders.bulkCreate(ctx, input.orders),
+      handler: (ctx, input) => orders.intake.bulkCreate(ctx, input.orders),
     }),
     defineOperation({
       name: 'get_orders',
@@ -143,7 +143,7 @@ export function ordersOperations(
         per_page: z.int(),
         orders: z.array(orderSchema),
       }),
-      handler: (ctx, input) => orders.list(ctx, input),
+      handler: (ctx, input) => orders.queries.list(ctx, input),
     }),
     defineOperation({
       name: 'find_order',
@@ -166,7 +166,10 @@ export function ordersOperations(
           path: ['order_ref'],
         }),
       output: orderResult,
-      handler: async (ctx, input) => ({ result: true as const, order: await orders.find(ctx, input) }),
+      handler: async (ctx, input) => ({
+        result: true as const,
+        order: await orders.queries.find(ctx, input),
+      }),
     }),
     defineOperation({
       name: 'get_order_detail',
@@ -182,7 +185,7 @@ export function ordersOperations(
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.detail(ctx, input.order_id),
+        order: await orders.queries.detail(ctx, input.order_id),
       }),
     }),
     ...statusOperations(orders, tracking),
@@ -202,7 +205,7 @@ export function ordersOperations(
       graphql: 'rerouteToAddress',
       input: z.object({ order_id: id, dropoff: addressSchema }),
       output: z.object({ result: z.literal(true), cancelled_order_id: z.int(), order: orderSchema }),
-      handler: (ctx, input) => orders.reroute(ctx, input.order_id, input.dropoff),
+      handler: (ctx, input) => orders.changes.reroute(ctx, input.order_id, input.dropoff),
     }),
     defineOperation({
       name: 'update_delivery_instruction',
@@ -218,7 +221,7 @@ export function ordersOperations(
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.updateText(
+        order: await orders.changes.updateText(
           ctx,
           input.order_id,
           'delivery_instruction',
@@ -240,7 +243,7 @@ export function ordersOperations(
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.updateText(ctx, input.order_id, 'note', input.note),
+        order: await orders.changes.updateText(ctx, input.order_id, 'note', input.note),
       }),
     }),
     defineOperation({
@@ -262,7 +265,7 @@ export function ordersOperations(
         updated: z.int(),
         errors: z.array(z.object({ order_ref: z.string(), message: z.string() })),
       }),
-      handler: (ctx, input) => orders.updateTimeWindows(ctx, input),
+      handler: (ctx, input) => orders.changes.updateTimeWindows(ctx, input),
     }),
     defineOperation({
       name: 'order_snapshot',
@@ -280,7 +283,7 @@ export function ordersOperations(
         total: z.int(),
         by_status: z.record(z.enum(ORDER_STATUSES), z.int()),
       }),
-      handler: (ctx, input) => orders.snapshot(ctx, input.date),
+      handler: (ctx, input) => orders.queries.snapshot(ctx, input.date),
     }),
     defineOperation({
       name: 'list_exceptions',
@@ -298,7 +301,7 @@ export function ordersOperations(
         exceptions: z.array(z.object({ reason: z.enum(['failed', 'held', 'late']), order: orderSchema })),
       }),
       handler: async (ctx, input) =>
-        orders.exceptions(ctx, input, await accounts.timeZoneOf(ctx.db, callerOf(ctx).businessId)),
+        orders.queries.exceptions(ctx, input, await accounts.timeZoneOf(ctx.db, callerOf(ctx).businessId)),
     }),
     defineOperation({
       name: 'get_operation_events',
@@ -332,7 +335,7 @@ export function ordersOperations(
           }),
         ),
       }),
-      handler: (ctx, input) => orders.operationEvents(ctx, input),
+      handler: (ctx, input) => orders.queries.operationEvents(ctx, input),
     }),
   ];
 }
@@ -362,7 +365,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.changeStatus(ctx, input.order_id, to),
+        order: await orders.changes.changeStatus(ctx, input.order_id, to),
       }),
     });
   return [
@@ -429,7 +432,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,
-        order: await orders.changeStatus(ctx, input.order_id, input.status, {
+        order: await orders.changes.changeStatus(ctx, input.order_id, input.status, {
           pod: input.proof_of_delivery,
           incident_reason: input.incident_reason,
         }),

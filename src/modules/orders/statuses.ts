@@ -71,3 +71,8 @@ export const DISPATCHABLE: readonly OrderStatus[] = [
 export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
+
+/** Statuses that take an order out of dispatch, and so off its route. */
+export const OFF_ROUTE: readonly OrderStatus[] = ['HOLD', 'CANCELLED', 'NEW_ORDER', 'RETURNED'];
+/** The route columns of an order on no route. */
+export const OFF_ROUTE_CHANGES = { route_id: null, driver_user_id: null };

@@ -26,7 +26,7 @@ export class PaymentsService {
     input: { order_id: number; method: 'card' | 'credits'; card_token?: string },
   ) {
     const caller = callerOf(ctx);
-    const order = await this.orders.amountDue(ctx, input.order_id);
+    const order = await this.orders.queries.amountDue(ctx, input.order_id);
     if (
       caller.kind === 'customer' &&
       (await this.pricing.isHidden(ctx.db, order.businessId, caller.userId, order.family))

@@ -223,7 +223,7 @@ export class ShippingService {
   private async ship(ctx: OperationContext, input: Shipment & LabelOrderFields, chosen: Quote) {
     const { carrier, quote } = chosen;
     const major = (minor: number) => toMajor(minor, quote.currency);
-    const [order] = await this.orders.create(ctx, [
+    const [order] = await this.orders.intake.create(ctx, [
       orderInputSchema.parse({
         family: 'label_service',
         carrier: carrier.code,
@@ -356,7 +356,7 @@ export class ShippingService {
     if (!row) throw notFound;
     if (ctx.caller?.kind === 'customer') {
       // The orders module knows whose order it is; another customer's reads as unknown.
-      await this.orders.find(ctx, { tracking_number: trackingNumber }).catch((error: unknown) => {
+      await this.orders.queries.find(ctx, { tracking_number: trackingNumber }).catch((error: unknown) => {
         throw isAppError(error) && error.code === 'ORDER_NOT_FOUND' ? notFound : error;
       });
     }

@@ -116,7 +116,10 @@ export class TrackingService implements OrderStatusListener {
     );
     const withoutEvents = numbers.filter((number) => !byNumber.has(number) && !summaries.has(number));
     const packages = new Map(
-      (await this.orders.packagesByTrackingNumber(db, withoutEvents)).map((p) => [p.tracking_number, p]),
+      (await this.orders.queries.packagesByTrackingNumber(db, withoutEvents)).map((p) => [
+        p.tracking_number,
+        p,
+      ]),
     );
     const pages = new Map<string, TimelinePage>();
     for (const number of numbers) {
@@ -160,7 +163,7 @@ export class TrackingService implements OrderStatusListener {
   async timelineVersion(db: Queryable, trackingNumber: string): Promise<string | null> {
     const { total, last_id } = await repo.timelineVersion(db, trackingNumber);
     if (total > 0) return versionOf(total, last_id);
-    const known = await this.orders.packagesByTrackingNumber(db, [trackingNumber]);
+    const known = await this.orders.queries.packagesByTrackingNumber(db, [trackingNumber]);
     return known.length > 0 ? versionOf(0, null) : null;
   }
 
@@ -241,7 +244,7 @@ export class TrackingService implements OrderStatusListener {
     const numbers = timelines.map((t) => (t as PushedTimeline).subject?.tracking_number);
     const own = new Map(
       (
-        await this.orders.packagesByTrackingNumber(
+        await this.orders.queries.packagesByTrackingNumber(
           ctx.db,
           numbers.filter((n): n is string => Boolean(n)),
         )

@@ -1,0 +1,182 @@
+import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import { errorMessage } from '../../platform/i18n/index.ts';
+import { diff, type OrderJournal, type StatusDetails } from './journal.ts';
+import type { OrderQueries } from './queries.ts';
+import * as repo from './repository.ts';
+import type { OrderView } from './schemas.ts';
+import {
+  BEFORE_PICKUP,
+  canMove,
+  OFF_ROUTE,
+  OFF_ROUTE_CHANGES,
+  type OrderStatus,
+  TERMINAL_STATUSES,
+} from './statuses.ts';
+import type { Address } from './tables.ts';
+
+/** Changing orders: status along the lifecycle, route planning, texts, windows, rerouting. */
+export class OrderChanges {
+  constructor(
+    private readonly clock: Clock,
+    private readonly journal: OrderJournal,
+    private readonly queries: OrderQueries,
+  ) {}
+
+  /** Puts an order on a driver's route: it becomes PLANNED, with an event in its audit trail. */
+  async planOnRoute(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    route: { id: number; driverId: number },
+  ): Promise<void> {
+    await this.move(ctx, businessId, orderId, 'PLANNED', {
+      route_id: route.id,
+      driver_user_id: route.driverId,
+    });
+  }
+
+  /** Moves an order to another status if the lifecycle allows it. */
+  async changeStatus(
+    ctx: OperationContext,
+    orderId: number,
+    to: OrderStatus,
+    details?: StatusDetails,
+  ): Promise<OrderView> {
+    await this.move(ctx, businessOf(ctx), orderId, to, {}, details);
+    return this.queries.detail(ctx, orderId);
+  }
+
+  private async move(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    to: OrderStatus,
+    extra: Partial<{ route_id: number; driver_user_id: number }> = {},
+    details?: StatusDetails,
+  ): Promise<void> {
+    const order = await this.locked(ctx.db, businessId, orderId);
+    if (!canMove(order.status, to)) {
+      throw illegalTransition(order.status, to);
+    }
+    // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
+    const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
+    await this.journal.recordEvent(ctx, businessId, orderId, 'status_changed', diff(order, changes));
+    await this.journal.notify(ctx, businessId, orderId, order.status, to, { details });
+  }
+
+  async updateText(
+    ctx: OperationContext,
+    orderId: number,
+    field: 'note' | 'delivery_instruction',
+    value: string,
+  ): Promise<OrderView> {
+    const businessId = businessOf(ctx);
+    const order = await this.locked(ctx.db, businessId, orderId);
+    const changes = { [field]: value || null };
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
+    await this.journal.recordEvent(ctx, businessId, orderId, `${field}_updated`, diff(order, changes));
+    return this.queries.detail(ctx, orderId);
+  }
+
+  /** Sets the delivery window of the orders named by reference; refs that cannot change are reported. */
+  async updateTimeWindows(
+    ctx: OperationContext,
+    input: { order_refs: string[]; time_window: { start: string; end: string }; scheduled_date?: string },
+  ) {
+    const businessId = businessOf(ctx);
+    const rows = await repo.listOrders(
+      ctx.db,
+      businessId,
+      { orderRefs: input.order_refs },
+      { limit: 1000, offset: 0 },
+    );
+    const byRef = new Map(rows.map((row) => [row.order_ref, row]));
+    const errors: Array<{ order_ref: string; message: string }> = [];
+    let updated = 0;
+    for (const ref of new Set(input.order_refs)) {
+      const order = byRef.get(ref);
+      if (!order) {
+        errors.push({ order_ref: ref, message: errorMessage('ORDER_NOT_FOUND', ctx.lang, { order: ref }) });
+        continue;
+      }
+      if (TERMINAL_STATUSES.includes(order.status)) {
+        const params = { from: order.status, to: order.status };
+        errors.push({ order_ref: ref, message: errorMessage('ILLEGAL_STATUS_TRANSITION', ctx.lang, params) });
+        continue;
+      }
+      const changes = {
+        window_start: input.time_window.start,
+        window_end: input.time_window.end,
+        ...(input.scheduled_date ? { scheduled_date: input.scheduled_date } : {}),
+      };
+      await repo.updateOrder(ctx.db, businessId, order.id, { ...changes, updated_at: this.clock.now() });
+      await this.journal.recordEvent(ctx, businessId, order.id, 'time_window_updated', diff(order, changes));
+      updated++;
+    }
+    return { result: updated > 0, updated, errors };
+  }
+
+  /**
+   * Reroutes an order not yet picked up: the original is cancelled and a copy with the new
+   * drop-off address takes its place. The packages, and so their tracking numbers, move to the
+   * new order, so the recipient keeps following the same number.
+   */
+  async reroute(ctx: OperationContext, orderId: number, dropoff: Address) {
+    const businessId = businessOf(ctx);
+    const original = await this.locked(ctx.db, businessId, orderId);
+    if (!BEFORE_PICKUP.includes(original.status)) {
+      throw illegalTransition(original.status, 'CANCELLED');
+    }
+    const cancelled = { status: 'CANCELLED' as const, ...OFF_ROUTE_CHANGES };
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...cancelled, updated_at: this.clock.now() });
+    await this.journal.recordEvent(ctx, businessId, orderId, 'rerouted', diff(original, cancelled));
+
+    const now = this.clock.now();
+    const { id: _id, ...copy } = original;
+    const replacementId = await repo.insertOrder(ctx.db, {
+      ...copy,
+      order_ref: await this.rerouteRef(ctx.db, businessId, original.order_ref),
+      status: 'NEW_ORDER',
+      dropoff,
+      ...OFF_ROUTE_CHANGES,
+      rerouted_from: orderId,
+      created_at: now,
+      updated_at: now,
+    });
+    await repo.movePackages(ctx.db, businessId, orderId, replacementId);
+    await this.journal.recordEvent(ctx, businessId, replacementId, 'created', {
+      status: { from: null, to: 'NEW_ORDER' },
+      rerouted_from: { from: null, to: orderId },
+    });
+    // The packages keep their numbers: their timelines go on, rescheduled to the new address.
+    await this.journal.notify(ctx, businessId, replacementId, original.status, 'NEW_ORDER', {
+      rerouted: true,
+    });
+    return {
+      result: true as const,
+      cancelled_order_id: orderId,
+      order: await this.queries.detail(ctx, replacementId),
+    };
+  }
+
+  private async rerouteRef(db: Queryable, businessId: number, ref: string): Promise<string> {
+    for (let n = 1; ; n++) {
+      const candidate = `${ref.slice(0, 58)}-R${n}`;
+      if ((await repo.countOrders(db, businessId, { orderRef: candidate })) === 0) return candidate;
+    }
+  }
+
+  private async locked(db: Queryable, businessId: number, orderId: number) {
+    const order = await repo.findOrder(db, businessId, orderId, { lock: true });
+    if (!order) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+    return order;
+  }
+}
+
+function illegalTransition(from: OrderStatus, to: OrderStatus): AppError {
+  return new AppError('ILLEGAL_STATUS_TRANSITION', { params: { from, to }, details: { from, to } });
+}

@@ -1,0 +1,187 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'kysely';
+import { validationFailed } from '../../platform/catalog/executor.ts';
+import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError, isAppError } from '../../platform/errors.ts';
+import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
+import { toMinor } from '../../platform/money.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { OrderJournal } from './journal.ts';
+import * as repo from './repository.ts';
+import { type OrderInput, type OrderView, orderInputSchema } from './schemas.ts';
+import { OFF_ROUTE_CHANGES } from './statuses.ts';
+import { viewsOf, wholeBusiness } from './views.ts';
+
+const TRACKING_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const UNIQUE_VIOLATION = '23505';
+
+/** Taking orders in: one by one, all together, or in bulk with a report per order. */
+export class OrderIntake {
+  constructor(
+    private readonly clock: Clock,
+    private readonly accounts: AccountsService,
+    private readonly journal: OrderJournal,
+  ) {}
+
+  /** Creates orders all together: one refusal and none is created. */
+  async create(ctx: OperationContext, inputs: OrderInput[]): Promise<OrderView[]> {
+    const businessId = businessOf(ctx);
+    const ids: number[] = [];
+    for (const input of inputs) ids.push(await this.insert(ctx, businessId, input));
+    return viewsOf(ctx.db, wholeBusiness(businessId), ids);
+  }
+
+  /** Creates each order on its own: a bad order is reported and never sinks the others. */
+  async bulkCreate(ctx: OperationContext, rawOrders: unknown[]) {
+    const businessId = businessOf(ctx);
+    const results: Array<
+      | { index: number; success: true; order_id: number; order_ref: string; tracking_numbers: string[] }
+      | {
+          index: number;
+          success: false;
+          error_code: string;
+          message: string;
+          details?: Record<string, unknown>;
+        }
+    > = [];
+    for (const [index, raw] of rawOrders.entries()) {
+      await sql`SAVEPOINT bulk_order`.execute(ctx.db);
+      try {
+        const parsed = orderInputSchema.safeParse(raw, { error: validationErrorMap(ctx.lang) });
+        if (!parsed.success) throw validationFailed(parsed.error);
+        const id = await this.insert(ctx, businessId, parsed.data);
+        const [view] = await viewsOf(ctx.db, wholeBusiness(businessId), [id]);
+        results.push({
+          index,
+          success: true,
+          order_id: id,
+          order_ref: view!.order_ref,
+          tracking_numbers: view!.packages.map((p) => p.tracking_number),
+        });
+        await sql`RELEASE SAVEPOINT bulk_order`.execute(ctx.db);
+      } catch (error) {
+        await sql`ROLLBACK TO SAVEPOINT bulk_order`.execute(ctx.db);
+        if (!isAppError(error)) throw error;
+        const message = errorMessage(error.code, ctx.lang, error.options.params);
+        results.push({
+          index,
+          success: false,
+          error_code: error.code,
+          message,
+          details: error.options.details,
+        });
+      }
+    }
+    const created = results.filter((r) => r.success).length;
+    return { result: created > 0, created, failed: results.length - created, results };
+  }
+
+  private async insert(ctx: OperationContext, businessId: number, given: OrderInput): Promise<number> {
+    const input = ctx.caller?.kind === 'customer' ? { ...given, customer_id: ctx.caller.userId } : given;
+    if (input.customer_id !== undefined) {
+      await this.accounts.requireCustomerOf(ctx.db, input.customer_id, businessId);
+    }
+    const now = this.clock.now();
+    const prices = pricesInMinor(input);
+    const orderRef = input.order_ref ?? this.generatedRef();
+    let id: number;
+    try {
+      // A savepoint keeps a duplicate reference from aborting the caller's whole transaction.
+      await sql`SAVEPOINT insert_order`.execute(ctx.db);
+      id = await repo.insertOrder(ctx.db, {
+        business_id: businessId,
+        order_ref: orderRef,
+        family: input.family,
+        type: input.family === 'local_delivery' ? (input.type ?? 'D') : null,
+        status: 'NEW_ORDER',
+        scheduled_date: input.scheduled_date ?? null,
+        window_start: input.time_window?.start ?? null,
+        window_end: input.time_window?.end ?? null,
+        pickup: input.pickup ?? null,
+        dropoff: input.dropoff ?? null,
+        customer_user_id: input.customer_id ?? null,
+        note: input.note ?? null,
+        delivery_instruction: input.delivery_instruction ?? null,
+        required_skills: [...new Set(input.required_skills ?? [])].sort(),
+        carrier: input.carrier ?? null,
+        rerouted_from: null,
+        ...OFF_ROUTE_CHANGES,
+        created_at: now,
+        updated_at: now,
+        ...prices,
+      });
+      await sql`RELEASE SAVEPOINT insert_order`.execute(ctx.db);
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT insert_order`.execute(ctx.db);
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new AppError('ORDER_REF_TAKEN', { params: { order_ref: orderRef } });
+      }
+      throw error;
+    }
+    const prefix = await this.trackingPrefix(ctx.db, businessId);
+    for (const pkg of input.packages ?? [{}]) {
+      await repo.insertPackage(ctx.db, {
+        business_id: businessId,
+        order_id: id,
+        tracking_number: trackingNumber(prefix),
+        weight_grams: pkg.weight_grams ?? null,
+        length_mm: pkg.length_mm ?? null,
+        width_mm: pkg.width_mm ?? null,
+        height_mm: pkg.height_mm ?? null,
+        description: pkg.description ?? null,
+      });
+    }
+    await this.journal.recordEvent(ctx, businessId, id, 'created', {
+      status: { from: null, to: 'NEW_ORDER' },
+    });
+    await this.journal.notify(ctx, businessId, id, null, 'NEW_ORDER');
+    return id;
+  }
+
+  /** ORD-<UTC date>-<6 random characters>; a clash is as unlikely as it is reported (ORDER_REF_TAKEN). */
+  private generatedRef(): string {
+    const day = this.clock.now().toISOString().slice(0, 10).replaceAll('-', '');
+    return `ORD-${day}-${randomCode(6)}`;
+  }
+
+  private async trackingPrefix(db: Queryable, businessId: number): Promise<string> {
+    return (await repo.trackingPrefix(db, businessId)) ?? 'TMS';
+  }
+}
+
+function pricesInMinor(input: OrderInput) {
+  const currency = input.currency;
+  if (!currency) {
+    return {
+      currency: null,
+      shipping_price_minor: null,
+      tax_minor: null,
+      surcharges: null,
+      price_details: null,
+    };
+  }
+  const minor = (amount: number | string) => {
+    const value = toMinor(amount, currency);
+    if (value === null) throw new AppError('AMOUNT_TOO_PRECISE', { params: { amount, currency } });
+    return value;
+  };
+  return {
+    currency,
+    shipping_price_minor: input.shipping_price === undefined ? null : minor(input.shipping_price),
+    tax_minor: input.tax === undefined ? null : minor(input.tax),
+    surcharges: input.surcharges?.map((s) => ({ code: s.code, amount_minor: minor(s.amount) })) ?? null,
+    price_details:
+      input.price_details?.map((d) => ({ label: d.label, amount_minor: minor(d.amount) })) ?? null,
+  };
+}
+
+function randomCode(length: number): string {
+  return Array.from({ length }, () => TRACKING_ALPHABET[randomInt(TRACKING_ALPHABET.length)]).join('');
+}
+
+/** Prefix plus 10 characters of Crockford base32: 50 bits, so collisions are negligible. */
+function trackingNumber(prefix: string): string {
+  return prefix + randomCode(10);
+}

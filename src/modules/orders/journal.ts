@@ -1,0 +1,121 @@
+import type { OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { DomainEvents } from '../../platform/events.ts';
+import * as repo from './repository.ts';
+import type { OrderStatus } from './statuses.ts';
+
+/** A change of an order's status, as other modules (tracking) hear of it, inside the same transaction. */
+export interface OrderStatusChange {
+  businessId: number;
+  /** The order after the change: off any route (route_id null) once held, cancelled or sent back. */
+  order: Pick<
+    repo.StoredOrder,
+    | 'id'
+    | 'family'
+    | 'type'
+    | 'carrier'
+    | 'pickup'
+    | 'dropoff'
+    | 'customer_user_id'
+    | 'route_id'
+    | 'rerouted_from'
+  >;
+  packages: Array<{ id: number; tracking_number: string }>;
+  /** null when the order was just created. */
+  from: OrderStatus | null;
+  to: OrderStatus;
+  /**
+   * The order was rerouted to a new address: this is the replacement order, and the original it
+   * replaces (rerouted_from) was cancelled, and so taken off its route, without a change of its own.
+   */
+  rerouted?: boolean;
+  details?: StatusDetails;
+}
+
+/** What the driver reports with a status: proof of delivery or pickup, the reason of a failure. */
+export interface StatusDetails {
+  pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
+  incident_reason?: { code: string; message?: string };
+}
+
+export interface OrderStatusListener {
+  orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void>;
+}
+
+/**
+ * An order's history: the audit trail of its changes, and the word of each status change to the
+ * modules listening (tracking) and to the domain events (webhooks), inside the same transaction.
+ */
+export class OrderJournal {
+  private readonly statusListeners: OrderStatusListener[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly events: DomainEvents,
+  ) {}
+
+  /** Lets another module hear every status change (tracking appends the matching OTEP event). */
+  onStatusChange(listener: OrderStatusListener): void {
+    this.statusListeners.push(listener);
+  }
+
+  /** Records a change in the order's audit trail: this module's own, or another's (an assignment, ...). */
+  async recordEvent(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    action: string,
+    changes: Record<string, { from: unknown; to: unknown }>,
+  ): Promise<void> {
+    await repo.insertEvent(ctx.db, {
+      business_id: businessId,
+      order_id: orderId,
+      at: this.clock.now(),
+      actor_user_id: ctx.caller?.userId ?? null,
+      source: ctx.door,
+      action,
+      changes,
+    });
+  }
+
+  /** Tells the listeners and the domain events that an order changed status (or was created: from null). */
+  async notify(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    from: OrderStatus | null,
+    to: OrderStatus,
+    options: { rerouted?: boolean; details?: StatusDetails } = {},
+  ): Promise<void> {
+    const order = (await repo.findOrder(ctx.db, businessId, orderId))!;
+    const packages = (await repo.packagesOf(ctx.db, businessId, [orderId])).map((p) => ({
+      id: p.id,
+      tracking_number: p.tracking_number,
+    }));
+    const change: OrderStatusChange = { businessId, order, packages, from, to, ...options };
+    for (const listener of this.statusListeners) await listener.orderStatusChanged(ctx, change);
+    await this.events.publish(ctx, {
+      kind: from === null || options.rerouted ? 'order.created' : 'order.status_changed',
+      businessId,
+      customerId: order.customer_user_id,
+      data: {
+        order_id: order.id,
+        order_ref: order.order_ref,
+        family: order.family,
+        ...(from === null || options.rerouted ? { status: to } : { from, to }),
+        ...(options.rerouted ? { rerouted_from: order.rerouted_from } : {}),
+        tracking_numbers: packages.map((p) => p.tracking_number),
+      },
+    });
+  }
+}
+
+/** The fields that change, with their values before and after, for the audit trail. */
+export function diff(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, to] of Object.entries(after)) {
+    const from = before[field] ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+  }
+  return changes;
+}
