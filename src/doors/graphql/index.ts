@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius, { type MercuriusContext } from 'mercurius';
 import type { Executor } from '../../platform/catalog/executor.ts';
+import type { AnswerMeta } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { bearerOf } from '../../platform/http/server.ts';
+import { invocationOf } from '../invocation.ts';
 import { API_PREFIX } from '../rest/index.ts';
 import { graphqlErrorFormatter, toGraphqlError } from './errors.ts';
 import { registerGraphiql } from './graphiql.ts';
@@ -20,16 +22,23 @@ export async function registerGraphqlDoor(
   budgets: QueryBudgets,
 ): Promise<void> {
   const bodyLimitBytes = app.initialConfig.bodyLimit ?? 1_048_576;
+  // One request may run several operations: what their runs say about themselves (a dry run,
+  // its skipped effects) gathers here, for the response's extensions.
+  const answersOfRequests = new WeakMap<FastifyRequest, AnswerMeta>();
+  const answerOf = (request: FastifyRequest): AnswerMeta => {
+    let answer = answersOfRequests.get(request);
+    if (!answer) {
+      answer = {};
+      answersOfRequests.set(request, answer);
+    }
+    return answer;
+  };
   const schema = buildGraphqlSchema(catalog, async (operation, input, context) => {
     const request = (context as MercuriusContext).reply.request;
     try {
       return await executor.execute(operation, input, {
-        bearer: bearerOf(request),
-        door: 'graphql',
-        lang: request.lang,
-        requestId: request.id,
-        ip: request.ip,
-        dryRun: false,
+        ...invocationOf(request, 'graphql'),
+        answer: answerOf(request),
       });
     } catch (error) {
       throw toGraphqlError(error, request, bodyLimitBytes);
@@ -64,6 +73,16 @@ export async function registerGraphqlDoor(
   });
   app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
     checkQueryBudget(schema, document, variables, await budgetOf(context.reply.request));
+  });
+  // GraphQL types cannot grow a dry_run field: a dry run says so, and what it skipped, aside.
+  app.graphql.addHook('onResolution', async (execution, context) => {
+    const request = context.reply.request;
+    if (!invocationOf(request, 'graphql').dryRun) return;
+    execution.extensions = {
+      ...execution.extensions,
+      dry_run: true,
+      skipped_effects: answersOfRequests.get(request)?.skippedEffects ?? [],
+    };
   });
   registerGraphiql(app, `${API_PREFIX}/graphiql`, `${API_PREFIX}/graphql`);
 }

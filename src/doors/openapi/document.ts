@@ -36,6 +36,10 @@ function commonErrors(operation: Operation): ErrorCode[] {
   if ('provider' in access && access.provider) codes.push('PROVIDER_CREDENTIAL_REQUIRED');
   else if (!access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
   if ('kinds' in access && access.scopes?.length) codes.push('INSUFFICIENT_SCOPE');
+  if (operation.confirm) codes.push('CONFIRMATION_REQUIRED');
+  // What the database refuses of a write reaches the caller in these codes (platform/db/errors.ts).
+  if (operation.kind === 'mutation')
+    codes.push('ALREADY_EXISTS', 'REFERENCE_CONFLICT', 'CONCURRENT_UPDATE', 'INVALID_VALUE');
   return codes;
 }
 
@@ -81,6 +85,17 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         description:
           '1: run the write in full and answer its result with `dry_run: true`, then roll it back; effects ' +
           'beyond the database (a card charge, an outbound request) are not made and are listed in `skipped_effects`',
+        schema: { type: 'string', enum: ['1', 'true'] },
+      });
+    }
+    if (operation.confirm) {
+      parameters.push({
+        name: 'X-Confirm',
+        in: 'header',
+        required: false,
+        description:
+          '1: the caller means this high-risk call. Required with an agent token (without it: 428 ' +
+          'CONFIRMATION_REQUIRED); a dry run needs none',
         schema: { type: 'string', enum: ['1', 'true'] },
       });
     }

@@ -11,11 +11,12 @@ import {
   type UiKey,
   uiText,
 } from '../../modules/tracking/index.ts';
-import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
+import type { Executor } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { LANGUAGES, type Language, supportedLanguage } from '../../platform/i18n/index.ts';
+import { invocationOf } from '../invocation.ts';
 
 /** Mobile first: one column, the status big; every colour pair keeps at least 4.5:1 contrast. */
 const CSS = `
@@ -83,13 +84,8 @@ export function registerTrackingPage(app: FastifyInstance, catalog: Catalog, exe
   if (!operation) throw new Error(`The catalog has no ${GET_PUBLIC_TRACKING} operation`);
   /** The operation's answer; null for a number that is unknown or cannot be one. */
   const find = async (request: FastifyRequest, number: string, lang: Language) => {
-    const invocation: Invocation = {
-      bearer: undefined,
-      door: 'page',
-      lang,
-      requestId: request.id,
-      ip: request.ip,
-    };
+    // The page shows the public view to whoever reads it, whatever credentials the browser sends.
+    const invocation = invocationOf(request, 'page', { lang, anonymous: true });
     try {
       return (await executor.execute(operation, { trackingNumber: number }, invocation)) as PublicTracking;
     } catch (error) {

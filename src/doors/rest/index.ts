@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
-import { type Executor, type Invocation, validationFailed } from '../../platform/catalog/executor.ts';
+import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
 import { Representation, type RestBody } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
-import { bearerOf, headerOf } from '../../platform/http/server.ts';
+import { headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
+import { invocationOf } from '../invocation.ts';
 
 export const API_PREFIX = '/api';
 
@@ -27,17 +28,7 @@ export async function registerRestDoor(
       ...(binding.body?.limitBytes ? { bodyLimit: binding.body.limitBytes } : {}),
       handler: async (request, reply) => {
         const input = restInput(request, binding.body);
-        const invocation: Invocation = {
-          bearer: bearerOf(request),
-          providerKey: headerOf(request, 'x-otep-provider-key'),
-          accept: headerOf(request, 'accept'),
-          door: 'rest',
-          lang: request.lang,
-          requestId: request.id,
-          ip: request.ip,
-          dryRun: isTrue(headerOf(request, 'x-dry-run')),
-          answer: {},
-        };
+        const invocation = invocationOf(request, 'rest');
         if (binding.cache) {
           const { maxAgeSeconds, staleWhileRevalidateSeconds } = binding.cache;
           reply
@@ -149,8 +140,4 @@ function sendNotModified(request: FastifyRequest, reply: FastifyReply, etag: str
   if (!matches) return false;
   reply.code(304).send();
   return true;
-}
-
-function isTrue(header: string | undefined): boolean {
-  return header === '1' || header === 'true';
 }

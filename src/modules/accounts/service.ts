@@ -130,6 +130,7 @@ export class AccountsService {
       tokenId: row.token_id,
       scopes: row.scopes === null ? 'all' : new Set(row.scopes),
       ...(scope === null ? {} : { clientScope: scope }),
+      ...(row.token_kind === 'agent' ? { agent: true as const } : {}),
     } satisfies Caller;
   };
 

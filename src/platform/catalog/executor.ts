@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
+import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
 import type { RequestLimits } from '../limits.ts';
@@ -53,6 +54,8 @@ export interface Invocation {
   requestId: string;
   ip?: string;
   dryRun?: boolean;
+  /** The caller stated that it means this high-risk call (see Operation.confirm). */
+  confirmed?: boolean;
   /** Filled by the operation for the door: the version its answer was built from, ... */
   answer?: AnswerMeta;
 }
@@ -140,8 +143,11 @@ export class Executor {
       outcome = 'ok';
       return result;
     } catch (error) {
-      if (isAppError(error) && error.status < 500) outcome = 'rejected';
-      throw error;
+      // What the database refused (a duplicate, a missing reference, a concurrent writer) is the
+      // caller's to know in a documented code, on every door alike.
+      const refusal = isAppError(error) ? error : (databaseRefusal(error) ?? error);
+      if (isAppError(refusal) && refusal.status < 500) outcome = 'rejected';
+      throw refusal;
     } finally {
       this.deps.observe?.(operation.name, outcome, (performance.now() - started) / 1000);
     }
@@ -169,6 +175,7 @@ export class Executor {
     const share = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
     await limits?.admitBusiness(share);
     await this.requireFeature(operation, caller, rawInput);
+    requireConfirmation(operation, caller, invocation);
     const input = this.validate(operation, rawInput, invocation.lang);
     const business = caller
       ? await this.businessOfCall(operation, caller, input)
@@ -262,8 +269,9 @@ export class Executor {
   }
 
   private async run(operation: Operation, admitted: Admitted, invocation: Invocation): Promise<unknown> {
-    const { caller, provider, input } = admitted;
+    const { input } = admitted;
     const skipped: OutsideEffect[] = [];
+    let performed = 0;
     const outside: OutsideWorld = invocation.dryRun
       ? {
           perform: async (effect, _run, preview) => {
@@ -271,14 +279,43 @@ export class Executor {
             return preview();
           },
         }
-      : PERFORM_EVERYTHING;
+      : {
+          perform: (_effect, run) => {
+            performed++;
+            return run();
+          },
+        };
     const context = (db: Queryable) => this.contextFor(db, admitted, invocation, outside);
 
     if (operation.kind === 'query') {
       const ctx = context(this.deps.db);
       return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
     }
-    const ended = await this.deps.db
+    let ended: Ending;
+    try {
+      ended = await this.transact(operation, admitted, invocation, context);
+    } catch (error) {
+      // Two writers met on the same rows and PostgreSQL stopped this one: one more try usually
+      // passes, unless the first did something outside the database that a second would repeat.
+      if (!isConcurrencyFailure(error) || performed > 0) throw error;
+      ended = await this.transact(operation, admitted, invocation, context);
+    }
+    if (invocation.dryRun && invocation.answer) {
+      invocation.answer.dryRun = true;
+      invocation.answer.skippedEffects = [...(invocation.answer.skippedEffects ?? []), ...skipped];
+    }
+    if ('refusal' in ended) throw ended.refusal;
+    return invocation.dryRun ? dryRunAnswer(ended.result, skipped) : ended.result;
+  }
+
+  /** A mutation in its transaction, with its audit row; rolled back whole for a dry run. */
+  private transact(
+    operation: Operation,
+    { caller, provider, input }: Admitted,
+    invocation: Invocation,
+    context: (db: Queryable) => OperationContext,
+  ): Promise<Ending> {
+    return this.deps.db
       .transaction()
       .execute(async (trx) => {
         const ctx = context(trx);
@@ -306,8 +343,6 @@ export class Executor {
         if (error instanceof DryRunRollback) return error.ending;
         throw error;
       });
-    if ('refusal' in ended) throw ended.refusal;
-    return invocation.dryRun ? dryRunAnswer(ended.result, skipped) : ended.result;
   }
 
   private contextFor(
@@ -359,6 +394,19 @@ function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {
     return result;
   }
   return { ...result, dry_run: true, skipped_effects: skipped };
+}
+
+/** Doors where no human stands in front of the call: a high-risk call there must be confirmed. */
+const UNATTENDED_DOORS: ReadonlySet<Door> = new Set(['mcp']);
+
+function requireConfirmation(operation: Operation, caller: Caller | null, invocation: Invocation): void {
+  if (!operation.confirm || invocation.confirmed || invocation.dryRun) return;
+  if (UNATTENDED_DOORS.has(invocation.door) || caller?.agent) {
+    throw new AppError('CONFIRMATION_REQUIRED', {
+      params: { operation: operation.name },
+      details: { operation: operation.name },
+    });
+  }
 }
 
 function hasScope(caller: Caller, scope: string): boolean {

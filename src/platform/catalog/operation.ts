@@ -27,6 +27,8 @@ export interface Caller {
   scopes: ReadonlySet<string> | 'all';
   /** App sessions: the only business the token may act in. */
   clientScope?: number;
+  /** The token was issued to an agent: no human stands in front of its calls (see Operation.confirm). */
+  agent?: true;
 }
 
 /** The surface a call came through. */
@@ -57,6 +59,10 @@ export interface OperationContext {
 export interface AnswerMeta {
   /** The version of the data the answer was built from (see Operation.version). */
   version?: string;
+  /** A dry run: nothing was kept. Doors whose answers cannot say so in the body say it aside (GraphQL extensions). */
+  dryRun?: boolean;
+  /** What the dry run did not do outside the database. */
+  skippedEffects?: OutsideEffect[];
 }
 
 /** Something done to the world beyond the service's database, which no rollback can undo. */
@@ -178,7 +184,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * one business's batch cannot take every worker from the others.
    */
   expensive?: true;
-  /** High-risk agent tools need confirm=true in their arguments. */
+  /**
+   * A high-risk action a caller with no human in front of it must confirm: the executor refuses
+   * (CONFIRMATION_REQUIRED) a call through the agent door, or with an agent token, that does not
+   * state it (the tool's confirm=true, the X-Confirm: 1 header over REST and GraphQL). A dry run
+   * needs none: it changes nothing.
+   */
   confirm?: boolean;
   access: Access;
   input: I;

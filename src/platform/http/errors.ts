@@ -1,4 +1,5 @@
 import type { FastifyError } from 'fastify';
+import { databaseRefusal } from '../db/errors.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { errorMessage, type Language } from '../i18n/index.ts';
 
@@ -20,38 +21,15 @@ export function errorBody(error: AppError, lang: Language, requestId: string): E
   return body;
 }
 
-/** Pool and server failures that mean "the database is not there", as opposed to a bug. */
-const UNAVAILABLE_CODES = new Set([
-  // statement_timeout, lock_timeout: the server gave up waiting; a later try may pass.
-  '57014',
-  '55P03',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08006',
-]);
-
 /**
  * Any thrown value as the AppError the client should see. Framework errors (body parsing, limits)
  * get their documented codes; anything unrecognised is an INTERNAL_ERROR, logged by the caller.
  */
 export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   if (isAppError(error)) return error;
+  const refusal = databaseRefusal(error);
+  if (refusal) return refusal;
   const candidate = error as Partial<FastifyError> & { code?: string; message?: string };
-  if (candidate.code && UNAVAILABLE_CODES.has(candidate.code)) return new AppError('SERVICE_UNAVAILABLE');
-  // The pool could not connect in time, a statement got no answer in time (a frozen server), or
-  // the connection dropped (before or during the statement): node-postgres says so in words only.
-  if (
-    /timeout exceeded when trying to connect|^Query read timeout$|^Connection terminated|connection error and is not queryable/.test(
-      candidate.message ?? '',
-    )
-  )
-    return new AppError('SERVICE_UNAVAILABLE');
   switch (candidate.statusCode) {
     case 413:
       return new AppError('PAYLOAD_TOO_LARGE', {

@@ -92,6 +92,13 @@ export const de: ErrorMessages = {
   ACCOUNT_PENDING_APPROVAL:
     'Dieses Konto wartet auf die Freigabe durch das Unternehmen. Sie können sich anmelden, sobald es freigegeben ist.',
   REGISTRATION_NOT_FOUND: 'In diesem Unternehmen gibt es keine Fahrerregistrierung {id}.',
+  ALREADY_EXISTS: 'Dies steht im Konflikt mit etwas, das bereits existiert.',
+  REFERENCE_CONFLICT:
+    'Dies verweist auf etwas, das nicht existiert, oder etwas anderes verweist noch darauf.',
+  CONCURRENT_UPDATE: 'Jemand anderes hat dieselben Daten im selben Moment geändert. Bitte erneut versuchen.',
+  INVALID_VALUE: 'Ein Wert liegt außerhalb des Bereichs oder der Form, die der Dienst speichern kann.',
+  CONFIRMATION_REQUIRED:
+    '{operation} ist eine Aktion mit hohem Risiko: Bestätigen Sie sie mit confirm=true (Agenten-Tools) oder dem Header X-Confirm: 1.',
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
   QUERY_TOO_COMPLEX:
     'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',

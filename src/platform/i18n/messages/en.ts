@@ -86,6 +86,12 @@ export const en: ErrorMessages = {
   ACCOUNT_PENDING_APPROVAL:
     'This account is waiting for the business to approve it. You can sign in once it is approved.',
   REGISTRATION_NOT_FOUND: 'No driver registration {id} exists in this business.',
+  ALREADY_EXISTS: 'This conflicts with something that already exists.',
+  REFERENCE_CONFLICT: 'This refers to something that does not exist, or something else still refers to it.',
+  CONCURRENT_UPDATE: 'Someone else changed the same data at the same moment. Try again.',
+  INVALID_VALUE: 'A value is out of the range or form the service can store.',
+  CONFIRMATION_REQUIRED:
+    '{operation} is a high-risk action: confirm it with confirm=true (agent tools) or the X-Confirm: 1 header.',
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
   QUERY_TOO_COMPLEX:
     'The query asks for too much: {measure} = {found}, over the limit of {limit}. Ask for less in one request (fewer aliases, smaller pages, less nesting).',

@@ -89,6 +89,12 @@ export const es: ErrorMessages = {
   ACCOUNT_PENDING_APPROVAL:
     'Esta cuenta espera la aprobación de la empresa. Podrá iniciar sesión cuando sea aprobada.',
   REGISTRATION_NOT_FOUND: 'No existe el registro de conductor {id} en esta empresa.',
+  ALREADY_EXISTS: 'Esto entra en conflicto con algo que ya existe.',
+  REFERENCE_CONFLICT: 'Esto hace referencia a algo que no existe, o algo más todavía hace referencia a ello.',
+  CONCURRENT_UPDATE: 'Otra persona cambió los mismos datos en el mismo momento. Inténtelo de nuevo.',
+  INVALID_VALUE: 'Un valor está fuera del rango o la forma que el servicio puede guardar.',
+  CONFIRMATION_REQUIRED:
+    '{operation} es una acción de alto riesgo: confírmela con confirm=true (herramientas de agente) o la cabecera X-Confirm: 1.',
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
   QUERY_TOO_COMPLEX:
     'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',

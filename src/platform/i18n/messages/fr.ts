@@ -94,6 +94,13 @@ export const fr: ErrorMessages = {
   ACCOUNT_PENDING_APPROVAL:
     "Ce compte attend l'approbation de l'entreprise. Vous pourrez vous connecter une fois qu'il sera approuvé.",
   REGISTRATION_NOT_FOUND: "Aucune inscription de chauffeur {id} n'existe dans cette entreprise.",
+  ALREADY_EXISTS: 'Cela entre en conflit avec un élément qui existe déjà.',
+  REFERENCE_CONFLICT:
+    "Cela fait référence à un élément qui n'existe pas, ou un autre élément y fait encore référence.",
+  CONCURRENT_UPDATE: "Quelqu'un d'autre a modifié les mêmes données au même moment. Réessayez.",
+  INVALID_VALUE: 'Une valeur sort de la plage ou de la forme que le service peut enregistrer.',
+  CONFIRMATION_REQUIRED:
+    "{operation} est une action à haut risque : confirmez-la avec confirm=true (outils d'agent) ou l'en-tête X-Confirm: 1.",
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
   QUERY_TOO_COMPLEX:
     "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",

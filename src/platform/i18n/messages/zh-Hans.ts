@@ -77,6 +77,12 @@ export const zhHans: ErrorMessages = {
   CARRIER_CURRENCY_MISMATCH: '此运价表使用 {currency}，但本企业其他承运商以 {expected} 报价。',
   ACCOUNT_PENDING_APPROVAL: '此账户正在等待企业审批，审批通过后即可登录。',
   REGISTRATION_NOT_FOUND: '本企业不存在司机注册申请 {id}。',
+  ALREADY_EXISTS: '这与已存在的内容冲突。',
+  REFERENCE_CONFLICT: '这引用了不存在的内容，或仍有其他内容引用它。',
+  CONCURRENT_UPDATE: '其他人在同一时刻修改了相同的数据。请重试。',
+  INVALID_VALUE: '某个值超出了服务可存储的范围或格式。',
+  CONFIRMATION_REQUIRED:
+    '{operation} 是高风险操作：请用 confirm=true（代理工具）或请求头 X-Confirm: 1 确认。',
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',

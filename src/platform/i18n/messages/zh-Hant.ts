@@ -77,6 +77,12 @@ export const zhHant: ErrorMessages = {
   CARRIER_CURRENCY_MISMATCH: '此運價表使用 {currency}，但本企業其他承運商以 {expected} 報價。',
   ACCOUNT_PENDING_APPROVAL: '此帳戶正在等待企業審核，審核通過後即可登入。',
   REGISTRATION_NOT_FOUND: '本企業不存在司機註冊申請 {id}。',
+  ALREADY_EXISTS: '這與已存在的內容衝突。',
+  REFERENCE_CONFLICT: '這參照了不存在的內容，或仍有其他內容參照它。',
+  CONCURRENT_UPDATE: '其他人在同一時刻修改了相同的資料。請重試。',
+  INVALID_VALUE: '某個值超出了服務可儲存的範圍或格式。',
+  CONFIRMATION_REQUIRED:
+    '{operation} 是高風險操作：請用 confirm=true（代理工具）或請求標頭 X-Confirm: 1 確認。',
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',

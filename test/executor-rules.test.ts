@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { createServices } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { Executor, type Invocation } from '../src/platform/catalog/executor.ts';
+import { defineOperation, type Operation } from '../src/platform/catalog/operation.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
+import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTenant, type Tenant } from './support/fixtures.ts';
+
+// Rules the executor applies to every operation on every door: a high-risk call through the agent
+// door must be confirmed; what PostgreSQL refuses becomes a documented code, never a 500; a write
+// stopped by a concurrent writer is tried once more, unless it already acted outside.
+
+const mutation = (name: string, handler: Operation['handler'], extra: Partial<Operation> = {}): Operation =>
+  defineOperation({
+    name,
+    summary: 'test',
+    tag: 'Test',
+    kind: 'mutation',
+    risk: 'low',
+    access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+    input: z.object({ value: z.string().optional() }),
+    output: z.object({ ok: z.literal(true) }),
+    handler: handler as never,
+    ...extra,
+  });
+
+describe('executor rules', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let executor: Executor;
+  let tenant: Tenant;
+  let admin: string;
+  const as = (extra: Partial<Invocation> = {}): Invocation => ({
+    bearer: admin,
+    door: 'rest',
+    lang: 'en',
+    requestId: 'req',
+    ...extra,
+  });
+
+  before(async () => {
+    database = await createTestDatabase();
+    handle = openDatabase(database.url);
+    const clock = new ManualClock();
+    const services = createServices(loadConfig({}), clock);
+    executor = new Executor({ db: handle.db, clock, authenticate: services.accounts.authenticate });
+    tenant = await createTenant(handle.db, services, 'rules');
+    admin = (
+      await services.accounts.issueToken(handle.db, { userId: tenant.userIds.client_admin, kind: 'personal' })
+    ).token;
+  });
+  after(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it('refuses a high-risk call through the agent door until it is confirmed', async () => {
+    const risky = mutation('risky', async () => ({ ok: true }), { risk: 'high', confirm: true });
+    await assert.rejects(executor.execute(risky, {}, as({ door: 'mcp' })), {
+      code: 'CONFIRMATION_REQUIRED',
+      status: 428,
+    });
+    assert.deepEqual(await executor.execute(risky, {}, as({ door: 'mcp', confirmed: true })), { ok: true });
+    assert.equal(
+      ((await executor.execute(risky, {}, as({ door: 'mcp', dryRun: true }))) as { ok: true }).ok,
+      true,
+    );
+    // A person's token over REST: the people in front of it confirmed in their own interface.
+    assert.deepEqual(await executor.execute(risky, {}, as()), { ok: true });
+  });
+
+  it('answers a duplicate, a missing reference and an unstorable value in documented codes', async () => {
+    const duplicate = mutation('duplicate_business', async (ctx) => {
+      await ctx.db
+        .insertInto('businesses')
+        .values({ code: tenant.code, name: 'again', time_zone: 'UTC', created_at: new Date() })
+        .execute();
+      return { ok: true };
+    });
+    await assert.rejects(executor.execute(duplicate, {}, as()), { code: 'ALREADY_EXISTS', status: 409 });
+
+    const dangling = mutation('dangling_depot', async (ctx) => {
+      await ctx.db
+        .insertInto('depots')
+        .values({ business_id: 987_654, name: 'nowhere', lat: 0, lng: 0 })
+        .execute();
+      return { ok: true };
+    });
+    await assert.rejects(executor.execute(dangling, {}, as()), { code: 'REFERENCE_CONFLICT', status: 409 });
+
+    const overflowing = mutation('overflowing_weight', async (ctx) => {
+      await sql`select ${'99999999999'}::int`.execute(ctx.db);
+      return { ok: true };
+    });
+    await assert.rejects(executor.execute(overflowing, {}, as()), { code: 'INVALID_VALUE', status: 422 });
+  });
+
+  it('tries a write stopped by a concurrent writer once more, and both land', async () => {
+    // Two serializable transactions read the same rows, then both write: PostgreSQL stops one.
+    let attempts = 0;
+    let bothRead!: () => void;
+    const read = new Promise<void>((resolve) => {
+      bothRead = resolve;
+    });
+    let readers = 0;
+    const contended = mutation('contended_depot', async (ctx, input) => {
+      attempts++;
+      await sql`SET TRANSACTION ISOLATION LEVEL SERIALIZABLE`.execute(ctx.db);
+      await ctx.db.selectFrom('depots').select('id').where('business_id', '=', tenant.businessId).execute();
+      if (++readers === 2) bothRead();
+      await read;
+      await ctx.db
+        .insertInto('depots')
+        .values({ business_id: tenant.businessId, name: (input as { value: string }).value, lat: 1, lng: 1 })
+        .execute();
+      return { ok: true };
+    });
+    const results = await Promise.all([
+      executor.execute(contended, { value: 'first' }, as()),
+      executor.execute(contended, { value: 'second' }, as()),
+    ]);
+    assert.deepEqual(results, [{ ok: true }, { ok: true }]);
+    assert.equal(attempts, 3);
+  });
+
+  it('does not try again a write that already acted outside the database', async () => {
+    let charges = 0;
+    const charging = mutation('charging_then_conflict', async (ctx) => {
+      await ctx.outside.perform(
+        { kind: 'payment', description: 'charge' },
+        async () => {
+          charges++;
+        },
+        () => undefined,
+      );
+      // What PostgreSQL says when it stops a transaction for a concurrent writer.
+      throw Object.assign(new Error('could not serialize access due to concurrent update'), {
+        code: '40001',
+      });
+    });
+    await assert.rejects(executor.execute(charging, {}, as()), { code: 'CONCURRENT_UPDATE', status: 409 });
+    assert.equal(charges, 1);
+  });
+});
