@@ -72,7 +72,7 @@ export function demoContext(
     answer: {},
     provider: null,
     business: caller.businessId,
-    accept: undefined,
+    representation: undefined,
   };
 }
 

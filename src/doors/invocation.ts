@@ -17,7 +17,6 @@ export function invocationOf(
   return {
     bearer: options.anonymous ? undefined : bearerOf(request),
     providerKey: options.anonymous ? undefined : headerOf(request, 'x-otep-provider-key'),
-    accept: headerOf(request, 'accept'),
     door,
     lang: options.lang ?? request.lang,
     requestId: request.id,

@@ -1,5 +1,23 @@
 import { z } from 'zod';
 
+/** The part of JSON Schema that zod writes and the doors read. */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema | JsonSchema[];
+  prefixItems?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  description?: string;
+  default?: unknown;
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
+}
+
 /**
  * An operation's schema as JSON Schema (draft 2020-12), as the caller sends it (input) or as the
  * service answers it (output): what the OpenAPI document publishes and the GraphQL door reads.

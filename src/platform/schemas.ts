@@ -3,8 +3,8 @@ import { fieldMessage } from './i18n/field-messages.ts';
 
 // The building blocks of input schemas that every module shares: ids, dates, times, addresses, money.
 
-/** A positive integer id in a path or query string. */
-export const idParam = z.coerce.number().int().positive();
+/** A positive integer id (over REST, the door reads it from the path or query string). */
+export const idParam = z.int().positive();
 
 export const calendarDate = z.iso.date().describe('Calendar date, YYYY-MM-DD');
 

@@ -23,26 +23,8 @@ import {
 import type { z } from 'zod';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import { jsonSchemaOf } from '../json-schema.ts';
+import { type JsonSchema, jsonSchemaOf } from '../json-schema.ts';
 import { GraphQLJSON } from './json-scalar.ts';
-
-/** The part of JSON Schema that zod writes and this door reads. */
-export interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema | JsonSchema[];
-  prefixItems?: JsonSchema[];
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  enum?: unknown[];
-  const?: unknown;
-  description?: string;
-  default?: unknown;
-  $ref?: string;
-  $defs?: Record<string, JsonSchema>;
-}
 
 type Io = 'input' | 'output';
 

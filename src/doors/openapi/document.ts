@@ -154,7 +154,16 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
       responses: {
         '200': {
           description: 'Success',
-          content: { 'application/json': { schema: schemaOf(operation.output, 'output') } },
+          content: {
+            'application/json': { schema: schemaOf(operation.output, 'output') },
+            // Media types the caller may ask for with Accept, answered as the bare document.
+            ...Object.fromEntries(
+              (operation.representations ?? []).map((type) => [
+                type,
+                { schema: /[+/]json(;|$)/.test(type) ? {} : { type: 'string', contentMediaType: type } },
+              ]),
+            ),
+          },
           ...(binding.etag
             ? {
                 headers: {

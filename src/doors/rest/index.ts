@@ -5,9 +5,13 @@ import { type Executor, validationFailed } from '../../platform/catalog/executor
 import { Representation, type RestBody } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
+import { preferredRepresentation } from '../../platform/http/media-types.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
 import { invocationOf } from '../invocation.ts';
+import type { JsonSchema } from '../json-schema.ts';
+import { jsonSchemaOf } from '../json-schema.ts';
+import { textValueReader } from './query-values.ts';
 
 export const API_PREFIX = '/api';
 
@@ -22,13 +26,17 @@ export async function registerRestDoor(
   for (const operation of catalog.list()) {
     const binding = operation.rest;
     if (!binding) continue;
+    const readText = textValueReader(jsonSchemaOf(operation.input, 'input') as JsonSchema);
     const route: RouteOptions = {
       method: binding.method,
       url: API_PREFIX + binding.path,
       ...(binding.body?.limitBytes ? { bodyLimit: binding.body.limitBytes } : {}),
       handler: async (request, reply) => {
-        const input = restInput(request, binding.body);
-        const invocation = invocationOf(request, 'rest');
+        const input = restInput(request, binding.body, readText);
+        const invocation = {
+          ...invocationOf(request, 'rest'),
+          representation: preferredRepresentation(headerOf(request, 'accept'), operation.representations),
+        };
         if (binding.cache) {
           const { maxAgeSeconds, staleWhileRevalidateSeconds } = binding.cache;
           reply
@@ -92,13 +100,17 @@ export async function registerRestDoor(
 
 /**
  * The operation's input: the body (its fields, or the whole of it as one field), then query
- * parameters, then path parameters.
+ * parameters, then path parameters, these two read from text into the JSON the input declares.
  */
-function restInput(request: FastifyRequest, body: RestBody | undefined): Record<string, unknown> {
+function restInput(
+  request: FastifyRequest,
+  body: RestBody | undefined,
+  readText: (values: Record<string, unknown>) => Record<string, unknown>,
+): Record<string, unknown> {
   return {
     ...bodyInput(request, body),
-    ...(request.query as Record<string, unknown>),
-    ...(request.params as Record<string, unknown>),
+    ...readText(request.query as Record<string, unknown>),
+    ...readText(request.params as Record<string, unknown>),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import type { DriverRegistrations } from './registrations.ts';
 import { REGISTRATION_STATUSES, VEHICLE_TYPES } from './tables.ts';
@@ -75,14 +76,11 @@ export function driverRegistrationOperations(registrations: DriverRegistrations)
       graphql: 'driverRegistrations',
       input: z.object({
         status: z.enum(REGISTRATION_STATUSES).optional().describe('pending, approved or rejected'),
-        page: z.coerce.number().int().min(1).default(1),
-        per_page: z.coerce.number().int().min(1).max(200).default(50),
+        ...pageParams(),
       }),
       output: z.object({
         result: z.literal(true),
-        total: z.int(),
-        page: z.int(),
-        per_page: z.int(),
+        ...pageEnvelope,
         registrations: z.array(registration),
       }),
       handler: (ctx, input) => registrations.list(ctx, input),

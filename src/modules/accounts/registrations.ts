@@ -2,6 +2,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
+import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import { hashPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import { limited } from './service.ts';
@@ -73,15 +74,12 @@ export class DriverRegistrations {
       repo.countDriverRegistrations(ctx.db, businessId, filter.status),
       repo.driverRegistrationsOf(ctx.db, businessId, {
         status: filter.status,
-        limit: filter.per_page,
-        offset: (filter.page - 1) * filter.per_page,
+        ...pageWindow(filter),
       }),
     ]);
     return {
       result: true as const,
-      total,
-      page: filter.page,
-      per_page: filter.per_page,
+      ...envelopeOf(filter, total),
       registrations: rows.map((row) => ({
         ...row,
         created_at: row.created_at.toISOString(),

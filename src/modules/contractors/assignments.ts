@@ -4,6 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, type ErrorCode, type MessageParams } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage, fillTemplate, type Language } from '../../platform/i18n/index.ts';
+import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { AssignableOrder, OrdersService } from '../orders/index.ts';
 import { ORDER_STATUS_IDS, type OrderStatus } from '../orders/index.ts';
@@ -76,14 +77,11 @@ export class AssignmentsService {
     };
     const total = await repo.countAssignments(ctx.db, businessId, filter);
     const rows = await repo.listAssignments(ctx.db, businessId, filter, {
-      limit: query.per_page,
-      offset: (query.page - 1) * query.per_page,
+      ...pageWindow(query),
     });
     return {
       result: true as const,
-      total,
-      page: query.page,
-      per_page: query.per_page,
+      ...envelopeOf(query, total),
       assignments: await this.records(ctx.db, businessId, rows),
     };
   }

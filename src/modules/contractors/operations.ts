@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { actingBusinessParam, calendarDate, idParam as id } from '../../platform/schemas.ts';
 import type { BusinessModule } from '../accounts/index.ts';
 import type { AssignmentsService } from './assignments.ts';
@@ -72,15 +73,12 @@ export function contractorsOperations(
         broker_id: id.optional().describe('Only this contractor; ignored for contractor accounts'),
         status: z.enum(ASSIGNMENT_STATUSES).optional(),
         order_id: id.optional(),
-        page: z.coerce.number().int().min(1).default(1),
-        per_page: z.coerce.number().int().min(1).max(200).default(50),
+        ...pageParams(),
         business_id: actingBusinessParam,
       }),
       output: z.object({
         result: z.literal(true),
-        total: z.int(),
-        page: z.int(),
-        per_page: z.int(),
+        ...pageEnvelope,
         assignments: z.array(assignmentSchema),
       }),
       handler: (ctx, input) => assignments.list(ctx, input),

@@ -5,12 +5,12 @@ import { businessOf, type OperationContext } from '../../platform/catalog/operat
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
-import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
+import { errorMessage } from '../../platform/i18n/index.ts';
 import { toMinor } from '../../platform/money.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrderJournal } from './journal.ts';
 import * as repo from './repository.ts';
-import { type OrderInput, type OrderView, orderInputSchema } from './schemas.ts';
+import { type OrderInput, type OrderView, RefusedOrder } from './schemas.ts';
 import { OFF_ROUTE_CHANGES } from './statuses.ts';
 import { viewsOf, wholeBusiness } from './views.ts';
 
@@ -34,7 +34,7 @@ export class OrderIntake {
   }
 
   /** Creates each order on its own: a bad order is reported and never sinks the others. */
-  async bulkCreate(ctx: OperationContext, rawOrders: unknown[]) {
+  async bulkCreate(ctx: OperationContext, orders: Array<OrderInput | RefusedOrder>) {
     const businessId = businessOf(ctx);
     const results: Array<
       | { index: number; success: true; order_id: number; order_ref: string; tracking_numbers: string[] }
@@ -46,12 +46,11 @@ export class OrderIntake {
           details?: Record<string, unknown>;
         }
     > = [];
-    for (const [index, raw] of rawOrders.entries()) {
+    for (const [index, order] of orders.entries()) {
       await sql`SAVEPOINT bulk_order`.execute(ctx.db);
       try {
-        const parsed = orderInputSchema.safeParse(raw, { error: validationErrorMap(ctx.lang) });
-        if (!parsed.success) throw validationFailed(parsed.error);
-        const id = await this.insert(ctx, businessId, parsed.data);
+        if (order instanceof RefusedOrder) throw validationFailed(order.error);
+        const id = await this.insert(ctx, businessId, order);
         const [view] = await viewsOf(ctx.db, wholeBusiness(businessId), [id]);
         results.push({
           index,

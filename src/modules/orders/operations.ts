@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import {
   actingBusinessParam,
   addressSchema,
@@ -9,7 +10,7 @@ import {
   timeWindowSchema,
 } from '../../platform/schemas.ts';
 import type { AccountsService } from '../accounts/index.ts';
-import { orderInputSchema, orderSchema } from './schemas.ts';
+import { bulkOrderSchema, orderInputSchema, orderSchema } from './schemas.ts';
 import type { OrdersService } from './service.ts';
 import { ORDER_STATUSES, PROGRESS_STATUSES } from './statuses.ts';
 
@@ -89,7 +90,7 @@ export function ordersOperations(
       access: WRITE,
       rest: { method: 'POST', path: '/v1/client/orders/bulk' },
       graphql: 'bulkCreateOrders',
-      input: z.object({ orders: z.array(z.unknown()).min(1).max(100) }),
+      input: z.object({ orders: z.array(bulkOrderSchema).min(1).max(100) }),
       output: z.object({
         result: z.boolean(),
         created: z.int(),
@@ -122,25 +123,23 @@ export function ordersOperations(
       graphql: 'orders',
       input: z.object({
         status: z
-          .string()
-          .transform((value) => value.split(',').map((s) => s.trim()))
-          .pipe(z.array(z.enum(ORDER_STATUSES)))
+          .array(z.enum(ORDER_STATUSES))
+          .max(ORDER_STATUSES.length)
           .optional()
-          .describe('One status or several, comma-separated'),
+          .describe(
+            'Orders in any of these statuses (over REST: comma-separated, or the parameter repeated)',
+          ),
         scheduled_date: calendarDate.optional(),
         order_ref: z.string().max(64).optional(),
         tracking_number: z.string().max(64).optional(),
         route_id: id.optional(),
         driver_id: id.optional().describe('Orders planned with this driver'),
         business_id: actingBusinessParam,
-        page: z.coerce.number().int().min(1).default(1),
-        per_page: z.coerce.number().int().min(1).max(200).default(50),
+        ...pageParams(),
       }),
       output: z.object({
         result: z.literal(true),
-        total: z.int(),
-        page: z.int(),
-        per_page: z.int(),
+        ...pageEnvelope,
         orders: z.array(orderSchema),
       }),
       handler: (ctx, input) => orders.queries.list(ctx, input),
@@ -295,7 +294,7 @@ export function ordersOperations(
       access: READ,
       rest: { method: 'GET', path: '/v1/client/orders/exceptions' },
       graphql: 'orderExceptions',
-      input: z.object({ limit: z.coerce.number().int().min(1).max(200).default(100) }),
+      input: z.object({ limit: z.int().min(1).max(200).default(100) }),
       output: z.object({
         result: z.literal(true),
         exceptions: z.array(z.object({ reason: z.enum(['failed', 'held', 'late']), order: orderSchema })),

@@ -2,6 +2,7 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
+import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import type { OrderView } from './schemas.ts';
@@ -72,14 +73,11 @@ export class OrderQueries {
     };
     const total = await repo.countOrders(ctx.db, businessId, filter);
     const rows = await repo.listOrders(ctx.db, businessId, filter, {
-      limit: query.per_page,
-      offset: (query.page - 1) * query.per_page,
+      ...pageWindow(query),
     });
     return {
       result: true as const,
-      total,
-      page: query.page,
-      per_page: query.per_page,
+      ...envelopeOf(query, total),
       orders: await toViews(ctx.db, businessId, rows),
     };
   }

@@ -94,6 +94,18 @@ export const orderInputSchema = z
   });
 export type OrderInput = z.output<typeof orderInputSchema>;
 
+/** An order of a bulk call that is not valid: reported in its place, never failing the others. */
+export class RefusedOrder {
+  constructor(readonly error: { issues: z.core.$ZodIssue[] }) {}
+}
+
+/**
+ * One order of a bulk call: the order schema as every door publishes it, but an order that breaks
+ * it becomes a RefusedOrder instead of refusing the whole call (its messages in the caller's
+ * language all the same).
+ */
+export const bulkOrderSchema = orderInputSchema.catch((invalid) => new RefusedOrder(invalid.error) as never);
+
 export const packageSchema = z.object({
   id: z.int(),
   tracking_number: z.string(),

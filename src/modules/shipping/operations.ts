@@ -23,6 +23,7 @@ const READ = { kinds: BOOKERS, scopes: ['labels:read'] };
 const WRITE = { kinds: BOOKERS, scopes: ['labels:write'] };
 /** Every price in these answers is a label price: price hiding treats them as label_service's. */
 const LABEL_PRICES = 'label_service';
+const PDF = 'application/pdf';
 
 const shipped = z.object({
   result: z.literal(true),
@@ -180,19 +181,17 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       access: READ,
       priceFamily: LABEL_PRICES,
       errors: ['LABEL_NOT_FOUND'],
+      representations: [PDF],
       rest: { method: 'GET', path: '/v1/labelservice/labels/:tracking_number' },
       graphql: 'shippingLabel',
       input: z.object({
         tracking_number: z.string().trim().min(1).max(64),
-        // A query string says "true"; GraphQL and MCP send a boolean.
-        include_pdf: z
-          .preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean())
-          .default(false),
+        include_pdf: z.boolean().default(false).describe('Adds the PDF in base64 to the JSON answer'),
       }),
       output: z.object({ result: z.literal(true), label: labelSchema, price_hidden: priceHidden }),
       handler: async (ctx, input) => {
         const { view, pdf } = await shipping.label(ctx, input.tracking_number, input.include_pdf);
-        if (ctx.accept?.includes('application/pdf')) return new Representation('application/pdf', pdf);
+        if (ctx.representation === PDF) return new Representation(PDF, pdf);
         return { result: true as const, label: view };
       },
     }),

@@ -11,7 +11,7 @@ import { AppError } from '../../platform/errors.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
 import { eventsFromEpcis } from './projections/epcis-reader.ts';
-import { FORMAT_NAMES, FORMATS, formatForAccept } from './projections/registry.ts';
+import { FORMAT_MEDIA_TYPES, FORMAT_NAMES, FORMATS, formatOfMediaType } from './projections/registry.ts';
 import {
   eventPageParams,
   PUBLIC_TIMELINE_CACHE,
@@ -66,7 +66,7 @@ function render(
     }
     return { result: true as const, format, data: buildIn(format) };
   }
-  const accepted = formatForAccept(ctx.accept);
+  const accepted = formatOfMediaType(ctx.representation);
   if (accepted) return new Representation(FORMATS[accepted]!.mediaType, buildIn(accepted));
   return { result: true as const, format: 'otep', data: buildIn('otep') };
 }
@@ -82,7 +82,7 @@ async function versionOf(
 }
 
 function representationVersion(ctx: OperationContext, format: string | undefined, version: string): string {
-  return format === undefined ? `${version}:${formatForAccept(ctx.accept) ?? 'wrapped'}` : version;
+  return format === undefined ? `${version}:${formatOfMediaType(ctx.representation) ?? 'wrapped'}` : version;
 }
 
 /** One page of one timeline, rendered, with its paging; the version goes to doors that cache. */
@@ -117,6 +117,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       risk: 'low',
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
+      representations: FORMAT_MEDIA_TYPES,
       rest: {
         method: 'GET',
         path: '/v1/otep/trackings/:tracking_number',
@@ -137,6 +138,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       risk: 'low',
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
+      representations: FORMAT_MEDIA_TYPES,
       rest: {
         method: 'GET',
         path: '/v1/otep/trackings/:tracking_number/events',
@@ -162,6 +164,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       risk: 'low',
       access: { public: true },
       errors: ['UNKNOWN_FORMAT'],
+      representations: FORMAT_MEDIA_TYPES,
       rest: { method: 'POST', path: '/v1/otep/trackings/batch' },
       graphql: 'otepTrackingsBatch',
       input: z.object({

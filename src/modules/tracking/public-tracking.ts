@@ -18,14 +18,12 @@ export const MAX_EVENTS_PER_PAGE = 1000;
 
 /** Which page of a timeline to answer: page 1 holds the newest events. */
 export const eventPageParams = {
-  page: z.coerce
-    .number()
+  page: z
     .int()
     .min(1)
     .default(1)
     .describe('Page of the timeline, from the newest events (1) back to the oldest'),
-  per_page: z.coerce
-    .number()
+  per_page: z
     .int()
     .min(1)
     .max(MAX_EVENTS_PER_PAGE)

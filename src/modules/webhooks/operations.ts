@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import type { WebhooksService } from './service.ts';
 import { DELIVERY_STATES, WEBHOOK_KINDS } from './tables.ts';
@@ -76,8 +77,7 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
         kind: z.enum(WEBHOOK_KINDS).optional(),
         state: z.enum(DELIVERY_STATES).optional(),
         webhook_id: z.string().max(100).optional(),
-        page: z.coerce.number().int().min(1).default(1),
-        per_page: z.coerce.number().int().min(1).max(200).default(50),
+        ...pageParams(),
       }),
       output: z.object({
         result: z.literal(true),

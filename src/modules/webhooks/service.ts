@@ -7,6 +7,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { DomainEvent } from '../../platform/events.ts';
 import { checkDestination, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import { generateSecret, verifySignatures, webhookHeaders } from './signing.ts';
@@ -293,7 +294,7 @@ export class WebhooksService {
       ctx.db,
       businessOf(ctx),
       { kind: query.kind, state: query.state, messageId: query.message_id },
-      { limit: query.per_page, offset: (query.page - 1) * query.per_page },
+      pageWindow(query),
     );
     return {
       result: true as const,

@@ -48,7 +48,8 @@ export interface Invocation {
   bearer: string | undefined;
   /** A tracking provider's key (REST: the X-OTEP-Provider-Key header). */
   providerKey?: string;
-  accept?: string;
+  /** The media type the door negotiated for the answer (see Operation.representations). */
+  representation?: string;
   door: Door;
   lang: Language;
   requestId: string;
@@ -92,6 +93,7 @@ interface Admitted {
   /** Whose fair share of the service the call counts against. */
   share: number | undefined;
   business: number | null;
+  representation: string | undefined;
   input: unknown;
 }
 
@@ -180,7 +182,9 @@ export class Executor {
     const business = caller
       ? await this.businessOfCall(operation, caller, input)
       : (provider?.businessId ?? null);
-    return { caller, provider, share, business, input };
+    // Only a media type the operation declares reaches it.
+    const representation = operation.representations?.find((type) => type === invocation.representation);
+    return { caller, provider, share, business, representation, input };
   }
 
   /** The business the call acts in, and the customer it names checked against it (Access.business, .customer). */
@@ -347,7 +351,7 @@ export class Executor {
 
   private contextFor(
     db: Queryable,
-    { caller, provider, business }: Admitted,
+    { caller, provider, business, representation }: Admitted,
     invocation: Invocation,
     outside: OutsideWorld,
   ): OperationContext {
@@ -356,7 +360,7 @@ export class Executor {
       caller,
       provider,
       business,
-      accept: invocation.accept,
+      representation,
       lang: invocation.lang,
       clock: this.deps.clock,
       requestId: invocation.requestId,
@@ -413,7 +417,7 @@ function hasScope(caller: Caller, scope: string): boolean {
   return caller.scopes === 'all' || caller.scopes.has(scope);
 }
 
-export function validationFailed(error: z.ZodError): AppError {
+export function validationFailed(error: { issues: readonly z.core.$ZodIssue[] }): AppError {
   const fields = error.issues.map((issue) => ({
     field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
     code: issue.code,

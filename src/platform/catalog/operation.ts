@@ -52,8 +52,8 @@ export interface OperationContext {
   provider: ProviderCaller | null;
   /** The business the call acts in, as the operation's access declares it; null when the caller has none. */
   business: number | null;
-  /** The caller's Accept header, for operations that answer in several representations. */
-  accept: string | undefined;
+  /** The media type the door negotiated among the operation's `representations`; none: its JSON answer. */
+  representation: string | undefined;
 }
 
 export interface AnswerMeta {
@@ -199,6 +199,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * caller's business the executor refuses the call, before it looks at the input. Needs account access.
    */
   feature?: string;
+  /**
+   * Media types the operation can also answer in, as a bare document (a `Representation`) instead
+   * of its JSON answer: a door that negotiates (REST, by Accept) passes the caller's choice in
+   * `ctx.representation`.
+   */
+  representations?: readonly string[];
   /** Refusals this operation documents beyond the ones every operation may give. */
   errors?: readonly ErrorCode[];
   rest?: RestBinding;

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { preferredRepresentation } from '../../../platform/http/media-types.ts';
 import { BASE_URL, PARCEL } from './fixtures.ts';
-import { FORMAT_NAMES, FORMATS, formatForAccept } from './registry.ts';
+import { FORMAT_MEDIA_TYPES, FORMAT_NAMES, FORMATS, formatOfMediaType } from './registry.ts';
+
+/** The format the REST door's negotiation picks among the formats' media types. */
+const formatForAccept = (accept: string | undefined) =>
+  formatOfMediaType(preferredRepresentation(accept, FORMAT_MEDIA_TYPES));
 
 const EPCIS_PROFILE = 'application/ld+json; profile="https://ref.gs1.org/standards/epcis"';
 
@@ -49,7 +54,7 @@ describe('FORMATS', () => {
   });
 });
 
-describe('formatForAccept', () => {
+describe('negotiating a format by Accept', () => {
   it('picks epcis for the GS1 profile, quoted or not, alone or in a profile list', () => {
     assert.equal(formatForAccept(EPCIS_PROFILE), 'epcis');
     assert.equal(formatForAccept('application/ld+json;profile=https://ref.gs1.org/standards/epcis'), 'epcis');

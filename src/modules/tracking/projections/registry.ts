@@ -114,52 +114,10 @@ const BY_NAME = {
 /** The formats by name; indexable by any string, since names arrive from query parameters. */
 export const FORMATS: Readonly<Record<string, Format>> = BY_NAME;
 
-interface MediaRange {
-  type: string;
-  profiles: string[];
-  quality: number;
-  order: number;
-}
+/** The media types of the formats, which the timeline reads can answer in as bare documents. */
+export const FORMAT_MEDIA_TYPES: readonly string[] = FORMAT_NAMES.map((name) => BY_NAME[name].mediaType);
 
-/**
- * The format an Accept header asks for by media type, or undefined when it names none of ours
- * (wildcards and plain `application/json` included: the caller then answers its default). A JSON-LD
- * range matches a format when its `profile` (a space-separated list) holds the format's profile.
- */
-export function formatForAccept(acceptHeader: string | undefined): FormatName | undefined {
-  if (!acceptHeader) return undefined;
-  const ranges = acceptHeader
-    .split(',')
-    .map((range, order) => parseMediaRange(range, order))
-    .filter((range) => range.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.order - b.order);
-  for (const range of ranges) {
-    const name = FORMAT_NAMES.find((candidate) =>
-      matches(range, parseMediaRange(BY_NAME[candidate].mediaType)),
-    );
-    if (name) return name;
-  }
-  return undefined;
-}
-
-function matches(range: MediaRange, format: MediaRange): boolean {
-  if (range.type !== format.type) return false;
-  return format.profiles.every((profile) => range.profiles.includes(profile));
-}
-
-function parseMediaRange(text: string, order = 0): MediaRange {
-  const [type = '', ...parameters] = text.split(';');
-  const range: MediaRange = { type: type.trim().toLowerCase(), profiles: [], quality: 1, order };
-  for (const parameter of parameters) {
-    const equals = parameter.indexOf('=');
-    if (equals < 0) continue;
-    const key = parameter.slice(0, equals).trim().toLowerCase();
-    const value = parameter
-      .slice(equals + 1)
-      .trim()
-      .replace(/^"(.*)"$/, '$1');
-    if (key === 'q') range.quality = Number(value) || 0;
-    if (key === 'profile') range.profiles = value.split(/\s+/).filter(Boolean);
-  }
-  return range;
+/** The format whose media type a door negotiated (see Operation.representations). */
+export function formatOfMediaType(mediaType: string | undefined): FormatName | undefined {
+  return FORMAT_NAMES.find((name) => BY_NAME[name].mediaType === mediaType);
 }
