@@ -8,6 +8,8 @@ import { Executor, type Invocation } from '../src/platform/catalog/executor.ts';
 import { defineOperation, type Operation } from '../src/platform/catalog/operation.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
+import { AppError, featureDisabled } from '../src/platform/errors.ts';
+import { errorBody } from '../src/platform/http/errors.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { createTenant, type Tenant } from './support/fixtures.ts';
 
@@ -33,6 +35,7 @@ describe('executor rules', () => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
   let executor: Executor;
+  let services: ReturnType<typeof createServices>;
   let tenant: Tenant;
   let admin: string;
   const as = (extra: Partial<Invocation> = {}): Invocation => ({
@@ -47,7 +50,7 @@ describe('executor rules', () => {
     database = await createTestDatabase();
     handle = openDatabase(database.url);
     const clock = new ManualClock();
-    const services = createServices(loadConfig({}), clock);
+    services = createServices(loadConfig({}), clock);
     executor = new Executor({ db: handle.db, clock, authenticate: services.accounts.authenticate });
     tenant = await createTenant(handle.db, services, 'rules');
     admin = (
@@ -145,5 +148,40 @@ describe('executor rules', () => {
     });
     await assert.rejects(executor.execute(charging, {}, as()), { code: 'CONCURRENT_UPDATE', status: 409 });
     assert.equal(charges, 1);
+  });
+
+  it('refuses an opt-in family that is off with 409 and feature_enabled: false, before reading the input', async () => {
+    const gated = new Executor({
+      db: handle.db,
+      clock: new ManualClock(),
+      authenticate: services.accounts.authenticate,
+      requireFeature: async () => {
+        throw featureDisabled('order_chat', 'revoked');
+      },
+    });
+    const chat = defineOperation({
+      name: 'post_chat_message',
+      summary: 'test',
+      tag: 'Test',
+      kind: 'mutation',
+      risk: 'low',
+      feature: 'order_chat',
+      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      input: z.object({ text: z.string().min(1) }),
+      output: z.object({ ok: z.literal(true) }),
+      handler: async () => ({ ok: true as const }),
+    });
+    const refusal = await gated.execute(chat, { text: '' }, as()).then(
+      () => assert.fail('the call ran'),
+      (error: unknown) => error,
+    );
+    assert.ok(refusal instanceof AppError);
+    assert.equal(refusal.status, 409);
+    const body = errorBody(refusal, 'de', 'req');
+    assert.equal(body.result, false);
+    assert.equal(body.feature_enabled, false);
+    assert.equal(body.error_code, 'FEATURE_DISABLED');
+    assert.deepEqual(body.details, { feature: 'order_chat', reason: 'revoked' });
+    assert.match(body.message, /order_chat/);
   });
 });

@@ -44,6 +44,7 @@ export const ERROR_STATUS = {
   WEBHOOK_SECRET_MISSING: 409,
   ORDER_ALREADY_PAID: 409,
   REGISTRATION_ALREADY_DECIDED: 409,
+  FEATURE_DISABLED: 409,
   ALREADY_EXISTS: 409,
   REFERENCE_CONFLICT: 409,
   CONCURRENT_UPDATE: 409,
@@ -104,6 +105,8 @@ export class AppError extends Error {
       details?: Record<string, unknown>;
       /** Response headers that belong to the error, such as Retry-After. */
       headers?: Record<string, string>;
+      /** Fields the interface puts beside `error_code` in this refusal's body (`feature_enabled`). */
+      body?: Record<string, unknown>;
       /**
        * The refusal is itself an outcome to keep: what the operation wrote before refusing is
        * committed (a registration waiting for approval). Without it a refusal rolls back.
@@ -119,4 +122,17 @@ export class AppError extends Error {
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
+}
+
+/**
+ * The refusal of an operation of an opt-in family (order chat, the operations AI agent) while the
+ * family is off for the business, revoked by the platform admin, or not set up yet: 409 with
+ * `feature_enabled: false` beside the code, as the interface words it.
+ */
+export function featureDisabled(feature: string, reason: 'off' | 'revoked' | 'not_migrated'): AppError {
+  return new AppError('FEATURE_DISABLED', {
+    params: { feature },
+    details: { feature, reason },
+    body: { feature_enabled: false },
+  });
 }

@@ -19,6 +19,7 @@ export function toGraphqlError(
   return new GraphQLError(body.message, {
     originalError: appError,
     extensions: {
+      ...appError.options.body,
       error_code: body.error_code,
       status: appError.status,
       ...(body.details ? { details: body.details } : {}),

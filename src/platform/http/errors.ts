@@ -4,6 +4,7 @@ import { AppError, isAppError } from '../errors.ts';
 import { errorMessage, type Language } from '../i18n/index.ts';
 
 export interface ErrorBody {
+  [field: string]: unknown;
   result: false;
   error_code: string;
   message: string;
@@ -13,6 +14,7 @@ export interface ErrorBody {
 export function errorBody(error: AppError, lang: Language, requestId: string): ErrorBody {
   const params = { request_id: requestId, ...error.options.params };
   const body: ErrorBody = {
+    ...error.options.body,
     result: false,
     error_code: error.code,
     message: errorMessage(error.code, lang, params),

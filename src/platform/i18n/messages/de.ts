@@ -99,6 +99,7 @@ export const de: ErrorMessages = {
   INVALID_VALUE: 'Ein Wert liegt außerhalb des Bereichs oder der Form, die der Dienst speichern kann.',
   CONFIRMATION_REQUIRED:
     '{operation} ist eine Aktion mit hohem Risiko: Bestätigen Sie sie mit confirm=true (Agenten-Tools) oder dem Header X-Confirm: 1.',
+  FEATURE_DISABLED: '{feature} ist für dieses Unternehmen nicht eingeschaltet.',
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
   QUERY_TOO_COMPLEX:
     'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',

@@ -92,6 +92,7 @@ export const en: ErrorMessages = {
   INVALID_VALUE: 'A value is out of the range or form the service can store.',
   CONFIRMATION_REQUIRED:
     '{operation} is a high-risk action: confirm it with confirm=true (agent tools) or the X-Confirm: 1 header.',
+  FEATURE_DISABLED: '{feature} is not turned on for this business.',
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
   QUERY_TOO_COMPLEX:
     'The query asks for too much: {measure} = {found}, over the limit of {limit}. Ask for less in one request (fewer aliases, smaller pages, less nesting).',

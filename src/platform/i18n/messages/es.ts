@@ -95,6 +95,7 @@ export const es: ErrorMessages = {
   INVALID_VALUE: 'Un valor está fuera del rango o la forma que el servicio puede guardar.',
   CONFIRMATION_REQUIRED:
     '{operation} es una acción de alto riesgo: confírmela con confirm=true (herramientas de agente) o la cabecera X-Confirm: 1.',
+  FEATURE_DISABLED: '{feature} no está activado para esta empresa.',
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
   QUERY_TOO_COMPLEX:
     'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',

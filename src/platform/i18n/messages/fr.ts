@@ -101,6 +101,7 @@ export const fr: ErrorMessages = {
   INVALID_VALUE: 'Une valeur sort de la plage ou de la forme que le service peut enregistrer.',
   CONFIRMATION_REQUIRED:
     "{operation} est une action à haut risque : confirmez-la avec confirm=true (outils d'agent) ou l'en-tête X-Confirm: 1.",
+  FEATURE_DISABLED: "{feature} n'est pas activé pour cette entreprise.",
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
   QUERY_TOO_COMPLEX:
     "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",

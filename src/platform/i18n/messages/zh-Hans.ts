@@ -83,6 +83,7 @@ export const zhHans: ErrorMessages = {
   INVALID_VALUE: '某个值超出了服务可存储的范围或格式。',
   CONFIRMATION_REQUIRED:
     '{operation} 是高风险操作：请用 confirm=true（代理工具）或请求头 X-Confirm: 1 确认。',
+  FEATURE_DISABLED: '此企业未开启 {feature}。',
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',

@@ -83,6 +83,7 @@ export const zhHant: ErrorMessages = {
   INVALID_VALUE: '某個值超出了服務可儲存的範圍或格式。',
   CONFIRMATION_REQUIRED:
     '{operation} 是高風險操作：請用 confirm=true（代理工具）或請求標頭 X-Confirm: 1 確認。',
+  FEATURE_DISABLED: '此企業未開啟 {feature}。',
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',
