@@ -3,6 +3,8 @@ import type pg from 'pg';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
+import { registerMcpDoor } from './doors/mcp/index.ts';
+import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
 import { registerTrackingPage } from './doors/pages/track.ts';
@@ -168,6 +170,7 @@ export async function createApp(
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor, config.graphqlBudgets);
+  registerMcpDoor(http, catalog, executor, { publicBaseUrl: config.publicBaseUrl, version: API_VERSION });
   await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
 
   const outbox = new OutboxWorker(db, clock, {

@@ -112,6 +112,12 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       tag: 'Driver',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_drivers',
+        guide:
+          "The business's drivers with their working profile (depot, vehicle capacity, shift, skills, availability). Use it before planning.",
+        idempotent: true,
+      },
       access: { kinds: PLANNERS, scopes: ['drivers:read'], business: 'acting' },
       errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/drivers' },
@@ -130,6 +136,11 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       tag: 'Driver',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_driver_routes_today',
+        guide: "A driver's routes for today in the business's time zone, with their stops.",
+        idempotent: true,
+      },
       access: { kinds: [...STAFF, 'driver'], scopes: ['routes:read', 'drivers:read'] },
       errors: ['DRIVER_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/client/drivers/:driver_id/routes/today' },
@@ -147,6 +158,12 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_routes',
+        guide:
+          "Routes of the business (or a contractor's fleet), newest date first, optionally for one date or driver, with their stops in order.",
+        idempotent: true,
+      },
       access: { kinds: PLANNERS, scopes: ['routes:read'], business: 'acting' },
       errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/routes' },
@@ -165,6 +182,12 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_route_detail',
+        guide:
+          "One route by id: driver, distance, departure and return, and each stop's order and planned times.",
+        idempotent: true,
+      },
       access: { kinds: PLANNERS, scopes: ['routes:read'], business: 'acting' },
       errors: ['ROUTE_NOT_FOUND', 'BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/routes/:route_id' },
@@ -184,6 +207,12 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_build_route_options',
+        guide:
+          "What build_route would work with for a date: available drivers with capacity and shift, depots, how many orders wait to be planned (and how many lack coordinates), and the solver's limits. Call it before build_route.",
+        idempotent: true,
+      },
       access: { kinds: PLANNERS, scopes: ['routes:read'], business: 'acting' },
       errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v3/client/build-route/options' },
@@ -219,6 +248,11 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       kind: 'mutation',
       expensive: true,
       risk: 'high',
+      tool: {
+        user: 'build_route',
+        guide:
+          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills), replacing nothing already planned; answers routes and unassigned orders with reasons. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
+      },
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },
       errors: ['BUSINESS_REQUIRED'],

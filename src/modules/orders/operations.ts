@@ -57,6 +57,11 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        user: 'create_order',
+        guide:
+          'Create one order: type D (delivery, needs dropoff), P (pickup, needs pickup) or P2P (both); answers the order id and its tracking numbers. For many orders at once use bulk_create_orders.',
+      },
       access: { kinds: [...STAFF, 'customer'], scopes: ['orders:write'] },
       errors: ['ORDER_REF_TAKEN', 'CUSTOMER_NOT_FOUND', 'AMOUNT_TOO_PRECISE'],
       rest: { method: 'POST', path: '/v1/client/orderCreate' },
@@ -86,6 +91,11 @@ export function ordersOperations(
       kind: 'mutation',
       expensive: true,
       risk: 'high',
+      tool: {
+        user: 'bulk_create_orders',
+        guide:
+          'Create up to 100 orders in one call, each on its own: the answer lists success or failure per order (index, order id or error). High risk: confirm=true executes; without it you get a preview.',
+      },
       confirm: true,
       access: WRITE,
       rest: { method: 'POST', path: '/v1/client/orders/bulk' },
@@ -117,6 +127,12 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_orders',
+        guide:
+          "List the business's orders, newest first, filtered by status (a list), scheduled date, reference, tracking number, route or driver; paged. Use it to browse; to fetch one order by reference or tracking number use find_order.",
+        idempotent: true,
+      },
       access: SCOPED_READ,
       errors: ['BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/orders' },
@@ -150,6 +166,12 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'find_order',
+        guide:
+          'Find one order by its reference (order_ref) or one of its tracking numbers; give exactly one. Use it when a person quotes a reference or tracking number.',
+        idempotent: true,
+      },
       access: SCOPED_READ,
       errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/orders/find' },
@@ -176,6 +198,12 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_order_detail',
+        guide:
+          'One order in full by its id: addresses, window, packages and tracking numbers, status, route and driver, prices (unless hidden from the caller). Use it after get_orders or find_order gave you the id.',
+        idempotent: true,
+      },
       access: SCOPED_READ,
       errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED'],
       rest: { method: 'GET', path: '/v1/client/orders/:order_id' },
@@ -197,6 +225,11 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'mutation',
       risk: 'high',
+      tool: {
+        user: 'reroute_to_address',
+        guide:
+          'Send an order not yet picked up to a new drop-off address: the original is cancelled and a new order with the same tracking numbers replaces it. High risk: confirm=true.',
+      },
       confirm: true,
       access: WRITE,
       errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
@@ -212,6 +245,12 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        user: 'update_delivery_instruction',
+        guide:
+          "Replace an order's delivery instruction (what the driver should do at the door); an empty text removes it.",
+        idempotent: true,
+      },
       access: WRITE,
       errors: ['ORDER_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/delivery-instruction' },
@@ -234,6 +273,11 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        user: 'update_order_note',
+        guide: "Replace an order's internal note; an empty text removes it.",
+        idempotent: true,
+      },
       access: WRITE,
       errors: ['ORDER_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/note' },
@@ -251,6 +295,12 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        user: 'update_time_window_by_refs',
+        guide:
+          'Set the delivery time window (and optionally the date) of orders named by reference; references that cannot change are reported, the others change.',
+        idempotent: true,
+      },
       access: WRITE,
       rest: { method: 'POST', path: '/v1/client/orders/time-window' },
       graphql: 'updateTimeWindowByRefs',
@@ -272,6 +322,12 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'order_snapshot',
+        guide:
+          'How many orders the business has in each status on a date. Use it for a quick overview of a day.',
+        idempotent: true,
+      },
       access: READ,
       rest: { method: 'GET', path: '/v1/client/orders/snapshot' },
       graphql: 'orderSnapshot',
@@ -291,6 +347,12 @@ export function ordersOperations(
       tag: 'Orders',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'list_exceptions',
+        guide:
+          'Orders that need attention now: failed attempts, held orders and orders late against their window.',
+        idempotent: true,
+      },
       access: READ,
       rest: { method: 'GET', path: '/v1/client/orders/exceptions' },
       graphql: 'orderExceptions',
@@ -308,6 +370,12 @@ export function ordersOperations(
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_operation_events',
+        guide:
+          'The audit trail of orders (who changed what, when, through which door), by order ids or references. Use it to explain how an order got to its state.',
+        idempotent: true,
+      },
       access: READ,
       rest: { method: 'POST', path: '/v1/tracking/operationevents' },
       graphql: 'trackingOperationevents',
@@ -348,6 +416,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
     to: 'CANCELLED' | 'HOLD' | 'NEW_ORDER',
     risk: 'high',
     graphql: string,
+    guide: string,
   ) =>
     defineOperation({
       name,
@@ -355,6 +424,8 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       tag: 'Orders',
       kind: 'mutation',
       risk,
+      // Cancelling twice is refused; holding or releasing again leaves the order as it is.
+      tool: { user: name, guide, idempotent: to !== 'CANCELLED' },
       confirm: true,
       access: WRITE,
       errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
@@ -375,6 +446,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       'CANCELLED',
       'high',
       'cancelOrder',
+      'Cancel an order that is not delivered yet; it leaves any route. High risk: call with confirm=true (without it you get a preview), or propose it for approval.',
     ),
     move(
       'hold_order',
@@ -383,6 +455,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       'HOLD',
       'high',
       'holdOrder',
+      'Keep an order out of dispatch (status HOLD) until release_order; it leaves its route. High risk: confirm=true.',
     ),
     move(
       'release_order',
@@ -391,6 +464,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       'NEW_ORDER',
       'high',
       'releaseOrder',
+      'Release a held order back to NEW_ORDER so it can be planned again. High risk: confirm=true.',
     ),
     defineOperation({
       name: 'update_order_status',

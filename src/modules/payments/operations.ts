@@ -62,6 +62,11 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
       tag: 'Payments',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_account_credits',
+        guide: "A customer account's credit balance and ledger entries (customer accounts only).",
+        idempotent: true,
+      },
       access: { kinds: ['customer'], scopes: ['analytics:read'] },
       rest: { method: 'GET', path: '/v1/customer/credits' },
       graphql: 'accountCredits',

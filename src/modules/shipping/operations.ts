@@ -44,6 +44,11 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       tag: 'Shipping',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_shipping_methods',
+        guide: 'The carrier services the business can ship with, and the zones and transit days each serves.',
+        idempotent: true,
+      },
       access: READ,
       rest: { method: 'GET', path: '/v1/shipping/methods' },
       graphql: 'shippingMethods',
@@ -72,6 +77,12 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       tag: 'LabelService',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'get_shipping_rate',
+        guide:
+          'A price quote for a shipment with one carrier service, without buying a label. Use it to compare before create_shipping_label.',
+        idempotent: true,
+      },
       access: READ,
       priceFamily: LABEL_PRICES,
       errors: ['CARRIER_NOT_FOUND', 'CARRIER_SERVICE_NOT_FOUND'],
@@ -98,6 +109,12 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       tag: 'Shipping',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'compare_all_carriers',
+        guide:
+          'Quotes of every carrier service for one shipment, cheapest first, with the reason a service cannot carry it.',
+        idempotent: true,
+      },
       access: READ,
       priceFamily: LABEL_PRICES,
       rest: { method: 'POST', path: '/v1/shipping/compare' },
@@ -125,6 +142,11 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       tag: 'LabelService',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        user: 'create_shipping_label',
+        guide:
+          'Buy a shipping label for a shipment with a chosen carrier service: creates a label-service order and answers the label with its tracking number.',
+      },
       access: WRITE,
       priceFamily: LABEL_PRICES,
       errors: [
@@ -151,6 +173,11 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       tag: 'Shipping',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        user: 'quote_and_ship',
+        guide:
+          'Quote a shipment with every carrier and buy the label of the best offer in one call (cheapest unless told otherwise).',
+      },
       access: WRITE,
       priceFamily: LABEL_PRICES,
       errors: [

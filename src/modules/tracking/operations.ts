@@ -115,6 +115,12 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'otep_tracking',
+        guide:
+          "A parcel's full OTEP event timeline in a chosen format (otep by default; epcis, onerecord, uncefact, otlp, storefront formats). Use it when a system needs the events in a standard shape; for a plain status answer prefer track_package.",
+        idempotent: true,
+      },
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
       representations: FORMAT_MEDIA_TYPES,

@@ -174,6 +174,13 @@ export function publicTrackingOperations(tracking: TrackingService): Operation[]
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
+      tool: {
+        user: 'track_package',
+        guide:
+          "Where a parcel is now and how it got there, as the public tracking page shows it: status, events, proof of delivery. Use it for any 'where is my parcel' question; needs only the tracking number, no token.",
+        idempotent: true,
+        arguments: { tracking_number: 'trackingNumber' },
+      },
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/tracking/:trackingNumber', etag: true, cache: PUBLIC_TIMELINE_CACHE },

@@ -55,6 +55,11 @@ export interface Invocation {
   requestId: string;
   ip?: string;
   dryRun?: boolean;
+  /**
+   * What the connection allows beyond the token (agent doors: X-MCP-Profile, X-MCP-Scopes): it only
+   * narrows what the token grants, never widens it. None: the token's own scopes.
+   */
+  scopes?: ConnectionScopes;
   /** The caller stated that it means this high-risk call (see Operation.confirm). */
   confirmed?: boolean;
   /** Filled by the operation for the door: the version its answer was built from, ... */
@@ -129,8 +134,14 @@ export class Executor {
   }
 
   /** Who a bearer token belongs to, or null: for doors that size what they allow by it. */
-  async callerOf(bearer: string | undefined): Promise<Caller | null> {
-    return bearer ? this.deps.authenticate(this.deps.db, bearer, this.deps.clock.now()) : null;
+  async callerOf(bearer: string | undefined, connectionScopes?: ConnectionScopes): Promise<Caller | null> {
+    const caller = bearer ? await this.deps.authenticate(this.deps.db, bearer, this.deps.clock.now()) : null;
+    return caller && narrowed(caller, connectionScopes);
+  }
+
+  /** Whether this caller may call the operation at all (kind and scopes): what a door lists for it. */
+  mayCall(operation: Operation, caller: Caller | null): boolean {
+    return refusalOf(operation, caller, 'rest') === undefined;
   }
 
   async execute(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<unknown> {
@@ -227,22 +238,9 @@ export class Executor {
   }
 
   private async authorize(operation: Operation, invocation: Invocation): Promise<Caller | null> {
-    const caller = invocation.bearer
-      ? await this.deps.authenticate(this.deps.db, invocation.bearer, this.deps.clock.now())
-      : null;
-    const access = operation.access;
-    // A stale token on a public operation (say, login) is simply ignored.
-    if (access.public) return caller;
-    if (!caller) throw new AppError('UNAUTHENTICATED');
-    if (!('kinds' in access)) throw new AppError('FORBIDDEN');
-    if (access.kinds !== 'any' && !access.kinds.includes(caller.kind)) throw new AppError('FORBIDDEN');
-    const missing = (access.scopes ?? []).filter((scope) => !hasScope(caller, scope));
-    if (missing.length > 0) {
-      throw new AppError('INSUFFICIENT_SCOPE', {
-        params: { scopes: missing.join(', ') },
-        details: { missing },
-      });
-    }
+    const caller = await this.callerOf(invocation.bearer, invocation.scopes);
+    const refusal = refusalOf(operation, caller, invocation.door);
+    if (refusal) throw refusal;
     return caller;
   }
 
@@ -398,6 +396,38 @@ function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {
     return result;
   }
   return { ...result, dry_run: true, skipped_effects: skipped };
+}
+
+/** Scopes a connection asks for: a set, or 'all' for whatever the token grants. */
+export type ConnectionScopes = ReadonlySet<string> | 'all';
+
+/** The caller as the connection narrows it: only the scopes both the token and the connection name. */
+function narrowed(caller: Caller, connection: ConnectionScopes | undefined): Caller {
+  if (connection === undefined || connection === 'all') return caller;
+  const token = caller.scopes;
+  return {
+    ...caller,
+    scopes: token === 'all' ? connection : new Set([...connection].filter((s) => token.has(s))),
+  };
+}
+
+/**
+ * Why this caller may not call the operation (none: it may). A stale token on a public operation
+ * (say, login) is simply ignored. The agent doors name a missing scope SCOPE_REQUIRED, as the
+ * interface's agent servers do; REST and GraphQL keep INSUFFICIENT_SCOPE.
+ */
+function refusalOf(operation: Operation, caller: Caller | null, door: Door): AppError | undefined {
+  const access = operation.access;
+  if (access.public) return undefined;
+  if (!caller) return new AppError('UNAUTHENTICATED');
+  if (!('kinds' in access)) return new AppError('FORBIDDEN');
+  if (access.kinds !== 'any' && !access.kinds.includes(caller.kind)) return new AppError('FORBIDDEN');
+  const missing = (access.scopes ?? []).filter((scope) => !hasScope(caller, scope));
+  if (missing.length === 0) return undefined;
+  return new AppError(UNATTENDED_DOORS.has(door) ? 'SCOPE_REQUIRED' : 'INSUFFICIENT_SCOPE', {
+    params: { scopes: missing.join(', ') },
+    details: { missing },
+  });
 }
 
 /** Doors where no human stands in front of the call: a high-risk call there must be confirmed. */

@@ -135,6 +135,20 @@ export type Access =
     };
 
 export type Risk = 'low' | 'medium' | 'high';
+
+/** The operation as a tool of the agent servers (MCP): on which of them, under which name, told how. */
+export interface ToolBinding {
+  /** Its name on the user server (`/mcp`), when it is one of that server's tools. */
+  user?: string;
+  /** Its name on the developer server (`/mcp/developer`), when it is one of that server's tools. */
+  developer?: string;
+  /** For the agent: what the tool does, when to use it, what to call first. */
+  guide: string;
+  /** Calling it again with the same arguments changes nothing more (the idempotentHint). */
+  idempotent?: boolean;
+  /** Tool arguments named otherwise than the input fields they fill (argument -> field). */
+  arguments?: Readonly<Record<string, string>>;
+}
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** An operation's REST route; the path is relative to /api and may hold :params that are input fields. */
@@ -205,6 +219,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * `ctx.representation`.
    */
   representations?: readonly string[];
+  /** The operation as an agent tool; none: agents cannot call it. */
+  tool?: ToolBinding;
   /** Refusals this operation documents beyond the ones every operation may give. */
   errors?: readonly ErrorCode[];
   rest?: RestBinding;

@@ -12,6 +12,7 @@ export const de: ErrorMessages = {
     'Bitte zuerst anmelden: Senden Sie ein gültiges, nicht abgelaufenes Zugriffstoken als „Authorization: Bearer <Token>“.',
   INVALID_CREDENTIALS: 'E-Mail-Adresse oder Passwort ist falsch.',
   FORBIDDEN: 'Ihr Konto darf diese Aktion nicht ausführen.',
+  SCOPE_REQUIRED: 'Die Berechtigungen dieser Verbindung umfassen nicht, was dafür nötig ist: {scopes}.',
   INSUFFICIENT_SCOPE: 'Ihrem Zugriffstoken fehlt die benötigte Berechtigung: {scopes}.',
   ACCOUNT_DISABLED: 'Dieses Konto ist deaktiviert. Bitten Sie Ihre Administration, es freizuschalten.',
   ENDPOINT_NOT_FOUND: 'Es gibt keinen Endpunkt {method} {path}.',

@@ -13,6 +13,7 @@ export const en: ErrorMessages = {
   UNAUTHENTICATED: 'Sign in first: send a valid, unexpired access token as "Authorization: Bearer <token>".',
   INVALID_CREDENTIALS: 'The email or password is incorrect.',
   FORBIDDEN: 'Your account is not allowed to do this.',
+  SCOPE_REQUIRED: "This connection's scopes do not include what this needs: {scopes}.",
   INSUFFICIENT_SCOPE: 'Your access token lacks the scope this needs: {scopes}.',
   ACCOUNT_DISABLED: 'This account is disabled. Ask your administrator to enable it.',
   ENDPOINT_NOT_FOUND: 'There is no endpoint {method} {path}.',

@@ -12,6 +12,7 @@ export const es: ErrorMessages = {
     'Inicie sesión primero: envíe un token de acceso válido y vigente como «Authorization: Bearer <token>».',
   INVALID_CREDENTIALS: 'El correo electrónico o la contraseña son incorrectos.',
   FORBIDDEN: 'Su cuenta no tiene permiso para hacer esto.',
+  SCOPE_REQUIRED: 'Los alcances de esta conexión no incluyen lo necesario: {scopes}.',
   INSUFFICIENT_SCOPE: 'Su token de acceso no tiene el alcance necesario: {scopes}.',
   ACCOUNT_DISABLED: 'Esta cuenta está desactivada. Pida a su administrador que la active.',
   ENDPOINT_NOT_FOUND: 'No existe el endpoint {method} {path}.',

@@ -12,6 +12,7 @@ export const fr: ErrorMessages = {
     'Connectez-vous d’abord : envoyez un jeton d’accès valide et non expiré dans « Authorization: Bearer <jeton> ».',
   INVALID_CREDENTIALS: "L'adresse e-mail ou le mot de passe est incorrect.",
   FORBIDDEN: "Votre compte n'est pas autorisé à effectuer cette action.",
+  SCOPE_REQUIRED: "Les portées de cette connexion n'incluent pas ce qu'il faut : {scopes}.",
   INSUFFICIENT_SCOPE: "Votre jeton d'accès n'a pas la portée requise : {scopes}.",
   ACCOUNT_DISABLED: 'Ce compte est désactivé. Demandez à votre administrateur de le réactiver.',
   ENDPOINT_NOT_FOUND: "Le point d'accès {method} {path} n'existe pas.",

@@ -9,6 +9,7 @@ export const zhHans: ErrorMessages = {
   UNAUTHENTICATED: '请先登录：以“Authorization: Bearer <令牌>”发送有效且未过期的访问令牌。',
   INVALID_CREDENTIALS: '邮箱或密码不正确。',
   FORBIDDEN: '您的账户无权执行此操作。',
+  SCOPE_REQUIRED: '此连接的权限范围不包含所需的：{scopes}。',
   INSUFFICIENT_SCOPE: '您的访问令牌缺少所需的权限范围：{scopes}。',
   ACCOUNT_DISABLED: '此账户已停用，请联系管理员启用。',
   ENDPOINT_NOT_FOUND: '不存在接口 {method} {path}。',

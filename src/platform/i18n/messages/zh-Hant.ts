@@ -9,6 +9,7 @@ export const zhHant: ErrorMessages = {
   UNAUTHENTICATED: '請先登入：以「Authorization: Bearer <權杖>」傳送有效且未過期的存取權杖。',
   INVALID_CREDENTIALS: '電子郵件或密碼不正確。',
   FORBIDDEN: '您的帳戶無權執行此操作。',
+  SCOPE_REQUIRED: '此連線的權限範圍不包含所需的：{scopes}。',
   INSUFFICIENT_SCOPE: '您的存取權杖缺少所需的權限範圍：{scopes}。',
   ACCOUNT_DISABLED: '此帳戶已停用，請聯絡管理員啟用。',
   ENDPOINT_NOT_FOUND: '不存在端點 {method} {path}。',

@@ -1,0 +1,234 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PROFILES } from '../../modules/accounts/index.ts';
+import type { ConnectionScopes, Executor, Invocation } from '../../platform/catalog/executor.ts';
+import type { Catalog } from '../../platform/catalog/registry.ts';
+import { isAppError } from '../../platform/errors.ts';
+import { errorBody, toAppError } from '../../platform/http/errors.ts';
+import { headerOf } from '../../platform/http/server.ts';
+import { invocationOf } from '../invocation.ts';
+import { inputOf, type Tool, type ToolServer, toolsOf } from './tools.ts';
+
+export interface McpDoorSettings {
+  /** The service's public address: requests naming another Host or Origin are refused. */
+  publicBaseUrl: string;
+  /** Hook for what a door may do beyond running a tool: the approval queue (X-MCP-Require-Approval). */
+  propose?: ProposeWrite;
+  version: string;
+}
+
+/** Queues a tool call for a person's approval instead of running it; answers what the agent sees. */
+export type ProposeWrite = (
+  tool: Tool,
+  input: Record<string, unknown>,
+  invocation: Invocation,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * The agent door: the MCP Streamable HTTP transport, stateless (a new server and transport per
+ * request, JSON answers), whose tools are the catalog's operations that declare themselves tools
+ * of the server. Like REST and GraphQL it only translates: the executor decides everything.
+ */
+export function registerMcpDoor(
+  app: FastifyInstance,
+  catalog: Catalog,
+  executor: Executor,
+  settings: McpDoorSettings,
+): void {
+  registerServer(app, '/mcp', 'user', toolsOf(catalog, 'user'), executor, settings);
+}
+
+function registerServer(
+  app: FastifyInstance,
+  path: string,
+  server: ToolServer,
+  tools: Map<string, Tool>,
+  executor: Executor,
+  settings: McpDoorSettings,
+): void {
+  const base = new URL(settings.publicBaseUrl);
+  app.post(path, async (request, reply) => {
+    const refusal = foreignRequest(request, base) ?? connectionRefusal(request);
+    if (refusal) return sendRpcError(reply, refusal.status, refusal.code, refusal.message);
+    const connection = connectionOf(request);
+    const mcp = new Server(
+      { name: `tms-${server}`, version: settings.version },
+      { capabilities: { tools: { listChanged: false } } },
+    );
+    mcp.setRequestHandler(ListToolsRequestSchema, async () => {
+      const caller = await executor.callerOf(connection.invocation.bearer, connection.invocation.scopes);
+      return {
+        tools: [...tools.values()]
+          .filter((tool) => executor.mayCall(tool.operation, caller))
+          .map((tool) => tool.definition),
+      };
+    });
+    mcp.setRequestHandler(CallToolRequestSchema, async (call) => {
+      const tool = tools.get(call.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
+      return callTool(tool, call.params.arguments ?? {}, connection, executor, settings);
+    });
+    // Plain JSON-RPC clients send only application/json; the transport wants both to answer JSON.
+    request.raw.headers.accept = 'application/json, text/event-stream';
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+  // Stateless: there is no session to stream to or to end.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: path,
+      handler: async (_request, reply) =>
+        sendRpcError(
+          reply.header('allow', 'POST'),
+          405,
+          ErrorCode.ConnectionClosed,
+          'Method not allowed: POST only, no sessions',
+        ),
+    });
+  }
+}
+
+/** One connection's calls: who calls (the bearer only, never a tool argument) and how. */
+interface Connection {
+  invocation: Invocation;
+  /** X-MCP-Require-Approval: high-risk writes are queued for a person instead of running. */
+  requireApproval: boolean;
+}
+
+function connectionOf(request: FastifyRequest): Connection {
+  return {
+    invocation: {
+      ...invocationOf(request, 'mcp'),
+      scopes: connectionScopes(request) ?? 'all',
+      dryRun: isSet(headerOf(request, 'x-mcp-dry-run')),
+      confirmed: false,
+    },
+    requireApproval: isSet(headerOf(request, 'x-mcp-require-approval')),
+  };
+}
+
+/** X-MCP-Scopes, else X-MCP-Profile's scopes; they narrow the token, never widen it. */
+function connectionScopes(request: FastifyRequest): ConnectionScopes | undefined {
+  const scopes = headerOf(request, 'x-mcp-scopes');
+  if (scopes !== undefined) {
+    const named = scopes
+      .split(',')
+      .map((scope) => scope.trim())
+      .filter(Boolean);
+    return named.includes('*') ? 'all' : new Set(named);
+  }
+  const profile = headerOf(request, 'x-mcp-profile');
+  if (profile === undefined) return undefined;
+  const granted = PROFILES[profile]!;
+  return granted === 'all' ? 'all' : new Set(granted);
+}
+
+function connectionRefusal(request: FastifyRequest) {
+  const profile = headerOf(request, 'x-mcp-profile');
+  if (profile !== undefined && !Object.hasOwn(PROFILES, profile)) {
+    return {
+      status: 400,
+      code: ErrorCode.InvalidRequest,
+      message: `Unknown X-MCP-Profile ${profile}; profiles: ${Object.keys(PROFILES).join(', ')}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * DNS rebinding protection: a browser page on another site can reach a service on the user's
+ * network, but its requests name that site's Origin, or a Host that is not ours. Ours: the public
+ * base URL's, or the very address the request reached (an IP literal no other site can be).
+ */
+function foreignRequest(request: FastifyRequest, base: URL) {
+  const origin = headerOf(request, 'origin');
+  const host = headerOf(request, 'host')?.toLowerCase();
+  const socket = request.raw.socket;
+  const local = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress;
+  const hosts = new Set([
+    base.host.toLowerCase(),
+    `${local}:${socket.localPort}`,
+    `localhost:${socket.localPort}`,
+  ]);
+  const origins = new Set([...hosts].map((name) => `${base.protocol}//${name}`).concat(base.origin));
+  if (
+    (origin !== undefined && !origins.has(origin.toLowerCase())) ||
+    (host !== undefined && !hosts.has(host))
+  ) {
+    return { status: 403, code: ErrorCode.InvalidRequest, message: 'Origin or Host is not this service' };
+  }
+  return undefined;
+}
+
+async function callTool(
+  tool: Tool,
+  args: Record<string, unknown>,
+  connection: Connection,
+  executor: Executor,
+  settings: McpDoorSettings,
+): Promise<CallToolResult> {
+  const input = inputOf(tool, args);
+  const confirmed = args.confirm === true;
+  const operation = tool.operation;
+  const invocation: Invocation = { ...connection.invocation, answer: {}, confirmed };
+  try {
+    const approval = operation.kind === 'mutation' && operation.risk === 'high' && connection.requireApproval;
+    if (approval && settings.propose) return answer(await settings.propose(tool, input, invocation));
+    // An unconfirmed high-risk call does not execute: it previews (a dry run) and says how to go on.
+    if (operation.confirm && !confirmed && !invocation.dryRun) {
+      const preview = await executor.execute(operation, input, { ...invocation, dryRun: true });
+      return refused({
+        result: false,
+        error_code: 'CONFIRMATION_REQUIRED',
+        message: `${tool.name} is high risk and did not run: this is a preview of what it would do. Call it again with confirm: true to execute it.`,
+        preview,
+      });
+    }
+    return answer((await executor.execute(operation, input, invocation)) as Record<string, unknown>);
+  } catch (error) {
+    const appError = toAppError(error, 0);
+    const body = errorBody(appError, invocation.lang, invocation.requestId);
+    // Arguments that break the tool's input schema are the caller's protocol error, with the details.
+    if (isAppError(error) && error.code === 'VALIDATION_FAILED') {
+      throw new McpError(ErrorCode.InvalidParams, body.message, body);
+    }
+    return refused(body);
+  }
+}
+
+function answer(result: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+}
+
+function refused(body: Record<string, unknown>): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+}
+
+function sendRpcError(reply: FastifyReply, status: number, code: number, message: string) {
+  return reply
+    .code(status)
+    .type('application/json')
+    .send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+function isSet(header: string | undefined): boolean {
+  return header === '1' || header === 'true';
+}

@@ -1,0 +1,145 @@
+import type { Operation } from '../../platform/catalog/operation.ts';
+import type { Catalog } from '../../platform/catalog/registry.ts';
+import { type JsonSchema, jsonSchemaOf } from '../json-schema.ts';
+
+export type ToolServer = 'user' | 'developer';
+
+/** One tool of an agent server, as `tools/list` shows it, with the operation behind it. */
+export interface Tool {
+  name: string;
+  operation: Operation;
+  /** Tool argument -> input field, where their names differ. */
+  fieldOf: Readonly<Record<string, string>>;
+  definition: {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: JsonSchema & { type: 'object' };
+    outputSchema?: JsonSchema & { type: 'object' };
+    annotations: {
+      title: string;
+      readOnlyHint: boolean;
+      destructiveHint: boolean;
+      idempotentHint: boolean;
+      openWorldHint: boolean;
+    };
+  };
+}
+
+/** What a dry run adds to a write's answer (see the executor): a tool's output schema allows it. */
+const DRY_RUN_FIELDS: Record<string, JsonSchema> = {
+  dry_run: { type: 'boolean', description: 'The write ran and was rolled back (X-MCP-Dry-Run)' },
+  skipped_effects: {
+    type: 'array',
+    description: 'What the dry run did not do outside the database',
+    items: { type: 'object' },
+  },
+};
+
+/**
+ * A refused call's structured content: the error body REST answers (and, for an unconfirmed
+ * high-risk call, the preview). Clients check structured content against the output schema
+ * whether or not the call failed, so the schema names both.
+ */
+const REFUSAL: JsonSchema = {
+  type: 'object',
+  description: 'A refused call: the same error_code and message as REST',
+  properties: {
+    result: { const: false },
+    error_code: { type: 'string' },
+    message: { type: 'string' },
+    details: { type: 'object' },
+    preview: { description: 'An unconfirmed high-risk call: what it would have answered' },
+  },
+  required: ['result', 'error_code', 'message'],
+};
+
+/** The tools of one server, from the operations that declare themselves its tools. */
+export function toolsOf(catalog: Catalog, server: ToolServer): Map<string, Tool> {
+  const tools = new Map<string, Tool>();
+  for (const operation of catalog.list()) {
+    const name = operation.tool?.[server];
+    if (!operation.tool || !name) continue;
+    if (tools.has(name)) throw new Error(`Tool ${name} is declared twice on the ${server} server`);
+    tools.set(name, toolOf(operation, name));
+  }
+  return tools;
+}
+
+function toolOf(operation: Operation, name: string): Tool {
+  const binding = operation.tool!;
+  const fieldOf = binding.arguments ?? {};
+  const argumentOf = Object.fromEntries(
+    Object.entries(fieldOf).map(([argument, field]) => [field, argument]),
+  );
+  const input = jsonSchemaOf(operation.input, 'input') as JsonSchema;
+  const properties = Object.fromEntries(
+    Object.entries(input.properties ?? {}).map(([field, schema]) => [argumentOf[field] ?? field, schema]),
+  );
+  const required = (input.required ?? []).map((field) => argumentOf[field] ?? field);
+  if (operation.confirm) {
+    properties.confirm = {
+      type: 'boolean',
+      description:
+        'true executes this high-risk call; without it the call answers a preview of what it would do',
+    };
+  }
+  const output = jsonSchemaOf(operation.output, 'output') as JsonSchema;
+  const write = operation.kind === 'mutation';
+  return {
+    name,
+    operation,
+    fieldOf,
+    definition: {
+      name,
+      title: operation.summary,
+      description: describe(operation),
+      inputSchema: {
+        ...input,
+        type: 'object',
+        properties,
+        ...(required.length > 0 ? { required } : { required: undefined }),
+      },
+      ...(output.type === 'object' ? { outputSchema: outputSchemaOf(output, write) } : {}),
+      annotations: {
+        title: operation.summary,
+        readOnlyHint: !write,
+        destructiveHint: write && operation.risk === 'high',
+        idempotentHint: !write || binding.idempotent === true,
+        openWorldHint: false,
+      },
+    },
+  };
+}
+
+/** The answer or a refusal; the answer's definitions stay at the root, where its $refs point. */
+function outputSchemaOf(output: JsonSchema, write: boolean): JsonSchema & { type: 'object' } {
+  const { $defs, ...answer } = output;
+  return {
+    type: 'object',
+    anyOf: [{ ...answer, properties: { ...answer.properties, ...(write ? DRY_RUN_FIELDS : {}) } }, REFUSAL],
+    ...($defs ? { $defs } : {}),
+  };
+}
+
+/** The guide, then what the catalog says of access and risk, so an agent reads it all in one place. */
+function describe(operation: Operation): string {
+  const access = operation.access;
+  const who = access.public
+    ? 'Public: no token needed.'
+    : 'kinds' in access
+      ? `Needs a token${access.scopes?.length ? ` with ${access.scopes.join(', ')}` : ''}${
+          access.kinds === 'any' ? '' : ` (accounts: ${access.kinds.join(', ')})`
+        }.`
+      : '';
+  const risk = operation.confirm
+    ? `Risk ${operation.risk}: executes only with confirm=true.`
+    : `Risk ${operation.risk}.`;
+  return [operation.tool!.guide, who, risk].filter(Boolean).join(' ');
+}
+
+/** Tool arguments as the operation's input: renamed arguments to their fields, `confirm` left out. */
+export function inputOf(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  const { confirm: _confirm, ...rest } = args;
+  return Object.fromEntries(Object.entries(rest).map(([name, value]) => [tool.fieldOf[name] ?? name, value]));
+}
