@@ -4,6 +4,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
 import { registerMcpDoor } from './doors/mcp/index.ts';
+import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
@@ -15,7 +16,10 @@ import {
   DriverRegistrations,
   driverRegistrationOperations,
   moduleSwitchOperations,
+  PROFILES,
+  SCOPES,
 } from './modules/accounts/index.ts';
+import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import {
   AssignmentsService,
@@ -33,8 +37,9 @@ import {
 } from './modules/payments/index.ts';
 import { PricingService, pricingOperations } from './modules/pricing/index.ts';
 import { ShippingService, shippingOperations } from './modules/shipping/index.ts';
-import { systemOperations } from './modules/system/index.ts';
+import { type Capabilities, systemOperations } from './modules/system/index.ts';
 import {
+  FORMAT_NAMES,
   INCIDENT_REASONS,
   publicTrackingOperations,
   TrackingService,
@@ -42,6 +47,7 @@ import {
 } from './modules/tracking/index.ts';
 import { WEBHOOK_TOPIC, WebhooksService, webhooksOperations } from './modules/webhooks/index.ts';
 import { Executor } from './platform/catalog/executor.ts';
+import type { OperationContext } from './platform/catalog/operation.ts';
 import { Catalog } from './platform/catalog/registry.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import type { Db } from './platform/db/database.ts';
@@ -68,6 +74,9 @@ export interface Services {
   shipping: ShippingService;
   webhooks: WebhooksService;
   apps: AppsService;
+  approvals: ApprovalsService;
+  /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
+  agentTools: AgentToolCalls;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -92,6 +101,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   });
   const webhooks = new WebhooksService(clock, accounts, config.webhooks);
   events.subscribe(webhooks.onEvents);
+  const agentTools = new AgentToolCalls();
   return {
     accounts,
     driverRegistrations: new DriverRegistrations(clock, config.login),
@@ -106,12 +116,63 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     shipping: new ShippingService(clock, orders, tracking, documents, events),
     webhooks,
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
+    approvals: new ApprovalsService(clock, accounts, agentTools),
+    agentTools,
   };
 }
 
+/** What the service offers agents, read from the catalog when asked. */
+function capabilitiesOf(catalog: Catalog): Capabilities {
+  return {
+    api_version: API_VERSION,
+    agent_servers: [{ server: 'user', path: '/mcp', tools: [...toolsOf(catalog, 'user').keys()].sort() }],
+    profiles: Object.fromEntries(
+      Object.entries(PROFILES).map(([name, scopes]) => [name, scopes === 'all' ? ['*'] : [...scopes]]),
+    ),
+    scopes: [...SCOPES],
+    tracking_formats: [...FORMAT_NAMES],
+    connection_headers: [
+      'Authorization',
+      'X-MCP-Profile',
+      'X-MCP-Scopes',
+      'X-MCP-Dry-Run',
+      'X-MCP-Require-Approval',
+    ],
+  };
+}
+
+/**
+ * The user agent server's write tools as the approval queue runs them: through the executor, as
+ * the approver, once the catalog and the executor exist.
+ */
+export class AgentToolCalls implements ToolCalls {
+  private connected?: { tools: Map<string, Tool>; executor: Executor };
+
+  connect(catalog: Catalog, executor: Executor): void {
+    this.connected = { tools: toolsOf(catalog, 'user'), executor };
+  }
+
+  isWrite(name: string): boolean {
+    return this.runtime().tools.get(name)?.operation.kind === 'mutation';
+  }
+
+  run(ctx: OperationContext, name: string, args: Record<string, unknown>, options?: { preview?: boolean }) {
+    const { tools, executor } = this.runtime();
+    const tool = tools.get(name);
+    if (!tool) throw new Error(`No tool ${name} on the user agent server`);
+    return executor.runWithin(ctx, tool.operation, inputOf(tool, args), options);
+  }
+
+  private runtime() {
+    if (!this.connected) throw new Error('The agent tools are not connected to a catalog and executor yet');
+    return this.connected;
+  }
+}
+
 export function createCatalog(services: Services): Catalog {
-  return new Catalog()
-    .register(systemOperations())
+  const catalog: Catalog = new Catalog();
+  return catalog
+    .register(systemOperations(() => capabilitiesOf(catalog)))
     .register(accountsOperations(services.accounts))
     .register(moduleSwitchOperations(services.accounts))
     .register(driverRegistrationOperations(services.driverRegistrations))
@@ -125,7 +186,8 @@ export function createCatalog(services: Services): Catalog {
     .register(documentsOperations(services.documents))
     .register(shippingOperations(services.shipping))
     .register(webhooksOperations(services.webhooks))
-    .register(appsOperations(services.apps));
+    .register(appsOperations(services.apps))
+    .register(approvalsOperations(services.approvals));
 }
 
 export interface App {
@@ -163,6 +225,7 @@ export async function createApp(
     limits,
     observe: metrics.observeOperation,
   });
+  services.agentTools.connect(catalog, executor);
   const http = createHttpServer(config, metrics);
   http.addHook('onClose', () => limits.close());
   await registerRestDoor(http, catalog, executor);

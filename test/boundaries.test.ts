@@ -129,6 +129,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0015_apps.sql': 'apps',
   '0016_route_stops_follow_orders.sql': 'dispatch',
   '0017_driver_registrations.sql': 'accounts',
+  '0018_agent_write_proposals.sql': 'approvals',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

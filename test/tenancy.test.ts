@@ -134,7 +134,67 @@ describe('tenant isolation', () => {
     assert.equal(asA.body.registrations.find((r: { id: number }) => r.id === id).status, 'pending');
   };
 
+  /** A pending write proposal of A (to cancel A's order), made by the first approvals check. */
+  let proposalOfA: Promise<number> | undefined;
+  const pendingProposalOfA = () => {
+    proposalOfA ??= api
+      .post(
+        '/api/v1/agent/approvals',
+        { tool: 'cancel_order', arguments: { order_id: orderOfA.id }, reason: 'tenancy' },
+        { token: tokenOfA },
+      )
+      .then((answer) => {
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        return answer.body.proposal.id as number;
+      });
+    return proposalOfA;
+  };
+  const proposalOfAStaysPending = (action: 'approve' | 'reject') => async () => {
+    const id = await pendingProposalOfA();
+    const answer = await api.post(
+      `/api/v1/agent/approvals/${id}/${action}`,
+      { reason: 'not mine' },
+      { token: adminOfB() },
+    );
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'PROPOSAL_NOT_FOUND');
+    const asA = await api.get('/api/v1/agent/approvals', { token: tokenOfA });
+    assert.ok(asA.body.proposals.some((proposal: { id: number }) => proposal.id === id));
+    assert.notEqual((await orderAsA()).status, 'CANCELLED');
+  };
+
   const checks: Record<string, () => Promise<void>> = {
+    propose_write: async () => {
+      // B may propose a call on A's order; its preview (and, approved, its run) meets A's wall.
+      const answer = await api.post(
+        '/api/v1/agent/approvals',
+        { tool: 'cancel_order', arguments: { order_id: orderOfA.id }, reason: 'probe' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.body.proposal.preview.error_code, 'ORDER_NOT_FOUND');
+      const approved = await api.post(
+        `/api/v1/agent/approvals/${answer.body.proposal.id}/approve`,
+        {},
+        {
+          token: tokensOfB.employee!,
+        },
+      );
+      assert.equal(
+        approved.body.proposal.outcome.error_code,
+        'ORDER_NOT_FOUND',
+        JSON.stringify(approved.body),
+      );
+      assert.notEqual((await orderAsA()).status, 'CANCELLED');
+    },
+    list_pending_approvals: async () => {
+      const id = await pendingProposalOfA();
+      const answer = await api.get('/api/v1/agent/approvals', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.ok(answer.body.proposals.every((proposal: { id: number }) => proposal.id !== id));
+    },
+    approve_pending_write: proposalOfAStaysPending('approve'),
+    reject_pending_write: proposalOfAStaysPending('reject'),
     get_driver_registrations: async () => {
       await pendingRegistrationOfA();
       const answer = await api.get('/api/v1/client/driver-registrations', { token: adminOfB() });

@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROFILES } from '../../modules/accounts/index.ts';
 import type { ConnectionScopes, Executor, Invocation } from '../../platform/catalog/executor.ts';
+import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { errorBody, toAppError } from '../../platform/http/errors.ts';
@@ -20,17 +21,11 @@ import { inputOf, type Tool, type ToolServer, toolsOf } from './tools.ts';
 export interface McpDoorSettings {
   /** The service's public address: requests naming another Host or Origin are refused. */
   publicBaseUrl: string;
-  /** Hook for what a door may do beyond running a tool: the approval queue (X-MCP-Require-Approval). */
-  propose?: ProposeWrite;
   version: string;
 }
 
-/** Queues a tool call for a person's approval instead of running it; answers what the agent sees. */
-export type ProposeWrite = (
-  tool: Tool,
-  input: Record<string, unknown>,
-  invocation: Invocation,
-) => Promise<Record<string, unknown>>;
+/** The operation a high-risk write becomes under X-MCP-Require-Approval: a proposal in the queue. */
+const PROPOSE_WRITE = 'propose_write';
 
 /**
  * The agent door: the MCP Streamable HTTP transport, stateless (a new server and transport per
@@ -43,7 +38,8 @@ export function registerMcpDoor(
   executor: Executor,
   settings: McpDoorSettings,
 ): void {
-  registerServer(app, '/mcp', 'user', toolsOf(catalog, 'user'), executor, settings);
+  const proposeWrite = catalog.get(PROPOSE_WRITE);
+  registerServer(app, '/mcp', 'user', toolsOf(catalog, 'user'), executor, settings, proposeWrite);
 }
 
 function registerServer(
@@ -53,6 +49,7 @@ function registerServer(
   tools: Map<string, Tool>,
   executor: Executor,
   settings: McpDoorSettings,
+  proposeWrite: Operation | undefined,
 ): void {
   const base = new URL(settings.publicBaseUrl);
   app.post(path, async (request, reply) => {
@@ -74,7 +71,7 @@ function registerServer(
     mcp.setRequestHandler(CallToolRequestSchema, async (call) => {
       const tool = tools.get(call.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
-      return callTool(tool, call.params.arguments ?? {}, connection, executor, settings);
+      return callTool(tool, call.params.arguments ?? {}, connection, executor, proposeWrite);
     });
     // Plain JSON-RPC clients send only application/json; the transport wants both to answer JSON.
     request.raw.headers.accept = 'application/json, text/event-stream';
@@ -183,15 +180,21 @@ async function callTool(
   args: Record<string, unknown>,
   connection: Connection,
   executor: Executor,
-  settings: McpDoorSettings,
+  proposeWrite: Operation | undefined,
 ): Promise<CallToolResult> {
   const input = inputOf(tool, args);
   const confirmed = args.confirm === true;
   const operation = tool.operation;
   const invocation: Invocation = { ...connection.invocation, answer: {}, confirmed };
   try {
-    const approval = operation.kind === 'mutation' && operation.risk === 'high' && connection.requireApproval;
-    if (approval && settings.propose) return answer(await settings.propose(tool, input, invocation));
+    // A high-risk write waits in the approval queue when the connection asks for a person's decision.
+    const queued = operation.kind === 'mutation' && operation.risk === 'high' && connection.requireApproval;
+    if (queued && proposeWrite) {
+      const { confirm: _confirm, ...toolArguments } = args;
+      const proposal = { tool: tool.name, arguments: toolArguments, reason: 'X-MCP-Require-Approval: 1' };
+      const queued = (await executor.execute(proposeWrite, proposal, invocation)) as { proposal: unknown };
+      return answer({ result: true, queued_for_approval: true, proposal: queued.proposal });
+    }
     // An unconfirmed high-risk call does not execute: it previews (a dry run) and says how to go on.
     if (operation.confirm && !confirmed && !invocation.dryRun) {
       const preview = await executor.execute(operation, input, { ...invocation, dryRun: true });

@@ -54,6 +54,18 @@ const REFUSAL: JsonSchema = {
   required: ['result', 'error_code', 'message'],
 };
 
+/** A high-risk write queued for a person's approval (X-MCP-Require-Approval) instead of running. */
+const QUEUED: JsonSchema = {
+  type: 'object',
+  description: 'Queued for approval (X-MCP-Require-Approval): nothing ran yet',
+  properties: {
+    result: { const: true },
+    queued_for_approval: { const: true },
+    proposal: { type: 'object', description: 'The proposal, as list_pending_approvals shows it' },
+  },
+  required: ['result', 'queued_for_approval', 'proposal'],
+};
+
 /** The tools of one server, from the operations that declare themselves its tools. */
 export function toolsOf(catalog: Catalog, server: ToolServer): Map<string, Tool> {
   const tools = new Map<string, Tool>();
@@ -100,7 +112,9 @@ function toolOf(operation: Operation, name: string): Tool {
         properties,
         ...(required.length > 0 ? { required } : { required: undefined }),
       },
-      ...(output.type === 'object' ? { outputSchema: outputSchemaOf(output, write) } : {}),
+      ...(output.type === 'object'
+        ? { outputSchema: outputSchemaOf(output, write, write && operation.risk === 'high') }
+        : {}),
       annotations: {
         title: operation.summary,
         readOnlyHint: !write,
@@ -113,11 +127,19 @@ function toolOf(operation: Operation, name: string): Tool {
 }
 
 /** The answer or a refusal; the answer's definitions stay at the root, where its $refs point. */
-function outputSchemaOf(output: JsonSchema, write: boolean): JsonSchema & { type: 'object' } {
+function outputSchemaOf(
+  output: JsonSchema,
+  write: boolean,
+  queueable: boolean,
+): JsonSchema & { type: 'object' } {
   const { $defs, ...answer } = output;
   return {
     type: 'object',
-    anyOf: [{ ...answer, properties: { ...answer.properties, ...(write ? DRY_RUN_FIELDS : {}) } }, REFUSAL],
+    anyOf: [
+      { ...answer, properties: { ...answer.properties, ...(write ? DRY_RUN_FIELDS : {}) } },
+      REFUSAL,
+      ...(queueable ? [QUEUED] : []),
+    ],
     ...($defs ? { $defs } : {}),
   };
 }

@@ -1,5 +1,7 @@
 /** Descriptions of the endpoint families (OpenAPI tags), in the interface's words. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
+  Approvals:
+    'The approval queue: write tool calls agents propose, which a person approves (and they run as that person) or rejects.',
   'Broker Order Assignments':
     'Hand one order exclusively to one contractor (broker employee), and take it back.',
   Contractors:
@@ -19,7 +21,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Signed notifications of orders, tracking, labels and assignments, delivered through the outbox.',
   Shipping:
     'Carriers behind one adapter, priced by rate cards the business configures: methods, comparing every carrier, quote and ship.',
-  System: 'Health of the service and its database.',
+  System: 'Health of the service and its database, and what it offers agents.',
   Tracking: 'Package tracking and the audit trail of orders.',
   User: 'Accounts: sign-in with email and password, bearer tokens, the signed-in account.',
 };

@@ -1,6 +1,6 @@
 // The accounts module (businesses, accounts, tokens, module switches and driver sign-ups): what other modules, the doors and the composition root may use.
 export { accountsOperations, localDateTime } from './operations.ts';
-export { PROFILES } from './profiles.ts';
+export { PROFILES, SCOPES } from './profiles.ts';
 export { driverRegistrationOperations } from './registration-operations.ts';
 export { DriverRegistrations } from './registrations.ts';
 export type { BusinessModule } from './service.ts';

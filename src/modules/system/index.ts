@@ -1,2 +1,2 @@
 // The system module (the service's own health and capabilities): what other modules, the doors and the composition root may use.
-export { systemOperations } from './operations.ts';
+export { type Capabilities, systemOperations } from './operations.ts';

@@ -5,8 +5,47 @@ import { AppError } from '../../platform/errors.ts';
 
 const DATABASE_CHECK_TIMEOUT_MS = 3_000;
 
-export function systemOperations(): Operation[] {
+/** What the service offers agents, as the composition root knows it (the catalog's tools, ...). */
+export interface Capabilities {
+  api_version: string;
+  agent_servers: Array<{ server: string; path: string; tools: string[] }>;
+  profiles: Record<string, string[]>;
+  scopes: string[];
+  tracking_formats: string[];
+  connection_headers: string[];
+}
+
+const capabilitiesSchema = z.object({
+  result: z.literal(true),
+  api_version: z.string(),
+  agent_servers: z.array(z.object({ server: z.string(), path: z.string(), tools: z.array(z.string()) })),
+  profiles: z.record(z.string(), z.array(z.string())).describe('Profile -> scopes; ["*"] for every scope'),
+  scopes: z.array(z.string()),
+  tracking_formats: z.array(z.string()),
+  connection_headers: z.array(z.string()),
+});
+
+export function systemOperations(capabilities: () => Capabilities): Operation[] {
   return [
+    defineOperation({
+      name: 'get_capabilities',
+      summary: 'What the service offers agents: tool servers and their tools, profiles, scopes, formats',
+      tag: 'System',
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        user: 'get_capabilities',
+        guide:
+          'What this service offers an agent: its tool servers and their tools, the profiles and the scopes each grants, the tracking formats, the connection headers. Call it first to learn what a connection can do.',
+        idempotent: true,
+      },
+      access: { public: true },
+      rest: { method: 'GET', path: '/v1/agent/capabilities' },
+      graphql: 'capabilities',
+      input: z.object({}),
+      output: capabilitiesSchema,
+      handler: async () => ({ result: true as const, ...capabilities() }),
+    }),
     defineOperation({
       name: 'get_health',
       summary: 'Liveness and database reachability',

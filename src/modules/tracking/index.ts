@@ -5,6 +5,7 @@ export { codebookHtml, codebookJson, codebookMarkdown, guideHtml, guideMarkdown 
 export type { UiKey } from './labels.ts';
 export { phaseLabel, uiText } from './labels.ts';
 export { trackingOperations } from './operations.ts';
+export { FORMAT_NAMES } from './projections/registry.ts';
 export type { PublicTracking } from './public-tracking.ts';
 export {
   GET_PUBLIC_TRACKING,

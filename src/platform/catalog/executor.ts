@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
@@ -137,6 +138,58 @@ export class Executor {
   async callerOf(bearer: string | undefined, connectionScopes?: ConnectionScopes): Promise<Caller | null> {
     const caller = bearer ? await this.deps.authenticate(this.deps.db, bearer, this.deps.clock.now()) : null;
     return caller && narrowed(caller, connectionScopes);
+  }
+
+  /**
+   * Runs an operation inside another operation's transaction, as that operation's caller, with
+   * every check a call gets (kind, scopes, module switch, input, business): an approved proposal
+   * run by its approver. It runs under a savepoint: its refusal or failure undoes its own writes
+   * only, and with `preview` it is always undone and performs nothing outside (a dry run).
+   */
+  async runWithin(
+    outer: OperationContext,
+    operation: Operation,
+    rawInput: unknown,
+    options: { preview?: boolean } = {},
+  ): Promise<unknown> {
+    const caller = outer.caller;
+    const refusal = refusalOf(operation, caller, outer.door);
+    if (refusal) throw refusal;
+    await this.requireFeature(operation, caller, rawInput);
+    const input = this.validate(operation, rawInput, outer.lang);
+    const business = caller ? await this.businessOfCall(operation, caller, input) : null;
+    const skipped: OutsideEffect[] = [];
+    const outside: OutsideWorld = options.preview
+      ? {
+          perform: async (effect, _run, preview) => {
+            skipped.push(effect);
+            return preview();
+          },
+        }
+      : outer.outside;
+    const ctx: OperationContext = { ...outer, business, outside, answer: {}, representation: undefined };
+    await sql`SAVEPOINT run_within`.execute(outer.db);
+    try {
+      const output = await operation.handler(ctx, input);
+      const result = await this.respond(ctx, operation, this.checkOutput(operation, output));
+      if (operation.kind === 'mutation') {
+        await recordAudit(outer.db, {
+          at: this.deps.clock.now(),
+          operation: operation.name,
+          door: outer.door,
+          actorUserId: caller?.userId ?? null,
+          businessId: business,
+          requestId: outer.requestId,
+        });
+      }
+      await sql
+        .raw(options.preview ? 'ROLLBACK TO SAVEPOINT run_within' : 'RELEASE SAVEPOINT run_within')
+        .execute(outer.db);
+      return options.preview ? dryRunAnswer(result, skipped) : result;
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT run_within`.execute(outer.db);
+      throw isAppError(error) ? error : (databaseRefusal(error) ?? error);
+    }
   }
 
   /** Whether this caller may call the operation at all (kind and scopes): what a door lists for it. */

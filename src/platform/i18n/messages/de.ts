@@ -101,6 +101,13 @@ export const de: ErrorMessages = {
   CONFIRMATION_REQUIRED:
     '{operation} ist eine Aktion mit hohem Risiko: Bestätigen Sie sie mit confirm=true (Agenten-Tools) oder dem Header X-Confirm: 1.',
   FEATURE_DISABLED: '{feature} ist für dieses Unternehmen nicht eingeschaltet.',
+  PROPOSAL_NOT_FOUND: 'Kein Schreibvorschlag {id} in diesem Unternehmen.',
+  PROPOSAL_DECIDED: 'Über den Schreibvorschlag {id} wurde bereits entschieden ({status}).',
+  PROPOSAL_EXPIRED: 'Der Schreibvorschlag {id} ist abgelaufen, bevor jemand entschied.',
+  OWN_PROPOSAL:
+    'Das Token, das diesen Schreibvorgang vorgeschlagen hat, kann ihn nicht genehmigen: Das muss eine Person (oder ein anderes Token) tun.',
+  TOOL_NOT_PROPOSABLE:
+    '{tool} ist kein schreibendes Werkzeug des Agentenservers: Nur solche können vorgeschlagen werden.',
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
   QUERY_TOO_COMPLEX:
     'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',

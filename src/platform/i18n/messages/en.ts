@@ -94,6 +94,11 @@ export const en: ErrorMessages = {
   CONFIRMATION_REQUIRED:
     '{operation} is a high-risk action: confirm it with confirm=true (agent tools) or the X-Confirm: 1 header.',
   FEATURE_DISABLED: '{feature} is not turned on for this business.',
+  PROPOSAL_NOT_FOUND: 'No write proposal {id} in this business.',
+  PROPOSAL_DECIDED: 'Write proposal {id} is already {status}.',
+  PROPOSAL_EXPIRED: 'Write proposal {id} expired before anyone decided.',
+  OWN_PROPOSAL: 'The token that proposed this write cannot approve it: a person (or another token) must.',
+  TOOL_NOT_PROPOSABLE: '{tool} is not a write tool of the agent server: only those can be proposed.',
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
   QUERY_TOO_COMPLEX:
     'The query asks for too much: {measure} = {found}, over the limit of {limit}. Ask for less in one request (fewer aliases, smaller pages, less nesting).',

@@ -97,6 +97,13 @@ export const es: ErrorMessages = {
   CONFIRMATION_REQUIRED:
     '{operation} es una acción de alto riesgo: confírmela con confirm=true (herramientas de agente) o la cabecera X-Confirm: 1.',
   FEATURE_DISABLED: '{feature} no está activado para esta empresa.',
+  PROPOSAL_NOT_FOUND: 'No hay ninguna propuesta de escritura {id} en esta empresa.',
+  PROPOSAL_DECIDED: 'La propuesta de escritura {id} ya está resuelta ({status}).',
+  PROPOSAL_EXPIRED: 'La propuesta de escritura {id} caducó antes de que nadie decidiera.',
+  OWN_PROPOSAL:
+    'El token que propuso esta escritura no puede aprobarla: debe hacerlo una persona (u otro token).',
+  TOOL_NOT_PROPOSABLE:
+    '{tool} no es una herramienta de escritura del servidor de agentes: solo esas se pueden proponer.',
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
   QUERY_TOO_COMPLEX:
     'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',

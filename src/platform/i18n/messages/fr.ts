@@ -103,6 +103,13 @@ export const fr: ErrorMessages = {
   CONFIRMATION_REQUIRED:
     "{operation} est une action à haut risque : confirmez-la avec confirm=true (outils d'agent) ou l'en-tête X-Confirm: 1.",
   FEATURE_DISABLED: "{feature} n'est pas activé pour cette entreprise.",
+  PROPOSAL_NOT_FOUND: "Aucune proposition d'écriture {id} dans cette entreprise.",
+  PROPOSAL_DECIDED: "La proposition d'écriture {id} est déjà traitée ({status}).",
+  PROPOSAL_EXPIRED: "La proposition d'écriture {id} a expiré avant toute décision.",
+  OWN_PROPOSAL:
+    "Le jeton qui a proposé cette écriture ne peut pas l'approuver : une personne (ou un autre jeton) le doit.",
+  TOOL_NOT_PROPOSABLE:
+    "{tool} n'est pas un outil d'écriture du serveur d'agents : seuls ceux-là peuvent être proposés.",
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
   QUERY_TOO_COMPLEX:
     "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",

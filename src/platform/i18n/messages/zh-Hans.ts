@@ -85,6 +85,11 @@ export const zhHans: ErrorMessages = {
   CONFIRMATION_REQUIRED:
     '{operation} 是高风险操作：请用 confirm=true（代理工具）或请求头 X-Confirm: 1 确认。',
   FEATURE_DISABLED: '此企业未开启 {feature}。',
+  PROPOSAL_NOT_FOUND: '此企业中没有写入提议 {id}。',
+  PROPOSAL_DECIDED: '写入提议 {id} 已处理（{status}）。',
+  PROPOSAL_EXPIRED: '写入提议 {id} 在有人决定之前已过期。',
+  OWN_PROPOSAL: '提出此写入的令牌不能批准它：须由人（或其他令牌）批准。',
+  TOOL_NOT_PROPOSABLE: '{tool} 不是代理服务器的写入工具：只能提议写入工具。',
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',

@@ -85,6 +85,11 @@ export const zhHant: ErrorMessages = {
   CONFIRMATION_REQUIRED:
     '{operation} 是高風險操作：請用 confirm=true（代理工具）或請求標頭 X-Confirm: 1 確認。',
   FEATURE_DISABLED: '此企業未開啟 {feature}。',
+  PROPOSAL_NOT_FOUND: '此企業中沒有寫入提議 {id}。',
+  PROPOSAL_DECIDED: '寫入提議 {id} 已處理（{status}）。',
+  PROPOSAL_EXPIRED: '寫入提議 {id} 在有人決定之前已過期。',
+  OWN_PROPOSAL: '提出此寫入的權杖不能核准它：須由人（或其他權杖）核准。',
+  TOOL_NOT_PROPOSABLE: '{tool} 不是代理伺服器的寫入工具：只能提議寫入工具。',
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',

@@ -1,0 +1,3 @@
+// The approvals module (the queue of agent write proposals): what other modules, the doors and the composition root may use.
+export { approvalsOperations } from './operations.ts';
+export { ApprovalsService, PROPOSAL_TTL_HOURS, type ToolCalls } from './service.ts';

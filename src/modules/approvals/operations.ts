@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { idParam } from '../../platform/schemas.ts';
+import type { ApprovalsService } from './service.ts';
+
+const STAFF = ['client_admin', 'employee'] as const;
+
+const person = z.object({ id: z.int(), name: z.string() });
+
+const proposalSchema = z.object({
+  id: z.int(),
+  tool: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  reason: z.string(),
+  preview: z
+    .record(z.string(), z.unknown())
+    .describe('The dry run of the call as its proposer, or the refusal it met'),
+  status: z.enum(['pending', 'approved', 'rejected', 'expired']),
+  proposed_by: person,
+  proposed_at: z.string(),
+  expires_at: z.string(),
+  decided_by: person.nullable(),
+  decided_at: z.string().nullable(),
+  decision_reason: z.string().nullable(),
+  succeeded: z.boolean().nullable().describe('Approved: whether the call succeeded when it ran'),
+  outcome: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('Approved: what the call answered, or its refusal'),
+});
+const proposalAnswer = z.object({ result: z.literal(true), proposal: proposalSchema });
+const proposalId = z.object({ proposal_id: idParam });
+
+export function approvalsOperations(approvals: ApprovalsService): Operation[] {
+  return [
+    defineOperation({
+      name: 'propose_write',
+      summary: 'Queue a write tool call for a person to approve',
+      description:
+        'The call is not run: it is kept with its arguments, the reason and a preview (its dry run as the proposer) ' +
+        `until a person approves or rejects it, or it expires after 24 hours.`,
+      tag: 'Approvals',
+      kind: 'mutation',
+      risk: 'low',
+      tool: {
+        user: 'propose_write',
+        guide:
+          'Queue a write tool call (its name, arguments and your reason) for a person to approve instead of executing it; answers the proposal with its id and a preview. Use it when you may not write yourself or the change needs a human decision.',
+      },
+      access: { kinds: STAFF, scopes: ['approvals:read'] },
+      errors: ['TOOL_NOT_PROPOSABLE'],
+      rest: { method: 'POST', path: '/v1/agent/approvals' },
+      graphql: 'proposeWrite',
+      input: z.object({
+        tool: z.string().trim().min(1).max(64).describe('A write tool of the user agent server'),
+        arguments: z.record(z.string(), z.unknown()).default({}).describe("The tool's arguments"),
+        reason: z.string().trim().min(1).max(500).describe('Why, for the person who decides'),
+      }),
+      output: proposalAnswer,
+      handler: (ctx, input) => approvals.propose(ctx, input),
+    }),
+    defineOperation({
+      name: 'list_pending_approvals',
+      summary: 'Write proposals waiting for a decision',
+      tag: 'Approvals',
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        user: 'list_pending_approvals',
+        guide:
+          'The write proposals of the business waiting for a decision (newest first), with their tool, arguments, proposer, reason and preview.',
+        idempotent: true,
+      },
+      access: { kinds: STAFF, scopes: ['approvals:read'] },
+      rest: { method: 'GET', path: '/v1/agent/approvals' },
+      graphql: 'pendingApprovals',
+      input: z.object({ ...pageParams() }),
+      output: z.object({ result: z.literal(true), ...pageEnvelope, proposals: z.array(proposalSchema) }),
+      handler: (ctx, input) => approvals.pending(ctx, input),
+    }),
+    defineOperation({
+      name: 'approve_pending_write',
+      summary: 'Approve a proposal: its call runs now, as the approver',
+      description:
+        "The call runs once, with the approver's token's scopes and account kind; the proposal keeps what it " +
+        'answered, or the refusal it met. The token that proposed it cannot approve it.',
+      tag: 'Approvals',
+      kind: 'mutation',
+      risk: 'high',
+      confirm: true,
+      tool: {
+        user: 'approve_pending_write',
+        guide:
+          'Approve a pending proposal: its tool call executes now as you (you need that tool’s scopes) and the proposal keeps the result. High risk: confirm=true.',
+      },
+      access: { kinds: STAFF, scopes: ['approvals:write'] },
+      errors: ['PROPOSAL_NOT_FOUND', 'PROPOSAL_DECIDED', 'PROPOSAL_EXPIRED', 'OWN_PROPOSAL'],
+      rest: { method: 'POST', path: '/v1/agent/approvals/:proposal_id/approve' },
+      graphql: 'approvePendingWrite',
+      input: proposalId,
+      output: proposalAnswer,
+      handler: (ctx, input) => approvals.approve(ctx, input.proposal_id),
+    }),
+    defineOperation({
+      name: 'reject_pending_write',
+      summary: 'Reject a proposal, with a reason; nothing runs',
+      tag: 'Approvals',
+      kind: 'mutation',
+      risk: 'medium',
+      tool: {
+        user: 'reject_pending_write',
+        guide: 'Reject a pending proposal with a reason; nothing executes.',
+      },
+      access: { kinds: STAFF, scopes: ['approvals:write'] },
+      errors: ['PROPOSAL_NOT_FOUND', 'PROPOSAL_DECIDED', 'PROPOSAL_EXPIRED'],
+      rest: { method: 'POST', path: '/v1/agent/approvals/:proposal_id/reject' },
+      graphql: 'rejectPendingWrite',
+      input: proposalId.extend({ reason: z.string().trim().min(1).max(500) }),
+      output: proposalAnswer,
+      handler: (ctx, input) => approvals.reject(ctx, input.proposal_id, input.reason),
+    }),
+  ];
+}

@@ -1,0 +1,28 @@
+import type { Generated } from 'kysely';
+
+export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export interface ApprovalsTables {
+  agent_write_proposals: {
+    id: Generated<number>;
+    business_id: number;
+    tool: string;
+    arguments: Record<string, unknown>;
+    reason: string;
+    /** The dry run of the call as its proposer, or the refusal it met. */
+    preview: Record<string, unknown>;
+    status: ProposalStatus;
+    proposed_by: number;
+    /** The token that proposed it may not approve it. */
+    proposed_token_id: number;
+    proposed_at: Date;
+    expires_at: Date;
+    decided_by: number | null;
+    decided_at: Date | null;
+    decision_reason: string | null;
+    /** What the approved call answered, or the refusal it met when it ran. */
+    outcome: Record<string, unknown> | null;
+    succeeded: boolean | null;
+  };
+}
