@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { toolTable } from '../src/doors/mcp/tools.ts';
 import { PROFILES } from '../src/modules/accounts/profiles.ts';
 import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
@@ -189,6 +191,15 @@ describe('the user MCP server', () => {
     }
     assert.match(listed.get('build_route')!.description!, /get_build_route_options first/);
     assert.deepEqual(listed.get('track_package')!.inputSchema.required, ['tracking_number']);
+  });
+
+  it('has docs/mcp-tools.md in step with the catalog', async () => {
+    const committed = await readFile(new URL('../docs/mcp-tools.md', import.meta.url), 'utf8');
+    assert.equal(
+      committed,
+      toolTable(server.app.catalog, 'user'),
+      'docs/mcp-tools.md is out of date: npm run mcp:tools',
+    );
   });
 
   it('shows and allows only what the profile or the scopes of the connection grant', async () => {

@@ -165,3 +165,31 @@ export function inputOf(tool: Tool, args: Record<string, unknown>): Record<strin
   const { confirm: _confirm, ...rest } = args;
   return Object.fromEntries(Object.entries(rest).map(([name, value]) => [tool.fieldOf[name] ?? name, value]));
 }
+
+/**
+ * The tool table of one server in Markdown, as docs/mcp-tools.md holds it: what an integrator
+ * reads before connecting, in the interface's columns (auth P/A, risk, scopes, C = confirm=true).
+ */
+export function toolTable(catalog: Catalog, server: ToolServer): string {
+  const rows = [...toolsOf(catalog, server).values()]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((tool) => {
+      const access = tool.operation.access;
+      const scopes = 'kinds' in access ? (access.scopes ?? []).join(', ') : '';
+      const kinds = 'kinds' in access ? (access.kinds === 'any' ? 'any' : access.kinds.join(', ')) : '';
+      return `| \`${tool.name}\` | ${access.public ? 'P' : 'A'} | ${tool.operation.risk} | ${scopes || 'none'} | ${
+        tool.operation.confirm ? 'C' : ''
+      } | ${kinds || 'anyone'} | ${tool.operation.tool!.guide.replaceAll('|', '\\|')} |`;
+    });
+  return [
+    `# Tools of the ${server} agent server`,
+    '',
+    'Generated from the operation catalog (`npm run mcp:tools`); a test fails when it drifts. Auth: P public, A',
+    'a bearer token on the connection. C: the tool executes only with `confirm: true` (see docs/mcp.md).',
+    '',
+    '| Tool | Auth | Risk | Scopes | Confirm | Accounts | What it does |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
