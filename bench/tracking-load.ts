@@ -1,5 +1,5 @@
 /**
- * The load generator of bench/tracking.ts, run as a child process of it (fork, IPC) so that
+ * The load generator of bench/tracking.ts (and bench/mcp.ts), run as a child process of it (fork, IPC) so that
  * autocannon never shares an event loop with the servers it measures. Every job, against the
  * service or against the bare Fastify ceiling alike, goes through here.
  */
@@ -30,6 +30,16 @@ export type LoadJob =
       path: string;
       numbers: string[];
       size: number;
+      connections: number;
+      seconds: number;
+    }
+  /** POST the same body again and again (a JSON-RPC call, ...), for `seconds`. */
+  | {
+      kind: 'post';
+      url: string;
+      path: string;
+      headers: Record<string, string>;
+      body: string;
       connections: number;
       seconds: number;
     }
@@ -106,6 +116,13 @@ async function run(job: LoadJob): Promise<LoadResult> {
           }),
         },
       ],
+    };
+  } else if (job.kind === 'post') {
+    options = {
+      url: job.url,
+      connections: job.connections,
+      duration: job.seconds,
+      requests: [{ method: 'POST', path: job.path, headers: { ...json, ...job.headers }, body: job.body }],
     };
   } else {
     let next = 0;

@@ -184,4 +184,42 @@ describe('executor rules', () => {
     assert.deepEqual(body.details, { feature: 'order_chat', reason: 'revoked' });
     assert.match(body.message, /order_chat/);
   });
+
+  it('answers an anonymous versioned read from the last answer while its version holds', async () => {
+    let version = 'v1';
+    let builds = 0;
+    let versionReads = 0;
+    const timeline = defineOperation({
+      name: 'public_timeline',
+      summary: 'test',
+      tag: 'Test',
+      kind: 'query',
+      risk: 'low',
+      access: { public: true },
+      input: z.object({ number: z.string() }),
+      output: z.object({ built: z.int(), version: z.string() }),
+      version: async () => {
+        versionReads++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return version;
+      },
+      handler: async () => ({ built: ++builds, version }),
+    });
+    const anonymous = as({ bearer: undefined });
+    const read = () => executor.execute(timeline, { number: 'A1' }, anonymous);
+    assert.deepEqual(await read(), { built: 1, version: 'v1' });
+    assert.deepEqual(await read(), { built: 1, version: 'v1' });
+    // Readers at the same moment share one version query.
+    const before = versionReads;
+    await Promise.all([read(), read(), read()]);
+    assert.equal(versionReads, before + 1);
+    version = 'v2';
+    assert.deepEqual(await read(), { built: 2, version: 'v2' });
+    // Another number, or a signed-in caller, is built for itself.
+    assert.equal(
+      ((await executor.execute(timeline, { number: 'B2' }, anonymous)) as { built: number }).built,
+      3,
+    );
+    assert.equal(((await executor.execute(timeline, { number: 'A1' }, as())) as { built: number }).built, 4);
+  });
 });

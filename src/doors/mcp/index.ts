@@ -7,6 +7,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROFILES } from '../../modules/accounts/index.ts';
 import type { ConnectionScopes, Executor, Invocation } from '../../platform/catalog/executor.ts';
@@ -52,13 +53,15 @@ function registerServer(
   proposeWrite: Operation | undefined,
 ): void {
   const base = new URL(settings.publicBaseUrl);
+  // Building an Ajv instance for every request's server costs more than answering the call.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   app.post(path, async (request, reply) => {
     const refusal = foreignRequest(request, base) ?? connectionRefusal(request);
     if (refusal) return sendRpcError(reply, refusal.status, refusal.code, refusal.message);
     const connection = connectionOf(request);
     const mcp = new Server(
       { name: `tms-${server}`, version: settings.version },
-      { capabilities: { tools: { listChanged: false } } },
+      { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator },
     );
     mcp.setRequestHandler(ListToolsRequestSchema, async () => {
       const caller = await executor.callerOf(connection.invocation.bearer, connection.invocation.scopes);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
@@ -118,6 +119,19 @@ class DryRunRollback {
  * and call `execute`.
  */
 export class Executor {
+  /**
+   * Answers of public versioned reads (a parcel's public timeline), by operation, input, language,
+   * representation and version: an anonymous reader polling a number that did not change gets the
+   * answer built for the last one, after one cheap version query. A version changes whenever the
+   * answer would (Operation.version), so no entry is ever stale.
+   */
+  private readonly publicAnswers = new LRUCache<string, { answer: unknown }>({ max: 2_000 });
+  /**
+   * Version reads of public answers in flight: readers of the same number at the same moment share
+   * one query (what it finds is at most that query's few milliseconds old, as any read's is).
+   */
+  private readonly versionsInFlight = new Map<string, Promise<string | null>>();
+
   constructor(private readonly deps: ExecutorDeps) {}
 
   /**
@@ -344,7 +358,28 @@ export class Executor {
 
     if (operation.kind === 'query') {
       const ctx = context(this.deps.db);
-      return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
+      const build = async () =>
+        this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
+      // Only an anonymous caller's answer is everyone's: a signed-in one may be shaped by who asks.
+      if (!operation.version || !operation.access.public || admitted.caller || admitted.provider)
+        return build();
+      const asked = JSON.stringify([operation.name, input, ctx.lang, ctx.representation ?? null]);
+      let reading = this.versionsInFlight.get(asked);
+      if (!reading) {
+        reading = operation.version(ctx, input).finally(() => this.versionsInFlight.delete(asked));
+        this.versionsInFlight.set(asked, reading);
+      }
+      const version = await reading;
+      if (version === null) return build();
+      const key = `${asked}\n${version}`;
+      const kept = this.publicAnswers.get(key);
+      if (kept) {
+        ctx.answer.version = version;
+        return kept.answer;
+      }
+      const answer = await build();
+      this.publicAnswers.set(key, { answer });
+      return answer;
     }
     let ended: Ending;
     try {
