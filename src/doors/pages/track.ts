@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Phase } from '../../modules/tracking/index.ts';
 import {
@@ -14,23 +13,15 @@ import {
 import type { Executor } from '../../platform/catalog/executor.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
-import { html, SafeHtml } from '../../platform/html.ts';
-import { LANGUAGES, type Language, supportedLanguage } from '../../platform/i18n/index.ts';
+import { html, type SafeHtml } from '../../platform/html.ts';
+import { type Language, supportedLanguage } from '../../platform/i18n/index.ts';
 import { invocationOf } from '../invocation.ts';
+import { languageLinks, sendPage } from './layout.ts';
 
-/** Mobile first: one column, the status big; every colour pair keeps at least 4.5:1 contrast. */
+/** The tracking page's own look, on the pages' base: the status big, the journey, the timeline. */
 const CSS = `
-*{box-sizing:border-box}
-body{margin:0;background:#f3f4f6;color:#1b1e23;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","PingFang SC","Microsoft YaHei",sans-serif}
-main,footer{max-width:40rem;margin:0 auto;padding:1rem}
-h1{font-size:1.25rem;margin:.25rem 0}
-h2{font-size:1rem;margin:0 0 .5rem}
-p{margin:0 0 .5rem}
-a{color:#1a56a8}
 .number{overflow-wrap:anywhere}
 .number strong{font-family:ui-monospace,Menlo,Consolas,monospace}
-.card{background:#fff;border-radius:12px;padding:1rem;margin:0 0 1rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
-.meta{color:#4b5259;font-size:.875rem}
 .status{border-top:6px solid #1a56a8}
 .status.done{border-color:#1b7a3c}
 .status.alert{border-color:#b3261e}
@@ -49,30 +40,7 @@ a{color:#1a56a8}
 .timeline li:first-child::before{background:#1a56a8}
 .event-status{font-weight:600;margin:0}
 .timeline .meta,.timeline p{margin:0}
-dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem;margin:0}
-dt{color:#4b5259}
-dd{margin:0;overflow-wrap:anywhere}
-form{display:flex;flex-wrap:wrap;gap:.5rem}
-label{flex-basis:100%;font-weight:600}
-input{flex:1 1 12rem;min-width:0;font:inherit;padding:.625rem .75rem;border:1px solid #767d85;border-radius:8px}
-button{font:inherit;font-weight:600;padding:.625rem 1.25rem;border:0;border-radius:8px;background:#1a56a8;color:#fff}
-input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1b1e23;outline-offset:2px}
-.languages{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0;font-size:.875rem}
 `;
-
-/** Only this stylesheet applies (by its hash); nothing loads or runs, and forms go to this site only. */
-const PAGE_CSP =
-  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; ` +
-  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  'zh-Hans': '简体中文',
-  'zh-Hant': '繁體中文',
-  fr: 'Français',
-  de: 'Deutsch',
-  es: 'Español',
-};
 
 /**
  * The public tracking page: `/track/:number` renders the answer of the `get_public_tracking`
@@ -159,33 +127,9 @@ interface Page {
 }
 
 function send(reply: FastifyReply, view: View, { status, title, path, body }: Page) {
-  const document = html`<!doctype html>
-<html lang="${view.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>${new SafeHtml(CSS)}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-<footer>${languageLinks(view, path)}</footer>
-</body>
-</html>
-`;
-  return reply
-    .status(status)
-    .type('text/html; charset=utf-8')
-    .header('content-language', view.lang)
-    .header('vary', 'accept-language')
-    .header('cache-control', 'public, max-age=60')
-    .header('content-security-policy', PAGE_CSP)
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .send(document.value);
+  const footer = languageLinks(view.lang, view.text('language'), (lang) => `${path}?lang=${lang}`);
+  reply.header('cache-control', 'public, max-age=60');
+  return sendPage(reply, { status, lang: view.lang, title, body, footer, css: CSS });
 }
 
 function trackingBody(found: PublicTracking, view: View): SafeHtml {
@@ -296,14 +240,4 @@ function searchForm(view: View, value = ''): SafeHtml {
 ${view.chosen ? html`<input type="hidden" name="lang" value="${view.chosen}">` : ''}
 <button type="submit">${view.text('track')}</button>
 </form>`;
-}
-
-function languageLinks(view: View, path: string): SafeHtml {
-  const links = LANGUAGES.map(
-    (lang) =>
-      html`<li><a href="${path}?lang=${lang}" hreflang="${lang}" lang="${lang}"${
-        lang === view.lang ? html` aria-current="page"` : ''
-      }>${LANGUAGE_NAMES[lang]}</a></li>`,
-  );
-  return html`<nav aria-label="${view.text('language')}"><ul class="languages">${links}</ul></nav>`;
 }
