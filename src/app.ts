@@ -7,6 +7,7 @@ import { registerMcpDoor } from './doors/mcp/index.ts';
 import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
+import { registerApprovalsPage } from './doors/pages/approvals.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
 import { registerTrackingPage } from './doors/pages/track.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
@@ -230,6 +231,9 @@ export async function createApp(
   http.addHook('onClose', () => limits.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
+  registerApprovalsPage(http, catalog, executor, {
+    secureCookies: config.publicBaseUrl.startsWith('https:'),
+  });
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor, config.graphqlBudgets);
