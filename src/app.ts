@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
+import { registerDiscovery } from './doors/discovery/index.ts';
+import { CatalogSurface } from './doors/discovery/surface.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
 import { registerMcpDoor } from './doors/mcp/index.ts';
 import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
@@ -27,6 +29,7 @@ import {
   ContractorsService,
   contractorsOperations,
 } from './modules/contractors/index.ts';
+import { developerOperations } from './modules/developer/index.ts';
 import { DispatchService, dispatchOperations } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
@@ -42,6 +45,7 @@ import { type Capabilities, systemOperations } from './modules/system/index.ts';
 import {
   FORMAT_NAMES,
   INCIDENT_REASONS,
+  OTEP_VERSION,
   publicTrackingOperations,
   TrackingService,
   trackingOperations,
@@ -78,6 +82,8 @@ export interface Services {
   approvals: ApprovalsService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
+  /** What integrators learn the API from (connected by createApp). */
+  apiSurface: CatalogSurface;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -103,6 +109,11 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const webhooks = new WebhooksService(clock, accounts, config.webhooks);
   events.subscribe(webhooks.onEvents);
   const agentTools = new AgentToolCalls();
+  const apiSurface = new CatalogSurface({
+    publicBaseUrl: config.publicBaseUrl,
+    budgets: config.graphqlBudgets,
+    apiVersion: API_VERSION,
+  });
   return {
     accounts,
     driverRegistrations: new DriverRegistrations(clock, config.login),
@@ -119,6 +130,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals: new ApprovalsService(clock, accounts, agentTools),
     agentTools,
+    apiSurface,
   };
 }
 
@@ -126,7 +138,14 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
 function capabilitiesOf(catalog: Catalog): Capabilities {
   return {
     api_version: API_VERSION,
-    agent_servers: [{ server: 'user', path: '/mcp', tools: [...toolsOf(catalog, 'user').keys()].sort() }],
+    agent_servers: [
+      { server: 'user', path: '/mcp', tools: [...toolsOf(catalog, 'user').keys()].sort() },
+      {
+        server: 'developer',
+        path: '/mcp/developer',
+        tools: [...toolsOf(catalog, 'developer').keys()].sort(),
+      },
+    ],
     profiles: Object.fromEntries(
       Object.entries(PROFILES).map(([name, scopes]) => [name, scopes === 'all' ? ['*'] : [...scopes]]),
     ),
@@ -157,7 +176,12 @@ export class AgentToolCalls implements ToolCalls {
     return this.runtime().tools.get(name)?.operation.kind === 'mutation';
   }
 
-  run(ctx: OperationContext, name: string, args: Record<string, unknown>, options?: { preview?: boolean }) {
+  run(
+    ctx: OperationContext,
+    name: string,
+    args: Record<string, unknown>,
+    options?: { preview?: boolean; confirmed?: boolean },
+  ) {
     const { tools, executor } = this.runtime();
     const tool = tools.get(name);
     if (!tool) throw new Error(`No tool ${name} on the user agent server`);
@@ -188,7 +212,8 @@ export function createCatalog(services: Services): Catalog {
     .register(shippingOperations(services.shipping))
     .register(webhooksOperations(services.webhooks))
     .register(appsOperations(services.apps))
-    .register(approvalsOperations(services.approvals));
+    .register(approvalsOperations(services.approvals))
+    .register(developerOperations(services.apiSurface));
 }
 
 export interface App {
@@ -227,6 +252,7 @@ export async function createApp(
     observe: metrics.observeOperation,
   });
   services.agentTools.connect(catalog, executor);
+  services.apiSurface.connect(catalog, executor);
   const http = createHttpServer(config, metrics);
   http.addHook('onClose', () => limits.close());
   await registerRestDoor(http, catalog, executor);
@@ -237,7 +263,20 @@ export async function createApp(
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor, config.graphqlBudgets);
-  registerMcpDoor(http, catalog, executor, { publicBaseUrl: config.publicBaseUrl, version: API_VERSION });
+  registerMcpDoor(http, catalog, executor, {
+    publicBaseUrl: config.publicBaseUrl,
+    version: API_VERSION,
+    clock,
+  });
+  registerDiscovery(http, catalog, services.apiSurface, {
+    publicBaseUrl: config.publicBaseUrl,
+    apiVersion: API_VERSION,
+    otepVersion: OTEP_VERSION,
+    bodyLimitBytes: config.bodyLimitBytes,
+    profiles: capabilitiesOf(catalog).profiles,
+    trackingFormats: FORMAT_NAMES,
+    systemModules: () => services.accounts.systemModules(db),
+  });
   await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
 
   const outbox = new OutboxWorker(db, clock, {

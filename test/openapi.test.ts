@@ -112,12 +112,13 @@ describe('the OpenAPI document', () => {
 
   it('has every route the API answers, and nothing it does not answer', () => {
     // Surfaces under /api that describe themselves elsewhere: this document and its page, GraphQL
-    // (schema.graphql) and the OTEP guide (docs/otep.md).
+    // (schema.graphql), the OTEP guide (docs/otep.md), and discovery for agents (docs/agents.md).
     const elsewhere = [
       /^\/api\/openapi\.json$/,
       /^\/api\/docs(\/|$)/,
       /^\/api\/graphi?ql(\/|$)/,
       /^\/api\/otep-guide/,
+      /^\/api\/(ai\/|ai-skill|\.well-known\/|llms\.txt$|guides\/)/,
     ];
     const served = registeredRoutes(server.app.http)
       .filter((route) => route.url.startsWith('/api/') && route.method !== 'HEAD')

@@ -164,6 +164,37 @@ describe('tenant isolation', () => {
   };
 
   const checks: Record<string, () => Promise<void>> = {
+    run_graphql_query: async () => {
+      // A GraphQL document run as B reads and writes only what B's own calls may.
+      const answer = await api.post(
+        '/api/v1/developer/graphql',
+        {
+          query: `query($id: Int!) { order(order_id: $id) { order { id } } }`,
+          variables: { id: orderOfA.id },
+        },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(
+        answer.body.errors[0].extensions.error_code,
+        'ORDER_NOT_FOUND',
+        JSON.stringify(answer.body),
+      );
+      const cancel = await api.post(
+        '/api/v1/developer/graphql',
+        {
+          query: `mutation($id: Int!) { cancelOrder(order_id: $id) { order { status } } }`,
+          variables: { id: orderOfA.id },
+        },
+        { token: adminOfB() },
+      );
+      assert.equal(
+        cancel.body.errors[0].extensions.error_code,
+        'ORDER_NOT_FOUND',
+        JSON.stringify(cancel.body),
+      );
+      assert.notEqual((await orderAsA()).status, 'CANCELLED');
+    },
     propose_write: async () => {
       // B may propose a call on A's order; its preview (and, approved, its run) meets A's wall.
       const answer = await api.post(

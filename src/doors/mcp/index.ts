@@ -13,7 +13,8 @@ import { PROFILES } from '../../modules/accounts/index.ts';
 import type { ConnectionScopes, Executor, Invocation } from '../../platform/catalog/executor.ts';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import { isAppError } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { AppError, isAppError } from '../../platform/errors.ts';
 import { errorBody, toAppError } from '../../platform/http/errors.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { invocationOf } from '../invocation.ts';
@@ -23,7 +24,13 @@ export interface McpDoorSettings {
   /** The service's public address: requests naming another Host or Origin are refused. */
   publicBaseUrl: string;
   version: string;
+  /** The service clock: it decides when the developer server's api_token argument ends. */
+  clock: Clock;
 }
+
+/** The last day (UTC) the developer server still takes a token in the deprecated api_token argument. */
+export const API_TOKEN_LAST_DAY = '2026-12-31';
+const API_TOKEN_END = Date.parse(`${API_TOKEN_LAST_DAY}T23:59:59.999Z`);
 
 /** The operation a high-risk write becomes under X-MCP-Require-Approval: a proposal in the queue. */
 const PROPOSE_WRITE = 'propose_write';
@@ -41,6 +48,15 @@ export function registerMcpDoor(
 ): void {
   const proposeWrite = catalog.get(PROPOSE_WRITE);
   registerServer(app, '/mcp', 'user', toolsOf(catalog, 'user'), executor, settings, proposeWrite);
+  registerServer(
+    app,
+    '/mcp/developer',
+    'developer',
+    toolsOf(catalog, 'developer'),
+    executor,
+    settings,
+    proposeWrite,
+  );
 }
 
 function registerServer(
@@ -74,7 +90,24 @@ function registerServer(
     mcp.setRequestHandler(CallToolRequestSchema, async (call) => {
       const tool = tools.get(call.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
-      return callTool(tool, call.params.arguments ?? {}, connection, executor, proposeWrite);
+      const { api_token: legacyToken, ...args } = call.params.arguments ?? {};
+      // A token is read from the connection only; the developer server's deprecated argument aside.
+      if (server !== 'developer' || typeof legacyToken !== 'string' || connection.invocation.bearer) {
+        return callTool(tool, args, connection, executor, proposeWrite);
+      }
+      if (settings.clock.now().getTime() > API_TOKEN_END) {
+        const removed = new AppError('API_TOKEN_ARGUMENT_REMOVED', { params: { date: API_TOKEN_LAST_DAY } });
+        return refused(errorBody(removed, connection.invocation.lang, connection.invocation.requestId));
+      }
+      const viaArgument = { ...connection, invocation: { ...connection.invocation, bearer: legacyToken } };
+      const result = await callTool(tool, args, viaArgument, executor, proposeWrite);
+      const deprecation = `The api_token argument is deprecated and ends after ${API_TOKEN_LAST_DAY}: send the token in the connection's Authorization: Bearer header.`;
+      const structured = { ...result.structuredContent, deprecation };
+      return {
+        ...result,
+        content: [{ type: 'text', text: JSON.stringify(structured) }],
+        structuredContent: structured,
+      };
     });
     // Plain JSON-RPC clients send only application/json; the transport wants both to answer JSON.
     request.raw.headers.accept = 'application/json, text/event-stream';

@@ -54,6 +54,16 @@ const REFUSAL: JsonSchema = {
   required: ['result', 'error_code', 'message'],
 };
 
+const API_TOKEN_ARGUMENT: JsonSchema = {
+  type: 'string',
+  description:
+    'Deprecated: the bearer token, for clients that cannot set headers. Taken only without an Authorization header, and only until 2026-12-31.',
+};
+const DEPRECATION: JsonSchema = {
+  type: 'string',
+  description: 'The call used a deprecated argument, and until when it works',
+};
+
 /** A high-risk write queued for a person's approval (X-MCP-Require-Approval) instead of running. */
 const QUEUED: JsonSchema = {
   type: 'object',
@@ -73,12 +83,12 @@ export function toolsOf(catalog: Catalog, server: ToolServer): Map<string, Tool>
     const name = operation.tool?.[server];
     if (!operation.tool || !name) continue;
     if (tools.has(name)) throw new Error(`Tool ${name} is declared twice on the ${server} server`);
-    tools.set(name, toolOf(operation, name));
+    tools.set(name, toolOf(operation, name, server));
   }
   return tools;
 }
 
-function toolOf(operation: Operation, name: string): Tool {
+function toolOf(operation: Operation, name: string, server: ToolServer): Tool {
   const binding = operation.tool!;
   const fieldOf = binding.arguments ?? {};
   const argumentOf = Object.fromEntries(
@@ -96,6 +106,9 @@ function toolOf(operation: Operation, name: string): Tool {
         'true executes this high-risk call; without it the call answers a preview of what it would do',
     };
   }
+  // The developer server still reads a token from this argument until its end date (docs/mcp.md).
+  const legacy = server === 'developer' && !operation.access.public;
+  if (legacy) properties.api_token = API_TOKEN_ARGUMENT;
   const output = jsonSchemaOf(operation.output, 'output') as JsonSchema;
   const write = operation.kind === 'mutation';
   return {
@@ -113,7 +126,7 @@ function toolOf(operation: Operation, name: string): Tool {
         ...(required.length > 0 ? { required } : { required: undefined }),
       },
       ...(output.type === 'object'
-        ? { outputSchema: outputSchemaOf(output, write, write && operation.risk === 'high') }
+        ? { outputSchema: outputSchemaOf(output, write, write && operation.risk === 'high', legacy) }
         : {}),
       annotations: {
         title: operation.summary,
@@ -131,14 +144,21 @@ function outputSchemaOf(
   output: JsonSchema,
   write: boolean,
   queueable: boolean,
+  legacy: boolean,
 ): JsonSchema & { type: 'object' } {
   const { $defs, ...answer } = output;
+  // A call that used the deprecated api_token argument says so beside whatever it answers.
+  const deprecation: Record<string, JsonSchema> = legacy ? { deprecation: DEPRECATION } : {};
+  const also = (branch: JsonSchema): JsonSchema => ({
+    ...branch,
+    properties: { ...branch.properties, ...deprecation },
+  });
   return {
     type: 'object',
     anyOf: [
-      { ...answer, properties: { ...answer.properties, ...(write ? DRY_RUN_FIELDS : {}) } },
-      REFUSAL,
-      ...(queueable ? [QUEUED] : []),
+      also({ ...answer, properties: { ...answer.properties, ...(write ? DRY_RUN_FIELDS : {}) } }),
+      also(REFUSAL),
+      ...(queueable ? [also(QUEUED)] : []),
     ],
     ...($defs ? { $defs } : {}),
   };

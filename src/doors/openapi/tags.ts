@@ -6,6 +6,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Hand one order exclusively to one contractor (broker employee), and take it back.',
   Contractors:
     'Contractor (broker) companies working for a business: the rules that give each its planning pool.',
+  Developer:
+    'What integrators and coding agents learn the API from: endpoints, GraphQL operations, guides, the guidance file.',
   Documents: 'Fingerprints to verify that a PDF was issued by the service and is intact.',
   Dispatch: 'Depots, routes and route building from the planning pool.',
   Driver: 'Drivers, their vehicles, capacity, working hours and skills, and their routes.',

@@ -360,6 +360,14 @@ export class AccountsService {
   // ----- module switches -----
 
   /** Whether the platform offers a module, and whether the business has it on. */
+  /** Which optional modules the system offers now (the platform admin's switches). */
+  async systemModules(db: Queryable): Promise<Record<BusinessModule, boolean>> {
+    const entries = await Promise.all(
+      BUSINESS_MODULES.map(async (module) => [module, await repo.isModuleAvailable(db, module)] as const),
+    );
+    return Object.fromEntries(entries) as Record<BusinessModule, boolean>;
+  }
+
   async moduleState(db: Queryable, businessId: number, module: BusinessModule) {
     return {
       available: await repo.isModuleAvailable(db, module),

@@ -26,7 +26,7 @@ export interface ToolCalls {
     ctx: OperationContext,
     tool: string,
     args: Record<string, unknown>,
-    options?: { preview?: boolean },
+    options?: { preview?: boolean; confirmed?: boolean },
   ): Promise<unknown>;
 }
 
@@ -89,7 +89,8 @@ export class ApprovalsService {
     const decided = await this.decide(ctx, id, { status: 'approved', reason: null });
     // The agent that proposed a write cannot wave it through with its own token.
     if (decided.proposed_token_id === caller.tokenId) throw new AppError('OWN_PROPOSAL');
-    const ran = await this.outcomeOf(ctx, decided.tool, decided.arguments);
+    // The approval is the confirmation a high-risk call needs.
+    const ran = await this.outcomeOf(ctx, decided.tool, decided.arguments, { confirmed: true });
     await repo.recordOutcome(ctx.db, id, { succeeded: ran.succeeded, outcome: ran.outcome });
     return { result: true as const, proposal: await this.one(ctx, id) };
   }
@@ -125,7 +126,7 @@ export class ApprovalsService {
     ctx: OperationContext,
     tool: string,
     args: Record<string, unknown>,
-    options: { preview?: boolean } = {},
+    options: { preview?: boolean; confirmed?: boolean } = {},
   ): Promise<{ succeeded: boolean; outcome: Record<string, unknown> }> {
     try {
       return {

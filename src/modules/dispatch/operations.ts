@@ -208,6 +208,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       kind: 'query',
       risk: 'low',
       tool: {
+        developer: 'get_build_route_options',
         user: 'get_build_route_options',
         guide:
           "What build_route would work with for a date: available drivers with capacity and shift, depots, how many orders wait to be planned (and how many lack coordinates), and the solver's limits. Call it before build_route.",
@@ -249,6 +250,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       expensive: true,
       risk: 'high',
       tool: {
+        developer: 'build_route',
         user: 'build_route',
         guide:
           "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills), replacing nothing already planned; answers routes and unassigned orders with reasons. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",

@@ -58,6 +58,7 @@ export function ordersOperations(
       kind: 'mutation',
       risk: 'medium',
       tool: {
+        developer: 'create_order',
         user: 'create_order',
         guide:
           'Create one order: type D (delivery, needs dropoff), P (pickup, needs pickup) or P2P (both); answers the order id and its tracking numbers. For many orders at once use bulk_create_orders.',
@@ -371,6 +372,7 @@ export function ordersOperations(
       kind: 'query',
       risk: 'low',
       tool: {
+        developer: 'get_operation_events',
         user: 'get_operation_events',
         guide:
           'The audit trail of orders (who changed what, when, through which door), by order ids or references. Use it to explain how an order got to its state.',

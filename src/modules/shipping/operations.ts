@@ -45,6 +45,7 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       kind: 'query',
       risk: 'low',
       tool: {
+        developer: 'get_shipping_methods',
         user: 'get_shipping_methods',
         guide: 'The carrier services the business can ship with, and the zones and transit days each serves.',
         idempotent: true,
@@ -78,6 +79,7 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       kind: 'query',
       risk: 'low',
       tool: {
+        developer: 'get_shipping_rate',
         user: 'get_shipping_rate',
         guide:
           'A price quote for a shipment with one carrier service, without buying a label. Use it to compare before create_shipping_label.',
@@ -143,6 +145,7 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       kind: 'mutation',
       risk: 'medium',
       tool: {
+        developer: 'create_shipping_label',
         user: 'create_shipping_label',
         guide:
           'Buy a shipping label for a shipment with a chosen carrier service: creates a label-service order and answers the label with its tracking number.',
@@ -205,6 +208,12 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
       tag: 'LabelService',
       kind: 'query',
       risk: 'low',
+      tool: {
+        developer: 'get_shipping_label',
+        guide:
+          'One shipping label by its tracking number: carrier, service, price (unless hidden), and with include_pdf the 4 x 6 in PDF in base64.',
+        idempotent: true,
+      },
       access: READ,
       priceFamily: LABEL_PRICES,
       errors: ['LABEL_NOT_FOUND'],

@@ -1,6 +1,6 @@
 // The tracking module (the OTEP tracking timeline, its projections and providers): what other modules, the doors and the composition root may use.
 export type { Phase } from './codebook.ts';
-export { INCIDENT_REASONS } from './codebook.ts';
+export { INCIDENT_REASONS, OTEP_VERSION } from './codebook.ts';
 export { codebookHtml, codebookJson, codebookMarkdown, guideHtml, guideMarkdown } from './guide.ts';
 export type { UiKey } from './labels.ts';
 export { phaseLabel, uiText } from './labels.ts';

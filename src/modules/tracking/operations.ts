@@ -116,6 +116,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       kind: 'query',
       risk: 'low',
       tool: {
+        developer: 'get_otep_tracking',
         user: 'otep_tracking',
         guide:
           "A parcel's full OTEP event timeline in a chosen format (otep by default; epcis, onerecord, uncefact, otlp, storefront formats). Use it when a system needs the events in a standard shape; for a plain status answer prefer track_package.",
@@ -268,6 +269,12 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
+      tool: {
+        developer: 'validate_otep_payload',
+        guide:
+          'Check an OTEP timeline payload against the protocol before sending it: answers whether it is valid and every issue with its JSON path and a fix. Use it while building an integration.',
+        idempotent: true,
+      },
       access: { public: true },
       rest: { method: 'POST', path: '/v1/otep/validate', body: { field: 'timeline' } },
       graphql: 'otepValidate',

@@ -175,6 +175,7 @@ export function publicTrackingOperations(tracking: TrackingService): Operation[]
       kind: 'query',
       risk: 'low',
       tool: {
+        developer: 'track_package',
         user: 'track_package',
         guide:
           "Where a parcel is now and how it got there, as the public tracking page shows it: status, events, proof of delivery. Use it for any 'where is my parcel' question; needs only the tracking number, no token.",

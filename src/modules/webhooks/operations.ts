@@ -29,6 +29,12 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       tag: 'Webhooks',
       kind: 'query',
       risk: 'low',
+      tool: {
+        developer: 'get_webhook_settings',
+        guide:
+          "The webhook settings of the business (or a customer's override): URLs per event kind and whether a signing secret is set.",
+        idempotent: true,
+      },
       access: { kinds: ['client_admin', 'customer'], scopes: ['webhooks:read'] },
       errors: ['CUSTOMER_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/webhook-settings' },
@@ -49,6 +55,11 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       tag: 'Webhooks',
       kind: 'mutation',
       risk: 'high',
+      tool: {
+        developer: 'update_webhook_settings',
+        guide: 'Change the webhook settings: only the fields sent change; a blank URL unsubscribes its kind.',
+        idempotent: true,
+      },
       confirm: true,
       access: { kinds: ['client_admin', 'customer'], scopes: ['webhooks:write'] },
       errors: ['CUSTOMER_NOT_FOUND'],
@@ -70,6 +81,12 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       tag: 'Webhooks',
       kind: 'query',
       risk: 'low',
+      tool: {
+        developer: 'get_webhook_delivery_logs',
+        guide:
+          "Recent webhook deliveries with their attempts, request headers, the receiver's status and an excerpt of its answer; filter by kind, state or webhook id.",
+        idempotent: true,
+      },
       access: { kinds: ['client_admin', 'employee'], scopes: ['webhooks:read'] },
       rest: { method: 'GET', path: '/v1/webhook-deliveries' },
       graphql: 'webhookDeliveryLogs',
@@ -109,6 +126,10 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       tag: 'Webhooks',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        developer: 'replay_webhook_delivery',
+        guide: 'Send a logged webhook delivery again, by its delivery-log id, signed anew.',
+      },
       access: { kinds: ['client_admin'], scopes: ['webhooks:write'] },
       errors: ['WEBHOOK_DELIVERY_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/webhook-deliveries/:delivery_id/replay' },
@@ -123,6 +144,11 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       tag: 'Webhooks',
       kind: 'mutation',
       risk: 'medium',
+      tool: {
+        developer: 'test_webhook_delivery',
+        guide:
+          'Send a real signed test webhook to a URL (public addresses only) and answer what the receiver said; use it to check an endpoint before saving it in the settings.',
+      },
       access: { kinds: ['client_admin'], scopes: ['webhooks:write'] },
       errors: ['WEBHOOK_URL_REFUSED', 'WEBHOOK_SECRET_MISSING'],
       rest: { method: 'POST', path: '/v1/webhook-settings/test' },
@@ -148,6 +174,12 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       tag: 'Webhooks',
       kind: 'query',
       risk: 'low',
+      tool: {
+        developer: 'verify_webhook_signature',
+        guide:
+          'Check a webhook delivery you received: give the raw body, its signature headers (or the signature) and your secret; answers whether the signature is valid, for both the v1 and the Standard Webhooks v2 schemes.',
+        idempotent: true,
+      },
       access: { public: true },
       rest: { method: 'POST', path: '/v1/webhooks/verify' },
       graphql: 'verifyWebhookSignature',

@@ -164,11 +164,15 @@ export class Executor {
     outer: OperationContext,
     operation: Operation,
     rawInput: unknown,
-    options: { preview?: boolean } = {},
+    options: { preview?: boolean; confirmed?: boolean } = {},
   ): Promise<unknown> {
     const caller = outer.caller;
     const refusal = refusalOf(operation, caller, outer.door);
     if (refusal) throw refusal;
+    // A high-risk call run from inside another keeps its own confirmation rule: an approval is one.
+    if (!options.preview) {
+      requireConfirmation(operation, caller, { door: outer.door, confirmed: options.confirmed });
+    }
     await this.requireFeature(operation, caller, rawInput);
     const input = this.validate(operation, rawInput, outer.lang);
     const business = caller ? await this.businessOfCall(operation, caller, input) : null;
@@ -521,7 +525,11 @@ function refusalOf(operation: Operation, caller: Caller | null, door: Door): App
 /** Doors where no human stands in front of the call: a high-risk call there must be confirmed. */
 const UNATTENDED_DOORS: ReadonlySet<Door> = new Set(['mcp']);
 
-function requireConfirmation(operation: Operation, caller: Caller | null, invocation: Invocation): void {
+function requireConfirmation(
+  operation: Operation,
+  caller: Caller | null,
+  invocation: Pick<Invocation, 'door' | 'confirmed' | 'dryRun'>,
+): void {
   if (!operation.confirm || invocation.confirmed || invocation.dryRun) return;
   if (UNATTENDED_DOORS.has(invocation.door) || caller?.agent) {
     throw new AppError('CONFIRMATION_REQUIRED', {

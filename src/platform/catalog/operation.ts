@@ -121,6 +121,11 @@ export type Access =
        */
       ownSession?: true;
       /**
+       * The operation only runs other operations as its caller (a GraphQL document), each with
+       * every check of its own (Executor.runWithin): it needs no scope of its own.
+       */
+      delegates?: true;
+      /**
        * Whose objects the call acts on; the executor resolves it into `ctx.business` before the
        * handler runs. `own` (the default): the caller's own business. `acting`: staff act in their
        * own, a contractor in the one its `business_id` input names, which its company must work

@@ -38,7 +38,10 @@ export class Catalog {
  */
 function guardsItsWrites(access: Access): boolean {
   if (access.public || ('provider' in access && access.provider)) return true;
-  return 'kinds' in access && ((access.scopes?.length ?? 0) > 0 || access.ownSession === true);
+  return (
+    'kinds' in access &&
+    ((access.scopes?.length ?? 0) > 0 || access.ownSession === true || access.delegates === true)
+  );
 }
 
 /**

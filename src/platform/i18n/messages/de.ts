@@ -10,6 +10,8 @@ export const de: ErrorMessages = {
     'Diese Felder enthalten ein NUL-Zeichen oder ein unvollständiges UTF-16-Ersatzzeichen, die in Text nicht erlaubt sind: {fields}.',
   UNAUTHENTICATED:
     'Bitte zuerst anmelden: Senden Sie ein gültiges, nicht abgelaufenes Zugriffstoken als „Authorization: Bearer <Token>“.',
+  API_TOKEN_ARGUMENT_REMOVED:
+    'Das Werkzeugargument api_token endete nach dem {date}: Senden Sie das Token im Header Authorization: Bearer der Verbindung.',
   INVALID_CREDENTIALS: 'E-Mail-Adresse oder Passwort ist falsch.',
   FORBIDDEN: 'Ihr Konto darf diese Aktion nicht ausführen.',
   SCOPE_REQUIRED: 'Die Berechtigungen dieser Verbindung umfassen nicht, was dafür nötig ist: {scopes}.',

@@ -11,6 +11,8 @@ export const en: ErrorMessages = {
   UNSUPPORTED_CHARACTERS:
     'These fields hold a NUL character or an unpaired UTF-16 surrogate, which text may not contain: {fields}.',
   UNAUTHENTICATED: 'Sign in first: send a valid, unexpired access token as "Authorization: Bearer <token>".',
+  API_TOKEN_ARGUMENT_REMOVED:
+    "The api_token tool argument ended after {date}: send the token in the connection's Authorization: Bearer header.",
   INVALID_CREDENTIALS: 'The email or password is incorrect.',
   FORBIDDEN: 'Your account is not allowed to do this.',
   SCOPE_REQUIRED: "This connection's scopes do not include what this needs: {scopes}.",

@@ -10,6 +10,8 @@ export const es: ErrorMessages = {
     'Estos campos contienen un carácter NUL o un sustituto UTF-16 sin pareja, que un texto no puede contener: {fields}.',
   UNAUTHENTICATED:
     'Inicie sesión primero: envíe un token de acceso válido y vigente como «Authorization: Bearer <token>».',
+  API_TOKEN_ARGUMENT_REMOVED:
+    'El argumento de herramienta api_token terminó después del {date}: envíe el token en la cabecera Authorization: Bearer de la conexión.',
   INVALID_CREDENTIALS: 'El correo electrónico o la contraseña son incorrectos.',
   FORBIDDEN: 'Su cuenta no tiene permiso para hacer esto.',
   SCOPE_REQUIRED: 'Los alcances de esta conexión no incluyen lo necesario: {scopes}.',

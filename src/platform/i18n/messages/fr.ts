@@ -10,6 +10,8 @@ export const fr: ErrorMessages = {
     'Ces champs contiennent un caractère NUL ou une demi-paire de substitution UTF-16, interdits dans un texte : {fields}.',
   UNAUTHENTICATED:
     'Connectez-vous d’abord : envoyez un jeton d’accès valide et non expiré dans « Authorization: Bearer <jeton> ».',
+  API_TOKEN_ARGUMENT_REMOVED:
+    "L'argument d'outil api_token a pris fin après le {date} : envoyez le jeton dans l'en-tête Authorization: Bearer de la connexion.",
   INVALID_CREDENTIALS: "L'adresse e-mail ou le mot de passe est incorrect.",
   FORBIDDEN: "Votre compte n'est pas autorisé à effectuer cette action.",
   SCOPE_REQUIRED: "Les portées de cette connexion n'incluent pas ce qu'il faut : {scopes}.",

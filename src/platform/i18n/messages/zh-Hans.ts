@@ -7,6 +7,8 @@ export const zhHans: ErrorMessages = {
   PARAMETER_TOO_LONG: '地址的某一部分超过 {limit} 个字符。',
   UNSUPPORTED_CHARACTERS: '以下字段含有文本不能包含的 NUL 字符或未配对的 UTF-16 代理项：{fields}。',
   UNAUTHENTICATED: '请先登录：以“Authorization: Bearer <令牌>”发送有效且未过期的访问令牌。',
+  API_TOKEN_ARGUMENT_REMOVED:
+    '工具参数 api_token 已于 {date} 之后停用：请在连接的 Authorization: Bearer 请求头中发送令牌。',
   INVALID_CREDENTIALS: '邮箱或密码不正确。',
   FORBIDDEN: '您的账户无权执行此操作。',
   SCOPE_REQUIRED: '此连接的权限范围不包含所需的：{scopes}。',

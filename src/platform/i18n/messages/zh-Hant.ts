@@ -7,6 +7,8 @@ export const zhHant: ErrorMessages = {
   PARAMETER_TOO_LONG: '位址的某一部分超過 {limit} 個字元。',
   UNSUPPORTED_CHARACTERS: '以下欄位含有文字不能包含的 NUL 字元或未配對的 UTF-16 代理項：{fields}。',
   UNAUTHENTICATED: '請先登入：以「Authorization: Bearer <權杖>」傳送有效且未過期的存取權杖。',
+  API_TOKEN_ARGUMENT_REMOVED:
+    '工具參數 api_token 已於 {date} 之後停用：請在連線的 Authorization: Bearer 請求標頭中傳送權杖。',
   INVALID_CREDENTIALS: '電子郵件或密碼不正確。',
   FORBIDDEN: '您的帳戶無權執行此操作。',
   SCOPE_REQUIRED: '此連線的權限範圍不包含所需的：{scopes}。',
