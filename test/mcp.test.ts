@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { toolTable } from '../src/doors/mcp/tools.ts';
+import { toolTables } from '../src/doors/mcp/tools.ts';
 import { PROFILES } from '../src/modules/accounts/profiles.ts';
 import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
@@ -197,7 +197,7 @@ describe('the user MCP server', () => {
     const committed = await readFile(new URL('../docs/mcp-tools.md', import.meta.url), 'utf8');
     assert.equal(
       committed,
-      toolTable(server.app.catalog, 'user'),
+      toolTables(server.app.catalog),
       'docs/mcp-tools.md is out of date: npm run mcp:tools',
     );
   });

@@ -164,6 +164,13 @@ describe('tenant isolation', () => {
   };
 
   const checks: Record<string, () => Promise<void>> = {
+    get_order_audit_timeline: async () => {
+      const answer = await api.get(`/api/v1/client/orders/${orderOfA.id}/audit-timeline`, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'ORDER_NOT_FOUND');
+    },
     run_graphql_query: async () => {
       // A GraphQL document run as B reads and writes only what B's own calls may.
       const answer = await api.post(

@@ -213,3 +213,10 @@ export function toolTable(catalog: Catalog, server: ToolServer): string {
     '',
   ].join('\n');
 }
+
+/** docs/mcp-tools.md: the tables of both servers. */
+export function toolTables(catalog: Catalog): string {
+  return `${toolTable(catalog, 'user')}\n${toolTable(catalog, 'developer')
+    .replace(/^# /, '## ')
+    .replace(/\n\| Tool/, '\n| Tool')}`;
+}

@@ -104,8 +104,45 @@ async function renderPage(
   return answer instanceof Representation ? answer : { ...answer, paging: pagingOf(read, input) };
 }
 
+const auditEntry = z.object({
+  at: z.string(),
+  kind: z.enum(['order_change', 'tracking_event']),
+  source: z
+    .string()
+    .describe('The door of a change (rest, graphql, mcp, page, ...), the source type of an event'),
+  actor: z.object({ id: z.int(), name: z.string() }).nullable(),
+  action: z.string(),
+  tracking_number: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+});
+
 export function trackingOperations(tracking: TrackingService): Operation[] {
   return [
+    defineOperation({
+      name: 'get_order_audit_timeline',
+      summary:
+        "One order's audit, oldest first: its changes by door and actor, and its packages' tracking events",
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        developer: 'get_order_audit_timeline',
+        guide:
+          'The chronological audit of one order across doors and sources: every change (which door, who, what changed) and every tracking event of its packages (which source, where). Use it to explain how an order got where it is.',
+        idempotent: true,
+      },
+      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      errors: ['ORDER_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/client/orders/:order_id/audit-timeline' },
+      graphql: 'orderAuditTimeline',
+      input: z.object({ order_id: idParam }),
+      output: z.object({
+        result: z.literal(true),
+        order: z.object({ id: z.int(), order_ref: z.string(), status: z.string() }),
+        entries: z.array(auditEntry),
+      }),
+      handler: (ctx, input) => tracking.orderAuditTimeline(ctx, input.order_id),
+    }),
     defineOperation({
       name: 'get_otep_tracking',
       summary: 'The OTEP timeline of one tracking number, in any of the output formats',

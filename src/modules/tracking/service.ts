@@ -157,6 +157,52 @@ export class TrackingService implements OrderStatusListener {
   }
 
   /**
+   * One order's audit, oldest first, across doors and sources: the changes made to it (by which
+   * door and who) and the tracking events of its packages (by which source). Read in the
+   * caller's scope, so another business's order is not found.
+   */
+  async orderAuditTimeline(ctx: OperationContext, orderId: number) {
+    const order = await this.orders.queries.detail(ctx, orderId);
+    const { events: changes } = await this.orders.queries.operationEvents(ctx, { order_ids: [orderId] });
+    const timelines = await this.timelines(
+      ctx.db,
+      order.packages.map((pkg) => pkg.tracking_number),
+      { page: 1, perPage: MAX_AUDIT_EVENTS },
+    );
+    const entries = [
+      ...changes.map((change) => ({
+        at: change.at,
+        kind: 'order_change' as const,
+        source: change.source,
+        actor: change.actor,
+        action: change.action,
+        tracking_number: null,
+        details: change.changes,
+      })),
+      ...[...timelines].flatMap(([trackingNumber, page]) =>
+        page.timeline.events.map((event) => ({
+          at: new Date(event.occurred_at).toISOString(),
+          kind: 'tracking_event' as const,
+          source: event.source.type,
+          actor: null,
+          action: event.status_code,
+          tracking_number: trackingNumber,
+          details: {
+            ...(event.location ? { location: event.location } : {}),
+            ...(event.incident_reason ? { incident_reason: event.incident_reason } : {}),
+            ...(event.source.name ? { source_name: event.source.name } : {}),
+          },
+        })),
+      ),
+    ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    return {
+      result: true as const,
+      order: { id: order.id, order_ref: order.order_ref, status: order.status },
+      entries,
+    };
+  }
+
+  /**
    * What changes whenever the timeline of a number does, without reading its events: its event
    * count and highest id (events are only ever added). Null for an unknown number.
    */
@@ -476,6 +522,9 @@ export function joinPath(prefix: string, path: string): string {
 }
 
 /** A page of a timeline, with what describes the whole timeline. */
+/** Tracking events of one package an order audit reads at most. */
+const MAX_AUDIT_EVENTS = 1000;
+
 export interface TimelinePage {
   timeline: OtepTimeline;
   /** Events in the whole timeline, on every page. */
