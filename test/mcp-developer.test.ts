@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import OpenAI from 'openai';
 import { loadConfig } from '../src/config.ts';
 import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
@@ -290,6 +292,54 @@ describe('the developer MCP server and discovery', () => {
           openai[index]!.function.parameters,
         );
       }
+    }
+  });
+
+  it('is taken by the OpenAI and Anthropic SDKs as their own tool definitions', async () => {
+    // Each SDK builds its request from our definitions (typed as its own tool types) and sends it
+    // here: what reaches the wire is what the vendor's API would receive.
+    const sent: Structured[] = [];
+    const capture = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        sent.push(JSON.parse(body));
+        response
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"captured"}}');
+      });
+    });
+    await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(capture.address() as AddressInfo).port}`;
+    try {
+      const openaiTools = (await (
+        await get('/api/ai/tools?format=openai&server=developer')
+      ).json()) as OpenAI.Chat.Completions.ChatCompletionTool[];
+      const anthropicTools = (await (
+        await get('/api/ai/tools?format=anthropic&server=developer')
+      ).json()) as Anthropic.Messages.Tool[];
+      const openai = new OpenAI({ apiKey: 'test', baseURL: base, maxRetries: 0 });
+      await assert.rejects(
+        openai.chat.completions.create({
+          model: 'gpt-test',
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: openaiTools,
+        }),
+      );
+      const anthropic = new Anthropic({ apiKey: 'test', baseURL: base, maxRetries: 0 });
+      await assert.rejects(
+        anthropic.messages.create({
+          model: 'claude-test',
+          max_tokens: 16,
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: anthropicTools,
+        }),
+      );
+      assert.deepEqual(sent[0]!.tools, openaiTools);
+      assert.deepEqual(sent[1]!.tools, anthropicTools);
+      assert.equal(sent[1]!.tools.length, 25);
+    } finally {
+      await new Promise<void>((resolve) => capture.close(() => resolve()));
     }
   });
 
