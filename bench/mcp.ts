@@ -1,26 +1,8 @@
-/**
- * The agent door under load: `tools/call track_package` on the service's /mcp against a bare
- * @modelcontextprotocol/sdk server answering the same structured result from memory (the SDK's
- * own ceiling: one McpServer and stateless transport per request, JSON answers), side by side in
- * one run, on a throwaway embedded PostgreSQL holding the demo business.
- *
- *   node --import tsx bench/mcp.ts
- *   SECONDS=5 ROUNDS=1 node --import tsx bench/mcp.ts
- *
- * Knobs: CONNECTIONS (50), SECONDS (measured seconds per run, after WARMUP), ROUNDS (both sides
- * measured back to back ROUNDS times; medians are reported), ONLY=service|bare (one side, for
- * `node --cpu-prof`).
- *
- * Both servers run in this process; the load generator (autocannon, bench/tracking-load.ts) runs
- * in a child process so that it never shares their event loop.
- */
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
@@ -33,6 +15,7 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { startLoader } from './loader.ts';
 import type { LoadJob, LoadResult } from './tracking-load.ts';
 
 const knob = (name: string, fallback: number) => {
@@ -48,24 +31,7 @@ const ONLY = process.env.ONLY;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-const loader: ChildProcess = fork(fileURLToPath(new URL('./tracking-load.ts', import.meta.url)), [], {
-  execArgv: ['--import', 'tsx'],
-  serialization: 'advanced',
-});
-let nextJob = 0;
-function load(job: LoadJob): Promise<LoadResult> {
-  const id = nextJob++;
-  return new Promise((resolve, reject) => {
-    const listen = (message: { id: number; result?: LoadResult; error?: string }) => {
-      if (message.id !== id) return;
-      loader.off('message', listen);
-      if (message.error) reject(new Error(message.error));
-      else resolve(message.result!);
-    };
-    loader.on('message', listen);
-    loader.send({ id, job });
-  });
-}
+const { process: loader, load } = startLoader();
 
 /**
  * The SDK's own server, as its documentation builds a stateless one, answering from memory; it

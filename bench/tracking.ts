@@ -1,26 +1,3 @@
-/**
- * The OTEP event store under load: public timeline reads against a bare Fastify route serving
- * the same bytes from memory (the framework ceiling), provider ingest against PostgreSQL's own
- * COPY of the same rows, and batch reads, all in one run on a throwaway embedded PostgreSQL.
- *
- *   node --import tsx bench/tracking.ts
- *   NUMBERS=10000 EVENTS=100000 SECONDS=5 INGEST_EVENTS=20000 node --import tsx bench/tracking.ts
- *
- * Knobs: NUMBERS, EVENTS, SECONDS (measured seconds per read run, after WARMUP), ROUNDS (each
- * comparison is measured ROUNDS times, both sides back to back; medians are reported),
- * READ_CONNECTIONS, BATCH_CONNECTIONS, INGEST_EVENTS (per ingest run and round), INGEST_PARALLEL,
- * DURABLE=1 (fsync on), CPU_PROFILE=<path prefix> (a .cpuprofile of this process per measured
- * run; bench/cpuprofile-summary.ts sums one up by part).
- *
- * Loading: one business, NUMBERS orders with one package each (INSERT ... SELECT over
- * generate_series and unnest, in SQL), then EVENTS events (10 per number on average, 5-15) by
- * COPY, written in arrival order (every number's first event, then every number's second, ...)
- * so that a timeline's rows are spread over the table as real pushes leave them.
- *
- * The servers (the service and the bare Fastify app) both run in this process; the load
- * generator (autocannon) runs in a child process, bench/tracking-load.ts, for every measurement.
- */
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import type pg from 'pg';
@@ -45,6 +21,7 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { startLoader } from './loader.ts';
 import type { LoadJob, LoadResult } from './tracking-load.ts';
 
 const knob = (name: string, fallback: number) => {
@@ -272,24 +249,7 @@ async function copyLines(pool: pg.Pool, lines: Iterable<string>, progress?: (row
 
 // ----- the load generator (a child process) -----
 
-const loader: ChildProcess = fork(fileURLToPath(new URL('./tracking-load.ts', import.meta.url)), [], {
-  execArgv: ['--import', 'tsx'],
-  serialization: 'advanced',
-});
-let nextJob = 0;
-function load(job: LoadJob): Promise<LoadResult> {
-  const id = nextJob++;
-  return new Promise((resolve, reject) => {
-    const listen = (message: { id: number; result?: LoadResult; error?: string }) => {
-      if (message.id !== id) return;
-      loader.off('message', listen);
-      if (message.error) reject(new Error(message.error));
-      else resolve(message.result!);
-    };
-    loader.on('message', listen);
-    loader.send({ id, job });
-  });
-}
+const { process: loader, load } = startLoader();
 /** WARMUP seconds of the same load, then SECONDS measured. */
 async function measured(label: string, job: Extract<LoadJob, { seconds: number }>): Promise<Measured> {
   if (WARMUP > 0) await load({ ...job, seconds: WARMUP });

@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { registerDiscovery } from './doors/discovery/index.ts';
 import { CatalogSurface } from './doors/discovery/surface.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
-import { registerMcpDoor } from './doors/mcp/index.ts';
+import { CONNECTION_HEADERS, registerMcpDoor } from './doors/mcp/index.ts';
 import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
@@ -151,13 +151,7 @@ function capabilitiesOf(catalog: Catalog): Capabilities {
     ),
     scopes: [...SCOPES],
     tracking_formats: [...FORMAT_NAMES],
-    connection_headers: [
-      'Authorization',
-      'X-MCP-Profile',
-      'X-MCP-Scopes',
-      'X-MCP-Dry-Run',
-      'X-MCP-Require-Approval',
-    ],
+    connection_headers: [...CONNECTION_HEADERS],
   };
 }
 

@@ -4,6 +4,7 @@ import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
+import { CONNECTION_HEADERS } from '../mcp/index.ts';
 import { type Tool, type ToolServer, toolsOf } from '../mcp/tools.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { authOf, type CatalogSurface, scopesOf } from './surface.ts';
@@ -114,13 +115,7 @@ export function registerDiscovery(
       auth: {
         methods: ['bearer_token', 'tracking_provider_key'],
         obtain_token: `${base}/api/v1/user/login`,
-        connection_headers: [
-          'Authorization',
-          'X-MCP-Profile',
-          'X-MCP-Scopes',
-          'X-MCP-Dry-Run',
-          'X-MCP-Require-Approval',
-        ],
+        connection_headers: [...CONNECTION_HEADERS],
       },
       profiles: settings.profiles,
       modules: await settings.systemModules(),

@@ -32,6 +32,15 @@ export interface McpDoorSettings {
 export const API_TOKEN_LAST_DAY = '2026-12-31';
 const API_TOKEN_END = Date.parse(`${API_TOKEN_LAST_DAY}T23:59:59.999Z`);
 
+/** The headers of an agent connection, as the interface lists them (docs/mcp.md). */
+export const CONNECTION_HEADERS = [
+  'Authorization',
+  'X-MCP-Profile',
+  'X-MCP-Scopes',
+  'X-MCP-Dry-Run',
+  'X-MCP-Require-Approval',
+] as const;
+
 /** The operation a high-risk write becomes under X-MCP-Require-Approval: a proposal in the queue. */
 const PROPOSE_WRITE = 'propose_write';
 
