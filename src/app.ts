@@ -22,6 +22,7 @@ import {
   PROFILES,
   SCOPES,
 } from './modules/accounts/index.ts';
+import { AddressesService, addressesOperations } from './modules/addresses/index.ts';
 import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import {
@@ -80,6 +81,7 @@ export interface Services {
   webhooks: WebhooksService;
   apps: AppsService;
   approvals: ApprovalsService;
+  addresses: AddressesService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -129,6 +131,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     webhooks,
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals: new ApprovalsService(clock, accounts, agentTools),
+    addresses: new AddressesService(clock),
     agentTools,
     apiSurface,
   };
@@ -207,7 +210,8 @@ export function createCatalog(services: Services): Catalog {
     .register(webhooksOperations(services.webhooks))
     .register(appsOperations(services.apps))
     .register(approvalsOperations(services.approvals))
-    .register(developerOperations(services.apiSurface));
+    .register(developerOperations(services.apiSurface))
+    .register(addressesOperations(services.addresses));
 }
 
 export interface App {

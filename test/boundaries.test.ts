@@ -130,6 +130,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0016_route_stops_follow_orders.sql': 'dispatch',
   '0017_driver_registrations.sql': 'accounts',
   '0018_agent_write_proposals.sql': 'approvals',
+  '0019_address_book.sql': 'addresses',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

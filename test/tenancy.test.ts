@@ -163,7 +163,69 @@ describe('tenant isolation', () => {
     assert.notEqual((await orderAsA()).status, 'CANCELLED');
   };
 
+  /** A saved address of A's own book, made by the first address-book check. */
+  let addressOfA: Promise<number> | undefined;
+  const savedAddressOfA = () => {
+    addressOfA ??= api
+      .post('/api/v1/client/addresses', { label: 'A secret place', line1: '1 A street' }, { token: tokenOfA })
+      .then((answer) => answer.body.address.id as number);
+    return addressOfA;
+  };
+  const addressOfAUnchanged = async () => {
+    const id = await savedAddressOfA();
+    const asA = await api.get('/api/v1/client/addresses', { token: tokenOfA });
+    const address = asA.body.addresses.find((candidate: { id: number }) => candidate.id === id);
+    assert.equal(address?.label, 'A secret place');
+  };
+
   const checks: Record<string, () => Promise<void>> = {
+    search_address: async () => {
+      await savedAddressOfA();
+      const answer = await api.get('/api/v1/client/addresses/search?q=secret%20place', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body.matches, []);
+    },
+    list_saved_addresses: async () => {
+      const id = await savedAddressOfA();
+      const answer = await api.get('/api/v1/client/addresses', { token: adminOfB() });
+      assert.ok(answer.body.addresses.every((address: { id: number }) => address.id !== id));
+      const named = await api.get(`/api/v1/client/addresses?customer_id=${a.userIds.customer}`, {
+        token: adminOfB(),
+      });
+      assert.equal(named.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    create_saved_address: async () => {
+      const answer = await api.post(
+        '/api/v1/client/addresses',
+        { label: 'x', line1: 'y', customer_id: a.userIds.customer },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    update_saved_address: async () => {
+      const id = await savedAddressOfA();
+      const answer = await api.call('PATCH', `/api/v1/client/addresses/${id}`, {
+        token: adminOfB(),
+        body: { label: 'taken' },
+      });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'ADDRESS_NOT_FOUND');
+      await addressOfAUnchanged();
+    },
+    delete_saved_address: async () => {
+      const id = await savedAddressOfA();
+      const answer = await api.call('DELETE', `/api/v1/client/addresses/${id}`, { token: adminOfB() });
+      assert.equal(answer.status, 404);
+      await addressOfAUnchanged();
+    },
+    import_saved_addresses: async () => {
+      const answer = await api.post(
+        '/api/v1/client/addresses/import',
+        { csv: 'label,line1\nx,y', customer_id: a.userIds.customer },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
     get_order_audit_timeline: async () => {
       const answer = await api.get(`/api/v1/client/orders/${orderOfA.id}/audit-timeline`, {
         token: adminOfB(),

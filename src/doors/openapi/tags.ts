@@ -1,5 +1,7 @@
 /** Descriptions of the endpoint families (OpenAPI tags), in the interface's words. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
+  AddressBook:
+    'Saved addresses of a business and of its customers, imported from CSV and searched with typos forgiven.',
   Approvals:
     'The approval queue: write tool calls agents propose, which a person approves (and they run as that person) or rejects.',
   'Broker Order Assignments':

@@ -10,6 +10,7 @@ export const SCOPES = [
   'drivers:write',
   'analytics:read',
   'address:read',
+  'address:write',
   'approvals:read',
   'approvals:write',
   'wms:read',

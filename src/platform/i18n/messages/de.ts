@@ -110,6 +110,9 @@ export const de: ErrorMessages = {
     'Das Token, das diesen Schreibvorgang vorgeschlagen hat, kann ihn nicht genehmigen: Das muss eine Person (oder ein anderes Token) tun.',
   TOOL_NOT_PROPOSABLE:
     '{tool} ist kein schreibendes Werkzeug des Agentenservers: Nur solche können vorgeschlagen werden.',
+  ADDRESS_NOT_FOUND: 'Keine gespeicherte Adresse {id} in diesem Adressbuch.',
+  CSV_UNREADABLE: 'Die CSV-Datei ist nicht lesbar: {reason}',
+  CSV_TOO_LONG: 'Die CSV-Datei hat mehr als {limit} Zeilen; teilen Sie sie auf.',
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
   QUERY_TOO_COMPLEX:
     'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',

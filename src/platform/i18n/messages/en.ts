@@ -101,6 +101,9 @@ export const en: ErrorMessages = {
   PROPOSAL_EXPIRED: 'Write proposal {id} expired before anyone decided.',
   OWN_PROPOSAL: 'The token that proposed this write cannot approve it: a person (or another token) must.',
   TOOL_NOT_PROPOSABLE: '{tool} is not a write tool of the agent server: only those can be proposed.',
+  ADDRESS_NOT_FOUND: 'No saved address {id} in this address book.',
+  CSV_UNREADABLE: 'The CSV file cannot be read: {reason}',
+  CSV_TOO_LONG: 'The CSV file has more than {limit} rows; split it.',
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
   QUERY_TOO_COMPLEX:
     'The query asks for too much: {measure} = {found}, over the limit of {limit}. Ask for less in one request (fewer aliases, smaller pages, less nesting).',

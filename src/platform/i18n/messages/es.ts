@@ -106,6 +106,9 @@ export const es: ErrorMessages = {
     'El token que propuso esta escritura no puede aprobarla: debe hacerlo una persona (u otro token).',
   TOOL_NOT_PROPOSABLE:
     '{tool} no es una herramienta de escritura del servidor de agentes: solo esas se pueden proponer.',
+  ADDRESS_NOT_FOUND: 'No hay ninguna dirección guardada {id} en esta libreta.',
+  CSV_UNREADABLE: 'No se puede leer el archivo CSV: {reason}',
+  CSV_TOO_LONG: 'El archivo CSV tiene más de {limit} filas; divídalo.',
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
   QUERY_TOO_COMPLEX:
     'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',

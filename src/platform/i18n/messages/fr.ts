@@ -112,6 +112,9 @@ export const fr: ErrorMessages = {
     "Le jeton qui a proposé cette écriture ne peut pas l'approuver : une personne (ou un autre jeton) le doit.",
   TOOL_NOT_PROPOSABLE:
     "{tool} n'est pas un outil d'écriture du serveur d'agents : seuls ceux-là peuvent être proposés.",
+  ADDRESS_NOT_FOUND: 'Aucune adresse enregistrée {id} dans ce carnet.',
+  CSV_UNREADABLE: 'Le fichier CSV est illisible : {reason}',
+  CSV_TOO_LONG: 'Le fichier CSV a plus de {limit} lignes ; découpez-le.',
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
   QUERY_TOO_COMPLEX:
     "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",

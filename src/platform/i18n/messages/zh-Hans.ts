@@ -92,6 +92,9 @@ export const zhHans: ErrorMessages = {
   PROPOSAL_EXPIRED: '写入提议 {id} 在有人决定之前已过期。',
   OWN_PROPOSAL: '提出此写入的令牌不能批准它：须由人（或其他令牌）批准。',
   TOOL_NOT_PROPOSABLE: '{tool} 不是代理服务器的写入工具：只能提议写入工具。',
+  ADDRESS_NOT_FOUND: '此地址簿中没有已保存的地址 {id}。',
+  CSV_UNREADABLE: '无法读取 CSV 文件：{reason}',
+  CSV_TOO_LONG: 'CSV 文件超过 {limit} 行，请拆分。',
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',

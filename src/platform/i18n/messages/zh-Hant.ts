@@ -92,6 +92,9 @@ export const zhHant: ErrorMessages = {
   PROPOSAL_EXPIRED: '寫入提議 {id} 在有人決定之前已過期。',
   OWN_PROPOSAL: '提出此寫入的權杖不能核准它：須由人（或其他權杖）核准。',
   TOOL_NOT_PROPOSABLE: '{tool} 不是代理伺服器的寫入工具：只能提議寫入工具。',
+  ADDRESS_NOT_FOUND: '此通訊錄中沒有已儲存的地址 {id}。',
+  CSV_UNREADABLE: '無法讀取 CSV 檔案：{reason}',
+  CSV_TOO_LONG: 'CSV 檔案超過 {limit} 列，請拆分。',
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { idParam } from '../../platform/schemas.ts';
+import { type AddressesService, MAX_IMPORT_ROWS, savedAddressInput } from './service.ts';
+
+const BOOK_KEEPERS = ['client_admin', 'employee', 'customer'] as const;
+const READ = { kinds: BOOK_KEEPERS, scopes: ['address:read'], customer: 'customer_id' };
+const WRITE = { kinds: BOOK_KEEPERS, scopes: ['address:write'], customer: 'customer_id' };
+
+const customerBook = idParam
+  .optional()
+  .describe("Staff: a customer's address book instead of the business's own. Ignored for customer accounts.");
+
+const savedAddress = z.object({
+  id: z.int(),
+  customer_id: z.int().nullable().describe("null: the business's own book"),
+  label: z.string(),
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  line1: z.string(),
+  line2: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  delivery_notes: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const addressAnswer = z.object({ result: z.literal(true), address: savedAddress });
+
+export function addressesOperations(addresses: AddressesService): Operation[] {
+  return [
+    defineOperation({
+      name: 'search_address',
+      summary: 'Search the address book, typos forgiven, best match first',
+      tag: 'AddressBook',
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        user: 'search_address',
+        guide:
+          "Find a saved address by words (label, name, street, postal code, city), typos forgiven, best match first, with its coordinates. Use it before create_order to fill a pickup or drop-off from the caller's address book.",
+        idempotent: true,
+      },
+      access: { kinds: BOOK_KEEPERS, scopes: ['address:read'] },
+      rest: { method: 'GET', path: '/v1/client/addresses/search' },
+      graphql: 'searchAddress',
+      input: z.object({
+        q: z.string().trim().min(2).max(200).describe('Words to look for'),
+        limit: z.int().min(1).max(50).default(10),
+      }),
+      output: z.object({
+        result: z.literal(true),
+        matches: z.array(
+          z.object({
+            source: z.enum(['address_book']),
+            score: z.number().describe('0 to 1: how well the words match'),
+            address: savedAddress,
+          }),
+        ),
+      }),
+      handler: (ctx, input) => addresses.search(ctx, input),
+    }),
+    defineOperation({
+      name: 'list_saved_addresses',
+      summary: 'The address book, newest first',
+      tag: 'AddressBook',
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      rest: { method: 'GET', path: '/v1/client/addresses' },
+      graphql: 'savedAddresses',
+      input: z.object({ customer_id: customerBook, ...pageParams() }),
+      output: z.object({ result: z.literal(true), ...pageEnvelope, addresses: z.array(savedAddress) }),
+      handler: (ctx, input) => addresses.list(ctx, input),
+    }),
+    defineOperation({
+      name: 'create_saved_address',
+      summary: 'Save an address in the address book',
+      tag: 'AddressBook',
+      kind: 'mutation',
+      risk: 'low',
+      access: WRITE,
+      rest: { method: 'POST', path: '/v1/client/addresses' },
+      graphql: 'createSavedAddress',
+      input: savedAddressInput.extend({ customer_id: customerBook }),
+      output: addressAnswer,
+      handler: (ctx, input) => addresses.create(ctx, input),
+    }),
+    defineOperation({
+      name: 'update_saved_address',
+      summary: 'Change a saved address: only the fields sent change',
+      tag: 'AddressBook',
+      kind: 'mutation',
+      risk: 'low',
+      access: WRITE,
+      errors: ['ADDRESS_NOT_FOUND'],
+      rest: { method: 'PATCH', path: '/v1/client/addresses/:address_id' },
+      graphql: 'updateSavedAddress',
+      input: savedAddressInput.partial().extend({ address_id: idParam, customer_id: customerBook }),
+      output: addressAnswer,
+      handler: (ctx, { address_id, ...changes }) => addresses.update(ctx, address_id, changes),
+    }),
+    defineOperation({
+      name: 'delete_saved_address',
+      summary: 'Remove a saved address',
+      tag: 'AddressBook',
+      kind: 'mutation',
+      risk: 'low',
+      access: WRITE,
+      errors: ['ADDRESS_NOT_FOUND'],
+      rest: { method: 'DELETE', path: '/v1/client/addresses/:address_id' },
+      graphql: 'deleteSavedAddress',
+      input: z.object({ address_id: idParam, customer_id: customerBook }),
+      output: z.object({ result: z.literal(true), deleted: z.int() }),
+      handler: (ctx, input) => addresses.remove(ctx, input.address_id, input.customer_id),
+    }),
+    defineOperation({
+      name: 'import_saved_addresses',
+      summary: 'Import addresses from a CSV file, with a report per row',
+      description:
+        'The CSV has a header row naming the fields (label, name, phone, line1, line2, postal_code, city, country, ' +
+        `lat, lng, delivery_notes), one address per row, at most ${MAX_IMPORT_ROWS} rows. Every row is checked and ` +
+        'reported; with all_or_nothing, one bad row and none is saved.',
+      tag: 'AddressBook',
+      kind: 'mutation',
+      risk: 'medium',
+      expensive: true,
+      access: WRITE,
+      errors: ['CSV_UNREADABLE', 'CSV_TOO_LONG'],
+      rest: { method: 'POST', path: '/v1/client/addresses/import' },
+      graphql: 'importSavedAddresses',
+      input: z.object({
+        csv: z.string().min(1).max(2_000_000).describe('The CSV file, UTF-8'),
+        customer_id: customerBook,
+        all_or_nothing: z.boolean().default(false),
+      }),
+      output: z.object({
+        result: z.boolean(),
+        created: z.int(),
+        refused: z.int(),
+        rows: z.array(
+          z.object({
+            line: z.int().describe('Line of the file, the header being line 1'),
+            success: z.boolean(),
+            id: z.int().optional(),
+            error_code: z.string().optional(),
+            message: z.string().optional(),
+            details: z.record(z.string(), z.unknown()).optional(),
+          }),
+        ),
+      }),
+      handler: (ctx, input) => addresses.importCsv(ctx, input),
+    }),
+  ];
+}

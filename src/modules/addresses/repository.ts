@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { AddressesTables } from './tables.ts';
+
+type Row = AddressesTables['saved_addresses'];
+export type AddressValues = Omit<
+  Row,
+  'id' | 'business_id' | 'customer_user_id' | 'search_text' | 'created_at' | 'updated_at'
+>;
+
+/** Whose book: the business's own (null) or one customer's. */
+export type Book = { businessId: number; customerUserId: number | null };
+
+export async function insertAddress(
+  db: Queryable<AddressesTables>,
+  book: Book,
+  values: AddressValues,
+  at: Date,
+) {
+  const row = await db
+    .insertInto('saved_addresses')
+    .values({
+      ...values,
+      business_id: book.businessId,
+      customer_user_id: book.customerUserId,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function updateAddress(
+  db: Queryable<AddressesTables>,
+  book: Book,
+  id: number,
+  values: Partial<AddressValues>,
+  at: Date,
+) {
+  return db
+    .updateTable('saved_addresses')
+    .set({ ...values, updated_at: at })
+    .where('business_id', '=', book.businessId)
+    .where('customer_user_id', 'is not distinct from', book.customerUserId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function deleteAddress(db: Queryable<AddressesTables>, book: Book, id: number) {
+  return db
+    .deleteFrom('saved_addresses')
+    .where('business_id', '=', book.businessId)
+    .where('customer_user_id', 'is not distinct from', book.customerUserId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function addressesOf(
+  db: Queryable<AddressesTables>,
+  book: Book,
+  page: { limit: number; offset: number; ids?: number[] },
+) {
+  return db
+    .selectFrom('saved_addresses')
+    .selectAll()
+    .where('business_id', '=', book.businessId)
+    .where('customer_user_id', 'is not distinct from', book.customerUserId)
+    .$if(page.ids !== undefined, (q) => q.where('id', 'in', page.ids!.length ? page.ids! : [-1]))
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countAddresses(db: Queryable<AddressesTables>, book: Book) {
+  const row = await db
+    .selectFrom('saved_addresses')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('business_id', '=', book.businessId)
+    .where('customer_user_id', 'is not distinct from', book.customerUserId)
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** How alike words and an address must be to match (trigram word similarity, 0 to 1). */
+const MIN_SIMILARITY = 0.4;
+
+/**
+ * The addresses of these books that look most like the words, best first: trigram word
+ * similarity, so `rue de rivolli` still finds "12 Rue de Rivoli".
+ */
+export function searchAddresses(
+  db: Queryable<AddressesTables>,
+  businessId: number,
+  customerUserIds: Array<number | null>,
+  words: string,
+  limit: number,
+) {
+  const text = words.toLowerCase();
+  const own = customerUserIds.filter((id): id is number => id !== null);
+  const score = sql<number>`word_similarity(${text}, search_text)`;
+  return db
+    .selectFrom('saved_addresses')
+    .selectAll()
+    .select(score.as('score'))
+    .where('business_id', '=', businessId)
+    .where((eb) =>
+      eb.or([
+        ...(customerUserIds.includes(null) ? [eb('customer_user_id', 'is', null)] : []),
+        ...(own.length ? [eb('customer_user_id', 'in', own)] : []),
+      ]),
+    )
+    .where(score, '>=', MIN_SIMILARITY)
+    .orderBy(score, 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

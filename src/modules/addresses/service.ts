@@ -1,0 +1,184 @@
+import { parse } from 'csv-parse/sync';
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import { validationFailed } from '../../platform/catalog/executor.ts';
+import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { AppError } from '../../platform/errors.ts';
+import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
+import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import { addressSchema } from '../../platform/schemas.ts';
+import * as repo from './repository.ts';
+import type { AddressesTables } from './tables.ts';
+
+/** A saved address as callers write it: an order address with a label and notes for the driver. */
+export const savedAddressInput = addressSchema.extend({
+  label: z.string().trim().min(1).max(100).describe('How people find it: "Head office", "Lyon depot"'),
+  delivery_notes: z.string().trim().max(500).optional(),
+});
+export type SavedAddressInput = z.output<typeof savedAddressInput>;
+
+/** Rows one CSV import takes at most. */
+export const MAX_IMPORT_ROWS = 5_000;
+
+type Row = Selectable<AddressesTables['saved_addresses']>;
+
+/**
+ * Address books: the business's own and each customer's, written one by one or imported from a
+ * CSV file with a report per row, and searched with typos forgiven.
+ */
+export class AddressesService {
+  constructor(private readonly clock: Clock) {}
+
+  async create(ctx: OperationContext, input: SavedAddressInput & { customer_id?: number }) {
+    const book = this.bookOf(ctx, input.customer_id);
+    const id = await repo.insertAddress(ctx.db, book, valuesOf(input), this.clock.now());
+    return { result: true as const, address: await this.one(ctx, book, id) };
+  }
+
+  async update(
+    ctx: OperationContext,
+    id: number,
+    input: Partial<SavedAddressInput> & { customer_id?: number },
+  ) {
+    const book = this.bookOf(ctx, input.customer_id);
+    const { customer_id: _customer, ...changes } = input;
+    const updated = await repo.updateAddress(ctx.db, book, id, valuesOf(changes), this.clock.now());
+    if (!updated) throw new AppError('ADDRESS_NOT_FOUND', { params: { id } });
+    return { result: true as const, address: await this.one(ctx, book, id) };
+  }
+
+  async remove(ctx: OperationContext, id: number, customerId?: number) {
+    if (!(await repo.deleteAddress(ctx.db, this.bookOf(ctx, customerId), id))) {
+      throw new AppError('ADDRESS_NOT_FOUND', { params: { id } });
+    }
+    return { result: true as const, deleted: id };
+  }
+
+  async list(ctx: OperationContext, query: PageQuery & { customer_id?: number }) {
+    const book = this.bookOf(ctx, query.customer_id);
+    const [total, rows] = await Promise.all([
+      repo.countAddresses(ctx.db, book),
+      repo.addressesOf(ctx.db, book, pageWindow(query)),
+    ]);
+    return { result: true as const, ...envelopeOf(query, total), addresses: rows.map(viewOf) };
+  }
+
+  /**
+   * A CSV file with a header row of field names, one address per row. Every row is checked first
+   * and reported (its line, and the address made or why not); with `all_or_nothing` one bad row
+   * and none is saved.
+   */
+  async importCsv(
+    ctx: OperationContext,
+    input: { csv: string; customer_id?: number; all_or_nothing: boolean },
+  ) {
+    const book = this.bookOf(ctx, input.customer_id);
+    let records: Array<Record<string, string>>;
+    try {
+      records = parse(input.csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
+    } catch (error) {
+      throw new AppError('CSV_UNREADABLE', { params: { reason: (error as Error).message } });
+    }
+    if (records.length > MAX_IMPORT_ROWS) {
+      throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
+    }
+    const checked = records.map((record, index) => {
+      const line = index + 2;
+      const parsed = savedAddressInput.safeParse(fromCsv(record), { error: validationErrorMap(ctx.lang) });
+      return parsed.success
+        ? { line, input: parsed.data }
+        : { line, refusal: validationFailed(parsed.error) };
+    });
+    const refused = checked.filter((row) => 'refusal' in row).length;
+    const saving = !input.all_or_nothing || refused === 0;
+    const rows = [];
+    for (const row of checked) {
+      if ('refusal' in row) {
+        const refusal = row.refusal!;
+        rows.push({
+          line: row.line,
+          success: false,
+          error_code: refusal.code,
+          message: errorMessage(refusal.code, ctx.lang, refusal.options.params),
+          details: refusal.options.details,
+        });
+      } else if (saving) {
+        const id = await repo.insertAddress(ctx.db, book, valuesOf(row.input), this.clock.now());
+        rows.push({ line: row.line, success: true, id });
+      } else {
+        rows.push({
+          line: row.line,
+          success: false,
+          error_code: 'NOT_SAVED',
+          message: 'Not saved: another row was refused.',
+        });
+      }
+    }
+    const created = rows.filter((row) => row.success).length;
+    return { result: created > 0 || records.length === 0, created, refused, rows };
+  }
+
+  /** The caller's address book searched by words, typos forgiven, best match first. */
+  async search(ctx: OperationContext, input: { q: string; limit: number }) {
+    const caller = callerOf(ctx);
+    const books = caller.kind === 'customer' ? [caller.userId] : [null];
+    const rows = await repo.searchAddresses(ctx.db, businessOf(ctx), books, input.q, input.limit);
+    return {
+      result: true as const,
+      matches: rows.map((row) => ({
+        source: 'address_book' as const,
+        score: Math.round(row.score * 100) / 100,
+        address: viewOf(row),
+      })),
+    };
+  }
+
+  /** A customer's own book; for staff, the business's, or one customer's when they name it. */
+  private bookOf(ctx: OperationContext, customerId?: number): repo.Book {
+    const caller = callerOf(ctx);
+    const businessId = businessOf(ctx);
+    if (caller.kind === 'customer') return { businessId, customerUserId: caller.userId };
+    return { businessId, customerUserId: customerId ?? null };
+  }
+
+  private async one(ctx: OperationContext, book: repo.Book, id: number) {
+    const [row] = await repo.addressesOf(ctx.db, book, { ids: [id], limit: 1, offset: 0 });
+    return viewOf(row!);
+  }
+}
+
+function valuesOf(input: Partial<SavedAddressInput>): Partial<repo.AddressValues> & repo.AddressValues {
+  const { name, ...rest } = input;
+  return { ...rest, ...(name === undefined ? {} : { contact_name: name }) } as repo.AddressValues;
+}
+
+/** CSV cells are text: empty ones are absent, coordinates are numbers. */
+function fromCsv(record: Record<string, string>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [field, cell] of Object.entries(record)) {
+    if (cell === '') continue;
+    values[field] = field === 'lat' || field === 'lng' ? Number(cell) : cell;
+  }
+  return values;
+}
+
+function viewOf(row: Row) {
+  return {
+    id: row.id,
+    customer_id: row.customer_user_id,
+    label: row.label,
+    name: row.contact_name,
+    phone: row.phone,
+    line1: row.line1,
+    line2: row.line2,
+    postal_code: row.postal_code,
+    city: row.city,
+    country: row.country,
+    lat: row.lat,
+    lng: row.lng,
+    delivery_notes: row.delivery_notes,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

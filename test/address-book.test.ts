@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { GraphQLClient, gql } from 'graphql-request';
+import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+describe('address book', () => {
+  let server: TestServer;
+  let api: Client;
+  let tenant: Tenant;
+  let admin: string;
+  let customer: string;
+
+  const save = (body: Record<string, unknown>, token = admin) =>
+    api.post('/api/v1/client/addresses', body, { token });
+  const search = (q: string, token = admin) =>
+    api.get(`/api/v1/client/addresses/search?q=${encodeURIComponent(q)}`, { token });
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'addresses');
+    admin = await login(api, tenant.emails.client_admin);
+    customer = await login(api, tenant.emails.customer);
+  });
+  after(() => server.close());
+
+  it('saves, changes, lists and deletes addresses of the business and of a customer', async () => {
+    const created = await save({
+      label: 'Head office',
+      name: 'Reception',
+      line1: '12 Rue de Rivoli',
+      postal_code: '75001',
+      city: 'Paris',
+      country: 'FR',
+      lat: 48.8606,
+      lng: 2.3376,
+      delivery_notes: 'Ring twice',
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal(created.body.address.customer_id, null);
+    const id = created.body.address.id;
+    const changed = await api.call('PATCH', `/api/v1/client/addresses/${id}`, {
+      token: admin,
+      body: { delivery_notes: 'Ring once' },
+    });
+    assert.equal(changed.body.address.delivery_notes, 'Ring once');
+    assert.equal(changed.body.address.line1, '12 Rue de Rivoli');
+    // The customer's own book is its own; staff reach it by naming the customer.
+    const own = await save({ label: 'Home', line1: '3 Avenue Foch', city: 'Lyon' }, customer);
+    assert.equal(own.body.address.customer_id, tenant.userIds.customer);
+    const asCustomer = await api.get('/api/v1/client/addresses', { token: customer });
+    assert.deepEqual(
+      asCustomer.body.addresses.map((address: { label: string }) => address.label),
+      ['Home'],
+    );
+    const ofCustomer = await api.get(`/api/v1/client/addresses?customer_id=${tenant.userIds.customer}`, {
+      token: admin,
+    });
+    assert.equal(ofCustomer.body.total, 1);
+    const notACustomer = await api.get(`/api/v1/client/addresses?customer_id=${tenant.userIds.driver}`, {
+      token: admin,
+    });
+    assert.equal(notACustomer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    const removed = await api.call('DELETE', `/api/v1/client/addresses/${own.body.address.id}`, {
+      token: customer,
+    });
+    assert.equal(removed.body.deleted, own.body.address.id);
+    const again = await api.call('DELETE', `/api/v1/client/addresses/${own.body.address.id}`, {
+      token: customer,
+    });
+    assert.equal(again.status, 404);
+    assert.equal(again.body.error_code, 'ADDRESS_NOT_FOUND');
+  });
+
+  it('finds an address by words with typos, best match first', async () => {
+    await save({ label: 'Lyon depot', line1: '8 Quai Perrache', city: 'Lyon', postal_code: '69002' });
+    const found = await search('rue de rivolli');
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    assert.equal(found.body.matches[0].address.label, 'Head office');
+    assert.ok(found.body.matches[0].score > 0.5);
+    assert.equal((await search('perache lyon')).body.matches[0].address.label, 'Lyon depot');
+    assert.deepEqual((await search('zzqqxx')).body.matches, []);
+    // A customer searches its own book only.
+    assert.deepEqual((await search('rivoli', customer)).body.matches, []);
+  });
+
+  it('imports a CSV with a report per row, and saves nothing of a bad batch when asked all or nothing', async () => {
+    const csv = [
+      'label,name,line1,postal_code,city,country,lat,lng',
+      'Warehouse A,Dock,1 Rue A,75002,Paris,FR,48.86,2.34',
+      'Broken,,,,Paris,FR,,',
+      'Warehouse B,,2 Rue B,75003,Paris,France,,',
+      'Warehouse C,,3 Rue C,75004,Paris,FR,,',
+    ].join('\n');
+    const before = (await api.get('/api/v1/client/addresses', { token: admin })).body.total;
+    const strict = await api.post(
+      '/api/v1/client/addresses/import',
+      { csv, all_or_nothing: true },
+      { token: admin },
+    );
+    assert.equal(strict.status, 200, JSON.stringify(strict.body));
+    assert.equal(strict.body.created, 0);
+    assert.equal(strict.body.refused, 2);
+    assert.equal((await api.get('/api/v1/client/addresses', { token: admin })).body.total, before);
+    const lenient = await api.post('/api/v1/client/addresses/import', { csv }, { token: admin });
+    assert.equal(lenient.body.created, 2);
+    assert.deepEqual(
+      lenient.body.rows.map((row: { line: number; success: boolean }) => [row.line, row.success]),
+      [
+        [2, true],
+        [3, false],
+        [4, false],
+        [5, true],
+      ],
+    );
+    assert.equal(lenient.body.rows[1].error_code, 'VALIDATION_FAILED');
+    assert.ok(
+      lenient.body.rows[1].details.fields.some((field: { field: string }) => field.field === 'line1'),
+    );
+    assert.ok(
+      lenient.body.rows[2].details.fields.some((field: { field: string }) => field.field === 'country'),
+    );
+    assert.equal((await api.get('/api/v1/client/addresses', { token: admin })).body.total, before + 2);
+    const unreadable = await api.post(
+      '/api/v1/client/addresses/import',
+      { csv: 'label,line1\n"open' },
+      { token: admin },
+    );
+    assert.equal(unreadable.status, 422);
+    assert.equal(unreadable.body.error_code, 'CSV_UNREADABLE');
+  });
+
+  it('refuses the wrong kind, a missing scope and bad input in the documented shape', async () => {
+    const driver = await login(api, tenant.emails.driver);
+    assert.equal((await search('rivoli', driver)).body.error_code, 'FORBIDDEN');
+    const readOnly = (
+      await server.app.services.accounts.issueToken(server.db, {
+        userId: tenant.userIds.client_admin,
+        kind: 'agent',
+      })
+    ).token;
+    assert.equal((await search('rivoli', readOnly)).status, 200);
+    const write = await save({ label: 'x', line1: 'y' }, readOnly);
+    assert.equal(write.status, 403);
+    assert.equal(write.body.error_code, 'INSUFFICIENT_SCOPE');
+    const bad = await save({ label: '', line1: 'y', lat: 123 }, admin);
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.body.details.fields.map((field: { field: string }) => field.field).sort(), [
+      'label',
+      'lat',
+    ]);
+  });
+
+  it('answers GraphQL and the search_address tool alike', async () => {
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const answer = await graphql.request<{
+      searchAddress: { matches: Array<{ address: { label: string } }> };
+    }>(
+      gql`
+        query {
+          searchAddress(q: "rivoli") {
+            matches {
+              address {
+                label
+              }
+            }
+          }
+        }
+      `,
+    );
+    assert.equal(answer.searchAddress.matches[0]!.address.label, 'Head office');
+  });
+});
