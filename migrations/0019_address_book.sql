@@ -27,3 +27,27 @@ CREATE TABLE saved_addresses (
   updated_at       timestamptz NOT NULL
 );
 CREATE INDEX saved_addresses_book ON saved_addresses (business_id, customer_user_id, id DESC);
+
+-- Points of interest: the business's own places (depots, hubs, lockers, customer sites), with
+-- their opening hours, found by the same search as the address book.
+CREATE TABLE points_of_interest (
+  id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  business_id   bigint NOT NULL REFERENCES businesses (id),
+  name          text NOT NULL,
+  category      text NOT NULL CHECK (category IN ('depot', 'hub', 'locker', 'customer_site', 'other')),
+  line1         text NOT NULL,
+  postal_code   text,
+  city          text,
+  country       text,
+  lat           double precision NOT NULL,
+  lng           double precision NOT NULL,
+  opening_hours jsonb NOT NULL,
+  notes         text,
+  search_text   text GENERATED ALWAYS AS (
+    lower(name || ' ' || category || ' ' || line1 || ' ' || coalesce(postal_code, '') || ' ' ||
+          coalesce(city, '') || ' ' || coalesce(country, ''))
+  ) STORED,
+  created_at    timestamptz NOT NULL,
+  updated_at    timestamptz NOT NULL
+);
+CREATE INDEX points_of_interest_business ON points_of_interest (business_id, id DESC);

@@ -153,6 +153,58 @@ describe('address book', () => {
     ]);
   });
 
+  it('keeps points of interest with opening hours, found by the same search', async () => {
+    const created = await api.post(
+      '/api/v1/client/points-of-interest',
+      {
+        name: 'Bastille parcel locker',
+        category: 'locker',
+        line1: '1 Place de la Bastille',
+        city: 'Paris',
+        country: 'FR',
+        lat: 48.853,
+        lng: 2.369,
+        opening_hours: { mon: [{ from: '07:00', to: '22:00' }], sat: [{ from: '09:00', to: '13:00' }] },
+      },
+      { token: admin },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.deepEqual(created.body.point.opening_hours.sat, [{ from: '09:00', to: '13:00' }]);
+    const found = await search('bastile locker');
+    assert.equal(found.body.matches[0].source, 'point_of_interest');
+    assert.equal(found.body.matches[0].address.category, 'locker');
+    const lockers = await api.get('/api/v1/client/points-of-interest?category=locker', { token: admin });
+    assert.equal(lockers.body.total, 1);
+    const badHours = await api.post(
+      '/api/v1/client/points-of-interest',
+      {
+        name: 'x',
+        category: 'hub',
+        line1: 'y',
+        lat: 1,
+        lng: 1,
+        opening_hours: { mon: [{ from: '18:00', to: '08:00' }] },
+      },
+      { token: admin },
+    );
+    assert.equal(badHours.status, 422);
+    assert.ok(
+      badHours.body.details.fields.some(
+        (field: { field: string }) => field.field === 'opening_hours.mon.0.to',
+      ),
+    );
+    const customerWrite = await api.post(
+      '/api/v1/client/points-of-interest',
+      { name: 'x', category: 'hub', line1: 'y', lat: 1, lng: 1 },
+      { token: customer },
+    );
+    assert.equal(customerWrite.body.error_code, 'FORBIDDEN');
+    const removed = await api.call('DELETE', `/api/v1/client/points-of-interest/${created.body.point.id}`, {
+      token: admin,
+    });
+    assert.equal(removed.body.deleted, created.body.point.id);
+  });
+
   it('answers GraphQL and the search_address tool alike', async () => {
     const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
       headers: { authorization: `Bearer ${admin}` },

@@ -178,7 +178,57 @@ describe('tenant isolation', () => {
     assert.equal(address?.label, 'A secret place');
   };
 
+  /** A point of interest of A, made by the first POI check. */
+  let poiOfA: Promise<number> | undefined;
+  const pointOfA = () => {
+    poiOfA ??= api
+      .post(
+        '/api/v1/client/points-of-interest',
+        { name: 'A hub', category: 'hub', line1: '1 A street', lat: 1, lng: 1 },
+        { token: tokenOfA },
+      )
+      .then((answer) => answer.body.point.id as number);
+    return poiOfA;
+  };
+  const pointOfAStays = async () => {
+    const id = await pointOfA();
+    const asA = await api.get('/api/v1/client/points-of-interest', { token: tokenOfA });
+    assert.equal(asA.body.points.find((point: { id: number }) => point.id === id)?.name, 'A hub');
+  };
+
   const checks: Record<string, () => Promise<void>> = {
+    list_points_of_interest: async () => {
+      const id = await pointOfA();
+      const answer = await api.get('/api/v1/client/points-of-interest', { token: adminOfB() });
+      assert.ok(answer.body.points.every((point: { id: number }) => point.id !== id));
+    },
+    create_point_of_interest: async () => {
+      const answer = await api.post(
+        '/api/v1/client/points-of-interest',
+        { name: 'B hub', category: 'hub', line1: '1 B street', lat: 1, lng: 1 },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200);
+      const asA = await api.get('/api/v1/client/points-of-interest', { token: tokenOfA });
+      assert.ok(asA.body.points.every((point: { name: string }) => point.name !== 'B hub'));
+    },
+    update_point_of_interest: async () => {
+      const id = await pointOfA();
+      const answer = await api.call('PATCH', `/api/v1/client/points-of-interest/${id}`, {
+        token: adminOfB(),
+        body: { name: 'taken' },
+      });
+      assert.equal(answer.body.error_code, 'POI_NOT_FOUND');
+      await pointOfAStays();
+    },
+    delete_point_of_interest: async () => {
+      const id = await pointOfA();
+      const answer = await api.call('DELETE', `/api/v1/client/points-of-interest/${id}`, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.body.error_code, 'POI_NOT_FOUND');
+      await pointOfAStays();
+    },
     search_address: async () => {
       await savedAddressOfA();
       const answer = await api.get('/api/v1/client/addresses/search?q=secret%20place', { token: adminOfB() });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
-import { type AddressesService, MAX_IMPORT_ROWS, savedAddressInput } from './service.ts';
+import { type AddressesService, MAX_IMPORT_ROWS, poiInput, savedAddressInput } from './service.ts';
+import { POI_CATEGORIES } from './tables.ts';
 
 const BOOK_KEEPERS = ['client_admin', 'employee', 'customer'] as const;
 const READ = { kinds: BOOK_KEEPERS, scopes: ['address:read'], customer: 'customer_id' };
@@ -31,8 +32,80 @@ const savedAddress = z.object({
 });
 const addressAnswer = z.object({ result: z.literal(true), address: savedAddress });
 
+const pointSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  category: z.enum(POI_CATEGORIES),
+  line1: z.string(),
+  postal_code: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  lat: z.number(),
+  lng: z.number(),
+  opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
+  notes: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const pointAnswer = z.object({ result: z.literal(true), point: pointSchema });
+const STAFF = ['client_admin', 'employee'] as const;
+
 export function addressesOperations(addresses: AddressesService): Operation[] {
   return [
+    defineOperation({
+      name: 'list_points_of_interest',
+      summary: "The business's points of interest (depots, hubs, lockers, customer sites), newest first",
+      tag: 'AddressBook',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: BOOK_KEEPERS, scopes: ['address:read'] },
+      rest: { method: 'GET', path: '/v1/client/points-of-interest' },
+      graphql: 'pointsOfInterest',
+      input: z.object({ category: z.enum(POI_CATEGORIES).optional(), ...pageParams() }),
+      output: z.object({ result: z.literal(true), ...pageEnvelope, points: z.array(pointSchema) }),
+      handler: (ctx, input) => addresses.pois(ctx, input),
+    }),
+    defineOperation({
+      name: 'create_point_of_interest',
+      summary: 'Add a point of interest, with its opening hours',
+      tag: 'AddressBook',
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['address:write'] },
+      rest: { method: 'POST', path: '/v1/client/points-of-interest' },
+      graphql: 'createPointOfInterest',
+      input: poiInput,
+      output: pointAnswer,
+      handler: (ctx, input) => addresses.createPoi(ctx, input),
+    }),
+    defineOperation({
+      name: 'update_point_of_interest',
+      summary: 'Change a point of interest: only the fields sent change',
+      tag: 'AddressBook',
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['address:write'] },
+      errors: ['POI_NOT_FOUND'],
+      rest: { method: 'PATCH', path: '/v1/client/points-of-interest/:point_id' },
+      graphql: 'updatePointOfInterest',
+      input: poiInput.partial().extend({ point_id: idParam }),
+      output: pointAnswer,
+      handler: (ctx, { point_id, ...changes }) => addresses.updatePoi(ctx, point_id, changes),
+    }),
+    defineOperation({
+      name: 'delete_point_of_interest',
+      summary: 'Remove a point of interest',
+      tag: 'AddressBook',
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['address:write'] },
+      errors: ['POI_NOT_FOUND'],
+      rest: { method: 'DELETE', path: '/v1/client/points-of-interest/:point_id' },
+      graphql: 'deletePointOfInterest',
+      input: z.object({ point_id: idParam }),
+      output: z.object({ result: z.literal(true), deleted: z.int() }),
+      handler: (ctx, input) => addresses.deletePoi(ctx, input.point_id),
+    }),
     defineOperation({
       name: 'search_address',
       summary: 'Search the address book, typos forgiven, best match first',
@@ -56,9 +129,11 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
         result: z.literal(true),
         matches: z.array(
           z.object({
-            source: z.enum(['address_book']),
+            source: z.enum(['address_book', 'point_of_interest']),
             score: z.number().describe('0 to 1: how well the words match'),
-            address: savedAddress,
+            address: savedAddress.extend({
+              category: z.enum(POI_CATEGORIES).optional().describe('Points of interest: what kind of place'),
+            }),
           }),
         ),
       }),

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { jsonb, type Queryable } from '../../platform/db/database.ts';
 import type { AddressesTables } from './tables.ts';
 
 type Row = AddressesTables['saved_addresses'];
@@ -113,6 +113,97 @@ export function searchAddresses(
         ...(own.length ? [eb('customer_user_id', 'in', own)] : []),
       ]),
     )
+    .where(score, '>=', MIN_SIMILARITY)
+    .orderBy(score, 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+type Poi = AddressesTables['points_of_interest'];
+export type PoiValues = Omit<Poi, 'id' | 'business_id' | 'search_text' | 'created_at' | 'updated_at'>;
+
+export async function insertPoi(
+  db: Queryable<AddressesTables>,
+  businessId: number,
+  values: PoiValues,
+  at: Date,
+) {
+  const row = await db
+    .insertInto('points_of_interest')
+    .values({
+      ...values,
+      opening_hours: jsonb(values.opening_hours),
+      business_id: businessId,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function updatePoi(
+  db: Queryable<AddressesTables>,
+  businessId: number,
+  id: number,
+  values: Partial<PoiValues>,
+  at: Date,
+) {
+  const { opening_hours, ...rest } = values;
+  return db
+    .updateTable('points_of_interest')
+    .set({ ...rest, ...(opening_hours ? { opening_hours: jsonb(opening_hours) } : {}), updated_at: at })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function deletePoi(db: Queryable<AddressesTables>, businessId: number, id: number) {
+  return db
+    .deleteFrom('points_of_interest')
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function poisOf(
+  db: Queryable<AddressesTables>,
+  businessId: number,
+  filter: { category?: string; ids?: number[]; limit: number; offset: number },
+) {
+  return db
+    .selectFrom('points_of_interest')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .$if(filter.category !== undefined, (q) => q.where('category', '=', filter.category as never))
+    .$if(filter.ids !== undefined, (q) => q.where('id', 'in', filter.ids!.length ? filter.ids! : [-1]))
+    .orderBy('id', 'desc')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+}
+
+export async function countPois(db: Queryable<AddressesTables>, businessId: number, category?: string) {
+  const row = await db
+    .selectFrom('points_of_interest')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('business_id', '=', businessId)
+    .$if(category !== undefined, (q) => q.where('category', '=', category as never))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** The business's points of interest that look most like the words, best first. */
+export function searchPois(db: Queryable<AddressesTables>, businessId: number, words: string, limit: number) {
+  const score = sql<number>`word_similarity(${words.toLowerCase()}, search_text)`;
+  return db
+    .selectFrom('points_of_interest')
+    .selectAll()
+    .select(score.as('score'))
+    .where('business_id', '=', businessId)
     .where(score, '>=', MIN_SIMILARITY)
     .orderBy(score, 'desc')
     .orderBy('id', 'desc')

@@ -5,11 +5,12 @@ import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { addressSchema } from '../../platform/schemas.ts';
 import * as repo from './repository.ts';
-import type { AddressesTables } from './tables.ts';
+import { type AddressesTables, POI_CATEGORIES, WEEKDAYS } from './tables.ts';
 
 /** A saved address as callers write it: an order address with a label and notes for the driver. */
 export const savedAddressInput = addressSchema.extend({
@@ -17,6 +18,35 @@ export const savedAddressInput = addressSchema.extend({
   delivery_notes: z.string().trim().max(500).optional(),
 });
 export type SavedAddressInput = z.output<typeof savedAddressInput>;
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, fieldMessage('clock_time'));
+const openInterval = z
+  .object({ from: clockTime, to: clockTime })
+  .refine((interval) => interval.from < interval.to, {
+    ...fieldMessage('window_end_after_start'),
+    path: ['to'],
+  });
+
+/** A point of interest as callers write it: a place of the business with its opening hours. */
+export const poiInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  category: z.enum(POI_CATEGORIES),
+  line1: z.string().trim().min(1).max(200),
+  postal_code: z.string().trim().max(20).optional(),
+  city: z.string().trim().max(100).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, fieldMessage('country_code'))
+    .optional(),
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  opening_hours: z
+    .partialRecord(z.enum(WEEKDAYS), z.array(openInterval).max(4))
+    .default({})
+    .describe('Open intervals by weekday (mon ... sun), local time; a day absent is closed'),
+  notes: z.string().trim().max(500).optional(),
+});
+export type PoiInput = z.output<typeof poiInput>;
 
 /** Rows one CSV import takes at most. */
 export const MAX_IMPORT_ROWS = 5_000;
@@ -119,19 +149,67 @@ export class AddressesService {
     return { result: created > 0 || records.length === 0, created, refused, rows };
   }
 
-  /** The caller's address book searched by words, typos forgiven, best match first. */
+  /**
+   * The caller's address book and the business's points of interest searched by words, typos
+   * forgiven, best match first.
+   */
   async search(ctx: OperationContext, input: { q: string; limit: number }) {
     const caller = callerOf(ctx);
+    const businessId = businessOf(ctx);
     const books = caller.kind === 'customer' ? [caller.userId] : [null];
-    const rows = await repo.searchAddresses(ctx.db, businessOf(ctx), books, input.q, input.limit);
-    return {
-      result: true as const,
-      matches: rows.map((row) => ({
+    const [addresses, pois] = await Promise.all([
+      repo.searchAddresses(ctx.db, businessId, books, input.q, input.limit),
+      repo.searchPois(ctx.db, businessId, input.q, input.limit),
+    ]);
+    const rounded = (score: number) => Math.round(score * 100) / 100;
+    const matches = [
+      ...addresses.map((row) => ({
         source: 'address_book' as const,
-        score: Math.round(row.score * 100) / 100,
+        score: rounded(row.score),
         address: viewOf(row),
       })),
+      ...pois.map((row) => ({
+        source: 'point_of_interest' as const,
+        score: rounded(row.score),
+        address: poiAddress(row),
+      })),
+    ];
+    return {
+      result: true as const,
+      matches: matches.sort((x, y) => y.score - x.score).slice(0, input.limit),
     };
+  }
+
+  async createPoi(ctx: OperationContext, input: PoiInput) {
+    const id = await repo.insertPoi(ctx.db, businessOf(ctx), poiValues(input), this.clock.now());
+    return { result: true as const, point: await this.poi(ctx, id) };
+  }
+
+  async updatePoi(ctx: OperationContext, id: number, input: Partial<PoiInput>) {
+    if (!(await repo.updatePoi(ctx.db, businessOf(ctx), id, poiValues(input), this.clock.now()))) {
+      throw new AppError('POI_NOT_FOUND', { params: { id } });
+    }
+    return { result: true as const, point: await this.poi(ctx, id) };
+  }
+
+  async deletePoi(ctx: OperationContext, id: number) {
+    if (!(await repo.deletePoi(ctx.db, businessOf(ctx), id)))
+      throw new AppError('POI_NOT_FOUND', { params: { id } });
+    return { result: true as const, deleted: id };
+  }
+
+  async pois(ctx: OperationContext, query: PageQuery & { category?: string }) {
+    const businessId = businessOf(ctx);
+    const [total, rows] = await Promise.all([
+      repo.countPois(ctx.db, businessId, query.category),
+      repo.poisOf(ctx.db, businessId, { category: query.category, ...pageWindow(query) }),
+    ]);
+    return { result: true as const, ...envelopeOf(query, total), points: rows.map(poiView) };
+  }
+
+  private async poi(ctx: OperationContext, id: number) {
+    const [row] = await repo.poisOf(ctx.db, businessOf(ctx), { ids: [id], limit: 1, offset: 0 });
+    return poiView(row!);
   }
 
   /** A customer's own book; for staff, the business's, or one customer's when they name it. */
@@ -146,6 +224,55 @@ export class AddressesService {
     const [row] = await repo.addressesOf(ctx.db, book, { ids: [id], limit: 1, offset: 0 });
     return viewOf(row!);
   }
+}
+
+function poiValues(input: Partial<PoiInput>): repo.PoiValues {
+  return {
+    ...input,
+    ...(input.opening_hours === undefined ? {} : { opening_hours: input.opening_hours }),
+  } as repo.PoiValues;
+}
+
+type PoiRow = Selectable<AddressesTables['points_of_interest']>;
+
+function poiView(row: PoiRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    category: row.category,
+    line1: row.line1,
+    postal_code: row.postal_code,
+    city: row.city,
+    country: row.country,
+    lat: row.lat,
+    lng: row.lng,
+    opening_hours: row.opening_hours,
+    notes: row.notes,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** A point of interest as a search match shows it: like a saved address, its category as label. */
+function poiAddress(row: PoiRow) {
+  return {
+    id: row.id,
+    customer_id: null,
+    label: row.name,
+    name: null,
+    phone: null,
+    line1: row.line1,
+    line2: null,
+    postal_code: row.postal_code,
+    city: row.city,
+    country: row.country,
+    lat: row.lat,
+    lng: row.lng,
+    delivery_notes: row.notes,
+    category: row.category,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 function valuesOf(input: Partial<SavedAddressInput>): Partial<repo.AddressValues> & repo.AddressValues {

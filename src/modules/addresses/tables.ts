@@ -1,6 +1,29 @@
 import type { Generated } from 'kysely';
 
+export const POI_CATEGORIES = ['depot', 'hub', 'locker', 'customer_site', 'other'] as const;
+export type PoiCategory = (typeof POI_CATEGORIES)[number];
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+/** Opening hours by weekday: each day's open intervals, local time HH:MM; a day absent is closed. */
+export type OpeningHours = Partial<Record<(typeof WEEKDAYS)[number], Array<{ from: string; to: string }>>>;
+
 export interface AddressesTables {
+  points_of_interest: {
+    id: Generated<number>;
+    business_id: number;
+    name: string;
+    category: PoiCategory;
+    line1: string;
+    postal_code: string | null;
+    city: string | null;
+    country: string | null;
+    lat: number;
+    lng: number;
+    opening_hours: OpeningHours;
+    notes: string | null;
+    search_text: Generated<string>;
+    created_at: Date;
+    updated_at: Date;
+  };
   saved_addresses: {
     id: Generated<number>;
     business_id: number;

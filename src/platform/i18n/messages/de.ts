@@ -110,6 +110,7 @@ export const de: ErrorMessages = {
     'Das Token, das diesen Schreibvorgang vorgeschlagen hat, kann ihn nicht genehmigen: Das muss eine Person (oder ein anderes Token) tun.',
   TOOL_NOT_PROPOSABLE:
     '{tool} ist kein schreibendes Werkzeug des Agentenservers: Nur solche können vorgeschlagen werden.',
+  POI_NOT_FOUND: 'Kein Ort von Interesse {id} in diesem Unternehmen.',
   ADDRESS_NOT_FOUND: 'Keine gespeicherte Adresse {id} in diesem Adressbuch.',
   CSV_UNREADABLE: 'Die CSV-Datei ist nicht lesbar: {reason}',
   CSV_TOO_LONG: 'Die CSV-Datei hat mehr als {limit} Zeilen; teilen Sie sie auf.',

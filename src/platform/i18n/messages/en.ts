@@ -101,6 +101,7 @@ export const en: ErrorMessages = {
   PROPOSAL_EXPIRED: 'Write proposal {id} expired before anyone decided.',
   OWN_PROPOSAL: 'The token that proposed this write cannot approve it: a person (or another token) must.',
   TOOL_NOT_PROPOSABLE: '{tool} is not a write tool of the agent server: only those can be proposed.',
+  POI_NOT_FOUND: 'No point of interest {id} in this business.',
   ADDRESS_NOT_FOUND: 'No saved address {id} in this address book.',
   CSV_UNREADABLE: 'The CSV file cannot be read: {reason}',
   CSV_TOO_LONG: 'The CSV file has more than {limit} rows; split it.',

@@ -106,6 +106,7 @@ export const es: ErrorMessages = {
     'El token que propuso esta escritura no puede aprobarla: debe hacerlo una persona (u otro token).',
   TOOL_NOT_PROPOSABLE:
     '{tool} no es una herramienta de escritura del servidor de agentes: solo esas se pueden proponer.',
+  POI_NOT_FOUND: 'No hay ningún punto de interés {id} en esta empresa.',
   ADDRESS_NOT_FOUND: 'No hay ninguna dirección guardada {id} en esta libreta.',
   CSV_UNREADABLE: 'No se puede leer el archivo CSV: {reason}',
   CSV_TOO_LONG: 'El archivo CSV tiene más de {limit} filas; divídalo.',

@@ -112,6 +112,7 @@ export const fr: ErrorMessages = {
     "Le jeton qui a proposé cette écriture ne peut pas l'approuver : une personne (ou un autre jeton) le doit.",
   TOOL_NOT_PROPOSABLE:
     "{tool} n'est pas un outil d'écriture du serveur d'agents : seuls ceux-là peuvent être proposés.",
+  POI_NOT_FOUND: "Aucun point d'intérêt {id} dans cette entreprise.",
   ADDRESS_NOT_FOUND: 'Aucune adresse enregistrée {id} dans ce carnet.',
   CSV_UNREADABLE: 'Le fichier CSV est illisible : {reason}',
   CSV_TOO_LONG: 'Le fichier CSV a plus de {limit} lignes ; découpez-le.',

@@ -92,6 +92,7 @@ export const zhHans: ErrorMessages = {
   PROPOSAL_EXPIRED: '写入提议 {id} 在有人决定之前已过期。',
   OWN_PROPOSAL: '提出此写入的令牌不能批准它：须由人（或其他令牌）批准。',
   TOOL_NOT_PROPOSABLE: '{tool} 不是代理服务器的写入工具：只能提议写入工具。',
+  POI_NOT_FOUND: '此企业中没有兴趣点 {id}。',
   ADDRESS_NOT_FOUND: '此地址簿中没有已保存的地址 {id}。',
   CSV_UNREADABLE: '无法读取 CSV 文件：{reason}',
   CSV_TOO_LONG: 'CSV 文件超过 {limit} 行，请拆分。',

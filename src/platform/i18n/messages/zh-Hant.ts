@@ -92,6 +92,7 @@ export const zhHant: ErrorMessages = {
   PROPOSAL_EXPIRED: '寫入提議 {id} 在有人決定之前已過期。',
   OWN_PROPOSAL: '提出此寫入的權杖不能核准它：須由人（或其他權杖）核准。',
   TOOL_NOT_PROPOSABLE: '{tool} 不是代理伺服器的寫入工具：只能提議寫入工具。',
+  POI_NOT_FOUND: '此企業中沒有興趣點 {id}。',
   ADDRESS_NOT_FOUND: '此通訊錄中沒有已儲存的地址 {id}。',
   CSV_UNREADABLE: '無法讀取 CSV 檔案：{reason}',
   CSV_TOO_LONG: 'CSV 檔案超過 {limit} 列，請拆分。',
