@@ -196,7 +196,42 @@ describe('tenant isolation', () => {
     assert.equal(asA.body.points.find((point: { id: number }) => point.id === id)?.name, 'A hub');
   };
 
+  /** A return reason of A, made by the first return-reason check. */
+  let reasonOfA: Promise<void> | undefined;
+  const returnReasonOfA = () => {
+    reasonOfA ??= api
+      .call('PUT', '/api/v1/client/return-reasons/a_only', {
+        token: tokenOfA,
+        body: { labels: { en: 'A only' } },
+      })
+      .then((answer) => assert.equal(answer.status, 200, JSON.stringify(answer.body)));
+    return reasonOfA;
+  };
+  const reasonsOfA = async () =>
+    (await api.get('/api/v1/client/return-reasons', { token: tokenOfA })).body.reasons.map(
+      (reason: { code: string; label: string }) => `${reason.code}:${reason.label}`,
+    );
+
   const checks: Record<string, () => Promise<void>> = {
+    list_return_reasons: async () => {
+      await returnReasonOfA();
+      const answer = await api.get('/api/v1/client/return-reasons', { token: adminOfB() });
+      assert.ok(answer.body.reasons.every((reason: { code: string }) => reason.code !== 'a_only'));
+    },
+    save_return_reason: async () => {
+      await returnReasonOfA();
+      // B's reason of the same code is B's own; A's is untouched.
+      await api.call('PUT', '/api/v1/client/return-reasons/a_only', {
+        token: adminOfB(),
+        body: { labels: { en: 'B' } },
+      });
+      assert.ok((await reasonsOfA()).includes('a_only:A only'));
+    },
+    delete_return_reason: async () => {
+      await returnReasonOfA();
+      await api.call('DELETE', '/api/v1/client/return-reasons/a_only', { token: adminOfB() });
+      assert.ok((await reasonsOfA()).includes('a_only:A only'));
+    },
     list_points_of_interest: async () => {
       const id = await pointOfA();
       const answer = await api.get('/api/v1/client/points-of-interest', { token: adminOfB() });

@@ -6,6 +6,7 @@ import { errorMessage } from '../../platform/i18n/index.ts';
 import { diff, type OrderJournal, type StatusDetails } from './journal.ts';
 import type { OrderQueries } from './queries.ts';
 import * as repo from './repository.ts';
+import type { OrderReturns } from './returns.ts';
 import type { OrderView } from './schemas.ts';
 import {
   BEFORE_PICKUP,
@@ -23,6 +24,7 @@ export class OrderChanges {
     private readonly clock: Clock,
     private readonly journal: OrderJournal,
     private readonly queries: OrderQueries,
+    private readonly returns: OrderReturns,
   ) {}
 
   /** Puts an order on a driver's route: it becomes PLANNED, with an event in its audit trail. */
@@ -45,7 +47,14 @@ export class OrderChanges {
     to: OrderStatus,
     details?: StatusDetails,
   ): Promise<OrderView> {
-    await this.move(ctx, businessOf(ctx), orderId, to, {}, details);
+    const businessId = businessOf(ctx);
+    if (to === 'RETURNED') {
+      await this.returns.check(ctx.db, businessId, {
+        reason: details?.return_reason,
+        photoUrls: details?.pod?.photo_urls,
+      });
+    }
+    await this.move(ctx, businessId, orderId, to, {}, details);
     return this.queries.detail(ctx, orderId);
   }
 
@@ -64,7 +73,13 @@ export class OrderChanges {
     // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
     const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
     await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
-    await this.journal.recordEvent(ctx, businessId, orderId, 'status_changed', diff(order, changes));
+    const returned: Record<string, { from: unknown; to: unknown }> = details?.return_reason
+      ? { return_reason: { from: null, to: details.return_reason } }
+      : {};
+    await this.journal.recordEvent(ctx, businessId, orderId, 'status_changed', {
+      ...diff(order, changes),
+      ...returned,
+    });
     await this.journal.notify(ctx, businessId, orderId, order.status, to, { details });
   }
 

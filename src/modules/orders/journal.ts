@@ -36,6 +36,8 @@ export interface OrderStatusChange {
 export interface StatusDetails {
   pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
   incident_reason?: { code: string; message?: string };
+  /** With RETURNED: one of the business's return reasons. */
+  return_reason?: { code: string; note?: string };
 }
 
 export interface OrderStatusListener {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
+import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import {
   actingBusinessParam,
@@ -217,6 +218,7 @@ export function ordersOperations(
       }),
     }),
     ...statusOperations(orders, tracking),
+    ...returnReasonOperations(orders),
     defineOperation({
       name: 'reroute_to_address',
       summary: 'Send an order not yet picked up to a new address',
@@ -410,6 +412,78 @@ export function ordersOperations(
 }
 
 /** The lifecycle moves, one operation each; the transition table decides what is allowed. */
+const returnReason = z.object({
+  code: z.string(),
+  label: z
+    .string()
+    .describe("In the caller's language when the business wrote it, else English or the first"),
+  labels: z.record(z.string(), z.string()),
+  photo_required: z.boolean(),
+});
+
+/** The business's return reasons: what a driver or dispatcher names when an order comes back. */
+function returnReasonOperations(orders: OrdersService): Operation[] {
+  return [
+    defineOperation({
+      name: 'list_return_reasons',
+      summary: "The business's return reasons, with their labels and whether a photo is needed",
+      tag: 'Orders',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: [...STAFF, 'driver'], scopes: ['orders:read'] },
+      rest: { method: 'GET', path: '/v1/client/return-reasons' },
+      graphql: 'returnReasons',
+      input: z.object({}),
+      output: z.object({ result: z.literal(true), reasons: z.array(returnReason) }),
+      handler: (ctx) => orders.returns.list(ctx),
+    }),
+    defineOperation({
+      name: 'save_return_reason',
+      summary: 'Add a return reason, or change one, by its code',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      rest: { method: 'PUT', path: '/v1/client/return-reasons/:code' },
+      graphql: 'saveReturnReason',
+      input: z.object({
+        code: z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9_-]{1,62}$/, fieldMessage('app_code'))
+          .describe('2 to 63 lower-case letters, digits, - and _'),
+        labels: z
+          .partialRecord(z.enum(LANGUAGES), z.string().trim().min(1).max(100))
+          .refine(
+            (labels) => Object.keys(labels).length > 0,
+            fieldMessage('at_least_one_of', { fields: 'labels' }),
+          )
+          .describe('The label in each language: {"en": "Refused by the recipient", "fr": "..."}'),
+        photo_required: z.boolean().default(false),
+      }),
+      output: z.object({ result: z.literal(true), reason: returnReason }),
+      handler: (ctx, input) =>
+        orders.returns.save(
+          ctx,
+          input as { code: string; labels: Record<string, string>; photo_required: boolean },
+        ),
+    }),
+    defineOperation({
+      name: 'delete_return_reason',
+      summary: 'Remove a return reason',
+      tag: 'Orders',
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      errors: ['RETURN_REASON_NOT_FOUND'],
+      rest: { method: 'DELETE', path: '/v1/client/return-reasons/:code' },
+      graphql: 'deleteReturnReason',
+      input: z.object({ code: z.string().max(63) }),
+      output: z.object({ result: z.literal(true), deleted: z.string() }),
+      handler: (ctx, input) => orders.returns.remove(ctx, input.code),
+    }),
+  ];
+}
+
 function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): Operation[] {
   const move = (
     name: string,
@@ -503,6 +577,10 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
           .object({ code: z.enum(tracking.incidentReasons), message: z.string().max(500).optional() })
           .optional()
           .describe('With FAILED_ATTEMPT: why; goes into the tracking timeline'),
+        return_reason: z
+          .object({ code: z.string().trim().min(1).max(63), note: z.string().max(500).optional() })
+          .optional()
+          .describe("With RETURNED: one of the business's return reasons (required once it keeps a list)"),
       }),
       output: orderResult,
       handler: async (ctx, input) => ({
@@ -510,6 +588,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
         order: await orders.changes.changeStatus(ctx, input.order_id, input.status, {
           pod: input.proof_of_delivery,
           incident_reason: input.incident_reason,
+          return_reason: input.return_reason,
         }),
       }),
     }),

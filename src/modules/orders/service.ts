@@ -5,6 +5,7 @@ import { OrderChanges } from './changes.ts';
 import { OrderIntake } from './intake.ts';
 import { OrderJournal } from './journal.ts';
 import { OrderQueries } from './queries.ts';
+import { OrderReturns } from './returns.ts';
 import type { ContractorPools } from './views.ts';
 
 /**
@@ -16,11 +17,13 @@ export class OrdersService {
   readonly queries: OrderQueries;
   readonly intake: OrderIntake;
   readonly changes: OrderChanges;
+  readonly returns: OrderReturns;
 
   constructor(clock: Clock, accounts: AccountsService, pools: ContractorPools, events: DomainEvents) {
     this.journal = new OrderJournal(clock, events);
     this.queries = new OrderQueries(clock, accounts, pools);
     this.intake = new OrderIntake(clock, accounts, this.journal);
-    this.changes = new OrderChanges(clock, this.journal, this.queries);
+    this.returns = new OrderReturns(clock);
+    this.changes = new OrderChanges(clock, this.journal, this.queries, this.returns);
   }
 }

@@ -15,6 +15,14 @@ export interface Address {
 }
 
 export interface OrdersTables {
+  return_reasons: {
+    business_id: number;
+    code: string;
+    /** The label in each language the business wrote it in (BCP 47 tag -> text). */
+    labels: Record<string, string>;
+    photo_required: boolean;
+    updated_at: Date;
+  };
   order_settings: { business_id: number; tracking_prefix: string };
   orders: {
     id: Generated<number>;

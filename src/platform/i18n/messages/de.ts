@@ -114,6 +114,10 @@ export const de: ErrorMessages = {
   ADDRESS_NOT_FOUND: 'Keine gespeicherte Adresse {id} in diesem Adressbuch.',
   CSV_UNREADABLE: 'Die CSV-Datei ist nicht lesbar: {reason}',
   CSV_TOO_LONG: 'Die CSV-Datei hat mehr als {limit} Zeilen; teilen Sie sie auf.',
+  RETURN_REASON_NOT_FOUND: '{code} ist keiner der Rücksendegründe des Unternehmens.',
+  RETURN_REASON_REQUIRED: 'Eine Rücksendung nennt einen der Rücksendegründe des Unternehmens: {codes}.',
+  RETURN_PHOTO_REQUIRED:
+    'Der Rücksendegrund {code} verlangt ein Foto: Fügen Sie es in proof_of_delivery.photo_urls hinzu.',
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
   QUERY_TOO_COMPLEX:
     'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',

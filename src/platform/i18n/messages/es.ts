@@ -110,6 +110,10 @@ export const es: ErrorMessages = {
   ADDRESS_NOT_FOUND: 'No hay ninguna dirección guardada {id} en esta libreta.',
   CSV_UNREADABLE: 'No se puede leer el archivo CSV: {reason}',
   CSV_TOO_LONG: 'El archivo CSV tiene más de {limit} filas; divídalo.',
+  RETURN_REASON_NOT_FOUND: '{code} no es uno de los motivos de devolución de la empresa.',
+  RETURN_REASON_REQUIRED: 'Una devolución indica uno de los motivos de devolución de la empresa: {codes}.',
+  RETURN_PHOTO_REQUIRED:
+    'El motivo de devolución {code} exige una foto: añádala en proof_of_delivery.photo_urls.',
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
   QUERY_TOO_COMPLEX:
     'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',

@@ -116,6 +116,10 @@ export const fr: ErrorMessages = {
   ADDRESS_NOT_FOUND: 'Aucune adresse enregistrée {id} dans ce carnet.',
   CSV_UNREADABLE: 'Le fichier CSV est illisible : {reason}',
   CSV_TOO_LONG: 'Le fichier CSV a plus de {limit} lignes ; découpez-le.',
+  RETURN_REASON_NOT_FOUND: "{code} ne fait pas partie des motifs de retour de l'entreprise.",
+  RETURN_REASON_REQUIRED: "Un retour indique l'un des motifs de retour de l'entreprise : {codes}.",
+  RETURN_PHOTO_REQUIRED:
+    'Le motif de retour {code} exige une photo : ajoutez-la dans proof_of_delivery.photo_urls.',
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
   QUERY_TOO_COMPLEX:
     "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",

@@ -96,6 +96,9 @@ export const zhHans: ErrorMessages = {
   ADDRESS_NOT_FOUND: '此地址簿中没有已保存的地址 {id}。',
   CSV_UNREADABLE: '无法读取 CSV 文件：{reason}',
   CSV_TOO_LONG: 'CSV 文件超过 {limit} 行，请拆分。',
+  RETURN_REASON_NOT_FOUND: '{code} 不是该企业的退货原因之一。',
+  RETURN_REASON_REQUIRED: '退货须注明该企业的退货原因之一：{codes}。',
+  RETURN_PHOTO_REQUIRED: '退货原因 {code} 需要照片：请在 proof_of_delivery.photo_urls 中添加。',
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',

@@ -96,6 +96,9 @@ export const zhHant: ErrorMessages = {
   ADDRESS_NOT_FOUND: '此通訊錄中沒有已儲存的地址 {id}。',
   CSV_UNREADABLE: '無法讀取 CSV 檔案：{reason}',
   CSV_TOO_LONG: 'CSV 檔案超過 {limit} 列，請拆分。',
+  RETURN_REASON_NOT_FOUND: '{code} 不是該企業的退貨原因之一。',
+  RETURN_REASON_REQUIRED: '退貨須註明該企業的退貨原因之一：{codes}。',
+  RETURN_PHOTO_REQUIRED: '退貨原因 {code} 需要照片：請在 proof_of_delivery.photo_urls 中新增。',
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',
