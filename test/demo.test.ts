@@ -54,6 +54,21 @@ describe('demo data', () => {
     }
   });
 
+  it('keeps an address book, points of interest and return reasons to work with', async () => {
+    const found = await api.get('/api/v1/client/addresses/search?q=rivoli', { token: admin });
+    assert.equal(found.body.matches[0]?.address.label, 'Head office', JSON.stringify(found.body));
+    const places = await api.get('/api/v1/client/points-of-interest', { token: admin });
+    assert.deepEqual(places.body.points.map((point: { category: string }) => point.category).sort(), [
+      'depot',
+      'locker',
+    ]);
+    const reasons = await api.get('/api/v1/client/return-reasons', { token: admin });
+    assert.deepEqual(
+      reasons.body.reasons.map((reason: { code: string }) => reason.code),
+      ['damaged', 'refused'],
+    );
+  });
+
   it('assigns the customer app to the demo business, ready to bootstrap', async () => {
     const answer = await api.get(
       '/api/v1/apps/courier/clients/demo/bootstrap?platform=android&app_version=1.1.0',

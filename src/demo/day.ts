@@ -83,6 +83,74 @@ export function demoContext(
  * them assigned to the contractor, with the assignment module on), all made
  * through the modules' use cases, so audit trails and statuses are as real use would leave them.
  */
+/** The places dispatchers reuse: saved addresses, points of interest, and the reasons of returns. */
+async function seedPlaces(ctx: OperationContext, services: Services) {
+  const { addresses, orders } = services;
+  for (const address of [
+    {
+      label: 'Head office',
+      name: 'Reception',
+      line1: '12 Rue de Rivoli',
+      postal_code: '75001',
+      city: 'Paris',
+    },
+    {
+      label: 'Galeries shop',
+      name: 'Goods in',
+      line1: '40 Boulevard Haussmann',
+      postal_code: '75009',
+      city: 'Paris',
+    },
+    { label: 'Montparnasse office', line1: '33 Avenue du Maine', postal_code: '75015', city: 'Paris' },
+  ]) {
+    await addresses.create(ctx, { ...address, country: 'FR', delivery_notes: 'Loading bay at the back' });
+  }
+  const weekdays = Object.fromEntries(
+    (['mon', 'tue', 'wed', 'thu', 'fri'] as const).map((day) => [day, [{ from: '07:00', to: '19:00' }]]),
+  );
+  await addresses.createPoi(ctx, {
+    name: DEPOT.name,
+    category: 'depot',
+    line1: '5 Quai de Bercy',
+    postal_code: '75012',
+    city: 'Paris',
+    country: 'FR',
+    lat: DEPOT.lat,
+    lng: DEPOT.lng,
+    opening_hours: weekdays,
+  });
+  await addresses.createPoi(ctx, {
+    name: 'Bastille parcel locker',
+    category: 'locker',
+    line1: '1 Place de la Bastille',
+    postal_code: '75011',
+    city: 'Paris',
+    country: 'FR',
+    lat: 48.853,
+    lng: 2.369,
+    opening_hours: Object.fromEntries(
+      (['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const).map((day) => [
+        day,
+        [{ from: '06:00', to: '23:00' }],
+      ]),
+    ),
+  });
+  await orders.returns.save(ctx, {
+    code: 'refused',
+    labels: {
+      en: 'Refused by the recipient',
+      fr: 'Refusé par le destinataire',
+      de: 'Vom Empfänger abgelehnt',
+    },
+    photo_required: false,
+  });
+  await orders.returns.save(ctx, {
+    code: 'damaged',
+    labels: { en: 'Damaged', fr: 'Endommagé', de: 'Beschädigt' },
+    photo_required: true,
+  });
+}
+
 export async function seedDemoDay(db: Queryable, services: Services, clock: Clock, input: DemoDayInput) {
   const { accounts, assignments, contractors, dispatch, orders } = services;
   const ctx = demoContext(db, clock, {
@@ -96,6 +164,7 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
   const tomorrow = shiftDate(today, 1);
 
   const { depot } = await dispatch.createDepot(ctx, DEPOT);
+  await seedPlaces(ctx, services);
   const van = (driverId: number, contractor: boolean, skills: string[] = []) =>
     dispatch.setDriverProfile(ctx, {
       driver_id: driverId,
