@@ -60,6 +60,12 @@ describe('request limits through the service', () => {
       .filter((operation) => operation.expensive)
       .map((operation) => operation.name)
       .sort();
-    assert.deepEqual(expensive, ['build_route', 'bulk_create_orders', 'otep_ingest', 'otep_ingest_epcis']);
+    assert.deepEqual(expensive, [
+      'build_route',
+      'bulk_create_orders',
+      'import_saved_addresses',
+      'otep_ingest',
+      'otep_ingest_epcis',
+    ]);
   });
 });

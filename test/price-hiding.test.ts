@@ -213,6 +213,64 @@ describe('price hiding', () => {
       call: (who) =>
         api.get(`/api/v1/labelservice/labels/${customers[who].label}`, { token: customers[who].token }),
     },
+    // The address book holds no price of any family: only its answers' shape is checked here.
+    list_saved_addresses: {
+      priced: false,
+      call: (who) => api.get('/api/v1/client/addresses', { token: customers[who].token }),
+    },
+    create_saved_address: {
+      priced: false,
+      call: (who) =>
+        api.post(
+          '/api/v1/client/addresses',
+          { label: 'Home', line1: '1 Rue A' },
+          { token: customers[who].token },
+        ),
+    },
+    update_saved_address: {
+      priced: false,
+      call: async (who) => {
+        const made = await api.post(
+          '/api/v1/client/addresses',
+          { label: 'Work', line1: '2 Rue B' },
+          { token: customers[who].token },
+        );
+        return api.call('PATCH', `/api/v1/client/addresses/${made.body.address.id}`, {
+          token: customers[who].token,
+          body: { label: 'Office' },
+        });
+      },
+    },
+    delete_saved_address: {
+      priced: false,
+      call: async (who) => {
+        const made = await api.post(
+          '/api/v1/client/addresses',
+          { label: 'Old', line1: '3 Rue C' },
+          { token: customers[who].token },
+        );
+        return api.call('DELETE', `/api/v1/client/addresses/${made.body.address.id}`, {
+          token: customers[who].token,
+        });
+      },
+    },
+    import_saved_addresses: {
+      priced: false,
+      call: (who) =>
+        api.post(
+          '/api/v1/client/addresses/import',
+          { csv: 'label,line1\nDepot,4 Rue D' },
+          { token: customers[who].token },
+        ),
+    },
+    search_address: {
+      priced: false,
+      call: (who) => api.get('/api/v1/client/addresses/search?q=rue', { token: customers[who].token }),
+    },
+    list_points_of_interest: {
+      priced: false,
+      call: (who) => api.get('/api/v1/client/points-of-interest', { token: customers[who].token }),
+    },
     get_webhook_settings: {
       priced: false,
       call: (who) => api.get('/api/v1/webhook-settings', { token: customers[who].token }),
