@@ -137,6 +137,13 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   };
 }
 
+/** Each agent profile and the scopes it grants (['*']: all), as discovery documents show them. */
+function profileScopes(): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(PROFILES).map(([name, scopes]) => [name, scopes === 'all' ? ['*'] : [...scopes]]),
+  );
+}
+
 /** What the service offers agents, read from the catalog when asked. */
 function capabilitiesOf(catalog: Catalog): Capabilities {
   return {
@@ -149,9 +156,7 @@ function capabilitiesOf(catalog: Catalog): Capabilities {
         tools: [...toolsOf(catalog, 'developer').keys()].sort(),
       },
     ],
-    profiles: Object.fromEntries(
-      Object.entries(PROFILES).map(([name, scopes]) => [name, scopes === 'all' ? ['*'] : [...scopes]]),
-    ),
+    profiles: profileScopes(),
     scopes: [...SCOPES],
     tracking_formats: [...FORMAT_NAMES],
     connection_headers: [...CONNECTION_HEADERS],
@@ -271,7 +276,7 @@ export async function createApp(
     apiVersion: API_VERSION,
     otepVersion: OTEP_VERSION,
     bodyLimitBytes: config.bodyLimitBytes,
-    profiles: capabilitiesOf(catalog).profiles,
+    profiles: profileScopes(),
     trackingFormats: FORMAT_NAMES,
     systemModules: () => services.accounts.systemModules(db),
   });

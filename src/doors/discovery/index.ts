@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
-import { headerOf } from '../../platform/http/server.ts';
+import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { CONNECTION_HEADERS } from '../mcp/index.ts';
 import { type Tool, type ToolServer, toolsOf } from '../mcp/tools.ts';
@@ -236,11 +235,7 @@ function toolDocument(tools: Tool[], format: Format, server: ToolServer) {
 
 /** A public, cacheable answer with a strong ETag; 304 to a caller that holds it. */
 function cached(request: FastifyRequest, reply: FastifyReply, type: string, body: string) {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  reply.header('etag', etag).header('cache-control', 'public, max-age=300');
-  const held = headerOf(request, 'if-none-match')
-    ?.split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''));
-  if (held?.includes(etag) || held?.includes('*')) return reply.code(304).send();
+  reply.header('cache-control', 'public, max-age=300');
+  if (sendNotModified(request, reply, bytesTag(body))) return reply;
   return reply.type(type).send(body);
 }

@@ -237,8 +237,8 @@ async function callTool(
     if (queued && proposeWrite) {
       const { confirm: _confirm, ...toolArguments } = args;
       const proposal = { tool: tool.name, arguments: toolArguments, reason: 'X-MCP-Require-Approval: 1' };
-      const queued = (await executor.execute(proposeWrite, proposal, invocation)) as { proposal: unknown };
-      return answer({ result: true, queued_for_approval: true, proposal: queued.proposal });
+      const proposed = (await executor.execute(proposeWrite, proposal, invocation)) as { proposal: unknown };
+      return answer({ result: true, queued_for_approval: true, proposal: proposed.proposal });
     }
     // An unconfirmed high-risk call does not execute: it previews (a dry run) and says how to go on.
     if (operation.confirm && !confirmed && !invocation.dryRun) {
@@ -252,6 +252,7 @@ async function callTool(
     }
     return answer((await executor.execute(operation, input, invocation)) as Record<string, unknown>);
   } catch (error) {
+    // A tool call's body was taken by the transport, so no body limit can be what went wrong.
     const appError = toAppError(error, 0);
     const body = errorBody(appError, invocation.lang, invocation.requestId);
     // Arguments that break the tool's input schema are the caller's protocol error, with the details.

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
 import { Representation, type RestBody } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
+import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
 import { preferredRepresentation } from '../../platform/http/media-types.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
@@ -123,11 +124,6 @@ function bodyInput(request: FastifyRequest, body: RestBody | undefined): Record<
   return fields.data;
 }
 
-/** A strong tag of an answer's bytes. */
-function bytesTag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-}
-
 /**
  * A strong tag of the version of the data an answer is built from, and of what else shapes its
  * bytes: the operation, the path and query (format, page, ...) and the language. A version that
@@ -136,20 +132,4 @@ function bytesTag(body: string | Buffer): string {
 function versionTag(operation: string, version: string, request: FastifyRequest): string {
   const variant = [operation, version, request.url, request.lang];
   return `"v${createHash('sha256').update(variant.join('\n')).digest('base64url').slice(0, 32)}"`;
-}
-
-/**
- * Sets the ETag, and answers 304 without a body when the caller's If-None-Match already names
- * it (pollers re-read only what changed); false when the answer must be sent.
- */
-function sendNotModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
-  reply.header('etag', etag);
-  // Weak comparison (RFC 9110, 13.1.2): W/ prefixes do not matter for If-None-Match.
-  const matches = headerOf(request, 'if-none-match')
-    ?.split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === etag || tag === '*');
-  if (!matches) return false;
-  reply.code(304).send();
-  return true;
 }

@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { jsonb, type Queryable } from '../../platform/db/database.ts';
 import type { AddressesTables } from './tables.ts';
 
 type Row = AddressesTables['saved_addresses'];
+/** An address's own columns; absent nullable ones are stored as null. */
 export type AddressValues = Omit<
-  Row,
+  Insertable<Row>,
   'id' | 'business_id' | 'customer_user_id' | 'search_text' | 'created_at' | 'updated_at'
 >;
 
@@ -121,7 +122,10 @@ export function searchAddresses(
 }
 
 type Poi = AddressesTables['points_of_interest'];
-export type PoiValues = Omit<Poi, 'id' | 'business_id' | 'search_text' | 'created_at' | 'updated_at'>;
+export type PoiValues = Omit<
+  Insertable<Poi>,
+  'id' | 'business_id' | 'search_text' | 'created_at' | 'updated_at'
+>;
 
 export async function insertPoi(
   db: Queryable<AddressesTables>,

@@ -181,12 +181,12 @@ export class AddressesService {
   }
 
   async createPoi(ctx: OperationContext, input: PoiInput) {
-    const id = await repo.insertPoi(ctx.db, businessOf(ctx), poiValues(input), this.clock.now());
+    const id = await repo.insertPoi(ctx.db, businessOf(ctx), input, this.clock.now());
     return { result: true as const, point: await this.poi(ctx, id) };
   }
 
   async updatePoi(ctx: OperationContext, id: number, input: Partial<PoiInput>) {
-    if (!(await repo.updatePoi(ctx.db, businessOf(ctx), id, poiValues(input), this.clock.now()))) {
+    if (!(await repo.updatePoi(ctx.db, businessOf(ctx), id, input, this.clock.now()))) {
       throw new AppError('POI_NOT_FOUND', { params: { id } });
     }
     return { result: true as const, point: await this.poi(ctx, id) };
@@ -226,13 +226,6 @@ export class AddressesService {
   }
 }
 
-function poiValues(input: Partial<PoiInput>): repo.PoiValues {
-  return {
-    ...input,
-    ...(input.opening_hours === undefined ? {} : { opening_hours: input.opening_hours }),
-  } as repo.PoiValues;
-}
-
 type PoiRow = Selectable<AddressesTables['points_of_interest']>;
 
 function poiView(row: PoiRow) {
@@ -255,29 +248,21 @@ function poiView(row: PoiRow) {
 
 /** A point of interest as a search match shows it: like a saved address, its category as label. */
 function poiAddress(row: PoiRow) {
+  const { name, notes, opening_hours: _hours, ...place } = poiView(row);
   return {
-    id: row.id,
+    ...place,
     customer_id: null,
-    label: row.name,
+    label: name,
     name: null,
     phone: null,
-    line1: row.line1,
     line2: null,
-    postal_code: row.postal_code,
-    city: row.city,
-    country: row.country,
-    lat: row.lat,
-    lng: row.lng,
-    delivery_notes: row.notes,
-    category: row.category,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    delivery_notes: notes,
   };
 }
 
-function valuesOf(input: Partial<SavedAddressInput>): Partial<repo.AddressValues> & repo.AddressValues {
-  const { name, ...rest } = input;
-  return { ...rest, ...(name === undefined ? {} : { contact_name: name }) } as repo.AddressValues;
+/** The columns of an address as callers write it: its `name` is the contact's. */
+function valuesOf<T extends Partial<SavedAddressInput>>({ name, ...rest }: T) {
+  return { ...rest, ...(name === undefined ? {} : { contact_name: name }) };
 }
 
 /** CSV cells are text: empty ones are absent, coordinates are numbers. */

@@ -82,7 +82,7 @@ export function developerOperations(surface: ApiSurface): Operation[] {
       handler: async () => ({
         result: true as const,
         format: 'markdown' as const,
-        ...renamed(surface.guide(name)),
+        ...guideAnswerOf(surface.guide(name)),
       }),
     });
   return [
@@ -236,6 +236,7 @@ export function developerOperations(surface: ApiSurface): Operation[] {
   ];
 }
 
-function renamed(guide: { url: string; markdown: string }) {
+/** A guide as the tool answers it: the Markdown is the answer's `content`. */
+function guideAnswerOf(guide: { url: string; markdown: string }) {
   return { url: guide.url, content: guide.markdown };
 }

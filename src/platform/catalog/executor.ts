@@ -188,8 +188,7 @@ export class Executor {
     const ctx: OperationContext = { ...outer, business, outside, answer: {}, representation: undefined };
     await sql`SAVEPOINT run_within`.execute(outer.db);
     try {
-      const output = await operation.handler(ctx, input);
-      const result = await this.respond(ctx, operation, this.checkOutput(operation, output));
+      const result = await this.answerOf(ctx, operation, input);
       if (operation.kind === 'mutation') {
         await recordAudit(outer.db, {
           at: this.deps.clock.now(),
@@ -362,8 +361,7 @@ export class Executor {
 
     if (operation.kind === 'query') {
       const ctx = context(this.deps.db);
-      const build = async () =>
-        this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
+      const build = () => this.answerOf(ctx, operation, input);
       // Only an anonymous caller's answer is everyone's: a signed-in one may be shaped by who asks.
       if (!operation.version || !operation.access.public || admitted.caller || admitted.provider)
         return build();
@@ -415,8 +413,7 @@ export class Executor {
         const ctx = context(trx);
         let ending: Ending;
         try {
-          const output = await operation.handler(ctx, input);
-          ending = { result: await this.respond(ctx, operation, this.checkOutput(operation, output)) };
+          ending = { result: await this.answerOf(ctx, operation, input) };
         } catch (error) {
           // A refusal that keeps what the operation wrote commits like a result, then is thrown.
           if (!(error instanceof AppError && error.options.commit)) throw error;
@@ -459,6 +456,11 @@ export class Executor {
       outside,
       answer: invocation.answer ?? {},
     };
+  }
+
+  /** The handler's answer, through the output contract and the response policies. */
+  private async answerOf(ctx: OperationContext, operation: Operation, input: unknown): Promise<unknown> {
+    return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
   }
 
   private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {
