@@ -76,7 +76,10 @@ describe('approval page /mcp-approvals', () => {
     await page.getByLabel('E-mail').fill(tenant.emails.client_admin);
     await page.getByLabel('Mot de passe').fill('wrong password');
     await page.getByRole('button', { name: 'Se connecter' }).click();
-    assert.match(await page.getByRole('alert').innerText(), /\S/);
+    assert.equal(
+      await page.getByRole('alert').innerText(),
+      "L'adresse e-mail ou le mot de passe est incorrect.",
+    );
     assert.equal(await page.getAttribute('html', 'lang'), 'fr');
     await context.close();
 
