@@ -77,6 +77,38 @@ describe('executor rules', () => {
     assert.deepEqual(await executor.execute(risky, {}, as()), { ok: true });
   });
 
+  it('asks for confirmation after who calls, and before the input', async () => {
+    const risky = mutation('risky_ordered', async () => ({ ok: true }), {
+      risk: 'high',
+      confirm: true,
+      input: z.object({ value: z.string() }),
+    });
+    // A caller who may not call it learns that, not that it should confirm.
+    await assert.rejects(executor.execute(risky, { value: 'x' }, as({ door: 'mcp', bearer: undefined })), {
+      code: 'UNAUTHENTICATED',
+    });
+    const narrow = (
+      await services.accounts.issueToken(handle.db, {
+        userId: tenant.userIds.client_admin,
+        kind: 'personal',
+        scopes: ['orders:read'],
+      })
+    ).token;
+    await assert.rejects(executor.execute(risky, { value: 'x' }, as({ door: 'mcp', bearer: narrow })), {
+      code: 'SCOPE_REQUIRED',
+    });
+    // An unconfirmed call is refused whatever its input, and names the operation.
+    await assert.rejects(executor.execute(risky, {}, as({ door: 'mcp' })), (error) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'CONFIRMATION_REQUIRED');
+      assert.deepEqual(error.options.details, { operation: 'risky_ordered' });
+      return true;
+    });
+    await assert.rejects(executor.execute(risky, {}, as({ door: 'mcp', confirmed: true })), {
+      code: 'VALIDATION_FAILED',
+    });
+  });
+
   it('answers a duplicate, a missing reference and an unstorable value in documented codes', async () => {
     const duplicate = mutation('duplicate_business', async (ctx) => {
       await ctx.db
