@@ -133,6 +133,32 @@ describe('executor rules', () => {
       return { ok: true };
     });
     await assert.rejects(executor.execute(overflowing, {}, as()), { code: 'INVALID_VALUE', status: 422 });
+
+    const offTheMap = mutation('depot_off_the_map', async (ctx) => {
+      await ctx.db
+        .insertInto('depots')
+        .values({ business_id: tenant.businessId, name: 'north of north', lat: 91, lng: 0 })
+        .execute();
+      return { ok: true };
+    });
+    await assert.rejects(executor.execute(offTheMap, {}, as()), { code: 'INVALID_VALUE', status: 422 });
+  });
+
+  it('keeps table, column and constraint names out of the refusal', async () => {
+    const duplicate = mutation('duplicate_business_code', async (ctx) => {
+      await ctx.db
+        .insertInto('businesses')
+        .values({ code: tenant.code, name: 'again', time_zone: 'UTC', created_at: new Date() })
+        .execute();
+      return { ok: true };
+    });
+    const refusal = await executor.execute(duplicate, {}, as()).then(
+      () => assert.fail('the insert ran'),
+      (error: unknown) => error,
+    );
+    assert.ok(refusal instanceof AppError);
+    const told = JSON.stringify(errorBody(refusal, 'en', 'req'));
+    assert.doesNotMatch(told, /businesses|_key|code\)|duplicate key|constraint/i);
   });
 
   it('tries a write stopped by a concurrent writer once more, and both land', async () => {
@@ -161,6 +187,58 @@ describe('executor rules', () => {
     ]);
     assert.deepEqual(results, [{ ok: true }, { ok: true }]);
     assert.equal(attempts, 3);
+  });
+
+  it('tries a write that lost a deadlock once more, and both land', async () => {
+    // Two writers update the same two rows in opposite orders: PostgreSQL ends one of them.
+    const depot = async (name: string) =>
+      (
+        await handle.db
+          .insertInto('depots')
+          .values({ business_id: tenant.businessId, name, lat: 0, lng: 0 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const [east, west] = [await depot('east'), await depot('west')];
+    let attempts = 0;
+    let holders = 0;
+    let bothHold!: () => void;
+    const held = new Promise<void>((resolve) => {
+      bothHold = resolve;
+    });
+    const crossing = mutation('crossing_updates', async (ctx, input) => {
+      attempts++;
+      const order = (input as { value: string }).value === 'east first' ? [east, west] : [west, east];
+      const touch = (id: number) =>
+        ctx.db
+          .updateTable('depots')
+          .set({ name: `touched ${attempts}` })
+          .where('id', '=', id)
+          .execute();
+      await touch(order[0]!);
+      if (++holders === 2) bothHold();
+      await held;
+      await touch(order[1]!);
+      return { ok: true };
+    });
+    const results = await Promise.all([
+      executor.execute(crossing, { value: 'east first' }, as()),
+      executor.execute(crossing, { value: 'west first' }, as()),
+    ]);
+    assert.deepEqual(results, [{ ok: true }, { ok: true }]);
+    assert.equal(attempts, 3);
+  });
+
+  it('gives up after the second try with 409 CONCURRENT_UPDATE', async () => {
+    let attempts = 0;
+    const contested = mutation('always_contested', async () => {
+      attempts++;
+      throw Object.assign(new Error('could not serialize access due to concurrent update'), {
+        code: '40001',
+      });
+    });
+    await assert.rejects(executor.execute(contested, {}, as()), { code: 'CONCURRENT_UPDATE', status: 409 });
+    assert.equal(attempts, 2);
   });
 
   it('does not try again a write that already acted outside the database', async () => {
