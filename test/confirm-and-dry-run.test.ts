@@ -89,7 +89,7 @@ describe('confirmation of high-risk calls, and GraphQL dry runs', () => {
       return true;
     });
     const before = await ledgerEntries();
-    await graphql(tokens.agent, { 'x-confirm': '1' }).request(ADD_CREDIT, variables);
+    await graphql(tokens.agent, { 'x-confirm': 'true' }).request(ADD_CREDIT, variables);
     assert.equal(await ledgerEntries(), before + 1);
   });
 

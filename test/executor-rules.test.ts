@@ -77,6 +77,38 @@ describe('executor rules', () => {
     assert.deepEqual(await executor.execute(risky, {}, as()), { ok: true });
   });
 
+  it('asks for confirmation after who calls, and before the input', async () => {
+    const risky = mutation('risky_ordered', async () => ({ ok: true }), {
+      risk: 'high',
+      confirm: true,
+      input: z.object({ value: z.string() }),
+    });
+    // A caller who may not call it learns that, not that it should confirm.
+    await assert.rejects(executor.execute(risky, { value: 'x' }, as({ door: 'mcp', bearer: undefined })), {
+      code: 'UNAUTHENTICATED',
+    });
+    const narrow = (
+      await services.accounts.issueToken(handle.db, {
+        userId: tenant.userIds.client_admin,
+        kind: 'personal',
+        scopes: ['orders:read'],
+      })
+    ).token;
+    await assert.rejects(executor.execute(risky, { value: 'x' }, as({ door: 'mcp', bearer: narrow })), {
+      code: 'SCOPE_REQUIRED',
+    });
+    // An unconfirmed call is refused whatever its input, and names the operation.
+    await assert.rejects(executor.execute(risky, {}, as({ door: 'mcp' })), (error) => {
+      assert.ok(error instanceof AppError);
+      assert.equal(error.code, 'CONFIRMATION_REQUIRED');
+      assert.deepEqual(error.options.details, { operation: 'risky_ordered' });
+      return true;
+    });
+    await assert.rejects(executor.execute(risky, {}, as({ door: 'mcp', confirmed: true })), {
+      code: 'VALIDATION_FAILED',
+    });
+  });
+
   it('answers a duplicate, a missing reference and an unstorable value in documented codes', async () => {
     const duplicate = mutation('duplicate_business', async (ctx) => {
       await ctx.db
@@ -101,6 +133,32 @@ describe('executor rules', () => {
       return { ok: true };
     });
     await assert.rejects(executor.execute(overflowing, {}, as()), { code: 'INVALID_VALUE', status: 422 });
+
+    const offTheMap = mutation('depot_off_the_map', async (ctx) => {
+      await ctx.db
+        .insertInto('depots')
+        .values({ business_id: tenant.businessId, name: 'north of north', lat: 91, lng: 0 })
+        .execute();
+      return { ok: true };
+    });
+    await assert.rejects(executor.execute(offTheMap, {}, as()), { code: 'INVALID_VALUE', status: 422 });
+  });
+
+  it('keeps table, column and constraint names out of the refusal', async () => {
+    const duplicate = mutation('duplicate_business_code', async (ctx) => {
+      await ctx.db
+        .insertInto('businesses')
+        .values({ code: tenant.code, name: 'again', time_zone: 'UTC', created_at: new Date() })
+        .execute();
+      return { ok: true };
+    });
+    const refusal = await executor.execute(duplicate, {}, as()).then(
+      () => assert.fail('the insert ran'),
+      (error: unknown) => error,
+    );
+    assert.ok(refusal instanceof AppError);
+    const told = JSON.stringify(errorBody(refusal, 'en', 'req'));
+    assert.doesNotMatch(told, /businesses|_key|code\)|duplicate key|constraint/i);
   });
 
   it('tries a write stopped by a concurrent writer once more, and both land', async () => {
@@ -129,6 +187,58 @@ describe('executor rules', () => {
     ]);
     assert.deepEqual(results, [{ ok: true }, { ok: true }]);
     assert.equal(attempts, 3);
+  });
+
+  it('tries a write that lost a deadlock once more, and both land', async () => {
+    // Two writers update the same two rows in opposite orders: PostgreSQL ends one of them.
+    const depot = async (name: string) =>
+      (
+        await handle.db
+          .insertInto('depots')
+          .values({ business_id: tenant.businessId, name, lat: 0, lng: 0 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const [east, west] = [await depot('east'), await depot('west')];
+    let attempts = 0;
+    let holders = 0;
+    let bothHold!: () => void;
+    const held = new Promise<void>((resolve) => {
+      bothHold = resolve;
+    });
+    const crossing = mutation('crossing_updates', async (ctx, input) => {
+      attempts++;
+      const order = (input as { value: string }).value === 'east first' ? [east, west] : [west, east];
+      const touch = (id: number) =>
+        ctx.db
+          .updateTable('depots')
+          .set({ name: `touched ${attempts}` })
+          .where('id', '=', id)
+          .execute();
+      await touch(order[0]!);
+      if (++holders === 2) bothHold();
+      await held;
+      await touch(order[1]!);
+      return { ok: true };
+    });
+    const results = await Promise.all([
+      executor.execute(crossing, { value: 'east first' }, as()),
+      executor.execute(crossing, { value: 'west first' }, as()),
+    ]);
+    assert.deepEqual(results, [{ ok: true }, { ok: true }]);
+    assert.equal(attempts, 3);
+  });
+
+  it('gives up after the second try with 409 CONCURRENT_UPDATE', async () => {
+    let attempts = 0;
+    const contested = mutation('always_contested', async () => {
+      attempts++;
+      throw Object.assign(new Error('could not serialize access due to concurrent update'), {
+        code: '40001',
+      });
+    });
+    await assert.rejects(executor.execute(contested, {}, as()), { code: 'CONCURRENT_UPDATE', status: 409 });
+    assert.equal(attempts, 2);
   });
 
   it('does not try again a write that already acted outside the database', async () => {

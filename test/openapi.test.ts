@@ -64,7 +64,7 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it("carries each operation's scopes, risk, confirm and the dry-run header of writes", () => {
+  it("carries each operation's scopes, risk, confirm, and the dry-run and confirm headers of writes", () => {
     const buildRoute = document.paths['/v3/client/build-route'].post;
     assert.deepEqual(buildRoute['x-scopes'], ['routes:write']);
     assert.equal(buildRoute['x-risk'], 'high');
@@ -75,12 +75,25 @@ describe('the OpenAPI document', () => {
         (p: { name: string; in: string }) => p.name === 'X-Dry-Run' && p.in === 'header',
       ),
     );
+    assert.ok(
+      buildRoute.parameters.some(
+        (p: { name: string; in: string }) => p.name === 'X-Confirm' && p.in === 'header',
+      ),
+    );
+    assert.match(buildRoute.responses['428'].description, /CONFIRMATION_REQUIRED/);
     const read = document.paths['/v1/client/orders'].get;
     assert.deepEqual(read['x-scopes'], ['orders:read']);
     assert.equal(read['x-confirm'], false);
     assert.ok(
       !(read.parameters ?? []).some((p: { name: string }) => p.name === 'X-Dry-Run'),
       'reads take no dry run',
+    );
+    assert.equal(read.responses['428'], undefined);
+    const unconfirmedWrite = document.paths['/v1/client/orderCreate'].post;
+    assert.equal(unconfirmedWrite['x-confirm'], false);
+    assert.ok(
+      !unconfirmedWrite.parameters.some((p: { name: string }) => p.name === 'X-Confirm'),
+      'only high-risk writes take a confirmation',
     );
     assert.deepEqual(document.paths['/v1/otep/validate'].post['x-scopes'], []);
   });

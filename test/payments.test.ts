@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { GraphQLClient, gql } from 'graphql-request';
 import type { ChargeRequest, PaymentProvider } from '../src/modules/payments/provider.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
@@ -218,5 +219,35 @@ describe('payments and the outside world', () => {
     assert.equal(paid.status, 200, 'the dry run kept nothing');
     assert.equal(paid.body.dry_run, undefined);
     assert.equal(provider.charges.length, before + 1);
+  });
+
+  it('charges nothing on a GraphQL dry run, and lists the skipped charge in extensions', async () => {
+    const id = await order();
+    const before = provider.charges.length;
+    const payOrder = (headers: Record<string, string> = {}) =>
+      new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+        headers: { authorization: `Bearer ${customer}`, ...headers },
+      }).rawRequest<{ payOrder: { payment: { amount: number } } }>(
+        gql`
+          mutation Pay($order: Int!) {
+            payOrder(order_id: $order, method: card, card_token: "tok_visa") {
+              payment {
+                amount
+              }
+            }
+          }
+        `,
+        { order: id },
+      );
+    const preview = await payOrder({ 'x-dry-run': '1' });
+    assert.equal(preview.data.payOrder.payment.amount, 9.9);
+    assert.deepEqual(preview.extensions, {
+      dry_run: true,
+      skipped_effects: [{ kind: 'payment', description: 'charge 9.9 EUR to the card through recording' }],
+    });
+    assert.equal(provider.charges.length, before, 'the provider was not called');
+    const paid = await payOrder();
+    assert.equal(paid.extensions, undefined);
+    assert.equal(provider.charges.length, before + 1, 'the dry run kept nothing');
   });
 });
