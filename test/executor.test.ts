@@ -61,6 +61,20 @@ const brokenContract = defineOperation({
   handler: async () => ({ count: 'many' }) as unknown as { count: number },
 });
 
+/** Answers which media type reached it: only one it declares may. */
+const labelled = defineOperation({
+  name: 'labelled',
+  summary: 'test',
+  tag: 'Test',
+  kind: 'query',
+  risk: 'low',
+  access: { public: true },
+  representations: ['application/pdf'],
+  input: z.object({}),
+  output: z.object({ representation: z.string().nullable() }),
+  handler: async (ctx) => ({ representation: ctx.representation ?? null }),
+});
+
 describe('the operation executor', () => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
@@ -114,6 +128,14 @@ describe('the operation executor', () => {
     assert.deepEqual(result, { user: tenant.userIds.client_admin, echo: 'hi' });
     const viaProfile = await executor.execute(whoAmI, { echo: 'hi' }, as(tokens.readonlyAgent));
     assert.deepEqual(viaProfile, { user: tenant.userIds.client_admin, echo: 'hi' });
+  });
+
+  it('hands an operation the media type a door negotiated only when the operation declares it', async () => {
+    const asked = (representation: string | undefined) =>
+      executor.execute(labelled, {}, as(undefined, { representation }));
+    assert.deepEqual(await asked('application/pdf'), { representation: 'application/pdf' });
+    assert.deepEqual(await asked('text/csv'), { representation: null });
+    assert.deepEqual(await asked(undefined), { representation: null });
   });
 
   it('refuses a missing token, a wrong account kind and a missing scope', async () => {

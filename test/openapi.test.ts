@@ -98,6 +98,37 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(document.paths['/v1/otep/validate'].post['x-scopes'], []);
   });
 
+  it('lists the media types each operation declares beside its JSON answer', () => {
+    const declaring = documentedRoutes().filter(
+      (route) => server.app.catalog.get(route.operation.operationId)?.representations,
+    );
+    assert.deepEqual(declaring.map((route) => route.key).sort(), [
+      'GET /v1/labelservice/labels/{tracking_number}',
+      'GET /v1/otep/trackings/{tracking_number}',
+      'GET /v1/otep/trackings/{tracking_number}/events',
+      'POST /v1/otep/trackings/batch',
+    ]);
+    for (const route of declaring) {
+      const operation = server.app.catalog.get(route.operation.operationId)!;
+      const answers = route.operation.responses['200'] as unknown as { content: Record<string, unknown> };
+      assert.deepEqual(Object.keys(answers.content), ['application/json', ...operation.representations!]);
+    }
+    const label = document.paths['/v1/labelservice/labels/{tracking_number}'].get.responses['200'].content;
+    assert.deepEqual(label['application/pdf'].schema, {
+      type: 'string',
+      contentMediaType: 'application/pdf',
+    });
+  });
+
+  it('publishes the order schema for each order of bulk_create_orders', () => {
+    const ordersOf = (path: string) =>
+      document.paths[path].post.requestBody.content['application/json'].schema.properties.orders;
+    const bulk = ordersOf('/v1/client/orders/bulk');
+    assert.equal(bulk.maxItems, 100);
+    assert.deepEqual(bulk.items, ordersOf('/v1/client/orderCreate').items);
+    assert.ok(bulk.items.properties.dropoff, 'an order names its dropoff');
+  });
+
   it('passes the Redocly validator with no errors and no warnings', async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({

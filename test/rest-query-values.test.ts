@@ -57,6 +57,17 @@ describe('query-string values read by the REST door', () => {
     assert.match(refused.body.message, /per_page/);
   });
 
+  it('refuses an empty status rather than listing nothing', async () => {
+    for (const query of ['status=', 'status=HOLD,']) {
+      const refused = await api.get(`/api/v1/client/orders?${query}`, { token: admin });
+      assert.equal(refused.status, 422, query);
+      assert.deepEqual(
+        (refused.body.details.fields as Array<{ field: string }>).map((field) => field.field),
+        [query === 'status=' ? 'status.0' : 'status.1'],
+      );
+    }
+  });
+
   it('takes the same list as a GraphQL argument', async () => {
     const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
       headers: { authorization: `Bearer ${admin}` },

@@ -5,24 +5,24 @@ import { z } from 'zod';
  * same rows per page, the same envelope around the answer (`total`, `page`, `per_page`).
  */
 
+/** Rows a page holds when the caller does not say, and at most; discovery tells agents the same. */
+export const PER_PAGE = { default: 50, max: 200 } as const;
+
 export interface PageQuery {
   page: number;
   per_page: number;
 }
 
-/** The input fields of a paged list; operations differ only in how many rows a page holds. */
-export function pageParams(options: { defaultPerPage?: number; maxPerPage?: number } = {}) {
-  const max = options.maxPerPage ?? 200;
-  return {
-    page: z.int().min(1).default(1).describe('Which page, from 1'),
-    per_page: z
-      .int()
-      .min(1)
-      .max(max)
-      .default(options.defaultPerPage ?? 50)
-      .describe(`Rows a page holds, at most ${max}`),
-  };
-}
+/** The input fields of a paged list. */
+export const pageParams = {
+  page: z.int().min(1).default(1).describe('Which page, from 1'),
+  per_page: z
+    .int()
+    .min(1)
+    .max(PER_PAGE.max)
+    .default(PER_PAGE.default)
+    .describe(`Rows a page holds, at most ${PER_PAGE.max}`),
+};
 
 /** The rows of the page, for a repository's LIMIT and OFFSET. */
 export function pageWindow(query: PageQuery): { limit: number; offset: number } {

@@ -3,6 +3,7 @@ import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
 import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
+import { PER_PAGE } from '../../platform/pagination.ts';
 import { CONNECTION_HEADERS } from '../mcp/index.ts';
 import { type Tool, type ToolServer, toolsOf } from '../mcp/tools.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
@@ -121,7 +122,11 @@ export function registerDiscovery(
       languages: [...LANGUAGES],
       tracking_formats: [...settings.trackingFormats],
       tools: { user: servers.user.size, developer: servers.developer.size },
-      limits: { bulk_create_orders: 100, per_page_max: 200, body_limit_bytes: settings.bodyLimitBytes },
+      limits: {
+        bulk_create_orders: 100,
+        per_page_max: PER_PAGE.max,
+        body_limit_bytes: settings.bodyLimitBytes,
+      },
     };
     return cached(request, reply, 'application/json', JSON.stringify(capabilities));
   });

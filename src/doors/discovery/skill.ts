@@ -2,6 +2,7 @@ import { PROFILES } from '../../modules/accounts/index.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../../platform/errors.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
+import { PER_PAGE } from '../../platform/pagination.ts';
 import { type ToolServer, toolsOf } from '../mcp/tools.ts';
 
 /**
@@ -94,7 +95,7 @@ export function skillMarkdown(catalog: Catalog, baseUrl: string): string {
     '',
     '## Limits',
     '',
-    '- Lists: `page` from 1, `per_page` up to 200 (default 50).',
+    `- Lists: \`page\` from 1, \`per_page\` up to ${PER_PAGE.max} (default ${PER_PAGE.default}).`,
     '- `bulk_create_orders`: up to 100 orders a call.',
     '- Calls count against a share per token, business and address; past it: `RATE_LIMITED` with `Retry-After`.',
     '',

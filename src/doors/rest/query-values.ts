@@ -52,7 +52,9 @@ function read(value: unknown, kind: Kind): unknown {
     const texts = (Array.isArray(value) ? value : [value]).flatMap((part) =>
       typeof part === 'string' ? part.split(',').map((piece) => piece.trim()) : [part],
     );
-    return texts.filter((part) => part !== '').map((part) => read(part, kind.list));
+    // An empty piece (`status=`, `A,`) stays for validation to refuse: dropped, `status=` would
+    // become an empty filter that silently matches nothing.
+    return texts.map((part) => read(part, kind.list));
   }
   if (typeof value !== 'string') return value;
   switch (kind) {

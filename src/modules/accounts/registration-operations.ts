@@ -76,7 +76,7 @@ export function driverRegistrationOperations(registrations: DriverRegistrations)
       graphql: 'driverRegistrations',
       input: z.object({
         status: z.enum(REGISTRATION_STATUSES).optional().describe('pending, approved or rejected'),
-        ...pageParams(),
+        ...pageParams,
       }),
       output: z.object({
         result: z.literal(true),

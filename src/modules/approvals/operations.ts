@@ -75,7 +75,7 @@ export function approvalsOperations(approvals: ApprovalsService): Operation[] {
       access: { kinds: STAFF, scopes: ['approvals:read'] },
       rest: { method: 'GET', path: '/v1/agent/approvals' },
       graphql: 'pendingApprovals',
-      input: z.object({ ...pageParams() }),
+      input: z.object({ ...pageParams }),
       output: z.object({ result: z.literal(true), ...pageEnvelope, proposals: z.array(proposalSchema) }),
       handler: (ctx, input) => approvals.pending(ctx, input),
     }),

@@ -76,9 +76,7 @@ export class AssignmentsService {
       orderId: query.order_id,
     };
     const total = await repo.countAssignments(ctx.db, businessId, filter);
-    const rows = await repo.listAssignments(ctx.db, businessId, filter, {
-      ...pageWindow(query),
-    });
+    const rows = await repo.listAssignments(ctx.db, businessId, filter, pageWindow(query));
     return {
       result: true as const,
       ...envelopeOf(query, total),

@@ -73,7 +73,7 @@ export function contractorsOperations(
         broker_id: id.optional().describe('Only this contractor; ignored for contractor accounts'),
         status: z.enum(ASSIGNMENT_STATUSES).optional(),
         order_id: id.optional(),
-        ...pageParams(),
+        ...pageParams,
         business_id: actingBusinessParam,
       }),
       output: z.object({

@@ -153,7 +153,7 @@ export function ordersOperations(
         route_id: id.optional(),
         driver_id: id.optional().describe('Orders planned with this driver'),
         business_id: actingBusinessParam,
-        ...pageParams(),
+        ...pageParams,
       }),
       output: z.object({
         result: z.literal(true),

@@ -72,9 +72,7 @@ export class OrderQueries {
       routeIds: query.route_id === undefined ? undefined : [query.route_id],
     };
     const total = await repo.countOrders(ctx.db, businessId, filter);
-    const rows = await repo.listOrders(ctx.db, businessId, filter, {
-      ...pageWindow(query),
-    });
+    const rows = await repo.listOrders(ctx.db, businessId, filter, pageWindow(query));
     return {
       result: true as const,
       ...envelopeOf(query, total),

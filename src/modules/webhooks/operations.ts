@@ -94,7 +94,7 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
         kind: z.enum(WEBHOOK_KINDS).optional(),
         state: z.enum(DELIVERY_STATES).optional(),
         webhook_id: z.string().max(100).optional(),
-        ...pageParams(),
+        ...pageParams,
       }),
       output: z.object({
         result: z.literal(true),

@@ -3,6 +3,8 @@
  * (Operation.representations). Only an explicit media type picks one: wildcards and plain
  * `application/json` leave the operation's default JSON answer. A range with a `profile` (a
  * space-separated list, as JSON-LD uses it) matches an offered type whose profiles it holds all of.
+ * The `negotiator` package, which picks the language, does neither: it compares parameters as whole
+ * strings, and lets a wildcard or a bare `application/ld+json` pick an offered type.
  */
 export function preferredRepresentation(
   accept: string | undefined,
