@@ -58,6 +58,7 @@ import { Catalog } from './platform/catalog/registry.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import type { Db } from './platform/db/database.ts';
 import { DomainEvents } from './platform/events.ts';
+import type { Geocoder } from './platform/geocoding.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
@@ -91,6 +92,8 @@ export interface Services {
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
 export interface Ports {
   paymentProvider: PaymentProvider;
+  /** Places addresses on the map (dataset records, ...); the default searches the business's own data. */
+  geocoder: Geocoder;
 }
 
 export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {

@@ -1,0 +1,31 @@
+import type { OperationContext } from './catalog/operation.ts';
+
+/** An address as text, to be placed on the map. */
+export interface GeocodeQuery {
+  /** The business whose own data may answer (its address book, points of interest, datasets). */
+  businessId: number;
+  /** One line: "8 Quai Perrache, 69002 Lyon". */
+  text: string;
+  /** ISO 3166-1 alpha-2, when the caller knows it: narrows the answer. */
+  country?: string | null;
+}
+
+/** Where a geocoder placed an address, and how sure it is. */
+export interface GeocodeResult {
+  lat: number;
+  lng: number;
+  /** The place found, as the geocoder names it. */
+  label: string;
+  /** Who answered: `business_data` (built-in) or `url` (a public geocoder configured by URL). */
+  provider: string;
+  /** 0 to 1: how well the place found matches the text. */
+  confidence: number;
+}
+
+/**
+ * Places an address on the map. Answers null when it does not know the place: never a guessed
+ * point. A geocoder that cannot be reached throws, so a caller can tell "unknown" from "not now".
+ */
+export interface Geocoder {
+  geocode(ctx: OperationContext, query: GeocodeQuery): Promise<GeocodeResult | null>;
+}
