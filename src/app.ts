@@ -101,7 +101,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const contractors = new ContractorsService(clock, accounts);
   // What happens in one module, told to the others (webhooks) inside the same transaction.
   const events = new DomainEvents();
-  const orders = new OrdersService(clock, accounts, contractors, events);
+  const addresses = new AddressesService(clock);
+  const orders = new OrdersService(clock, accounts, contractors, events, addresses);
   const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
@@ -134,7 +135,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     webhooks,
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals: new ApprovalsService(clock, accounts, agentTools),
-    addresses: new AddressesService(clock),
+    addresses,
     agentTools,
     apiSurface,
   };

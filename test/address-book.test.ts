@@ -205,6 +205,69 @@ describe('address book', () => {
     assert.equal(removed.body.deleted, created.body.point.id);
   });
 
+  it('lets an order name a saved address instead of writing one out', async () => {
+    const depot = await save({
+      label: 'Rungis depot',
+      name: 'Dock 4',
+      line1: '1 Rue de la Tour',
+      postal_code: '94150',
+      city: 'Rungis',
+      country: 'FR',
+      lat: 48.7467,
+      lng: 2.3522,
+      delivery_notes: 'Gate code 4412',
+    });
+    const order = (body: Record<string, unknown>, token = admin) =>
+      api.post('/api/v1/client/orderCreate', body, { token });
+    const made = await order({ dropoff_address_id: depot.body.address.id });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const [created] = made.body.orders ?? [made.body.order];
+    assert.equal(created.dropoff.line1, '1 Rue de la Tour');
+    assert.equal(created.dropoff.name, 'Dock 4');
+    assert.equal(created.dropoff.lat, 48.7467);
+    // The address's notes for the driver become the order's instruction, unless the order says its own.
+    assert.equal(created.delivery_instruction, 'Gate code 4412');
+    const own = await order({ dropoff_address_id: depot.body.address.id, delivery_instruction: 'Back door' });
+    assert.equal((own.body.orders ?? [own.body.order])[0].delivery_instruction, 'Back door');
+
+    // A customer names its own book only: the business's depot is not one of its addresses.
+    const home = await save({ label: 'Home', line1: '5 Rue Oberkampf', city: 'Paris' }, customer);
+    const mine = await order({ dropoff_address_id: home.body.address.id }, customer);
+    assert.equal(mine.status, 200, JSON.stringify(mine.body));
+    const notMine = await order({ dropoff_address_id: depot.body.address.id }, customer);
+    assert.equal(notMine.status, 422);
+    assert.equal(notMine.body.error_code, 'SAVED_ADDRESS_NOT_FOUND');
+    assert.equal(notMine.body.details.field, 'dropoff_address_id');
+    // Staff reach a customer's address only for that customer's order.
+    assert.equal(
+      (await order({ dropoff_address_id: home.body.address.id })).body.error_code,
+      'SAVED_ADDRESS_NOT_FOUND',
+    );
+    const forCustomer = await order({
+      dropoff_address_id: home.body.address.id,
+      customer_id: tenant.userIds.customer,
+    });
+    assert.equal(forCustomer.status, 200, JSON.stringify(forCustomer.body));
+
+    // Another business's saved address is nobody's here.
+    const other = await createTenant(server.db, server.app.services, 'addresses-other');
+    const otherAdmin = await login(api, other.emails.client_admin);
+    const theirs = await save({ label: 'Theirs', line1: '9 Quai' }, otherAdmin);
+    assert.equal(
+      (await order({ dropoff_address_id: theirs.body.address.id })).body.error_code,
+      'SAVED_ADDRESS_NOT_FOUND',
+    );
+    // One or the other, in the caller's language.
+    const both = await api.post(
+      '/api/v1/client/orderCreate',
+      { dropoff_address_id: depot.body.address.id, dropoff: { line1: '2 Rue' } },
+      { token: admin, headers: { 'accept-language': 'fr' } },
+    );
+    assert.equal(both.status, 422);
+    assert.equal(both.body.details.fields[0].field, 'orders.0.dropoff_address_id');
+    assert.match(both.body.details.fields[0].message, /exactement/);
+  });
+
   it('answers GraphQL and the search_address tool alike', async () => {
     const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
       headers: { authorization: `Bearer ${admin}` },

@@ -76,6 +76,28 @@ export function addressesOf(
     .execute();
 }
 
+/** One address of any of these books of the business (null: its own book). */
+export function addressInBooks(
+  db: Queryable<AddressesTables>,
+  businessId: number,
+  books: Array<number | null>,
+  id: number,
+) {
+  const customers = books.filter((book): book is number => book !== null);
+  return db
+    .selectFrom('saved_addresses')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        ...(books.includes(null) ? [eb('customer_user_id', 'is', null)] : []),
+        ...(customers.length ? [eb('customer_user_id', 'in', customers)] : []),
+      ]),
+    )
+    .executeTakeFirst();
+}
+
 export async function countAddresses(db: Queryable<AddressesTables>, book: Book) {
   const row = await db
     .selectFrom('saved_addresses')

@@ -180,6 +180,33 @@ export class AddressesService {
     };
   }
 
+  /**
+   * A saved address as an order writes it out, for an order that names it instead. A customer
+   * names one of its own book; staff one of the business's book or of the order's customer.
+   * Null when none of those books holds it.
+   */
+  async orderAddress(ctx: OperationContext, id: number, orderCustomerId: number | null) {
+    const caller = callerOf(ctx);
+    const books =
+      caller.kind === 'customer'
+        ? [caller.userId]
+        : [null, ...(orderCustomerId === null ? [] : [orderCustomerId])];
+    const row = await repo.addressInBooks(ctx.db, businessOf(ctx), books, id);
+    if (!row) return null;
+    const address = {
+      name: row.contact_name ?? undefined,
+      phone: row.phone ?? undefined,
+      line1: row.line1,
+      line2: row.line2 ?? undefined,
+      city: row.city ?? undefined,
+      postal_code: row.postal_code ?? undefined,
+      country: row.country ?? undefined,
+      lat: row.lat ?? undefined,
+      lng: row.lng ?? undefined,
+    };
+    return { address, deliveryNotes: row.delivery_notes };
+  }
+
   async createPoi(ctx: OperationContext, input: PoiInput) {
     const id = await repo.insertPoi(ctx.db, businessOf(ctx), input, this.clock.now());
     return { result: true as const, point: await this.poi(ctx, id) };

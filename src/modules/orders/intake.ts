@@ -8,11 +8,15 @@ import { AppError, isAppError } from '../../platform/errors.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import { toMinor } from '../../platform/money.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import type { AddressesService } from '../addresses/index.ts';
 import type { OrderJournal } from './journal.ts';
 import * as repo from './repository.ts';
 import { type OrderInput, type OrderView, RefusedOrder } from './schemas.ts';
 import { OFF_ROUTE_CHANGES } from './statuses.ts';
 import { viewsOf, wholeBusiness } from './views.ts';
+
+/** The saved addresses an order may name instead of writing one out. */
+export type AddressBook = Pick<AddressesService, 'orderAddress'>;
 
 const TRACKING_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const UNIQUE_VIOLATION = '23505';
@@ -23,6 +27,7 @@ export class OrderIntake {
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
     private readonly journal: OrderJournal,
+    private readonly addressBook: AddressBook,
   ) {}
 
   /** Creates orders all together: one refusal and none is created. */
@@ -77,11 +82,27 @@ export class OrderIntake {
     return { result: created > 0, created, failed: results.length - created, results };
   }
 
+  /** The saved address an order names for one leg, written out; refused when the caller's books hold none. */
+  private async savedAddress(ctx: OperationContext, input: OrderInput, leg: 'pickup' | 'dropoff') {
+    const id = input[`${leg}_address_id`];
+    if (id === undefined) return null;
+    const saved = await this.addressBook.orderAddress(ctx, id, input.customer_id ?? null);
+    if (!saved) {
+      throw new AppError('SAVED_ADDRESS_NOT_FOUND', {
+        params: { id },
+        details: { field: `${leg}_address_id` },
+      });
+    }
+    return saved;
+  }
+
   private async insert(ctx: OperationContext, businessId: number, given: OrderInput): Promise<number> {
     const input = ctx.caller?.kind === 'customer' ? { ...given, customer_id: ctx.caller.userId } : given;
     if (input.customer_id !== undefined) {
       await this.accounts.requireCustomerOf(ctx.db, input.customer_id, businessId);
     }
+    const pickup = await this.savedAddress(ctx, input, 'pickup');
+    const dropoff = await this.savedAddress(ctx, input, 'dropoff');
     const now = this.clock.now();
     const prices = pricesInMinor(input);
     const orderRef = input.order_ref ?? this.generatedRef();
@@ -98,11 +119,11 @@ export class OrderIntake {
         scheduled_date: input.scheduled_date ?? null,
         window_start: input.time_window?.start ?? null,
         window_end: input.time_window?.end ?? null,
-        pickup: input.pickup ?? null,
-        dropoff: input.dropoff ?? null,
+        pickup: input.pickup ?? pickup?.address ?? null,
+        dropoff: input.dropoff ?? dropoff?.address ?? null,
         customer_user_id: input.customer_id ?? null,
         note: input.note ?? null,
-        delivery_instruction: input.delivery_instruction ?? null,
+        delivery_instruction: input.delivery_instruction ?? dropoff?.deliveryNotes ?? null,
         required_skills: [...new Set(input.required_skills ?? [])].sort(),
         carrier: input.carrier ?? null,
         rerouted_from: null,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldIssue } from '../../platform/i18n/field-messages.ts';
 import {
   addressSchema,
   amountInput,
@@ -47,6 +48,18 @@ export const orderInputSchema = z
     time_window: timeWindowSchema.optional(),
     pickup: addressSchema.optional(),
     dropoff: addressSchema.optional(),
+    pickup_address_id: z
+      .int()
+      .positive()
+      .optional()
+      .describe('A saved address (address book) to pick up from, instead of writing pickup out'),
+    dropoff_address_id: z
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'A saved address (address book) to deliver to, instead of writing dropoff out; its delivery notes become the delivery instruction when none is given',
+      ),
     customer_id: z.int().positive().optional().describe('A customer account of this business'),
     note: z.string().max(2000).optional(),
     delivery_instruction: z.string().max(2000).optional(),
@@ -79,15 +92,28 @@ export const orderInputSchema = z
     // Built-in issue codes, so the messages come out in the caller's language like any other.
     const missing = (field: string, expected: 'object' | 'string') =>
       ctx.addIssue({ code: 'invalid_type', expected, input: undefined, path: [field] });
+    const given = (leg: 'pickup' | 'dropoff') => {
+      const saved = order[`${leg}_address_id`];
+      if (order[leg] && saved !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [`${leg}_address_id`],
+          ...fieldIssue('exactly_one_of', { fields: `${leg}, ${leg}_address_id` }),
+        });
+      }
+      return order[leg] !== undefined || saved !== undefined;
+    };
+    const hasPickup = given('pickup');
+    const hasDropoff = given('dropoff');
     if (order.family === 'local_delivery') {
       const type = order.type ?? 'D';
-      if (type !== 'P' && !order.dropoff) missing('dropoff', 'object');
-      if (type !== 'D' && !order.pickup) missing('pickup', 'object');
+      if (type !== 'P' && !hasDropoff) missing('dropoff', 'object');
+      if (type !== 'D' && !hasPickup) missing('pickup', 'object');
     } else {
       if (order.type !== undefined) {
         ctx.addIssue({ code: 'invalid_type', expected: 'undefined', input: order.type, path: ['type'] });
       }
-      if (!order.dropoff) missing('dropoff', 'object');
+      if (!hasDropoff) missing('dropoff', 'object');
     }
     if (!order.currency && PRICE_FIELDS.some((field) => order[field] !== undefined))
       missing('currency', 'string');

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { OrderChanges } from './changes.ts';
-import { OrderIntake } from './intake.ts';
+import { type AddressBook, OrderIntake } from './intake.ts';
 import { OrderJournal } from './journal.ts';
 import { OrderQueries } from './queries.ts';
 import { OrderReturns } from './returns.ts';
@@ -19,10 +19,16 @@ export class OrdersService {
   readonly changes: OrderChanges;
   readonly returns: OrderReturns;
 
-  constructor(clock: Clock, accounts: AccountsService, pools: ContractorPools, events: DomainEvents) {
+  constructor(
+    clock: Clock,
+    accounts: AccountsService,
+    pools: ContractorPools,
+    events: DomainEvents,
+    addressBook: AddressBook,
+  ) {
     this.journal = new OrderJournal(clock, events);
     this.queries = new OrderQueries(clock, accounts, pools);
-    this.intake = new OrderIntake(clock, accounts, this.journal);
+    this.intake = new OrderIntake(clock, accounts, this.journal, addressBook);
     this.returns = new OrderReturns(clock);
     this.changes = new OrderChanges(clock, this.journal, this.queries, this.returns);
   }

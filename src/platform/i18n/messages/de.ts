@@ -115,6 +115,8 @@ export const de: ErrorMessages = {
   CSV_UNREADABLE: 'Die CSV-Datei ist nicht lesbar: {reason}',
   CSV_TOO_LONG: 'Die CSV-Datei hat mehr als {limit} Zeilen; teilen Sie sie auf.',
   RETURN_REASON_NOT_FOUND: '{code} ist keiner der Rücksendegründe des Unternehmens.',
+  SAVED_ADDRESS_NOT_FOUND:
+    'Keine gespeicherte Adresse {id} in den Adressbüchern, die dieser Auftrag nutzen darf.',
   RETURN_REASON_REQUIRED: 'Eine Rücksendung nennt einen der Rücksendegründe des Unternehmens: {codes}.',
   RETURN_PHOTO_REQUIRED:
     'Der Rücksendegrund {code} verlangt ein Foto: Fügen Sie es in proof_of_delivery.photo_urls hinzu.',

@@ -106,6 +106,7 @@ export const en: ErrorMessages = {
   CSV_UNREADABLE: 'The CSV file cannot be read: {reason}',
   CSV_TOO_LONG: 'The CSV file has more than {limit} rows; split it.',
   RETURN_REASON_NOT_FOUND: '{code} is not one of the business’s return reasons.',
+  SAVED_ADDRESS_NOT_FOUND: 'No saved address {id} in the address books this order may use.',
   RETURN_REASON_REQUIRED: 'A return names one of the business’s return reasons: {codes}.',
   RETURN_PHOTO_REQUIRED: 'The return reason {code} needs a photo: add it in proof_of_delivery.photo_urls.',
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',

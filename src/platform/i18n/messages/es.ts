@@ -111,6 +111,8 @@ export const es: ErrorMessages = {
   CSV_UNREADABLE: 'No se puede leer el archivo CSV: {reason}',
   CSV_TOO_LONG: 'El archivo CSV tiene más de {limit} filas; divídalo.',
   RETURN_REASON_NOT_FOUND: '{code} no es uno de los motivos de devolución de la empresa.',
+  SAVED_ADDRESS_NOT_FOUND:
+    'No hay ninguna dirección guardada {id} en las libretas de direcciones que este pedido puede usar.',
   RETURN_REASON_REQUIRED: 'Una devolución indica uno de los motivos de devolución de la empresa: {codes}.',
   RETURN_PHOTO_REQUIRED:
     'El motivo de devolución {code} exige una foto: añádala en proof_of_delivery.photo_urls.',

@@ -117,6 +117,8 @@ export const fr: ErrorMessages = {
   CSV_UNREADABLE: 'Le fichier CSV est illisible : {reason}',
   CSV_TOO_LONG: 'Le fichier CSV a plus de {limit} lignes ; découpez-le.',
   RETURN_REASON_NOT_FOUND: "{code} ne fait pas partie des motifs de retour de l'entreprise.",
+  SAVED_ADDRESS_NOT_FOUND:
+    "Aucune adresse enregistrée {id} dans les carnets d'adresses que cette commande peut utiliser.",
   RETURN_REASON_REQUIRED: "Un retour indique l'un des motifs de retour de l'entreprise : {codes}.",
   RETURN_PHOTO_REQUIRED:
     'Le motif de retour {code} exige une photo : ajoutez-la dans proof_of_delivery.photo_urls.',

@@ -97,6 +97,7 @@ export const zhHans: ErrorMessages = {
   CSV_UNREADABLE: '无法读取 CSV 文件：{reason}',
   CSV_TOO_LONG: 'CSV 文件超过 {limit} 行，请拆分。',
   RETURN_REASON_NOT_FOUND: '{code} 不是该企业的退货原因之一。',
+  SAVED_ADDRESS_NOT_FOUND: '此订单可用的地址簿中没有已保存的地址 {id}。',
   RETURN_REASON_REQUIRED: '退货须注明该企业的退货原因之一：{codes}。',
   RETURN_PHOTO_REQUIRED: '退货原因 {code} 需要照片：请在 proof_of_delivery.photo_urls 中添加。',
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',

@@ -97,6 +97,7 @@ export const zhHant: ErrorMessages = {
   CSV_UNREADABLE: '無法讀取 CSV 檔案：{reason}',
   CSV_TOO_LONG: 'CSV 檔案超過 {limit} 列，請拆分。',
   RETURN_REASON_NOT_FOUND: '{code} 不是該企業的退貨原因之一。',
+  SAVED_ADDRESS_NOT_FOUND: '此訂單可用的地址簿中沒有已儲存的地址 {id}。',
   RETURN_REASON_REQUIRED: '退貨須註明該企業的退貨原因之一：{codes}。',
   RETURN_PHOTO_REQUIRED: '退貨原因 {code} 需要照片：請在 proof_of_delivery.photo_urls 中新增。',
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
