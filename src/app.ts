@@ -22,7 +22,14 @@ import {
   PROFILES,
   SCOPES,
 } from './modules/accounts/index.ts';
-import { AddressesService, addressesOperations } from './modules/addresses/index.ts';
+import {
+  AddressesService,
+  addressesOperations,
+  BusinessDataGeocoder,
+  GeocoderChain,
+  type PlaceSource,
+  UrlGeocoder,
+} from './modules/addresses/index.ts';
 import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import {
@@ -101,7 +108,16 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const contractors = new ContractorsService(clock, accounts);
   // What happens in one module, told to the others (webhooks) inside the same transaction.
   const events = new DomainEvents();
-  const addresses = new AddressesService(clock);
+  // The datasets module offers its placed records here once it is built (null: none yet).
+  const places = (): PlaceSource | null => null;
+  const publicGeocoder = config.geocoder
+    ? new UrlGeocoder({ ...config.geocoder, userAgent: `tms/${API_VERSION} (+${config.publicBaseUrl})` })
+    : null;
+  // Where an address is placed: the business's own data first, then the public geocoder if any.
+  const geocoder =
+    ports.geocoder ??
+    new GeocoderChain([new BusinessDataGeocoder(places), ...(publicGeocoder ? [publicGeocoder] : [])]);
+  const addresses = new AddressesService(clock, { places, publicGeocoder, geocoder });
   const orders = new OrdersService(clock, accounts, contractors, events, addresses);
   const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.

@@ -37,6 +37,23 @@ describe('loadConfig', () => {
     assert.equal(config.trustProxy, true);
   });
 
+  it('reads the public geocoder, and has none unless GEOCODER_URL is set', () => {
+    assert.equal(loadConfig({}).geocoder, undefined);
+    const config = loadConfig({
+      GEOCODER_URL: 'https://nominatim.example.org/search',
+      GEOCODER_ALLOW_PRIVATE: 'true',
+      GEOCODER_TIMEOUT_MS: '2500',
+      GEOCODER_MIN_INTERVAL_MS: '0',
+    });
+    assert.deepEqual(config.geocoder, {
+      url: 'https://nominatim.example.org/search',
+      allow: { loopback: false, privateNetworks: true },
+      timeoutMs: 2500,
+      minIntervalMs: 0,
+    });
+    assert.throws(() => loadConfig({ GEOCODER_URL: 'ftp://x' }), /GEOCODER_URL/);
+  });
+
   it('reads the GraphQL budgets, without a token and with one (documented defaults otherwise)', () => {
     const config = loadConfig({ GRAPHQL_ANONYMOUS_MAX_ALIASES: '2', GRAPHQL_MAX_COST: '50000' });
     assert.deepEqual(config.graphqlBudgets, {

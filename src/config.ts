@@ -60,6 +60,11 @@ const environmentSchema = z.object({
   GRAPHQL_MAX_DEPTH: integer(4, 100).default(12),
   GRAPHQL_MAX_ALIASES: integer(0, 10_000).default(30),
   GRAPHQL_MAX_COST: integer(100, 100_000_000).default(20_000),
+  GEOCODER_URL: optionalUrl(['https', 'http']),
+  GEOCODER_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  GEOCODER_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  GEOCODER_TIMEOUT_MS: integer(100, 60_000).default(5_000),
+  GEOCODER_MIN_INTERVAL_MS: integer(0, 60_000).default(1_000),
 });
 
 export interface Config {
@@ -92,6 +97,14 @@ export interface Config {
   outboxPerBusiness: number;
   /** Reading identity providers' discovery documents and keys: which addresses, how long. */
   identity: OutboundRules;
+  /** A public geocoder by URL (Nominatim's search API), asked after the business's own data; none by default. */
+  geocoder: GeocoderSettings | undefined;
+}
+
+/** A public geocoder: its search URL, which addresses it may be at, how long and how often it is asked. */
+export interface GeocoderSettings extends OutboundRules {
+  url: string;
+  minIntervalMs: number;
 }
 
 /** Outbound webhook deliveries: which addresses they may reach, how long they wait, how long logs stay. */
@@ -181,6 +194,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       timeoutMs: e.IDENTITY_TIMEOUT_MS,
     },
+    geocoder: e.GEOCODER_URL
+      ? {
+          url: e.GEOCODER_URL,
+          allow: {
+            loopback: e.GEOCODER_ALLOW_LOOPBACK === 'true',
+            privateNetworks: e.GEOCODER_ALLOW_PRIVATE === 'true',
+          },
+          timeoutMs: e.GEOCODER_TIMEOUT_MS,
+          minIntervalMs: e.GEOCODER_MIN_INTERVAL_MS,
+        }
+      : undefined,
   };
 }
 

@@ -264,6 +264,14 @@ describe('tenant isolation', () => {
       assert.equal(answer.body.error_code, 'POI_NOT_FOUND');
       await pointOfAStays();
     },
+    geocode_address: async () => {
+      await pointOfA();
+      const ask = (token: string) => api.get('/api/v1/client/geocode?address=1%20A%20street', { token });
+      assert.equal((await ask(tokenOfA)).body.found, true, "A's own hub places A's address");
+      const answer = await ask(adminOfB());
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body, { result: true, found: false, place: null });
+    },
     search_address: async () => {
       await savedAddressOfA();
       const answer = await api.get('/api/v1/client/addresses/search?q=secret%20place', { token: adminOfB() });

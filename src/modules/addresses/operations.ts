@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { type AddressesService, MAX_IMPORT_ROWS, poiInput, savedAddressInput } from './service.ts';
@@ -129,15 +130,66 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
         result: z.literal(true),
         matches: z.array(
           z.object({
-            source: z.enum(['address_book', 'point_of_interest']),
+            source: z
+              .enum(['address_book', 'point_of_interest', 'dataset_record', 'geocoder'])
+              .describe(
+                'geocoder: a public geocoder placed the words, asked only when nothing of your own matched',
+              ),
             score: z.number().describe('0 to 1: how well the words match'),
             address: savedAddress.extend({
+              id: z
+                .int()
+                .nullable()
+                .describe('The saved address, point of interest or dataset record; null from a geocoder'),
               category: z.enum(POI_CATEGORIES).optional().describe('Points of interest: what kind of place'),
+              dataset_id: z.int().optional().describe('Dataset records: their dataset'),
+              created_at: z.string().nullable(),
+              updated_at: z.string().nullable(),
             }),
           }),
         ),
       }),
       handler: (ctx, input) => addresses.search(ctx, input),
+    }),
+    defineOperation({
+      name: 'geocode_address',
+      summary:
+        "Place an address on the map: the business's own places first, then the public geocoder if configured",
+      description:
+        'Answers found: false rather than a guess when no geocoder knows the place. The built-in geocoder answers ' +
+        "from the business's address book, points of interest and placed dataset records; a public geocoder " +
+        '(Nominatim search API) is asked after it when the operator configured GEOCODER_URL.',
+      tag: 'AddressBook',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: STAFF, scopes: ['address:read'] },
+      errors: ['GEOCODER_UNAVAILABLE'],
+      rest: { method: 'GET', path: '/v1/client/geocode' },
+      graphql: 'geocodeAddress',
+      input: z.object({
+        address: z.string().trim().min(3).max(300).describe('One line: "8 Quai Perrache, 69002 Lyon"'),
+        country: z
+          .string()
+          .regex(/^[A-Z]{2}$/, fieldMessage('country_code'))
+          .optional()
+          .describe('ISO 3166-1 alpha-2: narrows the search'),
+      }),
+      output: z.object({
+        result: z.literal(true),
+        found: z.boolean(),
+        place: z
+          .object({
+            lat: z.number(),
+            lng: z.number(),
+            label: z.string().describe('The place found, as the geocoder names it'),
+            provider: z
+              .string()
+              .describe('Who placed it: business_data (your own places) or url (the public geocoder)'),
+            confidence: z.number().describe('0 to 1'),
+          })
+          .nullable(),
+      }),
+      handler: (ctx, input) => addresses.geocode(ctx, input),
     }),
     defineOperation({
       name: 'list_saved_addresses',

@@ -236,3 +236,37 @@ export function searchPois(db: Queryable<AddressesTables>, businessId: number, w
     .limit(limit)
     .execute();
 }
+
+/**
+ * Placed addresses of the business's own book and its points of interest that the words may name,
+ * with how sure that is: the least of how much of the words the place holds and how much of its
+ * street line the words hold (so "Lyon" alone names no street of Lyon).
+ */
+export async function placesMatching(
+  db: Queryable<AddressesTables>,
+  businessId: number,
+  words: string,
+  country: string | null,
+) {
+  const { rows } = await sql<{
+    label: string;
+    address_text: string;
+    lat: number;
+    lng: number;
+    confidence: number;
+  }>`
+    SELECT label, search_text AS address_text, lat, lng,
+           least(word_similarity(${words}, search_text), word_similarity(lower(line1), ${words})) AS confidence
+      FROM (SELECT label, search_text, line1, lat, lng, country
+              FROM saved_addresses
+             WHERE business_id = ${businessId} AND customer_user_id IS NULL AND lat IS NOT NULL AND lng IS NOT NULL
+            UNION ALL
+            SELECT name, search_text, line1, lat, lng, country
+              FROM points_of_interest
+             WHERE business_id = ${businessId}) AS places
+     WHERE (${country}::text IS NULL OR country IS NULL OR country = ${country}::text)
+       AND word_similarity(${words}, search_text) >= ${MIN_SIMILARITY}
+     ORDER BY confidence DESC
+     LIMIT 5`.execute(db);
+  return rows;
+}

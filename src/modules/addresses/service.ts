@@ -5,10 +5,12 @@ import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
+import type { GeocodeResult, Geocoder } from '../../platform/geocoding.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { addressSchema } from '../../platform/schemas.ts';
+import { GeocoderUnavailable, type PlaceMatch, type PlaceSource } from './geocoding.ts';
 import * as repo from './repository.ts';
 import { type AddressesTables, POI_CATEGORIES, WEEKDAYS } from './tables.ts';
 
@@ -58,7 +60,32 @@ type Row = Selectable<AddressesTables['saved_addresses']>;
  * CSV file with a report per row, and searched with typos forgiven.
  */
 export class AddressesService {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly finders: {
+      /** Other modules' placed records (datasets), searched with the book. */
+      places: () => PlaceSource | null;
+      /** A public geocoder by URL, asked when nothing of the business's own matches; null when none is configured. */
+      publicGeocoder: Geocoder | null;
+      /** The configured geocoder: the business's own data, then the public one. */
+      geocoder: Geocoder | null;
+    } = { places: () => null, publicGeocoder: null, geocoder: null },
+  ) {}
+
+  /** Places an address on the map with the configured geocoders; `found: false` when none knows it. */
+  async geocode(ctx: OperationContext, input: { address: string; country?: string }) {
+    const found = await this.finders.geocoder
+      ?.geocode(ctx, { businessId: businessOf(ctx), text: input.address, country: input.country ?? null })
+      .catch((error: unknown) => {
+        if (error instanceof GeocoderUnavailable) {
+          throw new AppError('GEOCODER_UNAVAILABLE', { params: { reason: error.message } });
+        }
+        throw error;
+      });
+    return found
+      ? { result: true as const, found: true, place: found }
+      : { result: true as const, found: false, place: null };
+  }
 
   async create(ctx: OperationContext, input: SavedAddressInput & { customer_id?: number }) {
     const book = this.bookOf(ctx, input.customer_id);
@@ -150,19 +177,22 @@ export class AddressesService {
   }
 
   /**
-   * The caller's address book and the business's points of interest searched by words, typos
-   * forgiven, best match first.
+   * The caller's address book, the business's points of interest and its placed dataset records
+   * searched by words, typos forgiven, best match first. When none of them matches and a public
+   * geocoder is configured, its place answers instead (source `geocoder`); a geocoder that cannot
+   * answer now leaves the answer empty rather than failing the search.
    */
   async search(ctx: OperationContext, input: { q: string; limit: number }) {
     const caller = callerOf(ctx);
     const businessId = businessOf(ctx);
     const books = caller.kind === 'customer' ? [caller.userId] : [null];
-    const [addresses, pois] = await Promise.all([
+    const [addresses, pois, records] = await Promise.all([
       repo.searchAddresses(ctx.db, businessId, books, input.q, input.limit),
       repo.searchPois(ctx.db, businessId, input.q, input.limit),
+      this.finders.places()?.searchPlaces(ctx, businessId, input.q, input.limit) ?? [],
     ]);
     const rounded = (score: number) => Math.round(score * 100) / 100;
-    const matches = [
+    const matches: SearchMatch[] = [
       ...addresses.map((row) => ({
         source: 'address_book' as const,
         score: rounded(row.score),
@@ -173,7 +203,22 @@ export class AddressesService {
         score: rounded(row.score),
         address: poiAddress(row),
       })),
+      ...records.map((place) => ({
+        source: 'dataset_record' as const,
+        score: rounded(place.score),
+        address: placeAddress(place),
+      })),
     ];
+    if (matches.length === 0 && this.finders.publicGeocoder) {
+      const found = await this.finders.publicGeocoder
+        .geocode(ctx, { businessId, text: input.q })
+        .catch((error: unknown) => {
+          if (error instanceof GeocoderUnavailable) return null;
+          throw error;
+        });
+      if (found)
+        matches.push({ source: 'geocoder', score: found.confidence, address: geocodedAddress(found) });
+    }
     return {
       result: true as const,
       matches: matches.sort((x, y) => y.score - x.score).slice(0, input.limit),
@@ -286,6 +331,54 @@ function poiAddress(row: PoiRow) {
     delivery_notes: notes,
   };
 }
+
+type SearchMatch = {
+  source: 'address_book' | 'point_of_interest' | 'dataset_record' | 'geocoder';
+  score: number;
+  address:
+    | ReturnType<typeof viewOf>
+    | ReturnType<typeof poiAddress>
+    | ReturnType<typeof placeAddress>
+    | ReturnType<typeof geocodedAddress>;
+};
+
+/** A placed dataset record as a search match shows it: its name as label, its address as one line. */
+function placeAddress(place: PlaceMatch & { record_id?: unknown; dataset_id?: unknown }) {
+  return {
+    ...emptyAddress,
+    id: typeof place.record_id === 'number' ? place.record_id : null,
+    dataset_id: typeof place.dataset_id === 'number' ? place.dataset_id : undefined,
+    label: place.label,
+    line1: place.address_text,
+    lat: place.lat,
+    lng: place.lng,
+  };
+}
+
+/** A public geocoder's place: its name as it gives it, nothing saved behind it. */
+function geocodedAddress(found: GeocodeResult) {
+  return {
+    ...emptyAddress,
+    id: null,
+    label: found.label,
+    line1: found.label,
+    lat: found.lat,
+    lng: found.lng,
+  };
+}
+
+const emptyAddress = {
+  customer_id: null,
+  name: null,
+  phone: null,
+  line2: null,
+  postal_code: null,
+  city: null,
+  country: null,
+  delivery_notes: null,
+  created_at: null,
+  updated_at: null,
+};
 
 /** The columns of an address as callers write it: its `name` is the contact's. */
 function valuesOf<T extends Partial<SavedAddressInput>>({ name, ...rest }: T) {

@@ -72,6 +72,7 @@ export const de: ErrorMessages = {
   APP_NOT_FOUND: 'Es gibt keine App {app} für den Kunden {client}.',
   IDENTITY_PROVIDER_NOT_FOUND: 'Es ist kein Identitätsanbieter {idp} eingerichtet.',
   IDENTITY_PROVIDER_UNREACHABLE: 'Der Identitätsanbieter {issuer} ist nicht erreichbar.',
+  GEOCODER_UNAVAILABLE: 'Der Geocoder kann gerade nicht antworten: {reason}. Versuchen Sie es später erneut.',
   TRACKING_NOT_FOUND: 'Die Sendungsnummer {number} ist unbekannt.',
   TRACKING_PROVIDER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen aktiven Tracking-Anbieter {provider}.',
   UNKNOWN_FORMAT: 'Unbekanntes Format {format}. Bekannte Formate: {formats}.',

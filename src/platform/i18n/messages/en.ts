@@ -70,6 +70,7 @@ export const en: ErrorMessages = {
   APP_NOT_FOUND: 'There is no app {app} for client {client}.',
   IDENTITY_PROVIDER_NOT_FOUND: 'No identity provider {idp} is configured.',
   IDENTITY_PROVIDER_UNREACHABLE: 'The identity provider {issuer} could not be reached.',
+  GEOCODER_UNAVAILABLE: 'The geocoder cannot answer now: {reason}. Try again later.',
   TRACKING_NOT_FOUND: 'No tracking number {number} is known.',
   TRACKING_PROVIDER_NOT_FOUND: 'No active tracking provider {provider} exists in this business.',
   UNKNOWN_FORMAT: 'Unknown format {format}. Known formats: {formats}.',

@@ -71,6 +71,7 @@ export const es: ErrorMessages = {
   APP_NOT_FOUND: 'No existe la aplicación {app} para el cliente {client}.',
   IDENTITY_PROVIDER_NOT_FOUND: 'No hay ningún proveedor de identidad {idp} configurado.',
   IDENTITY_PROVIDER_UNREACHABLE: 'No se pudo contactar con el proveedor de identidad {issuer}.',
+  GEOCODER_UNAVAILABLE: 'El geocodificador no puede responder ahora: {reason}. Inténtelo más tarde.',
   TRACKING_NOT_FOUND: 'El número de seguimiento {number} no existe.',
   TRACKING_PROVIDER_NOT_FOUND: 'No existe el proveedor de seguimiento activo {provider} en esta empresa.',
   UNKNOWN_FORMAT: 'Formato {format} desconocido. Formatos conocidos: {formats}.',

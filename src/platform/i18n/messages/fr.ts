@@ -74,6 +74,7 @@ export const fr: ErrorMessages = {
   APP_NOT_FOUND: "Il n'existe pas d'application {app} pour le client {client}.",
   IDENTITY_PROVIDER_NOT_FOUND: "Aucun fournisseur d'identité {idp} n'est configuré.",
   IDENTITY_PROVIDER_UNREACHABLE: "Le fournisseur d'identité {issuer} est injoignable.",
+  GEOCODER_UNAVAILABLE: 'Le géocodeur ne peut pas répondre pour le moment : {reason}. Réessayez plus tard.',
   TRACKING_NOT_FOUND: 'Le numéro de suivi {number} est inconnu.',
   TRACKING_PROVIDER_NOT_FOUND: "Aucun fournisseur de suivi actif {provider} n'existe dans cette entreprise.",
   UNKNOWN_FORMAT: 'Format {format} inconnu. Formats connus : {formats}.',

@@ -63,6 +63,7 @@ export const zhHans: ErrorMessages = {
   APP_NOT_FOUND: '客户 {client} 没有应用 {app}。',
   IDENTITY_PROVIDER_NOT_FOUND: '未配置身份提供方 {idp}。',
   IDENTITY_PROVIDER_UNREACHABLE: '无法连接身份提供方 {issuer}。',
+  GEOCODER_UNAVAILABLE: '地理编码服务暂时无法回答：{reason}。请稍后再试。',
   TRACKING_NOT_FOUND: '未知的追踪号码 {number}。',
   TRACKING_PROVIDER_NOT_FOUND: '本企业不存在有效的追踪提供方 {provider}。',
   UNKNOWN_FORMAT: '未知格式 {format}。已知格式：{formats}。',

@@ -63,6 +63,7 @@ export const zhHant: ErrorMessages = {
   APP_NOT_FOUND: '客戶 {client} 沒有應用程式 {app}。',
   IDENTITY_PROVIDER_NOT_FOUND: '未設定身分提供者 {idp}。',
   IDENTITY_PROVIDER_UNREACHABLE: '無法連線身分提供者 {issuer}。',
+  GEOCODER_UNAVAILABLE: '地理編碼服務暫時無法回答：{reason}。請稍後再試。',
   TRACKING_NOT_FOUND: '未知的追蹤號碼 {number}。',
   TRACKING_PROVIDER_NOT_FOUND: '本企業不存在有效的追蹤提供方 {provider}。',
   UNKNOWN_FORMAT: '未知格式 {format}。已知格式：{formats}。',
