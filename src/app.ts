@@ -23,6 +23,7 @@ import {
   SCOPES,
 } from './modules/accounts/index.ts';
 import { AddressesService, addressesOperations } from './modules/addresses/index.ts';
+import { AlliancesService, alliancesOperations } from './modules/alliances/index.ts';
 import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import {
@@ -83,6 +84,7 @@ export interface Services {
   apps: AppsService;
   approvals: ApprovalsService;
   addresses: AddressesService;
+  alliances: AlliancesService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -102,7 +104,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // What happens in one module, told to the others (webhooks) inside the same transaction.
   const events = new DomainEvents();
   const orders = new OrdersService(clock, accounts, contractors, events);
-  const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events);
+  // Who shares what with whom; tracking and the executor ask it before every cross-business read.
+  const alliances = new AlliancesService(clock, accounts);
+  const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events, alliances);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
   orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
@@ -135,6 +139,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals: new ApprovalsService(clock, accounts, agentTools),
     addresses: new AddressesService(clock),
+    alliances,
     agentTools,
     apiSurface,
   };
@@ -219,7 +224,8 @@ export function createCatalog(services: Services): Catalog {
     .register(appsOperations(services.apps))
     .register(approvalsOperations(services.approvals))
     .register(developerOperations(services.apiSurface))
-    .register(addressesOperations(services.addresses));
+    .register(addressesOperations(services.addresses))
+    .register(alliancesOperations(services.alliances));
 }
 
 export interface App {
@@ -253,6 +259,7 @@ export async function createApp(
     authenticateProvider: services.tracking.authenticateProvider,
     requireFeature: services.accounts.requireFeature,
     businessAccess: services.accounts,
+    alliedAccess: services.alliances,
     responsePolicies: [services.pricing.policy],
     limits,
     observe: metrics.observeOperation,
