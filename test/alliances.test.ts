@@ -550,7 +550,9 @@ describe('alliances', () => {
     assert.equal(await refusal(tokens.adminA!, ORDERS_OF, { b: b.businessId }), 'CLIENT_NOT_ACCESSIBLE');
     assert.equal(await refusal(tokens.adminC!, ORDERS_OF, { b: a.businessId }), 'CLIENT_NOT_ACCESSIBLE');
     assert.equal(
-      await refusal(tokens.adminC!, 'query ($id: Int!) { alliance(alliance_id: $id) { alliance { id } } }', { id }),
+      await refusal(tokens.adminC!, 'query ($id: Int!) { alliance(alliance_id: $id) { alliance { id } } }', {
+        id,
+      }),
       'ALLIANCE_NOT_FOUND',
     );
     assert.equal(
