@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
+import { z } from 'zod';
+import { defineOperation } from '../src/platform/catalog/operation.ts';
+import { Catalog } from '../src/platform/catalog/registry.ts';
+import { alliedBusinessParam } from '../src/platform/schemas.ts';
 import { createTenant, DROPOFF, deliverWithProof, login, type Tenant } from './support/fixtures.ts';
 import { type Answer, type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -580,5 +587,88 @@ describe('alliances', () => {
     );
     assert.equal(await refusal(tokens.adminB!, ORDERS_OF, { b: a.businessId }), 'CLIENT_NOT_ACCESSIBLE');
     ok(await dissolve(id));
+  });
+
+  it('offers the four read tools to agents, within the connection scopes', async () => {
+    const id = await allianceOfAAndB({ track_packages: true });
+    const connect = async (headers: Record<string, string>) => {
+      const mcp = new McpClient({ name: 'alliance-test', version: '1.0.0' });
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers } }),
+      );
+      return mcp;
+    };
+    const call = async (mcp: McpClient, name: string, args: Record<string, unknown> = {}) =>
+      (await mcp.callTool({ name, arguments: args })) as CallToolResult & {
+        structuredContent: Record<string, unknown> & { clients?: Array<{ business_code: string }> };
+      };
+    const agent = await connect({
+      authorization: `Bearer ${tokens.adminB}`,
+      'x-mcp-profile': 'alliance-readonly',
+    });
+    try {
+      const names = (await agent.listTools()).tools.map((tool) => tool.name);
+      for (const name of [
+        'list_alliances',
+        'get_alliance',
+        'list_alliance_members',
+        'list_accessible_clients',
+      ]) {
+        assert.ok(names.includes(name), name);
+      }
+      const shared = await call(agent, 'list_accessible_clients');
+      assert.deepEqual(
+        shared.structuredContent.clients?.map((client) => client.business_code),
+        [a.code],
+      );
+      assert.equal(
+        (await call(agent, 'get_alliance', { alliance_id: id })).structuredContent.alliance !== undefined,
+        true,
+      );
+      // The ally's orders are out of an alliance-only connection's reach.
+      const orders = await call(agent, 'get_orders', { business_id: a.businessId });
+      assert.equal(orders.isError, true);
+      assert.equal(orders.structuredContent.error_code, 'SCOPE_REQUIRED');
+    } finally {
+      await agent.close();
+    }
+    const outsider = await connect({ authorization: `Bearer ${tokens.adminC}` });
+    try {
+      const refusedGet = await call(outsider, 'get_alliance', { alliance_id: id });
+      assert.equal(refusedGet.isError, true);
+      assert.equal(refusedGet.structuredContent.error_code, 'ALLIANCE_NOT_FOUND');
+      const narrowed = await connect({
+        authorization: `Bearer ${tokens.adminC}`,
+        'x-mcp-profile': 'ops-readonly',
+      });
+      const noScope = await call(narrowed, 'list_alliances');
+      assert.equal(noScope.structuredContent.error_code, 'SCOPE_REQUIRED');
+      await narrowed.close();
+    } finally {
+      await outsider.close();
+    }
+    ok(await dissolve(id));
+  });
+
+  it('keeps allied access to reads: the catalog refuses it on a mutation', () => {
+    const operation = (kind: 'query' | 'mutation') =>
+      defineOperation({
+        name: `allied_${kind}`,
+        summary: 'x',
+        tag: 'Orders',
+        kind,
+        risk: 'low',
+        access: {
+          kinds: ['client_admin'],
+          scopes: ['orders:write'],
+          business: 'acting',
+          allied: { grant: 'see_orders', kinds: ['client_admin'], scopes: ['alliance:read'] },
+        },
+        input: z.object({ business_id: alliedBusinessParam }),
+        output: z.object({}),
+        handler: async () => ({}),
+      });
+    assert.throws(() => new Catalog().register([operation('mutation')]), /access.allied is for queries/);
+    new Catalog().register([operation('query')]);
   });
 });
