@@ -30,6 +30,7 @@ import {
   type PlaceSource,
   UrlGeocoder,
 } from './modules/addresses/index.ts';
+import { AlliancesService, alliancesOperations } from './modules/alliances/index.ts';
 import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import {
@@ -90,6 +91,7 @@ export interface Services {
   apps: AppsService;
   approvals: ApprovalsService;
   addresses: AddressesService;
+  alliances: AlliancesService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -119,7 +121,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     new GeocoderChain([new BusinessDataGeocoder(places), ...(publicGeocoder ? [publicGeocoder] : [])]);
   const addresses = new AddressesService(clock, { places, publicGeocoder, geocoder });
   const orders = new OrdersService(clock, accounts, contractors, events, addresses);
-  const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events);
+  // Who shares what with whom; tracking and the executor ask it before every cross-business read.
+  const alliances = new AlliancesService(clock, accounts);
+  const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events, alliances);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
   orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
@@ -152,6 +156,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals: new ApprovalsService(clock, accounts, agentTools),
     addresses,
+    alliances,
     agentTools,
     apiSurface,
   };
@@ -236,7 +241,8 @@ export function createCatalog(services: Services): Catalog {
     .register(appsOperations(services.apps))
     .register(approvalsOperations(services.approvals))
     .register(developerOperations(services.apiSurface))
-    .register(addressesOperations(services.addresses));
+    .register(addressesOperations(services.addresses))
+    .register(alliancesOperations(services.alliances));
 }
 
 export interface App {
@@ -270,6 +276,7 @@ export async function createApp(
     authenticateProvider: services.tracking.authenticateProvider,
     requireFeature: services.accounts.requireFeature,
     businessAccess: services.accounts,
+    alliedAccess: services.alliances,
     responsePolicies: [services.pricing.policy],
     limits,
     observe: metrics.observeOperation,

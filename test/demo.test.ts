@@ -157,4 +157,42 @@ describe('demo data', () => {
       ['Sam Swift'],
     );
   });
+
+  it('allies the demo business with a partner that shares its tracking one way', async () => {
+    const partner = await login(api, 'admin@partner.demo.test', 'demo-pass');
+    const alliances = (await api.get('/api/v1/client/alliances', { token: admin })).body.alliances;
+    assert.deepEqual(
+      alliances.map((a: { name: string; my_role: string; member_count: number }) => [
+        a.name,
+        a.my_role,
+        a.member_count,
+      ]),
+      [['Paris Delivery Network', 'owner', 2]],
+    );
+    const shared = (await api.get('/api/v1/client/accessible-clients', { token: admin })).body.clients;
+    assert.deepEqual(
+      shared.map((c: { business_code: string; grants: Record<string, boolean> }) => [
+        c.business_code,
+        c.grants,
+      ]),
+      [['demo-partner', { track_packages: true, see_orders: false, hand_over_orders: false }]],
+    );
+    const parcels = (await api.get('/api/v1/client/orders', { token: partner })).body.orders;
+    assert.equal(parcels.length, 2);
+    const number = parcels[0].packages[0].tracking_number;
+    const asDemo = await api.get(`/api/v1/client/trackings/${number}`, { token: admin });
+    assert.equal(asDemo.body.view, 'allied', JSON.stringify(asDemo.body));
+    // The demo business grants nothing back: the partner sees the demo's parcels as the public does.
+    const demoNumber = all[0]!.packages.length
+      ? (await api.get(`/api/v1/client/orders/${all[0]!.id}`, { token: admin })).body.order.packages[0]
+          .tracking_number
+      : undefined;
+    assert.ok(demoNumber);
+    const asPartner = await api.get(`/api/v1/client/trackings/${demoNumber}`, { token: partner });
+    assert.equal(asPartner.body.view, 'public');
+    assert.deepEqual(
+      (await api.get('/api/v1/client/accessible-clients', { token: partner })).body.clients,
+      [],
+    );
+  });
 });

@@ -163,6 +163,35 @@ describe('tenant isolation', () => {
     assert.notEqual((await orderAsA()).status, 'CANCELLED');
   };
 
+  /** An alliance of A's, A alone in it, granting everything: made by the first alliance check. */
+  let allianceOfA: Promise<number> | undefined;
+  const allianceIdOfA = () => {
+    allianceOfA ??= (async () => {
+      const created = await api.post('/api/v1/client/alliances', { name: 'A only' }, { token: tokenOfA });
+      const id = created.body.alliance.id as number;
+      await api.call('PATCH', `/api/v1/client/alliances/${id}/grants`, {
+        token: tokenOfA,
+        body: { track_packages: true, see_orders: true },
+      });
+      return id;
+    })();
+    return allianceOfA;
+  };
+  /** B's call on A's alliance is answered as for an alliance that does not exist, and changes nothing. */
+  const allianceRefused = (method: string, path: string, body?: unknown) => async () => {
+    const id = await allianceIdOfA();
+    const answer = await api.call(method, `/api/v1/client/alliances/${id}${path}`, {
+      token: adminOfB(),
+      body,
+    });
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'ALLIANCE_NOT_FOUND');
+    const asA = await api.get(`/api/v1/client/alliances/${id}`, { token: tokenOfA });
+    assert.equal(asA.body.alliance.name, 'A only');
+    assert.equal(asA.body.alliance.member_count, 1);
+    assert.equal(asA.body.alliance.my_grants.see_orders, true);
+  };
+
   /** A saved address of A's own book, made by the first address-book check. */
   let addressOfA: Promise<number> | undefined;
   const savedAddressOfA = () => {
@@ -318,6 +347,43 @@ describe('tenant isolation', () => {
         { token: adminOfB() },
       );
       assert.equal(answer.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    list_alliances: async () => {
+      const id = await allianceIdOfA();
+      const answer = await api.get('/api/v1/client/alliances', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.ok(answer.body.alliances.every((alliance: { id: number }) => alliance.id !== id));
+    },
+    get_alliance: allianceRefused('GET', ''),
+    list_alliance_members: allianceRefused('GET', '/members'),
+    list_accessible_clients: async () => {
+      await allianceIdOfA();
+      const answer = await api.get('/api/v1/client/accessible-clients', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body.clients, []);
+    },
+    create_alliance: async () => {
+      const made = await api.post('/api/v1/client/alliances', { name: 'B only' }, { token: adminOfB() });
+      assert.equal(made.status, 200);
+      const asA = await api.get(`/api/v1/client/alliances/${made.body.alliance.id}`, { token: tokenOfA });
+      assert.equal(asA.body.error_code, 'ALLIANCE_NOT_FOUND');
+    },
+    rename_alliance: allianceRefused('PATCH', '', { name: 'Taken by B' }),
+    invite_to_alliance: allianceRefused('POST', '/invitations', { business_code: 'bravo' }),
+    accept_alliance_invitation: allianceRefused('POST', '/accept'),
+    decline_alliance_invitation: allianceRefused('POST', '/decline'),
+    leave_alliance: allianceRefused('POST', '/leave'),
+    remove_alliance_member: allianceRefused('DELETE', '/members/alpha'),
+    dissolve_alliance: allianceRefused('DELETE', ''),
+    set_alliance_grants: allianceRefused('PATCH', '/grants', { track_packages: false }),
+    get_tracking_detail: async () => {
+      await allianceIdOfA();
+      const answer = await api.get(`/api/v1/client/trackings/${orderOfA.tracking_number}`, {
+        token: adminOfB(),
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.body.view, 'public');
+      assert.equal(answer.body.timeline.subject.order_id, undefined);
     },
     get_order_audit_timeline: async () => {
       const answer = await api.get(`/api/v1/client/orders/${orderOfA.id}/audit-timeline`, {

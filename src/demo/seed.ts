@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Services } from '../app.ts';
+import { orderInputSchema } from '../modules/orders/index.ts';
 import type { AccountKind, OperationContext } from '../platform/catalog/operation.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
@@ -20,10 +21,20 @@ export const DEMO_ACCOUNTS: ReadonlyArray<{ kind: AccountKind; email: string; na
   { kind: 'driver', email: 'driver@demo.test', name: 'Dara Driver' },
 ];
 
+/** The second demo business, in an alliance with the demo business and sharing its tracking with it. */
+export const DEMO_PARTNER_CODE = 'demo-partner';
+export const DEMO_PARTNER_ACCOUNTS: ReadonlyArray<{ kind: AccountKind; email: string; name: string }> = [
+  { kind: 'client_admin', email: 'admin@partner.demo.test', name: 'Paula Partner' },
+  { kind: 'employee', email: 'employee@partner.demo.test', name: 'Pierre Partner' },
+];
+export const DEMO_ALLIANCE_NAME = 'Paris Delivery Network';
+
 export interface DemoCredentials {
   business: string;
   password: string;
   accounts: Array<{ kind: AccountKind; email: string }>;
+  /** The allied second business and its accounts (same password). */
+  partner: { business: string; accounts: Array<{ kind: AccountKind; email: string }> };
 }
 
 /**
@@ -70,12 +81,71 @@ export async function seedDemo(
       services,
       demoContext(trx, clock, { userId: ids.platform_admin, kind: 'platform_admin', businessId: null }),
     );
+    await seedDemoPartner(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+      password,
+    );
     return {
       business: DEMO_BUSINESS_CODE,
       password,
       accounts: DEMO_ACCOUNTS.map(({ kind, email }) => ({ kind, email })),
+      partner: {
+        business: DEMO_PARTNER_CODE,
+        accounts: DEMO_PARTNER_ACCOUNTS.map(({ kind, email }) => ({ kind, email })),
+      },
     };
   });
+}
+
+/**
+ * A second business, Partner Parcels, with a client admin, an employee and a few parcels on their
+ * way, in an alliance the demo business owns: the partner grants the demo business
+ * `track_packages`, so the demo staff track the partner's parcels in full; the demo business
+ * grants nothing back, so the partner sees only the public view of the demo's numbers.
+ */
+async function seedDemoPartner(services: Services, demo: OperationContext, password: string): Promise<void> {
+  const { accounts, alliances, orders } = services;
+  const partnerId = await accounts.createBusiness(demo.db, {
+    code: DEMO_PARTNER_CODE,
+    name: 'Partner Parcels',
+    timeZone: 'Europe/Paris',
+  });
+  const ids: Partial<Record<AccountKind, number>> = {};
+  for (const account of DEMO_PARTNER_ACCOUNTS) {
+    ids[account.kind] = await accounts.createUser(demo.db, { ...account, password, businessId: partnerId });
+  }
+  const partner = demoContext(demo.db, demo.clock, {
+    userId: ids.client_admin!,
+    kind: 'client_admin',
+    businessId: partnerId,
+  });
+  const parcels = await orders.intake.create(
+    partner,
+    ['Montmartre', 'Belleville'].map((name, n) =>
+      orderInputSchema.parse({
+        order_ref: `PARTNER-${String(n + 1).padStart(3, '0')}`,
+        dropoff: {
+          name: `Atelier ${name}`,
+          phone: `+33 6 98 76 54 ${String(10 + n)}`,
+          line1: `${5 + n} Rue des Abbesses`,
+          city: 'Paris',
+          postal_code: '75018',
+          country: 'FR',
+          lat: 48.8846,
+          lng: 2.3372,
+        },
+        currency: 'EUR',
+        shipping_price: '9.90',
+        packages: [{ weight_grams: 1200 }],
+      }),
+    ),
+  );
+  await orders.changes.changeStatus(partner, parcels[0]!.id, 'PICKED_UP');
+  const { alliance } = await alliances.create(demo, { name: DEMO_ALLIANCE_NAME });
+  await alliances.invite(demo, alliance.id, DEMO_PARTNER_CODE);
+  await alliances.accept(partner, alliance.id);
+  await alliances.setGrants(partner, alliance.id, { track_packages: true });
 }
 
 /**
@@ -129,6 +199,8 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     'Demo data created: business "demo" with one account of every kind, drivers, orders and planned routes.',
     `Password for every demo account: ${credentials.password}`,
     ...credentials.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
+    `Allied business "${credentials.partner.business}" (shares its tracking with "demo"), same password:`,
+    ...credentials.partner.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
     `Customer app configuration: ${baseUrl}/api/v1/apps/${DEMO_APP_CODE}/clients/${credentials.business}/bootstrap`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,

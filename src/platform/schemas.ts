@@ -12,6 +12,12 @@ export const calendarDate = z.iso.date().describe('Calendar date, YYYY-MM-DD');
 export const actingBusinessParam = idParam
   .optional()
   .describe('For contractors working for several businesses: which one. Ignored for the business staff.');
+/** `actingBusinessParam` on reads an allied business may share (Access.allied). */
+export const alliedBusinessParam = idParam
+  .optional()
+  .describe(
+    'Contractors: which business they act in. Staff: another business that shares this data with theirs through an alliance (list_accessible_clients), read-only; their own when left out.',
+  );
 const clockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, fieldMessage('clock_time'))

@@ -16,6 +16,7 @@ export const SCOPES = [
   'wms:read',
   'datasets:read',
   'alliance:read',
+  'alliance:write',
   'webhooks:read',
   'webhooks:write',
   'platform:read',

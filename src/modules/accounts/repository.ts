@@ -25,6 +25,12 @@ export function businessCodes(db: Queryable<AccountsTables>, ids: readonly numbe
   return db.selectFrom('businesses').select(['id', 'code']).where('id', 'in', ids).execute();
 }
 
+/** Businesses' public code and name by id (what one business may show of another). */
+export function businessSummaries(db: Queryable<AccountsTables>, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('businesses').select(['id', 'code', 'name']).where('id', 'in', ids).execute();
+}
+
 export function findBusinessById(db: Queryable<AccountsTables>, id: number) {
   return db.selectFrom('businesses').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -250,6 +250,15 @@ export class AccountsService {
     return new Map(rows.map((row) => [row.id, row.code]));
   }
 
+  /** Businesses' public code and name by id, in one query (alliance members, ...). */
+  async businessesOf(
+    db: Queryable,
+    ids: Iterable<number>,
+  ): Promise<Map<number, { code: string; name: string }>> {
+    const rows = await repo.businessSummaries(db, [...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, { code: row.code, name: row.name }]));
+  }
+
   countBusinesses(db: Queryable): Promise<number> {
     return repo.countBusinesses(db);
   }

@@ -4,8 +4,8 @@ import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import {
-  actingBusinessParam,
   addressSchema,
+  alliedBusinessParam,
   calendarDate,
   idParam as id,
   timeWindowSchema,
@@ -23,6 +23,14 @@ const SCOPED_READ = {
   kinds: [...STAFF, 'contractor', 'customer'] as const,
   scopes: ['orders:read'],
   business: 'acting' as const,
+};
+/**
+ * The order reads an allied business's staff may make too, naming it in `business_id`, when it
+ * grants theirs `see_orders` (alliances): reads only, prices hidden (the pricing policy).
+ */
+const SHARED_READ = {
+  ...SCOPED_READ,
+  allied: { grant: 'see_orders', kinds: STAFF, scopes: ['alliance:read'] },
 };
 
 const orderResult = z.object({ result: z.literal(true), order: orderSchema });
@@ -135,8 +143,8 @@ export function ordersOperations(
           "List the business's orders, newest first, filtered by status (a list), scheduled date, reference, tracking number, route or driver; paged. Use it to browse; to fetch one order by reference or tracking number use find_order.",
         idempotent: true,
       },
-      access: SCOPED_READ,
-      errors: ['BUSINESS_REQUIRED'],
+      access: SHARED_READ,
+      errors: ['BUSINESS_REQUIRED', 'CLIENT_NOT_ACCESSIBLE'],
       rest: { method: 'GET', path: '/v1/client/orders' },
       graphql: 'orders',
       input: z.object({
@@ -152,7 +160,7 @@ export function ordersOperations(
         tracking_number: z.string().max(64).optional(),
         route_id: id.optional(),
         driver_id: id.optional().describe('Orders planned with this driver'),
-        business_id: actingBusinessParam,
+        business_id: alliedBusinessParam,
         ...pageParams,
       }),
       output: z.object({
@@ -174,15 +182,15 @@ export function ordersOperations(
           'Find one order by its reference (order_ref) or one of its tracking numbers; give exactly one. Use it when a person quotes a reference or tracking number.',
         idempotent: true,
       },
-      access: SCOPED_READ,
-      errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED'],
+      access: SHARED_READ,
+      errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED', 'CLIENT_NOT_ACCESSIBLE'],
       rest: { method: 'GET', path: '/v1/client/orders/find' },
       graphql: 'findOrder',
       input: z
         .object({
           order_ref: z.string().max(64).optional(),
           tracking_number: z.string().max(64).optional(),
-          business_id: actingBusinessParam,
+          business_id: alliedBusinessParam,
         })
         .refine((by) => (by.order_ref === undefined) !== (by.tracking_number === undefined), {
           ...fieldMessage('exactly_one_of', { fields: 'order_ref, tracking_number' }),
@@ -206,11 +214,11 @@ export function ordersOperations(
           'One order in full by its id: addresses, window, packages and tracking numbers, status, route and driver, prices (unless hidden from the caller). Use it after get_orders or find_order gave you the id.',
         idempotent: true,
       },
-      access: SCOPED_READ,
-      errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED'],
+      access: SHARED_READ,
+      errors: ['ORDER_NOT_FOUND', 'BUSINESS_REQUIRED', 'CLIENT_NOT_ACCESSIBLE'],
       rest: { method: 'GET', path: '/v1/client/orders/:order_id' },
       graphql: 'order',
-      input: z.object({ order_id: id, business_id: actingBusinessParam }),
+      input: z.object({ order_id: id, business_id: alliedBusinessParam }),
       output: orderResult,
       handler: async (ctx, input) => ({
         result: true as const,

@@ -63,13 +63,20 @@ export class PricingService {
     };
   }
 
-  /** The executor's response policy: a customer never sees the prices of a family hidden from it. */
+  /**
+   * The executor's response policy: a customer never sees the prices of a family hidden from it,
+   * and staff reading an allied business's data (acting in a business that is not theirs) see none
+   * of its prices: what one business charges is not another's to see.
+   */
   readonly policy = async (
     ctx: OperationContext,
     operation: Operation,
     result: unknown,
   ): Promise<unknown> => {
     const caller = ctx.caller;
+    if (caller && caller.businessId !== null && ctx.business !== null && ctx.business !== caller.businessId) {
+      return hidePrices(result, new Set(ORDER_FAMILIES), operation.priceFamily);
+    }
     if (caller?.kind !== 'customer' || caller.businessId === null) return result;
     const hidden = await this.hiddenFamilies(ctx.db, caller.businessId, caller.userId);
     return hidePrices(result, hidden, operation.priceFamily);

@@ -144,6 +144,40 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       handler: (ctx, input) => tracking.orderAuditTimeline(ctx, input.order_id),
     }),
     defineOperation({
+      name: 'get_tracking_detail',
+      summary:
+        "One tracking number's OTEP timeline in full, for its business and allies it shares tracking with",
+      description:
+        "The business's own numbers, and numbers of a business granting the caller's track_packages in an alliance " +
+        '(the token must grant alliance:read too), come with every event detail; any other number with the public ' +
+        'view only. `view` says which (docs/alliances.md).',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      errors: ['TRACKING_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/client/trackings/:tracking_number' },
+      graphql: 'trackingDetail',
+      input: z.object({ tracking_number: trackingNumberParam, ...eventPageParams }),
+      output: z.object({
+        result: z.literal(true),
+        view: z
+          .enum(['own', 'allied', 'public'])
+          .describe(
+            "own: the caller's business's number; allied: shared by an ally; public: what anyone sees",
+          ),
+        timeline: z.unknown().describe('The OTEP timeline document'),
+        paging: pagingAnswer,
+      }),
+      handler: async (ctx, input) => {
+        const { read, view, timeline } = await tracking.detail(ctx, input.tracking_number, {
+          page: input.page,
+          perPage: input.per_page,
+        });
+        return { result: true as const, view, timeline, paging: pagingOf(read, input) };
+      },
+    }),
+    defineOperation({
       name: 'get_otep_tracking',
       summary: 'The OTEP timeline of one tracking number, in any of the output formats',
       description:

@@ -1,12 +1,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { OperationContext } from '../../platform/catalog/operation.ts';
+import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
+import type { AlliancesService } from '../alliances/index.ts';
 import type { Address, OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/index.ts';
 import { codeEntry, OTEP_VERSION, type SourceType, shortCode, statusUri } from './codebook.ts';
+import { publicView } from './public-view.ts';
 import type { EventPage } from './repository.ts';
 import * as repo from './repository.ts';
 import type { EventDetails } from './tables.ts';
@@ -55,6 +57,8 @@ export class TrackingService implements OrderStatusListener {
     /** The service's public address: projections build URIs under it. */
     readonly baseUrl: string,
     private readonly events: DomainEvents,
+    /** Asked whether a number's business lets the caller's business track it in full. */
+    private readonly alliances: Pick<AlliancesService, 'grants'>,
   ) {}
 
   /** Stores events and tells the other modules (webhooks) about the new ones, together. */
@@ -154,6 +158,32 @@ export class TrackingService implements OrderStatusListener {
     const found = (await this.timelines(db, [trackingNumber], page)).get(trackingNumber);
     if (!found) throw new AppError('TRACKING_NOT_FOUND', { params: { number: trackingNumber } });
     return found;
+  }
+
+  /**
+   * One page of a timeline as the calling business may see it. Its own numbers (a package of one
+   * of its orders) and those of a business that grants it `track_packages` in an alliance are read
+   * in full: every detail the provider pushed and the public view leaves out (street and
+   * coordinates, contact, proof of delivery with its signature and photos, source references,
+   * the order and package ids). An ally's number needs a token that also grants `alliance:read`;
+   * the grant is asked at every read, so a withdrawn one counts at once. Any other number gets
+   * the public view, as anyone holding it would.
+   */
+  async detail(ctx: OperationContext, trackingNumber: string, page: EventPage) {
+    const read = await this.timeline(ctx.db, trackingNumber, page);
+    const mine = businessOf(ctx);
+    const [pkg] = await this.orders.queries.packagesByTrackingNumber(ctx.db, [trackingNumber]);
+    const owner = pkg?.business_id;
+    const scopes = callerOf(ctx).scopes;
+    const view =
+      owner === mine
+        ? ('own' as const)
+        : owner !== undefined &&
+            (scopes === 'all' || scopes.has('alliance:read')) &&
+            (await this.alliances.grants(ctx.db, owner, mine, 'track_packages'))
+          ? ('allied' as const)
+          : ('public' as const);
+    return { read, view, timeline: view === 'public' ? publicView(read.timeline) : read.timeline };
   }
 
   /**

@@ -9,6 +9,7 @@ import { type Language, validationErrorMap } from '../i18n/index.ts';
 import type { RequestLimits } from '../limits.ts';
 import { recordAudit } from './audit.ts';
 import {
+  type AccountKind,
   type AnswerMeta,
   type Caller,
   type Door,
@@ -43,6 +44,14 @@ export type FeatureGate = (
 export interface BusinessAccess {
   actingBusiness(db: Queryable, caller: Caller, requested?: number): Promise<number>;
   requireCustomerOf(db: Queryable, userId: number, businessId: number): Promise<void>;
+}
+
+/**
+ * Whether one business lets another read its data under a grant (the alliances module answers),
+ * asked on every call of an operation declaring `access.allied` that names another business.
+ */
+export interface AlliedAccess {
+  grants(db: Queryable, ownerBusinessId: number, readerBusinessId: number, grant: string): Promise<boolean>;
 }
 
 /** What a door knows about one call. */
@@ -87,6 +96,7 @@ export interface ExecutorDeps {
   authenticateProvider?: ProviderAuthenticator;
   requireFeature?: FeatureGate;
   businessAccess?: BusinessAccess;
+  alliedAccess?: AlliedAccess;
   responsePolicies?: readonly ResponsePolicy[];
   /** Fair shares per token, business and address; none: unlimited (tools, tests of other things). */
   limits?: RequestLimits;
@@ -175,7 +185,7 @@ export class Executor {
     }
     await this.requireFeature(operation, caller, rawInput);
     const input = this.validate(operation, rawInput, outer.lang);
-    const business = caller ? await this.businessOfCall(operation, caller, input) : null;
+    const business = caller ? await this.businessOfCall(operation, caller, input, outer.door) : null;
     const skipped: OutsideEffect[] = [];
     const outside: OutsideWorld = options.preview
       ? {
@@ -261,7 +271,7 @@ export class Executor {
     requireConfirmation(operation, caller, invocation);
     const input = this.validate(operation, rawInput, invocation.lang);
     const business = caller
-      ? await this.businessOfCall(operation, caller, input)
+      ? await this.businessOfCall(operation, caller, input, invocation.door)
       : (provider?.businessId ?? null);
     // Only a media type the operation declares reaches it.
     const representation = operation.representations?.find((type) => type === invocation.representation);
@@ -269,16 +279,26 @@ export class Executor {
   }
 
   /** The business the call acts in, and the customer it names checked against it (Access.business, .customer). */
-  private async businessOfCall(operation: Operation, caller: Caller, input: unknown): Promise<number | null> {
+  private async businessOfCall(
+    operation: Operation,
+    caller: Caller,
+    input: unknown,
+    door: Door,
+  ): Promise<number | null> {
     const access = 'kinds' in operation.access ? operation.access : undefined;
     const fields = (input ?? {}) as Record<string, unknown>;
+    const requested = fields.business_id as number | undefined;
+    if (
+      access?.allied &&
+      caller.businessId !== null &&
+      requested !== undefined &&
+      requested !== caller.businessId
+    ) {
+      return this.alliedBusiness(access.allied, caller, requested, door);
+    }
     const business =
       access?.business === 'acting'
-        ? await this.businessAccess().actingBusiness(
-            this.deps.db,
-            caller,
-            fields.business_id as number | undefined,
-          )
+        ? await this.businessAccess().actingBusiness(this.deps.db, caller, requested)
         : caller.businessId;
     const customer = access?.customer === undefined ? undefined : fields[access.customer];
     if (typeof customer === 'number') {
@@ -286,6 +306,28 @@ export class Executor {
       await this.businessAccess().requireCustomerOf(this.deps.db, customer, business);
     }
     return business;
+  }
+
+  /**
+   * Staff reading another business's data (Access.allied): of the allowed kinds, with the scopes,
+   * not an app session bound to its own client, and granted by that business at this moment.
+   */
+  private async alliedBusiness(
+    allied: { grant: string; kinds: readonly AccountKind[]; scopes: readonly string[] },
+    caller: Caller,
+    requested: number,
+    door: Door,
+  ): Promise<number> {
+    const missing = allied.scopes.filter((scope) => !hasScope(caller, scope));
+    if (missing.length > 0) throw scopeRefusal(missing, door);
+    const granted =
+      allied.kinds.includes(caller.kind) &&
+      caller.clientScope === undefined &&
+      caller.businessId !== null &&
+      (await this.deps.alliedAccess?.grants(this.deps.db, requested, caller.businessId, allied.grant)) ===
+        true;
+    if (!granted) throw new AppError('CLIENT_NOT_ACCESSIBLE');
+    return requested;
   }
 
   private businessAccess(): BusinessAccess {
@@ -518,6 +560,10 @@ function refusalOf(operation: Operation, caller: Caller | null, door: Door): App
   if (access.kinds !== 'any' && !access.kinds.includes(caller.kind)) return new AppError('FORBIDDEN');
   const missing = (access.scopes ?? []).filter((scope) => !hasScope(caller, scope));
   if (missing.length === 0) return undefined;
+  return scopeRefusal(missing, door);
+}
+
+function scopeRefusal(missing: string[], door: Door): AppError {
   return new AppError(UNATTENDED_DOORS.has(door) ? 'SCOPE_REQUIRED' : 'INSUFFICIENT_SCOPE', {
     params: { scopes: missing.join(', ') },
     details: { missing },

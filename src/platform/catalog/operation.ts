@@ -133,6 +133,14 @@ export type Access =
        */
       business?: 'own' | 'acting';
       /**
+       * Reads only, with `business: 'acting'`: staff of another business may act in the one the
+       * `business_id` input names when that business grants theirs `grant` (an alliance, asked
+       * through `AlliedAccess` at every call). The caller must be of `kinds` and its token grant
+       * `scopes` besides the operation's own; otherwise, or without the grant, the call is
+       * refused (CLIENT_NOT_ACCESSIBLE), alike whether the business exists or not.
+       */
+      allied?: { grant: string; kinds: readonly AccountKind[]; scopes: readonly string[] };
+      /**
        * An input field naming a customer account: a customer of another business, or no customer
        * at all, is refused (CUSTOMER_NOT_FOUND) before the handler runs.
        */

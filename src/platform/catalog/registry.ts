@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actingBusinessParam } from '../schemas.ts';
+import { actingBusinessParam, alliedBusinessParam } from '../schemas.ts';
 import type { Access, Operation } from './operation.ts';
 
 /** All operations of the service, each declared once by the module that owns its use case. */
@@ -53,8 +53,16 @@ function checkBusinessFields(operation: Operation): void {
   const shape: Record<string, unknown> = operation.input instanceof z.ZodObject ? operation.input.shape : {};
   const access = 'kinds' in operation.access ? operation.access : undefined;
   const acting = access?.business === 'acting';
-  if ((shape.business_id === actingBusinessParam) !== acting) {
+  const named = shape.business_id === actingBusinessParam || shape.business_id === alliedBusinessParam;
+  if (named !== acting) {
     throw new Error(`Operation ${operation.name}: a business_id input goes with access.business 'acting'`);
+  }
+  // Another business's data is shared for reading only: no write may ever act in an ally's business.
+  if (
+    access?.allied &&
+    (operation.kind !== 'query' || !acting || shape.business_id !== alliedBusinessParam)
+  ) {
+    throw new Error(`Operation ${operation.name}: access.allied is for queries with an alliedBusinessParam`);
   }
   if (access?.customer !== undefined && !(access.customer in shape)) {
     throw new Error(

@@ -112,6 +112,18 @@ export const de: ErrorMessages = {
   TOOL_NOT_PROPOSABLE:
     '{tool} ist kein schreibendes Werkzeug des Agentenservers: Nur solche können vorgeschlagen werden.',
   POI_NOT_FOUND: 'Kein Ort von Interesse {id} in diesem Unternehmen.',
+  ALLIANCE_NOT_FOUND: 'Keine Allianz {id}, der dieses Unternehmen angehört oder zu der es eingeladen ist.',
+  ALLIANCE_MEMBER_NOT_FOUND: '{code} ist weder Mitglied dieser Allianz noch eingeladen.',
+  ALLIANCE_OWNER_ONLY: 'Nur das Unternehmen, dem die Allianz gehört, darf das tun.',
+  CLIENT_NOT_ACCESSIBLE: 'Dieses Unternehmen teilt diese Daten nicht mit Ihrem.',
+  ALLIANCE_ALREADY_MEMBER: 'Dieses Unternehmen ist bereits Mitglied der Allianz.',
+  ALLIANCE_ALREADY_INVITED: 'Dieses Unternehmen ist bereits zur Allianz eingeladen.',
+  ALLIANCE_NOT_INVITED:
+    'Es gibt keine Einladung abzulehnen: Dieses Unternehmen ist bereits Mitglied (verlassen Sie stattdessen die Allianz).',
+  ALLIANCE_INVITATION_PENDING:
+    'Dieses Unternehmen ist nur eingeladen: Nehmen Sie die Einladung zuerst an (oder lehnen Sie sie ab).',
+  ALLIANCE_OWNER_CANNOT_LEAVE:
+    'Der Eigentümer kann die Allianz nicht verlassen und nicht entfernt werden, solange andere Unternehmen darin sind: Entfernen Sie sie oder lösen Sie die Allianz auf.',
   ADDRESS_NOT_FOUND: 'Keine gespeicherte Adresse {id} in diesem Adressbuch.',
   CSV_UNREADABLE: 'Die CSV-Datei ist nicht lesbar: {reason}',
   CSV_TOO_LONG: 'Die CSV-Datei hat mehr als {limit} Zeilen; teilen Sie sie auf.',

@@ -103,6 +103,17 @@ export const en: ErrorMessages = {
   OWN_PROPOSAL: 'The token that proposed this write cannot approve it: a person (or another token) must.',
   TOOL_NOT_PROPOSABLE: '{tool} is not a write tool of the agent server: only those can be proposed.',
   POI_NOT_FOUND: 'No point of interest {id} in this business.',
+  ALLIANCE_NOT_FOUND: 'No alliance {id} that this business belongs to or is invited to.',
+  ALLIANCE_MEMBER_NOT_FOUND: '{code} is neither a member of this alliance nor invited to it.',
+  ALLIANCE_OWNER_ONLY: 'Only the business that owns the alliance may do this.',
+  CLIENT_NOT_ACCESSIBLE: 'That business shares no such data with yours.',
+  ALLIANCE_ALREADY_MEMBER: 'This business is already a member of the alliance.',
+  ALLIANCE_ALREADY_INVITED: 'This business is already invited to the alliance.',
+  ALLIANCE_NOT_INVITED:
+    'There is no invitation to decline: this business is already a member (leave the alliance instead).',
+  ALLIANCE_INVITATION_PENDING: 'This business is only invited: accept the invitation first (or decline it).',
+  ALLIANCE_OWNER_CANNOT_LEAVE:
+    'The owner cannot leave or be removed while other businesses are in the alliance: remove them or dissolve it.',
   ADDRESS_NOT_FOUND: 'No saved address {id} in this address book.',
   CSV_UNREADABLE: 'The CSV file cannot be read: {reason}',
   CSV_TOO_LONG: 'The CSV file has more than {limit} rows; split it.',

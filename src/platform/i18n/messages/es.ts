@@ -108,6 +108,17 @@ export const es: ErrorMessages = {
   TOOL_NOT_PROPOSABLE:
     '{tool} no es una herramienta de escritura del servidor de agentes: solo esas se pueden proponer.',
   POI_NOT_FOUND: 'No hay ningún punto de interés {id} en esta empresa.',
+  ALLIANCE_NOT_FOUND: 'No hay ninguna alianza {id} a la que esta empresa pertenezca o esté invitada.',
+  ALLIANCE_MEMBER_NOT_FOUND: '{code} no es miembro de esta alianza ni está invitada.',
+  ALLIANCE_OWNER_ONLY: 'Solo la empresa propietaria de la alianza puede hacer esto.',
+  CLIENT_NOT_ACCESSIBLE: 'Esa empresa no comparte esos datos con la suya.',
+  ALLIANCE_ALREADY_MEMBER: 'Esta empresa ya es miembro de la alianza.',
+  ALLIANCE_ALREADY_INVITED: 'Esta empresa ya está invitada a la alianza.',
+  ALLIANCE_NOT_INVITED:
+    'No hay ninguna invitación que rechazar: esta empresa ya es miembro (abandone la alianza en su lugar).',
+  ALLIANCE_INVITATION_PENDING: 'Esta empresa solo está invitada: acepte primero la invitación (o recházela).',
+  ALLIANCE_OWNER_CANNOT_LEAVE:
+    'El propietario no puede salir ni ser retirado mientras haya otras empresas en la alianza: retírelas o disuélvala.',
   ADDRESS_NOT_FOUND: 'No hay ninguna dirección guardada {id} en esta libreta.',
   CSV_UNREADABLE: 'No se puede leer el archivo CSV: {reason}',
   CSV_TOO_LONG: 'El archivo CSV tiene más de {limit} filas; divídalo.',

@@ -114,6 +114,18 @@ export const fr: ErrorMessages = {
   TOOL_NOT_PROPOSABLE:
     "{tool} n'est pas un outil d'écriture du serveur d'agents : seuls ceux-là peuvent être proposés.",
   POI_NOT_FOUND: "Aucun point d'intérêt {id} dans cette entreprise.",
+  ALLIANCE_NOT_FOUND: 'Aucune alliance {id} dont cette entreprise est membre ou à laquelle elle est invitée.',
+  ALLIANCE_MEMBER_NOT_FOUND: "{code} n'est ni membre de cette alliance ni invitée.",
+  ALLIANCE_OWNER_ONLY: "Seule l'entreprise propriétaire de l'alliance peut faire cela.",
+  CLIENT_NOT_ACCESSIBLE: 'Cette entreprise ne partage pas ces données avec la vôtre.',
+  ALLIANCE_ALREADY_MEMBER: "Cette entreprise est déjà membre de l'alliance.",
+  ALLIANCE_ALREADY_INVITED: "Cette entreprise est déjà invitée dans l'alliance.",
+  ALLIANCE_NOT_INVITED:
+    "Il n'y a pas d'invitation à refuser : cette entreprise est déjà membre (quittez plutôt l'alliance).",
+  ALLIANCE_INVITATION_PENDING:
+    "Cette entreprise est seulement invitée : acceptez d'abord l'invitation (ou refusez-la).",
+  ALLIANCE_OWNER_CANNOT_LEAVE:
+    "Le propriétaire ne peut ni partir ni être retiré tant que d'autres entreprises sont dans l'alliance : retirez-les ou dissolvez-la.",
   ADDRESS_NOT_FOUND: 'Aucune adresse enregistrée {id} dans ce carnet.',
   CSV_UNREADABLE: 'Le fichier CSV est illisible : {reason}',
   CSV_TOO_LONG: 'Le fichier CSV a plus de {limit} lignes ; découpez-le.',
