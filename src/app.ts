@@ -30,6 +30,7 @@ import {
   ContractorsService,
   contractorsOperations,
 } from './modules/contractors/index.ts';
+import { DatasetsService, datasetsOperations } from './modules/datasets/index.ts';
 import { developerOperations } from './modules/developer/index.ts';
 import { DispatchService, dispatchOperations } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
@@ -83,6 +84,7 @@ export interface Services {
   apps: AppsService;
   approvals: ApprovalsService;
   addresses: AddressesService;
+  datasets: DatasetsService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -135,6 +137,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals: new ApprovalsService(clock, accounts, agentTools),
     addresses: new AddressesService(clock),
+    // The lead's built-in geocoder (the business's own data) replaces the null when it lands.
+    datasets: new DatasetsService(clock, ports.geocoder ?? null),
     agentTools,
     apiSurface,
   };
@@ -219,7 +223,8 @@ export function createCatalog(services: Services): Catalog {
     .register(appsOperations(services.apps))
     .register(approvalsOperations(services.approvals))
     .register(developerOperations(services.apiSurface))
-    .register(addressesOperations(services.addresses));
+    .register(addressesOperations(services.addresses))
+    .register(datasetsOperations(services.datasets));
 }
 
 export interface App {
