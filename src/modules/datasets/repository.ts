@@ -358,9 +358,11 @@ export interface RecordSearch {
 
 /** The great-circle distance from the record's point to `near`, in metres (haversine). */
 function distanceTo(near: { lat: number; lng: number }) {
-  return sql<number>`(${EARTH_RADIUS_M} * 2 * asin(least(1, sqrt(
-    power(sin(radians(r.lat - ${near.lat}) / 2), 2) +
-    cos(radians(${near.lat})) * cos(radians(r.lat)) * power(sin(radians(r.lng - ${near.lng}) / 2), 2)
+  const lat = sql`${near.lat}::float8`;
+  const lng = sql`${near.lng}::float8`;
+  return sql<number>`(${sql.lit(EARTH_RADIUS_M)}::float8 * 2 * asin(least(1, sqrt(
+    power(sin(radians(r.lat - ${lat}) / 2), 2) +
+    cos(radians(${lat})) * cos(radians(r.lat)) * power(sin(radians(r.lng - ${lng}) / 2), 2)
   ))))`;
 }
 
@@ -387,9 +389,9 @@ function conditionsOf(search: RecordSearch) {
       if (bound !== undefined) parts.push(sql`${typed} ${sql.raw(symbol)} ${bind(bound)}`);
     }
   }
-  if (search.words) parts.push(sql`${wordScore(search.words)} >= ${MIN_SIMILARITY}`);
+  if (search.words) parts.push(sql`${wordScore(search.words)} >= ${MIN_SIMILARITY}::float8`);
   if (search.near) {
-    parts.push(sql`r.lat is not null and ${distanceTo(search.near)} <= ${search.near.radius_m}`);
+    parts.push(sql`r.lat is not null and ${distanceTo(search.near)} <= ${search.near.radius_m}::float8`);
   }
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }

@@ -126,9 +126,12 @@ export function checkValues(
     fields.map((field) => [field.name, field.required ? valueSchema(field) : valueSchema(field).optional()]),
   );
   const declared = new Set(fields.map((field) => field.name));
-  const schema = z.object({
+  const schema = z.object({ values: z.looseObject(shape) });
+  // Unknown keys and the size are checked on their own, so a refusal names them beside the
+  // values at fault (zod skips a refinement of an object whose fields failed).
+  const whole = z.object({
     values: z
-      .looseObject(shape)
+      .record(z.string(), z.unknown())
       .superRefine((record, ctx) => {
         for (const key of Object.keys(record)) {
           if (!declared.has(key)) {
@@ -140,8 +143,14 @@ export function checkValues(
         ...fieldMessage('record_too_large', { max: MAX_RECORD_BYTES }),
       }),
   });
-  const parsed = schema.safeParse({ values: given }, { error: validationErrorMap(lang) });
-  if (!parsed.success) return { ok: false, issues: parsed.error.issues };
+  const error = { error: validationErrorMap(lang) };
+  const parsed = schema.safeParse({ values: given }, error);
+  const outer = whole.safeParse({ values: given }, error);
+  const issues = [
+    ...(outer.success ? [] : outer.error.issues),
+    ...(parsed.success ? [] : parsed.error.issues),
+  ];
+  if (!parsed.success || issues.length > 0) return { ok: false, issues };
   // Keys come back in the schema's order, so equal records read alike.
   const ordered: Record<string, unknown> = {};
   for (const field of fields) {
