@@ -382,7 +382,11 @@ function conditionsOf(search: RecordSearch) {
       parts.push(sql`r.data @> ${JSON.stringify({ [name]: condition.eq })}::jsonb`);
     }
     if (condition.in !== undefined) {
-      parts.push(sql`${text} = any(${condition.in.map(String)}::text[])`);
+      parts.push(
+        field.type === 'number'
+          ? sql`${typed} = any(${condition.in.map(Number)}::numeric[])`
+          : sql`${text} = any(${condition.in.map(String)}::text[])`,
+      );
     }
     for (const [op, symbol] of Object.entries(RANGES) as Array<[keyof typeof RANGES, string]>) {
       const bound = condition[op];
