@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import type { OperationContext } from '../src/platform/catalog/operation.ts';
 import type { GeocodeQuery, GeocodeResult, Geocoder } from '../src/platform/geocoding.ts';
@@ -626,6 +629,48 @@ describe('datasets', () => {
     const unchanged = await api.get(`${records()}/${record.id}`, { token: admin });
     const { score: _score, distance_m: _distance, ...asItWas } = record;
     assert.deepEqual(unchanged.body.record, asItWas);
+  });
+
+  it('answers the four agent tools to a datasets-readonly agent token', async () => {
+    const token = (
+      await server.app.services.accounts.issueToken(server.db, {
+        userId: tenant.userIds.employee,
+        kind: 'agent',
+        profile: 'datasets-readonly',
+      })
+    ).token;
+    const mcp = new McpClient({ name: 'datasets-test', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      const call = async (name: string, args: Record<string, unknown>) =>
+        ((await mcp.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Json })
+          .structuredContent;
+      const tools = (await mcp.listTools()).tools.map((tool) => tool.name);
+      assert.deepEqual(tools.filter((name) => name.includes('dataset')).sort(), [
+        'get_dataset',
+        'list_dataset_groups',
+        'list_datasets',
+        'search_dataset_records',
+      ]);
+      assert.equal((await call('list_dataset_groups', {})).groups[0].name, 'Customers');
+      const listed = await call('list_datasets', {});
+      assert.ok(listed.datasets.some((dataset: Json) => dataset.id === datasetId));
+      assert.equal((await call('get_dataset', { dataset_id: datasetId })).dataset.id, datasetId);
+      const found = await call('search_dataset_records', {
+        dataset_id: datasetId,
+        where: { status: { eq: 'open' } },
+        near: { lat: 45.7578, lng: 4.832, radius_m: 500 },
+        order: 'distance',
+      });
+      assert.equal(found.records[0].values.name, 'Bellecour flagship');
+      assert.equal(found.records[0].distance_m, 0);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('answers GraphQL alike, refusals included', async () => {

@@ -98,15 +98,17 @@ export async function countGroups(db: Db, businessId: number) {
   return row.count;
 }
 
-/** The group, locked against a concurrent delete while a dataset moves into it; undefined when not the business's. */
-export function lockGroup(db: Db, businessId: number, id: number) {
-  return db
+/**
+ * The group, locked for this transaction: shared while a dataset moves into it (a delete waits),
+ * exclusive while it is deleted (a move waits); undefined when not the business's.
+ */
+export function lockGroup(db: Db, businessId: number, id: number, mode: 'share' | 'update' = 'share') {
+  const query = db
     .selectFrom('dataset_groups')
     .select(['id', 'name'])
     .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .forShare()
-    .executeTakeFirst();
+    .where('id', '=', id);
+  return (mode === 'share' ? query.forShare() : query.forUpdate()).executeTakeFirst();
 }
 
 // Datasets -----------------------------------------------------------------------------------

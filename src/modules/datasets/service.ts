@@ -107,6 +107,9 @@ export class DatasetsService {
    */
   async deleteGroup(ctx: OperationContext, id: number, ungroup: boolean) {
     const businessId = businessOf(ctx);
+    if (!(await repo.lockGroup(ctx.db, businessId, id, 'update'))) {
+      throw new AppError('DATASET_GROUP_NOT_FOUND', { params: { id } });
+    }
     const group = await this.group(ctx, id);
     if (group.dataset_count > 0 && !ungroup) {
       throw new AppError('DATASET_GROUP_NOT_EMPTY', { params: { id, count: group.dataset_count } });
