@@ -257,6 +257,21 @@ describe('datasets', () => {
     });
   });
 
+  it('keeps nothing of a dry run, geocoding included', async () => {
+    const count = async () =>
+      (await api.get(`/api/v1/client/datasets/${datasetId}`, { token: admin })).body.dataset.record_count;
+    const before = await count();
+    const dry = await api.post(
+      records(),
+      { values: { name: 'Dry site', status: 'open', site: { text: '1 Place Bellecour, 69002 Lyon' } } },
+      { token: employee, headers: { 'x-dry-run': '1' } },
+    );
+    assert.equal(dry.status, 200, JSON.stringify(dry.body));
+    assert.equal(dry.body.dry_run, true);
+    assert.equal(dry.body.record.geocoding.status, 'geocoded');
+    assert.equal(await count(), before);
+  });
+
   it('imports a CSV with a report per row, and saves nothing of a bad batch when asked all or nothing', async () => {
     const csv = [
       'name,site,site.lat,site.lng,status,docks,forklift,opened_on',
