@@ -38,6 +38,7 @@ import {
   ContractorsService,
   contractorsOperations,
 } from './modules/contractors/index.ts';
+import { DatasetsService, datasetsOperations } from './modules/datasets/index.ts';
 import { developerOperations } from './modules/developer/index.ts';
 import { DispatchService, dispatchOperations } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
@@ -92,6 +93,7 @@ export interface Services {
   approvals: ApprovalsService;
   addresses: AddressesService;
   alliances: AlliancesService;
+  datasets: DatasetsService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -110,8 +112,12 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const contractors = new ContractorsService(clock, accounts);
   // What happens in one module, told to the others (webhooks) inside the same transaction.
   const events = new DomainEvents();
-  // The datasets module offers its placed records here once it is built (null: none yet).
-  const places = (): PlaceSource | null => null;
+  // Placed dataset records answer the address search and the built-in geocoder, which in turn
+  // places the records: the datasets service reaches the geocoder only when it writes a record.
+  const datasets: DatasetsService = new DatasetsService(clock, {
+    geocode: (db, query) => geocoder.geocode(db, query),
+  });
+  const places = (): PlaceSource => datasets;
   const publicGeocoder = config.geocoder
     ? new UrlGeocoder({ ...config.geocoder, userAgent: `tms/${API_VERSION} (+${config.publicBaseUrl})` })
     : null;
@@ -157,6 +163,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     approvals: new ApprovalsService(clock, accounts, agentTools),
     addresses,
     alliances,
+    datasets,
     agentTools,
     apiSurface,
   };
@@ -242,7 +249,8 @@ export function createCatalog(services: Services): Catalog {
     .register(approvalsOperations(services.approvals))
     .register(developerOperations(services.apiSurface))
     .register(addressesOperations(services.addresses))
-    .register(alliancesOperations(services.alliances));
+    .register(alliancesOperations(services.alliances))
+    .register(datasetsOperations(services.datasets));
 }
 
 export interface App {

@@ -69,6 +69,33 @@ describe('demo data', () => {
     );
   });
 
+  it('keeps a dataset of customer sites, placed and searchable', async () => {
+    const groups = await api.get('/api/v1/client/dataset-groups', { token: admin });
+    assert.deepEqual(
+      groups.body.groups.map((group: { name: string; dataset_count: number }) => [
+        group.name,
+        group.dataset_count,
+      ]),
+      [['Customers', 1]],
+    );
+    const [sites] = (await api.get('/api/v1/client/datasets', { token: admin })).body.datasets;
+    assert.equal(sites.name, 'Customer sites');
+    assert.equal(sites.record_count, 5);
+    const open = await api.post(
+      `/api/v1/client/datasets/${sites.id}/records/search`,
+      {
+        where: { status: { eq: 'open' }, docks: { gte: 2 } },
+        near: { lat: 48.8566, lng: 2.3522, radius_m: 5_000 },
+        order: 'distance',
+      },
+      { token: admin },
+    );
+    assert.deepEqual(
+      open.body.records.map((record: { values: { name: string } }) => record.values.name),
+      ['Galeries Lafayette goods-in', 'Montparnasse tower reception'],
+    );
+  });
+
   it('assigns the customer app to the demo business, ready to bootstrap', async () => {
     const answer = await api.get(
       '/api/v1/apps/courier/clients/demo/bootstrap?platform=android&app_version=1.1.0',

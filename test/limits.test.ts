@@ -63,6 +63,8 @@ describe('request limits through the service', () => {
     assert.deepEqual(expensive, [
       'build_route',
       'bulk_create_orders',
+      'import_dataset_records',
+      'import_dataset_records_csv',
       'import_saved_addresses',
       'otep_ingest',
       'otep_ingest_epcis',

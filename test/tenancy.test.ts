@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { ACCOUNT_KINDS } from '../src/platform/catalog/operation.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
-import { type Client, client } from './support/http.ts';
+import { type Answer, type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -225,6 +225,55 @@ describe('tenant isolation', () => {
     assert.equal(asA.body.points.find((point: { id: number }) => point.id === id)?.name, 'A hub');
   };
 
+  /** A dataset of A (in a group of A) with one record, made by the first dataset check. */
+  let datasetOfAMade: Promise<{ groupId: number; datasetId: number; recordId: number }> | undefined;
+  const datasetOfA = () => {
+    datasetOfAMade ??= (async () => {
+      const group = await api.post('/api/v1/client/dataset-groups', { name: 'A group' }, { token: tokenOfA });
+      const dataset = await api.post(
+        '/api/v1/client/datasets',
+        {
+          name: 'A sites',
+          group_id: group.body.group.id,
+          fields: [
+            { name: 'name', type: 'text', required: true },
+            { name: 'point', type: 'geo_point' },
+          ],
+        },
+        { token: tokenOfA },
+      );
+      const datasetId = dataset.body.dataset.id as number;
+      const record = await api.post(
+        `/api/v1/client/datasets/${datasetId}/records`,
+        { values: { name: 'A secret site', point: { lat: 1, lng: 1 } } },
+        { token: tokenOfA },
+      );
+      return { groupId: group.body.group.id as number, datasetId, recordId: record.body.record.id as number };
+    })();
+    return datasetOfAMade;
+  };
+  /** A's dataset as A sees it, its group and its records unchanged by anything B does. */
+  const datasetOfAStays = async () => {
+    const { datasetId, recordId } = await datasetOfA();
+    const dataset = await api.get(`/api/v1/client/datasets/${datasetId}`, { token: tokenOfA });
+    assert.equal(dataset.body.dataset.name, 'A sites');
+    assert.equal(dataset.body.dataset.group?.name, 'A group');
+    assert.equal(dataset.body.dataset.record_count, 1);
+    const record = await api.get(`/api/v1/client/datasets/${datasetId}/records/${recordId}`, {
+      token: tokenOfA,
+    });
+    assert.equal(record.body.record.values.name, 'A secret site');
+  };
+  /** B reaching A's dataset by its id: 404 DATASET_NOT_FOUND, and A's data as it was. */
+  const datasetRefused =
+    (call: (ids: { datasetId: number; recordId: number }) => Promise<Answer>) => async () => {
+      const ids = await datasetOfA();
+      const answer = await call(ids);
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'DATASET_NOT_FOUND');
+      await datasetOfAStays();
+    };
+
   /** A return reason of A, made by the first return-reason check. */
   let reasonOfA: Promise<void> | undefined;
   const returnReasonOfA = () => {
@@ -261,6 +310,116 @@ describe('tenant isolation', () => {
       await api.call('DELETE', '/api/v1/client/return-reasons/a_only', { token: adminOfB() });
       assert.ok((await reasonsOfA()).includes('a_only:A only'));
     },
+    list_dataset_groups: async () => {
+      const { groupId } = await datasetOfA();
+      const answer = await api.get('/api/v1/client/dataset-groups', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.ok(answer.body.groups.every((group: { id: number }) => group.id !== groupId));
+    },
+    create_dataset_group: async () => {
+      await datasetOfA();
+      // The same name as A's group is B's own: names are unique per business only.
+      const answer = await api.post(
+        '/api/v1/client/dataset-groups',
+        { name: 'A group' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const asA = await api.get('/api/v1/client/dataset-groups', { token: tokenOfA });
+      assert.deepEqual(
+        asA.body.groups.map((group: { name: string }) => group.name),
+        ['A group'],
+      );
+    },
+    update_dataset_group: async () => {
+      const { groupId } = await datasetOfA();
+      const answer = await api.call('PATCH', `/api/v1/client/dataset-groups/${groupId}`, {
+        token: adminOfB(),
+        body: { name: 'taken' },
+      });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'DATASET_GROUP_NOT_FOUND');
+      await datasetOfAStays();
+    },
+    delete_dataset_group: async () => {
+      const { groupId } = await datasetOfA();
+      const answer = await api.call(
+        'DELETE',
+        `/api/v1/client/dataset-groups/${groupId}?ungroup_datasets=true`,
+        {
+          token: adminOfB(),
+        },
+      );
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'DATASET_GROUP_NOT_FOUND');
+      await datasetOfAStays();
+    },
+    list_datasets: async () => {
+      const { datasetId, groupId } = await datasetOfA();
+      const answer = await api.get('/api/v1/client/datasets', { token: adminOfB() });
+      assert.ok(answer.body.datasets.every((dataset: { id: number }) => dataset.id !== datasetId));
+      const ofGroup = await api.get(`/api/v1/client/datasets?group_id=${groupId}`, { token: adminOfB() });
+      assert.deepEqual(ofGroup.body.datasets, []);
+    },
+    get_dataset: datasetRefused(({ datasetId }) =>
+      api.get(`/api/v1/client/datasets/${datasetId}`, { token: adminOfB() }),
+    ),
+    create_dataset: async () => {
+      const { groupId } = await datasetOfA();
+      const answer = await api.post(
+        '/api/v1/client/datasets',
+        { name: 'Into A', group_id: groupId, fields: [{ name: 'x', type: 'text' }] },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'DATASET_GROUP_NOT_FOUND');
+      await datasetOfAStays();
+    },
+    update_dataset: datasetRefused(({ datasetId }) =>
+      api.call('PATCH', `/api/v1/client/datasets/${datasetId}`, {
+        token: adminOfB(),
+        body: { name: 'taken', fields: [{ name: 'name', type: 'number' }] },
+      }),
+    ),
+    delete_dataset: datasetRefused(({ datasetId }) =>
+      api.call('DELETE', `/api/v1/client/datasets/${datasetId}`, { token: adminOfB() }),
+    ),
+    search_dataset_records: datasetRefused(({ datasetId }) =>
+      api.post(
+        `/api/v1/client/datasets/${datasetId}/records/search`,
+        { q: 'secret site' },
+        { token: adminOfB() },
+      ),
+    ),
+    get_dataset_record: datasetRefused(({ datasetId, recordId }) =>
+      api.get(`/api/v1/client/datasets/${datasetId}/records/${recordId}`, { token: adminOfB() }),
+    ),
+    create_dataset_record: datasetRefused(({ datasetId }) =>
+      api.post(
+        `/api/v1/client/datasets/${datasetId}/records`,
+        { values: { name: 'x' } },
+        { token: adminOfB() },
+      ),
+    ),
+    update_dataset_record: datasetRefused(({ datasetId, recordId }) =>
+      api.call('PATCH', `/api/v1/client/datasets/${datasetId}/records/${recordId}`, {
+        token: adminOfB(),
+        body: { values: { name: 'taken' } },
+      }),
+    ),
+    delete_dataset_record: datasetRefused(({ datasetId, recordId }) =>
+      api.call('DELETE', `/api/v1/client/datasets/${datasetId}/records/${recordId}`, { token: adminOfB() }),
+    ),
+    import_dataset_records_csv: datasetRefused(({ datasetId }) =>
+      api.post(`/api/v1/client/datasets/${datasetId}/import/csv`, { csv: 'name\nx' }, { token: adminOfB() }),
+    ),
+    import_dataset_records: datasetRefused(({ datasetId }) =>
+      api.post(
+        `/api/v1/client/datasets/${datasetId}/import`,
+        { records: [{ name: 'x' }] },
+        { token: adminOfB() },
+      ),
+    ),
     list_points_of_interest: async () => {
       const id = await pointOfA();
       const answer = await api.get('/api/v1/client/points-of-interest', { token: adminOfB() });

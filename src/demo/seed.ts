@@ -86,6 +86,10 @@ export async function seedDemo(
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       password,
     );
+    await seedDemoDatasets(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     return {
       business: DEMO_BUSINESS_CODE,
       password,
@@ -179,6 +183,87 @@ async function seedDemoApp(services: Services, ctx: OperationContext): Promise<v
       quick_actions: { order: ['send', 'return', 'lockers', 'wallet'], hidden: [] },
     },
   });
+}
+
+/** The customer sites the business delivers to, as a dataset of its own: placed, and searchable. */
+async function seedDemoDatasets(services: Services, ctx: OperationContext): Promise<void> {
+  const { datasets } = services;
+  const { group } = await datasets.createGroup(ctx, {
+    name: 'Customers',
+    description: 'What we know about the places we deliver to',
+  });
+  const { dataset } = await datasets.create(ctx, {
+    name: 'Customer sites',
+    description: 'Delivery sites of our business customers, with their docks',
+    group_id: group.id,
+    fields: [
+      { name: 'name', label: 'Site', type: 'text', required: true },
+      { name: 'site', label: 'Address', type: 'address', required: true },
+      {
+        name: 'status',
+        label: 'Opening status',
+        type: 'enum',
+        required: true,
+        values: ['open', 'closed', 'seasonal'],
+      },
+      { name: 'docks', label: 'Dock count', type: 'number', required: false },
+      { name: 'forklift', label: 'Forklift on site', type: 'boolean', required: false },
+      { name: 'since', label: 'Customer since', type: 'date', required: false },
+    ],
+  });
+  const sites = [
+    {
+      name: 'Galeries Lafayette goods-in',
+      text: '40 Boulevard Haussmann, 75009 Paris',
+      lat: 48.8738,
+      lng: 2.332,
+      status: 'open',
+      docks: 4,
+      forklift: true,
+      since: '2021-03-15',
+    },
+    {
+      name: 'Bercy wine cellar',
+      text: '41 Cour Saint-Émilion, 75012 Paris',
+      lat: 48.8331,
+      lng: 2.3866,
+      status: 'open',
+      docks: 1,
+      forklift: false,
+      since: '2023-09-01',
+    },
+    {
+      name: 'Montparnasse tower reception',
+      text: '33 Avenue du Maine, 75015 Paris',
+      lat: 48.8421,
+      lng: 2.3219,
+      status: 'open',
+      docks: 2,
+      forklift: true,
+      since: '2020-01-06',
+    },
+    {
+      name: 'Bastille market stall',
+      text: 'Boulevard Richard-Lenoir, 75011 Paris',
+      lat: 48.8566,
+      lng: 2.3701,
+      status: 'seasonal',
+      docks: 0,
+      since: '2024-05-02',
+    },
+    {
+      name: 'Batignolles bakery',
+      text: '12 Rue des Batignolles, 75017 Paris',
+      lat: 48.8842,
+      lng: 2.3198,
+      status: 'closed',
+      docks: 0,
+      forklift: false,
+    },
+  ];
+  for (const { text, lat, lng, ...values } of sites) {
+    await datasets.createRecord(ctx, dataset.id, { ...values, site: { text, country: 'FR', lat, lng } });
+  }
 }
 
 export function demoPassword(configured: string | undefined): string {

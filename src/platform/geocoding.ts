@@ -1,4 +1,4 @@
-import type { OperationContext } from './catalog/operation.ts';
+import type { Queryable } from './db/database.ts';
 
 /** An address as text, to be placed on the map. */
 export interface GeocodeQuery {
@@ -25,7 +25,8 @@ export interface GeocodeResult {
 /**
  * Places an address on the map. Answers null when it does not know the place: never a guessed
  * point. A geocoder that cannot be reached throws, so a caller can tell "unknown" from "not now".
+ * It reads through `db` (the caller's transaction, or the pool for a background worker).
  */
 export interface Geocoder {
-  geocode(ctx: OperationContext, query: GeocodeQuery): Promise<GeocodeResult | null>;
+  geocode(db: Queryable, query: GeocodeQuery): Promise<GeocodeResult | null>;
 }

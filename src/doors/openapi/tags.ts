@@ -10,6 +10,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Hand one order exclusively to one contractor (broker employee), and take it back.',
   Contractors:
     'Contractor (broker) companies working for a business: the rules that give each its planning pool.',
+  Datasets:
+    "A business's own tables of records: groups, datasets with a declared field schema, records checked on write, geocoded, imported from CSV or JSON and searched by fields, words and distance.",
   Developer:
     'What integrators and coding agents learn the API from: endpoints, GraphQL operations, guides, the guidance file.',
   Documents: 'Fingerprints to verify that a PDF was issued by the service and is intact.',

@@ -15,6 +15,7 @@ export const SCOPES = [
   'approvals:write',
   'wms:read',
   'datasets:read',
+  'datasets:write',
   'alliance:read',
   'alliance:write',
   'webhooks:read',

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { OperationContext } from '../../platform/catalog/operation.ts';
+import type { Queryable } from '../../platform/db/database.ts';
 import type { GeocodeQuery, GeocodeResult, Geocoder } from '../../platform/geocoding.ts';
 import { type OutboundRules, safeDelivery } from '../../platform/http/outbound.ts';
 import * as repo from './repository.ts';
@@ -15,16 +15,14 @@ export interface PlaceMatch {
   lng: number;
   /** 0 to 1: how much of the words the place's address holds (trigram word similarity). */
   score: number;
+  /** The record behind the place, and its dataset. */
+  record_id: number;
+  dataset_id: number;
 }
 
 /** Where the addresses module finds other modules' places (the datasets module's placed records). */
 export interface PlaceSource {
-  searchPlaces(
-    ctx: OperationContext,
-    businessId: number,
-    q: string,
-    limit: number,
-  ): Promise<Array<PlaceMatch & Record<string, unknown>>>;
+  searchPlaces(db: Queryable, businessId: number, q: string, limit: number): Promise<PlaceMatch[]>;
 }
 
 /**
@@ -36,11 +34,11 @@ export interface PlaceSource {
 export class BusinessDataGeocoder implements Geocoder {
   constructor(private readonly places: () => PlaceSource | null) {}
 
-  async geocode(ctx: OperationContext, query: GeocodeQuery): Promise<GeocodeResult | null> {
+  async geocode(db: Queryable, query: GeocodeQuery): Promise<GeocodeResult | null> {
     const text = query.text.trim().toLowerCase();
     if (text.length < 3) return null;
-    const own = await repo.placesMatching(ctx.db, query.businessId, text, query.country ?? null);
-    const others = (await this.places()?.searchPlaces(ctx, query.businessId, text, 5)) ?? [];
+    const own = await repo.placesMatching(db, query.businessId, text, query.country ?? null);
+    const others = (await this.places()?.searchPlaces(db, query.businessId, text, 5)) ?? [];
     const candidates = [
       ...own,
       // A record's address is one text: it must hold the words about as well as a street line does.
@@ -105,7 +103,7 @@ export class UrlGeocoder implements Geocoder {
 
   constructor(private readonly settings: UrlGeocoderSettings) {}
 
-  async geocode(_ctx: OperationContext, query: GeocodeQuery): Promise<GeocodeResult | null> {
+  async geocode(_db: Queryable, query: GeocodeQuery): Promise<GeocodeResult | null> {
     const key = `${query.country ?? ''}|${query.text.trim().toLowerCase()}`;
     const known = this.answers.get(key);
     if (known) return known.found;
@@ -188,9 +186,9 @@ export class UrlGeocoder implements Geocoder {
 export class GeocoderChain implements Geocoder {
   constructor(private readonly geocoders: Geocoder[]) {}
 
-  async geocode(ctx: OperationContext, query: GeocodeQuery): Promise<GeocodeResult | null> {
+  async geocode(db: Queryable, query: GeocodeQuery): Promise<GeocodeResult | null> {
     for (const geocoder of this.geocoders) {
-      const found = await geocoder.geocode(ctx, query);
+      const found = await geocoder.geocode(db, query);
       if (found) return found;
     }
     return null;

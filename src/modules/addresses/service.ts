@@ -75,7 +75,7 @@ export class AddressesService {
   /** Places an address on the map with the configured geocoders; `found: false` when none knows it. */
   async geocode(ctx: OperationContext, input: { address: string; country?: string }) {
     const found = await this.finders.geocoder
-      ?.geocode(ctx, { businessId: businessOf(ctx), text: input.address, country: input.country ?? null })
+      ?.geocode(ctx.db, { businessId: businessOf(ctx), text: input.address, country: input.country ?? null })
       .catch((error: unknown) => {
         if (error instanceof GeocoderUnavailable) {
           throw new AppError('GEOCODER_UNAVAILABLE', { params: { reason: error.message } });
@@ -189,7 +189,7 @@ export class AddressesService {
     const [addresses, pois, records] = await Promise.all([
       repo.searchAddresses(ctx.db, businessId, books, input.q, input.limit),
       repo.searchPois(ctx.db, businessId, input.q, input.limit),
-      this.finders.places()?.searchPlaces(ctx, businessId, input.q, input.limit) ?? [],
+      this.finders.places()?.searchPlaces(ctx.db, businessId, input.q, input.limit) ?? [],
     ]);
     const rounded = (score: number) => Math.round(score * 100) / 100;
     const matches: SearchMatch[] = [
@@ -211,7 +211,7 @@ export class AddressesService {
     ];
     if (matches.length === 0 && this.finders.publicGeocoder) {
       const found = await this.finders.publicGeocoder
-        .geocode(ctx, { businessId, text: input.q })
+        .geocode(ctx.db, { businessId, text: input.q })
         .catch((error: unknown) => {
           if (error instanceof GeocoderUnavailable) return null;
           throw error;
@@ -343,11 +343,11 @@ type SearchMatch = {
 };
 
 /** A placed dataset record as a search match shows it: its name as label, its address as one line. */
-function placeAddress(place: PlaceMatch & { record_id?: unknown; dataset_id?: unknown }) {
+function placeAddress(place: PlaceMatch) {
   return {
     ...emptyAddress,
-    id: typeof place.record_id === 'number' ? place.record_id : null,
-    dataset_id: typeof place.dataset_id === 'number' ? place.dataset_id : undefined,
+    id: place.record_id,
+    dataset_id: place.dataset_id,
     label: place.label,
     line1: place.address_text,
     lat: place.lat,

@@ -33,6 +33,15 @@ const en = {
   increasing: 'Each {field} must be above the one before.',
   unique: 'Each {field} must be unique.',
   unknown_zone: 'No zone {zone} in the zoning.',
+  field_name: 'Expected a field name: a lowercase letter, then up to 39 lowercase letters, digits and _.',
+  unknown_field: 'No field {field} in this dataset.',
+  enum_values_required: 'An enum field lists its values.',
+  enum_values_only: 'Only an enum field lists values.',
+  one_location_field: 'A dataset has at most one address or geo_point field.',
+  lat_lng_together: 'Give both lat and lng, or neither.',
+  record_too_large: 'A record holds at most {max} bytes of JSON.',
+  filter_not_applicable: '{op} does not apply to a {type} field.',
+  near_required: 'Ordering by distance needs near.',
 };
 
 export type FieldMessageKey = keyof typeof en;
@@ -66,6 +75,16 @@ const fr: FieldMessages = {
   increasing: 'Chaque {field} doit dépasser le précédent.',
   unique: 'Chaque {field} doit être unique.',
   unknown_zone: 'Aucune zone {zone} dans le zonage.',
+  field_name:
+    'Un nom de champ est attendu : une lettre minuscule, puis jusqu’à 39 lettres minuscules, chiffres et _.',
+  unknown_field: 'Aucun champ {field} dans ce jeu de données.',
+  enum_values_required: 'Un champ enum liste ses valeurs.',
+  enum_values_only: 'Seul un champ enum liste des valeurs.',
+  one_location_field: 'Un jeu de données a au plus un champ address ou geo_point.',
+  lat_lng_together: 'Indiquez lat et lng ensemble, ou aucun des deux.',
+  record_too_large: 'Un enregistrement tient en {max} octets de JSON au plus.',
+  filter_not_applicable: '{op} ne s’applique pas à un champ {type}.',
+  near_required: 'Le tri par distance demande near.',
 };
 
 const de: FieldMessages = {
@@ -98,6 +117,16 @@ const de: FieldMessages = {
   increasing: 'Jeder Wert von {field} muss über dem vorigen liegen.',
   unique: 'Jeder Wert von {field} muss eindeutig sein.',
   unknown_zone: 'Keine Zone {zone} in der Zoneneinteilung.',
+  field_name:
+    'Erwartet wird ein Feldname: ein Kleinbuchstabe, dann bis zu 39 Kleinbuchstaben, Ziffern und _.',
+  unknown_field: 'Kein Feld {field} in diesem Datensatz.',
+  enum_values_required: 'Ein enum-Feld nennt seine Werte.',
+  enum_values_only: 'Nur ein enum-Feld nennt Werte.',
+  one_location_field: 'Ein Datensatz hat höchstens ein address- oder geo_point-Feld.',
+  lat_lng_together: 'Geben Sie lat und lng zusammen an oder keines von beiden.',
+  record_too_large: 'Ein Eintrag umfasst höchstens {max} Bytes JSON.',
+  filter_not_applicable: '{op} gilt nicht für ein Feld vom Typ {type}.',
+  near_required: 'Die Sortierung nach Entfernung braucht near.',
 };
 
 const es: FieldMessages = {
@@ -126,6 +155,16 @@ const es: FieldMessages = {
   increasing: 'Cada {field} debe ser mayor que el anterior.',
   unique: 'Cada {field} debe ser único.',
   unknown_zone: 'No hay ninguna zona {zone} en la zonificación.',
+  field_name:
+    'Se espera un nombre de campo: una letra minúscula y luego hasta 39 letras minúsculas, dígitos y _.',
+  unknown_field: 'No hay ningún campo {field} en este conjunto de datos.',
+  enum_values_required: 'Un campo enum enumera sus valores.',
+  enum_values_only: 'Solo un campo enum enumera valores.',
+  one_location_field: 'Un conjunto de datos tiene como máximo un campo address o geo_point.',
+  lat_lng_together: 'Indique lat y lng juntos, o ninguno.',
+  record_too_large: 'Un registro ocupa como máximo {max} bytes de JSON.',
+  filter_not_applicable: '{op} no se aplica a un campo {type}.',
+  near_required: 'Ordenar por distancia requiere near.',
 };
 
 const zhHans: FieldMessages = {
@@ -154,6 +193,15 @@ const zhHans: FieldMessages = {
   increasing: '每个 {field} 都必须大于前一个。',
   unique: '每个 {field} 都必须唯一。',
   unknown_zone: '分区方案中没有区域 {zone}。',
+  field_name: '字段名应为：一个小写字母，后跟最多 39 个小写字母、数字和 _。',
+  unknown_field: '此数据集中没有字段 {field}。',
+  enum_values_required: 'enum 字段须列出其取值。',
+  enum_values_only: '只有 enum 字段才能列出取值。',
+  one_location_field: '一个数据集最多有一个 address 或 geo_point 字段。',
+  lat_lng_together: '请同时提供 lat 和 lng，或都不提供。',
+  record_too_large: '一条记录最多 {max} 字节 JSON。',
+  filter_not_applicable: '{op} 不适用于 {type} 类型的字段。',
+  near_required: '按距离排序需要 near。',
 };
 
 const zhHant: FieldMessages = {
@@ -182,6 +230,15 @@ const zhHant: FieldMessages = {
   increasing: '每個 {field} 都必須大於前一個。',
   unique: '每個 {field} 都必須唯一。',
   unknown_zone: '分區方案中沒有區域 {zone}。',
+  field_name: '欄位名稱應為：一個小寫字母，後接最多 39 個小寫字母、數字和 _。',
+  unknown_field: '此資料集中沒有欄位 {field}。',
+  enum_values_required: 'enum 欄位須列出其取值。',
+  enum_values_only: '只有 enum 欄位才能列出取值。',
+  one_location_field: '一個資料集最多有一個 address 或 geo_point 欄位。',
+  lat_lng_together: '請同時提供 lat 和 lng，或都不提供。',
+  record_too_large: '一筆記錄最多 {max} 位元組 JSON。',
+  filter_not_applicable: '{op} 不適用於 {type} 類型的欄位。',
+  near_required: '依距離排序需要 near。',
 };
 
 export const FIELD_MESSAGES: Readonly<Record<Language, FieldMessages>> = {

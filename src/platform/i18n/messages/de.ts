@@ -127,6 +127,14 @@ export const de: ErrorMessages = {
   ADDRESS_NOT_FOUND: 'Keine gespeicherte Adresse {id} in diesem Adressbuch.',
   CSV_UNREADABLE: 'Die CSV-Datei ist nicht lesbar: {reason}',
   CSV_TOO_LONG: 'Die CSV-Datei hat mehr als {limit} Zeilen; teilen Sie sie auf.',
+  DATASET_GROUP_NOT_FOUND: 'Keine Datensatzgruppe {id} in diesem Unternehmen.',
+  DATASET_NOT_FOUND: 'Kein Datensatz {id} in diesem Unternehmen.',
+  DATASET_RECORD_NOT_FOUND: 'Kein Eintrag {id} in diesem Datensatz.',
+  DATASET_GROUP_NOT_EMPTY:
+    'Die Datensatzgruppe {id} enthält noch {count} Datensätze: verschieben Sie sie zuerst oder löschen Sie sie mit ungroup_datasets.',
+  DATASET_SCHEMA_CONFLICT:
+    'Die neuen Felder würden {count} vorhandene Einträge ungültig machen; details nennt sie. Ändern Sie diese Einträge zuerst.',
+  DATASET_FULL: 'Der Datensatz {id} hätte mehr als {limit} Einträge.',
   RETURN_REASON_NOT_FOUND: '{code} ist keiner der Rücksendegründe des Unternehmens.',
   SAVED_ADDRESS_NOT_FOUND:
     'Keine gespeicherte Adresse {id} in den Adressbüchern, die dieser Auftrag nutzen darf.',

@@ -117,6 +117,14 @@ export const en: ErrorMessages = {
   ADDRESS_NOT_FOUND: 'No saved address {id} in this address book.',
   CSV_UNREADABLE: 'The CSV file cannot be read: {reason}',
   CSV_TOO_LONG: 'The CSV file has more than {limit} rows; split it.',
+  DATASET_GROUP_NOT_FOUND: 'No dataset group {id} in this business.',
+  DATASET_NOT_FOUND: 'No dataset {id} in this business.',
+  DATASET_RECORD_NOT_FOUND: 'No record {id} in this dataset.',
+  DATASET_GROUP_NOT_EMPTY:
+    'Dataset group {id} still holds {count} datasets: move them first, or delete it with ungroup_datasets.',
+  DATASET_SCHEMA_CONFLICT:
+    'The new fields would make {count} existing records invalid; details names them. Change those records first.',
+  DATASET_FULL: 'Dataset {id} would hold more than {limit} records.',
   RETURN_REASON_NOT_FOUND: '{code} is not one of the business’s return reasons.',
   SAVED_ADDRESS_NOT_FOUND: 'No saved address {id} in the address books this order may use.',
   RETURN_REASON_REQUIRED: 'A return names one of the business’s return reasons: {codes}.',

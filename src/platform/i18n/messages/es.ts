@@ -122,6 +122,14 @@ export const es: ErrorMessages = {
   ADDRESS_NOT_FOUND: 'No hay ninguna dirección guardada {id} en esta libreta.',
   CSV_UNREADABLE: 'No se puede leer el archivo CSV: {reason}',
   CSV_TOO_LONG: 'El archivo CSV tiene más de {limit} filas; divídalo.',
+  DATASET_GROUP_NOT_FOUND: 'No hay ningún grupo de conjuntos de datos {id} en esta empresa.',
+  DATASET_NOT_FOUND: 'No hay ningún conjunto de datos {id} en esta empresa.',
+  DATASET_RECORD_NOT_FOUND: 'No hay ningún registro {id} en este conjunto de datos.',
+  DATASET_GROUP_NOT_EMPTY:
+    'El grupo {id} aún contiene {count} conjuntos de datos: muévalos primero o elimínelo con ungroup_datasets.',
+  DATASET_SCHEMA_CONFLICT:
+    'Los nuevos campos invalidarían {count} registros existentes; details los indica. Cambie esos registros primero.',
+  DATASET_FULL: 'El conjunto de datos {id} superaría los {limit} registros.',
   RETURN_REASON_NOT_FOUND: '{code} no es uno de los motivos de devolución de la empresa.',
   SAVED_ADDRESS_NOT_FOUND:
     'No hay ninguna dirección guardada {id} en las libretas de direcciones que este pedido puede usar.',

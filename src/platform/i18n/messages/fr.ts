@@ -129,6 +129,14 @@ export const fr: ErrorMessages = {
   ADDRESS_NOT_FOUND: 'Aucune adresse enregistrée {id} dans ce carnet.',
   CSV_UNREADABLE: 'Le fichier CSV est illisible : {reason}',
   CSV_TOO_LONG: 'Le fichier CSV a plus de {limit} lignes ; découpez-le.',
+  DATASET_GROUP_NOT_FOUND: 'Aucun groupe de jeux de données {id} dans cette entreprise.',
+  DATASET_NOT_FOUND: 'Aucun jeu de données {id} dans cette entreprise.',
+  DATASET_RECORD_NOT_FOUND: 'Aucun enregistrement {id} dans ce jeu de données.',
+  DATASET_GROUP_NOT_EMPTY:
+    'Le groupe {id} contient encore {count} jeux de données : déplacez-les d’abord, ou supprimez-le avec ungroup_datasets.',
+  DATASET_SCHEMA_CONFLICT:
+    'Les nouveaux champs rendraient invalides {count} enregistrements existants ; details les nomme. Modifiez-les d’abord.',
+  DATASET_FULL: 'Le jeu de données {id} dépasserait {limit} enregistrements.',
   RETURN_REASON_NOT_FOUND: "{code} ne fait pas partie des motifs de retour de l'entreprise.",
   SAVED_ADDRESS_NOT_FOUND:
     "Aucune adresse enregistrée {id} dans les carnets d'adresses que cette commande peut utiliser.",

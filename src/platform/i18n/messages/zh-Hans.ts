@@ -106,6 +106,13 @@ export const zhHans: ErrorMessages = {
   ADDRESS_NOT_FOUND: '此地址簿中没有已保存的地址 {id}。',
   CSV_UNREADABLE: '无法读取 CSV 文件：{reason}',
   CSV_TOO_LONG: 'CSV 文件超过 {limit} 行，请拆分。',
+  DATASET_GROUP_NOT_FOUND: '此企业中没有数据集分组 {id}。',
+  DATASET_NOT_FOUND: '此企业中没有数据集 {id}。',
+  DATASET_RECORD_NOT_FOUND: '此数据集中没有记录 {id}。',
+  DATASET_GROUP_NOT_EMPTY:
+    '数据集分组 {id} 仍包含 {count} 个数据集：请先移走它们，或使用 ungroup_datasets 删除。',
+  DATASET_SCHEMA_CONFLICT: '新字段会使 {count} 条现有记录无效；details 列出了它们。请先修改这些记录。',
+  DATASET_FULL: '数据集 {id} 的记录将超过 {limit} 条。',
   RETURN_REASON_NOT_FOUND: '{code} 不是该企业的退货原因之一。',
   SAVED_ADDRESS_NOT_FOUND: '此订单可用的地址簿中没有已保存的地址 {id}。',
   RETURN_REASON_REQUIRED: '退货须注明该企业的退货原因之一：{codes}。',

@@ -106,6 +106,13 @@ export const zhHant: ErrorMessages = {
   ADDRESS_NOT_FOUND: '此通訊錄中沒有已儲存的地址 {id}。',
   CSV_UNREADABLE: '無法讀取 CSV 檔案：{reason}',
   CSV_TOO_LONG: 'CSV 檔案超過 {limit} 列，請拆分。',
+  DATASET_GROUP_NOT_FOUND: '此企業中沒有資料集分組 {id}。',
+  DATASET_NOT_FOUND: '此企業中沒有資料集 {id}。',
+  DATASET_RECORD_NOT_FOUND: '此資料集中沒有記錄 {id}。',
+  DATASET_GROUP_NOT_EMPTY:
+    '資料集分組 {id} 仍包含 {count} 個資料集：請先移走它們，或使用 ungroup_datasets 刪除。',
+  DATASET_SCHEMA_CONFLICT: '新欄位會使 {count} 筆現有記錄無效；details 列出了它們。請先修改這些記錄。',
+  DATASET_FULL: '資料集 {id} 的記錄將超過 {limit} 筆。',
   RETURN_REASON_NOT_FOUND: '{code} 不是該企業的退貨原因之一。',
   SAVED_ADDRESS_NOT_FOUND: '此訂單可用的地址簿中沒有已儲存的地址 {id}。',
   RETURN_REASON_REQUIRED: '退貨須註明該企業的退貨原因之一：{codes}。',

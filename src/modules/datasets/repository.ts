@@ -1,0 +1,452 @@
+import { type Insertable, sql } from 'kysely';
+import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import type { Condition } from './schema.ts';
+import type { DatasetsTables, FieldSpec } from './tables.ts';
+
+type Db = Queryable<DatasetsTables>;
+
+// Groups -------------------------------------------------------------------------------------
+
+export async function insertGroup(
+  db: Db,
+  businessId: number,
+  values: { name: string; description?: string },
+  at: Date,
+) {
+  const row = await db
+    .insertInto('dataset_groups')
+    .values({
+      business_id: businessId,
+      name: values.name,
+      description: values.description ?? null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function updateGroup(
+  db: Db,
+  businessId: number,
+  id: number,
+  values: { name?: string; description?: string | null },
+  at: Date,
+) {
+  return db
+    .updateTable('dataset_groups')
+    .set({ ...values, updated_at: at })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function deleteGroup(db: Db, businessId: number, id: number) {
+  return db
+    .deleteFrom('dataset_groups')
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** Takes the datasets out of a group (before it is deleted); answers how many. */
+export async function ungroupDatasets(db: Db, businessId: number, groupId: number, at: Date) {
+  const rows = await db
+    .updateTable('datasets')
+    .set({ group_id: null, updated_at: at })
+    .where('business_id', '=', businessId)
+    .where('group_id', '=', groupId)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** The business's groups with how many datasets each holds, by name. */
+export function groupsOf(
+  db: Db,
+  businessId: number,
+  page: { limit: number; offset: number; ids?: number[] },
+) {
+  return db
+    .selectFrom('dataset_groups as g')
+    .selectAll('g')
+    .select((eb) =>
+      eb
+        .selectFrom('datasets as d')
+        .whereRef('d.group_id', '=', 'g.id')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .as('dataset_count'),
+    )
+    .where('g.business_id', '=', businessId)
+    .$if(page.ids !== undefined, (q) => q.where('g.id', 'in', page.ids!.length ? page.ids! : [-1]))
+    .orderBy(sql`lower(g.name)`)
+    .orderBy('g.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countGroups(db: Db, businessId: number) {
+  const row = await db
+    .selectFrom('dataset_groups')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('business_id', '=', businessId)
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/**
+ * The group, locked for this transaction: shared while a dataset moves into it (a delete waits),
+ * exclusive while it is deleted (a move waits); undefined when not the business's.
+ */
+export function lockGroup(db: Db, businessId: number, id: number, mode: 'share' | 'update' = 'share') {
+  const query = db
+    .selectFrom('dataset_groups')
+    .select(['id', 'name'])
+    .where('business_id', '=', businessId)
+    .where('id', '=', id);
+  return (mode === 'share' ? query.forShare() : query.forUpdate()).executeTakeFirst();
+}
+
+// Datasets -----------------------------------------------------------------------------------
+
+type DatasetValues = {
+  name: string;
+  description: string | null;
+  group_id: number | null;
+  fields: FieldSpec[];
+};
+
+export async function insertDataset(db: Db, businessId: number, values: DatasetValues, at: Date) {
+  const row = await db
+    .insertInto('datasets')
+    .values({
+      ...values,
+      fields: jsonb(values.fields),
+      business_id: businessId,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function updateDataset(
+  db: Db,
+  businessId: number,
+  id: number,
+  values: Partial<DatasetValues>,
+  at: Date,
+) {
+  const { fields, ...rest } = values;
+  return db
+    .updateTable('datasets')
+    .set({ ...rest, ...(fields ? { fields: jsonb(fields) } : {}), updated_at: at })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function deleteDataset(db: Db, businessId: number, id: number) {
+  return db
+    .deleteFrom('datasets')
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** The dataset, locked for the writes of this transaction (a schema change waits for record writes). */
+export function datasetForWrite(db: Db, businessId: number, id: number, mode: 'share' | 'update') {
+  const query = db
+    .selectFrom('datasets')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id);
+  return (mode === 'share' ? query.forShare() : query.forUpdate()).executeTakeFirst();
+}
+
+/** The business's datasets with their group's name and record count, by name. */
+export function datasetsOf(
+  db: Db,
+  businessId: number,
+  filter: { groupId?: number; ids?: number[]; limit: number; offset: number },
+) {
+  return db
+    .selectFrom('datasets as d')
+    .leftJoin('dataset_groups as g', 'g.id', 'd.group_id')
+    .selectAll('d')
+    .select('g.name as group_name')
+    .select((eb) =>
+      eb
+        .selectFrom('dataset_records as r')
+        .whereRef('r.dataset_id', '=', 'd.id')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .as('record_count'),
+    )
+    .where('d.business_id', '=', businessId)
+    .$if(filter.groupId !== undefined, (q) => q.where('d.group_id', '=', filter.groupId!))
+    .$if(filter.ids !== undefined, (q) => q.where('d.id', 'in', filter.ids!.length ? filter.ids! : [-1]))
+    .orderBy(sql`lower(d.name)`)
+    .orderBy('d.id')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+}
+
+export async function countDatasets(db: Db, businessId: number, groupId?: number) {
+  const row = await db
+    .selectFrom('datasets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('business_id', '=', businessId)
+    .$if(groupId !== undefined, (q) => q.where('group_id', '=', groupId!))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** How many records of a dataset are in each geocoding status. */
+export function geocodingCounts(db: Db, datasetId: number) {
+  return db
+    .selectFrom('dataset_records')
+    .select(['geocoding_status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('dataset_id', '=', datasetId)
+    .groupBy('geocoding_status')
+    .execute();
+}
+
+// Records ------------------------------------------------------------------------------------
+
+type RecordRow = DatasetsTables['dataset_records'];
+export type RecordValues = Omit<
+  Insertable<RecordRow>,
+  'id' | 'business_id' | 'dataset_id' | 'created_at' | 'updated_at'
+>;
+
+export async function insertRecord(
+  db: Db,
+  dataset: { businessId: number; id: number },
+  values: RecordValues,
+  at: Date,
+) {
+  const row = await db
+    .insertInto('dataset_records')
+    .values({
+      ...values,
+      data: jsonb(values.data),
+      business_id: dataset.businessId,
+      dataset_id: dataset.id,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function updateRecord(
+  db: Db,
+  dataset: { businessId: number; id: number },
+  id: number,
+  values: Partial<RecordValues>,
+  at: Date,
+) {
+  const { data, ...rest } = values;
+  return db
+    .updateTable('dataset_records')
+    .set({ ...rest, ...(data ? { data: jsonb(data) } : {}), updated_at: at })
+    .where('business_id', '=', dataset.businessId)
+    .where('dataset_id', '=', dataset.id)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function deleteRecord(db: Db, dataset: { businessId: number; id: number }, id: number) {
+  return db
+    .deleteFrom('dataset_records')
+    .where('business_id', '=', dataset.businessId)
+    .where('dataset_id', '=', dataset.id)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function recordOf(db: Db, dataset: { businessId: number; id: number }, id: number) {
+  return db
+    .selectFrom('dataset_records')
+    .selectAll()
+    .where('business_id', '=', dataset.businessId)
+    .where('dataset_id', '=', dataset.id)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function countRecords(db: Db, datasetId: number) {
+  const row = await db
+    .selectFrom('dataset_records')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('dataset_id', '=', datasetId)
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** The records of a dataset after `afterId`, by id, for a schema change to check them all. */
+export function recordsAfter(db: Db, datasetId: number, afterId: number, limit: number) {
+  return db
+    .selectFrom('dataset_records')
+    .select(['id', 'data'])
+    .where('dataset_id', '=', datasetId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Drops removed fields' values from every record of a dataset (a schema change removed them). */
+export async function dropValues(db: Db, datasetId: number, names: string[], at: Date) {
+  if (names.length === 0) return;
+  await db
+    .updateTable('dataset_records')
+    .set({ data: sql`data - ${sql.val(names)}::text[]`, updated_at: at })
+    .where('dataset_id', '=', datasetId)
+    .execute();
+}
+
+/** Forgets the points of a dataset's records: its location field is gone. */
+export async function unplaceRecords(db: Db, datasetId: number, at: Date) {
+  await db
+    .updateTable('dataset_records')
+    .set({
+      lat: null,
+      lng: null,
+      address_text: null,
+      geocoding_status: 'none',
+      geocoding_provider: null,
+      geocoding_confidence: null,
+      updated_at: at,
+    })
+    .where('dataset_id', '=', datasetId)
+    .execute();
+}
+
+/** Keeps each record's search text in step with a schema whose field types changed. */
+export async function setSearchText(db: Db, datasetId: number, id: number, searchText: string) {
+  await db
+    .updateTable('dataset_records')
+    .set({ search_text: searchText })
+    .where('dataset_id', '=', datasetId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** How alike words and a record must be to match (trigram word similarity, 0 to 1), as the address search. */
+const MIN_SIMILARITY = 0.4;
+/** Mean Earth radius, metres (IUGG), for great-circle distances. */
+const EARTH_RADIUS_M = 6_371_008.8;
+
+export interface RecordSearch {
+  datasetId: number;
+  businessId: number;
+  words?: string;
+  where: Array<{ field: FieldSpec; condition: Condition }>;
+  near?: { lat: number; lng: number; radius_m: number };
+  order: 'relevance' | 'distance' | 'newest';
+}
+
+/** The great-circle distance from the record's point to `near`, in metres (haversine). */
+function distanceTo(near: { lat: number; lng: number }) {
+  const lat = sql`${near.lat}::float8`;
+  const lng = sql`${near.lng}::float8`;
+  return sql<number>`(${sql.lit(EARTH_RADIUS_M)}::float8 * 2 * asin(least(1, sqrt(
+    power(sin(radians(r.lat - ${lat}) / 2), 2) +
+    cos(radians(${lat})) * cos(radians(r.lat)) * power(sin(radians(r.lng - ${lng}) / 2), 2)
+  ))))`;
+}
+
+const wordScore = (words: string) => sql<number>`word_similarity(${words.toLowerCase()}, r.search_text)`;
+const RANGES = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** The conditions of a search over the records (`r`), as one SQL condition. */
+function conditionsOf(search: RecordSearch) {
+  const parts = [sql`r.business_id = ${search.businessId}`, sql`r.dataset_id = ${search.datasetId}`];
+  for (const { field, condition } of search.where) {
+    const name = field.name;
+    const text = sql`(r.data ->> ${name})`;
+    // Values were checked on write, so a number field casts; a date is YYYY-MM-DD and compares as text.
+    const typed = field.type === 'number' ? sql`(r.data ->> ${name})::numeric` : text;
+    const bind = (value: unknown) => (field.type === 'number' ? sql`${value}::numeric` : sql`${value}`);
+    if (condition.eq !== undefined) {
+      parts.push(sql`r.data @> ${JSON.stringify({ [name]: condition.eq })}::jsonb`);
+    }
+    if (condition.in !== undefined) {
+      parts.push(
+        field.type === 'number'
+          ? sql`${typed} = any(${condition.in.map(Number)}::numeric[])`
+          : sql`${text} = any(${condition.in.map(String)}::text[])`,
+      );
+    }
+    for (const [op, symbol] of Object.entries(RANGES) as Array<[keyof typeof RANGES, string]>) {
+      const bound = condition[op];
+      if (bound !== undefined) parts.push(sql`${typed} ${sql.raw(symbol)} ${bind(bound)}`);
+    }
+  }
+  if (search.words) parts.push(sql`${wordScore(search.words)} >= ${MIN_SIMILARITY}::float8`);
+  if (search.near) {
+    parts.push(sql`r.lat is not null and ${distanceTo(search.near)} <= ${search.near.radius_m}::float8`);
+  }
+  return sql<boolean>`${sql.join(parts, sql` and `)}`;
+}
+
+export async function countMatches(db: Db, search: RecordSearch) {
+  const row = await db
+    .selectFrom('dataset_records as r')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(conditionsOf(search))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+export function matches(db: Db, search: RecordSearch, page: { limit: number; offset: number }) {
+  const score = search.words ? wordScore(search.words) : sql<number | null>`null::float8`;
+  const distance = search.near ? distanceTo(search.near) : sql<number | null>`null::float8`;
+  let query = db
+    .selectFrom('dataset_records as r')
+    .selectAll('r')
+    .select([score.as('score'), distance.as('distance_m')])
+    .where(conditionsOf(search));
+  if (search.order === 'distance' && search.near) query = query.orderBy(sql`distance_m`);
+  if (search.order === 'relevance' && search.words) query = query.orderBy(sql`score`, 'desc');
+  return query.orderBy('r.id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+/** Placed records of the business whose address looks like the words, best first, with their dataset. */
+export function placesLike(db: Db, businessId: number, words: string, limit: number) {
+  const score = sql<number>`word_similarity(${words.toLowerCase()}, lower(r.address_text))`;
+  return db
+    .selectFrom('dataset_records as r')
+    .innerJoin('datasets as d', 'd.id', 'r.dataset_id')
+    .select([
+      'r.id',
+      'r.dataset_id',
+      'r.data',
+      'r.address_text',
+      'r.lat',
+      'r.lng',
+      'd.name as dataset_name',
+      'd.fields',
+      score.as('score'),
+    ])
+    .where('r.business_id', '=', businessId)
+    .where('r.lat', 'is not', null)
+    .where('r.address_text', 'is not', null)
+    .where(score, '>=', MIN_SIMILARITY)
+    .orderBy(score, 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,580 @@
+import { isDeepStrictEqual } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import type { Selectable } from 'kysely';
+import { validationFailed } from '../../platform/catalog/executor.ts';
+import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Geocoder } from '../../platform/geocoding.ts';
+import { errorMessage } from '../../platform/i18n/index.ts';
+import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import * as repo from './repository.ts';
+import {
+  type Condition,
+  checkConditions,
+  checkValues,
+  labelOf,
+  locationField,
+  MAX_IMPORT_ROWS,
+  MAX_RECORDS,
+  searchTextOf,
+  validValues,
+  valuesFromCsv,
+} from './schema.ts';
+import { type DatasetsTables, type FieldSpec, GEOCODING_STATUSES, type GeocodingStatus } from './tables.ts';
+
+type DatasetRow = Selectable<DatasetsTables['datasets']>;
+type RecordRow = Selectable<DatasetsTables['dataset_records']>;
+type Values = Record<string, unknown>;
+
+/** Where a record is on the map and how that was found: the columns beside its values. */
+interface Placement {
+  address_text: string | null;
+  lat: number | null;
+  lng: number | null;
+  geocoding_status: GeocodingStatus;
+  geocoding_provider: string | null;
+  geocoding_confidence: number | null;
+}
+
+/** Records a schema change reads at a time while it checks them all. */
+const SCHEMA_CHECK_BATCH = 1_000;
+/** Records a refused schema change names, at most. */
+const CONFLICTS_SHOWN = 10;
+
+export interface SearchInput extends PageQuery {
+  dataset_id: number;
+  q?: string;
+  where?: Record<string, Condition>;
+  near?: { lat: number; lng: number; radius_m: number };
+  order?: 'relevance' | 'distance' | 'newest';
+}
+
+/** A placed record whose address matches words, as the address search and the built-in geocoder use it. */
+export interface Place {
+  dataset_id: number;
+  dataset_name: string;
+  record_id: number;
+  label: string;
+  address_text: string;
+  lat: number;
+  lng: number;
+  score: number;
+}
+
+/**
+ * A business's datasets: groups, datasets with a declared field schema, and their records,
+ * checked against the schema on every write, imported from CSV or JSON with a report per row,
+ * placed on the map through the geocoder, and searched by fields, words and distance.
+ */
+export class DatasetsService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly geocoder: Geocoder | null,
+  ) {}
+
+  // Groups -----------------------------------------------------------------------------------
+
+  async groups(ctx: OperationContext, query: PageQuery) {
+    const businessId = businessOf(ctx);
+    const [total, rows] = await Promise.all([
+      repo.countGroups(ctx.db, businessId),
+      repo.groupsOf(ctx.db, businessId, pageWindow(query)),
+    ]);
+    return { result: true as const, ...envelopeOf(query, total), groups: rows.map(groupView) };
+  }
+
+  async createGroup(ctx: OperationContext, input: { name: string; description?: string }) {
+    const id = await repo.insertGroup(ctx.db, businessOf(ctx), input, this.clock.now());
+    return { result: true as const, group: await this.group(ctx, id) };
+  }
+
+  async updateGroup(
+    ctx: OperationContext,
+    id: number,
+    input: { name?: string; description?: string | null },
+  ) {
+    if (!(await repo.updateGroup(ctx.db, businessOf(ctx), id, input, this.clock.now()))) {
+      throw new AppError('DATASET_GROUP_NOT_FOUND', { params: { id } });
+    }
+    return { result: true as const, group: await this.group(ctx, id) };
+  }
+
+  /**
+   * A group goes only empty, unless the caller asks its datasets to be ungrouped first: deleting a
+   * group never deletes a dataset.
+   */
+  async deleteGroup(ctx: OperationContext, id: number, ungroup: boolean) {
+    const businessId = businessOf(ctx);
+    if (!(await repo.lockGroup(ctx.db, businessId, id, 'update'))) {
+      throw new AppError('DATASET_GROUP_NOT_FOUND', { params: { id } });
+    }
+    const group = await this.group(ctx, id);
+    if (group.dataset_count > 0 && !ungroup) {
+      throw new AppError('DATASET_GROUP_NOT_EMPTY', { params: { id, count: group.dataset_count } });
+    }
+    const ungrouped = ungroup ? await repo.ungroupDatasets(ctx.db, businessId, id, this.clock.now()) : 0;
+    await repo.deleteGroup(ctx.db, businessId, id);
+    return { result: true as const, deleted: id, ungrouped_datasets: ungrouped };
+  }
+
+  private async group(ctx: OperationContext, id: number) {
+    const [row] = await repo.groupsOf(ctx.db, businessOf(ctx), { ids: [id], limit: 1, offset: 0 });
+    if (!row) throw new AppError('DATASET_GROUP_NOT_FOUND', { params: { id } });
+    return groupView(row);
+  }
+
+  // Datasets ---------------------------------------------------------------------------------
+
+  async list(ctx: OperationContext, query: PageQuery & { group_id?: number }) {
+    const businessId = businessOf(ctx);
+    const [total, rows] = await Promise.all([
+      repo.countDatasets(ctx.db, businessId, query.group_id),
+      repo.datasetsOf(ctx.db, businessId, { groupId: query.group_id, ...pageWindow(query) }),
+    ]);
+    return { result: true as const, ...envelopeOf(query, total), datasets: rows.map(datasetView) };
+  }
+
+  /** One dataset with its schema, its record count and how many records are in each geocoding status. */
+  async get(ctx: OperationContext, id: number) {
+    const dataset = await this.dataset(ctx, id);
+    const counts = await repo.geocodingCounts(ctx.db, id);
+    const geocoding = Object.fromEntries(GEOCODING_STATUSES.map((status) => [status, 0])) as Record<
+      GeocodingStatus,
+      number
+    >;
+    for (const row of counts) geocoding[row.geocoding_status] = row.count;
+    return { result: true as const, dataset: { ...dataset, geocoding } };
+  }
+
+  async create(
+    ctx: OperationContext,
+    input: { name: string; description?: string; group_id?: number; fields: FieldSpec[] },
+  ) {
+    const businessId = businessOf(ctx);
+    if (input.group_id !== undefined) await this.lockGroup(ctx, input.group_id);
+    const id = await repo.insertDataset(
+      ctx.db,
+      businessId,
+      {
+        name: input.name,
+        description: input.description ?? null,
+        group_id: input.group_id ?? null,
+        fields: input.fields,
+      },
+      this.clock.now(),
+    );
+    return { result: true as const, dataset: await this.dataset(ctx, id) };
+  }
+
+  /**
+   * Renames, describes, moves to another group, or changes the schema. A new schema is checked
+   * against every record first: it is refused (409, the records at fault named) unless each
+   * record stays valid. A field left out of the new schema takes its values with it.
+   */
+  async update(
+    ctx: OperationContext,
+    id: number,
+    input: { name?: string; description?: string | null; group_id?: number | null; fields?: FieldSpec[] },
+  ) {
+    const businessId = businessOf(ctx);
+    const now = this.clock.now();
+    const current = await repo.datasetForWrite(ctx.db, businessId, id, 'update');
+    if (!current) throw new AppError('DATASET_NOT_FOUND', { params: { id } });
+    if (input.group_id !== undefined && input.group_id !== null) await this.lockGroup(ctx, input.group_id);
+    if (input.fields) await this.changeSchema(ctx, current, input.fields, now);
+    await repo.updateDataset(ctx.db, businessId, id, input, now);
+    return { result: true as const, dataset: await this.dataset(ctx, id) };
+  }
+
+  async remove(ctx: OperationContext, id: number) {
+    const businessId = businessOf(ctx);
+    const current = await repo.datasetForWrite(ctx.db, businessId, id, 'update');
+    if (!current) throw new AppError('DATASET_NOT_FOUND', { params: { id } });
+    const records = await repo.countRecords(ctx.db, id);
+    await repo.deleteDataset(ctx.db, businessId, id);
+    return { result: true as const, deleted: id, deleted_records: records };
+  }
+
+  private async changeSchema(ctx: OperationContext, current: DatasetRow, fields: FieldSpec[], now: Date) {
+    const kept = new Set(fields.map((field) => field.name));
+    const removed = current.fields.map((field) => field.name).filter((name) => !kept.has(name));
+    const conflicts: Array<{ record_id: number; fields: unknown }> = [];
+    let refused = 0;
+    const searchTexts = new Map<number, string>();
+    for (let after = 0; ; ) {
+      const batch = await repo.recordsAfter(ctx.db, current.id, after, SCHEMA_CHECK_BATCH);
+      if (batch.length === 0) break;
+      for (const row of batch) {
+        const values = Object.fromEntries(Object.entries(row.data).filter(([name]) => kept.has(name)));
+        const checked = checkValues(fields, values, ctx.lang);
+        if (!checked.ok) {
+          refused++;
+          if (conflicts.length < CONFLICTS_SHOWN) {
+            conflicts.push({
+              record_id: row.id,
+              fields: validationFailed({ issues: checked.issues }).options.details!.fields,
+            });
+          }
+        } else searchTexts.set(row.id, searchTextOf(fields, checked.values));
+      }
+      after = batch[batch.length - 1]!.id;
+    }
+    if (refused > 0) {
+      throw new AppError('DATASET_SCHEMA_CONFLICT', {
+        params: { count: refused },
+        details: { records: conflicts },
+      });
+    }
+    await repo.dropValues(ctx.db, current.id, removed, now);
+    const before = locationField(current.fields);
+    const after = locationField(fields);
+    // A location field renamed, retyped or removed: no record holds a value in the new one.
+    if (before && (before.name !== after?.name || before.type !== after?.type)) {
+      await repo.unplaceRecords(ctx.db, current.id, now);
+    }
+    for (const [recordId, text] of searchTexts) await repo.setSearchText(ctx.db, current.id, recordId, text);
+  }
+
+  private async lockGroup(ctx: OperationContext, id: number) {
+    if (!(await repo.lockGroup(ctx.db, businessOf(ctx), id))) {
+      throw new AppError('DATASET_GROUP_NOT_FOUND', { params: { id } });
+    }
+  }
+
+  private async dataset(ctx: OperationContext, id: number) {
+    const [row] = await repo.datasetsOf(ctx.db, businessOf(ctx), { ids: [id], limit: 1, offset: 0 });
+    if (!row) throw new AppError('DATASET_NOT_FOUND', { params: { id } });
+    return datasetView(row);
+  }
+
+  /** The dataset records are written to, held against a concurrent schema change. */
+  private async forRecords(ctx: OperationContext, id: number) {
+    const dataset = await repo.datasetForWrite(ctx.db, businessOf(ctx), id, 'share');
+    if (!dataset) throw new AppError('DATASET_NOT_FOUND', { params: { id } });
+    return dataset;
+  }
+
+  // Records ----------------------------------------------------------------------------------
+
+  async record(ctx: OperationContext, datasetId: number, id: number) {
+    const dataset = await this.readable(ctx, datasetId);
+    const row = await repo.recordOf(ctx.db, { businessId: dataset.business_id, id: datasetId }, id);
+    if (!row) throw new AppError('DATASET_RECORD_NOT_FOUND', { params: { id } });
+    return { result: true as const, record: recordView(row) };
+  }
+
+  async createRecord(ctx: OperationContext, datasetId: number, values: Values) {
+    const dataset = await this.forRecords(ctx, datasetId);
+    const checked = validValues(dataset.fields, values, ctx.lang);
+    await this.roomFor(ctx, dataset, 1);
+    const id = await this.insert(ctx, dataset, checked);
+    return { result: true as const, record: await this.one(ctx, dataset, id) };
+  }
+
+  /** Changes the values sent (a null removes one); the whole record is checked again. */
+  async updateRecord(ctx: OperationContext, datasetId: number, id: number, changes: Values) {
+    const dataset = await this.forRecords(ctx, datasetId);
+    const key = { businessId: dataset.business_id, id: dataset.id };
+    const previous = await repo.recordOf(ctx.db, key, id);
+    if (!previous) throw new AppError('DATASET_RECORD_NOT_FOUND', { params: { id } });
+    const merged = { ...previous.data, ...changes };
+    const checked = validValues(dataset.fields, merged, ctx.lang);
+    const placement = await this.place(ctx, dataset, checked, previous);
+    await repo.updateRecord(
+      ctx.db,
+      key,
+      id,
+      { data: checked, search_text: searchTextOf(dataset.fields, checked), ...placement },
+      this.clock.now(),
+    );
+    return { result: true as const, record: await this.one(ctx, dataset, id) };
+  }
+
+  async deleteRecord(ctx: OperationContext, datasetId: number, id: number) {
+    const dataset = await this.forRecords(ctx, datasetId);
+    if (!(await repo.deleteRecord(ctx.db, { businessId: dataset.business_id, id: dataset.id }, id))) {
+      throw new AppError('DATASET_RECORD_NOT_FOUND', { params: { id } });
+    }
+    return { result: true as const, deleted: id };
+  }
+
+  /**
+   * A CSV file with a header row of field names (and `<field>.lat`, `<field>.lng`,
+   * `<field>.country` for addresses and geo points), one record per row, reported by line.
+   */
+  async importCsv(
+    ctx: OperationContext,
+    input: { dataset_id: number; csv: string; all_or_nothing: boolean },
+  ) {
+    const dataset = await this.forRecords(ctx, input.dataset_id);
+    let rows: Array<Record<string, string>>;
+    try {
+      rows = parse(input.csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
+    } catch (error) {
+      throw new AppError('CSV_UNREADABLE', { params: { reason: (error as Error).message } });
+    }
+    if (rows.length > MAX_IMPORT_ROWS)
+      throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
+    const report = await this.importRows(
+      ctx,
+      dataset,
+      rows.map((row) => valuesFromCsv(dataset.fields, row)),
+      input.all_or_nothing,
+    );
+    return {
+      ...report,
+      rows: report.rows.map(({ index, ...row }) => ({ line: index + 2, ...row })),
+    };
+  }
+
+  /** Records as JSON objects of values, reported by their index in `records`. */
+  async importJson(
+    ctx: OperationContext,
+    input: { dataset_id: number; records: Values[]; all_or_nothing: boolean },
+  ) {
+    const dataset = await this.forRecords(ctx, input.dataset_id);
+    return this.importRows(ctx, dataset, input.records, input.all_or_nothing);
+  }
+
+  /**
+   * Every row is checked first and reported: the record made, or why not. With `all_or_nothing`
+   * one refused row and none is saved (the others are reported NOT_SAVED).
+   */
+  private async importRows(
+    ctx: OperationContext,
+    dataset: DatasetRow,
+    rows: Values[],
+    allOrNothing: boolean,
+  ) {
+    const checked = rows.map((values, index) => ({
+      index,
+      checked: checkValues(dataset.fields, values, ctx.lang),
+    }));
+    const refused = checked.filter((row) => !row.checked.ok).length;
+    const saving = !allOrNothing || refused === 0;
+    if (saving) await this.roomFor(ctx, dataset, rows.length - refused);
+    const report = [];
+    for (const { index, checked: row } of checked) {
+      if (!row.ok) {
+        const refusal = validationFailed({ issues: row.issues });
+        report.push({
+          index,
+          success: false,
+          error_code: refusal.code,
+          message: errorMessage(refusal.code, ctx.lang, refusal.options.params),
+          details: refusal.options.details,
+        });
+      } else if (saving) {
+        const id = await this.insert(ctx, dataset, row.values);
+        report.push({ index, success: true, id });
+      } else {
+        report.push({
+          index,
+          success: false,
+          error_code: 'NOT_SAVED',
+          message: 'Not saved: another row was refused.',
+        });
+      }
+    }
+    const created = report.filter((row) => row.success).length;
+    return { result: created > 0 || rows.length === 0, created, refused, rows: report };
+  }
+
+  /** Refuses writes that would take a dataset past its record limit. */
+  private async roomFor(ctx: OperationContext, dataset: DatasetRow, adding: number) {
+    if (adding === 0) return;
+    if ((await repo.countRecords(ctx.db, dataset.id)) + adding > MAX_RECORDS) {
+      throw new AppError('DATASET_FULL', { params: { id: dataset.id, limit: MAX_RECORDS } });
+    }
+  }
+
+  private async insert(ctx: OperationContext, dataset: DatasetRow, values: Values) {
+    const placement = await this.place(ctx, dataset, values);
+    return repo.insertRecord(
+      ctx.db,
+      { businessId: dataset.business_id, id: dataset.id },
+      { data: values, search_text: searchTextOf(dataset.fields, values), ...placement },
+      this.clock.now(),
+    );
+  }
+
+  /**
+   * Where the record is, from its location field: a geo point or an address's own coordinates as
+   * given; else the address is geocoded, unless it is the one already placed. An unknown address
+   * is `not_found`; no geocoder, or one that fails, leaves the record unplaced as `unavailable`.
+   */
+  private async place(
+    ctx: OperationContext,
+    dataset: DatasetRow,
+    values: Values,
+    previous?: RecordRow,
+  ): Promise<Placement> {
+    const unplaced = { lat: null, lng: null, geocoding_provider: null, geocoding_confidence: null };
+    const field = locationField(dataset.fields);
+    const value = field ? values[field.name] : undefined;
+    if (!field || value === undefined) return { ...unplaced, address_text: null, geocoding_status: 'none' };
+    if (field.type === 'geo_point') {
+      const point = value as { lat: number; lng: number };
+      return { ...unplaced, ...point, address_text: null, geocoding_status: 'provided' };
+    }
+    const address = value as { text: string; country?: string; lat?: number; lng?: number };
+    if (address.lat !== undefined && address.lng !== undefined) {
+      return {
+        ...unplaced,
+        lat: address.lat,
+        lng: address.lng,
+        address_text: address.text,
+        geocoding_status: 'provided',
+      };
+    }
+    if (
+      previous &&
+      previous.geocoding_status !== 'unavailable' &&
+      isDeepStrictEqual(previous.data[field.name], value)
+    ) {
+      return {
+        address_text: previous.address_text,
+        lat: previous.lat,
+        lng: previous.lng,
+        geocoding_status: previous.geocoding_status,
+        geocoding_provider: previous.geocoding_provider,
+        geocoding_confidence: previous.geocoding_confidence,
+      };
+    }
+    const unavailable = { ...unplaced, address_text: address.text, geocoding_status: 'unavailable' as const };
+    if (!this.geocoder) return unavailable;
+    let found: Awaited<ReturnType<Geocoder['geocode']>>;
+    try {
+      found = await this.geocoder.geocode(ctx.db, {
+        businessId: dataset.business_id,
+        text: address.text,
+        country: address.country ?? null,
+      });
+    } catch {
+      // A geocoder that cannot be reached must not cost the caller the record: it stays, unplaced.
+      return unavailable;
+    }
+    if (!found) return { ...unplaced, address_text: address.text, geocoding_status: 'not_found' };
+    return {
+      address_text: address.text,
+      lat: found.lat,
+      lng: found.lng,
+      geocoding_status: 'geocoded',
+      geocoding_provider: found.provider,
+      geocoding_confidence: found.confidence,
+    };
+  }
+
+  private async one(ctx: OperationContext, dataset: DatasetRow, id: number) {
+    const row = await repo.recordOf(ctx.db, { businessId: dataset.business_id, id: dataset.id }, id);
+    return recordView(row!);
+  }
+
+  /** The dataset a read names, or 404 when it is not the caller's business's. */
+  private async readable(ctx: OperationContext, id: number): Promise<DatasetRow> {
+    const [row] = await repo.datasetsOf(ctx.db, businessOf(ctx), { ids: [id], limit: 1, offset: 0 });
+    if (!row) throw new AppError('DATASET_NOT_FOUND', { params: { id } });
+    return row;
+  }
+
+  // Search -----------------------------------------------------------------------------------
+
+  /**
+   * A dataset's records by conditions on fields, words (typos forgiven) and distance from a
+   * point. Best word match first when words are given, nearest first when asked, else newest.
+   */
+  async search(ctx: OperationContext, input: SearchInput) {
+    const dataset = await this.readable(ctx, input.dataset_id);
+    const byName = checkConditions(dataset.fields, input.where ?? {}, ctx.lang);
+    const search: repo.RecordSearch = {
+      businessId: dataset.business_id,
+      datasetId: dataset.id,
+      words: input.q,
+      where: Object.entries(input.where ?? {}).map(([name, condition]) => ({
+        field: byName.get(name)!,
+        condition,
+      })),
+      near: input.near,
+      order: input.order ?? (input.q ? 'relevance' : 'newest'),
+    };
+    const [total, rows] = await Promise.all([
+      repo.countMatches(ctx.db, search),
+      repo.matches(ctx.db, search, pageWindow(input)),
+    ]);
+    return {
+      result: true as const,
+      ...envelopeOf(input, total),
+      dataset: { id: dataset.id, name: dataset.name },
+      records: rows.map((row) => ({
+        ...recordView(row),
+        score: row.score === null ? null : rounded(row.score),
+        distance_m: row.distance_m === null ? null : Math.round(row.distance_m),
+      })),
+    };
+  }
+
+  /** Placed dataset records whose address matches the words, typos forgiven, best first. */
+  async searchPlaces(db: Queryable, businessId: number, q: string, limit: number): Promise<Place[]> {
+    const rows = await repo.placesLike(db, businessId, q, limit);
+    return rows.map((row) => ({
+      dataset_id: row.dataset_id,
+      dataset_name: row.dataset_name,
+      record_id: row.id,
+      label: labelOf(row.fields, row.data, row.dataset_name, row.id),
+      address_text: row.address_text!,
+      lat: row.lat!,
+      lng: row.lng!,
+      score: rounded(row.score),
+    }));
+  }
+}
+
+const rounded = (score: number) => Math.round(score * 100) / 100;
+
+function groupView(row: Selectable<DatasetsTables['dataset_groups']> & { dataset_count: number | null }) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    dataset_count: row.dataset_count ?? 0,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function datasetView(row: DatasetRow & { group_name: string | null; record_count: number | null }) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    group: row.group_id === null ? null : { id: row.group_id, name: row.group_name ?? '' },
+    fields: row.fields.map((field) => ({
+      name: field.name,
+      label: field.label ?? null,
+      type: field.type,
+      required: field.required,
+      values: field.values ?? null,
+    })),
+    record_count: row.record_count ?? 0,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function recordView(row: RecordRow) {
+  return {
+    id: row.id,
+    dataset_id: row.dataset_id,
+    values: row.data,
+    location: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
+    geocoding: {
+      status: row.geocoding_status,
+      provider: row.geocoding_provider,
+      confidence: row.geocoding_confidence,
+    },
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
