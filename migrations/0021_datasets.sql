@@ -44,7 +44,7 @@ CREATE TABLE dataset_records (
   lat                  double precision,
   lng                  double precision,
   geocoding_status     text NOT NULL
-    CHECK (geocoding_status IN ('none', 'provided', 'geocoded', 'not_found', 'unavailable')),
+    CHECK (geocoding_status IN ('none', 'provided', 'geocoded', 'pending', 'not_found', 'unavailable')),
   geocoding_provider   text,
   geocoding_confidence double precision,
   created_at           timestamptz NOT NULL,

@@ -38,7 +38,7 @@ import {
   ContractorsService,
   contractorsOperations,
 } from './modules/contractors/index.ts';
-import { DatasetsService, datasetsOperations } from './modules/datasets/index.ts';
+import { DatasetsService, datasetsOperations, PLACING_TOPIC } from './modules/datasets/index.ts';
 import { developerOperations } from './modules/developer/index.ts';
 import { DispatchService, dispatchOperations } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
@@ -113,18 +113,16 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // What happens in one module, told to the others (webhooks) inside the same transaction.
   const events = new DomainEvents();
   // Placed dataset records answer the address search and the built-in geocoder, which in turn
-  // places the records: the datasets service reaches the geocoder only when it writes a record.
-  const datasets: DatasetsService = new DatasetsService(clock, {
-    geocode: (db, query) => geocoder.geocode(db, query),
-  });
+  // places the records as they are written: the geocoder reaches the datasets only when it runs.
   const places = (): PlaceSource => datasets;
+  const ownData = ports.geocoder ?? new BusinessDataGeocoder(places);
   const publicGeocoder = config.geocoder
     ? new UrlGeocoder({ ...config.geocoder, userAgent: `tms/${API_VERSION} (+${config.publicBaseUrl})` })
     : null;
-  // Where an address is placed: the business's own data first, then the public geocoder if any.
-  const geocoder =
-    ports.geocoder ??
-    new GeocoderChain([new BusinessDataGeocoder(places), ...(publicGeocoder ? [publicGeocoder] : [])]);
+  // What the business's own data does not know, the public geocoder (if any) places in the background.
+  const datasets: DatasetsService = new DatasetsService(clock, { now: ownData, later: publicGeocoder });
+  // Where an address is placed on request: the business's own data first, then the public geocoder.
+  const geocoder = new GeocoderChain([ownData, ...(publicGeocoder ? [publicGeocoder] : [])]);
   const addresses = new AddressesService(clock, { places, publicGeocoder, geocoder });
   const orders = new OrdersService(clock, accounts, contractors, events, addresses);
   // Who shares what with whom; tracking and the executor ask it before every cross-business read.
@@ -323,6 +321,7 @@ export async function createApp(
     perBusiness: config.outboxPerBusiness,
   });
   outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
+  outbox.handle(PLACING_TOPIC, services.datasets.placer(db));
   let pruning: NodeJS.Timeout | undefined;
   return {
     http,

@@ -252,6 +252,7 @@ describe('datasets', () => {
       none: 0,
       provided: 1,
       geocoded: 2,
+      pending: 0,
       not_found: 0,
       unavailable: 1,
     });

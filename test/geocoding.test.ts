@@ -211,6 +211,65 @@ describe('geocoding', () => {
     assert.deepEqual(answer.geocodeAddress, { found: true, place: { provider: 'business_data' } });
   });
 
+  it('places dataset records: its own data at once, the public geocoder in the background, never in a dry run', async () => {
+    const dataset = await api.post(
+      '/api/v1/client/datasets',
+      {
+        name: 'Sites',
+        fields: [
+          { name: 'name', type: 'text', required: true },
+          { name: 'site', type: 'address', required: true },
+        ],
+      },
+      { token: admin },
+    );
+    assert.equal(dataset.status, 200, JSON.stringify(dataset.body));
+    const records = `/api/v1/client/datasets/${dataset.body.dataset.id}/records`;
+    const add = (name: string, text: string, headers: Record<string, string> = {}) =>
+      api.post(records, { values: { name, site: { text } } }, { token: admin, headers });
+    const record = async (id: number) => (await api.get(`${records}/${id}`, { token: admin })).body.record;
+
+    // The depot is one of the business's points of interest: placed in the writing transaction.
+    const depot = await add('Depot', '8 Quai Perrache, 69002 Lyon');
+    assert.deepEqual(
+      { status: depot.body.record.geocoding.status, provider: depot.body.record.geocoding.provider },
+      { status: 'geocoded', provider: 'business_data' },
+    );
+    // The others wait for the public geocoder, which nobody has asked yet.
+    const asked = nominatim.asked.length;
+    const eiffel = await add('Eiffel', 'Tour Eiffel, Paris');
+    const nowhere = await add('Nowhere', '99 Rue Inconnue, 00000 Nulle Part');
+    assert.equal(eiffel.body.record.geocoding.status, 'pending');
+    assert.equal(nominatim.asked.length, asked);
+    const dry = await add('Dry', 'Tour Eiffel, Champ de Mars', { 'x-dry-run': '1' });
+    assert.equal(dry.body.record.geocoding.status, 'pending');
+
+    // A geocoder that is down leaves them waiting, to be tried again later.
+    nominatim.fail(true);
+    await server.app.outbox.drainOnce();
+    nominatim.fail(false);
+    assert.equal((await record(eiffel.body.record.id)).geocoding.status, 'pending');
+    server.clock.advance(2 * 60_000);
+    while ((await server.app.outbox.drainOnce()) > 0);
+    const placed = await record(eiffel.body.record.id);
+    assert.equal(placed.geocoding.status, 'geocoded');
+    assert.equal(placed.geocoding.provider, 'url');
+    assert.deepEqual(placed.location, { lat: 48.8582599, lng: 2.2945006 });
+    assert.equal((await record(nowhere.body.record.id)).geocoding.status, 'not_found');
+    // The dry run's record was never written, so nobody was asked about it.
+    assert.ok(nominatim.asked.every((call) => call.query.get('q') !== 'Tour Eiffel, Champ de Mars'));
+
+    // Placed records join the address search, with their dataset.
+    const found = await api.get(`/api/v1/client/addresses/search?q=${encodeURIComponent('tour eifel')}`, {
+      token: admin,
+    });
+    const match = found.body.matches.find((m: { source: string }) => m.source === 'dataset_record');
+    assert.ok(match, JSON.stringify(found.body));
+    assert.equal(match.address.id, eiffel.body.record.id);
+    assert.equal(match.address.dataset_id, dataset.body.dataset.id);
+    assert.equal(match.address.label, 'Eiffel');
+  });
+
   it("keeps another business's places to itself", async () => {
     const other = await createTenant(server.db, server.app.services, 'geocoding-other');
     const otherAdmin = await login(api, other.emails.client_admin);

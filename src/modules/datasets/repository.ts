@@ -450,3 +450,63 @@ export function placesLike(db: Db, businessId: number, words: string, limit: num
     .limit(limit)
     .execute();
 }
+
+// Background placing -------------------------------------------------------------------------
+
+/** Which of these records of the business wait for the public geocoder. */
+export async function pendingRecordIds(db: Db, businessId: number, ids: number[]) {
+  const rows = await db
+    .selectFrom('dataset_records')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('id', 'in', ids)
+    .where('geocoding_status', '=', 'pending')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** These records, as far as they still wait, with their address and their dataset's fields. */
+export function pendingRecords(db: Db, businessId: number, ids: number[]) {
+  return db
+    .selectFrom('dataset_records as r')
+    .innerJoin('datasets as d', 'd.id', 'r.dataset_id')
+    .select(['r.id', 'r.address_text', 'r.data', 'd.fields'])
+    .where('r.business_id', '=', businessId)
+    .where('r.id', 'in', ids.length ? ids : [-1])
+    .where('r.geocoding_status', '=', 'pending')
+    .orderBy('r.id')
+    .execute();
+}
+
+/**
+ * Settles waiting records: placed where the geocoder found them, `not_found` when it did not know
+ * the address, `unavailable` when it gave up (found undefined). Only records still waiting for the
+ * same address change: one edited meanwhile keeps what its edit gave it.
+ */
+export function settlePending(
+  db: Db,
+  businessId: number,
+  ids: number[],
+  found: { lat: number; lng: number; provider: string; confidence: number } | null | undefined,
+  at: Date,
+  addressText?: string,
+) {
+  const placed = found
+    ? {
+        lat: found.lat,
+        lng: found.lng,
+        geocoding_status: 'geocoded' as const,
+        geocoding_provider: found.provider,
+        geocoding_confidence: found.confidence,
+      }
+    : { geocoding_status: found === null ? ('not_found' as const) : ('unavailable' as const) };
+  return db
+    .updateTable('dataset_records')
+    .set({ ...placed, updated_at: at })
+    .where('business_id', '=', businessId)
+    .where('id', 'in', ids.length ? ids : [-1])
+    .where('geocoding_status', '=', 'pending')
+    .$if(addressText !== undefined, (q) => q.where('address_text', '=', addressText!))
+    .execute();
+}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import type { Selectable } from 'kysely';
@@ -8,6 +9,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Geocoder } from '../../platform/geocoding.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
+import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import * as repo from './repository.ts';
 import {
@@ -68,11 +70,30 @@ export interface Place {
  * checked against the schema on every write, imported from CSV or JSON with a report per row,
  * placed on the map through the geocoder, and searched by fields, words and distance.
  */
+/** The outbox topic of records waiting for the public geocoder. */
+export const PLACING_TOPIC = 'datasets.place';
+/** Records one background placing message carries. */
+const PLACING_BATCH = 50;
+/** Tries of one message while the public geocoder does not answer (about 4 hours in all). */
+const PLACING_ATTEMPTS = 8;
+
 export class DatasetsService {
+  private readonly geocoder: Geocoder | null;
+  private readonly publicGeocoder: Geocoder | null;
+
+  /**
+   * `geocoding.now` places records as they are written, in the writing transaction (the
+   * business's own data: quick, and it reads only the database); `geocoding.later`, a public
+   * geocoder, places what that did not know, in the background through the outbox: a call across
+   * the network, spaced as its owner asks, has no place in a transaction.
+   */
   constructor(
     private readonly clock: Clock,
-    private readonly geocoder: Geocoder | null,
-  ) {}
+    geocoding: { now: Geocoder | null; later?: Geocoder | null },
+  ) {
+    this.geocoder = geocoding.now;
+    this.publicGeocoder = geocoding.later ?? null;
+  }
 
   // Groups -----------------------------------------------------------------------------------
 
@@ -270,6 +291,7 @@ export class DatasetsService {
     const checked = validValues(dataset.fields, values, ctx.lang);
     await this.roomFor(ctx, dataset, 1);
     const id = await this.insert(ctx, dataset, checked);
+    await this.placeLater(ctx, dataset, [id]);
     return { result: true as const, record: await this.one(ctx, dataset, id) };
   }
 
@@ -289,6 +311,7 @@ export class DatasetsService {
       { data: checked, search_text: searchTextOf(dataset.fields, checked), ...placement },
       this.clock.now(),
     );
+    await this.placeLater(ctx, dataset, [id]);
     return { result: true as const, record: await this.one(ctx, dataset, id) };
   }
 
@@ -378,6 +401,11 @@ export class DatasetsService {
         });
       }
     }
+    await this.placeLater(
+      ctx,
+      dataset,
+      report.flatMap((row) => (row.success && row.id !== undefined ? [row.id] : [])),
+    );
     const created = report.filter((row) => row.success).length;
     return { result: created > 0 || rows.length === 0, created, refused, rows: report };
   }
@@ -456,7 +484,10 @@ export class DatasetsService {
       // A geocoder that cannot be reached must not cost the caller the record: it stays, unplaced.
       return unavailable;
     }
-    if (!found) return { ...unplaced, address_text: address.text, geocoding_status: 'not_found' };
+    if (!found) {
+      const status = this.publicGeocoder ? 'pending' : 'not_found';
+      return { ...unplaced, address_text: address.text, geocoding_status: status };
+    }
     return {
       address_text: address.text,
       lat: found.lat,
@@ -464,6 +495,62 @@ export class DatasetsService {
       geocoding_status: 'geocoded',
       geocoding_provider: found.provider,
       geocoding_confidence: found.confidence,
+    };
+  }
+
+  /**
+   * Hands the records left `pending` among these to the background placer, in this transaction's
+   * outbox: a rolled-back write (a dry run) asks nobody anything.
+   */
+  private async placeLater(ctx: OperationContext, dataset: DatasetRow, ids: number[]) {
+    if (!this.publicGeocoder || ids.length === 0) return;
+    const pending = await repo.pendingRecordIds(ctx.db, dataset.business_id, ids);
+    for (let start = 0; start < pending.length; start += PLACING_BATCH) {
+      await enqueue(ctx.db, this.clock, {
+        topic: PLACING_TOPIC,
+        businessId: dataset.business_id,
+        messageId: randomUUID(),
+        payload: {
+          business_id: dataset.business_id,
+          record_ids: pending.slice(start, start + PLACING_BATCH),
+        },
+      });
+    }
+  }
+
+  /**
+   * The outbox handler that places pending records with the public geocoder, one after another.
+   * A record changed meanwhile (another address, or placed) is left as it now is. When the
+   * geocoder cannot answer, the rest waits and is tried again later, longer each time; after
+   * PLACING_ATTEMPTS tries it is `unavailable`, as a record whose geocoder failed at once is.
+   */
+  placer(db: Queryable): OutboxHandler {
+    return async (message) => {
+      const geocoder = this.publicGeocoder;
+      const { business_id: businessId, record_ids: ids } = message.payload as {
+        business_id: number;
+        record_ids: number[];
+      };
+      const records = await repo.pendingRecords(db, businessId, ids);
+      for (const [index, record] of records.entries()) {
+        const text = record.address_text ?? '';
+        const field = locationField(record.fields);
+        const country = (record.data[field?.name ?? ''] as { country?: string } | undefined)?.country ?? null;
+        let found: Awaited<ReturnType<Geocoder['geocode']>> = null;
+        try {
+          found = geocoder ? await geocoder.geocode(db, { businessId, text, country }) : null;
+        } catch (error) {
+          const waiting = records.slice(index).map((left) => left.id);
+          if (message.attempt >= PLACING_ATTEMPTS) {
+            await repo.settlePending(db, businessId, waiting, undefined, this.clock.now());
+            return { done: true, error: (error as Error).message };
+          }
+          const delayMs = Math.min(3_600_000, 60_000 * 2 ** (message.attempt - 1));
+          return { retryAt: new Date(this.clock.now().getTime() + delayMs), error: (error as Error).message };
+        }
+        await repo.settlePending(db, businessId, [record.id], found, this.clock.now(), text);
+      }
+      return { done: true };
     };
   }
 

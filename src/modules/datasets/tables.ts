@@ -7,9 +7,17 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 /**
  * How a record's point was found: `none` (no location value), `provided` (the caller gave the
  * coordinates), `geocoded` (the geocoder placed the address), `not_found` (the geocoder does not
- * know it), `unavailable` (no geocoder, or it failed: the record is kept, unplaced).
+ * know it), `pending` (the business's own data did not know it; the public geocoder is asked in
+ * the background), `unavailable` (no geocoder, or it failed: the record is kept, unplaced).
  */
-export const GEOCODING_STATUSES = ['none', 'provided', 'geocoded', 'not_found', 'unavailable'] as const;
+export const GEOCODING_STATUSES = [
+  'none',
+  'provided',
+  'geocoded',
+  'pending',
+  'not_found',
+  'unavailable',
+] as const;
 export type GeocodingStatus = (typeof GEOCODING_STATUSES)[number];
 
 /** One declared field of a dataset. */
