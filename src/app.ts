@@ -23,6 +23,7 @@ import {
   SCOPES,
 } from './modules/accounts/index.ts';
 import { AddressesService, addressesOperations } from './modules/addresses/index.ts';
+import { AnalyticsRollup, AnalyticsService, analyticsOperations } from './modules/analytics/index.ts';
 import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import {
@@ -83,6 +84,7 @@ export interface Services {
   apps: AppsService;
   approvals: ApprovalsService;
   addresses: AddressesService;
+  analytics: AnalyticsService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -106,6 +108,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
   orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
+  // The analytics rollup counts every creation and status change in the change's own transaction.
+  orders.journal.onStatusChange(new AnalyticsRollup(accounts));
+  const dispatch = new DispatchService(clock, accounts, orders);
   const pricing = new PricingService(clock);
   const documents = new DocumentsService(clock, {
     signingKey: config.documentSigningKey,
@@ -125,7 +130,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     contractors,
     assignments: new AssignmentsService(clock, accounts, orders, events),
     orders,
-    dispatch: new DispatchService(clock, accounts, orders),
+    dispatch,
     tracking,
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
@@ -135,6 +140,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals: new ApprovalsService(clock, accounts, agentTools),
     addresses: new AddressesService(clock),
+    analytics: new AnalyticsService(clock, accounts, orders, dispatch),
     agentTools,
     apiSurface,
   };
@@ -219,7 +225,8 @@ export function createCatalog(services: Services): Catalog {
     .register(appsOperations(services.apps))
     .register(approvalsOperations(services.approvals))
     .register(developerOperations(services.apiSurface))
-    .register(addressesOperations(services.addresses));
+    .register(addressesOperations(services.addresses))
+    .register(analyticsOperations(services.analytics));
 }
 
 export interface App {

@@ -33,6 +33,8 @@ const en = {
   increasing: 'Each {field} must be above the one before.',
   unique: 'Each {field} must be unique.',
   unknown_zone: 'No zone {zone} in the zoning.',
+  both_or_neither: 'Give both {fields}, or neither.',
+  at_most_days: 'At most {max} days.',
 };
 
 export type FieldMessageKey = keyof typeof en;
@@ -66,6 +68,8 @@ const fr: FieldMessages = {
   increasing: 'Chaque {field} doit dépasser le précédent.',
   unique: 'Chaque {field} doit être unique.',
   unknown_zone: 'Aucune zone {zone} dans le zonage.',
+  both_or_neither: 'Indiquez à la fois {fields}, ou aucun des deux.',
+  at_most_days: '{max} jours au plus.',
 };
 
 const de: FieldMessages = {
@@ -98,6 +102,8 @@ const de: FieldMessages = {
   increasing: 'Jeder Wert von {field} muss über dem vorigen liegen.',
   unique: 'Jeder Wert von {field} muss eindeutig sein.',
   unknown_zone: 'Keine Zone {zone} in der Zoneneinteilung.',
+  both_or_neither: 'Geben Sie {fields} beide an oder keines davon.',
+  at_most_days: 'Höchstens {max} Tage.',
 };
 
 const es: FieldMessages = {
@@ -126,6 +132,8 @@ const es: FieldMessages = {
   increasing: 'Cada {field} debe ser mayor que el anterior.',
   unique: 'Cada {field} debe ser único.',
   unknown_zone: 'No hay ninguna zona {zone} en la zonificación.',
+  both_or_neither: 'Indique {fields} a la vez, o ninguno.',
+  at_most_days: 'Como máximo {max} días.',
 };
 
 const zhHans: FieldMessages = {
@@ -154,6 +162,8 @@ const zhHans: FieldMessages = {
   increasing: '每个 {field} 都必须大于前一个。',
   unique: '每个 {field} 都必须唯一。',
   unknown_zone: '分区方案中没有区域 {zone}。',
+  both_or_neither: '{fields} 须同时提供，或都不提供。',
+  at_most_days: '最多 {max} 天。',
 };
 
 const zhHant: FieldMessages = {
@@ -182,6 +192,8 @@ const zhHant: FieldMessages = {
   increasing: '每個 {field} 都必須大於前一個。',
   unique: '每個 {field} 都必須唯一。',
   unknown_zone: '分區方案中沒有區域 {zone}。',
+  both_or_neither: '{fields} 須同時提供，或都不提供。',
+  at_most_days: '最多 {max} 天。',
 };
 
 export const FIELD_MESSAGES: Readonly<Record<Language, FieldMessages>> = {
