@@ -339,28 +339,39 @@ export async function snapshot(db: Db, businessId: number) {
     .selectFrom('analytics_daily')
     .selectAll()
     .where('business_id', '=', businessId)
-    .orderBy(['customer_key', 'day', 'family'])
+    .orderBy('customer_key')
+    .orderBy('day')
+    .orderBy('family')
     .execute();
   const statuses = await db
     .selectFrom('analytics_statuses')
     .selectAll()
     .where('business_id', '=', businessId)
     .where('orders', '<>', 0)
-    .orderBy(['customer_key', 'day', 'family', 'status'])
+    .orderBy('customer_key')
+    .orderBy('day')
+    .orderBy('family')
+    .orderBy('status')
     .execute();
   const revenue = await db
     .selectFrom('analytics_revenue')
     .selectAll()
     .where('business_id', '=', businessId)
     .where('orders', '<>', 0)
-    .orderBy(['customer_key', 'day', 'family', 'currency'])
+    .orderBy('customer_key')
+    .orderBy('day')
+    .orderBy('family')
+    .orderBy('currency')
     .execute();
   const reasons = await db
     .selectFrom('analytics_reasons')
     .selectAll()
     .where('business_id', '=', businessId)
     .where('n', '<>', 0)
-    .orderBy(['customer_key', 'day', 'kind', 'code'])
+    .orderBy('customer_key')
+    .orderBy('day')
+    .orderBy('kind')
+    .orderBy('code')
     .execute();
   const exceptions = await db
     .selectFrom('analytics_exceptions')
@@ -376,7 +387,8 @@ export async function snapshot(db: Db, businessId: number) {
       'note',
     ])
     .where('business_id', '=', businessId)
-    .orderBy(['at', 'order_id'])
+    .orderBy('at')
+    .orderBy('order_id')
     .execute();
   return { daily, statuses, revenue, reasons, exceptions };
 }
