@@ -396,7 +396,7 @@ describe('analytics: orders summary and daily digest', () => {
       }
       assert.fail('GraphQL answered without an error');
     };
-    assert.equal(await codeOf(driver, '{ ordersSummary(period: "today") { created } }'), 'FORBIDDEN');
+    assert.equal(await codeOf(driver, '{ ordersSummary(period: today) { created } }'), 'FORBIDDEN');
     assert.equal(await codeOf(customer, '{ dailyDigest { date } }'), 'FORBIDDEN');
     assert.equal(await codeOf(narrow, '{ dailyDigest { date } }'), 'INSUFFICIENT_SCOPE');
     assert.equal(
