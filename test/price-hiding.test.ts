@@ -290,7 +290,8 @@ describe('price hiding', () => {
     // Booked revenue by family and currency: the hidden customer's entries lose their money.
     get_orders_summary: {
       priced: true,
-      call: (who) => api.get('/api/v1/analytics/orders-summary?period=month', { token: customers[who].token }),
+      call: (who) =>
+        api.get('/api/v1/analytics/orders-summary?period=month', { token: customers[who].token }),
     },
     get_account_credits: {
       priced: false,
