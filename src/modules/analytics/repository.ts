@@ -129,83 +129,65 @@ function sorted<T>(rows: Map<string, T>): T[] {
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
-const BATCH = 1000;
-function batches<T>(rows: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += BATCH) out.push(rows.slice(i, i + BATCH));
-  return out;
-}
+/** The advisory lock class of the rollup; the key is the business. */
+const LOCK = sql`hashtext('analytics')`;
+const BATCH = 2000;
+const slice = <T>(rows: T[], index: number) => rows.slice(index * BATCH, (index + 1) * BATCH);
+const json = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
+const added = (table: string, columns: readonly string[]) =>
+  sql.raw(columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', '));
 
 /**
  * Adds the deltas to the rollup: `n = n + excluded.n` upserts, exact under concurrent changes,
- * in the caller's transaction (so a rolled-back change leaves the rollup as it was).
+ * in the caller's transaction (so a rolled-back change leaves the rollup as it was). One
+ * statement writes every table (a change costs one round trip); `lock` first takes the shared
+ * lock a rebuild waits on (every insert reads it, so it is taken before any row is written).
  */
-export async function apply(db: Db, deltas: Deltas): Promise<void> {
-  for (const rows of batches(sorted(deltas.daily))) {
-    await db
-      .insertInto('analytics_daily')
-      .values(rows)
-      .onConflict((oc) =>
-        oc
-          .columns(['business_id', 'customer_key', 'day', 'family'])
-          .doUpdateSet((eb) =>
-            Object.fromEntries(
-              DAILY_COUNTERS.map((name) => [
-                name,
-                eb(`analytics_daily.${name}`, '+', eb.ref(`excluded.${name}`)),
-              ]),
-            ),
-          ),
+export async function apply(db: Db, deltas: Deltas, options: { lock: boolean }): Promise<void> {
+  const tables = {
+    daily: sorted(deltas.daily),
+    statuses: sorted(deltas.statuses),
+    revenue: sorted(deltas.revenue),
+    reasons: sorted(deltas.reasons),
+    exceptions: deltas.exceptions.map((row) => ({ ...row, business_id: deltas.businessId })),
+  };
+  const rounds = Math.max(...Object.values(tables).map((rows) => Math.ceil(rows.length / BATCH)));
+  const lock = options.lock
+    ? sql`SELECT pg_advisory_xact_lock_shared(${LOCK}, ${deltas.businessId}::int)`
+    : sql`SELECT 1`;
+  for (let round = 0; round < rounds; round++) {
+    await sql`
+      WITH lock AS MATERIALIZED (${lock}),
+      daily AS (
+        INSERT INTO analytics_daily
+        SELECT r.* FROM jsonb_populate_recordset(NULL::analytics_daily, ${json(slice(tables.daily, round))}) r, lock
+        ON CONFLICT (business_id, customer_key, day, family) DO UPDATE SET ${added('analytics_daily', DAILY_COUNTERS)}
+      ),
+      statuses AS (
+        INSERT INTO analytics_statuses
+        SELECT r.* FROM jsonb_populate_recordset(NULL::analytics_statuses, ${json(slice(tables.statuses, round))}) r, lock
+        ON CONFLICT (business_id, customer_key, day, family, status) DO UPDATE SET ${added('analytics_statuses', ['orders'])}
+      ),
+      revenue AS (
+        INSERT INTO analytics_revenue
+        SELECT r.* FROM jsonb_populate_recordset(NULL::analytics_revenue, ${json(slice(tables.revenue, round))}) r, lock
+        ON CONFLICT (business_id, customer_key, day, family, currency)
+        DO UPDATE SET ${added('analytics_revenue', ['amount_minor', 'orders'])}
+      ),
+      reasons AS (
+        INSERT INTO analytics_reasons
+        SELECT r.* FROM jsonb_populate_recordset(NULL::analytics_reasons, ${json(slice(tables.reasons, round))}) r, lock
+        ON CONFLICT (business_id, customer_key, day, kind, code) DO UPDATE SET ${added('analytics_reasons', ['n'])}
+      ),
+      exceptions AS (
+        INSERT INTO analytics_exceptions
+          (business_id, day, at, order_id, order_ref, customer_user_id, family, kind, reason_code, note)
+        SELECT r.business_id, r.day, r.at, r.order_id, r.order_ref, r.customer_user_id, r.family, r.kind,
+               r.reason_code, r.note
+        FROM jsonb_populate_recordset(NULL::analytics_exceptions, ${json(slice(tables.exceptions, round))}) r, lock
       )
-      .execute();
+      SELECT 1`.execute(db);
   }
-  for (const rows of batches(sorted(deltas.statuses))) {
-    await db
-      .insertInto('analytics_statuses')
-      .values(rows)
-      .onConflict((oc) =>
-        oc
-          .columns(['business_id', 'customer_key', 'day', 'family', 'status'])
-          .doUpdateSet((eb) => ({ orders: eb('analytics_statuses.orders', '+', eb.ref('excluded.orders')) })),
-      )
-      .execute();
-  }
-  for (const rows of batches(sorted(deltas.revenue))) {
-    await db
-      .insertInto('analytics_revenue')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['business_id', 'customer_key', 'day', 'family', 'currency']).doUpdateSet((eb) => ({
-          amount_minor: eb('analytics_revenue.amount_minor', '+', eb.ref('excluded.amount_minor')),
-          orders: eb('analytics_revenue.orders', '+', eb.ref('excluded.orders')),
-        })),
-      )
-      .execute();
-  }
-  for (const rows of batches(sorted(deltas.reasons))) {
-    await db
-      .insertInto('analytics_reasons')
-      .values(rows)
-      .onConflict((oc) =>
-        oc
-          .columns(['business_id', 'customer_key', 'day', 'kind', 'code'])
-          .doUpdateSet((eb) => ({ n: eb('analytics_reasons.n', '+', eb.ref('excluded.n')) })),
-      )
-      .execute();
-  }
-  for (const rows of batches(deltas.exceptions)) {
-    await db
-      .insertInto('analytics_exceptions')
-      .values(rows.map((row) => ({ ...row, business_id: deltas.businessId })))
-      .execute();
-  }
-}
-
-const LOCK = sql`hashtext('analytics')`;
-
-/** Taken by every live change: many at once, none while a rebuild of the business runs. */
-export async function lockShared(db: Db, businessId: number): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock_shared(${LOCK}, ${businessId}::int)`.execute(db);
 }
 
 /** Taken by a rebuild: it waits for the changes in flight and holds new ones until it commits. */

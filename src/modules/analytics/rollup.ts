@@ -109,7 +109,6 @@ export class AnalyticsRollup implements OrderStatusListener {
     const timeZone = await this.accounts.timeZoneOf(ctx.db, change.businessId);
     const deltas = deltasOf(change, timeZone);
     if (deltas.size === 0) return;
-    await repo.lockShared(ctx.db, change.businessId);
-    await repo.apply(ctx.db, deltas);
+    await repo.apply(ctx.db, deltas, { lock: true });
   }
 }

@@ -276,7 +276,7 @@ export class AnalyticsService {
         written.revenue += deltas.revenue.size;
         written.reasons += deltas.reasons.size;
         written.exceptions += deltas.exceptions.length;
-        await repo.apply(tx, deltas);
+        await repo.apply(tx, deltas, { lock: false });
       };
 
       progress('orders created, by day');
