@@ -84,7 +84,7 @@ try {
            'EUR', 500 + (i * 31) % 2500,
            CASE WHEN i % 3 = 0 THEN '[{"code":"fuel","amount_minor":120}]'::jsonb END,
            g.created, g.created
-    FROM generate_series(1, ${ORDERS}) AS i,
+    FROM generate_series(1::bigint, ${ORDERS}) AS i,
     LATERAL (SELECT
       ${firstDay.toISOString()}::timestamptz + (i::float8 / ${ORDERS}) * ${DAYS} * interval '1 day'
         + ((i * 104729) % 3600) * interval '1 second' AS created,
