@@ -76,7 +76,7 @@ try {
     INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, window_start, window_end,
                         dropoff, customer_user_id, currency, shipping_price_minor, surcharges, created_at, updated_at)
     SELECT ${businessId}, 'B' || i, g.family, CASE WHEN g.family = 'local_delivery' THEN 'D' END,
-           'NEW_ORDER', (g.created AT TIME ZONE ${TIME_ZONE})::date + (i % 2),
+           'NEW_ORDER', (g.created AT TIME ZONE ${TIME_ZONE})::date + (i % 2)::int,
            CASE WHEN i % 10 < 6 THEN CASE WHEN i % 3 = 0 THEN time '09:00' ELSE time '13:00' END END,
            CASE WHEN i % 10 < 6 THEN CASE WHEN i % 3 = 0 THEN time '12:00' ELSE time '18:00' END END,
            '{"line1":"1 Main street"}'::jsonb,
