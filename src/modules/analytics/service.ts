@@ -326,7 +326,8 @@ export class AnalyticsService {
         }
         await write(deltas);
         after = page[page.length - 1]!.event_id;
-        progress(`exceptions: ${written.exceptions}`);
+        if (written.exceptions % (REBUILD_PAGE * 10) < page.length)
+          progress(`exceptions: ${written.exceptions}`);
       }
       return written;
     });
