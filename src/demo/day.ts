@@ -358,7 +358,8 @@ async function seedHistory(
   for (let back = HISTORY_DAYS; back >= 1; back--) {
     const day = shiftDate(today, -back);
     at(day, 7 * 60);
-    const count = 5 + ((back * 3) % 4);
+    // Yesterday and the same weekday a week before hold more, for a digest worth reading.
+    const count = back % 7 === 1 ? 8 : 4;
     const orders = await intake.create(
       ctx,
       Array.from({ length: count }, (_, n) => ({
