@@ -31,6 +31,7 @@ import {
   UrlGeocoder,
 } from './modules/addresses/index.ts';
 import { AlliancesService, alliancesOperations } from './modules/alliances/index.ts';
+import { AnalyticsRollup, AnalyticsService, analyticsOperations } from './modules/analytics/index.ts';
 import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import {
@@ -93,6 +94,7 @@ export interface Services {
   approvals: ApprovalsService;
   addresses: AddressesService;
   alliances: AlliancesService;
+  analytics: AnalyticsService;
   datasets: DatasetsService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
@@ -131,6 +133,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
   orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
+  // The analytics rollup counts every creation and status change in the change's own transaction.
+  orders.journal.onStatusChange(new AnalyticsRollup(accounts));
+  const dispatch = new DispatchService(clock, accounts, orders);
   const pricing = new PricingService(clock);
   const documents = new DocumentsService(clock, {
     signingKey: config.documentSigningKey,
@@ -150,7 +155,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     contractors,
     assignments: new AssignmentsService(clock, accounts, orders, events),
     orders,
-    dispatch: new DispatchService(clock, accounts, orders),
+    dispatch,
     tracking,
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
@@ -161,6 +166,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     approvals: new ApprovalsService(clock, accounts, agentTools),
     addresses,
     alliances,
+    analytics: new AnalyticsService(clock, accounts, orders, dispatch),
     datasets,
     agentTools,
     apiSurface,
@@ -248,6 +254,7 @@ export function createCatalog(services: Services): Catalog {
     .register(developerOperations(services.apiSurface))
     .register(addressesOperations(services.addresses))
     .register(alliancesOperations(services.alliances))
+    .register(analyticsOperations(services.analytics))
     .register(datasetsOperations(services.datasets));
 }
 

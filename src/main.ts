@@ -183,6 +183,30 @@ token
       }),
   );
 
+const analytics = program.command('analytics').description('Order figures (the analytics rollup)');
+analytics
+  .command('rebuild')
+  .description(
+    "Build a business's analytics rollup again from its orders (after loading orders by other means)",
+  )
+  .requiredOption('--business <code>', 'code of the business')
+  .action((options: { business: string }) =>
+    withDatabase(async (database) => {
+      const services = createServices(loadConfig(), systemClock);
+      const business = await services.accounts.businessByCode(database.db, options.business);
+      const started = Date.now();
+      const written = await services.analytics.rebuild(database.db, business.id, (step) =>
+        say(`${((Date.now() - started) / 1000).toFixed(1)}s ${step}`),
+      );
+      say(
+        `Rebuilt the analytics of ${options.business} in ${((Date.now() - started) / 1000).toFixed(1)}s: ` +
+          Object.entries(written)
+            .map(([table, rows]) => `${rows} ${table} rows`)
+            .join(', '),
+      );
+    }),
+  );
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

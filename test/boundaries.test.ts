@@ -134,6 +134,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0020_return_reasons.sql': 'orders',
   '0021_datasets.sql': 'datasets',
   '0022_alliances.sql': 'alliances',
+  '0023_analytics.sql': 'analytics',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

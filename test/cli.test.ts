@@ -141,6 +141,19 @@ describe('tms commands against DATABASE_URL', () => {
     assert.match(twice.stdout, /already exists/);
   });
 
+  it('rebuilds the analytics rollup of a business, telling its progress, the same each time', async () => {
+    const rebuilt = await run(['analytics', 'rebuild', '--business', 'demo'], env);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.match(rebuilt.stdout, /s orders created, by day/);
+    const summary = /Rebuilt the analytics of demo in [\d.]+s: (.*)/.exec(rebuilt.stdout);
+    assert.ok(summary, rebuilt.stdout);
+    assert.match(summary[1]!, /[1-9]\d* daily rows/);
+    const again = await run(['analytics', 'rebuild', '--business', 'demo'], env);
+    assert.equal(/Rebuilt the analytics of demo in [\d.]+s: (.*)/.exec(again.stdout)?.[1], summary[1]);
+    const unknown = await run(['analytics', 'rebuild', '--business', 'nowhere'], env);
+    assert.equal(unknown.code, 1);
+  });
+
   it('creates businesses, users and scoped tokens that the running service accepts', async () => {
     const business = await run(['business', 'create', '--code', 'north', '--name', 'North Freight'], env);
     assert.equal(business.code, 0, business.stderr);
@@ -234,7 +247,7 @@ describe('tms help and configuration errors', () => {
   it('explains every command', async () => {
     const help = await run(['--help'], {});
     assert.equal(help.code, 0);
-    for (const command of ['serve', 'migrate', 'seed', 'user', 'token', 'business']) {
+    for (const command of ['serve', 'migrate', 'seed', 'user', 'token', 'business', 'analytics']) {
       assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
     }
     const tokenHelp = await run(['token', 'create', '--help'], {});

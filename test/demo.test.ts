@@ -54,6 +54,25 @@ describe('demo data', () => {
     }
   });
 
+  it("has two weeks of history, so yesterday's digest compares with the week before", async () => {
+    const digest = await api.get('/api/v1/analytics/daily-digest', { token: admin });
+    assert.equal(digest.status, 200, JSON.stringify(digest.body));
+    assert.equal(digest.body.date, '2026-11-01');
+    assert.equal(digest.body.compared_with, '2026-10-25');
+    const { figures } = digest.body;
+    assert.ok(figures.delivered.value > 0 && figures.delivered.previous > 0, JSON.stringify(figures));
+    assert.ok(figures.routes.value > 0 && figures.routes.previous > 0, JSON.stringify(figures));
+    assert.ok(figures.on_time_rate.value > 0 && figures.on_time_rate.previous > 0, JSON.stringify(figures));
+    assert.ok(digest.body.exceptions.count > 0);
+    const month = await api.get('/api/v1/analytics/orders-summary?from=2026-10-19&to=2026-11-01', {
+      token: admin,
+    });
+    assert.ok(
+      month.body.returned > 0 && month.body.top_exception_reasons.length > 0,
+      JSON.stringify(month.body),
+    );
+  });
+
   it('keeps an address book, points of interest and return reasons to work with', async () => {
     const found = await api.get('/api/v1/client/addresses/search?q=rivoli', { token: admin });
     assert.equal(found.body.matches[0]?.address.label, 'Head office', JSON.stringify(found.body));

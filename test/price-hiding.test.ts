@@ -287,6 +287,12 @@ describe('price hiding', () => {
       priced: false,
       call: (who) => api.get('/api/v1/customer/settings', { token: customers[who].token }),
     },
+    // Booked revenue by family and currency: the hidden customer's entries lose their money.
+    get_orders_summary: {
+      priced: true,
+      call: (who) =>
+        api.get('/api/v1/analytics/orders-summary?period=month', { token: customers[who].token }),
+    },
     get_account_credits: {
       priced: false,
       call: (who) => api.get('/api/v1/customer/credits', { token: customers[who].token }),
@@ -309,6 +315,7 @@ describe('price hiding', () => {
     create_shipping_label: () => ({ ...SHIPMENT, carrier: CARRIER.code, service: SERVICE }),
     quote_and_ship: () => ({ ...SHIPMENT, prefer: 'fastest' }),
     get_shipping_label: (who) => ({ tracking_number: customers[who].label }),
+    get_orders_summary: () => ({ period: 'month' }),
   };
   const graphqlAs = async (who: 'hidden' | 'visible', field: string, input: Record<string, unknown>) => {
     const response = await fetch(`${server.baseUrl}/api/graphql`, {

@@ -460,6 +460,26 @@ describe('tenant isolation', () => {
       assert.equal(answer.status, 200);
       assert.deepEqual(answer.body, { result: true, found: false, place: null });
     },
+    get_orders_summary: async () => {
+      const ofA = await api.get('/api/v1/analytics/orders-summary?period=month', { token: tokenOfA });
+      assert.ok(ofA.body.created >= 1, JSON.stringify(ofA.body));
+      const ofB = await api.get('/api/v1/analytics/orders-summary?period=month', { token: adminOfB() });
+      assert.equal(ofB.status, 200);
+      assert.equal(ofB.body.created, 0);
+      const named = await api.get(`/api/v1/analytics/orders-summary?customer_id=${a.userIds.customer}`, {
+        token: adminOfB(),
+      });
+      assert.equal(named.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    daily_digest: async () => {
+      const today = (await api.get('/api/v1/analytics/orders-summary', { token: tokenOfA })).body.period.from;
+      const ofA = await api.get(`/api/v1/analytics/daily-digest?date=${today}`, { token: tokenOfA });
+      assert.ok(ofA.body.figures.orders_in.value >= 1, JSON.stringify(ofA.body));
+      const ofB = await api.get(`/api/v1/analytics/daily-digest?date=${today}`, { token: adminOfB() });
+      assert.equal(ofB.status, 200);
+      assert.equal(ofB.body.figures.orders_in.value, 0);
+      assert.equal(ofB.body.exceptions.count, 0);
+    },
     search_address: async () => {
       await savedAddressOfA();
       const answer = await api.get('/api/v1/client/addresses/search?q=secret%20place', { token: adminOfB() });

@@ -1,4 +1,5 @@
-import type { Services } from '../app.ts';
+import { createServices, type Services } from '../app.ts';
+import { loadConfig } from '../config.ts';
 import { type OrderInput, orderInputSchema } from '../modules/orders/index.ts';
 import { seedDemoCarriers } from '../modules/shipping/index.ts';
 import {
@@ -6,7 +7,7 @@ import {
   type OperationContext,
   PERFORM_EVERYTHING,
 } from '../platform/catalog/operation.ts';
-import type { Clock } from '../platform/clock.ts';
+import { type Clock, formatLocalDateTime, ManualClock } from '../platform/clock.ts';
 import type { Queryable } from '../platform/db/database.ts';
 
 /** Where the demo business works from: a depot in the east of Paris. */
@@ -151,7 +152,17 @@ async function seedPlaces(ctx: OperationContext, services: Services) {
   });
 }
 
-export async function seedDemoDay(db: Queryable, services: Services, clock: Clock, input: DemoDayInput) {
+export async function seedDemoDay(
+  db: Queryable,
+  services: Services,
+  clock: Clock,
+  input: DemoDayInput,
+  // The history is recorded as it happened, by the same use cases on a clock set to each moment.
+  history: () => HistoryServices = () => {
+    const at = new ManualClock();
+    return { services: createServices(loadConfig(), at), clock: at };
+  },
+) {
   const { accounts, assignments, contractors, dispatch, orders } = services;
   const ctx = demoContext(db, clock, {
     userId: input.adminId,
@@ -186,14 +197,6 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
     });
     await van(id, driver.contractor);
   }
-  // Swift Couriers serves the north of Paris from tomorrow on.
-  await contractors.createRule(ctx, {
-    contractor_company_id: input.contractorCompanyId,
-    postal_prefixes: ['75017', '75018'],
-    valid_from: tomorrow,
-    note: 'North of Paris',
-  });
-
   const delivery = (n: number, date: string, extra: Partial<OrderInput> = {}) => {
     const place = ARRONDISSEMENTS[n % ARRONDISSEMENTS.length]!;
     // Spread the stops a few hundred metres around the arrondissement's point.
@@ -223,6 +226,16 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
       ...extra,
     });
   };
+
+  await seedHistory(db, history(), input, today, delivery);
+
+  // Swift Couriers serves the north of Paris from tomorrow on.
+  await contractors.createRule(ctx, {
+    contractor_company_id: input.contractorCompanyId,
+    postal_prefixes: ['75017', '75018'],
+    valid_from: tomorrow,
+    note: 'North of Paris',
+  });
 
   // Yesterday: delivered, one failed attempt.
   const past = await orders.intake.create(
@@ -309,6 +322,98 @@ export async function seedDemoDay(db: Queryable, services: Services, clock: Cloc
   );
   await seedDemoCarriers(services, ctx);
   return { today, tomorrow };
+}
+
+export interface HistoryServices {
+  services: Services;
+  clock: ManualClock;
+}
+
+/** The days of history before today, so yesterday's digest has the same weekday a week before to compare with. */
+export const HISTORY_DAYS = 14;
+const INCIDENTS = ['recipient_absent', 'address_not_found', 'refused'] as const;
+
+/**
+ * Two weeks of finished work before today: each day's orders created in the morning, delivered
+ * in or out of their windows, a few failed attempts (some returned), one cancelled; routes built
+ * for yesterday and the same weekday a week before.
+ */
+async function seedHistory(
+  db: Queryable,
+  { services, clock }: HistoryServices,
+  input: DemoDayInput,
+  today: string,
+  delivery: (n: number, date: string, extra?: Partial<OrderInput>) => OrderInput,
+) {
+  const timeZone = await services.accounts.timeZoneOf(db, input.businessId);
+  const ctx = demoContext(db, clock, {
+    userId: input.adminId,
+    kind: 'client_admin',
+    businessId: input.businessId,
+  });
+  const at = (day: string, minutes: number) => {
+    clock.set(localTime(day, minutes, timeZone));
+  };
+  const { changes, intake } = services.orders;
+  for (let back = HISTORY_DAYS; back >= 1; back--) {
+    const day = shiftDate(today, -back);
+    at(day, 7 * 60);
+    // Yesterday and the same weekday a week before hold more, for a digest worth reading.
+    const count = back % 7 === 1 ? 8 : 4;
+    const orders = await intake.create(
+      ctx,
+      Array.from({ length: count }, (_, n) => ({
+        ...delivery(n, day),
+        order_ref: `HIST-${day.replaceAll('-', '')}-${String(n).padStart(3, '0')}`,
+      })),
+    );
+    if (back === 1 || back === 8) {
+      at(day, 7 * 60 + 30);
+      await services.dispatch.buildRoutes(ctx, { date: day, service_minutes: 5, time_limit_ms: 200 });
+    }
+    for (const [n, order] of orders.entries()) {
+      if ((n + back) % 11 === 10) {
+        at(day, 8 * 60);
+        await changes.changeStatus(ctx, order.id, 'CANCELLED');
+        continue;
+      }
+      at(day, 8 * 60 + 30);
+      await changes.changeStatus(ctx, order.id, 'PICKED_UP');
+      if ((n + back) % 5 === 3) {
+        at(day, 11 * 60 + n);
+        await changes.changeStatus(ctx, order.id, 'FAILED_ATTEMPT', {
+          incident_reason: { code: INCIDENTS[(n + back) % INCIDENTS.length]! },
+        });
+        if (n % 2 === 1) {
+          at(day, 16 * 60);
+          await changes.changeStatus(ctx, order.id, 'RETURNED', { return_reason: { code: 'refused' } });
+        }
+        continue;
+      }
+      const late = (n + back) % 6 === 1;
+      // Windows 09:00-12:00 (n % 3 = 0), 13:00-18:00 (n % 3 = 1) or none: see delivery().
+      const minutes =
+        n % 3 === 0
+          ? late
+            ? 12 * 60 + 25
+            : 9 * 60 + 20 + (n % 5) * 30
+          : n % 3 === 1
+            ? late
+              ? 18 * 60 + 20
+              : 13 * 60 + 30 + (n % 5) * 45
+            : 10 * 60 + n * 12;
+      at(day, minutes);
+      await changes.changeStatus(ctx, order.id, 'DELIVERED');
+    }
+  }
+}
+
+/** The instant a local day and minute of the business's time zone stands for. */
+function localTime(day: string, minutes: number, timeZone: string): Date {
+  const hm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  const guess = new Date(`${day}T${hm}:00Z`);
+  const shown = Date.parse(`${formatLocalDateTime(guess, timeZone).replace(' ', 'T')}Z`);
+  return new Date(guess.getTime() - (shown - guess.getTime()));
 }
 
 function shiftDate(date: string, days: number): string {

@@ -4,6 +4,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Saved addresses of a business and of its customers, imported from CSV and searched with typos forgiven.',
   Alliance:
     'Cross-client tracking authorization and data sharing: alliances of businesses, their members, and the grants each gives the others.',
+  Analytics:
+    "Order figures from a daily rollup: a period's summary and a day's digest compared with the week before.",
   Approvals:
     'The approval queue: write tool calls agents propose, which a person approves (and they run as that person) or rejects.',
   'Broker Order Assignments':

@@ -109,3 +109,28 @@ export async function deleteStopsOf(
     )
     .execute();
 }
+
+/** Routes, stops and distance of each driver on each of these dates (one query, on the date index). */
+export async function routeDays(db: Queryable<DispatchTables>, businessId: number, dates: string[]) {
+  if (dates.length === 0) return [];
+  return db
+    .selectFrom('routes as r')
+    .where('r.business_id', '=', businessId)
+    .where('r.route_date', 'in', dates)
+    .groupBy(['r.route_date', 'r.driver_user_id'])
+    .select((eb) => [
+      'r.route_date',
+      'r.driver_user_id',
+      eb.fn.countAll<number>().as('routes'),
+      eb.fn.sum<number>('r.distance_meters').as('distance_meters'),
+      eb.fn
+        .sum<number>(
+          eb
+            .selectFrom('route_stops as s')
+            .whereRef('s.route_id', '=', 'r.id')
+            .select(eb.fn.countAll().as('n')),
+        )
+        .as('stops'),
+    ])
+    .execute();
+}

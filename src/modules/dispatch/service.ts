@@ -211,6 +211,40 @@ export class DispatchService {
     return { date: today, routes: await this.routes(ctx, { date: today, driver_id: driverId }) };
   }
 
+  /**
+   * Each date's routes, drivers, stops and distance, with each driver's share: what a day's
+   * digest (analytics) says of the fleet. Staff figures of the whole business.
+   */
+  async dayFigures(db: Queryable, businessId: number, dates: string[]) {
+    const rows = await repo.routeDays(db, businessId, dates);
+    const names = await this.accounts.namesOf(
+      db,
+      rows.map((row) => row.driver_user_id),
+    );
+    return dates.map((date) => {
+      const drivers = rows
+        .filter((row) => row.route_date === date)
+        .map((row) => ({
+          id: row.driver_user_id,
+          name: names.get(row.driver_user_id) ?? '',
+          routes: Number(row.routes),
+          stops: Number(row.stops ?? 0),
+          distance_meters: Number(row.distance_meters ?? 0),
+        }))
+        .sort((a, b) => b.stops - a.stops || a.id - b.id);
+      const sum = (field: 'routes' | 'stops' | 'distance_meters') =>
+        drivers.reduce((total, driver) => total + driver[field], 0);
+      return {
+        date,
+        routes: sum('routes'),
+        drivers: drivers.length,
+        stops: sum('stops'),
+        distance_meters: sum('distance_meters'),
+        by_driver: drivers,
+      };
+    });
+  }
+
   /** Today's date (YYYY-MM-DD) in the business's time zone. */
   async today(db: Queryable, businessId: number): Promise<string> {
     return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);

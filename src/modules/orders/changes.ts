@@ -72,15 +72,25 @@ export class OrderChanges {
     }
     // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
     const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
-    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
-    const returned: Record<string, { from: unknown; to: unknown }> = details?.return_reason
-      ? { return_reason: { from: null, to: details.return_reason } }
-      : {};
-    await this.journal.recordEvent(ctx, businessId, orderId, 'status_changed', {
-      ...diff(order, changes),
-      ...returned,
-    });
-    await this.journal.notify(ctx, businessId, orderId, order.status, to, { details });
+    const at = this.clock.now();
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: at });
+    // The reasons go in the audit trail too: the analytics rebuild counts them from it.
+    const reasons: Record<string, { from: unknown; to: unknown }> = {
+      ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
+      ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
+    };
+    await this.journal.recordEvent(
+      ctx,
+      businessId,
+      orderId,
+      'status_changed',
+      {
+        ...diff(order, changes),
+        ...reasons,
+      },
+      at,
+    );
+    await this.journal.notify(ctx, businessId, orderId, order.status, to, { details, at });
   }
 
   async updateText(
@@ -147,10 +157,10 @@ export class OrderChanges {
       throw illegalTransition(original.status, 'CANCELLED');
     }
     const cancelled = { status: 'CANCELLED' as const, ...OFF_ROUTE_CHANGES };
-    await repo.updateOrder(ctx.db, businessId, orderId, { ...cancelled, updated_at: this.clock.now() });
-    await this.journal.recordEvent(ctx, businessId, orderId, 'rerouted', diff(original, cancelled));
-
     const now = this.clock.now();
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...cancelled, updated_at: now });
+    await this.journal.recordEvent(ctx, businessId, orderId, 'rerouted', diff(original, cancelled), now);
+
     const { id: _id, ...copy } = original;
     const replacementId = await repo.insertOrder(ctx.db, {
       ...copy,
@@ -170,6 +180,8 @@ export class OrderChanges {
     // The packages keep their numbers: their timelines go on, rescheduled to the new address.
     await this.journal.notify(ctx, businessId, replacementId, original.status, 'NEW_ORDER', {
       rerouted: true,
+      original: { created_at: original.created_at },
+      at: now,
     });
     return {
       result: true as const,

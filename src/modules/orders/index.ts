@@ -1,6 +1,15 @@
 // The orders module (orders, packages, their statuses and history): what other modules, the doors and the composition root may use.
 
-export type { OrderStatusChange, OrderStatusListener } from './journal.ts';
+export type {
+  CreatedFact,
+  ExceptionFact,
+  OutcomeFact,
+  ReasonFact,
+  RevenueFact,
+  StatusFact,
+} from './facts.ts';
+export { NO_REASON } from './facts.ts';
+export type { OrderStatusChange, OrderStatusListener, StatusDetails } from './journal.ts';
 export { ordersOperations } from './operations.ts';
 export type { AssignableOrder } from './queries.ts';
 export type { ServiceArea } from './repository.ts';
@@ -8,6 +17,6 @@ export type { OrderFamily, OrderInput, OrderView } from './schemas.ts';
 export { ORDER_FAMILIES, orderInputSchema, orderSchema, packageInputSchema } from './schemas.ts';
 export { OrdersService } from './service.ts';
 export type { OrderStatus } from './statuses.ts';
-export { ORDER_STATUS_IDS } from './statuses.ts';
+export { ORDER_STATUS_IDS, ORDER_STATUSES } from './statuses.ts';
 export type { Address } from './tables.ts';
 export type { ContractorPools, OrderScope, PoolBounds } from './views.ts';

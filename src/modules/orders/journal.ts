@@ -19,7 +19,18 @@ export interface OrderStatusChange {
     | 'customer_user_id'
     | 'route_id'
     | 'rerouted_from'
+    // What the analytics rollup counts: the day the order came in, its window, its price.
+    | 'order_ref'
+    | 'created_at'
+    | 'scheduled_date'
+    | 'window_start'
+    | 'window_end'
+    | 'currency'
+    | 'shipping_price_minor'
+    | 'surcharges'
   >;
+  /** When the change happened (the clock's now, as in the audit trail). */
+  at: Date;
   packages: Array<{ id: number; tracking_number: string }>;
   /** null when the order was just created. */
   from: OrderStatus | null;
@@ -29,6 +40,8 @@ export interface OrderStatusChange {
    * replaces (rerouted_from) was cancelled, and so taken off its route, without a change of its own.
    */
   rerouted?: boolean;
+  /** With rerouted: when the original was created, so a rollup by creation day moves it to CANCELLED. */
+  original?: { created_at: Date };
   details?: StatusDetails;
 }
 
@@ -68,11 +81,12 @@ export class OrderJournal {
     orderId: number,
     action: string,
     changes: Record<string, { from: unknown; to: unknown }>,
+    at: Date = this.clock.now(),
   ): Promise<void> {
     await repo.insertEvent(ctx.db, {
       business_id: businessId,
       order_id: orderId,
-      at: this.clock.now(),
+      at,
       actor_user_id: ctx.caller?.userId ?? null,
       source: ctx.door,
       action,
@@ -87,14 +101,16 @@ export class OrderJournal {
     orderId: number,
     from: OrderStatus | null,
     to: OrderStatus,
-    options: { rerouted?: boolean; details?: StatusDetails } = {},
+    options: { rerouted?: boolean; original?: { created_at: Date }; details?: StatusDetails; at?: Date } = {},
   ): Promise<void> {
     const order = (await repo.findOrder(ctx.db, businessId, orderId))!;
     const packages = (await repo.packagesOf(ctx.db, businessId, [orderId])).map((p) => ({
       id: p.id,
       tracking_number: p.tracking_number,
     }));
-    const change: OrderStatusChange = { businessId, order, packages, from, to, ...options };
+    // The audit trail's time of the change when the caller gives it, so both tell the same day.
+    const { at = this.clock.now(), ...rest } = options;
+    const change: OrderStatusChange = { businessId, order, packages, from, to, at, ...rest };
     for (const listener of this.statusListeners) await listener.orderStatusChanged(ctx, change);
     await this.events.publish(ctx, {
       kind: from === null || options.rerouted ? 'order.created' : 'order.status_changed',

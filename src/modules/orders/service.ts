@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { OrderChanges } from './changes.ts';
+import { OrderFacts } from './facts.ts';
 import { type AddressBook, OrderIntake } from './intake.ts';
 import { OrderJournal } from './journal.ts';
 import { OrderQueries } from './queries.ts';
@@ -18,6 +19,8 @@ export class OrdersService {
   readonly intake: OrderIntake;
   readonly changes: OrderChanges;
   readonly returns: OrderReturns;
+  /** Aggregated facts for a rollup kept elsewhere (analytics) to be rebuilt from. */
+  readonly facts = new OrderFacts();
 
   constructor(
     clock: Clock,

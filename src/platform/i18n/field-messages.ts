@@ -42,6 +42,8 @@ const en = {
   record_too_large: 'A record holds at most {max} bytes of JSON.',
   filter_not_applicable: '{op} does not apply to a {type} field.',
   near_required: 'Ordering by distance needs near.',
+  both_or_neither: 'Give both {fields}, or neither.',
+  at_most_days: 'At most {max} days.',
 };
 
 export type FieldMessageKey = keyof typeof en;
@@ -85,6 +87,8 @@ const fr: FieldMessages = {
   record_too_large: 'Un enregistrement tient en {max} octets de JSON au plus.',
   filter_not_applicable: '{op} ne s’applique pas à un champ {type}.',
   near_required: 'Le tri par distance demande near.',
+  both_or_neither: 'Indiquez à la fois {fields}, ou aucun des deux.',
+  at_most_days: '{max} jours au plus.',
 };
 
 const de: FieldMessages = {
@@ -127,6 +131,8 @@ const de: FieldMessages = {
   record_too_large: 'Ein Eintrag umfasst höchstens {max} Bytes JSON.',
   filter_not_applicable: '{op} gilt nicht für ein Feld vom Typ {type}.',
   near_required: 'Die Sortierung nach Entfernung braucht near.',
+  both_or_neither: 'Geben Sie {fields} beide an oder keines davon.',
+  at_most_days: 'Höchstens {max} Tage.',
 };
 
 const es: FieldMessages = {
@@ -165,6 +171,8 @@ const es: FieldMessages = {
   record_too_large: 'Un registro ocupa como máximo {max} bytes de JSON.',
   filter_not_applicable: '{op} no se aplica a un campo {type}.',
   near_required: 'Ordenar por distancia requiere near.',
+  both_or_neither: 'Indique {fields} a la vez, o ninguno.',
+  at_most_days: 'Como máximo {max} días.',
 };
 
 const zhHans: FieldMessages = {
@@ -202,6 +210,8 @@ const zhHans: FieldMessages = {
   record_too_large: '一条记录最多 {max} 字节 JSON。',
   filter_not_applicable: '{op} 不适用于 {type} 类型的字段。',
   near_required: '按距离排序需要 near。',
+  both_or_neither: '{fields} 须同时提供，或都不提供。',
+  at_most_days: '最多 {max} 天。',
 };
 
 const zhHant: FieldMessages = {
@@ -239,6 +249,8 @@ const zhHant: FieldMessages = {
   record_too_large: '一筆記錄最多 {max} 位元組 JSON。',
   filter_not_applicable: '{op} 不適用於 {type} 類型的欄位。',
   near_required: '依距離排序需要 near。',
+  both_or_neither: '{fields} 須同時提供，或都不提供。',
+  at_most_days: '最多 {max} 天。',
 };
 
 export const FIELD_MESSAGES: Readonly<Record<Language, FieldMessages>> = {

@@ -1,0 +1,78 @@
+import type { Language } from '../../platform/i18n/languages.ts';
+
+/** The figures a digest's sentence is made of. */
+export interface DigestWords {
+  date: string;
+  ordersIn: number;
+  ordersInChange: number;
+  delivered: number;
+  failed: number;
+  returned: number;
+  cancelled: number;
+  onTimePercent: number | null;
+  onTimeChangePoints: number | null;
+  routes: number;
+  drivers: number;
+  exceptions: number;
+}
+
+const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
+
+/** The weekday and date as the language writes it (the date is a calendar day: no time zone shift). */
+function longDate(day: string, lang: Language): string {
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(
+    new Date(`${day}T12:00:00Z`),
+  );
+}
+
+type Sentence = (w: DigestWords, date: string) => string;
+
+const SENTENCES: Record<Language, Sentence> = {
+  en: (w, date) =>
+    `${date}: ${w.ordersIn} orders in (${signed(w.ordersInChange)} on the same day last week), ` +
+    `${w.delivered} delivered, ${w.failed} failed attempts, ${w.returned} returned, ${w.cancelled} cancelled. ` +
+    (w.onTimePercent === null
+      ? 'No delivery with a time window. '
+      : `On time: ${w.onTimePercent}%${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} points)`}. `) +
+    `${w.routes} routes with ${w.drivers} drivers; ${w.exceptions} exceptions to look at.`,
+  fr: (w, date) =>
+    `${date} : ${w.ordersIn} commandes reçues (${signed(w.ordersInChange)} par rapport au même jour la semaine dernière), ` +
+    `${w.delivered} livrées, ${w.failed} tentatives échouées, ${w.returned} retournées, ${w.cancelled} annulées. ` +
+    (w.onTimePercent === null
+      ? 'Aucune livraison avec créneau. '
+      : `À l’heure : ${w.onTimePercent} %${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} points)`}. `) +
+    `${w.routes} tournées avec ${w.drivers} chauffeurs ; ${w.exceptions} incidents à examiner.`,
+  de: (w, date) =>
+    `${date}: ${w.ordersIn} Aufträge eingegangen (${signed(w.ordersInChange)} gegenüber dem gleichen Tag der Vorwoche), ` +
+    `${w.delivered} zugestellt, ${w.failed} fehlgeschlagene Zustellversuche, ${w.returned} retourniert, ${w.cancelled} storniert. ` +
+    (w.onTimePercent === null
+      ? 'Keine Zustellung mit Zeitfenster. '
+      : `Pünktlich: ${w.onTimePercent} %${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} Punkte)`}. `) +
+    `${w.routes} Touren mit ${w.drivers} Fahrern; ${w.exceptions} Ausnahmen zu prüfen.`,
+  es: (w, date) =>
+    `${date}: ${w.ordersIn} pedidos recibidos (${signed(w.ordersInChange)} respecto al mismo día de la semana pasada), ` +
+    `${w.delivered} entregados, ${w.failed} intentos fallidos, ${w.returned} devueltos, ${w.cancelled} cancelados. ` +
+    (w.onTimePercent === null
+      ? 'Ninguna entrega con franja horaria. '
+      : `A tiempo: ${w.onTimePercent} %${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} puntos)`}. `) +
+    `${w.routes} rutas con ${w.drivers} conductores; ${w.exceptions} incidencias por revisar.`,
+  'zh-Hans': (w, date) =>
+    `${date}：新订单 ${w.ordersIn} 个（比上周同日 ${signed(w.ordersInChange)}），` +
+    `已送达 ${w.delivered} 个，投递失败 ${w.failed} 次，退回 ${w.returned} 个，取消 ${w.cancelled} 个。` +
+    (w.onTimePercent === null
+      ? '没有带时间窗的送达。'
+      : `准时率 ${w.onTimePercent}%${w.onTimeChangePoints === null ? '' : `（${signed(w.onTimeChangePoints)} 个百分点）`}。`) +
+    `${w.routes} 条路线，${w.drivers} 名司机；${w.exceptions} 个异常待处理。`,
+  'zh-Hant': (w, date) =>
+    `${date}：新訂單 ${w.ordersIn} 張（比上週同日 ${signed(w.ordersInChange)}），` +
+    `已送達 ${w.delivered} 張，投遞失敗 ${w.failed} 次，退回 ${w.returned} 張，取消 ${w.cancelled} 張。` +
+    (w.onTimePercent === null
+      ? '沒有帶時間窗的送達。'
+      : `準時率 ${w.onTimePercent}%${w.onTimeChangePoints === null ? '' : `（${signed(w.onTimeChangePoints)} 個百分點）`}。`) +
+    `${w.routes} 條路線，${w.drivers} 名司機；${w.exceptions} 個異常待處理。`,
+};
+
+/** The day in a dispatcher's words, in the caller's language. */
+export function digestSentence(words: DigestWords, lang: Language): string {
+  return SENTENCES[lang](words, longDate(words.date, lang));
+}
