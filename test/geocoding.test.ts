@@ -268,6 +268,16 @@ describe('geocoding', () => {
     assert.equal(match.address.id, eiffel.body.record.id);
     assert.equal(match.address.dataset_id, dataset.body.dataset.id);
     assert.equal(match.address.label, 'Eiffel');
+    // Datasets are the business's own: a customer's search does not reach them.
+    const customer = await login(api, tenant.emails.customer);
+    const asCustomer = await api.get(
+      `/api/v1/client/addresses/search?q=${encodeURIComponent('tour eifel')}`,
+      {
+        token: customer,
+      },
+    );
+    assert.equal(asCustomer.status, 200);
+    assert.ok(asCustomer.body.matches.every((m: { source: string }) => m.source !== 'dataset_record'));
   });
 
   it("keeps another business's places to itself", async () => {

@@ -177,8 +177,8 @@ export class AddressesService {
   }
 
   /**
-   * The caller's address book, the business's points of interest and its placed dataset records
-   * searched by words, typos forgiven, best match first. When none of them matches and a public
+   * The caller's address book, the business's points of interest and (for staff) its placed
+   * dataset records searched by words, typos forgiven, best match first. When none of them matches and a public
    * geocoder is configured, its place answers instead (source `geocoder`); a geocoder that cannot
    * answer now leaves the answer empty rather than failing the search.
    */
@@ -189,7 +189,10 @@ export class AddressesService {
     const [addresses, pois, records] = await Promise.all([
       repo.searchAddresses(ctx.db, businessId, books, input.q, input.limit),
       repo.searchPois(ctx.db, businessId, input.q, input.limit),
-      this.finders.places()?.searchPlaces(ctx.db, businessId, input.q, input.limit) ?? [],
+      // Datasets are the business's internal data: a customer's search leaves them out.
+      caller.kind === 'customer'
+        ? []
+        : (this.finders.places()?.searchPlaces(ctx.db, businessId, input.q, input.limit) ?? []),
     ]);
     const rounded = (score: number) => Math.round(score * 100) / 100;
     const matches: SearchMatch[] = [
