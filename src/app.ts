@@ -61,6 +61,7 @@ import {
   TrackingService,
   trackingOperations,
 } from './modules/tracking/index.ts';
+import { WarehousesService, warehousesOperations } from './modules/warehouses/index.ts';
 import { WEBHOOK_TOPIC, WebhooksService, webhooksOperations } from './modules/webhooks/index.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import type { OperationContext } from './platform/catalog/operation.ts';
@@ -96,6 +97,7 @@ export interface Services {
   alliances: AlliancesService;
   analytics: AnalyticsService;
   datasets: DatasetsService;
+  warehouses: WarehousesService;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -168,6 +170,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     alliances,
     analytics: new AnalyticsService(clock, accounts, orders, dispatch),
     datasets,
+    warehouses: new WarehousesService(clock, accounts, orders, tracking, dispatch),
     agentTools,
     apiSurface,
   };
@@ -255,7 +258,8 @@ export function createCatalog(services: Services): Catalog {
     .register(addressesOperations(services.addresses))
     .register(alliancesOperations(services.alliances))
     .register(analyticsOperations(services.analytics))
-    .register(datasetsOperations(services.datasets));
+    .register(datasetsOperations(services.datasets))
+    .register(warehousesOperations(services.warehouses));
 }
 
 export interface App {

@@ -135,6 +135,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0021_datasets.sql': 'datasets',
   '0022_alliances.sql': 'alliances',
   '0023_analytics.sql': 'analytics',
+  '0025_warehouses.sql': 'warehouses',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

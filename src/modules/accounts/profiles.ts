@@ -14,6 +14,7 @@ export const SCOPES = [
   'approvals:read',
   'approvals:write',
   'wms:read',
+  'wms:write',
   'datasets:read',
   'datasets:write',
   'alliance:read',

@@ -51,6 +51,18 @@ export interface StatusDetails {
   incident_reason?: { code: string; message?: string };
   /** With RETURNED: one of the business's return reasons. */
   return_reason?: { code: string; note?: string };
+  /** Where it happened, when not at the order's address (a warehouse scan names the warehouse). */
+  location?: {
+    name?: string;
+    address?: string;
+    city?: string;
+    postal_code?: string;
+    country?: string;
+    lat?: number;
+    lng?: number;
+  };
+  /** The packages the change is about when it is not all of the order's (a scan names the one scanned). */
+  package_ids?: number[];
 }
 
 export interface OrderStatusListener {

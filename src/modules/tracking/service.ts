@@ -349,14 +349,18 @@ export class TrackingService implements OrderStatusListener {
     const address =
       change.to === 'PICKED_UP' || change.order.type === 'P' ? change.order.pickup : change.order.dropoff;
     const occurredAt = this.clock.now().toISOString();
-    const rows = change.packages.map((pkg) =>
+    const only = change.details?.package_ids;
+    const packages = only ? change.packages.filter((pkg) => only.includes(pkg.id)) : change.packages;
+    // A place the change names (a warehouse) is where it happened, whatever the code.
+    const location = change.details?.location ?? (address && LOCATED.has(code) ? locationOf(address) : null);
+    const rows = packages.map((pkg) =>
       this.row(change.businessId, pkg.id, {
         tracking_number: pkg.tracking_number,
         event_id: `tms-${randomUUID()}`,
         occurred_at: occurredAt,
         status_code: code,
         source: { type: 'self_delivery' },
-        ...(address && LOCATED.has(code) ? { location: locationOf(address) } : {}),
+        ...(location ? { location } : {}),
         ...(change.rerouted ? { description: 'Rerouted to a new address' } : {}),
         ...(change.details?.pod ? { pod: change.details.pod } : {}),
         ...(change.details?.incident_reason ? { incident_reason: change.details.incident_reason } : {}),

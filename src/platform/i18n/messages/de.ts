@@ -144,4 +144,20 @@ export const de: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
   QUERY_TOO_COMPLEX:
     'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',
+  WAREHOUSE_NOT_FOUND: 'Kein Lager {id} in diesem Unternehmen.',
+  WAREHOUSE_LOCATION_NOT_FOUND: 'Kein Lagerplatz {id} in diesem Lager.',
+  TRANSFER_NOT_FOUND: 'Keine Lagerumbuchung {id} in diesem Unternehmen.',
+  WAREHOUSE_ROLE_REQUIRED:
+    'Sie haben keine Lagerrolle im Lager {code}: ein Kunden-Administrator vergibt sie.',
+  PACKAGE_IN_OTHER_WAREHOUSE:
+    'Paket {number} liegt in einem anderen Lager: buchen Sie es um, statt es hier anzunehmen.',
+  PACKAGE_NOT_IN_WAREHOUSE: 'Paket {number} ist nicht in diesem Lager: nehmen Sie es zuerst an.',
+  LOCATION_FULL: 'Lagerplatz {code} ist voll: er hält so viele Pakete, wie seine Kapazität erlaubt.',
+  STOCK_NOT_ENOUGH: 'Nicht genug {sku} an diesem Platz, um es zu bewegen.',
+  NO_STAGING_LANE:
+    'Jede Bereitstellungsspur dieses Lagers dient am {date} schon einer Tour: legen Sie eine weitere an.',
+  ROUTE_ALREADY_DISPATCHED: 'Tour {route} ist bereits abgefertigt: es kann nichts mehr geladen werden.',
+  TRANSFER_REFUSED: 'Die Umbuchung hat nichts bewegt: {count} Paket(e) können nicht umgebucht werden.',
+  TRANSFER_NOT_REVERSIBLE:
+    'Umbuchung {id} kann nicht rückgängig gemacht werden: sie wurde es schon, oder Pakete haben sich seitdem bewegt.',
 };

@@ -132,4 +132,18 @@ export const en: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
   QUERY_TOO_COMPLEX:
     'The query asks for too much: {measure} = {found}, over the limit of {limit}. Ask for less in one request (fewer aliases, smaller pages, less nesting).',
+  WAREHOUSE_NOT_FOUND: 'No warehouse {id} in this business.',
+  WAREHOUSE_LOCATION_NOT_FOUND: 'No location {id} in this warehouse.',
+  TRANSFER_NOT_FOUND: 'No warehouse transfer {id} in this business.',
+  WAREHOUSE_ROLE_REQUIRED: 'You have no warehouse role at warehouse {code}: a client admin grants it.',
+  PACKAGE_IN_OTHER_WAREHOUSE:
+    'Package {number} is held by another warehouse: transfer it instead of receiving it here.',
+  PACKAGE_NOT_IN_WAREHOUSE: 'Package {number} is not inside this warehouse: receive it first.',
+  LOCATION_FULL: 'Location {code} is full: it holds as many parcels as its capacity allows.',
+  STOCK_NOT_ENOUGH: 'Not enough of {sku} at that place to move.',
+  NO_STAGING_LANE: 'Every staging lane of this warehouse already serves a route on {date}: add a lane.',
+  ROUTE_ALREADY_DISPATCHED: 'Route {route} has already been dispatched: nothing more can be loaded.',
+  TRANSFER_REFUSED: 'The transfer moved nothing: {count} package(s) cannot move.',
+  TRANSFER_NOT_REVERSIBLE:
+    'Transfer {id} cannot be rolled back: it was already, or some of its packages have moved since.',
 };

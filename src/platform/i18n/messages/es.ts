@@ -139,4 +139,18 @@ export const es: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
   QUERY_TOO_COMPLEX:
     'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',
+  WAREHOUSE_NOT_FOUND: 'No hay ningún almacén {id} en esta empresa.',
+  WAREHOUSE_LOCATION_NOT_FOUND: 'No hay ninguna ubicación {id} en este almacén.',
+  TRANSFER_NOT_FOUND: 'No hay ningún traslado entre almacenes {id} en esta empresa.',
+  WAREHOUSE_ROLE_REQUIRED: 'No tiene un rol en el almacén {code}: lo concede un administrador del cliente.',
+  PACKAGE_IN_OTHER_WAREHOUSE:
+    'El paquete {number} está en otro almacén: trasládelo en lugar de recibirlo aquí.',
+  PACKAGE_NOT_IN_WAREHOUSE: 'El paquete {number} no está en este almacén: recíbalo primero.',
+  LOCATION_FULL: 'La ubicación {code} está llena: contiene tantos paquetes como permite su capacidad.',
+  STOCK_NOT_ENOUGH: 'No hay suficiente {sku} en ese lugar para moverlo.',
+  NO_STAGING_LANE: 'Cada carril de preparación de este almacén ya sirve a una ruta el {date}: añada uno.',
+  ROUTE_ALREADY_DISPATCHED: 'La ruta {route} ya ha salido: no se puede cargar nada más.',
+  TRANSFER_REFUSED: 'El traslado no movió nada: {count} paquete(s) no se pueden mover.',
+  TRANSFER_NOT_REVERSIBLE:
+    'El traslado {id} no se puede revertir: ya se revirtió, o algunos de sus paquetes se han movido desde entonces.',
 };

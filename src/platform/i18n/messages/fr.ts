@@ -146,4 +146,20 @@ export const fr: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
   QUERY_TOO_COMPLEX:
     "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",
+  WAREHOUSE_NOT_FOUND: 'Aucun entrepôt {id} dans cette entreprise.',
+  WAREHOUSE_LOCATION_NOT_FOUND: 'Aucun emplacement {id} dans cet entrepôt.',
+  TRANSFER_NOT_FOUND: "Aucun transfert d'entrepôt {id} dans cette entreprise.",
+  WAREHOUSE_ROLE_REQUIRED:
+    "Vous n'avez pas de rôle dans l'entrepôt {code} : un administrateur client l'accorde.",
+  PACKAGE_IN_OTHER_WAREHOUSE:
+    'Le colis {number} est détenu par un autre entrepôt : transférez-le au lieu de le réceptionner ici.',
+  PACKAGE_NOT_IN_WAREHOUSE: "Le colis {number} n'est pas dans cet entrepôt : réceptionnez-le d'abord.",
+  LOCATION_FULL: "L'emplacement {code} est plein : il contient autant de colis que sa capacité le permet.",
+  STOCK_NOT_ENOUGH: 'Pas assez de {sku} à cet endroit pour le déplacer.',
+  NO_STAGING_LANE:
+    'Chaque couloir de préparation de cet entrepôt sert déjà une tournée le {date} : ajoutez-en un.',
+  ROUTE_ALREADY_DISPATCHED: 'La tournée {route} est déjà partie : plus rien ne peut être chargé.',
+  TRANSFER_REFUSED: "Le transfert n'a rien déplacé : {count} colis ne peuvent pas être déplacés.",
+  TRANSFER_NOT_REVERSIBLE:
+    "Le transfert {id} ne peut pas être annulé : il l'a déjà été, ou certains de ses colis ont bougé depuis.",
 };

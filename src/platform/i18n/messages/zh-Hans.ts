@@ -120,4 +120,16 @@ export const zhHans: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',
+  WAREHOUSE_NOT_FOUND: '此企业中没有仓库 {id}。',
+  WAREHOUSE_LOCATION_NOT_FOUND: '此仓库中没有库位 {id}。',
+  TRANSFER_NOT_FOUND: '此企业中没有仓库调拨 {id}。',
+  WAREHOUSE_ROLE_REQUIRED: '您在仓库 {code} 没有仓库角色：由客户管理员授予。',
+  PACKAGE_IN_OTHER_WAREHOUSE: '包裹 {number} 在另一个仓库中：请调拨，而不是在此收货。',
+  PACKAGE_NOT_IN_WAREHOUSE: '包裹 {number} 不在此仓库中：请先收货。',
+  LOCATION_FULL: '库位 {code} 已满：所存包裹已达容量上限。',
+  STOCK_NOT_ENOUGH: '该位置的 {sku} 数量不足，无法移动。',
+  NO_STAGING_LANE: '此仓库的每条集货道在 {date} 都已分配给线路：请新增集货道。',
+  ROUTE_ALREADY_DISPATCHED: '线路 {route} 已发车：不能再装载。',
+  TRANSFER_REFUSED: '调拨未移动任何包裹：{count} 个包裹无法移动。',
+  TRANSFER_NOT_REVERSIBLE: '调拨 {id} 无法回滚：已回滚过，或其部分包裹此后已移动。',
 };

@@ -120,4 +120,16 @@ export const zhHant: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',
+  WAREHOUSE_NOT_FOUND: '此企業中沒有倉庫 {id}。',
+  WAREHOUSE_LOCATION_NOT_FOUND: '此倉庫中沒有庫位 {id}。',
+  TRANSFER_NOT_FOUND: '此企業中沒有倉庫調撥 {id}。',
+  WAREHOUSE_ROLE_REQUIRED: '您在倉庫 {code} 沒有倉庫角色：由客戶管理員授予。',
+  PACKAGE_IN_OTHER_WAREHOUSE: '包裹 {number} 在另一個倉庫中：請調撥，而不是在此收貨。',
+  PACKAGE_NOT_IN_WAREHOUSE: '包裹 {number} 不在此倉庫中：請先收貨。',
+  LOCATION_FULL: '庫位 {code} 已滿：所存包裹已達容量上限。',
+  STOCK_NOT_ENOUGH: '該位置的 {sku} 數量不足，無法移動。',
+  NO_STAGING_LANE: '此倉庫的每條集貨道在 {date} 都已分配給路線：請新增集貨道。',
+  ROUTE_ALREADY_DISPATCHED: '路線 {route} 已發車：不能再裝載。',
+  TRANSFER_REFUSED: '調撥未移動任何包裹：{count} 個包裹無法移動。',
+  TRANSFER_NOT_REVERSIBLE: '調撥 {id} 無法回滾：已回滾過，或其部分包裹此後已移動。',
 };

@@ -1,0 +1,510 @@
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { idParam } from '../../platform/schemas.ts';
+import { MAX_BATCH, type WarehousesService } from './service.ts';
+import { LOCATION_KINDS, PACKAGE_STATES, WEEKDAYS } from './tables.ts';
+
+const TAG_MOBILE = 'WarehouseMobile';
+const TAG_TRANSFER = 'WarehouseTransfer';
+const STAFF = ['client_admin', 'employee'] as const;
+/** Scans are for employees and drivers with the warehouse's role; client admins scan anywhere. */
+const SCANNERS = ['client_admin', 'employee', 'driver'] as const;
+const ADMIN = ['client_admin'] as const;
+
+const trackingNumber = z.string().trim().min(1).max(64).describe('A package tracking number');
+const code = z
+  .string()
+  .trim()
+  .min(1)
+  .max(32)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, ".", "_" or "-"');
+const date = z.iso.date().describe('Calendar date YYYY-MM-DD; default: today in the business time zone');
+const timeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'an IANA time zone such as Europe/Paris');
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
+const openingHours = z.partialRecord(z.enum(WEEKDAYS), z.array(z.object({ from: hhmm, to: hhmm })).max(4));
+
+const locationSchema = z.object({
+  id: z.int(),
+  warehouse_id: z.int(),
+  code: z.string(),
+  kind: z.enum(LOCATION_KINDS),
+  capacity: z.int().describe('Parcels it can hold (packages plus stock units)'),
+  occupied: z.int().describe('Parcels it holds now'),
+});
+const warehouseSchema = z.object({
+  id: z.int(),
+  code: z.string(),
+  name: z.string(),
+  address: z.object({
+    line1: z.string(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+    lat: z.number().nullable(),
+    lng: z.number().nullable(),
+  }),
+  time_zone: z.string(),
+  opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
+  depot_id: z.int().nullable().describe('The dispatch depot its routes start from'),
+  postal_prefixes: z.array(z.string()).describe('Drop-off postal codes it serves (a package belongs to it)'),
+  staff_user_ids: z.array(z.int()).describe('Employees and drivers with the warehouse role here'),
+  locations: z.array(locationSchema),
+  created_at: z.string(),
+});
+const warehouseAnswer = z.object({ result: z.literal(true), warehouse: warehouseSchema });
+const place = z.object({ id: z.int(), code: z.string() }).nullable();
+const scanResult = z.object({
+  tracking_number: z.string(),
+  outcome: z.enum(['received', 'already_received', 'refused']),
+  order_id: z.int().optional(),
+  order_status: z.string().optional(),
+  mis_received: z.boolean().optional().describe('It belongs to another warehouse (home_warehouse)'),
+  home_warehouse: z.object({ id: z.int(), code: z.string() }).nullable().optional(),
+  error_code: z.string().optional(),
+  message: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+const outboundReport = {
+  route_id: z.int(),
+  dispatched_at: z.string().nullable(),
+  loaded: z.array(z.string()),
+  missing: z.array(z.string()).describe("The route's packages not loaded"),
+  extra: z.array(z.string()).describe('Packages scanned for this route that are not on it (not loaded)'),
+};
+const transferSchema = z.object({
+  id: z.int(),
+  from_warehouse_id: z.int(),
+  to_warehouse_id: z.int(),
+  tracking_numbers: z.array(z.string()),
+  note: z.string().nullable(),
+  created_by: z.int().nullable(),
+  created_at: z.string(),
+  door: z.string(),
+  rolled_back_at: z.string().nullable(),
+  rolled_back_by: z.int().nullable(),
+});
+const warehouseId = idParam.describe('The warehouse');
+
+export function warehousesOperations(warehouses: WarehousesService): Operation[] {
+  return [
+    defineOperation({
+      name: 'get_warehouses',
+      summary: "The business's warehouses with their locations and who holds the warehouse role",
+      tag: TAG_MOBILE,
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        user: 'get_warehouses',
+        guide:
+          "List the business's warehouses (code, address, time zone, opening hours, linked depot) with their locations (zones, aisles, bins, staging lanes) and each location's capacity and occupancy. Use it to find a warehouse_id before get_inventory.",
+        idempotent: true,
+      },
+      access: { kinds: SCANNERS, scopes: ['wms:read'] },
+      rest: { method: 'GET', path: '/v1/client/warehouses' },
+      graphql: 'warehouses',
+      input: z.object({
+        code: z.string().max(32).optional().describe('Only the warehouse with this code'),
+        ...pageParams,
+      }),
+      output: z.object({ result: z.literal(true), ...pageEnvelope, warehouses: z.array(warehouseSchema) }),
+      handler: (ctx, input) => warehouses.list(ctx, input),
+    }),
+    defineOperation({
+      name: 'get_inventory',
+      summary: 'What is where now: packages by location and state, or stock by SKU and quantity',
+      tag: TAG_MOBILE,
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        user: 'get_inventory',
+        guide:
+          "What a warehouse holds now. what=packages (default): the packages with their location, state (received, stored, sorted, loaded; dispatched only when asked) and order status, plus a count by location and state; filter by warehouse_id, location_id, state, tracking_number, route_id, mis_received. what=stock: storage customers' SKUs with quantity by location; filter by sku, customer_id. Paged.",
+        idempotent: true,
+      },
+      access: { kinds: STAFF, scopes: ['wms:read'], customer: 'customer_id' },
+      rest: { method: 'GET', path: '/v1/client/inventory' },
+      graphql: 'inventory',
+      input: z.object({
+        what: z.enum(['packages', 'stock']).default('packages'),
+        warehouse_id: idParam.optional(),
+        location_id: idParam.optional(),
+        state: z.array(z.enum(PACKAGE_STATES)).min(1).optional(),
+        tracking_number: trackingNumber.optional(),
+        route_id: idParam.optional(),
+        mis_received: z.boolean().optional(),
+        sku: z.string().trim().min(1).max(64).optional(),
+        customer_id: idParam.optional().describe('Stock of this storage customer only'),
+        ...pageParams,
+      }),
+      output: z.object({
+        result: z.literal(true),
+        ...pageEnvelope,
+        summary: z.array(
+          z.object({
+            warehouse_id: z.int(),
+            location: place,
+            state: z.enum(PACKAGE_STATES),
+            packages: z.int(),
+          }),
+        ),
+        packages: z.array(
+          z.object({
+            tracking_number: z.string(),
+            order_id: z.int(),
+            order_status: z.string().nullable(),
+            warehouse_id: z.int(),
+            state: z.enum(PACKAGE_STATES),
+            location: place,
+            route_id: z.int().nullable(),
+            mis_received: z.boolean(),
+            home_warehouse_id: z.int().nullable(),
+            received_at: z.string(),
+            updated_at: z.string(),
+          }),
+        ),
+        stock: z.array(
+          z.object({
+            warehouse_id: z.int(),
+            location: place,
+            customer_id: z.int(),
+            sku: z.string(),
+            quantity: z.int(),
+            updated_at: z.string(),
+          }),
+        ),
+      }),
+      handler: (ctx, input) => warehouses.inventory(ctx, input),
+    }),
+    defineOperation({
+      name: 'create_warehouse',
+      summary: 'Add a warehouse: code, name, address, coordinates, time zone, opening hours, linked depot',
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: ADMIN, scopes: ['wms:write'] },
+      rest: { method: 'POST', path: '/v1/client/warehouses' },
+      graphql: 'createWarehouse',
+      input: z.object({
+        code,
+        name: z.string().trim().min(1).max(120),
+        line1: z.string().trim().min(1).max(200),
+        postal_code: z.string().trim().max(20).optional(),
+        city: z.string().trim().max(100).optional(),
+        country: z
+          .string()
+          .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2')
+          .optional(),
+        lat: z.number().min(-90).max(90).optional(),
+        lng: z.number().min(-180).max(180).optional(),
+        time_zone: timeZone,
+        opening_hours: openingHours.optional(),
+        depot_id: idParam.optional(),
+        postal_prefixes: z.array(z.string().trim().min(1).max(20)).max(200).optional(),
+      }),
+      output: warehouseAnswer,
+      handler: (ctx, input) => warehouses.createWarehouse(ctx, input),
+    }),
+    defineOperation({
+      name: 'create_warehouse_location',
+      summary:
+        'Add a location to a warehouse: a zone, aisle, bin or staging lane, with its capacity in parcels',
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: ADMIN, scopes: ['wms:write'] },
+      errors: ['WAREHOUSE_NOT_FOUND'],
+      rest: { method: 'POST', path: '/v1/client/warehouses/:warehouse_id/locations' },
+      graphql: 'createWarehouseLocation',
+      input: z.object({
+        warehouse_id: warehouseId,
+        code,
+        kind: z.enum(LOCATION_KINDS),
+        capacity: z.int().min(0).max(1_000_000),
+      }),
+      output: z.object({ result: z.literal(true), location: locationSchema }),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.createLocation(ctx, warehouse_id, input),
+    }),
+    defineOperation({
+      name: 'set_warehouse_staff',
+      summary: 'Give the warehouse role to these employees and drivers (and take it from the others)',
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: ADMIN, scopes: ['wms:write'] },
+      errors: ['WAREHOUSE_NOT_FOUND', 'USER_NOT_FOUND'],
+      rest: { method: 'PUT', path: '/v1/client/warehouses/:warehouse_id/staff' },
+      graphql: 'setWarehouseStaff',
+      input: z.object({ warehouse_id: warehouseId, user_ids: z.array(idParam).max(500) }),
+      output: warehouseAnswer,
+      handler: (ctx, input) => warehouses.setStaff(ctx, input.warehouse_id, input.user_ids),
+    }),
+    defineOperation({
+      name: 'receive_packages',
+      summary: 'Receiving: scan one tracking number or a batch in at a warehouse',
+      description:
+        "Each number on its own: received (the order moves to AT_WAREHOUSE and a `received` tracking event with the warehouse as location enters the package's timeline), already_received (nothing changes), or refused with its error_code. A package that belongs to another warehouse is flagged mis_received.",
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: SCANNERS, scopes: ['wms:write'] },
+      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED'],
+      rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/receive' },
+      graphql: 'receivePackages',
+      input: z.object({
+        warehouse_id: warehouseId,
+        tracking_numbers: z.array(trackingNumber).min(1).max(MAX_BATCH),
+      }),
+      output: z.object({ result: z.literal(true), received: z.int(), results: z.array(scanResult) }),
+      handler: (ctx, input) => warehouses.receive(ctx, input.warehouse_id, input.tracking_numbers),
+    }),
+    defineOperation({
+      name: 'receive_stock',
+      summary: "Receiving: a storage customer's SKU quantity arrives at a warehouse, not put away yet",
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: SCANNERS, scopes: ['wms:write'], customer: 'customer_id' },
+      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED'],
+      rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/receive-stock' },
+      graphql: 'receiveStock',
+      input: z.object({
+        warehouse_id: warehouseId,
+        customer_id: idParam,
+        sku: z.string().trim().min(1).max(64),
+        quantity: z.int().min(1).max(1_000_000),
+      }),
+      output: z.object({
+        result: z.literal(true),
+        sku: z.string(),
+        customer_id: z.int(),
+        unplaced_quantity: z.int().describe('Units of this SKU waiting to be put away'),
+      }),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.receiveStock(ctx, warehouse_id, input),
+    }),
+    defineOperation({
+      name: 'putaway',
+      summary: 'Putaway: move a received package, or a SKU quantity, to a location; never over its capacity',
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: SCANNERS, scopes: ['wms:write'], customer: 'customer_id' },
+      errors: [
+        'WAREHOUSE_NOT_FOUND',
+        'WAREHOUSE_ROLE_REQUIRED',
+        'WAREHOUSE_LOCATION_NOT_FOUND',
+        'PACKAGE_NOT_IN_WAREHOUSE',
+        'LOCATION_FULL',
+        'STOCK_NOT_ENOUGH',
+        'TRACKING_NOT_FOUND',
+      ],
+      rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/putaway' },
+      graphql: 'putaway',
+      input: z
+        .object({
+          warehouse_id: warehouseId,
+          location_id: idParam,
+          tracking_number: trackingNumber.optional(),
+          sku: z.string().trim().min(1).max(64).optional(),
+          customer_id: idParam.optional(),
+          quantity: z.int().min(1).max(1_000_000).optional(),
+          from_location_id: idParam
+            .optional()
+            .describe('Stock: where it is taken from; default: not put away yet'),
+        })
+        .refine(
+          (input) =>
+            (input.tracking_number !== undefined) !==
+            (input.sku !== undefined && input.customer_id !== undefined && input.quantity !== undefined),
+          {
+            message: 'give tracking_number, or sku with customer_id and quantity',
+            path: ['tracking_number'],
+          },
+        ),
+      output: z.object({
+        result: z.literal(true),
+        outcome: z.enum(['moved', 'unchanged']),
+        location: locationSchema,
+      }),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.putaway(ctx, warehouse_id, input),
+    }),
+    defineOperation({
+      name: 'sort_package',
+      summary: "Route sorting: the scan answers the package's staging lane and stop sequence for the date",
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: SCANNERS, scopes: ['wms:write'] },
+      errors: [
+        'WAREHOUSE_NOT_FOUND',
+        'WAREHOUSE_ROLE_REQUIRED',
+        'PACKAGE_NOT_IN_WAREHOUSE',
+        'TRACKING_NOT_FOUND',
+        'NO_STAGING_LANE',
+        'LOCATION_FULL',
+      ],
+      rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/sort' },
+      graphql: 'sortPackage',
+      input: z.object({ warehouse_id: warehouseId, tracking_number: trackingNumber, date: date.optional() }),
+      output: z.object({
+        result: z.literal(true),
+        outcome: z.enum(['sorted', 'already_sorted', 'no_route']),
+        tracking_number: z.string(),
+        date: z.string(),
+        route: z.object({ id: z.int(), driver: z.object({ id: z.int(), name: z.string() }) }).nullable(),
+        lane: z.object({ id: z.int(), code: z.string() }).nullable(),
+        stop_sequence: z.int().nullable(),
+      }),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.sort(ctx, warehouse_id, input),
+    }),
+    defineOperation({
+      name: 'get_route_sorting',
+      summary:
+        "A day's route sorting at a warehouse: each route's lane, packages sorted and to sort, packages on no route",
+      tag: TAG_MOBILE,
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: SCANNERS, scopes: ['wms:read'] },
+      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED'],
+      rest: { method: 'GET', path: '/v1/warehouse/:warehouse_id/sorting' },
+      graphql: 'routeSorting',
+      input: z.object({ warehouse_id: warehouseId, date: date.optional() }),
+      output: z.object({
+        result: z.literal(true),
+        date: z.string(),
+        routes: z.array(
+          z.object({
+            route_id: z.int(),
+            driver: z.object({ id: z.int(), name: z.string() }),
+            lane: z.object({ id: z.int(), code: z.string() }).nullable(),
+            sorted: z.array(z.string()),
+            to_sort: z.array(z.string()),
+          }),
+        ),
+        unrouted: z.array(z.string()).describe('Packages held here whose order is on no route that day'),
+      }),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.sortPlan(ctx, warehouse_id, input),
+    }),
+    defineOperation({
+      name: 'load_package',
+      summary:
+        "Route outbound: scan a package onto its route's van; a package not on the route is reported as extra",
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: SCANNERS, scopes: ['wms:write'] },
+      errors: [
+        'WAREHOUSE_NOT_FOUND',
+        'WAREHOUSE_ROLE_REQUIRED',
+        'ROUTE_NOT_FOUND',
+        'ROUTE_ALREADY_DISPATCHED',
+        'TRACKING_NOT_FOUND',
+        'PACKAGE_NOT_IN_WAREHOUSE',
+      ],
+      rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/routes/:route_id/load' },
+      graphql: 'loadPackage',
+      input: z.object({ warehouse_id: warehouseId, route_id: idParam, tracking_number: trackingNumber }),
+      output: z.object({
+        result: z.literal(true),
+        outcome: z.enum(['loaded', 'already_loaded', 'extra']),
+        tracking_number: z.string(),
+        route_id: z.int(),
+      }),
+      handler: (ctx, input) =>
+        warehouses.load(ctx, input.warehouse_id, input.route_id, input.tracking_number),
+    }),
+    defineOperation({
+      name: 'get_route_outbound',
+      summary: "Route outbound: the route's packages loaded and missing, and the extra ones scanned",
+      tag: TAG_MOBILE,
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: SCANNERS, scopes: ['wms:read'] },
+      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED', 'ROUTE_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/warehouse/:warehouse_id/routes/:route_id/outbound' },
+      graphql: 'routeOutbound',
+      input: z.object({ warehouse_id: warehouseId, route_id: idParam }),
+      output: z.object({ result: z.literal(true), ...outboundReport }),
+      handler: async (ctx, input) => {
+        const { expected: _expected, ...report } = await warehouses.outbound(
+          ctx,
+          input.warehouse_id,
+          input.route_id,
+        );
+        return report;
+      },
+    }),
+    defineOperation({
+      name: 'dispatch_route',
+      summary:
+        'Route outbound: dispatch the route; its loaded packages go out for delivery, missing and extra ones are reported',
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: SCANNERS, scopes: ['wms:write'] },
+      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED', 'ROUTE_NOT_FOUND'],
+      rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/routes/:route_id/dispatch' },
+      graphql: 'dispatchRoute',
+      input: z.object({ warehouse_id: warehouseId, route_id: idParam }),
+      output: z.object({
+        result: z.literal(true),
+        outcome: z.enum(['dispatched', 'already_dispatched']),
+        ...outboundReport,
+      }),
+      handler: (ctx, input) => warehouses.dispatchRoute(ctx, input.warehouse_id, input.route_id),
+    }),
+    defineOperation({
+      name: 'transfer_packages',
+      summary:
+        'Warehouse transfer: move mis-received local-delivery packages to another warehouse, all or none',
+      description:
+        'One package or a batch: when any package cannot move, nothing moves and TRANSFER_REFUSED lists each failing package with its reason.',
+      tag: TAG_TRANSFER,
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: STAFF, scopes: ['wms:write'] },
+      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED', 'TRANSFER_REFUSED'],
+      rest: { method: 'POST', path: '/v1/client/warehouse-transfers' },
+      graphql: 'transferPackages',
+      input: z
+        .object({
+          from_warehouse_id: idParam,
+          to_warehouse_id: idParam,
+          tracking_numbers: z.array(trackingNumber).min(1).max(MAX_BATCH),
+          note: z.string().trim().max(500).optional(),
+        })
+        .refine((input) => input.from_warehouse_id !== input.to_warehouse_id, {
+          message: 'must differ from from_warehouse_id',
+          path: ['to_warehouse_id'],
+        }),
+      output: z.object({ result: z.literal(true), transfer: transferSchema }),
+      handler: (ctx, input) => warehouses.transfer(ctx, input),
+    }),
+    defineOperation({
+      name: 'rollback_warehouse_transfer',
+      summary:
+        'Warehouse transfer: roll a committed transfer back whole, while none of its packages has moved since',
+      tag: TAG_TRANSFER,
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: STAFF, scopes: ['wms:write'] },
+      errors: ['TRANSFER_NOT_FOUND', 'TRANSFER_NOT_REVERSIBLE', 'WAREHOUSE_ROLE_REQUIRED'],
+      rest: { method: 'POST', path: '/v1/client/warehouse-transfers/:transfer_id/rollback' },
+      graphql: 'rollbackWarehouseTransfer',
+      input: z.object({ transfer_id: idParam }),
+      output: z.object({ result: z.literal(true), transfer: transferSchema }),
+      handler: (ctx, input) => warehouses.rollbackTransfer(ctx, input.transfer_id),
+    }),
+  ];
+}
