@@ -306,6 +306,19 @@ export async function addStock(
   delta: number,
   at: Date,
 ): Promise<number> {
+  if (delta < 0) {
+    // Taking from a place that has it (the caller locked and checked the row): no row to create.
+    const taken = await db
+      .updateTable('warehouse_stock')
+      .set({ quantity: sql`quantity + ${delta}`, updated_at: at })
+      .where('warehouse_id', '=', place.warehouseId)
+      .where('customer_user_id', '=', place.customerUserId)
+      .where('sku', '=', place.sku)
+      .where('location_id', 'is not distinct from', place.locationId)
+      .returning('quantity')
+      .executeTakeFirstOrThrow();
+    return taken.quantity;
+  }
   const row = await sql<{ quantity: number }>`
     INSERT INTO warehouse_stock (business_id, warehouse_id, location_id, customer_user_id, sku, quantity, updated_at)
     VALUES (${place.businessId}, ${place.warehouseId}, ${place.locationId}, ${place.customerUserId}, ${place.sku},

@@ -1,0 +1,683 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ClientError, GraphQLClient, gql } from 'graphql-request';
+import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+/**
+ * The warehouse day, end to end through the API: receive a mixed batch, transfer the
+ * mis-received packages as a batch and roll a batch back, put away, sort to routes, load a
+ * route with one package missing and one extra, dispatch; with the refusals around it.
+ */
+describe('warehouses', () => {
+  let server: TestServer;
+  let api: Client;
+  let tenant: Tenant;
+  let other: Tenant;
+  let admin: string;
+  let employee: string;
+  let driver: string;
+  let otherAdmin: string;
+  let north: number;
+  let south: number;
+  const lanes: Record<string, number> = {};
+  /** Tracking numbers by order ref. */
+  const tn: Record<string, string> = {};
+  const orderIds: Record<string, number> = {};
+  let routeId: number;
+  let otherNumber: string;
+  const ROUTE_DATE = '2026-11-03';
+
+  const post = (path: string, body: unknown, token = admin) => api.post(`/api${path}`, body, { token });
+  const get = (path: string, token = admin) => api.get(`/api${path}`, { token });
+  const receive = (numbers: string[], token = employee, at = north) =>
+    post(`/v1/warehouse/${at}/receive`, { tracking_numbers: numbers }, token);
+  const statusOf = async (ref: string) => (await get(`/v1/client/orders/${orderIds[ref]}`)).body.order.status;
+  const events = async (ref: string) =>
+    (await api.get(`/api/v1/otep/trackings/${tn[ref]}`)).body.data.events as Array<{
+      status_code: string;
+      location?: { name?: string };
+      description?: string;
+    }>;
+  const inventory = async (query: string) => (await get(`/v1/client/inventory?${query}`)).body;
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'wms');
+    other = await createTenant(server.db, server.app.services, 'wmsother');
+    admin = await login(api, tenant.emails.client_admin);
+    employee = await login(api, tenant.emails.employee);
+    driver = await login(api, tenant.emails.driver);
+    otherAdmin = await login(api, other.emails.client_admin);
+
+    const depot = await post('/v1/client/depots', { name: 'Paris depot', lat: 48.86, lng: 2.34 });
+    const warehouse = (code: string, prefixes: string[], lat: number, lng: number) =>
+      post('/v1/client/warehouses', {
+        code,
+        name: `Warehouse ${code}`,
+        line1: `1 Rue ${code}`,
+        city: code === 'NORTH' ? 'Paris' : 'Lyon',
+        country: 'FR',
+        lat,
+        lng,
+        time_zone: 'Europe/Paris',
+        opening_hours: { mon: [{ from: '06:00', to: '20:00' }] },
+        depot_id: depot.body.depot.id,
+        postal_prefixes: prefixes,
+      });
+    const n = await warehouse('NORTH', ['75'], 48.86, 2.34);
+    assert.equal(n.status, 200, JSON.stringify(n.body));
+    north = n.body.warehouse.id;
+    south = (await warehouse('SOUTH', ['69'], 45.75, 4.85)).body.warehouse.id;
+    for (const [code, kind, capacity] of [
+      ['BIN-1', 'bin', 1],
+      ['BIN-2', 'bin', 10],
+      ['LANE-A', 'staging_lane', 50],
+      ['LANE-B', 'staging_lane', 50],
+    ] as const) {
+      const made = await post(`/v1/client/warehouses/${north}/locations`, { code, kind, capacity });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      lanes[code] = made.body.location.id;
+    }
+    // The warehouse role: the employee at both warehouses, the driver at NORTH only.
+    const staffed = await api.call('PUT', `/api/v1/client/warehouses/${north}/staff`, {
+      token: admin,
+      body: { user_ids: [tenant.userIds.employee, tenant.userIds.driver] },
+    });
+    assert.deepEqual(
+      staffed.body.warehouse.staff_user_ids,
+      [tenant.userIds.employee, tenant.userIds.driver].sort(),
+    );
+    await api.call('PUT', `/api/v1/client/warehouses/${south}/staff`, {
+      token: admin,
+      body: { user_ids: [tenant.userIds.employee] },
+    });
+
+    // Four Paris orders planned on one route, two Paris orders for later (no route), two for Lyon.
+    const paris = (i: number) => ({
+      line1: `${i} Rue de Rivoli`,
+      city: 'Paris',
+      postal_code: '75001',
+      lat: 48.86 + i / 1000,
+      lng: 2.34,
+    });
+    const lyon = (i: number) => ({
+      line1: `${i} Quai Perrache`,
+      city: 'Lyon',
+      postal_code: '69002',
+      lat: 45.75,
+      lng: 4.82 + i / 1000,
+    });
+    const orders = [
+      ...[1, 2, 3, 4].map((i) => ({ order_ref: `R${i}`, scheduled_date: ROUTE_DATE, dropoff: paris(i) })),
+      ...[5, 6].map((i) => ({ order_ref: `U${i}`, scheduled_date: '2026-11-04', dropoff: paris(i) })),
+      ...[1, 2].map((i) => ({ order_ref: `L${i}`, scheduled_date: '2026-11-04', dropoff: lyon(i) })),
+    ];
+    for (const order of orders) {
+      const made = await post('/v1/client/orderCreate', order);
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      tn[order.order_ref] = made.body.tracking_number;
+      orderIds[order.order_ref] = made.body.order_id;
+    }
+    const profile = await api.call('PUT', `/api/v1/client/drivers/${tenant.userIds.driver}/profile`, {
+      token: admin,
+      body: {
+        depot_id: depot.body.depot.id,
+        capacity: { weight_grams: 1_000_000, volume_cm3: 100_000_000, count: 100 },
+        shift: { start: '06:00', end: '22:00' },
+      },
+    });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    const built = await post('/v3/client/build-route', { date: ROUTE_DATE, time_limit_ms: 200 });
+    assert.equal(built.status, 200, JSON.stringify(built.body));
+    assert.equal(built.body.routes.length, 1);
+    routeId = built.body.routes[0].id;
+
+    const theirs = await post('/v1/client/orderCreate', { dropoff: paris(9) }, otherAdmin);
+    otherNumber = theirs.body.tracking_number;
+  });
+  after(() => server.close());
+
+  it('runs the whole day: receive, transfer, roll back, put away, sort, load, dispatch', async () => {
+    // ----- receiving a mixed batch -----
+    const batch = await receive([
+      tn.R1!,
+      tn.R2!,
+      tn.R3!,
+      tn.R4!,
+      tn.U5!,
+      tn.L1!,
+      tn.L2!,
+      'TMSNOSUCHNUM1',
+      otherNumber,
+    ]);
+    assert.equal(batch.status, 200, JSON.stringify(batch.body));
+    assert.equal(batch.body.received, 7);
+    const byNumber = new Map(
+      batch.body.results.map((r: { tracking_number: string }) => [r.tracking_number, r]),
+    );
+    assert.deepEqual(
+      [tn.L1, tn.L2].map(
+        (n) => byNumber.get(n) as { mis_received: boolean; home_warehouse: { code: string } },
+      ),
+      [tn.L1, tn.L2].map((n) => ({
+        ...(byNumber.get(n) as object),
+        mis_received: true,
+        home_warehouse: { id: south, code: 'SOUTH' },
+      })),
+    );
+    assert.equal((byNumber.get(tn.R1) as { mis_received: boolean }).mis_received, false);
+    for (const unknown of ['TMSNOSUCHNUM1', otherNumber]) {
+      // Another business's number is as unknown as a made-up one: nothing leaks.
+      assert.deepEqual(
+        [
+          (byNumber.get(unknown) as { outcome: string }).outcome,
+          (byNumber.get(unknown) as { error_code: string }).error_code,
+        ],
+        ['refused', 'TRACKING_NOT_FOUND'],
+      );
+    }
+    assert.equal(await statusOf('R1'), 'AT_WAREHOUSE');
+    assert.equal(await statusOf('L1'), 'AT_WAREHOUSE');
+    const received = (await events('R1')).filter((e) => e.status_code === 'received');
+    assert.equal(received.length, 1);
+    assert.equal(received[0]!.location?.name, 'Warehouse NORTH');
+
+    // Scanning twice changes nothing the second time.
+    const twice = await receive([tn.R1!]);
+    assert.equal(twice.body.results[0].outcome, 'already_received');
+    assert.equal((await events('R1')).filter((e) => e.status_code === 'received').length, 1);
+    // Received elsewhere while NORTH holds it: refused, the inventory untouched.
+    const elsewhere = await receive([tn.R1!], employee, south);
+    assert.equal(elsewhere.body.results[0].error_code, 'PACKAGE_IN_OTHER_WAREHOUSE');
+
+    const held = await inventory(`warehouse_id=${north}`);
+    assert.equal(held.total, 7);
+    assert.deepEqual(held.summary, [{ warehouse_id: north, location: null, state: 'received', packages: 7 }]);
+    assert.equal((await inventory(`warehouse_id=${north}&mis_received=true`)).total, 2);
+
+    // ----- transfer: a batch with a package that cannot move moves nothing -----
+    const refused = await post(
+      '/v1/client/warehouse-transfers',
+      {
+        from_warehouse_id: north,
+        to_warehouse_id: south,
+        tracking_numbers: [tn.L1, tn.U6, 'TMSNOSUCHNUM1'],
+      },
+      employee,
+    );
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body.error_code, 'TRANSFER_REFUSED');
+    assert.deepEqual(refused.body.details.failures, [
+      { tracking_number: tn.U6, reason: 'not_in_source_warehouse' },
+      { tracking_number: 'TMSNOSUCHNUM1', reason: 'unknown_tracking_number' },
+    ]);
+    assert.equal((await inventory(`tracking_number=${tn.L1}`)).packages[0].warehouse_id, north);
+
+    server.clock.advance(60_000);
+    const moved = await post(
+      '/v1/client/warehouse-transfers',
+      {
+        from_warehouse_id: north,
+        to_warehouse_id: south,
+        tracking_numbers: [tn.L1, tn.L2],
+        note: 'mis-received Lyon parcels',
+      },
+      employee,
+    );
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const transferId = moved.body.transfer.id;
+    const atSouth = await inventory(`warehouse_id=${south}`);
+    assert.deepEqual(
+      atSouth.packages.map((p: { tracking_number: string }) => p.tracking_number).sort(),
+      [tn.L1, tn.L2].sort(),
+    );
+    assert.ok(atSouth.packages.every((p: { mis_received: boolean }) => !p.mis_received));
+    assert.equal(await statusOf('L1'), 'AT_WAREHOUSE');
+    const l1 = await events('L1');
+    assert.deepEqual(
+      l1.slice(-2).map((e) => [e.status_code, e.location?.name]),
+      [
+        ['package_outbound', 'Warehouse NORTH'],
+        ['arrival_scan', 'Warehouse SOUTH'],
+      ],
+    );
+    const trail = async () =>
+      (await post('/v1/tracking/operationevents', { order_refs: ['L1'] })).body.events as Array<{
+        action: string;
+        actor: { id: number } | null;
+        source: string;
+        changes: Record<string, { from: unknown; to: unknown }>;
+      }>;
+    const transferred = (await trail()).find((e) => e.action === 'warehouse_transferred')!;
+    assert.deepEqual(transferred.changes.warehouse_id, { from: north, to: south });
+    assert.equal(transferred.actor?.id, tenant.userIds.employee);
+    assert.equal(transferred.source, 'rest');
+    const audited = await server.db
+      .selectFrom('operation_audit')
+      .select(['operation', 'actor_user_id', 'door'])
+      .where('operation', '=', 'transfer_packages')
+      .execute();
+    // The refused batch rolled back whole, its audit row with it: only the committed one is kept.
+    assert.deepEqual(audited, [
+      { operation: 'transfer_packages', actor_user_id: tenant.userIds.employee, door: 'rest' },
+    ]);
+
+    // ----- roll the batch back -----
+    server.clock.advance(60_000);
+    const back = await post(`/v1/client/warehouse-transfers/${transferId}/rollback`, {}, employee);
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    assert.ok(back.body.transfer.rolled_back_at);
+    assert.equal((await inventory(`warehouse_id=${north}&mis_received=true`)).total, 2);
+    assert.deepEqual(
+      (await events('L1')).slice(-2).map((e) => [e.status_code, e.location?.name]),
+      [
+        ['package_outbound', 'Warehouse SOUTH'],
+        ['arrival_scan', 'Warehouse NORTH'],
+      ],
+    );
+    assert.ok(
+      (await trail()).some(
+        (e) => e.action === 'warehouse_transfer_rolled_back' && e.actor?.id === tenant.userIds.employee,
+      ),
+    );
+    const again = await post(`/v1/client/warehouse-transfers/${transferId}/rollback`, {}, employee);
+    assert.equal(again.body.error_code, 'TRANSFER_NOT_REVERSIBLE');
+
+    // A transfer whose package moved since cannot be rolled back; the refusal names it.
+    const second = await post(
+      '/v1/client/warehouse-transfers',
+      {
+        from_warehouse_id: north,
+        to_warehouse_id: south,
+        tracking_numbers: [tn.L1, tn.L2],
+      },
+      employee,
+    );
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    await post(`/v1/client/warehouses/${south}/locations`, { code: 'S-BIN', kind: 'bin', capacity: 5 });
+    const southBin = (await get(`/v1/client/warehouses?code=SOUTH`)).body.warehouses[0].locations[0].id;
+    const stored = await post(
+      `/v1/warehouse/${south}/putaway`,
+      { tracking_number: tn.L1, location_id: southBin },
+      employee,
+    );
+    assert.equal(stored.body.outcome, 'moved', JSON.stringify(stored.body));
+    const blocked = await post(
+      `/v1/client/warehouse-transfers/${second.body.transfer.id}/rollback`,
+      {},
+      employee,
+    );
+    assert.equal(blocked.status, 409);
+    assert.equal(blocked.body.error_code, 'TRANSFER_NOT_REVERSIBLE');
+    assert.deepEqual(blocked.body.details.packages, [tn.L1]);
+
+    // ----- putaway, over capacity refused -----
+    const put = await post(
+      `/v1/warehouse/${north}/putaway`,
+      { tracking_number: tn.U5, location_id: lanes['BIN-1'] },
+      driver,
+    );
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.deepEqual([put.body.outcome, put.body.location.occupied], ['moved', 1]);
+    const same = await post(
+      `/v1/warehouse/${north}/putaway`,
+      { tracking_number: tn.U5, location_id: lanes['BIN-1'] },
+      driver,
+    );
+    assert.equal(same.body.outcome, 'unchanged');
+    const full = await post(
+      `/v1/warehouse/${north}/putaway`,
+      { tracking_number: tn.R4, location_id: lanes['BIN-1'] },
+      driver,
+    );
+    assert.equal(full.status, 409);
+    assert.deepEqual([full.body.error_code, full.body.details.capacity], ['LOCATION_FULL', 1]);
+    const notHere = await post(
+      `/v1/warehouse/${north}/putaway`,
+      { tracking_number: tn.U6, location_id: lanes['BIN-2'] },
+      driver,
+    );
+    assert.equal(notHere.body.error_code, 'PACKAGE_NOT_IN_WAREHOUSE');
+    // A storage customer's SKU: received, then part of it put away.
+    const stock = await post(
+      `/v1/warehouse/${north}/receive-stock`,
+      { customer_id: tenant.userIds.customer, sku: 'MUG-1', quantity: 5 },
+      employee,
+    );
+    assert.equal(stock.body.unplaced_quantity, 5);
+    const placed = await post(
+      `/v1/warehouse/${north}/putaway`,
+      {
+        sku: 'MUG-1',
+        customer_id: tenant.userIds.customer,
+        quantity: 3,
+        location_id: lanes['BIN-2'],
+      },
+      employee,
+    );
+    assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    const tooMany = await post(
+      `/v1/warehouse/${north}/putaway`,
+      {
+        sku: 'MUG-1',
+        customer_id: tenant.userIds.customer,
+        quantity: 3,
+        location_id: lanes['BIN-2'],
+      },
+      employee,
+    );
+    assert.deepEqual([tooMany.body.error_code, tooMany.body.details.available], ['STOCK_NOT_ENOUGH', 2]);
+    const skus = await inventory(`what=stock&warehouse_id=${north}&sku=MUG-1`);
+    assert.deepEqual(
+      skus.stock
+        .map((s: { location: { code: string } | null; quantity: number }) => [
+          s.location?.code ?? null,
+          s.quantity,
+        ])
+        .sort(),
+      [
+        ['BIN-2', 3],
+        [null, 2],
+      ].sort(),
+    );
+
+    // ----- route sorting -----
+    const sorted = await post(
+      `/v1/warehouse/${north}/sort`,
+      { tracking_number: tn.R1, date: ROUTE_DATE },
+      driver,
+    );
+    assert.equal(sorted.status, 200, JSON.stringify(sorted.body));
+    assert.equal(sorted.body.outcome, 'sorted');
+    assert.equal(sorted.body.route.id, routeId);
+    assert.deepEqual(sorted.body.lane, { id: lanes['LANE-A'], code: 'LANE-A' });
+    const route = (await get(`/v1/client/routes/${routeId}`)).body.route;
+    const sequenceOf = (ref: string) =>
+      route.stops.find((s: { order_id: number }) => s.order_id === orderIds[ref]).sequence;
+    assert.equal(sorted.body.stop_sequence, sequenceOf('R1'));
+    assert.equal(
+      (await post(`/v1/warehouse/${north}/sort`, { tracking_number: tn.R1, date: ROUTE_DATE }, driver)).body
+        .outcome,
+      'already_sorted',
+    );
+    const unrouted = await post(
+      `/v1/warehouse/${north}/sort`,
+      { tracking_number: tn.U5, date: ROUTE_DATE },
+      driver,
+    );
+    assert.deepEqual([unrouted.body.outcome, unrouted.body.lane], ['no_route', null]);
+    for (const ref of ['R2', 'R3', 'R4']) {
+      const answer = await post(
+        `/v1/warehouse/${north}/sort`,
+        { tracking_number: tn[ref], date: ROUTE_DATE },
+        driver,
+      );
+      assert.deepEqual([answer.body.lane.code, answer.body.stop_sequence], ['LANE-A', sequenceOf(ref)]);
+    }
+    const plan = await get(`/v1/warehouse/${north}/sorting?date=${ROUTE_DATE}`, driver);
+    assert.equal(plan.status, 200, JSON.stringify(plan.body));
+    assert.deepEqual(plan.body.routes[0].sorted.sort(), [tn.R1, tn.R2, tn.R3, tn.R4].sort());
+    assert.deepEqual(plan.body.unrouted, [tn.U5]);
+
+    // ----- route outbound: one missing (R4), one extra (U5) -----
+    for (const ref of ['R1', 'R2', 'R3']) {
+      const loaded = await post(
+        `/v1/warehouse/${north}/routes/${routeId}/load`,
+        { tracking_number: tn[ref] },
+        driver,
+      );
+      assert.equal(loaded.body.outcome, 'loaded', JSON.stringify(loaded.body));
+    }
+    assert.equal(
+      (await post(`/v1/warehouse/${north}/routes/${routeId}/load`, { tracking_number: tn.R1 }, driver)).body
+        .outcome,
+      'already_loaded',
+    );
+    assert.equal(
+      (await post(`/v1/warehouse/${north}/routes/${routeId}/load`, { tracking_number: tn.U5 }, driver)).body
+        .outcome,
+      'extra',
+    );
+    const report = await get(`/v1/warehouse/${north}/routes/${routeId}/outbound`, driver);
+    assert.deepEqual(
+      [report.body.loaded.sort(), report.body.missing, report.body.extra],
+      [[tn.R1, tn.R2, tn.R3].sort(), [tn.R4], [tn.U5]],
+    );
+    const laneA = (await get(`/v1/client/warehouses?code=NORTH`)).body.warehouses[0].locations.find(
+      (l: { code: string }) => l.code === 'LANE-A',
+    );
+    assert.equal(laneA.occupied, 1, 'loaded packages left the lane');
+
+    server.clock.advance(60_000);
+    const dispatched = await post(`/v1/warehouse/${north}/routes/${routeId}/dispatch`, {}, driver);
+    assert.equal(dispatched.status, 200, JSON.stringify(dispatched.body));
+    assert.deepEqual(
+      [dispatched.body.outcome, dispatched.body.missing, dispatched.body.extra],
+      ['dispatched', [tn.R4], [tn.U5]],
+    );
+    for (const ref of ['R1', 'R2', 'R3']) assert.equal(await statusOf(ref), 'OUT_FOR_DELIVERY');
+    assert.equal(await statusOf('R4'), 'AT_WAREHOUSE');
+    const out = (await events('R1')).at(-1)!;
+    assert.deepEqual([out.status_code, out.location?.name], ['out_for_delivery', 'Warehouse NORTH']);
+    const twiceDispatched = await post(`/v1/warehouse/${north}/routes/${routeId}/dispatch`, {}, driver);
+    assert.equal(twiceDispatched.body.outcome, 'already_dispatched');
+    assert.equal((await events('R1')).filter((e) => e.status_code === 'out_for_delivery').length, 1);
+    const late = await post(
+      `/v1/warehouse/${north}/routes/${routeId}/load`,
+      { tracking_number: tn.R4 },
+      driver,
+    );
+    assert.deepEqual([late.status, late.body.error_code], [409, 'ROUTE_ALREADY_DISPATCHED']);
+    // A package of a dispatched route stays where it is.
+    const stuck = await post(
+      '/v1/client/warehouse-transfers',
+      {
+        from_warehouse_id: north,
+        to_warehouse_id: south,
+        tracking_numbers: [tn.R4, tn.R1],
+      },
+      employee,
+    );
+    assert.deepEqual(
+      stuck.body.details.failures.map((f: { reason: string }) => f.reason),
+      ['on_dispatched_route', 'on_dispatched_route'],
+    );
+
+    const now = await inventory(`warehouse_id=${north}`);
+    assert.deepEqual(
+      now.summary.map((s: { location: { code: string } | null; state: string; packages: number }) => [
+        s.location?.code ?? null,
+        s.state,
+        s.packages,
+      ]),
+      // L1 and L2 went to SOUTH with the second transfer; R1 to R3 left on the van.
+      [
+        ['BIN-1', 'stored', 1],
+        ['LANE-A', 'sorted', 1],
+      ],
+    );
+    assert.equal((await inventory(`warehouse_id=${north}&state=dispatched`)).total, 3);
+  });
+
+  it('gives two concurrent scans of the same package one receipt and two clear answers', async () => {
+    const scans = await Promise.all([receive([tn.U6!]), receive([tn.U6!], driver), receive([tn.U6!], admin)]);
+    const outcomes = scans.map((s) => s.body.results[0].outcome).sort();
+    assert.deepEqual(outcomes, ['already_received', 'already_received', 'received']);
+    assert.equal((await events('U6')).filter((e) => e.status_code === 'received').length, 1);
+    const trail = (await post('/v1/tracking/operationevents', { order_refs: ['U6'] })).body.events;
+    assert.equal(
+      trail.filter((e: { changes: { status?: { to: string } } }) => e.changes.status?.to === 'AT_WAREHOUSE')
+        .length,
+      1,
+    );
+    assert.equal((await inventory(`tracking_number=${tn.U6}`)).total, 1);
+    // Two putaways racing for the last place of a bin: one wins, the other is told the bin is full.
+    const bin = (
+      await post(`/v1/client/warehouses/${north}/locations`, { code: 'BIN-RACE', kind: 'bin', capacity: 1 })
+    ).body.location.id;
+    const race = await Promise.all([
+      post(`/v1/warehouse/${north}/putaway`, { tracking_number: tn.U6, location_id: bin }, employee),
+      post(`/v1/warehouse/${north}/putaway`, { tracking_number: tn.R4, location_id: bin }, driver),
+    ]);
+    assert.deepEqual(race.map((r) => r.status).sort(), [200, 409]);
+    const after = (await get(`/v1/client/warehouses?code=NORTH`)).body.warehouses[0].locations.find(
+      (l: { code: string }) => l.code === 'BIN-RACE',
+    );
+    assert.equal(after.occupied, 1);
+  });
+
+  it('refuses the wrong kind, a missing role or scope, another business and bad input', async () => {
+    const customer = await login(api, tenant.emails.customer);
+    const contractor = await login(api, tenant.emails.contractor);
+    assert.equal((await get('/v1/client/warehouses', customer)).body.error_code, 'FORBIDDEN');
+    assert.equal((await receive([tn.U5!], contractor)).body.error_code, 'FORBIDDEN');
+    assert.equal(
+      (await post('/v1/client/warehouses', { code: 'X', name: 'X', line1: 'x', time_zone: 'UTC' }, employee))
+        .body.error_code,
+      'FORBIDDEN',
+    );
+    // The driver has the warehouse role at NORTH only.
+    const noRole = await receive([tn.U5!], driver, south);
+    assert.deepEqual([noRole.status, noRole.body.error_code], [403, 'WAREHOUSE_ROLE_REQUIRED']);
+    const noRoleTransfer = await post(
+      '/v1/client/warehouse-transfers',
+      { from_warehouse_id: north, to_warehouse_id: south, tracking_numbers: [tn.U5] },
+      customer,
+    );
+    assert.equal(noRoleTransfer.body.error_code, 'FORBIDDEN');
+
+    const readOnly = (
+      await server.app.services.accounts.issueToken(server.db, {
+        userId: tenant.userIds.client_admin,
+        kind: 'agent',
+        profile: 'wms-readonly',
+      })
+    ).token;
+    assert.equal((await get(`/v1/client/inventory?warehouse_id=${north}`, readOnly)).status, 200);
+    const noWrite = await receive([tn.U5!], readOnly);
+    assert.deepEqual([noWrite.status, noWrite.body.error_code], [403, 'INSUFFICIENT_SCOPE']);
+    const opsOnly = (
+      await server.app.services.accounts.issueToken(server.db, {
+        userId: tenant.userIds.client_admin,
+        kind: 'agent',
+      })
+    ).token;
+    assert.equal((await get('/v1/client/warehouses', opsOnly)).body.error_code, 'INSUFFICIENT_SCOPE');
+
+    // Another business: its warehouses are not found, its lists never show ours.
+    assert.equal((await get('/v1/client/warehouses', otherAdmin)).body.total, 0);
+    const theirInventory = await get(`/v1/client/inventory?warehouse_id=${north}`, otherAdmin);
+    assert.deepEqual([theirInventory.status, theirInventory.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
+    assert.equal((await get('/v1/client/inventory', otherAdmin)).body.total, 0);
+    const theirScan = await receive([tn.U5!], otherAdmin);
+    assert.deepEqual([theirScan.status, theirScan.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
+    const theirSort = await post(`/v1/warehouse/${north}/sort`, { tracking_number: tn.U5 }, otherAdmin);
+    assert.equal(theirSort.status, 404);
+    const theirRollback = await post('/v1/client/warehouse-transfers/1/rollback', {}, otherAdmin);
+    assert.deepEqual([theirRollback.status, theirRollback.body.error_code], [404, 'TRANSFER_NOT_FOUND']);
+    const theirCustomer = await get(
+      `/v1/client/inventory?what=stock&customer_id=${tenant.userIds.customer}`,
+      otherAdmin,
+    );
+    assert.equal(theirCustomer.body.error_code, 'CUSTOMER_NOT_FOUND');
+
+    // Bad input: 422 in the documented shape, in the caller's language.
+    const empty = await receive([]);
+    assert.equal(empty.status, 422);
+    assert.deepEqual(Object.keys(empty.body).sort(), ['details', 'error_code', 'message', 'result']);
+    assert.deepEqual(
+      [empty.body.result, empty.body.error_code, empty.body.details.fields[0].field],
+      [false, 'VALIDATION_FAILED', 'tracking_numbers'],
+    );
+    const badZone = await post('/v1/client/warehouses', {
+      code: 'BAD',
+      name: 'Bad',
+      line1: 'x',
+      time_zone: 'Mars/Olympus',
+    });
+    assert.deepEqual([badZone.status, badZone.body.details.fields[0].field], [422, 'time_zone']);
+    const same = await post(
+      '/v1/client/warehouse-transfers',
+      { from_warehouse_id: north, to_warehouse_id: north, tracking_numbers: [tn.U5] },
+      employee,
+    );
+    assert.deepEqual([same.status, same.body.details.fields[0].field], [422, 'to_warehouse_id']);
+    const both = await post(`/v1/warehouse/${north}/putaway`, { location_id: lanes['BIN-2'] }, employee);
+    assert.equal(both.status, 422);
+    const duplicate = await post('/v1/client/warehouses', {
+      code: 'NORTH',
+      name: 'Again',
+      line1: 'x',
+      time_zone: 'UTC',
+    });
+    assert.deepEqual([duplicate.status, duplicate.body.error_code], [409, 'ALREADY_EXISTS']);
+    const french = await api.get(`/api/v1/client/inventory?warehouse_id=${north}&state=lost`, {
+      token: admin,
+      headers: { 'accept-language': 'fr' },
+    });
+    assert.equal(french.status, 422);
+    const unknownRoute = await post(
+      `/v1/warehouse/${north}/routes/999999/load`,
+      { tracking_number: tn.U5 },
+      driver,
+    );
+    assert.deepEqual([unknownRoute.status, unknownRoute.body.error_code], [404, 'ROUTE_NOT_FOUND']);
+  });
+
+  it('answers over GraphQL alike, refusals included', async () => {
+    const graphql = (token: string) =>
+      new GraphQLClient(`${server.baseUrl}/api/graphql`, { headers: { authorization: `Bearer ${token}` } });
+    const answer = await graphql(admin).request<{
+      warehouses: { total: number; warehouses: Array<{ code: string; locations: Array<{ code: string }> }> };
+      inventory: { total: number };
+    }>(gql`
+      query {
+        warehouses { total warehouses { code locations { code } } }
+        inventory(warehouse_id: ${north}, state: [stored]) { total }
+      }
+    `);
+    assert.deepEqual(
+      answer.warehouses.warehouses.map((w) => w.code),
+      ['NORTH', 'SOUTH'],
+    );
+    assert.ok(answer.inventory.total >= 1);
+    const scanned = await graphql(employee).request<{
+      receivePackages: { results: Array<{ outcome: string }> };
+    }>(gql`
+      mutation { receivePackages(warehouse_id: ${north}, tracking_numbers: ["${tn.U5}"]) { results { outcome } } }
+    `);
+    assert.equal(scanned.receivePackages.results[0]!.outcome, 'already_received');
+    const codeOf = async (token: string, document: string) => {
+      try {
+        await graphql(token).request(document);
+      } catch (error) {
+        assert.ok(error instanceof ClientError);
+        return error.response.errors?.[0]?.extensions?.error_code;
+      }
+      assert.fail('GraphQL answered without an error');
+    };
+    const customer = await login(api, tenant.emails.customer);
+    assert.equal(await codeOf(customer, '{ warehouses { total } }'), 'FORBIDDEN');
+    assert.equal(
+      await codeOf(otherAdmin, `{ inventory(warehouse_id: ${north}) { total } }`),
+      'WAREHOUSE_NOT_FOUND',
+    );
+    assert.equal(
+      await codeOf(
+        employee,
+        `mutation { receivePackages(warehouse_id: ${north}, tracking_numbers: []) { received } }`,
+      ),
+      'VALIDATION_FAILED',
+    );
+    assert.equal(
+      await codeOf(
+        driver,
+        `mutation { receivePackages(warehouse_id: ${south}, tracking_numbers: ["${tn.U5}"]) { received } }`,
+      ),
+      'WAREHOUSE_ROLE_REQUIRED',
+    );
+  });
+});
