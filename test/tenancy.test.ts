@@ -290,6 +290,78 @@ describe('tenant isolation', () => {
       (reason: { code: string; label: string }) => `${reason.code}:${reason.label}`,
     );
 
+  /** A warehouse of A with a bin, and one of A's packages received there, made by the first warehouse check. */
+  let warehouseOfAMade:
+    | Promise<{ id: number; binId: number; trackingNumber: string; transferId: number }>
+    | undefined;
+  const warehouseOfA = () => {
+    warehouseOfAMade ??= (async () => {
+      const made = (code: string) =>
+        api.post(
+          '/api/v1/client/warehouses',
+          { code, name: `A ${code}`, line1: '1 A street', time_zone: 'Europe/Paris' },
+          { token: tokenOfA },
+        );
+      const id = (await made('A-WH')).body.warehouse.id as number;
+      const second = (await made('A-WH2')).body.warehouse.id as number;
+      const bin = await api.post(
+        `/api/v1/client/warehouses/${id}/locations`,
+        { code: 'A-BIN', kind: 'bin', capacity: 5 },
+        { token: tokenOfA },
+      );
+      const order = await api.post(
+        '/api/v1/client/orderCreate',
+        { order_ref: 'a-parcel', dropoff: { line1: '2 A street' } },
+        { token: tokenOfA },
+      );
+      const trackingNumber = order.body.tracking_number as string;
+      await api.post(
+        `/api/v1/warehouse/${id}/receive`,
+        { tracking_numbers: [trackingNumber] },
+        { token: tokenOfA },
+      );
+      const moved = await api.post(
+        '/api/v1/client/warehouse-transfers',
+        { from_warehouse_id: id, to_warehouse_id: second, tracking_numbers: [trackingNumber] },
+        { token: tokenOfA },
+      );
+      await api.post(
+        `/api/v1/client/warehouse-transfers/${moved.body.transfer.id}/rollback`,
+        {},
+        { token: tokenOfA },
+      );
+      return {
+        id,
+        binId: bin.body.location.id as number,
+        trackingNumber,
+        transferId: moved.body.transfer.id as number,
+      };
+    })();
+    return warehouseOfAMade;
+  };
+  /** A's package is still where A received it, as A sees it. */
+  const parcelOfAStays = async () => {
+    const { id, trackingNumber } = await warehouseOfA();
+    const asA = await api.get(`/api/v1/client/inventory?tracking_number=${trackingNumber}`, {
+      token: tokenOfA,
+    });
+    assert.deepEqual([asA.body.packages[0]?.warehouse_id, asA.body.packages[0]?.state], [id, 'received']);
+  };
+  /** B calls a warehouse operation of A's warehouse: not found, and A's package unmoved. */
+  const warehouseOfANotFound =
+    (
+      call: (warehouse: {
+        id: number;
+        binId: number;
+        trackingNumber: string;
+      }) => Promise<{ status: number; body: { error_code?: string } }>,
+    ) =>
+    async () => {
+      const answer = await call(await warehouseOfA());
+      assert.deepEqual([answer.status, answer.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
+      await parcelOfAStays();
+    };
+
   const checks: Record<string, () => Promise<void>> = {
     list_return_reasons: async () => {
       await returnReasonOfA();
@@ -1150,6 +1222,113 @@ describe('tenant isolation', () => {
         assert.ok(!text.includes(a.code), `${kind} of B sees business A: ${text}`);
         assert.ok(!text.includes(`@${a.code}.test`), `${kind} of B sees an account of A`);
       }
+    },
+    get_warehouses: async () => {
+      await warehouseOfA();
+      const answer = await api.get('/api/v1/client/warehouses', { token: adminOfB() });
+      assert.deepEqual([answer.status, answer.body.total], [200, 0]);
+    },
+    get_inventory: async () => {
+      const { id } = await warehouseOfA();
+      const all = await api.get('/api/v1/client/inventory', { token: adminOfB() });
+      assert.deepEqual([all.status, all.body.total], [200, 0]);
+      const named = await api.get(`/api/v1/client/inventory?warehouse_id=${id}`, { token: adminOfB() });
+      assert.equal(named.body.error_code, 'WAREHOUSE_NOT_FOUND');
+    },
+    create_warehouse: async () => {
+      await warehouseOfA();
+      // The same code in B is B's own: codes are unique per business, and A's list is unchanged.
+      const answer = await api.post(
+        '/api/v1/client/warehouses',
+        { code: 'A-WH', name: 'B', line1: 'B street', time_zone: 'UTC' },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const asA = await api.get('/api/v1/client/warehouses', { token: tokenOfA });
+      assert.ok(asA.body.warehouses.every((w: { name: string }) => w.name !== 'B'));
+    },
+    create_warehouse_location: warehouseOfANotFound(({ id }) =>
+      api.post(
+        `/api/v1/client/warehouses/${id}/locations`,
+        { code: 'B-BIN', kind: 'bin', capacity: 1 },
+        { token: adminOfB() },
+      ),
+    ),
+    set_warehouse_staff: warehouseOfANotFound(({ id }) =>
+      api.call('PUT', `/api/v1/client/warehouses/${id}/staff`, { token: adminOfB(), body: { user_ids: [] } }),
+    ),
+    receive_packages: warehouseOfANotFound(({ id, trackingNumber }) =>
+      api.post(
+        `/api/v1/warehouse/${id}/receive`,
+        { tracking_numbers: [trackingNumber] },
+        { token: adminOfB() },
+      ),
+    ),
+    receive_stock: async () => {
+      const { id } = await warehouseOfA();
+      const answer = await api.post(
+        `/api/v1/warehouse/${id}/receive-stock`,
+        { customer_id: b.userIds.customer, sku: 'X', quantity: 1 },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.body.error_code, 'WAREHOUSE_NOT_FOUND');
+      const ofA = await api.post(
+        `/api/v1/warehouse/${id}/receive-stock`,
+        { customer_id: a.userIds.customer, sku: 'X', quantity: 1 },
+        { token: adminOfB() },
+      );
+      assert.equal(ofA.body.error_code, 'CUSTOMER_NOT_FOUND');
+    },
+    putaway: warehouseOfANotFound(({ id, binId, trackingNumber }) =>
+      api.post(
+        `/api/v1/warehouse/${id}/putaway`,
+        { tracking_number: trackingNumber, location_id: binId },
+        { token: adminOfB() },
+      ),
+    ),
+    sort_package: warehouseOfANotFound(({ id, trackingNumber }) =>
+      api.post(`/api/v1/warehouse/${id}/sort`, { tracking_number: trackingNumber }, { token: adminOfB() }),
+    ),
+    get_route_sorting: warehouseOfANotFound(({ id }) =>
+      api.get(`/api/v1/warehouse/${id}/sorting`, { token: adminOfB() }),
+    ),
+    load_package: warehouseOfANotFound(({ id, trackingNumber }) =>
+      api.post(
+        `/api/v1/warehouse/${id}/routes/${routeOfA}/load`,
+        { tracking_number: trackingNumber },
+        { token: adminOfB() },
+      ),
+    ),
+    get_route_outbound: warehouseOfANotFound(({ id }) =>
+      api.get(`/api/v1/warehouse/${id}/routes/${routeOfA}/outbound`, { token: adminOfB() }),
+    ),
+    dispatch_route: warehouseOfANotFound(({ id }) =>
+      api.post(`/api/v1/warehouse/${id}/routes/${routeOfA}/dispatch`, {}, { token: adminOfB() }),
+    ),
+    transfer_packages: async () => {
+      const { id, trackingNumber } = await warehouseOfA();
+      const own = await api.post(
+        '/api/v1/client/warehouses',
+        { code: 'B-WH', name: 'B WH', line1: 'B street', time_zone: 'UTC' },
+        { token: adminOfB() },
+      );
+      const answer = await api.post(
+        '/api/v1/client/warehouse-transfers',
+        { from_warehouse_id: id, to_warehouse_id: own.body.warehouse.id, tracking_numbers: [trackingNumber] },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.body.error_code, 'WAREHOUSE_NOT_FOUND');
+      await parcelOfAStays();
+    },
+    rollback_warehouse_transfer: async () => {
+      const { transferId } = await warehouseOfA();
+      const answer = await api.post(
+        `/api/v1/client/warehouse-transfers/${transferId}/rollback`,
+        {},
+        { token: adminOfB() },
+      );
+      assert.deepEqual([answer.status, answer.body.error_code], [404, 'TRANSFER_NOT_FOUND']);
+      await parcelOfAStays();
     },
     logout: async () => {
       const tokenOfA = await login(api, a.emails.client_admin);

@@ -28,6 +28,10 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Standalone apps assigned to clients: the public configuration they start from, and native sign-in with an identity provider.',
   Platform: 'Platform administration: which optional modules the system offers, and to which businesses.',
   Pricing: 'Price hiding: which order families a business prices offline for which customer.',
+  WarehouseMobile:
+    'Warehouse Mobile: receiving, putaway, route sorting and route outbound, with the warehouses, their locations and inventory.',
+  WarehouseTransfer:
+    'Warehouse Transfer: move mis-received local delivery packages between warehouses, with batch rollback and audit trail.',
   Webhooks: 'Signed notifications of orders, tracking, labels and assignments, delivered through the outbox.',
   Shipping:
     'Carriers behind one adapter, priced by rate cards the business configures: methods, comparing every carrier, quote and ship.',
