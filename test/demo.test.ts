@@ -12,6 +12,7 @@ interface Order {
   order_ref: string;
   family: string;
   status: string;
+  route_id: number | null;
   postal?: string;
   time_window: { start: string; end: string } | null;
   dropoff: { postal_code?: string } | null;
@@ -158,7 +159,9 @@ describe('demo data', () => {
       assert.ok(minutes(route.return_time) <= minutes(profile.shift.end));
       for (const stop of route.stops) {
         const order = byId.get(stop.order_id)!;
-        assert.equal(order.status, 'PLANNED');
+        // Today's planned parcels (but one route's) were received at the Paris warehouse.
+        assert.ok(['PLANNED', 'AT_WAREHOUSE'].includes(order.status), order.status);
+        assert.equal(order.route_id, route.id);
         if (order.time_window) {
           assert.ok(minutes(stop.planned_arrival) <= minutes(order.time_window.end), order.order_ref);
           assert.ok(minutes(stop.planned_departure) >= minutes(order.time_window.start), order.order_ref);
@@ -166,7 +169,41 @@ describe('demo data', () => {
         planned++;
       }
     }
-    assert.equal(planned, all.filter((o) => o.status === 'PLANNED').length);
+    assert.equal(
+      planned,
+      all.filter((o) => o.route_id !== null && ['PLANNED', 'AT_WAREHOUSE'].includes(o.status)).length,
+    );
+  });
+
+  it("has a warehouse with locations and today's packages received, one of them mis-received", async () => {
+    const { warehouses } = (await api.get('/api/v1/client/warehouses', { token: admin })).body;
+    assert.deepEqual(
+      warehouses.map((w: { code: string }) => w.code),
+      ['LYS-GERLAND', 'PAR-BERCY'],
+    );
+    const paris = warehouses[1];
+    assert.ok(paris.locations.some((l: { kind: string }) => l.kind === 'staging_lane'));
+    const held = await api.get(`/api/v1/client/inventory?warehouse_id=${paris.id}`, { token: admin });
+    const routed = (
+      await api.get(`/api/v1/client/orders?scheduled_date=${TODAY}&status=AT_WAREHOUSE&per_page=200`, {
+        token: admin,
+      })
+    ).body.orders;
+    assert.equal(
+      held.body.total,
+      routed.reduce((n: number, o: { packages: unknown[] }) => n + o.packages.length, 0),
+    );
+    const mis = await api.get(`/api/v1/client/inventory?warehouse_id=${paris.id}&mis_received=true`, {
+      token: admin,
+    });
+    assert.equal(mis.body.packages.length, 1);
+    assert.equal(mis.body.packages[0].home_warehouse_id, warehouses[0].id);
+    const employee = await login(api, 'employee@demo.test', 'demo-pass');
+    const plan = await api.get(`/api/v1/warehouse/${paris.id}/sorting?date=${TODAY}`, { token: employee });
+    assert.equal(plan.status, 200, JSON.stringify(plan.body));
+    // Every route but the one left to receive has parcels to sort.
+    const toSort = plan.body.routes.filter((r: { to_sort: string[] }) => r.to_sort.length > 0);
+    assert.equal(toSort.length, plan.body.routes.length - 1, JSON.stringify(plan.body).slice(0, 300));
   });
 
   it('takes a cancelled order off its route', async () => {

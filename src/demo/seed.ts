@@ -90,6 +90,11 @@ export async function seedDemo(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
     );
+    await seedDemoWarehouses(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+      { staff: [ids.employee, ids.driver] },
+    );
     return {
       business: DEMO_BUSINESS_CODE,
       password,
@@ -183,6 +188,75 @@ async function seedDemoApp(services: Services, ctx: OperationContext): Promise<v
       quick_actions: { order: ['send', 'return', 'lockers', 'wallet'], hidden: [] },
     },
   });
+}
+
+/**
+ * Two warehouses: Paris Bercy (Paris postal codes, beside the depot) with bins and a staging lane
+ * per route, and Lyon Gerland. Today's planned packages but one route's, and one bound for Lyon,
+ * are received at Paris Bercy, so a newcomer finds a mis-received parcel to transfer, routes to
+ * sort and load, and a route's parcels still to receive.
+ */
+async function seedDemoWarehouses(services: Services, ctx: OperationContext, input: { staff: number[] }) {
+  const { warehouses, orders, dispatch } = services;
+  const businessId = ctx.business!;
+  const today = await dispatch.today(ctx.db, businessId);
+  const { warehouse: paris } = await warehouses.createWarehouse(ctx, {
+    code: 'PAR-BERCY',
+    name: 'Paris Bercy warehouse',
+    line1: '7 Quai de Bercy',
+    postal_code: '75012',
+    city: 'Paris',
+    country: 'FR',
+    lat: 48.8381,
+    lng: 2.3835,
+    time_zone: 'Europe/Paris',
+    opening_hours: Object.fromEntries(
+      (['mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const).map((day) => [
+        day,
+        [{ from: '05:00', to: '21:00' }],
+      ]),
+    ),
+    postal_prefixes: ['75', '92', '93', '94'],
+  });
+  await warehouses.createWarehouse(ctx, {
+    code: 'LYS-GERLAND',
+    name: 'Lyon Gerland warehouse',
+    line1: '20 Avenue Tony Garnier',
+    postal_code: '69007',
+    city: 'Lyon',
+    country: 'FR',
+    lat: 45.7323,
+    lng: 4.8318,
+    time_zone: 'Europe/Paris',
+    postal_prefixes: ['69'],
+  });
+  await warehouses.createLocation(ctx, paris.id, { code: 'A', kind: 'zone', capacity: 500 });
+  for (const n of [1, 2, 3, 4]) {
+    await warehouses.createLocation(ctx, paris.id, { code: `A-0${n}`, kind: 'bin', capacity: 40 });
+  }
+  for (const n of [1, 2, 3, 4, 5, 6]) {
+    await warehouses.createLocation(ctx, paris.id, { code: `LANE-${n}`, kind: 'staging_lane', capacity: 80 });
+  }
+  await warehouses.setStaff(ctx, paris.id, input.staff);
+  const [lyon] = await orders.intake.create(ctx, [
+    orderInputSchema.parse({
+      order_ref: 'DEMO-LYON-1',
+      scheduled_date: today,
+      dropoff: { line1: '12 Rue Mercière', postal_code: '69002', city: 'Lyon', lat: 45.7622, lng: 4.8337 },
+    }),
+  ]);
+  const { orders: planned } = await orders.queries.list(ctx, {
+    scheduled_date: today,
+    status: ['PLANNED'],
+    page: 1,
+    per_page: 200,
+  });
+  // One route's parcels are left to receive, so a newcomer can scan them in too.
+  const lastRoute = Math.max(...planned.map((order) => order.route_id ?? 0));
+  const received = planned.filter((order) => order.route_id !== lastRoute);
+  const numbers = [...received, lyon!].flatMap((order) => order.packages.map((p) => p.tracking_number));
+  for (let i = 0; i < numbers.length; i += 100)
+    await warehouses.receive(ctx, paris.id, numbers.slice(i, i + 100));
 }
 
 /** The customer sites the business delivers to, as a dataset of its own: placed, and searchable. */
