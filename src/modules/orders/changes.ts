@@ -47,6 +47,20 @@ export class OrderChanges {
     to: OrderStatus,
     details?: StatusDetails,
   ): Promise<OrderView> {
+    await this.advance(ctx, orderId, to, details);
+    return this.queries.detail(ctx, orderId);
+  }
+
+  /**
+   * changeStatus without reading the order back: for another module's use case that answers
+   * with its own view (a warehouse scan, which must answer fast).
+   */
+  async advance(
+    ctx: OperationContext,
+    orderId: number,
+    to: OrderStatus,
+    details?: StatusDetails,
+  ): Promise<void> {
     const businessId = businessOf(ctx);
     if (to === 'RETURNED') {
       await this.returns.check(ctx.db, businessId, {
@@ -55,7 +69,6 @@ export class OrderChanges {
       });
     }
     await this.move(ctx, businessId, orderId, to, {}, details);
-    return this.queries.detail(ctx, orderId);
   }
 
   private async move(

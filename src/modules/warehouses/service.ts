@@ -362,7 +362,7 @@ export class WarehousesService {
         updated_at: at,
       });
       const details = { location: locationOfWarehouse(here), package_ids: [pkg.id] };
-      for (const step of steps) await this.orders.changes.changeStatus(ctx, pkg.order_id, step, details);
+      for (const step of steps) await this.orders.changes.advance(ctx, pkg.order_id, step, details);
       if (steps.length === 0) {
         // The order is at a warehouse already (another of its packages came first): this package's own event.
         await this.tracking.appendEvent(
@@ -740,7 +740,7 @@ export class WarehousesService {
     const locked = await this.orders.queries.lockForAssignment(ctx.db, businessId, [...byOrder.keys()]);
     for (const order of locked) {
       if (order.status === 'OUT_FOR_DELIVERY') continue;
-      await this.orders.changes.changeStatus(ctx, order.id, 'OUT_FOR_DELIVERY', {
+      await this.orders.changes.advance(ctx, order.id, 'OUT_FOR_DELIVERY', {
         location: locationOfWarehouse(here),
         package_ids: byOrder.get(order.id)!,
       });
