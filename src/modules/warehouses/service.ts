@@ -277,7 +277,9 @@ export class WarehousesService {
    */
   async receive(ctx: OperationContext, warehouseId: number, numbers: string[]) {
     const businessId = businessOf(ctx);
-    const here = await this.scanner(ctx, warehouseId);
+    // The business's few warehouses: the one scanned at, and where each package belongs.
+    const warehouses = await repo.warehousesOf(ctx.db, businessId);
+    const here = await this.scanner(ctx, warehouseId, warehouses);
     const unique = [...new Set(numbers)];
     const packages = await this.packagesOf(ctx.db, businessId, unique);
     const orderIds = [...new Set([...packages.values()].map((p) => p.order_id))];
@@ -295,7 +297,6 @@ export class WarehousesService {
         )
       ).map((row) => [row.package_id, row]),
     );
-    const warehouses = await repo.warehousesOf(ctx.db, businessId);
     const results = [];
     for (const number of unique) {
       const pkg = packages.get(number);
@@ -959,9 +960,12 @@ export class WarehousesService {
   // ----- helpers -----
 
   /** The warehouse a scan happens at; employees and drivers need its warehouse role, admins do not. */
-  private async scanner(ctx: OperationContext, warehouseId: number): Promise<Warehouse> {
+  private async scanner(ctx: OperationContext, warehouseId: number, known?: Warehouse[]): Promise<Warehouse> {
     const caller = callerOf(ctx);
-    const warehouse = await this.warehouse(ctx.db, businessOf(ctx), warehouseId);
+    const warehouse = known
+      ? known.find((w) => w.id === warehouseId)
+      : await repo.findWarehouse(ctx.db, businessOf(ctx), warehouseId);
+    if (!warehouse) throw new AppError('WAREHOUSE_NOT_FOUND', { params: { id: warehouseId } });
     if (caller.kind !== 'client_admin' && !(await repo.isStaff(ctx.db, warehouseId, caller.userId))) {
       throw new AppError('WAREHOUSE_ROLE_REQUIRED', { params: { code: warehouse.code } });
     }
