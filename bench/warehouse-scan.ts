@@ -192,6 +192,19 @@ try {
   const wrong: string[] = [];
   step = performance.now();
   const pending: Promise<void>[] = [];
+  // The reference of the same run: GET /api/health ten times a second beside the scans (the machine is
+  // shared, so a scan's time against the reference's is what compares across runs).
+  const health: number[] = [];
+  const probe = setInterval(() => {
+    const sent = performance.now();
+    pending.push(
+      fetch(`${baseUrl}/api/health`)
+        .then((answer) => answer.arrayBuffer())
+        .then(() => {
+          health.push(performance.now() - sent);
+        }),
+    );
+  }, 100);
   for (let i = 0; i < SCANS; i++) {
     const due = step + (i * 1000) / RATE;
     const wait = due - performance.now();
@@ -206,6 +219,7 @@ try {
       }),
     );
   }
+  clearInterval(probe);
   await Promise.all(pending);
   const elapsed = (performance.now() - step) / 1000;
   if (wrong.length > 0) throw new Error(`unexpected outcomes: ${wrong.slice(0, 5).join(', ')}`);
@@ -224,10 +238,11 @@ try {
   for (const kind of kinds) console.log(row(kind, times[kind]));
   console.log(
     row(
-      'all',
+      'all scans',
       kinds.flatMap((kind) => times[kind]),
     ),
   );
+  console.log(row('GET /api/health (reference)', health));
   say(`Whole run: ${seconds(started)}`);
   await app.http.close();
 } finally {
