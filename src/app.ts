@@ -138,6 +138,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // The analytics rollup counts every creation and status change in the change's own transaction.
   orders.journal.onStatusChange(new AnalyticsRollup(accounts));
   const dispatch = new DispatchService(clock, accounts, orders);
+  const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
+  // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
+  orders.journal.onStatusChange(warehouses);
   const pricing = new PricingService(clock);
   const documents = new DocumentsService(clock, {
     signingKey: config.documentSigningKey,
@@ -170,7 +173,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     alliances,
     analytics: new AnalyticsService(clock, accounts, orders, dispatch),
     datasets,
-    warehouses: new WarehousesService(clock, accounts, orders, tracking, dispatch),
+    warehouses,
     agentTools,
     apiSurface,
   };

@@ -627,6 +627,74 @@ describe('warehouses', () => {
     assert.deepEqual([unknownRoute.status, unknownRoute.body.error_code], [404, 'ROUTE_NOT_FOUND']);
   });
 
+  it('refuses every warehouse operation to the wrong kind, a token without its scope, and bad input', async () => {
+    const operations = server.app.catalog
+      .list()
+      .filter((operation) => ['WarehouseMobile', 'WarehouseTransfer'].includes(operation.tag));
+    assert.equal(operations.length, 15);
+    const customer = await login(api, tenant.emails.customer);
+    const noWms = (
+      await server.app.services.accounts.issueToken(server.db, {
+        userId: tenant.userIds.client_admin,
+        kind: 'agent',
+        profile: 'datasets-readonly',
+      })
+    ).token;
+    for (const operation of operations) {
+      const { method, path } = operation.rest!;
+      // Ids of 0 are never valid: the input is refused whatever the business holds.
+      const url = (ids: string) =>
+        `/api${path.replace(/:[a-z_]+/g, ids)}${method === 'GET' ? '?page=0' : ''}`;
+      const send = (token: string, ids = '1') =>
+        api.call(method, url(ids), { token, ...(method === 'GET' ? {} : { body: {} }) });
+      const wrongKind = await send(customer);
+      assert.deepEqual([wrongKind.status, wrongKind.body.error_code], [403, 'FORBIDDEN'], operation.name);
+      const narrow = await send(noWms);
+      assert.deepEqual([narrow.status, narrow.body.error_code], [403, 'INSUFFICIENT_SCOPE'], operation.name);
+      const bad = await send(admin, '0');
+      assert.deepEqual(
+        [bad.status, bad.body.result, bad.body.error_code, Array.isArray(bad.body.details.fields)],
+        [422, false, 'VALIDATION_FAILED', true],
+        operation.name,
+      );
+    }
+  });
+
+  it('refuses to transfer a delivered package or one of another family, naming each', async () => {
+    const made = await post('/v1/client/orderCreate', {
+      order_ref: 'DONE-1',
+      dropoff: { line1: '1 Rue Mercière', postal_code: '69002' },
+    });
+    const storage = await post('/v1/client/orderCreate', {
+      order_ref: 'STORE-1',
+      family: 'storage_service',
+      dropoff: { line1: '2 Rue Mercière', postal_code: '69002' },
+    });
+    assert.equal(storage.status, 200, JSON.stringify(storage.body));
+    await receive([made.body.tracking_number, storage.body.tracking_number]);
+    for (const status of ['OUT_FOR_DELIVERY', 'DELIVERED']) {
+      await post(`/v1/client/orders/${made.body.order_id}/status`, { status });
+    }
+    // Sent out by another door than the warehouse's: it has left the inventory all the same.
+    const gone = await inventory(`tracking_number=${made.body.tracking_number}&state=dispatched`);
+    assert.equal(gone.total, 1);
+    assert.equal((await inventory(`tracking_number=${made.body.tracking_number}`)).total, 0);
+    const refused = await post(
+      '/v1/client/warehouse-transfers',
+      {
+        from_warehouse_id: north,
+        to_warehouse_id: south,
+        tracking_numbers: [made.body.tracking_number, storage.body.tracking_number],
+      },
+      employee,
+    );
+    assert.deepEqual(refused.body.details.failures, [
+      { tracking_number: made.body.tracking_number, reason: 'delivered' },
+      { tracking_number: storage.body.tracking_number, reason: 'not_local_delivery' },
+    ]);
+    assert.match(refused.body.message, /2/);
+  });
+
   it('answers over GraphQL alike, refusals included', async () => {
     const graphql = (token: string) =>
       new GraphQLClient(`${server.baseUrl}/api/graphql`, { headers: { authorization: `Bearer ${token}` } });

@@ -6,7 +6,7 @@ import { errorMessage } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { DispatchService } from '../dispatch/index.ts';
-import type { OrderStatus, OrdersService } from '../orders/index.ts';
+import type { OrderStatus, OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/index.ts';
 import type { TrackingService } from '../tracking/index.ts';
 import * as repo from './repository.ts';
 import type { LocationKind, OpeningHours, PackageState } from './tables.ts';
@@ -58,7 +58,7 @@ export type TransferFailure =
  * through the orders module, whose journal tells tracking; the warehouse's own events
  * (transfers) are appended through the tracking module's service.
  */
-export class WarehousesService {
+export class WarehousesService implements OrderStatusListener {
   constructor(
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
@@ -66,6 +66,26 @@ export class WarehousesService {
     private readonly tracking: TrackingService,
     private readonly dispatch: DispatchService,
   ) {}
+
+  /**
+   * Keeps the inventory true to the orders (registered with `orders.journal.onStatusChange`): an
+   * order that goes out for delivery, is delivered or returned by any door has left the warehouse,
+   * so its packages still held there leave it too, in the same transaction. A scan that names its
+   * packages (`package_ids`) moves only those.
+   */
+  async orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void> {
+    if (!(['OUT_FOR_DELIVERY', 'DELIVERED', 'RETURNED'] as OrderStatus[]).includes(change.to)) return;
+    const only = change.details?.package_ids;
+    const ids = change.packages.map((p) => p.id).filter((id) => !only || only.includes(id));
+    const rows = await repo.packageRows(ctx.db, change.businessId, ids, { lock: true });
+    for (const row of rows) {
+      if (row.state === 'dispatched') continue;
+      await this.place(ctx, change.businessId, row.warehouse_id, row, null, {
+        state: 'dispatched',
+        action: 'left',
+      });
+    }
+  }
 
   // ----- warehouses, locations, staff -----
 
