@@ -1247,6 +1247,9 @@ describe('tenant isolation', () => {
       const asA = await api.get('/api/v1/client/warehouses', { token: tokenOfA });
       assert.ok(asA.body.warehouses.every((w: { name: string }) => w.name !== 'B'));
     },
+    update_warehouse: warehouseOfANotFound(({ id }) =>
+      api.call('PATCH', `/api/v1/client/warehouses/${id}`, { token: adminOfB(), body: { name: 'taken' } }),
+    ),
     create_warehouse_location: warehouseOfANotFound(({ id }) =>
       api.post(
         `/api/v1/client/warehouses/${id}/locations`,

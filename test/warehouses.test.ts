@@ -502,6 +502,29 @@ describe('warehouses', () => {
     assert.equal((await inventory(`warehouse_id=${north}&state=dispatched`)).total, 3);
   });
 
+  it('changes a warehouse: only the fields sent, null clearing an optional one', async () => {
+    const changed = await api.call('PATCH', `/api/v1/client/warehouses/${south}`, {
+      token: admin,
+      body: { name: 'Lyon Gerland', opening_hours: { sat: [{ from: '08:00', to: '12:00' }] }, lat: null },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.deepEqual(
+      [changed.body.warehouse.name, changed.body.warehouse.opening_hours, changed.body.warehouse.address.lat],
+      ['Lyon Gerland', { sat: [{ from: '08:00', to: '12:00' }] }, null],
+    );
+    assert.deepEqual(changed.body.warehouse.postal_prefixes, ['69']);
+    const taken = await api.call('PATCH', `/api/v1/client/warehouses/${south}`, {
+      token: admin,
+      body: { code: 'NORTH' },
+    });
+    assert.deepEqual([taken.status, taken.body.error_code], [409, 'ALREADY_EXISTS']);
+    const theirs = await api.call('PATCH', `/api/v1/client/warehouses/${south}`, {
+      token: otherAdmin,
+      body: { name: 'x' },
+    });
+    assert.deepEqual([theirs.status, theirs.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
+  });
+
   it('gives two concurrent scans of the same package one receipt and two clear answers', async () => {
     const scans = await Promise.all([receive([tn.U6!]), receive([tn.U6!], driver), receive([tn.U6!], admin)]);
     const outcomes = scans.map((s) => s.body.results[0].outcome).sort();
@@ -631,7 +654,7 @@ describe('warehouses', () => {
     const operations = server.app.catalog
       .list()
       .filter((operation) => ['WarehouseMobile', 'WarehouseTransfer'].includes(operation.tag));
-    assert.equal(operations.length, 15);
+    assert.equal(operations.length, 16);
     const customer = await login(api, tenant.emails.customer);
     const noWms = (
       await server.app.services.accounts.issueToken(server.db, {

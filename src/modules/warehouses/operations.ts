@@ -97,6 +97,24 @@ const transferSchema = z.object({
 });
 const warehouseId = idParam.describe('The warehouse');
 
+const warehouseInput = z.object({
+  code,
+  name: z.string().trim().min(1).max(120),
+  line1: z.string().trim().min(1).max(200),
+  postal_code: z.string().trim().max(20).optional(),
+  city: z.string().trim().max(100).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2')
+    .optional(),
+  lat: z.number().min(-90).max(90).optional(),
+  lng: z.number().min(-180).max(180).optional(),
+  time_zone: timeZone,
+  opening_hours: openingHours.optional(),
+  depot_id: idParam.optional(),
+  postal_prefixes: z.array(z.string().trim().min(1).max(20)).max(200).optional(),
+});
+
 export function warehousesOperations(warehouses: WarehousesService): Operation[] {
   return [
     defineOperation({
@@ -196,25 +214,37 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       access: { kinds: ADMIN, scopes: ['wms:write'] },
       rest: { method: 'POST', path: '/v1/client/warehouses' },
       graphql: 'createWarehouse',
-      input: z.object({
-        code,
-        name: z.string().trim().min(1).max(120),
-        line1: z.string().trim().min(1).max(200),
-        postal_code: z.string().trim().max(20).optional(),
-        city: z.string().trim().max(100).optional(),
-        country: z
-          .string()
-          .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2')
-          .optional(),
-        lat: z.number().min(-90).max(90).optional(),
-        lng: z.number().min(-180).max(180).optional(),
-        time_zone: timeZone,
-        opening_hours: openingHours.optional(),
-        depot_id: idParam.optional(),
-        postal_prefixes: z.array(z.string().trim().min(1).max(20)).max(200).optional(),
-      }),
+      input: warehouseInput,
       output: warehouseAnswer,
       handler: (ctx, input) => warehouses.createWarehouse(ctx, input),
+    }),
+    defineOperation({
+      name: 'update_warehouse',
+      summary: 'Change a warehouse: only the fields sent change; null clears an optional one',
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: ADMIN, scopes: ['wms:write'] },
+      errors: ['WAREHOUSE_NOT_FOUND'],
+      rest: { method: 'PATCH', path: '/v1/client/warehouses/:warehouse_id' },
+      graphql: 'updateWarehouse',
+      input: z.object({
+        warehouse_id: warehouseId,
+        code: code.optional(),
+        name: warehouseInput.shape.name.optional(),
+        line1: warehouseInput.shape.line1.optional(),
+        time_zone: timeZone.optional(),
+        postal_code: warehouseInput.shape.postal_code.unwrap().nullable().optional(),
+        city: warehouseInput.shape.city.unwrap().nullable().optional(),
+        country: warehouseInput.shape.country.unwrap().nullable().optional(),
+        lat: warehouseInput.shape.lat.unwrap().nullable().optional(),
+        lng: warehouseInput.shape.lng.unwrap().nullable().optional(),
+        opening_hours: openingHours.nullable().optional(),
+        depot_id: idParam.nullable().optional(),
+        postal_prefixes: warehouseInput.shape.postal_prefixes.unwrap().nullable().optional(),
+      }),
+      output: warehouseAnswer,
+      handler: (ctx, { warehouse_id, ...changes }) => warehouses.updateWarehouse(ctx, warehouse_id, changes),
     }),
     defineOperation({
       name: 'create_warehouse_location',

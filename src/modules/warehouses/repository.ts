@@ -22,6 +22,25 @@ export async function insertWarehouse(db: Db, row: Insertable<WarehousesTables['
   return id;
 }
 
+export async function updateWarehouse(
+  db: Db,
+  businessId: number,
+  id: number,
+  changes: Partial<Omit<Insertable<WarehousesTables['warehouses']>, 'id' | 'business_id' | 'created_at'>>,
+): Promise<boolean> {
+  const row = await db
+    .updateTable('warehouses')
+    .set({
+      ...changes,
+      ...(changes.opening_hours === undefined ? {} : { opening_hours: jsonb(changes.opening_hours) }),
+    })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function warehousesOf(db: Db, businessId: number, ids?: number[]): Promise<WarehouseRow[]> {
   return db
     .selectFrom('warehouses')

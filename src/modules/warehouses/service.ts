@@ -30,6 +30,7 @@ export interface WarehouseInput {
 }
 
 type Warehouse = repo.WarehouseRow;
+type Nullable<T> = { [K in keyof T]: T[K] | null };
 type Here = Pick<
   Warehouse,
   'id' | 'code' | 'name' | 'line1' | 'city' | 'postal_code' | 'country' | 'lat' | 'lng'
@@ -108,6 +109,28 @@ export class WarehousesService implements OrderStatusListener {
       created_at: this.clock.now(),
     });
     const [view] = await this.views(ctx.db, businessId, [id]);
+    return { result: true as const, warehouse: view! };
+  }
+
+  /** Changes a warehouse: only the fields sent change (null clears an optional one). */
+  async updateWarehouse(
+    ctx: OperationContext,
+    warehouseId: number,
+    input: Partial<Nullable<WarehouseInput>>,
+  ) {
+    const businessId = businessOf(ctx);
+    const { postal_prefixes, opening_hours, ...rest } = input;
+    const changes = {
+      ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
+      ...(postal_prefixes !== undefined ? { postal_prefixes: [...new Set(postal_prefixes ?? [])] } : {}),
+      ...(opening_hours !== undefined ? { opening_hours: opening_hours ?? {} } : {}),
+    };
+    const found =
+      Object.keys(changes).length === 0
+        ? (await repo.findWarehouse(ctx.db, businessId, warehouseId)) !== undefined
+        : await repo.updateWarehouse(ctx.db, businessId, warehouseId, changes);
+    if (!found) throw new AppError('WAREHOUSE_NOT_FOUND', { params: { id: warehouseId } });
+    const [view] = await this.views(ctx.db, businessId, [warehouseId]);
     return { result: true as const, warehouse: view! };
   }
 
