@@ -111,7 +111,7 @@ describe('warehouses', () => {
       lng: 4.82 + i / 1000,
     });
     const orders = [
-      ...[1, 2, 3, 4].map((i) => ({ order_ref: `R${i}`, scheduled_date: ROUTE_DATE, dropoff: paris(i) })),
+      ...[1, 2, 3, 4, 5].map((i) => ({ order_ref: `R${i}`, scheduled_date: ROUTE_DATE, dropoff: paris(i) })),
       ...[5, 6].map((i) => ({ order_ref: `U${i}`, scheduled_date: '2026-11-04', dropoff: paris(i) })),
       ...[1, 2].map((i) => ({ order_ref: `L${i}`, scheduled_date: '2026-11-04', dropoff: lyon(i) })),
     ];
@@ -147,6 +147,7 @@ describe('warehouses', () => {
       tn.R2!,
       tn.R3!,
       tn.R4!,
+      tn.R5!,
       tn.U5!,
       tn.L1!,
       tn.L2!,
@@ -154,7 +155,7 @@ describe('warehouses', () => {
       otherNumber,
     ]);
     assert.equal(batch.status, 200, JSON.stringify(batch.body));
-    assert.equal(batch.body.received, 7);
+    assert.equal(batch.body.received, 8);
     const byNumber = new Map(
       batch.body.results.map((r: { tracking_number: string }) => [r.tracking_number, r]),
     );
@@ -194,8 +195,8 @@ describe('warehouses', () => {
     assert.equal(elsewhere.body.results[0].error_code, 'PACKAGE_IN_OTHER_WAREHOUSE');
 
     const held = await inventory(`warehouse_id=${north}`);
-    assert.equal(held.total, 7);
-    assert.deepEqual(held.summary, [{ warehouse_id: north, location: null, state: 'received', packages: 7 }]);
+    assert.equal(held.total, 8);
+    assert.deepEqual(held.summary, [{ warehouse_id: north, location: null, state: 'received', packages: 8 }]);
     assert.equal((await inventory(`warehouse_id=${north}&mis_received=true`)).total, 2);
 
     // ----- transfer: a batch with a package that cannot move moves nothing -----
@@ -409,7 +410,7 @@ describe('warehouses', () => {
       driver,
     );
     assert.deepEqual([unrouted.body.outcome, unrouted.body.lane], ['no_route', null]);
-    for (const ref of ['R2', 'R3', 'R4']) {
+    for (const ref of ['R2', 'R3', 'R4', 'R5']) {
       const answer = await post(
         `/v1/warehouse/${north}/sort`,
         { tracking_number: tn[ref], date: ROUTE_DATE },
@@ -419,11 +420,11 @@ describe('warehouses', () => {
     }
     const plan = await get(`/v1/warehouse/${north}/sorting?date=${ROUTE_DATE}`, driver);
     assert.equal(plan.status, 200, JSON.stringify(plan.body));
-    assert.deepEqual(plan.body.routes[0].sorted.sort(), [tn.R1, tn.R2, tn.R3, tn.R4].sort());
+    assert.deepEqual(plan.body.routes[0].sorted.sort(), [tn.R1, tn.R2, tn.R3, tn.R4, tn.R5].sort());
     assert.deepEqual(plan.body.unrouted, [tn.U5]);
 
-    // ----- route outbound: one missing (R4), one extra (U5) -----
-    for (const ref of ['R1', 'R2', 'R3']) {
+    // ----- route outbound: one missing (R4), one extra (U5), one held after loading (R5) -----
+    for (const ref of ['R1', 'R2', 'R3', 'R5']) {
       const loaded = await post(
         `/v1/warehouse/${north}/routes/${routeId}/load`,
         { tracking_number: tn[ref] },
@@ -441,10 +442,12 @@ describe('warehouses', () => {
         .outcome,
       'extra',
     );
+    // Held once on the van: off its route, so the van must unload it.
+    assert.equal((await post(`/v1/client/orders/${orderIds.R5}/hold`, {})).status, 200);
     const report = await get(`/v1/warehouse/${north}/routes/${routeId}/outbound`, driver);
     assert.deepEqual(
-      [report.body.loaded.sort(), report.body.missing, report.body.extra],
-      [[tn.R1, tn.R2, tn.R3].sort(), [tn.R4], [tn.U5]],
+      [report.body.loaded.sort(), report.body.missing, report.body.extra, report.body.unload],
+      [[tn.R1, tn.R2, tn.R3].sort(), [tn.R4], [tn.U5], [tn.R5]],
     );
     const laneA = (await get(`/v1/client/warehouses?code=NORTH`)).body.warehouses[0].locations.find(
       (l: { code: string }) => l.code === 'LANE-A',
@@ -455,9 +458,10 @@ describe('warehouses', () => {
     const dispatched = await post(`/v1/warehouse/${north}/routes/${routeId}/dispatch`, {}, driver);
     assert.equal(dispatched.status, 200, JSON.stringify(dispatched.body));
     assert.deepEqual(
-      [dispatched.body.outcome, dispatched.body.missing, dispatched.body.extra],
-      ['dispatched', [tn.R4], [tn.U5]],
+      [dispatched.body.outcome, dispatched.body.missing, dispatched.body.extra, dispatched.body.unload],
+      ['dispatched', [tn.R4], [tn.U5], [tn.R5]],
     );
+    assert.equal(await statusOf('R5'), 'HOLD');
     for (const ref of ['R1', 'R2', 'R3']) assert.equal(await statusOf(ref), 'OUT_FOR_DELIVERY');
     assert.equal(await statusOf('R4'), 'AT_WAREHOUSE');
     const out = (await events('R1')).at(-1)!;
@@ -493,10 +497,11 @@ describe('warehouses', () => {
         s.state,
         s.packages,
       ]),
-      // L1 and L2 went to SOUTH with the second transfer; R1 to R3 left on the van.
+      // L1 and L2 went to SOUTH with the second transfer; R1 to R3 left on the van, R5 waits to be unloaded.
       [
         ['BIN-1', 'stored', 1],
         ['LANE-A', 'sorted', 1],
+        [null, 'loaded', 1],
       ],
     );
     assert.equal((await inventory(`warehouse_id=${north}&state=dispatched`)).total, 3);

@@ -82,6 +82,11 @@ const outboundReport = {
   loaded: z.array(z.string()),
   missing: z.array(z.string()).describe("The route's packages not loaded"),
   extra: z.array(z.string()).describe('Packages scanned for this route that are not on it (not loaded)'),
+  unload: z
+    .array(z.string())
+    .describe(
+      'Loaded for this route, but their order was held or cancelled since: take them off the van (never sent out)',
+    ),
 };
 const transferSchema = z.object({
   id: z.int(),

@@ -732,6 +732,10 @@ export class WarehousesService implements OrderStatusListener {
       ).map((row) => [row.package_id, row]),
     );
     const [outbound] = await repo.outboundsOf(ctx.db, businessId, [routeId]);
+    // Loaded for this route, but their order has left it since (held, cancelled): to take off the van.
+    const stranded = (
+      await repo.listPackages(ctx.db, businessId, { routeId, states: ['loaded'] }, { limit: 1000, offset: 0 })
+    ).filter((row) => !expected.some((p) => p.id === row.package_id));
     const isLoaded = (id: number) => {
       const row = rows.get(id);
       return (
@@ -746,6 +750,7 @@ export class WarehousesService implements OrderStatusListener {
       loaded: expected.filter((p) => isLoaded(p.id)).map((p) => p.tracking_number),
       missing: expected.filter((p) => !isLoaded(p.id)).map((p) => p.tracking_number),
       extra: outbound?.extra ?? [],
+      unload: stranded.map((row) => row.tracking_number),
       expected,
     };
   }
@@ -766,10 +771,17 @@ export class WarehousesService implements OrderStatusListener {
       return { result: true as const, outcome: 'already_dispatched' as const, ...rest };
     const at = this.clock.now();
     const loaded = expected.filter((p) => report.loaded.includes(p.tracking_number));
+    const byOrder = new Map<number, number[]>();
+    for (const p of loaded) byOrder.set(p.order_id, [...(byOrder.get(p.order_id) ?? []), p.id]);
+    // Orders before their packages, as receiving and transfers lock them: two scans never deadlock.
+    const locked = await this.orders.queries.lockForAssignment(ctx.db, businessId, [...byOrder.keys()]);
+    // An order held or cancelled since its parcel was loaded cannot go out: its parcels stay loaded, reported.
+    const heldBack = locked.filter((o) => !CAN_GO_OUT.includes(o.status)).map((o) => o.id);
+    const going = loaded.filter((p) => !heldBack.includes(p.order_id));
     const rows = await repo.packageRows(
       ctx.db,
       businessId,
-      loaded.map((p) => p.id),
+      going.map((p) => p.id),
       { lock: true },
     );
     for (const row of rows) {
@@ -779,11 +791,8 @@ export class WarehousesService implements OrderStatusListener {
         routeId,
       });
     }
-    const byOrder = new Map<number, number[]>();
-    for (const p of loaded) byOrder.set(p.order_id, [...(byOrder.get(p.order_id) ?? []), p.id]);
-    const locked = await this.orders.queries.lockForAssignment(ctx.db, businessId, [...byOrder.keys()]);
     for (const order of locked) {
-      if (order.status === 'OUT_FOR_DELIVERY') continue;
+      if (order.status === 'OUT_FOR_DELIVERY' || heldBack.includes(order.id)) continue;
       await this.orders.changes.advance(ctx, order.id, 'OUT_FOR_DELIVERY', {
         location: locationOfWarehouse(here),
         package_ids: byOrder.get(order.id)!,
@@ -797,6 +806,10 @@ export class WarehousesService implements OrderStatusListener {
       result: true as const,
       outcome: 'dispatched' as const,
       ...rest,
+      unload: [
+        ...rest.unload,
+        ...loaded.filter((p) => heldBack.includes(p.order_id)).map((p) => p.tracking_number),
+      ],
       dispatched_at: at.toISOString(),
     };
   }
@@ -1119,6 +1132,15 @@ export class WarehousesService implements OrderStatusListener {
     });
   }
 }
+
+/** Order statuses from which a loaded parcel's order may go out for delivery (or is out already). */
+const CAN_GO_OUT: readonly OrderStatus[] = [
+  'PLANNED',
+  'PICKED_UP',
+  'AT_WAREHOUSE',
+  'FAILED_ATTEMPT',
+  'OUT_FOR_DELIVERY',
+];
 
 /** Packages a day's sorting overview reads at most. */
 const SORT_PLAN_LIMIT = 5000;
