@@ -74,6 +74,26 @@ describe("the service's own validation messages, in the caller's language", () =
     assert.deepEqual(backwards, { 'orders.0.time_window.end': 'Das Ende muss nach dem Beginn liegen.' });
   });
 
+  it("words a warehouse's code, time zone, country and opening hours in the caller's language", async () => {
+    const warehouse = {
+      code: '-bad code',
+      name: 'Entrepôt',
+      line1: '1 rue',
+      country: 'fr',
+      time_zone: 'Europe/Nowhere',
+      opening_hours: { mon: [{ from: '7h', to: '19:00' }] },
+    };
+    const fr = fieldMessages(
+      await api.post('/api/v1/client/warehouses', warehouse, { token: admin, headers: inLanguage('fr') }),
+    );
+    assert.deepEqual(fr, {
+      code: 'Jusqu’à 32 lettres, chiffres, ., _ et - sont attendus, en commençant par une lettre ou un chiffre.',
+      country: 'Un code pays ISO 3166-1 alpha-2 est attendu, par exemple FR.',
+      time_zone: 'Un fuseau horaire IANA est attendu, par exemple Europe/Paris.',
+      'opening_hours.mon.0.from': 'Une heure locale HH:MM est attendue, par exemple 08:30.',
+    });
+  });
+
   it('words rules across fields with the fields they name', async () => {
     const find = fieldMessages(
       await api.get('/api/v1/client/orders/find', { token: admin, headers: inLanguage('de') }),

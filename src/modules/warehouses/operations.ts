@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { MAX_BATCH, type WarehousesService } from './service.ts';
@@ -18,7 +19,7 @@ const code = z
   .trim()
   .min(1)
   .max(32)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, ".", "_" or "-"');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, fieldMessage('location_code'));
 const date = z.iso.date().describe('Calendar date YYYY-MM-DD; default: today in the business time zone');
 const timeZone = z
   .string()
@@ -31,8 +32,8 @@ const timeZone = z
     } catch {
       return false;
     }
-  }, 'an IANA time zone such as Europe/Paris');
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
+  }, fieldMessage('time_zone'));
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, fieldMessage('clock_time'));
 const openingHours = z.partialRecord(z.enum(WEEKDAYS), z.array(z.object({ from: hhmm, to: hhmm })).max(4));
 
 const locationSchema = z.object({
@@ -110,7 +111,7 @@ const warehouseInput = z.object({
   city: z.string().trim().max(100).optional(),
   country: z
     .string()
-    .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2')
+    .regex(/^[A-Z]{2}$/, fieldMessage('country_code'))
     .optional(),
   lat: z.number().min(-90).max(90).optional(),
   lng: z.number().min(-180).max(180).optional(),

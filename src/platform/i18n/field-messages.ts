@@ -44,6 +44,8 @@ const en = {
   near_required: 'Ordering by distance needs near.',
   both_or_neither: 'Give both {fields}, or neither.',
   at_most_days: 'At most {max} days.',
+  time_zone: 'Expected an IANA time zone such as Europe/Paris.',
+  location_code: 'Expected up to 32 letters, digits, ., _ and -, starting with a letter or a digit.',
 };
 
 export type FieldMessageKey = keyof typeof en;
@@ -89,6 +91,9 @@ const fr: FieldMessages = {
   near_required: 'Le tri par distance demande near.',
   both_or_neither: 'Indiquez à la fois {fields}, ou aucun des deux.',
   at_most_days: '{max} jours au plus.',
+  time_zone: 'Un fuseau horaire IANA est attendu, par exemple Europe/Paris.',
+  location_code:
+    'Jusqu’à 32 lettres, chiffres, ., _ et - sont attendus, en commençant par une lettre ou un chiffre.',
 };
 
 const de: FieldMessages = {
@@ -133,6 +138,9 @@ const de: FieldMessages = {
   near_required: 'Die Sortierung nach Entfernung braucht near.',
   both_or_neither: 'Geben Sie {fields} beide an oder keines davon.',
   at_most_days: 'Höchstens {max} Tage.',
+  time_zone: 'Erwartet wird eine IANA-Zeitzone wie Europe/Paris.',
+  location_code:
+    'Erwartet werden bis zu 32 Buchstaben, Ziffern, ., _ und -, beginnend mit einem Buchstaben oder einer Ziffer.',
 };
 
 const es: FieldMessages = {
@@ -173,6 +181,8 @@ const es: FieldMessages = {
   near_required: 'Ordenar por distancia requiere near.',
   both_or_neither: 'Indique {fields} a la vez, o ninguno.',
   at_most_days: 'Como máximo {max} días.',
+  time_zone: 'Se espera una zona horaria IANA, como Europe/Paris.',
+  location_code: 'Se esperan hasta 32 letras, dígitos, ., _ y -, empezando por una letra o un dígito.',
 };
 
 const zhHans: FieldMessages = {
@@ -212,6 +222,8 @@ const zhHans: FieldMessages = {
   near_required: '按距离排序需要 near。',
   both_or_neither: '{fields} 须同时提供，或都不提供。',
   at_most_days: '最多 {max} 天。',
+  time_zone: '应为 IANA 时区，例如 Europe/Paris。',
+  location_code: '应为最多 32 个字母、数字、.、_ 和 -，以字母或数字开头。',
 };
 
 const zhHant: FieldMessages = {
@@ -251,6 +263,8 @@ const zhHant: FieldMessages = {
   near_required: '依距離排序需要 near。',
   both_or_neither: '{fields} 須同時提供，或都不提供。',
   at_most_days: '最多 {max} 天。',
+  time_zone: '應為 IANA 時區，例如 Europe/Paris。',
+  location_code: '應為最多 32 個字母、數字、.、_ 和 -，以字母或數字開頭。',
 };
 
 export const FIELD_MESSAGES: Readonly<Record<Language, FieldMessages>> = {
