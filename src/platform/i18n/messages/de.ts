@@ -144,4 +144,7 @@ export const de: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: 'Über die Fahrerregistrierung {id} wurde bereits entschieden ({status}).',
   QUERY_TOO_COMPLEX:
     'Die Abfrage verlangt zu viel: {measure} = {found}, über der Grenze von {limit}. Fragen Sie in einer Anfrage weniger ab (weniger Aliase, kleinere Seiten, weniger Verschachtelung).',
+  SMS_MARKETING_DISABLED: 'SMS-Marketing ist für dieses Unternehmen nicht eingeschaltet.',
+  ORDER_CHAT_CLOSED: 'Der Chat zu Auftrag {order} ist geschlossen: Öffnen Sie ihn wieder, um zu schreiben.',
+  CUSTOMER_CHAT_OFF: 'Kundenchat ist für Auftrag {order} nicht erlaubt.',
 };

@@ -132,4 +132,7 @@ export const en: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: 'Driver registration {id} is already {status}.',
   QUERY_TOO_COMPLEX:
     'The query asks for too much: {measure} = {found}, over the limit of {limit}. Ask for less in one request (fewer aliases, smaller pages, less nesting).',
+  SMS_MARKETING_DISABLED: 'SMS marketing is not turned on for this business.',
+  ORDER_CHAT_CLOSED: 'The chat of order {order} is closed: reopen it to post.',
+  CUSTOMER_CHAT_OFF: 'Customer chat is not allowed on order {order}.',
 };

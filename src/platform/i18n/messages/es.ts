@@ -139,4 +139,7 @@ export const es: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: 'El registro de conductor {id} ya está resuelto ({status}).',
   QUERY_TOO_COMPLEX:
     'La consulta pide demasiado: {measure} = {found}, por encima del límite de {limit}. Pida menos en una solicitud (menos alias, páginas más pequeñas, menos anidamiento).',
+  SMS_MARKETING_DISABLED: 'El marketing por SMS no está activado para esta empresa.',
+  ORDER_CHAT_CLOSED: 'El chat del pedido {order} está cerrado: vuelva a abrirlo para escribir.',
+  CUSTOMER_CHAT_OFF: 'El chat con el cliente no está permitido en el pedido {order}.',
 };

@@ -146,4 +146,7 @@ export const fr: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: "L'inscription de chauffeur {id} est déjà traitée ({status}).",
   QUERY_TOO_COMPLEX:
     "La requête en demande trop : {measure} = {found}, au-delà de la limite de {limit}. Demandez moins en une requête (moins d'alias, des pages plus petites, moins d'imbrication).",
+  SMS_MARKETING_DISABLED: "Le marketing par SMS n'est pas activé pour cette entreprise.",
+  ORDER_CHAT_CLOSED: 'La discussion de la commande {order} est fermée : rouvrez-la pour écrire.',
+  CUSTOMER_CHAT_OFF: "La discussion avec le client n'est pas autorisée pour la commande {order}.",
 };

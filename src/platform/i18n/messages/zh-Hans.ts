@@ -120,4 +120,7 @@ export const zhHans: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: '司机注册申请 {id} 已处理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查询请求过多：{measure} = {found}，超过上限 {limit}。请在一次请求中少要一些（更少的别名、更小的分页、更少的嵌套）。',
+  SMS_MARKETING_DISABLED: '此企业未开启短信营销。',
+  ORDER_CHAT_CLOSED: '订单 {order} 的聊天已关闭：请重新打开后再发送。',
+  CUSTOMER_CHAT_OFF: '订单 {order} 不允许客户聊天。',
 };

@@ -120,4 +120,7 @@ export const zhHant: ErrorMessages = {
   REGISTRATION_ALREADY_DECIDED: '司機註冊申請 {id} 已處理（{status}）。',
   QUERY_TOO_COMPLEX:
     '查詢請求過多：{measure} = {found}，超過上限 {limit}。請在一次請求中少要一些（更少的別名、更小的分頁、更少的巢狀）。',
+  SMS_MARKETING_DISABLED: '此企業未開啟簡訊行銷。',
+  ORDER_CHAT_CLOSED: '訂單 {order} 的聊天已關閉：請重新開啟後再傳送。',
+  CUSTOMER_CHAT_OFF: '訂單 {order} 不允許客戶聊天。',
 };
