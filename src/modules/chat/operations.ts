@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
-import { idParam } from '../../platform/schemas.ts';
+import { actingBusinessParam, idParam } from '../../platform/schemas.ts';
 import { attachmentInput, type ChatService, MAX_ATTACHMENTS, MAX_TEXT } from './service.ts';
 import { CHAT_ROLES, SYSTEM_EVENTS } from './tables.ts';
 
@@ -12,11 +12,7 @@ const READ = { kinds: PARTICIPANTS, scopes: ['orders:read'], business: 'acting' 
 const WRITE = { kinds: PARTICIPANTS, scopes: ['orders:write'], business: 'acting' as const };
 const STAFF_WRITE = { kinds: STAFF, scopes: ['orders:write'] };
 
-const contractorBusiness = {
-  business_id: idParam
-    .optional()
-    .describe('Contractors: the business the order belongs to (needed when the company works for several)'),
-};
+const contractorBusiness = { business_id: actingBusinessParam };
 const orderParam = { order_id: idParam };
 
 const messageSchema = z.object({

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type AddressInfo, createServer, type Server } from 'node:net';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -43,6 +43,7 @@ export class EmbeddedBroker<P> implements MqttPublisher {
   private tcp: Server | undefined;
   private readonly principals = new WeakMap<Client, P>();
   private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly connections = new Set<Socket>();
 
   constructor(
     private readonly policy: BrokerPolicy<P>,
@@ -89,7 +90,11 @@ export class EmbeddedBroker<P> implements MqttPublisher {
         return this.policy.mayReceive(principal, packet.topic) ? packet : null;
       },
     });
-    const tcp = createServer((socket) => broker.handle(socket));
+    const tcp = createServer((socket) => {
+      this.connections.add(socket);
+      socket.once('close', () => this.connections.delete(socket));
+      broker.handle(socket);
+    });
     await new Promise<void>((resolve, reject) => {
       tcp.once('error', reject);
       tcp.listen(this.options.port, this.options.host, () => {
@@ -129,9 +134,12 @@ export class EmbeddedBroker<P> implements MqttPublisher {
     const tcp = this.tcp;
     this.broker = undefined;
     this.tcp = undefined;
-    for (const ws of this.sockets.clients) ws.terminate();
-    if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    // The broker first: it ends its clients' connections, which the TCP server waits for.
     if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
+    for (const ws of this.sockets.clients) ws.terminate();
+    for (const socket of this.connections) socket.destroy();
+    this.connections.clear();
+    if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
   }
 }
 
