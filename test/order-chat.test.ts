@@ -534,7 +534,7 @@ describe('order chat on the embedded broker', () => {
       (error: unknown) => {
         assert.ok(error instanceof ClientError);
         assert.equal(
-          (error.response.errors?.[0]?.extensions as { error_code: string }).error_code,
+          error.response.errors?.[0]?.extensions?.error_code,
           'ORDER_NOT_FOUND',
         );
         return true;
@@ -556,7 +556,7 @@ describe('order chat on the embedded broker', () => {
       (error: unknown) => {
         assert.ok(error instanceof ClientError);
         assert.equal(
-          (error.response.errors?.[0]?.extensions as { error_code: string }).error_code,
+          error.response.errors?.[0]?.extensions?.error_code,
           'VALIDATION_FAILED',
         );
         return true;
