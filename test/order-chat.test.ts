@@ -533,10 +533,7 @@ describe('order chat on the embedded broker', () => {
       ),
       (error: unknown) => {
         assert.ok(error instanceof ClientError);
-        assert.equal(
-          error.response.errors?.[0]?.extensions?.error_code,
-          'ORDER_NOT_FOUND',
-        );
+        assert.equal(error.response.errors?.[0]?.extensions?.error_code, 'ORDER_NOT_FOUND');
         return true;
       },
     );
@@ -555,10 +552,7 @@ describe('order chat on the embedded broker', () => {
       ),
       (error: unknown) => {
         assert.ok(error instanceof ClientError);
-        assert.equal(
-          error.response.errors?.[0]?.extensions?.error_code,
-          'VALIDATION_FAILED',
-        );
+        assert.equal(error.response.errors?.[0]?.extensions?.error_code, 'VALIDATION_FAILED');
         return true;
       },
     );
