@@ -14,6 +14,8 @@ export interface MqttPublisher {
   publish(topic: string, payload: string): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Where clients reach the broker, for the start-up message (no password). */
+  where(): string;
 }
 
 /**
@@ -53,6 +55,10 @@ export class EmbeddedBroker<P> implements MqttPublisher {
   /** The TCP port the broker listens on, once started. */
   get port(): number | undefined {
     return (this.tcp?.address() as AddressInfo | null)?.port;
+  }
+
+  where(): string {
+    return `mqtt://${this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host}:${this.port ?? this.options.port}`;
   }
 
   async start(): Promise<void> {
@@ -154,6 +160,10 @@ export class ExternalBroker implements MqttPublisher {
     private readonly url: string,
     private readonly options: { timeoutMs: number } = { timeoutMs: 5_000 },
   ) {}
+
+  where(): string {
+    return redacted(this.url);
+  }
 
   async start(): Promise<void> {
     if (this.client) return;
