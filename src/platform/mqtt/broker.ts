@@ -101,13 +101,19 @@ export class EmbeddedBroker<P> implements MqttPublisher {
       socket.once('close', () => this.connections.delete(socket));
       broker.handle(socket);
     });
-    await new Promise<void>((resolve, reject) => {
-      tcp.once('error', reject);
-      tcp.listen(this.options.port, this.options.host, () => {
-        tcp.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(this.options.port, this.options.host, () => {
+          tcp.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (error) {
+      // The port is taken: no broker left behind (its timers would keep the process alive).
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      throw error;
+    }
     this.broker = broker;
     this.tcp = tcp;
   }
