@@ -557,6 +557,56 @@ describe('order chat on the embedded broker', () => {
       },
     );
   });
+
+  it('lets the contractor holding the order take part, and no other contractor', async () => {
+    const platform = a.tokens.platform_admin;
+    await api.call('PUT', '/api/v1/platform/modules/contractor_assignment', {
+      token: platform,
+      body: { available: true },
+    });
+    await api.call(
+      'PUT',
+      `/api/v1/platform/businesses/${a.tenant.businessId}/modules/contractor_assignment`,
+      {
+        token: platform,
+        body: { enabled: true },
+      },
+    );
+    const assigned = await api.post(
+      '/api/v1/broker-order-assignments',
+      { order_ids: [a.orderId], broker_id: a.tenant.userIds.contractor },
+      { token: a.tokens.client_admin },
+    );
+    assert.equal(assigned.body.assigned, 1, JSON.stringify(assigned.body));
+    const contractor = a.tokens.contractor;
+    const list = await api.get(`/api/v1/order-chats?business_id=${a.tenant.businessId}`, {
+      token: contractor,
+    });
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    assert.deepEqual(
+      list.body.chats.map((c: { order_id: number }) => c.order_id),
+      [a.orderId],
+    );
+    const listener = await listen(contractor);
+    assert.equal(await listener.subscribe(conversation()), true);
+    const posted = await post('Can you take it this afternoon?');
+    assert.equal(
+      (await listener.next(conversation(), posted.body.message.id)).message.text,
+      'Can you take it this afternoon?',
+    );
+    const reply = await api.post(
+      `/api/v1/order-chats/${a.orderId}/messages?business_id=${a.tenant.businessId}`,
+      { text: 'Yes, by 3 pm' },
+      { token: contractor },
+    );
+    assert.equal(reply.body.message.author.role, 'contractor');
+    const outsider = await listen(b.tokens.contractor);
+    assert.equal(await outsider.subscribe(conversation()), false);
+    const refused = await api.get(`/api/v1/order-chats/${a.orderId}?business_id=${a.tenant.businessId}`, {
+      token: b.tokens.contractor,
+    });
+    assert.equal(refused.status, 403);
+  });
 });
 
 describe('order chat on an external broker (MQTT_URL)', () => {
