@@ -142,7 +142,11 @@ export function chatOperations(chat: ChatService): Operation[] {
       errors,
       rest: { method: 'POST', path: '/v1/order-chats/:order_id/read' },
       graphql: 'markOrderChatRead',
-      input: z.object({ ...orderParam, ...contractorBusiness, message_id: idParam.optional() }),
+      input: z.object({
+        ...orderParam,
+        ...contractorBusiness,
+        message_id: idParam.optional().describe('Read up to this message; the latest when absent'),
+      }),
       output: z.object({
         result: z.literal(true),
         order_id: z.int(),

@@ -202,16 +202,6 @@ export function messagesByIds(db: Db, ids: number[]) {
   return db.selectFrom('order_chat_messages').selectAll().where('id', 'in', ids).execute();
 }
 
-export async function messageIn(db: Db, chatId: number, messageId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('order_chat_messages')
-    .select('id')
-    .where('chat_id', '=', chatId)
-    .where('id', '=', messageId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Others' messages after a reader's read mark. */
 export async function unreadOf(db: Db, chatId: number, readerId: number, readUpTo: number): Promise<number> {
   const row = await db

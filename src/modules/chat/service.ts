@@ -272,15 +272,10 @@ export class ChatService {
     const businessId = businessOf(ctx);
     const place = await this.participation(ctx.db, caller, businessId, orderId);
     const chat = place.chat;
-    const upTo = messageId === undefined ? chat?.last_message_id : messageId;
-    if (chat && upTo !== null && upTo !== undefined) {
-      if (!(await repo.messageIn(ctx.db, chat.id, upTo))) {
-        throw new AppError('VALIDATION_FAILED', {
-          details: { fields: [{ field: 'message_id', message: `No message ${upTo} in this conversation` }] },
-        });
-      }
-      await repo.markRead(ctx.db, chat.id, caller.userId, upTo, this.clock.now());
-    }
+    // Message ids only grow: any id is a position in the conversation, and none past its latest message.
+    const last = chat?.last_message_id ?? null;
+    const upTo = last === null ? null : Math.min(messageId ?? last, last);
+    if (chat && upTo !== null) await repo.markRead(ctx.db, chat.id, caller.userId, upTo, this.clock.now());
     const mine = chat
       ? ((await repo.readsOf(ctx.db, chat.id)).find((r) => r.user_id === caller.userId) ?? null)
       : null;
