@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import mqtt, { type MqttClient } from 'mqtt';
 import { loadConfig } from '../src/config.ts';
+import type { EmbeddedBroker } from '../src/platform/mqtt/broker.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -606,6 +607,18 @@ describe('order chat on the embedded broker', () => {
       token: b.tokens.contractor,
     });
     assert.equal(refused.status, 403);
+  });
+
+  it('ends the broker session of a token signed out since it connected', async () => {
+    const token = await login(api, a.tenant.emails.employee);
+    const listener = await listen(token);
+    assert.equal(await listener.subscribe(conversation()), true);
+    const closed = new Promise<void>((resolve) => listener.client.once('close', () => resolve()));
+    const out = await api.post('/api/v1/user/logout', {}, { token });
+    assert.equal(out.status, 200, JSON.stringify(out.body));
+    await (server.app.mqtt as EmbeddedBroker<unknown>).recheck();
+    await closed;
+    await assert.rejects(Listener.connect(brokerUrl(), token));
   });
 });
 

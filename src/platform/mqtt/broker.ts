@@ -37,6 +37,8 @@ export interface EmbeddedBrokerOptions {
   /** TCP port of the MQTT listener; 0 picks a free one (tests). */
   port: number;
   host: string;
+  /** How often connected clients' tokens are checked again (a token revoked or expired since). */
+  recheckMs?: number;
 }
 
 /** The broker inside the service (aedes): TCP, and MQTT over WebSocket through the HTTP server. */
@@ -44,6 +46,9 @@ export class EmbeddedBroker<P> implements MqttPublisher {
   private broker: Aedes | undefined;
   private tcp: Server | undefined;
   private readonly principals = new WeakMap<Client, P>();
+  /** Each connected client's password (its token), to check it again while it stays connected. */
+  private readonly passwords = new Map<Client, string>();
+  private recheckTimer: NodeJS.Timeout | undefined;
   private readonly sockets = new WebSocketServer({ noServer: true });
   private readonly connections = new Set<Socket>();
 
@@ -75,6 +80,7 @@ export class EmbeddedBroker<P> implements MqttPublisher {
           (principal) => {
             if (principal === null) return refuse();
             this.principals.set(client, principal);
+            this.passwords.set(client, password.toString('utf8'));
             done(null, true);
           },
           () => refuse(),
@@ -114,8 +120,27 @@ export class EmbeddedBroker<P> implements MqttPublisher {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       throw error;
     }
+    broker.on('clientDisconnect', (client) => this.passwords.delete(client));
     this.broker = broker;
     this.tcp = tcp;
+    this.recheckTimer = setInterval(() => void this.recheck(), this.options.recheckMs ?? 60_000);
+    this.recheckTimer.unref();
+  }
+
+  /**
+   * Disconnects the clients whose token no longer authenticates (signed out, revoked, expired):
+   * a session outlives no token. Runs every `recheckMs`.
+   */
+  async recheck(): Promise<void> {
+    await Promise.all(
+      [...this.passwords].map(async ([client, password]) => {
+        const principal = await this.policy.authenticate(password).catch(() => undefined);
+        // undefined: the check itself failed (the database is away); the client keeps its session.
+        if (principal !== null) return;
+        this.passwords.delete(client);
+        client.close();
+      }),
+    );
   }
 
   /** Takes an HTTP upgrade request on the WebSocket path (the HTTP server hands it over). */
@@ -146,6 +171,8 @@ export class EmbeddedBroker<P> implements MqttPublisher {
     const tcp = this.tcp;
     this.broker = undefined;
     this.tcp = undefined;
+    clearInterval(this.recheckTimer);
+    this.passwords.clear();
     // The broker first: it ends its clients' connections, which the TCP server waits for.
     if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
     for (const ws of this.sockets.clients) ws.terminate();
