@@ -18,6 +18,7 @@ import {
   accountsOperations,
   DriverRegistrations,
   driverRegistrationOperations,
+  familySwitchOperations,
   moduleSwitchOperations,
   PROFILES,
   SCOPES,
@@ -34,6 +35,7 @@ import { AlliancesService, alliancesOperations } from './modules/alliances/index
 import { AnalyticsRollup, AnalyticsService, analyticsOperations } from './modules/analytics/index.ts';
 import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
+import { CHAT_PUSH_TOPIC, ChatPush, ChatService, ChatTopics, chatOperations } from './modules/chat/index.ts';
 import {
   AssignmentsService,
   ContractorsService,
@@ -73,6 +75,7 @@ import type { Geocoder } from './platform/geocoding.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
+import { EmbeddedBroker, ExternalBroker, type MqttPublisher } from './platform/mqtt/broker.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
 
 export const VERSION = packageJson.version;
@@ -98,6 +101,9 @@ export interface Services {
   analytics: AnalyticsService;
   datasets: DatasetsService;
   warehouses: WarehousesService;
+  chat: ChatService;
+  /** Order chat's live push: the outbox handler and the embedded broker's rules. */
+  chatPush: ChatPush;
   /** The user agent server's tools, as the approval queue runs them (connected by createApp). */
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
@@ -149,6 +155,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const webhooks = new WebhooksService(clock, accounts, config.webhooks);
   events.subscribe(webhooks.onEvents);
   const agentTools = new AgentToolCalls();
+  const chat = new ChatService(clock, accounts, orders, contractors);
+  // Order chat is "migrated" for a business once the business saved its chat settings.
+  accounts.setUpCheck('order_chat', chat.isSetUp);
   const apiSurface = new CatalogSurface({
     publicBaseUrl: config.publicBaseUrl,
     budgets: config.graphqlBudgets,
@@ -174,6 +183,14 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     analytics: new AnalyticsService(clock, accounts, orders, dispatch),
     datasets,
     warehouses,
+    chat,
+    chatPush: new ChatPush(
+      chat,
+      accounts,
+      new ChatTopics(config.mqtt.topicPrefix),
+      clock,
+      config.mqtt.retryMs,
+    ),
     agentTools,
     apiSurface,
   };
@@ -244,6 +261,7 @@ export function createCatalog(services: Services): Catalog {
     .register(systemOperations(() => capabilitiesOf(catalog)))
     .register(accountsOperations(services.accounts))
     .register(moduleSwitchOperations(services.accounts))
+    .register(familySwitchOperations(services.accounts))
     .register(driverRegistrationOperations(services.driverRegistrations))
     .register(contractorsOperations(services.contractors, services.assignments))
     .register(ordersOperations(services.orders, services.accounts, { incidentReasons: INCIDENT_REASONS }))
@@ -262,7 +280,8 @@ export function createCatalog(services: Services): Catalog {
     .register(alliancesOperations(services.alliances))
     .register(analyticsOperations(services.analytics))
     .register(datasetsOperations(services.datasets))
-    .register(warehousesOperations(services.warehouses));
+    .register(warehousesOperations(services.warehouses))
+    .register(chatOperations(services.chat));
 }
 
 export interface App {
@@ -272,7 +291,12 @@ export interface App {
   executor: Executor;
   /** Drains the outbox (webhook deliveries, ...); started by `tms serve`, or by a test that needs it. */
   outbox: OutboxWorker;
-  /** Starts the background work: the outbox worker (listening on the pool) and the hourly log pruning. */
+  /**
+   * Where live pushes go: the embedded MQTT broker (started with the background work), or the
+   * external broker at MQTT_URL.
+   */
+  mqtt: MqttPublisher;
+  /** Starts the background work: the MQTT broker (or the connection to it), the outbox worker (listening on the pool) and the hourly log pruning. */
   startBackground(pool?: pg.Pool): Promise<void>;
   /** Stops it, letting deliveries in hand finish. */
   stopBackground(): Promise<void>;
@@ -336,6 +360,17 @@ export async function createApp(
   });
   outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
   outbox.handle(PLACING_TOPIC, services.datasets.placer(db));
+  const embedded = config.mqtt.url
+    ? undefined
+    : new EmbeddedBroker(services.chatPush.policy(db), { port: config.mqtt.port, host: config.host });
+  const mqtt: MqttPublisher = embedded ?? new ExternalBroker(config.mqtt.url!);
+  outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
+  // MQTT over WebSocket on the HTTP server's port, at its own path.
+  http.server.on('upgrade', (request, socket, head) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (embedded && path === config.mqtt.wsPath) embedded.upgrade(request, socket, head);
+    else socket.destroy();
+  });
   let pruning: NodeJS.Timeout | undefined;
   return {
     http,
@@ -343,7 +378,9 @@ export async function createApp(
     catalog,
     executor,
     outbox,
+    mqtt,
     startBackground: async (pool) => {
+      await mqtt.start();
       await outbox.start(pool);
       const prune = () => void services.webhooks.pruneLogs(db).catch(() => {});
       prune();
@@ -353,6 +390,7 @@ export async function createApp(
     stopBackground: async () => {
       clearInterval(pruning);
       await outbox.stop();
+      await mqtt.stop();
     },
   };
 }

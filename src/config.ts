@@ -65,6 +65,18 @@ const environmentSchema = z.object({
   GEOCODER_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   GEOCODER_TIMEOUT_MS: integer(100, 60_000).default(5_000),
   GEOCODER_MIN_INTERVAL_MS: integer(0, 60_000).default(1_000),
+  MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'ws', 'wss']),
+  // 1884 rather than MQTT's 1883, so the embedded broker starts beside a local Mosquitto.
+  MQTT_PORT: integer(0, 65535).default(1884),
+  MQTT_WS_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path such as /mqtt')
+    .default('/mqtt'),
+  MQTT_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'must be topic levels without wildcards')
+    .default('tms'),
+  MQTT_RETRY_MS: integer(100, 3_600_000).default(5_000),
 });
 
 export interface Config {
@@ -99,6 +111,22 @@ export interface Config {
   identity: OutboundRules;
   /** A public geocoder by URL (Nominatim's search API), asked after the business's own data; none by default. */
   geocoder: GeocoderSettings | undefined;
+  /** Live pushes (order chat): the embedded broker, or an external one at `url`. */
+  mqtt: MqttSettings;
+}
+
+/** The MQTT channel of live pushes (docs/chat.md). */
+export interface MqttSettings {
+  /** An external broker to publish to; absent: the embedded broker. */
+  url: string | undefined;
+  /** TCP port of the embedded broker (0: any free port). */
+  port: number;
+  /** Path of MQTT over WebSocket on the HTTP server (embedded broker). */
+  wsPath: string;
+  /** First topic level of every topic the service publishes. */
+  topicPrefix: string;
+  /** How long a push waits before it is tried again while the broker is away. */
+  retryMs: number;
 }
 
 /** A public geocoder: its search URL, which addresses it may be at, how long and how often it is asked. */
@@ -205,6 +233,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           minIntervalMs: e.GEOCODER_MIN_INTERVAL_MS,
         }
       : undefined,
+    mqtt: {
+      url: e.MQTT_URL,
+      port: e.MQTT_PORT,
+      wsPath: e.MQTT_WS_PATH,
+      topicPrefix: e.MQTT_TOPIC_PREFIX,
+      retryMs: e.MQTT_RETRY_MS,
+    },
   };
 }
 

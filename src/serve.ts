@@ -40,6 +40,11 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   say(`TMS listening on ${config.publicBaseUrl} (API reference: ${config.publicBaseUrl}/api/docs)`);
+  say(
+    config.mqtt.url
+      ? `Live push (MQTT) published to ${app.mqtt.where()}`
+      : `Live push (MQTT): ${app.mqtt.where()}, and over WebSocket at ${config.publicBaseUrl.replace(/^http/, 'ws')}${config.mqtt.wsPath}`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -136,6 +136,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0022_alliances.sql': 'alliances',
   '0023_analytics.sql': 'analytics',
   '0025_warehouses.sql': 'warehouses',
+  '0026_order_chat.sql': 'chat',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */
@@ -146,6 +147,8 @@ const CROSS_MODULE_MIGRATIONS: Record<string, string> = {
     "the accounts module's switches got their platform level with the first switchable module",
   '0015_apps.sql access_tokens':
     'app sessions are tokens bound to one business (business_scope_id, kind app)',
+  '0026_order_chat.sql business_families':
+    "the opt-in families' switches sit beside the accounts module's module switches, and came with the first family",
 };
 
 function migrationViolations(owners: Map<string, string>): string[] {

@@ -278,4 +278,18 @@ describe('demo data', () => {
       [],
     );
   });
+
+  it("has order chat on, with a conversation between dispatch and the driver on one of the driver's orders", async () => {
+    const driver = await login(api, 'driver@demo.test', 'demo-pass');
+    const chats = await api.get('/api/v1/order-chats', { token: driver });
+    assert.equal(chats.status, 200, JSON.stringify(chats.body));
+    assert.equal(chats.body.chats.length, 1);
+    assert.equal(chats.body.chats[0].unread, 0, 'the driver answered the dispatcher: posting marks read');
+    const chat = await api.get(`/api/v1/order-chats/${chats.body.chats[0].order_id}`, { token: admin });
+    assert.deepEqual(
+      chat.body.messages.map((m: { author: { role: string } }) => m.author.role),
+      ['driver', 'dispatcher'],
+    );
+    assert.equal(chat.body.customer_chat, true);
+  });
 });

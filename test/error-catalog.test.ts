@@ -46,8 +46,8 @@ describe('the error catalog', () => {
         !file.endsWith(path.join('platform', 'errors.ts')) && !file.includes(path.join('i18n', 'messages')),
     );
     const source = (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
-    // Declared ahead of their users, with the mechanism that raises them (platform/errors.ts):
-    // the opt-in families' refusal waits for the first family (order chat).
+    // Raised only through the helper beside its declaration (platform/errors.ts, featureDisabled),
+    // which the accounts module's feature gate calls for order chat and the AI agent.
     const ready = ['FEATURE_DISABLED'];
     const unused = ERROR_CODES.filter((code) => !ready.includes(code) && !source.includes(`'${code}'`));
     assert.deepEqual(unused, []);

@@ -297,6 +297,34 @@ describe('price hiding', () => {
       priced: false,
       call: (who) => api.get('/api/v1/customer/credits', { token: customers[who].token }),
     },
+    // Order chat holds messages, never an order's price.
+    list_order_chats: {
+      priced: false,
+      call: (who) => api.get('/api/v1/order-chats', { token: customers[who].token }),
+    },
+    get_order_chat: {
+      priced: false,
+      call: (who) =>
+        api.get(`/api/v1/order-chats/${customers[who].orders.ltl_service}`, { token: customers[who].token }),
+    },
+    post_order_chat_message: {
+      priced: false,
+      call: (who) =>
+        api.post(
+          `/api/v1/order-chats/${customers[who].orders.ltl_service}/messages`,
+          { text: 'When does it arrive?' },
+          { token: customers[who].token },
+        ),
+    },
+    mark_order_chat_read: {
+      priced: false,
+      call: (who) =>
+        api.post(
+          `/api/v1/order-chats/${customers[who].orders.ltl_service}/read`,
+          {},
+          { token: customers[who].token },
+        ),
+    },
   };
 
   /** The same calls through GraphQL: the input each priced operation a customer may use is called with. */
@@ -380,6 +408,16 @@ describe('price hiding', () => {
     });
     assert.equal(hide.status, 200, JSON.stringify(hide.body));
     assert.deepEqual(hide.body.price_hidden_families, [...ORDER_FAMILIES]);
+    // Order chat on, with customers taking part.
+    await api.call('PUT', '/api/v1/client/feature-families/order_chat', {
+      token: admin,
+      body: { enabled: true },
+    });
+    const chat = await api.call('PUT', '/api/v1/client/order-chat/settings', {
+      token: admin,
+      body: { customer_chat: true },
+    });
+    assert.equal(chat.status, 200, JSON.stringify(chat.body));
   });
   after(() => server.close());
 

@@ -361,8 +361,101 @@ describe('tenant isolation', () => {
       assert.deepEqual([answer.status, answer.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
       await parcelOfAStays();
     };
+  /** Order chat on for both businesses, and a message of A's on A's order, made by the first chat check. */
+  let chatOfA: Promise<number> | undefined;
+  const chatReady = () => {
+    chatOfA ??= (async () => {
+      for (const token of [tokenOfA, adminOfB()]) {
+        await api.call('PUT', '/api/v1/client/feature-families/order_chat', {
+          token,
+          body: { enabled: true },
+        });
+        await api.call('PUT', '/api/v1/client/order-chat/settings', {
+          token,
+          body: { customer_chat: false },
+        });
+      }
+      const posted = await api.post(
+        `/api/v1/order-chats/${orderOfA.id}/messages`,
+        { text: 'only for A' },
+        { token: tokenOfA },
+      );
+      assert.equal(posted.status, 200, JSON.stringify(posted.body));
+      return posted.body.message.id as number;
+    })();
+    return chatOfA;
+  };
+  const chatAsA = async () => (await api.get(`/api/v1/order-chats/${orderOfA.id}`, { token: tokenOfA })).body;
+  /** B's staff reaching A's order's conversation: 404, and A's conversation unchanged. */
+  const chatRefused = (method: string, path: string, body?: unknown) => async () => {
+    await chatReady();
+    const before = await chatAsA();
+    const answer = await api.call(method, `/api/v1/order-chats/${orderOfA.id}${path}`, {
+      token: adminOfB(),
+      body,
+    });
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'ORDER_NOT_FOUND');
+    assert.deepEqual(await chatAsA(), before);
+  };
 
   const checks: Record<string, () => Promise<void>> = {
+    get_feature_families: async () => {
+      await chatReady();
+      await api.call('PUT', '/api/v1/client/feature-families/operations_agent', {
+        token: tokenOfA,
+        body: { enabled: true },
+      });
+      const answer = await api.get('/api/v1/client/feature-families', { token: adminOfB() });
+      assert.equal(answer.body.business_id, b.businessId);
+      const agent = answer.body.families.find((f: { family: string }) => f.family === 'operations_agent');
+      assert.equal(agent.enabled, false);
+    },
+    set_feature_family: async () => {
+      await api.call('PUT', '/api/v1/client/feature-families/sms_marketing', {
+        token: adminOfB(),
+        body: { enabled: true },
+      });
+      const asA = await api.get('/api/v1/client/feature-families', { token: tokenOfA });
+      const sms = asA.body.families.find((f: { family: string }) => f.family === 'sms_marketing');
+      assert.equal(sms.enabled, false);
+    },
+    set_feature_family_revoked: async () => {
+      await chatReady();
+      const answer = await api.call(
+        'PUT',
+        `/api/v1/platform/businesses/${a.businessId}/feature-families/order_chat`,
+        { token: adminOfB(), body: { revoked: true } },
+      );
+      assert.equal(answer.status, 403);
+      assert.equal((await api.get('/api/v1/order-chats', { token: tokenOfA })).status, 200);
+    },
+    set_order_chat_settings: async () => {
+      await chatReady();
+      await api.call('PUT', '/api/v1/client/order-chat/settings', {
+        token: adminOfB(),
+        body: { customer_chat: true },
+      });
+      assert.equal((await chatAsA()).customer_chat, false);
+    },
+    list_order_chats: async () => {
+      await chatReady();
+      for (const token of [adminOfB(), tokensOfB.driver!, tokensOfB.customer!]) {
+        const answer = await api.get('/api/v1/order-chats', { token });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        assert.ok(answer.body.chats.every((chat: { order_id: number }) => chat.order_id !== orderOfA.id));
+      }
+      const named = await api.get(`/api/v1/order-chats?business_id=${a.businessId}`, {
+        token: tokensOfB.contractor,
+      });
+      assert.equal(named.status, 403, JSON.stringify(named.body));
+    },
+    get_order_chat: chatRefused('GET', ''),
+    post_order_chat_message: chatRefused('POST', '/messages', { text: 'from B' }),
+    mark_order_chat_read: chatRefused('POST', '/read', {}),
+    close_order_chat: chatRefused('POST', '/close', {}),
+    reopen_order_chat: chatRefused('POST', '/reopen', {}),
+    set_order_customer_chat: chatRefused('PUT', '/customer-chat', { customer_chat: true }),
     list_return_reasons: async () => {
       await returnReasonOfA();
       const answer = await api.get('/api/v1/client/return-reasons', { token: adminOfB() });

@@ -108,7 +108,8 @@ describe('webhook deliveries across crashes and instances', () => {
   });
 
   it('never lets two instances on one database deliver the same attempt', async () => {
-    const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), databaseUrl: database.url };
+    // Each instance's embedded MQTT broker on a free port of its own.
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent', MQTT_PORT: '0' }), databaseUrl: database.url };
     config.webhooks = { ...config.webhooks, allow: { ...config.webhooks.allow, loopback: true } };
     const [first, second] = [await createApp(config, handle.db), await createApp(config, handle.db)];
     const tenant = await createTenant(handle.db, first.services, 'twins');

@@ -95,6 +95,10 @@ export async function seedDemo(
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       { staff: [ids.employee, ids.driver] },
     );
+    await seedDemoChat(services, {
+      admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+      driver: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
+    });
     return {
       business: DEMO_BUSINESS_CODE,
       password,
@@ -257,6 +261,24 @@ async function seedDemoWarehouses(services: Services, ctx: OperationContext, inp
   const numbers = [...received, lyon!].flatMap((order) => order.packages.map((p) => p.tracking_number));
   for (let i = 0; i < numbers.length; i += 100)
     await warehouses.receive(ctx, paris.id, numbers.slice(i, i + 100));
+}
+
+/**
+ * Order chat on and set up (customers take part), and a short exchange between dispatch and the
+ * driver on one of the driver's orders of today, pushed live once the service runs.
+ */
+async function seedDemoChat(services: Services, as: { admin: OperationContext; driver: OperationContext }) {
+  await services.accounts.setFamily(as.admin, 'order_chat', true);
+  await services.chat.saveSettings(as.admin, { customer_chat: true });
+  const driverId = as.driver.caller!.userId;
+  const [order] = (
+    await services.orders.queries.list(as.admin, { driver_id: driverId, page: 1, per_page: 1 })
+  ).orders;
+  if (!order) return;
+  await services.chat.post(as.admin, order.id, {
+    text: 'The side gate is open until noon: park in the courtyard.',
+  });
+  await services.chat.post(as.driver, order.id, { text: 'Thanks, I will be there around 11.' });
 }
 
 /** The customer sites the business delivers to, as a dataset of its own: placed, and searchable. */

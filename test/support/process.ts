@@ -42,7 +42,8 @@ async function freePort(): Promise<number> {
 export async function startServe(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
-    env: environment({ ...env, PORT: String(port) }),
+    // The embedded MQTT broker on any free port: several services start at once in the tests.
+    env: environment({ MQTT_PORT: '0', ...env, PORT: String(port) }),
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

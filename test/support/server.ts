@@ -43,6 +43,8 @@ export async function startTestServer(
       signUpsPerAddressPerHour: 10_000,
     },
     limits: UNLIMITED,
+    // Any free port: tests run beside each other and beside a local Mosquitto.
+    mqtt: { ...loadConfig({}).mqtt, port: 0 },
     ...overrides,
     databaseUrl: database.url,
   };

@@ -21,6 +21,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Driver: 'Drivers, their vehicles, capacity, working hours and skills, and their routes.',
   LabelService:
     'Label-service orders: rate a shipment with one carrier, buy its labels (4 x 6 in PDFs) and read them back.',
+  OrderChat:
+    'Order Chat: per-order conversation between dispatchers, assigned driver and optionally the customer, pushed live over MQTT.',
   Orders:
     'Orders of every family (local delivery, label, shipping, LTL, storage, moving, device orders), their packages and lifecycle.',
   Payments: 'Online payment of orders and labels, and the credit accounts of customers.',

@@ -89,6 +89,35 @@ export async function setBusinessModule(
     .execute();
 }
 
+export async function familySwitch(
+  db: Queryable<AccountsTables>,
+  businessId: number,
+  family: string,
+): Promise<{ enabled: boolean; revoked: boolean }> {
+  const row = await db
+    .selectFrom('business_families')
+    .select(['enabled', 'revoked'])
+    .where('business_id', '=', businessId)
+    .where('family', '=', family)
+    .executeTakeFirst();
+  return row ?? { enabled: false, revoked: false };
+}
+
+/** Sets one side of a family's switch (the business's `enabled`, the platform's `revoked`), keeping the other. */
+export async function setFamilySwitch(
+  db: Queryable<AccountsTables>,
+  businessId: number,
+  family: string,
+  change: { enabled: boolean } | { revoked: boolean },
+  now: Date,
+) {
+  await db
+    .insertInto('business_families')
+    .values({ business_id: businessId, family, enabled: false, revoked: false, ...change, updated_at: now })
+    .onConflict((oc) => oc.columns(['business_id', 'family']).doUpdateSet({ ...change, updated_at: now }))
+    .execute();
+}
+
 export async function insertContractorCompany(
   db: Queryable<AccountsTables>,
   values: { name: string; businessIds: number[]; now: Date },

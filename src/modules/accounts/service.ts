@@ -3,13 +3,14 @@ import type { LoginLimits } from '../../config.ts';
 import type { Authenticator, FeatureGate } from '../../platform/catalog/executor.ts';
 import {
   type AccountKind,
+  businessOf,
   type Caller,
   callerOf,
   type OperationContext,
 } from '../../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime, isValidTimeZone } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, featureDisabled } from '../../platform/errors.ts';
 import { rateLimited } from '../../platform/limits.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords.ts';
@@ -21,6 +22,20 @@ import { digestToken, generateToken, looksLikeToken } from './tokens.ts';
 /** Modules a business can have switched on; each starts off. */
 export const BUSINESS_MODULES = ['contractor_assignment'] as const;
 export type BusinessModule = (typeof BUSINESS_MODULES)[number];
+
+/**
+ * Opt-in families: a business turns one on for itself, the platform admin may revoke it. Each
+ * starts off. Their operations name the family as their `feature`, like a module's.
+ */
+export const OPT_IN_FAMILIES = ['order_chat', 'operations_agent', 'sms_marketing'] as const;
+export type OptInFamily = (typeof OPT_IN_FAMILIES)[number];
+export type FamilyState = 'on' | 'off' | 'revoked' | 'not_migrated';
+
+/**
+ * Whether a business's data is set up for a family (its "migration"): told by the module that
+ * owns the family's data, which the accounts module cannot read. A family without one needs none.
+ */
+export type FamilySetupCheck = (db: Queryable, businessId: number) => Promise<boolean>;
 
 export interface AccountsSettings {
   tokenTtlHours: number;
@@ -391,17 +406,96 @@ export class AccountsService {
    * actingBusiness picks it). A read of a module the platform does not offer answers 503 (not
    * yet available on the system); any other call to a module that is not on, 403.
    */
-  readonly requireFeature: FeatureGate = async (db, { feature, caller, use, input }) => {
-    const module = BUSINESS_MODULES.find((known) => known === feature);
-    if (!module) throw new Error(`No module ${feature}: the switches are ${BUSINESS_MODULES.join(', ')}`);
+  readonly requireFeature: FeatureGate = async (db, { feature, caller, use, input, setup }) => {
     const named = idParam.safeParse(
       typeof input === 'object' && input ? Reflect.get(input, 'business_id') : undefined,
     );
+    const family = OPT_IN_FAMILIES.find((known) => known === feature);
+    const module = BUSINESS_MODULES.find((known) => known === feature);
+    if (!family && !module) {
+      throw new Error(
+        `No switch ${feature}: the switches are ${[...BUSINESS_MODULES, ...OPT_IN_FAMILIES].join(', ')}`,
+      );
+    }
     const businessId = await this.actingBusiness(db, caller, named.success ? named.data : undefined);
-    const state = await this.moduleState(db, businessId, module);
+    if (family) {
+      const state = await this.familyState(db, businessId, family);
+      // The operation that sets the family's data up is the one call a not-migrated family takes.
+      if (state === 'on' || (state === 'not_migrated' && setup)) return;
+      if (family === 'sms_marketing') {
+        throw new AppError('SMS_MARKETING_DISABLED', { details: { feature: family, reason: state } });
+      }
+      throw featureDisabled(family, state);
+    }
+    const state = await this.moduleState(db, businessId, module!);
     if (!state.available && use === 'read') throw new AppError('MODULE_UNAVAILABLE');
     if (!state.available || !state.enabled) throw new AppError('MODULE_DISABLED');
   };
+
+  // ----- opt-in families -----
+
+  private readonly familySetups = new Map<OptInFamily, FamilySetupCheck>();
+
+  /** The module owning a family's data says how to tell that a business is set up for it. */
+  setUpCheck(family: OptInFamily, check: FamilySetupCheck): void {
+    this.familySetups.set(family, check);
+  }
+
+  /**
+   * A family's state in a business: revoked by the platform admin (whatever the business says),
+   * off, on but its data not set up yet (not migrated), or on.
+   */
+  async familyState(db: Queryable, businessId: number, family: OptInFamily): Promise<FamilyState> {
+    const row = await repo.familySwitch(db, businessId, family);
+    if (row.revoked) return 'revoked';
+    if (!row.enabled) return 'off';
+    const check = this.familySetups.get(family);
+    if (check && !(await check(db, businessId))) return 'not_migrated';
+    return 'on';
+  }
+
+  private async familyStatus(db: Queryable, businessId: number, family: OptInFamily) {
+    const row = await repo.familySwitch(db, businessId, family);
+    return {
+      family,
+      enabled: row.enabled,
+      revoked: row.revoked,
+      state: await this.familyState(db, businessId, family),
+    };
+  }
+
+  private async familyAnswer(db: Queryable, businessId: number, family: OptInFamily) {
+    return {
+      result: true as const,
+      business_id: businessId,
+      ...(await this.familyStatus(db, businessId, family)),
+    };
+  }
+
+  /** Every family's state in the caller's business. */
+  async families(ctx: OperationContext) {
+    const businessId = businessOf(ctx);
+    const families = await Promise.all(
+      OPT_IN_FAMILIES.map((family) => this.familyStatus(ctx.db, businessId, family)),
+    );
+    return { result: true as const, business_id: businessId, families };
+  }
+
+  /** A business turns a family on or off for itself (a revocation still stands over it). */
+  async setFamily(ctx: OperationContext, family: OptInFamily, enabled: boolean) {
+    const businessId = businessOf(ctx);
+    await repo.setFamilySwitch(ctx.db, businessId, family, { enabled }, this.clock.now());
+    return this.familyAnswer(ctx.db, businessId, family);
+  }
+
+  /** Platform admins: revoke a family for one business, or lift the revocation. */
+  async setFamilyRevoked(ctx: OperationContext, businessId: number, family: OptInFamily, revoked: boolean) {
+    if (!(await repo.findBusinessById(ctx.db, businessId))) {
+      throw new AppError('BUSINESS_NOT_FOUND', { params: { business: businessId } });
+    }
+    await repo.setFamilySwitch(ctx.db, businessId, family, { revoked }, this.clock.now());
+    return this.familyAnswer(ctx.db, businessId, family);
+  }
 
   /** Platform admins: offer a module on this system, or withdraw it. */
   async setPlatformModule(ctx: OperationContext, module: BusinessModule, available: boolean) {

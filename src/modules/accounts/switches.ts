@@ -1,9 +1,75 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { idParam } from '../../platform/schemas.ts';
-import { type AccountsService, BUSINESS_MODULES } from './service.ts';
+import { type AccountsService, BUSINESS_MODULES, OPT_IN_FAMILIES } from './service.ts';
 
 const PLATFORM = { kinds: ['platform_admin'] as const, scopes: ['platform:write'] };
+
+const familyStatus = {
+  family: z.enum(OPT_IN_FAMILIES),
+  enabled: z.boolean().describe('Whether the business has turned the family on'),
+  revoked: z.boolean().describe('Whether the platform admin has revoked it (whatever the business says)'),
+  state: z
+    .enum(['on', 'off', 'revoked', 'not_migrated'])
+    .describe(
+      "on: its operations answer; otherwise they answer 409 (not_migrated: the business's data is not set up yet)",
+    ),
+};
+const familyAnswer = z.object({ result: z.literal(true), business_id: z.int(), ...familyStatus });
+
+/** The opt-in families (order chat, the operations AI agent, SMS marketing): the business's switch and the platform's revocation. */
+export function familySwitchOperations(accounts: AccountsService): Operation[] {
+  return [
+    defineOperation({
+      name: 'get_feature_families',
+      summary: "The opt-in families and their state in the caller's business",
+      tag: 'User',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      rest: { method: 'GET', path: '/v1/client/feature-families' },
+      graphql: 'featureFamilies',
+      input: z.object({}),
+      output: z.object({
+        result: z.literal(true),
+        business_id: z.int(),
+        families: z.array(z.object(familyStatus)),
+      }),
+      handler: (ctx) => accounts.families(ctx),
+    }),
+    defineOperation({
+      name: 'set_feature_family',
+      summary: 'Turn an opt-in family on or off for your business',
+      description:
+        'A family the platform admin revoked stays refused (409) until the revocation is lifted. Order chat also ' +
+        'needs its settings (PUT /v1/client/order-chat/settings) before its other operations answer.',
+      tag: 'User',
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      rest: { method: 'PUT', path: '/v1/client/feature-families/:family' },
+      graphql: 'setFeatureFamily',
+      input: z.object({ family: z.enum(OPT_IN_FAMILIES), enabled: z.boolean() }),
+      output: familyAnswer,
+      handler: (ctx, input) => accounts.setFamily(ctx, input.family, input.enabled),
+    }),
+    defineOperation({
+      name: 'set_feature_family_revoked',
+      summary: 'Revoke an opt-in family for one business, or lift the revocation',
+      tag: 'Platform',
+      kind: 'mutation',
+      risk: 'high',
+      confirm: true,
+      access: PLATFORM,
+      errors: ['BUSINESS_NOT_FOUND'],
+      rest: { method: 'PUT', path: '/v1/platform/businesses/:business_id/feature-families/:family' },
+      graphql: 'setFeatureFamilyRevoked',
+      input: z.object({ business_id: idParam, family: z.enum(OPT_IN_FAMILIES), revoked: z.boolean() }),
+      output: familyAnswer,
+      handler: (ctx, input) => accounts.setFamilyRevoked(ctx, input.business_id, input.family, input.revoked),
+    }),
+  ];
+}
 
 /** The platform's switches for optional modules: offered on this system, and on per business. */
 export function moduleSwitchOperations(accounts: AccountsService): Operation[] {

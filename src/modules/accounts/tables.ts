@@ -27,6 +27,14 @@ export interface AccountsTables {
     available: boolean;
     updated_at: Date;
   };
+  /** Opt-in families: turned on by the business itself, revocable by the platform admin. */
+  business_families: {
+    business_id: number;
+    family: string;
+    enabled: boolean;
+    revoked: boolean;
+    updated_at: Date;
+  };
   contractor_companies: {
     id: Generated<number>;
     name: string;

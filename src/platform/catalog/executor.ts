@@ -34,7 +34,14 @@ export type ProviderAuthenticator = (db: Queryable, key: string) => Promise<Prov
  */
 export type FeatureGate = (
   db: Queryable,
-  call: { feature: string; caller: Caller; use: 'read' | 'write'; input: unknown },
+  call: {
+    feature: string;
+    caller: Caller;
+    use: 'read' | 'write';
+    input: unknown;
+    /** The operation sets the feature's data up (Operation.featureSetup). */
+    setup?: boolean;
+  },
 ) => Promise<void>;
 
 /**
@@ -373,6 +380,7 @@ export class Executor {
       caller,
       use: operation.kind === 'query' ? 'read' : 'write',
       input: rawInput,
+      setup: operation.featureSetup === true,
     });
   }
 

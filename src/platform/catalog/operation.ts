@@ -227,6 +227,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    */
   feature?: string;
   /**
+   * The operation sets up the business's data for its feature (an opt-in family's "migration"):
+   * it runs while the feature is on but not set up yet, when every other operation is refused.
+   */
+  featureSetup?: true;
+  /**
    * Media types the operation can also answer in, as a bare document (a `Representation`) instead
    * of its JSON answer: a door that negotiates (REST, by Accept) passes the caller's choice in
    * `ctx.representation`.

@@ -160,4 +160,7 @@ export const de: ErrorMessages = {
   TRANSFER_REFUSED: 'Die Umbuchung hat nichts bewegt: {count} Paket(e) können nicht umgebucht werden.',
   TRANSFER_NOT_REVERSIBLE:
     'Umbuchung {id} kann nicht rückgängig gemacht werden: sie wurde es schon, oder Pakete haben sich seitdem bewegt.',
+  SMS_MARKETING_DISABLED: 'SMS-Marketing ist für dieses Unternehmen nicht eingeschaltet.',
+  ORDER_CHAT_CLOSED: 'Der Chat zu Auftrag {order} ist geschlossen: Öffnen Sie ihn wieder, um zu schreiben.',
+  CUSTOMER_CHAT_OFF: 'Kundenchat ist für Auftrag {order} nicht erlaubt.',
 };

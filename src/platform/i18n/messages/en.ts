@@ -146,4 +146,7 @@ export const en: ErrorMessages = {
   TRANSFER_REFUSED: 'The transfer moved nothing: {count} package(s) cannot move.',
   TRANSFER_NOT_REVERSIBLE:
     'Transfer {id} cannot be rolled back: it was already, or some of its packages have moved since.',
+  SMS_MARKETING_DISABLED: 'SMS marketing is not turned on for this business.',
+  ORDER_CHAT_CLOSED: 'The chat of order {order} is closed: reopen it to post.',
+  CUSTOMER_CHAT_OFF: 'Customer chat is not allowed on order {order}.',
 };

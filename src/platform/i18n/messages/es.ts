@@ -153,4 +153,7 @@ export const es: ErrorMessages = {
   TRANSFER_REFUSED: 'El traslado no movió nada: {count} paquete(s) no se pueden mover.',
   TRANSFER_NOT_REVERSIBLE:
     'El traslado {id} no se puede revertir: ya se revirtió, o algunos de sus paquetes se han movido desde entonces.',
+  SMS_MARKETING_DISABLED: 'El marketing por SMS no está activado para esta empresa.',
+  ORDER_CHAT_CLOSED: 'El chat del pedido {order} está cerrado: vuelva a abrirlo para escribir.',
+  CUSTOMER_CHAT_OFF: 'El chat con el cliente no está permitido en el pedido {order}.',
 };

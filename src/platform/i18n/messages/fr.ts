@@ -162,4 +162,7 @@ export const fr: ErrorMessages = {
   TRANSFER_REFUSED: "Le transfert n'a rien déplacé : {count} colis ne peuvent pas être déplacés.",
   TRANSFER_NOT_REVERSIBLE:
     "Le transfert {id} ne peut pas être annulé : il l'a déjà été, ou certains de ses colis ont bougé depuis.",
+  SMS_MARKETING_DISABLED: "Le marketing par SMS n'est pas activé pour cette entreprise.",
+  ORDER_CHAT_CLOSED: 'La discussion de la commande {order} est fermée : rouvrez-la pour écrire.',
+  CUSTOMER_CHAT_OFF: "La discussion avec le client n'est pas autorisée pour la commande {order}.",
 };

@@ -132,4 +132,7 @@ export const zhHans: ErrorMessages = {
   ROUTE_ALREADY_DISPATCHED: '线路 {route} 已发车：不能再装载。',
   TRANSFER_REFUSED: '调拨未移动任何包裹：{count} 个包裹无法移动。',
   TRANSFER_NOT_REVERSIBLE: '调拨 {id} 无法回滚：已回滚过，或其部分包裹此后已移动。',
+  SMS_MARKETING_DISABLED: '此企业未开启短信营销。',
+  ORDER_CHAT_CLOSED: '订单 {order} 的聊天已关闭：请重新打开后再发送。',
+  CUSTOMER_CHAT_OFF: '订单 {order} 不允许客户聊天。',
 };

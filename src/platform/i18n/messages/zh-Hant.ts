@@ -132,4 +132,7 @@ export const zhHant: ErrorMessages = {
   ROUTE_ALREADY_DISPATCHED: '路線 {route} 已發車：不能再裝載。',
   TRANSFER_REFUSED: '調撥未移動任何包裹：{count} 個包裹無法移動。',
   TRANSFER_NOT_REVERSIBLE: '調撥 {id} 無法回滾：已回滾過，或其部分包裹此後已移動。',
+  SMS_MARKETING_DISABLED: '此企業未開啟簡訊行銷。',
+  ORDER_CHAT_CLOSED: '訂單 {order} 的聊天已關閉：請重新開啟後再傳送。',
+  CUSTOMER_CHAT_OFF: '訂單 {order} 不允許客戶聊天。',
 };

@@ -1,0 +1,123 @@
+import { LRUCache } from 'lru-cache';
+import type { Caller } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { BrokerPolicy, MqttPublisher } from '../../platform/mqtt/broker.ts';
+import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import { type Audience, type ChatService, PUSH_TYPE, type PushPayload } from './service.ts';
+
+const STAFF: ReadonlySet<string> = new Set(['client_admin', 'employee']);
+
+/** The topics of order chat (docs/chat.md). */
+export class ChatTopics {
+  constructor(readonly prefix: string) {}
+
+  /** Every message of one order's conversation. */
+  conversation(businessId: number, orderId: number): string {
+    return `${this.prefix}/order-chat/${businessId}/${orderId}`;
+  }
+
+  /** A driver's own pushes (type `order_chat_message`, ...). */
+  driver(businessId: number, driverUserId: number): string {
+    return `${this.prefix}/drivers/${businessId}/${driverUserId}`;
+  }
+
+  parse(
+    topic: string,
+  ):
+    | { kind: 'conversation'; businessId: number; orderId: number }
+    | { kind: 'driver'; businessId: number; userId: number }
+    | null {
+    if (!topic.startsWith(`${this.prefix}/`)) return null;
+    const match = /^(order-chat|drivers)\/([1-9]\d{0,15})\/([1-9]\d{0,15})$/.exec(
+      topic.slice(this.prefix.length + 1),
+    );
+    if (!match) return null;
+    const businessId = Number(match[2]);
+    const id = Number(match[3]);
+    return match[1] === 'order-chat'
+      ? { kind: 'conversation', businessId, orderId: id }
+      : { kind: 'driver', businessId, userId: id };
+  }
+}
+
+/**
+ * Publishes chat messages from the outbox to MQTT, and decides who may listen on the embedded
+ * broker. Who receives a conversation's messages is read again at every push, so a driver taken
+ * off the route stops receiving on a subscription it made while it was on it.
+ */
+export class ChatPush {
+  /** The latest audience of each conversation, as its last push found it (read synchronously at delivery). */
+  private readonly audiences = new LRUCache<string, Audience>({ max: 50_000 });
+
+  constructor(
+    private readonly chat: ChatService,
+    private readonly accounts: AccountsService,
+    readonly topics: ChatTopics,
+    private readonly clock: Clock,
+    private readonly retryMs: number,
+  ) {}
+
+  /** The outbox handler: both topics, or a later try while the broker cannot take them. */
+  handler(db: Queryable, publisher: MqttPublisher): OutboxHandler {
+    return async (message) => {
+      const push = message.payload as PushPayload;
+      const audience = await this.chat.audienceOf(db, push.business_id, push.order_id);
+      const topic = this.topics.conversation(push.business_id, push.order_id);
+      this.audiences.set(topic, audience);
+      const body = JSON.stringify({ type: PUSH_TYPE, ...push });
+      try {
+        await publisher.publish(topic, body);
+        if (audience.driverUserId !== null) {
+          await publisher.publish(this.topics.driver(push.business_id, audience.driverUserId), body);
+        }
+        return { done: true };
+      } catch (error) {
+        return {
+          retryAt: new Date(this.clock.now().getTime() + this.retryMs),
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+    };
+  }
+
+  /** The embedded broker's rules: a client's password is its bearer token. */
+  policy(db: Queryable): BrokerPolicy<Caller> {
+    return {
+      authenticate: (password) => this.accounts.authenticate(db, password, this.clock.now()),
+      maySubscribe: async (caller, topic) => {
+        const parsed = this.topics.parse(topic);
+        if (!parsed) return false;
+        if (parsed.kind === 'driver') {
+          return (
+            caller.kind === 'driver' &&
+            caller.userId === parsed.userId &&
+            caller.businessId === parsed.businessId
+          );
+        }
+        if (caller.clientScope !== undefined && caller.clientScope !== parsed.businessId) return false;
+        try {
+          await this.chat.participation(db, caller, parsed.businessId, parsed.orderId);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      mayReceive: (caller, topic) => {
+        const parsed = this.topics.parse(topic);
+        if (!parsed) return false;
+        // A driver topic has one subscriber, its driver (checked at subscribe); the service
+        // publishes there only to the order's driver of the moment.
+        if (parsed.kind === 'driver') return true;
+        if (STAFF.has(caller.kind)) return caller.businessId === parsed.businessId;
+        const audience = this.audiences.get(topic);
+        if (!audience) return false;
+        if (caller.kind === 'driver') return audience.driverUserId === caller.userId;
+        if (caller.kind === 'customer') return audience.customerUserId === caller.userId;
+        if (caller.kind === 'contractor') return audience.contractorUserId === caller.userId;
+        return false;
+      },
+    };
+  }
+}

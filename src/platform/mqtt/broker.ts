@@ -1,0 +1,246 @@
+import type { IncomingMessage } from 'node:http';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+
+/**
+ * Where the service publishes its live pushes: the embedded broker, or an external one
+ * (MQTT_URL). `publish` rejects while the broker cannot take the message (stopped, or the
+ * connection to the external broker is down): the outbox then tries again later.
+ */
+export interface MqttPublisher {
+  publish(topic: string, payload: string): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Where clients reach the broker, for the start-up message (no password). */
+  where(): string;
+}
+
+/**
+ * Who may do what on the embedded broker, answered by the module whose topics these are. The
+ * principal is what `authenticate` made of the client's password (its bearer token).
+ */
+export interface BrokerPolicy<P> {
+  authenticate(password: string): Promise<P | null>;
+  /** Asked at SUBSCRIBE: exact topics only (a wildcard is refused before this is asked). */
+  maySubscribe(principal: P, topic: string): Promise<boolean>;
+  /**
+   * Asked for every message about to reach a subscriber (synchronously, as aedes asks): lets a
+   * subscription that was fine when made stop once its holder lost access.
+   */
+  mayReceive(principal: P, topic: string): boolean;
+}
+
+export interface EmbeddedBrokerOptions {
+  /** TCP port of the MQTT listener; 0 picks a free one (tests). */
+  port: number;
+  host: string;
+  /** How often connected clients' tokens are checked again (a token revoked or expired since). */
+  recheckMs?: number;
+}
+
+/** The broker inside the service (aedes): TCP, and MQTT over WebSocket through the HTTP server. */
+export class EmbeddedBroker<P> implements MqttPublisher {
+  private broker: Aedes | undefined;
+  private tcp: Server | undefined;
+  private readonly principals = new WeakMap<Client, P>();
+  /** Each connected client's password (its token), to check it again while it stays connected. */
+  private readonly passwords = new Map<Client, string>();
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly connections = new Set<Socket>();
+
+  constructor(
+    private readonly policy: BrokerPolicy<P>,
+    private readonly options: EmbeddedBrokerOptions,
+  ) {}
+
+  /** The TCP port the broker listens on, once started. */
+  get port(): number | undefined {
+    return (this.tcp?.address() as AddressInfo | null)?.port;
+  }
+
+  where(): string {
+    return `mqtt://${this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host}:${this.port ?? this.options.port}`;
+  }
+
+  async start(): Promise<void> {
+    if (this.broker) return;
+    const broker = await Aedes.createBroker({
+      authenticate: (client, _username, password, done) => {
+        const refuse = () => {
+          const error = new Error('Bad username or password') as AuthenticateError;
+          error.returnCode = 4;
+          done(error, false);
+        };
+        if (!password || password.length === 0) return refuse();
+        this.policy.authenticate(password.toString('utf8')).then(
+          (principal) => {
+            if (principal === null) return refuse();
+            this.principals.set(client, principal);
+            this.passwords.set(client, password.toString('utf8'));
+            done(null, true);
+          },
+          () => refuse(),
+        );
+      },
+      // Clients only listen: every message is posted through the API, which publishes it.
+      authorizePublish: (_client, _packet, callback) => callback(new Error('Publishing is not allowed')),
+      authorizeSubscribe: (client, subscription, callback) => {
+        const principal = this.principals.get(client);
+        if (principal === undefined || /[+#]/.test(subscription.topic)) return callback(null, null);
+        this.policy.maySubscribe(principal, subscription.topic).then(
+          (allowed) => callback(null, allowed ? subscription : null),
+          () => callback(null, null),
+        );
+      },
+      authorizeForward: (client, packet) => {
+        const principal = this.principals.get(client);
+        if (principal === undefined) return null;
+        return this.policy.mayReceive(principal, packet.topic) ? packet : null;
+      },
+    });
+    const tcp = createServer((socket) => {
+      this.connections.add(socket);
+      socket.once('close', () => this.connections.delete(socket));
+      broker.handle(socket);
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(this.options.port, this.options.host, () => {
+          tcp.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      // The port is taken: no broker left behind (its timers would keep the process alive).
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      throw error;
+    }
+    broker.on('clientDisconnect', (client) => this.passwords.delete(client));
+    this.broker = broker;
+    this.tcp = tcp;
+    this.recheckTimer = setInterval(() => void this.recheck(), this.options.recheckMs ?? 60_000);
+    this.recheckTimer.unref();
+  }
+
+  /**
+   * Disconnects the clients whose token no longer authenticates (signed out, revoked, expired):
+   * a session outlives no token. Runs every `recheckMs`.
+   */
+  async recheck(): Promise<void> {
+    await Promise.all(
+      [...this.passwords].map(async ([client, password]) => {
+        const principal = await this.policy.authenticate(password).catch(() => undefined);
+        // undefined: the check itself failed (the database is away); the client keeps its session.
+        if (principal !== null) return;
+        this.passwords.delete(client);
+        client.close();
+      }),
+    );
+  }
+
+  /** Takes an HTTP upgrade request on the WebSocket path (the HTTP server hands it over). */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const broker = this.broker;
+    if (!broker) {
+      socket.destroy();
+      return;
+    }
+    this.sockets.handleUpgrade(request, socket, head, (ws) => {
+      broker.handle(createWebSocketStream(ws), request);
+    });
+  }
+
+  publish(topic: string, payload: string): Promise<void> {
+    const broker = this.broker;
+    if (!broker || broker.closed) return Promise.reject(new Error('The embedded MQTT broker is not running'));
+    return new Promise((resolve, reject) =>
+      broker.publish(
+        { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
+        (error) => (error ? reject(error) : resolve()),
+      ),
+    );
+  }
+
+  async stop(): Promise<void> {
+    const broker = this.broker;
+    const tcp = this.tcp;
+    this.broker = undefined;
+    this.tcp = undefined;
+    clearInterval(this.recheckTimer);
+    this.passwords.clear();
+    // The broker first: it ends its clients' connections, which the TCP server waits for.
+    if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
+    for (const ws of this.sockets.clients) ws.terminate();
+    for (const socket of this.connections) socket.destroy();
+    this.connections.clear();
+    if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
+  }
+}
+
+/**
+ * An external broker (Mosquitto, ...) at MQTT_URL: one client connection of the service's own,
+ * reconnecting on its own; the broker enforces who may subscribe (docs/chat.md).
+ */
+export class ExternalBroker implements MqttPublisher {
+  private client: MqttClient | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly options: { timeoutMs: number } = { timeoutMs: 5_000 },
+  ) {}
+
+  where(): string {
+    return redacted(this.url);
+  }
+
+  async start(): Promise<void> {
+    if (this.client) return;
+    // Connecting never blocks the start: while the broker is away, pushes wait in the outbox.
+    this.client = mqtt.connect(this.url, {
+      clientId: `tms_${process.pid}_${Math.random().toString(16).slice(2, 10)}`,
+      reconnectPeriod: 1_000,
+      connectTimeout: this.options.timeoutMs,
+    });
+    this.client.on('error', () => {});
+  }
+
+  async publish(topic: string, payload: string): Promise<void> {
+    const client = this.client;
+    if (!client?.connected) throw new Error(`The MQTT broker at ${redacted(this.url)} is not connected`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('The MQTT broker did not acknowledge in time')),
+        this.options.timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([client.publishAsync(topic, payload, { qos: 1 }), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.endAsync(true);
+  }
+}
+
+/** A broker URL without its password, for messages and logs. */
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    parsed.username = '';
+    return parsed.toString();
+  } catch {
+    return 'MQTT_URL';
+  }
+}
