@@ -132,6 +132,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0018_agent_write_proposals.sql': 'approvals',
   '0019_address_book.sql': 'addresses',
   '0020_return_reasons.sql': 'orders',
+  '0024_route_stop_legs.sql': 'dispatch',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -19,16 +19,6 @@ import { type Insertion, type Model, noInsertion, type Solution } from './model.
 /** How many of a request's cheapest routes its regret compares. */
 const REGRET_ROUTES = 3;
 
-export interface SearchOptions {
-  deadline: number; // performance.now() value; Infinity for none
-  maxIterations: number; // Infinity for none
-  random: () => number;
-}
-
-export interface SearchResult {
-  iterations: number;
-}
-
 /**
  * Regret insertion: inserts the `pending` requests one at a time, always the one whose cheapest
  * route beats its next REGRET_ROUTES - 1 routes by the most (fewest feasible routes first), at
@@ -116,7 +106,7 @@ const SPLIT_RATE = 0.5; // alpha: share of split-string removals
 const SPLIT_DEPTH = 0.01; // beta: how rarely a split string's kept part stops growing
 const BLINK_RATE = 0.01;
 /** Temperatures relative to the mean length of a leg in the construction. */
-const START_TEMPERATURE = Number(process.env.SISR_T0 ?? 1);
+const START_TEMPERATURE = Number(process.env.SISR_T0 ?? 3);
 const FINAL_TEMPERATURE = Number(process.env.SISR_TF ?? 0.01);
 /** The first epoch's length; each next one is twice as long. */
 const FIRST_EPOCH_ITERATIONS = Number(process.env.SISR_E0 ?? 2000);
@@ -372,76 +362,103 @@ function load(solution: Solution, routes: Int32Array[]): void {
 }
 
 /**
- * Improves `solution` in place by SISR until the deadline or the iteration budget; leaves the best
- * solution found in it and returns the requests it leaves out.
+ * Improves a solution in place by SISR, in slices (`run`) so that a caller may yield between them;
+ * `finish` leaves the best solution found in it. The walk depends only on the solution, the seed
+ * and the iteration count, never on how the work is sliced.
  */
-export function improve(
-  solution: Solution,
-  leftOut: number[],
-  options: SearchOptions,
-): { unassigned: number[]; iterations: number } {
-  let routesOn = 0;
-  let visitsOn = 0;
-  for (const route of solution.routes) {
-    if (route.n > 0) {
-      routesOn++;
-      visitsOn += route.n;
-    }
-  }
-  if (visitsOn === 0 && leftOut.length === 0) return { unassigned: leftOut, iterations: 0 };
-  const meanLeg = visitsOn > 0 ? solution.distance() / (visitsOn + routesOn) : 1;
-  const hot = START_TEMPERATURE * meanLeg;
-  const cold = FINAL_TEMPERATURE * meanLeg;
-  const sisr = new Sisr(solution, [...leftOut], options.random);
+export class Improvement {
+  private readonly sisr: Sisr | undefined;
+  private readonly hot: number;
+  private readonly cold: number;
+  private currentCost: number;
+  private currentMissing: number;
+  private best: Int32Array[];
+  private bestCost: number;
+  private bestUnassigned: number[];
+  iterations = 0;
+  private epochStart = 0;
+  private epochLength = FIRST_EPOCH_ITERATIONS;
+  private improvedInEpoch = false;
+  done = false;
 
-  let currentCost = solution.distance();
-  let currentMissing = sisr.unassigned.length;
-  let best = snapshot(solution);
-  let bestCost = currentCost;
-  let bestUnassigned = [...sisr.unassigned];
-
-  let iteration = 0;
-  let epochStart = 0;
-  let epochLength = FIRST_EPOCH_ITERATIONS;
-  let improvedInEpoch = false;
-  const requests = solution.model.requestCount;
-  while (iteration < options.maxIterations) {
-    if (iteration % CLOCK_EVERY === 0 && performance.now() >= options.deadline) break;
-    if (iteration - epochStart >= epochLength) {
-      if (!improvedInEpoch && epochLength >= STALL_ITERATIONS_PER_REQUEST * requests) break;
-      improvedInEpoch = false;
-      // A new, twice longer epoch, from the best solution so far.
-      epochStart = iteration;
-      epochLength *= 2;
-      load(solution, best);
-      sisr.unassigned = [...bestUnassigned];
-      currentCost = bestCost;
-      currentMissing = bestUnassigned.length;
-    }
-    const progress = (iteration - epochStart) / epochLength;
-    const temperature = hot * (cold / hot) ** progress;
-    const unassignedBefore = sisr.unassigned;
-    const touched = sisr.step();
-    iteration++;
-    // Summed afresh (O(vehicles)), so rounding never drifts.
-    const cost = solution.distance();
-    const missing = sisr.unassigned.length;
-    const accept =
-      missing < currentMissing ||
-      (missing === currentMissing && cost < currentCost - temperature * Math.log(options.random()));
-    if (accept) {
-      currentCost = cost;
-      currentMissing = missing;
-      if (missing < bestUnassigned.length || (missing === bestUnassigned.length && cost < bestCost - 1e-9)) {
-        best = snapshot(solution);
-        improvedInEpoch = true;
-        bestCost = cost;
-        bestUnassigned = [...sisr.unassigned];
+  constructor(
+    private readonly solution: Solution,
+    leftOut: number[],
+    private readonly random: () => number,
+  ) {
+    let routesOn = 0;
+    let visitsOn = 0;
+    for (const route of solution.routes) {
+      if (route.n > 0) {
+        routesOn++;
+        visitsOn += route.n;
       }
-    } else {
-      sisr.restore(touched, unassignedBefore);
     }
+    const meanLeg = visitsOn > 0 ? solution.distance() / (visitsOn + routesOn) : 1;
+    this.hot = START_TEMPERATURE * meanLeg;
+    this.cold = FINAL_TEMPERATURE * meanLeg;
+    // Nothing on a route and nothing to place: nothing to search.
+    this.sisr = visitsOn === 0 && leftOut.length === 0 ? undefined : new Sisr(solution, [...leftOut], random);
+    this.done = this.sisr === undefined;
+    this.currentCost = solution.distance();
+    this.currentMissing = leftOut.length;
+    this.best = snapshot(solution);
+    this.bestCost = this.currentCost;
+    this.bestUnassigned = [...leftOut];
   }
-  load(solution, best);
-  return { unassigned: bestUnassigned, iterations: iteration };
+
+  /** Searches until the deadline (a performance.now() value), the iteration budget, or a stall. */
+  run(deadline: number, maxIterations: number): void {
+    const { sisr, solution, random } = this;
+    if (sisr === undefined || this.done) return;
+    const requests = solution.model.requestCount;
+    while (this.iterations < maxIterations) {
+      if (this.iterations % CLOCK_EVERY === 0 && performance.now() >= deadline) return;
+      if (this.iterations - this.epochStart >= this.epochLength) {
+        if (!this.improvedInEpoch && this.epochLength >= STALL_ITERATIONS_PER_REQUEST * requests) {
+          this.done = true;
+          return;
+        }
+        this.improvedInEpoch = false;
+        // A new, twice longer epoch, from the best solution so far.
+        this.epochStart = this.iterations;
+        this.epochLength *= 2;
+        load(solution, this.best);
+        sisr.unassigned = [...this.bestUnassigned];
+        this.currentCost = this.bestCost;
+        this.currentMissing = this.bestUnassigned.length;
+      }
+      const progress = (this.iterations - this.epochStart) / this.epochLength;
+      const temperature = this.hot * (this.cold / this.hot) ** progress;
+      const unassignedBefore = sisr.unassigned;
+      const touched = sisr.step();
+      this.iterations++;
+      // Summed afresh (O(vehicles)), so rounding never drifts.
+      const cost = solution.distance();
+      const missing = sisr.unassigned.length;
+      const accept =
+        missing < this.currentMissing ||
+        (missing === this.currentMissing && cost < this.currentCost - temperature * Math.log(random()));
+      if (!accept) {
+        sisr.restore(touched, unassignedBefore);
+        continue;
+      }
+      this.currentCost = cost;
+      this.currentMissing = missing;
+      const bestMissing = this.bestUnassigned.length;
+      if (missing < bestMissing || (missing === bestMissing && cost < this.bestCost - 1e-9)) {
+        this.best = snapshot(solution);
+        this.improvedInEpoch = true;
+        this.bestCost = cost;
+        this.bestUnassigned = [...sisr.unassigned];
+      }
+    }
+    this.done = true;
+  }
+
+  /** Leaves the best solution found in place; returns the requests it leaves out. */
+  finish(): number[] {
+    if (this.sisr !== undefined) load(this.solution, this.best);
+    return this.bestUnassigned;
+  }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { haversineMeters } from './distance.ts';
 import { type GeneratedInstance, generateInstance } from './generate.ts';
-import { solveRoutes } from './solve.ts';
+import { solveRoutes, solveRoutesAsync } from './solve.ts';
 import type {
   Load,
   PlannedStop,
@@ -52,7 +52,7 @@ function assertValidPlan(input: SolverInput, output: SolverOutput): void {
     const onBoard: Load = { weightGrams: 0, volumeCm3: 0, count: 0 };
     const peak: Load = { weightGrams: 0, volumeCm3: 0, count: 0 };
     const legsOf = (stop: SolverStop): Array<PlannedStop['leg']> =>
-      stop.pickup ? ['pickup', 'delivery'] : ['visit'];
+      stop.pickup ? ['pickup', 'delivery'] : [stop.kind === 'pickup' ? 'pickup' : 'delivery'];
     for (const planned of route.stops) {
       const stop = stopsById.get(planned.stopId);
       assert.ok(stop, `stop ${planned.stopId} is not in the input`);
@@ -74,8 +74,8 @@ function assertValidPlan(input: SolverInput, output: SolverOutput): void {
     let meters = 0;
     for (const planned of route.stops) {
       const stop = stopsById.get(planned.stopId)!;
-      const isPickupLeg = planned.leg === 'pickup';
-      if (planned.leg !== 'delivery') {
+      const isPickupLeg = stop.pickup !== undefined && planned.leg === 'pickup';
+      if (stop.pickup === undefined || isPickupLeg) {
         assigned++;
         account(planned.stopId);
       } else {
@@ -455,9 +455,14 @@ describe('solveRoutes with P2P orders and depot pickups beside deliveries', () =
       assert.ok(instance.stops.some((stop) => stop.kind === 'pickup'));
       const output = solveRoutes({ ...instance, maxIterations: ITERATIONS });
       assertValidPlan(instance, output);
-      const legs = output.routes.flatMap((route) => route.stops.map((stop) => stop.leg));
-      assert.equal(legs.filter((leg) => leg === 'pickup').length, pairs);
-      assert.equal(legs.filter((leg) => leg === 'delivery').length, pairs);
+      // Every planned P2P order shows both legs (assertValidPlan checks their order and route).
+      const paired = new Set(instance.stops.filter((stop) => stop.pickup).map((stop) => stop.id));
+      const legs = output.routes.flatMap((route) =>
+        route.stops.filter((stop) => paired.has(stop.stopId)).map((stop) => stop.leg),
+      );
+      const plannedPairs = paired.size - output.unassigned.filter(({ stopId }) => paired.has(stopId)).length;
+      assert.equal(legs.filter((leg) => leg === 'pickup').length, plannedPairs);
+      assert.equal(legs.filter((leg) => leg === 'delivery').length, plannedPairs);
       const byId = (a: { stopId: number }, b: { stopId: number }): number => a.stopId - b.stopId;
       assert.deepEqual([...output.unassigned].sort(byId), [...instance.infeasible].sort(byId));
     });
@@ -547,5 +552,19 @@ describe('solveRoutes with P2P orders and depot pickups beside deliveries', () =
     const output = solveRoutes(input);
     assert.deepEqual(output.unassigned, [{ stopId: 1, reason: 'time_window' }]);
     assertValidPlan(input, output);
+  });
+});
+
+describe('solveRoutesAsync', () => {
+  it('answers the same plan as solveRoutes for the same iteration budget, in slices', async () => {
+    const instance = generateInstance({ stops: 120, vehicles: 8, seed: 6, pairShare: 0.25 });
+    const { search: _sync, ...blocking } = solveRoutes({ ...instance, maxIterations: 3000 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const { search, ...sliced } = await solveRoutesAsync({ ...instance, maxIterations: 3000 });
+    clearInterval(timer);
+    assert.deepEqual(sliced, blocking);
+    assert.equal(search.iterations, 3000);
+    assert.ok(ticks > 0 || search.elapsedMs < 20, 'the event loop ran between slices');
   });
 });

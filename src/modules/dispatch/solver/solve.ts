@@ -13,9 +13,9 @@
  * output; with a time limit the number of iterations done depends on the machine.
  */
 
-import { Model, PAIR_DELIVERY, PAIR_PICKUP, Solution } from './model.ts';
+import { DEPOT_PICKUP, Model, PAIR_PICKUP, Solution } from './model.ts';
 import { mulberry32 } from './random.ts';
-import { improve, insertByRegret } from './search.ts';
+import { Improvement, insertByRegret } from './search.ts';
 import type { PlannedRoute, PlannedStop, SolverInput, SolverOutput, UnassignedReason } from './types.ts';
 
 const DEFAULT_TIME_LIMIT_MS = 2000;
@@ -51,7 +51,7 @@ function planRoute(model: Model, solution: Solution, k: number): PlannedRoute {
     const kind = model.visitKind[v];
     stops.push({
       stopId: model.input.stops[model.visitRequest[v]!]!.id,
-      leg: kind === PAIR_PICKUP ? 'pickup' : kind === PAIR_DELIVERY ? 'delivery' : 'visit',
+      leg: kind === PAIR_PICKUP || kind === DEPOT_PICKUP ? 'pickup' : 'delivery',
       arrival,
       start: serviceStart,
       departure: clock,
@@ -74,7 +74,8 @@ function planRoute(model: Model, solution: Solution, k: number): PlannedRoute {
   };
 }
 
-export function solveRoutes(input: SolverInput): SolverOutput {
+/** The input compiled, constructed and ready to search; `answer` plans what the search left. */
+function prepare(input: SolverInput) {
   const started = performance.now();
   const model = new Model(input);
   const reasons = new Map<number, UnassignedReason>();
@@ -83,41 +84,63 @@ export function solveRoutes(input: SolverInput): SolverOutput {
     if (reason === undefined) routable.push(request);
     else reasons.set(request, reason);
   });
-
   const solution = new Solution(model);
-  let leftOut = insertByRegret(solution, routable);
-  let iterations = 0;
-  if (input.localSearch !== false && routable.length > 0) {
-    // A monotonic budget, not a reading of the business clock. An iteration budget alone means no clock.
-    const timeLimit =
-      input.timeLimitMs ?? (input.maxIterations === undefined ? DEFAULT_TIME_LIMIT_MS : undefined);
-    const result = improve(solution, leftOut, {
-      deadline: timeLimit === undefined ? Infinity : started + timeLimit,
-      maxIterations: input.maxIterations ?? Infinity,
-      random: mulberry32(input.seed ?? 1),
-    });
-    leftOut = result.unassigned;
-    iterations = result.iterations;
-  }
-  for (const request of leftOut) reasons.set(request, 'fleet_full');
+  const leftOut = insertByRegret(solution, routable);
+  const searching = input.localSearch !== false && routable.length > 0;
+  const improvement = new Improvement(solution, searching ? leftOut : [], mulberry32(input.seed ?? 1));
+  if (!searching) improvement.done = true;
+  // A monotonic budget, not a reading of the business clock. An iteration budget alone means no clock.
+  const timeLimit =
+    input.timeLimitMs ?? (input.maxIterations === undefined ? DEFAULT_TIME_LIMIT_MS : undefined);
+  const deadline = timeLimit === undefined ? Infinity : started + timeLimit;
+  const maxIterations = input.maxIterations ?? Infinity;
 
-  const planned: PlannedRoute[] = [];
-  solution.routes.forEach((route, k) => {
-    if (route.n > 0) planned.push(planRoute(model, solution, k));
-  });
-  const unassigned = input.stops.flatMap((stop, index) => {
-    const reason = reasons.get(index);
-    return reason === undefined ? [] : [{ stopId: stop.id, reason }];
-  });
-  return {
-    routes: planned,
-    unassigned,
-    totals: {
-      distanceMeters: planned.reduce((sum, route) => sum + route.distanceMeters, 0),
-      assigned: input.stops.length - unassigned.length,
-      unassigned: unassigned.length,
-      vehiclesUsed: planned.length,
-    },
-    search: { elapsedMs: Math.round(performance.now() - started), iterations },
+  const answer = (): SolverOutput => {
+    const unplaced = searching ? improvement.finish() : leftOut;
+    for (const request of unplaced) reasons.set(request, 'fleet_full');
+    const planned: PlannedRoute[] = [];
+    solution.routes.forEach((route, k) => {
+      if (route.n > 0) planned.push(planRoute(model, solution, k));
+    });
+    const unassigned = input.stops.flatMap((stop, index) => {
+      const reason = reasons.get(index);
+      return reason === undefined ? [] : [{ stopId: stop.id, reason }];
+    });
+    return {
+      routes: planned,
+      unassigned,
+      totals: {
+        distanceMeters: planned.reduce((sum, route) => sum + route.distanceMeters, 0),
+        assigned: input.stops.length - unassigned.length,
+        unassigned: unassigned.length,
+        vehiclesUsed: planned.length,
+      },
+      search: { elapsedMs: Math.round(performance.now() - started), iterations: improvement.iterations },
+    };
   };
+  return { improvement, deadline, maxIterations, answer };
+}
+
+/** Plans routes, blocking until the search ends (time limit, iteration budget or a stall). */
+export function solveRoutes(input: SolverInput): SolverOutput {
+  const { improvement, deadline, maxIterations, answer } = prepare(input);
+  improvement.run(deadline, maxIterations);
+  return answer();
+}
+
+/** How long the search runs before letting the event loop serve others. */
+const SLICE_MS = 20;
+
+/**
+ * The same plan as `solveRoutes` for the same iteration budget, but searching in slices of about
+ * 20 ms with the event loop free in between, so that a server keeps answering other requests.
+ */
+export async function solveRoutesAsync(input: SolverInput): Promise<SolverOutput> {
+  const { improvement, deadline, maxIterations, answer } = prepare(input);
+  while (!improvement.done) {
+    improvement.run(Math.min(deadline, performance.now() + SLICE_MS), maxIterations);
+    if (performance.now() >= deadline) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return answer();
 }

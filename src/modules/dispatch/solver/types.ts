@@ -82,8 +82,8 @@ export type UnassignedReason =
 
 export interface PlannedStop {
   stopId: number;
-  /** 'pickup' and 'delivery' are the two legs of a P2P order; 'visit' the one stop of any other. */
-  leg: 'pickup' | 'delivery' | 'visit';
+  /** A P2P order has both legs on one route, pickup first; another stop is one leg, as its kind says. */
+  leg: 'pickup' | 'delivery';
   arrival: number;
   start: number;
   departure: number;
