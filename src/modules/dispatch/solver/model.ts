@@ -481,12 +481,13 @@ export class Solution {
       }
       const before = nodes[g]!;
       const after = nodes[g + 1]!;
+      // The price first: most places cost more than the best so far, and it is as cheap to read.
+      const cost = m.meters[before * L + at]! + m.meters[at * L + after]! - m.meters[before * L + after]!;
+      if (cost >= best.cost) continue;
       const arrival = leaveBefore + m.seconds[before * L + at]!;
       if (arrival > due) continue;
       const leave = (arrival > ready ? arrival : ready) + service;
       if (leave + m.seconds[at * L + after]! > latest[g + 1]!) continue;
-      const cost = m.meters[before * L + at]! + m.meters[at * L + after]! - m.meters[before * L + after]!;
-      if (cost >= best.cost) continue;
       if (blink > 0 && random() < blink) continue;
       best.cost = cost;
       best.route = k;
@@ -571,13 +572,13 @@ export class Solution {
         if (!room) break; // the request would be on board through here for every later delivery
         if (clock > dueQ) break;
         const next = nodes[j + 1]!;
+        const cost =
+          pickupCost + m.meters[here * L + atQ]! + m.meters[atQ * L + next]! - m.meters[here * L + next]!;
+        if (cost >= best.cost) continue;
         const arrivalAtQ = clock + m.seconds[here * L + atQ]!;
         if (arrivalAtQ > dueQ) continue;
         const leaveQ = (arrivalAtQ > readyQ ? arrivalAtQ : readyQ) + serviceQ;
         if (leaveQ + m.seconds[atQ * L + next]! > latest[j + 1]!) continue;
-        const cost =
-          pickupCost + m.meters[here * L + atQ]! + m.meters[atQ * L + next]! - m.meters[here * L + next]!;
-        if (cost >= best.cost) continue;
         if (blink > 0 && random() < blink) continue;
         best.cost = cost;
         best.route = k;
