@@ -262,7 +262,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         developer: 'build_route',
         user: 'build_route',
         guide:
-          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills), replacing nothing already planned; answers routes and unassigned orders with reasons. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
+          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills; a P2P order's pickup before its delivery on one route), replacing nothing already planned; answers routes and unassigned orders with reasons. time_limit_ms (default 2000, at most 10000) is how long the search may shorten the plan. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
       },
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },

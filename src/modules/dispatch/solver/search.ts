@@ -105,11 +105,15 @@ const MAX_STRING_LENGTH = 10; // L-max
 const SPLIT_RATE = 0.5; // alpha: share of split-string removals
 const SPLIT_DEPTH = 0.01; // beta: how rarely a split string's kept part stops growing
 const BLINK_RATE = 0.01;
-/** Temperatures relative to the mean length of a leg in the construction. */
-const START_TEMPERATURE = Number(process.env.SISR_T0 ?? 3);
-const FINAL_TEMPERATURE = Number(process.env.SISR_TF ?? 0.01);
+/**
+ * Temperatures relative to the mean length of a leg in the construction, so that they suit
+ * metres and benchmark units alike. Chosen on Solomon's instances at 150,000 iterations (start 3
+ * or 10, end 0.01 or 0.003, first epoch 2,000 or 8,000 gave mean gaps within 0.25-0.30 %).
+ */
+const START_TEMPERATURE = 3;
+const FINAL_TEMPERATURE = 0.01;
 /** The first epoch's length; each next one is twice as long. */
-const FIRST_EPOCH_ITERATIONS = Number(process.env.SISR_E0 ?? 2000);
+const FIRST_EPOCH_ITERATIONS = 2000;
 /** Neighbours of a seed visit that ruin walks through (SISR's adjacency list, truncated). */
 const NEIGHBOURS = 100;
 /**
