@@ -34,7 +34,7 @@ const folder = values.file ? dirname(values.file) : join(DATA_DIR, set);
 const bksFile = join(folder, 'BKS.json');
 const bks = (existsSync(bksFile) ? JSON.parse(readFileSync(bksFile, 'utf8')) : {}) as Record<
   string,
-  { best_known_cost: number }
+  { best_known_cost: number; solved_with_vehicles?: number }
 >;
 let names = readdirSync(folder)
   .filter((file) => file.endsWith('.txt') && (!values.file || file === basename(values.file)))
@@ -89,6 +89,8 @@ for (const name of names) {
     instance: name,
     distance: Number(verdict.distance.toFixed(2)),
     best_known: best,
+    best_known_vehicles:
+      (set === 'solomon' ? bks[`${name}_distance`] : bks[name])?.solved_with_vehicles ?? null,
     gap_percent: Number(gap.toFixed(2)),
     routes: verdict.routes,
     unassigned: output.unassigned.length,

@@ -11,6 +11,7 @@ interface Line {
   instance: string;
   distance: number;
   best_known: number;
+  best_known_vehicles: number | null;
   gap_percent: number;
   routes: number;
   unassigned: number;
@@ -33,13 +34,15 @@ const median = (values: number[]) => {
 const row = (label: string, group: Line[]) => {
   const gaps = group.map((line) => line.gap_percent);
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  return `| ${label} | ${group.length} | ${mean(gaps).toFixed(2)} % | ${median(gaps).toFixed(2)} % | ${Math.max(...gaps).toFixed(2)} % | ${mean(group.map((line) => line.seconds)).toFixed(2)} s | ${Math.round(mean(group.map((line) => line.iterations))).toLocaleString('en')} | ${group.filter((line) => line.valid && line.unassigned === 0).length} / ${group.length} |`;
+  const vehicles = (pick: (line: Line) => number | null) =>
+    mean(group.map((line) => pick(line) ?? Number.NaN)).toFixed(1);
+  return `| ${label} | ${group.length} | ${mean(gaps).toFixed(2)} % | ${median(gaps).toFixed(2)} % | ${Math.max(...gaps).toFixed(2)} % | ${mean(group.map((line) => line.seconds)).toFixed(2)} s | ${Math.round(mean(group.map((line) => line.iterations))).toLocaleString('en')} | ${vehicles((line) => line.routes)} / ${vehicles((line) => line.best_known_vehicles)} | ${group.filter((line) => line.valid && line.unassigned === 0).length} / ${group.length} |`;
 };
 const classes = [...new Set(lines.map((line) => classOf(line.instance)))].sort();
 console.log(
-  '| class | instances | mean gap | median gap | worst gap | mean time | mean iterations | valid, all served |',
+  '| class | instances | mean gap | median gap | worst gap | mean time | mean iterations | vehicles: ours / best known | valid, all served |',
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const name of classes)
   console.log(
     row(
