@@ -279,6 +279,12 @@ describe('route building through the API', () => {
     );
     assert.equal(planning.length, 1, JSON.stringify(history.body.events));
     assert.equal(planning[0].changes.route_id.to, route.id);
+    // The tracking timeline heard of it once too (the plan's events are stored in one batch).
+    const detail = await api.get(`/api/v1/client/orders/${p2p.id}`, { token });
+    const trackingNumber: string = detail.body.order.packages[0].tracking_number;
+    const timeline = await api.get(`/api/v1/otep/trackings/${trackingNumber}`);
+    const codes = timeline.body.data.events.map((event: { status_code: string }) => event.status_code);
+    assert.equal(codes.filter((code: string) => code === 'awaiting_pickup').length, 1, codes.join(', '));
 
     // The same legs over GraphQL.
     const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {

@@ -42,6 +42,8 @@ export interface StatusDetails {
 
 export interface OrderStatusListener {
   orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void>;
+  /** Many orders' changes at once (a saved plan); a listener without it hears them one by one. */
+  ordersStatusChanged?(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void>;
 }
 
 /**
@@ -125,13 +127,20 @@ export class OrderJournal {
       list.push({ id: p.id, tracking_number: p.tracking_number });
       packagesByOrder.set(p.order_id, list);
     }
-    const events: DomainEvent[] = [];
-    for (const { orderId, from, to } of changes) {
+    const statusChanges: OrderStatusChange[] = changes.map(({ orderId, from, to }) => ({
+      businessId,
+      order: orders.get(orderId)!,
+      packages: packagesByOrder.get(orderId) ?? [],
+      from,
+      to,
+    }));
+    for (const listener of this.statusListeners) {
+      if (listener.ordersStatusChanged) await listener.ordersStatusChanged(ctx, statusChanges);
+      else for (const change of statusChanges) await listener.orderStatusChanged(ctx, change);
+    }
+    const events = changes.map(({ orderId, from, to }): DomainEvent => {
       const order = orders.get(orderId)!;
-      const packages = packagesByOrder.get(orderId) ?? [];
-      const change: OrderStatusChange = { businessId, order, packages, from, to };
-      for (const listener of this.statusListeners) await listener.orderStatusChanged(ctx, change);
-      events.push({
+      return {
         kind: 'order.status_changed',
         businessId,
         customerId: order.customer_user_id,
@@ -141,10 +150,10 @@ export class OrderJournal {
           family: order.family,
           from,
           to,
-          tracking_numbers: packages.map((p) => p.tracking_number),
+          tracking_numbers: (packagesByOrder.get(orderId) ?? []).map((p) => p.tracking_number),
         },
-      });
-    }
+      };
+    });
     await this.events.publish(ctx, ...events);
   }
 
