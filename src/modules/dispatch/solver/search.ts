@@ -398,7 +398,8 @@ export class Improvement {
         visitsOn += route.n;
       }
     }
-    const meanLeg = visitsOn > 0 ? solution.distance() / (visitsOn + routesOn) : 1;
+    // Positive even when every stop is at the depot's door, so the temperatures stay numbers.
+    const meanLeg = Math.max(visitsOn > 0 ? solution.distance() / (visitsOn + routesOn) : 1, 1e-6);
     this.hot = START_TEMPERATURE * meanLeg;
     this.cold = FINAL_TEMPERATURE * meanLeg;
     // Nothing on a route and nothing to place: nothing to search.

@@ -568,3 +568,22 @@ describe('solveRoutesAsync', () => {
     assert.ok(ticks > 0 || search.elapsedMs < 20, 'the event loop ran between slices');
   });
 });
+
+describe('solveRoutes on degenerate days', () => {
+  it('plans stops at the depot itself, and stops without demand', () => {
+    const depot = at(0);
+    const input = {
+      stops: [
+        stop(1, depot, { demand: { weightGrams: 0, volumeCm3: 0, count: 0 } }),
+        stop(2, depot, { demand: { weightGrams: 0, volumeCm3: 0, count: 0 } }),
+        stop(3, depot, { pickup: { location: depot, serviceSeconds: 60 } }),
+      ],
+      vehicles: [vehicle(10)],
+      maxIterations: 200,
+    };
+    const output = solveRoutes(input);
+    assertValidPlan(input, output);
+    assert.equal(output.totals.assigned, 3);
+    assert.equal(output.totals.distanceMeters, 0);
+  });
+});
