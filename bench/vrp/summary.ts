@@ -4,6 +4,9 @@
  * found valid.
  *
  *   node --import tsx bench/vrp/summary.ts results.jsonl [more.jsonl ...]
+ *   node --import tsx bench/vrp/summary.ts --per-instance five.jsonl thirty.jsonl
+ *
+ * --per-instance prints one row per instance instead, one column per file (say, two budgets).
  */
 import { readFileSync } from 'node:fs';
 
@@ -20,10 +23,36 @@ interface Line {
   valid: boolean;
 }
 
-const lines: Line[] = process.argv
-  .slice(2)
-  .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean))
-  .map((line) => JSON.parse(line) as Line);
+const perInstance = process.argv.includes('--per-instance');
+const files = process.argv.slice(2).filter((arg) => arg !== '--per-instance');
+const read = (file: string): Line[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Line);
+if (perInstance) {
+  const runs = files.map(read);
+  const names = [...new Set(runs.flatMap((run) => run.map((line) => line.instance)))].sort();
+  console.log(
+    `| instance | best known (vehicles) | ${files.map((file) => `${file}: distance (vehicles), gap, time`).join(' | ')} |`,
+  );
+  console.log(`| --- | --- | ${files.map(() => '---').join(' | ')} |`);
+  for (const name of names) {
+    const lines = runs.map((run) => run.find((line) => line.instance === name));
+    const first = lines.find(Boolean)!;
+    const cells = lines.map((line) =>
+      line
+        ? `${line.distance.toFixed(2)} (${line.routes}), ${line.gap_percent.toFixed(2)} %, ${line.seconds.toFixed(1)} s${line.valid ? '' : ' INVALID'}`
+        : '',
+    );
+    console.log(
+      `| ${name} | ${first.best_known} (${first.best_known_vehicles ?? '?'}) | ${cells.join(' | ')} |`,
+    );
+  }
+  process.exit(0);
+}
+
+const lines: Line[] = files.flatMap(read);
 // Solomon C101 -> C1, Li and Lim lrc201 -> lrc2.
 const classOf = (name: string) => name.replace(/(\d)\d\d$/, '$1');
 const median = (values: number[]) => {
