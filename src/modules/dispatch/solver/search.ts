@@ -12,7 +12,8 @@
  * The annealing runs in epochs of doubling length (in iterations), each cooling from a high to a
  * low temperature and starting from the best solution so far. The walk through the first N
  * iterations therefore never depends on the budget: a larger budget (in iterations, or in time on
- * the same machine) replays the same walk further and never answers a worse plan.
+ * the same machine) replays the same walk further and never answers a worse plan. The search
+ * ends early once a long epoch finds nothing better (see STALL_ITERATIONS_PER_REQUEST).
  */
 import { type Insertion, type Model, noInsertion, type Solution } from './model.ts';
 

@@ -1,12 +1,13 @@
 /**
- * A vehicle routing solver with time windows and pickup-and-delivery pairs, pure and synchronous.
+ * A vehicle routing solver with time windows and pickup-and-delivery pairs, pure (no I/O):
+ * `solveRoutes` blocks until done, `solveRoutesAsync` gives the event loop a turn every 20 ms.
  *
  * 1. Stops no vehicle could ever serve are set aside with their reason: no vehicle holds the
  *    skills, none that does can carry the demand, or even a lone trip misses a window or the shift.
  * 2. Regret-3 insertion builds the routes: the stop that would lose most by waiting (its best
  *    route beats its next best ones by the widest margin) goes in first, at its cheapest place.
  * 3. SISR (ruin and recreate with simulated annealing, see search.ts) improves them until the
- *    time limit or the iteration budget, and the best plan found is answered.
+ *    time limit or the iteration budget (or until it settles), and the best plan found is answered.
  *
  * Assigning more stops always beats driving less. A P2P stop is two visits on one route, its
  * pickup first, its load on board in between. Equal input, seed and iteration budget give equal
