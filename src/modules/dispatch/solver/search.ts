@@ -123,6 +123,14 @@ const NEIGHBOURS = 100;
  * the walk, this never depends on the budget.
  */
 const STALL_ITERATIONS_PER_REQUEST = 2000;
+/**
+ * Granular recreate for large days: with more routes in use than GRANULAR_ROUTES, a request is
+ * first tried only on the routes holding one of the GRANULAR_NEIGHBOURS nearest visits to it (and
+ * on empty vehicles), the others only if none of those can take it. Up to 30 routes (the public
+ * 100-customer benchmarks, a city day of a few hundred stops) every route is tried, as in SISR.
+ */
+const GRANULAR_ROUTES = 30;
+const GRANULAR_NEIGHBOURS = 40;
 /** How often (in iterations) the clock is read. */
 const CLOCK_EVERY = 32;
 
@@ -142,6 +150,8 @@ class Sisr {
   private readonly backupLength: Int32Array;
   private readonly ruined: Int32Array;
   private readonly classSeen: Int32Array;
+  private readonly near: Int32Array;
+  private nearStamp = 0;
   private stamp = 0;
   private classStamp = 0;
   unassigned: number[];
@@ -190,6 +200,7 @@ class Sisr {
     this.backupLength = new Int32Array(K);
     this.ruined = new Int32Array(K).fill(-1);
     this.classSeen = new Int32Array(m.classCount).fill(-1);
+    this.near = new Int32Array(K).fill(-1);
   }
 
   /** Keeps a copy of route k's visits the first time this iteration changes it. */
@@ -296,26 +307,23 @@ class Sisr {
   }
 
   private recreate(removed: number[], touchedList: number[]): void {
-    const { m, solution, random } = this;
+    const { solution } = this;
     const pending = removed.concat(this.unassigned);
     this.sort(pending);
-    const K = m.vehicleCount;
     const best = this.insertion;
     const unassigned: number[] = [];
+    let used = 0;
+    for (const route of solution.routes) if (route.n > 0) used++;
+    const granular = used > GRANULAR_ROUTES;
     for (const request of pending) {
       best.cost = Infinity;
       best.route = -1;
-      this.classStamp++;
-      for (let k = 0; k < K; k++) {
-        if (!m.servable[request * K + k]) continue;
-        if (solution.routes[k]!.n === 0) {
-          // One empty vehicle of each kind is enough to try.
-          const cls = m.vehicleClass[k]!;
-          if (this.classSeen[cls] === this.classStamp) continue;
-          this.classSeen[cls] = this.classStamp;
-        }
-        solution.bestInsertionInRoute(request, k, best, BLINK_RATE, random);
+      if (granular) {
+        // Only the routes near the request first; all of them if none of those can take it.
+        this.markNearRoutes(request);
+        this.tryRoutes(request, true);
       }
+      if (best.route < 0) this.tryRoutes(request, false);
       if (best.route < 0) {
         unassigned.push(request);
         continue;
@@ -327,6 +335,40 @@ class Sisr {
       solution.insert(request, best);
     }
     this.unassigned = unassigned;
+  }
+
+  /** Improves this.insertion with the request's best place in each route (near ones only if asked). */
+  private tryRoutes(request: number, nearOnly: boolean): void {
+    const { m, solution, random } = this;
+    const K = m.vehicleCount;
+    this.classStamp++;
+    for (let k = 0; k < K; k++) {
+      if (!m.servable[request * K + k]) continue;
+      if (solution.routes[k]!.n === 0) {
+        // One empty vehicle of each kind is enough to try.
+        const cls = m.vehicleClass[k]!;
+        if (this.classSeen[cls] === this.classStamp) continue;
+        this.classSeen[cls] = this.classStamp;
+      } else if (nearOnly && this.near[k] !== this.nearStamp) {
+        continue;
+      }
+      solution.bestInsertionInRoute(request, k, this.insertion, BLINK_RATE, random);
+    }
+  }
+
+  /** Marks the routes holding one of the GRANULAR_NEIGHBOURS nearest visits of the request's visits. */
+  private markNearRoutes(request: number): void {
+    const { m, solution } = this;
+    this.nearStamp++;
+    for (const v of [m.firstVisit[request]!, m.secondVisit[request]!]) {
+      if (v < 0) continue;
+      const neighbours = this.neighbours[v]!;
+      const count = Math.min(GRANULAR_NEIGHBOURS, neighbours.length);
+      for (let i = 0; i < count; i++) {
+        const k = solution.routeOf[neighbours[i]!]!;
+        if (k >= 0) this.near[k] = this.nearStamp;
+      }
+    }
   }
 
   private sort(pending: number[]): void {

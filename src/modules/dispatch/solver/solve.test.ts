@@ -587,3 +587,20 @@ describe('solveRoutes on degenerate days', () => {
     assert.equal(output.totals.distanceMeters, 0);
   });
 });
+
+describe('solveRoutes on a day with many routes (granular recreate)', () => {
+  it('keeps plans valid and every servable stop served with more than 30 routes in use', () => {
+    const instance = generateInstance({ stops: 400, vehicles: 60, seed: 8, pairShare: 0.2 });
+    const constructed = solveRoutes({ ...instance, localSearch: false });
+    const output = solveRoutes({ ...instance, maxIterations: 1500 });
+    assert.ok(output.totals.vehiclesUsed > 30, `${output.totals.vehiclesUsed} routes`);
+    assertValidPlan(instance, output);
+    // Small vans cannot carry some heavy stops at all (assertValidPlan checks each reason given);
+    // every stop some van could serve is served.
+    assert.deepEqual(
+      output.unassigned.filter(({ reason }) => reason === 'fleet_full'),
+      [],
+    );
+    assert.ok(output.totals.distanceMeters < constructed.totals.distanceMeters);
+  });
+});
