@@ -135,6 +135,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0021_datasets.sql': 'datasets',
   '0022_alliances.sql': 'alliances',
   '0023_analytics.sql': 'analytics',
+  '0024_route_stop_legs.sql': 'dispatch',
   '0025_warehouses.sql': 'warehouses',
   '0026_order_chat.sql': 'chat',
 };

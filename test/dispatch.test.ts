@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import { asDriverProfile, asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
@@ -188,5 +189,163 @@ describe('route building through the API', () => {
     assert.equal(rerouted.status, 200, JSON.stringify(rerouted.body));
     const routeAfter = (await api.get(`/api/v1/client/routes/${routeB}`, { token })).body.route;
     assert.deepEqual(routeAfter.stops, [], 'a rerouted order leaves its route with its original');
+  });
+
+  it('plans a P2P order as its pickup then its delivery on one route, beside P and D orders, within the budget', async () => {
+    const mixed = await createTenant(server.db, server.app.services, 'p2p');
+    const token = await login(api, mixed.emails.client_admin);
+    const depot = await api.post('/api/v1/client/depots', { name: 'Hub', lat: 48.85, lng: 2.35 }, { token });
+    const driverId = await server.app.services.accounts.createUser(server.db, {
+      kind: 'driver',
+      email: 'van@p2p.test',
+      name: 'Van',
+      password: null,
+      businessId: mixed.businessId,
+    });
+    const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
+      token,
+      body: {
+        depot_id: depot.body.depot.id,
+        capacity: { weight_grams: 100_000, volume_cm3: 10_000_000, count: 10 },
+        shift: { start: '08:00', end: '18:00' },
+      },
+    });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    // 60 kg each: the two P2P loads cannot ride together, nor the delivery with the pickup order's load.
+    const heavy = [{ weight_grams: 60_000 }];
+    const orders = [
+      {
+        order_ref: 'P2P-1',
+        type: 'P2P',
+        pickup: { line1: 'Shop 1', lat: 48.86, lng: 2.36 },
+        dropoff: { line1: 'Home 1', lat: 48.87, lng: 2.38 },
+      },
+      {
+        order_ref: 'P2P-2',
+        type: 'P2P',
+        pickup: { line1: 'Shop 2', lat: 48.861, lng: 2.361 },
+        dropoff: { line1: 'Home 2', lat: 48.871, lng: 2.381 },
+      },
+      { order_ref: 'P-1', type: 'P', pickup: { line1: 'Return', lat: 48.84, lng: 2.34 } },
+      { order_ref: 'D-1', type: 'D', dropoff: { line1: 'Door', lat: 48.845, lng: 2.33 } },
+    ].map((order) => ({ ...order, scheduled_date: '2026-11-13', packages: heavy }));
+    const bulk = await api.post('/api/v1/client/orders/bulk', { orders }, { token });
+    assert.equal(bulk.body.failed, 0, JSON.stringify(bulk.body));
+
+    const built = await api.post(
+      '/api/v3/client/build-route',
+      { date: '2026-11-13', time_limit_ms: 500 },
+      { token },
+    );
+    assert.equal(built.status, 200, JSON.stringify(built.body));
+    assert.equal(built.body.totals.assigned, 4, JSON.stringify(built.body.unassigned));
+    assert.equal(built.body.search.time_limit_ms, 500);
+    assert.ok(built.body.search.elapsed_ms <= 1000, `searched ${built.body.search.elapsed_ms} ms`);
+    const [route] = built.body.routes;
+    const refs = new Map<number, string>(
+      (await api.get('/api/v1/client/orders?date=2026-11-13&per_page=10', { token })).body.orders.map(
+        (o: { id: number; order_ref: string }) => [o.id, o.order_ref],
+      ),
+    );
+    const legs: string[] = route.stops.map(
+      (stop: { order_id: number; leg: string }) => `${refs.get(stop.order_id)} ${stop.leg}`,
+    );
+    assert.equal(legs.length, 6, legs.join(', '));
+    assert.ok(legs.includes('P-1 pickup') && legs.includes('D-1 delivery'), legs.join(', '));
+    for (const ref of ['P2P-1', 'P2P-2']) {
+      assert.ok(legs.indexOf(`${ref} pickup`) < legs.indexOf(`${ref} delivery`), legs.join(', '));
+    }
+    // Capacity along the route: one 60 kg load on board at a time.
+    let onBoard = legs.includes('D-1 delivery') ? 60_000 : 0;
+    for (const leg of legs) {
+      onBoard += leg.endsWith('pickup') ? 60_000 : -60_000;
+      assert.ok(onBoard <= 100_000, `overloaded at ${leg}: ${legs.join(', ')}`);
+    }
+    assert.deepEqual(
+      route.stops.map((stop: { sequence: number }) => stop.sequence),
+      [1, 2, 3, 4, 5, 6],
+    );
+
+    // Each order is PLANNED once, with its audit event, by the set-based save.
+    const planned = await api.get('/api/v1/client/orders?status=PLANNED&per_page=10', { token });
+    assert.equal(planned.body.orders.length, 4);
+    const p2p = planned.body.orders.find((o: { order_ref: string }) => o.order_ref === 'P2P-1');
+    assert.equal(p2p.route_id, route.id);
+    const history = await api.post('/api/v1/tracking/operationevents', { order_ids: [p2p.id] }, { token });
+    assert.equal(history.status, 200, JSON.stringify(history.body));
+    const planning = history.body.events.filter(
+      (event: { action: string; changes: { status?: { to: string } } }) =>
+        event.action === 'status_changed' && event.changes.status?.to === 'PLANNED',
+    );
+    assert.equal(planning.length, 1, JSON.stringify(history.body.events));
+    assert.equal(planning[0].changes.route_id.to, route.id);
+    // The tracking timeline heard of it once too (the plan's events are stored in one batch).
+    const detail = await api.get(`/api/v1/client/orders/${p2p.id}`, { token });
+    const trackingNumber: string = detail.body.order.packages[0].tracking_number;
+    const timeline = await api.get(`/api/v1/otep/trackings/${trackingNumber}`);
+    const codes = timeline.body.data.events.map((event: { status_code: string }) => event.status_code);
+    assert.equal(codes.filter((code: string) => code === 'awaiting_pickup').length, 1, codes.join(', '));
+
+    // The same legs over GraphQL.
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const answer = await graphql.request<{
+      route: { route: { stops: Array<{ order_id: number; leg: string }> } };
+    }>(
+      gql`
+        query Route($id: Int!) {
+          route(route_id: $id) {
+            route {
+              stops {
+                order_id
+                leg
+              }
+            }
+          }
+        }
+      `,
+      { id: route.id },
+    );
+    assert.deepEqual(
+      answer.route.route.stops,
+      route.stops.map(({ order_id, leg }: { order_id: number; leg: string }) => ({ order_id, leg })),
+    );
+  });
+
+  it('refuses a time budget above the documented maximum, over REST and GraphQL', async () => {
+    const options = await api.get('/api/v3/client/build-route/options?date=2026-11-13', { token: admin });
+    const max = options.body.constraints.max_time_limit_ms;
+    assert.equal(max, 10_000);
+    assert.equal(options.body.constraints.default_time_limit_ms, 2000);
+    const tooLong = await api.post(
+      '/api/v3/client/build-route',
+      { date: '2026-11-13', time_limit_ms: max + 1 },
+      { token: admin },
+    );
+    assert.equal(tooLong.status, 422);
+    assert.equal(tooLong.body.result, false);
+    assert.equal(tooLong.body.error_code, 'VALIDATION_FAILED');
+    assert.equal(tooLong.body.details.fields[0].field, 'time_limit_ms');
+
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const refused = await graphql
+      .request(gql`
+        mutation {
+          clientBuildRoute(date: "2026-11-13", time_limit_ms: 10001) {
+            totals {
+              assigned
+            }
+          }
+        }
+      `)
+      .then(
+        () => assert.fail('accepted'),
+        (error: unknown) => error as ClientError,
+      );
+    assert.ok(refused instanceof ClientError);
+    assert.equal(refused.response.errors?.[0]?.extensions?.error_code, 'VALIDATION_FAILED');
   });
 });

@@ -6,7 +6,7 @@ import {
   idParam as id,
   timeWindowSchema,
 } from '../../platform/schemas.ts';
-import type { DispatchService } from './service.ts';
+import { DEFAULT_TIME_LIMIT_MS, type DispatchService, MAX_TIME_LIMIT_MS } from './service.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;
 /** Staff, and contractors within their own fleet and pool. */
@@ -45,6 +45,11 @@ const routeSchema = z.object({
     z.object({
       sequence: z.int(),
       order_id: z.int(),
+      leg: z
+        .enum(['pickup', 'delivery'])
+        .describe(
+          'What the driver does there: a P2P order has both legs on one route, pickup first; a P order is a pickup, a D order a delivery',
+        ),
       planned_arrival: z.string(),
       planned_departure: z.string(),
     }),
@@ -229,6 +234,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           distance: z.literal('straight_line'),
           speed_kmh: z.number(),
           default_service_minutes: z.int(),
+          default_time_limit_ms: z.int(),
           max_time_limit_ms: z.int(),
           respects: z.array(z.string()),
         }),
@@ -242,9 +248,12 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         "Plans the caller's pool (the business's staff: every unplanned self-delivery order of the date, with the " +
         "business's own drivers; a contractor: the orders its rules give it, with its company's drivers) onto the " +
         'available drivers (each with a profile and a depot): ' +
-        'respects vehicle capacity (weight, volume, parcel count), delivery time windows, driver shifts and skills, and ' +
-        'minimises total straight-line distance (regret insertion, then local search within time_limit_ms). Assigned ' +
-        'orders become PLANNED. Answers the routes, every order left out with its reason, and totals.',
+        'respects vehicle capacity (weight, volume, parcel count) along the route, delivery time windows, driver shifts ' +
+        'and skills; a P2P order is two stops of one route, its pickup before its delivery, its load on board in ' +
+        'between. Minimises total straight-line distance: regret insertion, then a ruin-and-recreate search (SISR) ' +
+        `that keeps improving for time_limit_ms (default ${DEFAULT_TIME_LIMIT_MS}, at most ${MAX_TIME_LIMIT_MS}) unless it ` +
+        'settles first. Assigned orders become PLANNED. Answers the routes, every order left out with its reason, ' +
+        'totals, and how long the search ran.',
       tag: 'Dispatch',
       kind: 'mutation',
       expensive: true,
@@ -253,7 +262,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         developer: 'build_route',
         user: 'build_route',
         guide:
-          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills), replacing nothing already planned; answers routes and unassigned orders with reasons. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
+          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills; a P2P order's pickup before its delivery on one route), replacing nothing already planned; answers routes and unassigned orders with reasons. time_limit_ms (default 2000, at most 10000) is how long the search may shorten the plan. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
       },
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },
@@ -269,7 +278,14 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           .optional()
           .describe('Only these drivers; default all available'),
         service_minutes: z.int().min(0).max(240).default(5),
-        time_limit_ms: z.int().min(0).max(10_000).default(2000),
+        time_limit_ms: z
+          .int()
+          .min(0)
+          .max(MAX_TIME_LIMIT_MS)
+          .default(DEFAULT_TIME_LIMIT_MS)
+          .describe(
+            'How long the search may improve the plan, in milliseconds; more time, a plan as short or shorter',
+          ),
       }),
       output: z.object({
         result: z.literal(true),
@@ -289,6 +305,9 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           routes: z.int(),
           distance_meters: z.int(),
         }),
+        search: z
+          .object({ time_limit_ms: z.int(), elapsed_ms: z.int(), iterations: z.int() })
+          .describe('How long the search ran (solver only) and how many ruin-and-recreate rounds it made'),
       }),
       handler: (ctx, input) => dispatch.buildRoutes(ctx, input),
     }),

@@ -40,18 +40,38 @@ export function profilesOf(db: Queryable<DispatchTables>, businessId: number, dr
     .execute();
 }
 
-export async function insertRoute(
+const STOPS_PER_STATEMENT = 5000;
+
+/**
+ * Saves a plan's routes and all their stops in two statements, whatever their number; answers the
+ * new route ids in the order given. A plan has one route per driver, which pairs ids with routes.
+ */
+export async function insertRoutes(
   db: Queryable<DispatchTables>,
-  route: Omit<DispatchTables['routes'], 'id'>,
-  stops: Array<Omit<DispatchTables['route_stops'], 'route_id'>>,
-): Promise<number> {
-  const { id } = await db.insertInto('routes').values(route).returning('id').executeTakeFirstOrThrow();
-  if (stops.length > 0)
+  routes: ReadonlyArray<{
+    route: Omit<DispatchTables['routes'], 'id'>;
+    stops: Array<Omit<DispatchTables['route_stops'], 'route_id'>>;
+  }>,
+): Promise<number[]> {
+  if (routes.length === 0) return [];
+  const inserted = await db
+    .insertInto('routes')
+    .values(routes.map(({ route }) => route))
+    .returning(['id', 'driver_user_id'])
+    .execute();
+  const idOf = new Map(inserted.map((row) => [row.driver_user_id, row.id]));
+  const ids = routes.map(({ route }) => idOf.get(route.driver_user_id)!);
+  const stops = routes.flatMap(({ stops }, index) =>
+    stops.map((stop) => ({ ...stop, route_id: ids[index]! })),
+  );
+  // Chunks keep each statement well under PostgreSQL's 65,535 parameters.
+  for (let from = 0; from < stops.length; from += STOPS_PER_STATEMENT) {
     await db
       .insertInto('route_stops')
-      .values(stops.map((stop) => ({ ...stop, route_id: id })))
+      .values(stops.slice(from, from + STOPS_PER_STATEMENT))
       .execute();
-  return id;
+  }
+  return ids;
 }
 
 export function routesOf(

@@ -5,11 +5,14 @@ import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrderScope, OrderStatusListener, OrdersService, OrderView } from '../orders/index.ts';
 import * as repo from './repository.ts';
-import { solveRoutes } from './solver/solve.ts';
-import type { SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
+import { solveRoutesAsync } from './solver/solve.ts';
+import type { Point, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
 
 /** City driving average used for straight-line travel times (30 km/h). */
 export const SPEED_METERS_PER_SECOND = 8.33;
+/** The most a caller may let route building search, and what it gets by default. */
+export const MAX_TIME_LIMIT_MS = 10_000;
+export const DEFAULT_TIME_LIMIT_MS = 2000;
 
 export interface DriverProfileInput {
   driver_id: number;
@@ -27,7 +30,7 @@ export interface BuildRouteInput {
   business_id?: number;
   driver_ids?: number[];
   service_minutes: number;
-  time_limit_ms: number;
+  time_limit_ms?: number;
 }
 
 type BuildUnassignedReason = UnassignedReason | 'no_location';
@@ -187,6 +190,7 @@ export class DispatchService {
         .map((stop) => ({
           sequence: stop.sequence,
           order_id: stop.order_id,
+          leg: stop.leg,
           planned_arrival: stop.planned_arrival.slice(0, 5),
           planned_departure: stop.planned_departure.slice(0, 5),
         })),
@@ -262,13 +266,14 @@ export class DispatchService {
         (driver) => driver.active && driver.profile?.available,
       ),
       depots: (await repo.depotsOf(ctx.db, scope.businessId)).map(({ business_id: _b, ...depot }) => depot),
-      pool: { orders: pool.length, without_location: pool.filter((order) => !locationOf(order)).length },
+      pool: { orders: pool.length, without_location: pool.filter((order) => !legsOf(order)).length },
       constraints: {
         distance: 'straight_line' as const,
         speed_kmh: Math.round(SPEED_METERS_PER_SECOND * 3.6),
         default_service_minutes: 5,
-        max_time_limit_ms: 10_000,
-        respects: ['vehicle_capacity', 'time_windows', 'driver_shifts', 'skills'],
+        default_time_limit_ms: DEFAULT_TIME_LIMIT_MS,
+        max_time_limit_ms: MAX_TIME_LIMIT_MS,
+        respects: ['vehicle_capacity', 'time_windows', 'driver_shifts', 'skills', 'pickup_before_delivery'],
       },
     };
   }
@@ -305,32 +310,41 @@ export class DispatchService {
         },
       ];
     });
-    const located = pool.filter((order) => locationOf(order));
-    const stops: SolverStop[] = located.map((order) => ({
-      id: order.id,
-      location: locationOf(order)!,
-      demand: demandOf(order),
-      serviceSeconds: input.service_minutes * 60,
-      requiredSkills: order.required_skills,
-      window: order.time_window
+    const stops: SolverStop[] = pool.flatMap((order): SolverStop[] => {
+      const legs = legsOf(order);
+      if (!legs) return [];
+      const serviceSeconds = input.service_minutes * 60;
+      // The order's window is its customer's: the delivery's, or the pickup's for a pickup order.
+      const window = order.time_window
         ? { start: seconds(order.time_window.start), end: seconds(order.time_window.end) }
-        : undefined,
-    }));
+        : undefined;
+      const stop: SolverStop = {
+        id: order.id,
+        location: legs.delivery ?? legs.pickup!,
+        demand: demandOf(order),
+        serviceSeconds,
+        requiredSkills: order.required_skills,
+        window,
+      };
+      if (legs.delivery && legs.pickup) stop.pickup = { location: legs.pickup, serviceSeconds };
+      else if (legs.pickup) stop.kind = 'pickup';
+      return [stop];
+    });
 
-    const plan = solveRoutes({
+    const plan = await solveRoutesAsync({
       stops,
       vehicles,
       speedMetersPerSecond: SPEED_METERS_PER_SECOND,
-      timeLimitMs: input.time_limit_ms,
+      timeLimitMs: input.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS,
       seed: 1,
     });
 
+    // Set-based: every route and stop in two statements, every order planned in a handful.
     const now = this.clock.now();
-    const routeIds: number[] = [];
-    for (const planned of plan.routes) {
-      const routeId = await repo.insertRoute(
-        ctx.db,
-        {
+    const routeIds = await repo.insertRoutes(
+      ctx.db,
+      plan.routes.map((planned) => ({
+        route: {
           business_id: businessId,
           driver_user_id: planned.vehicleId,
           route_date: input.date,
@@ -339,26 +353,29 @@ export class DispatchService {
           return_time: clock(planned.returnTime),
           created_at: now,
         },
-        planned.stops.map((stop, index) => ({
+        stops: planned.stops.map((stop, index) => ({
           sequence: index + 1,
           order_id: stop.stopId,
+          leg: stop.leg,
           planned_arrival: clock(stop.arrival),
           planned_departure: clock(stop.departure),
         })),
-      );
-      routeIds.push(routeId);
-      for (const stop of planned.stops) {
-        await this.orders.changes.planOnRoute(ctx, businessId, stop.stopId, {
-          id: routeId,
-          driverId: planned.vehicleId,
-        });
-      }
-    }
+      })),
+    );
+    await this.orders.changes.planOnRoutes(
+      ctx,
+      businessId,
+      plan.routes.flatMap((planned, index) =>
+        planned.stops
+          .filter((stop, at, all) => all.findIndex((other) => other.stopId === stop.stopId) === at)
+          .map((stop) => ({ orderId: stop.stopId, routeId: routeIds[index]!, driverId: planned.vehicleId })),
+      ),
+    );
 
     const refs = new Map(pool.map((order) => [order.id, order.order_ref]));
     const unassigned: Array<{ order_id: number; order_ref: string; reason: BuildUnassignedReason }> = [
       ...pool
-        .filter((order) => !locationOf(order))
+        .filter((order) => !legsOf(order))
         .map((order) => ({ order_id: order.id, order_ref: order.order_ref, reason: 'no_location' as const })),
       ...plan.unassigned.map((u) => ({
         order_id: u.stopId,
@@ -378,6 +395,11 @@ export class DispatchService {
         routes: plan.routes.length,
         distance_meters: Math.round(plan.totals.distanceMeters),
       },
+      search: {
+        time_limit_ms: input.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS,
+        elapsed_ms: plan.search.elapsedMs,
+        iterations: plan.search.iterations,
+      },
     };
   }
 
@@ -392,12 +414,25 @@ export class DispatchService {
   }
 }
 
-/** Where the driver goes for the order: the pickup of a pickup order, the drop-off otherwise. */
-function locationOf(order: OrderView): { lat: number; lng: number } | undefined {
-  const address = order.type === 'P' ? order.pickup : order.dropoff;
-  return address?.lat !== undefined && address.lng !== undefined
-    ? { lat: address.lat, lng: address.lng }
-    : undefined;
+/**
+ * Where the driver goes for the order: the pickup of a pickup order (P), the drop-off of a
+ * delivery (D, the default), both for a P2P order; undefined when a coordinate it needs is missing.
+ */
+function legsOf(order: OrderView): { pickup?: Point; delivery?: Point } | undefined {
+  const point = (address: OrderView['pickup']): Point | undefined =>
+    address?.lat !== undefined && address?.lng !== undefined
+      ? { lat: address.lat, lng: address.lng }
+      : undefined;
+  if (order.type === 'P') {
+    const pickup = point(order.pickup);
+    return pickup && { pickup };
+  }
+  const delivery = point(order.dropoff);
+  if (order.type === 'P2P') {
+    const pickup = point(order.pickup);
+    return pickup && delivery && { pickup, delivery };
+  }
+  return delivery && { delivery };
 }
 
 function demandOf(order: OrderView) {

@@ -31,6 +31,8 @@ export interface DispatchTables {
     route_id: number;
     sequence: number;
     order_id: number;
+    /** Which leg of the order: a P2P order has both, on the same route, pickup first. */
+    leg: 'pickup' | 'delivery';
     planned_arrival: string;
     planned_departure: string;
   };

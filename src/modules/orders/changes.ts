@@ -40,6 +40,56 @@ export class OrderChanges {
     });
   }
 
+  /**
+   * Puts many orders on routes at once, set-based (a saved plan): each becomes PLANNED with an
+   * event in its audit trail, as `planOnRoute` would do one by one, in a handful of statements.
+   */
+  async planOnRoutes(
+    ctx: OperationContext,
+    businessId: number,
+    plans: ReadonlyArray<{ orderId: number; routeId: number; driverId: number }>,
+  ): Promise<void> {
+    if (plans.length === 0) return;
+    const before = new Map(
+      (
+        await repo.findOrders(
+          ctx.db,
+          businessId,
+          plans.map((plan) => plan.orderId),
+          { lock: true },
+        )
+      ).map((order) => [order.id, order]),
+    );
+    for (const plan of plans) {
+      const order = before.get(plan.orderId);
+      if (!order) throw new AppError('ORDER_NOT_FOUND', { params: { order: plan.orderId } });
+      if (!canMove(order.status, 'PLANNED')) throw illegalTransition(order.status, 'PLANNED');
+    }
+    // One time for the change, its audit events and its listeners (the rollup's day).
+    const at = this.clock.now();
+    await repo.planOrders(ctx.db, businessId, plans, at);
+    await this.journal.recordEvents(
+      ctx,
+      businessId,
+      at,
+      plans.map((plan) => ({
+        orderId: plan.orderId,
+        action: 'status_changed',
+        changes: diff(before.get(plan.orderId)!, {
+          status: 'PLANNED',
+          route_id: plan.routeId,
+          driver_user_id: plan.driverId,
+        }),
+      })),
+    );
+    await this.journal.notifyMany(
+      ctx,
+      businessId,
+      at,
+      plans.map((plan) => ({ orderId: plan.orderId, from: before.get(plan.orderId)!.status, to: 'PLANNED' })),
+    );
+  }
+
   /** Moves an order to another status if the lifecycle allows it. */
   async changeStatus(
     ctx: OperationContext,

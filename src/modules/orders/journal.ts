@@ -1,6 +1,6 @@
 import type { OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { DomainEvents } from '../../platform/events.ts';
+import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
 import * as repo from './repository.ts';
 import type { OrderStatus } from './statuses.ts';
 
@@ -67,6 +67,8 @@ export interface StatusDetails {
 
 export interface OrderStatusListener {
   orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void>;
+  /** Many orders' changes at once (a saved plan); a listener without it hears them one by one. */
+  ordersStatusChanged?(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void>;
 }
 
 /**
@@ -104,6 +106,83 @@ export class OrderJournal {
       action,
       changes,
     });
+  }
+
+  /** Records one event for each of many orders, in one statement. */
+  async recordEvents(
+    ctx: OperationContext,
+    businessId: number,
+    at: Date,
+    events: ReadonlyArray<{
+      orderId: number;
+      action: string;
+      changes: Record<string, { from: unknown; to: unknown }>;
+    }>,
+  ): Promise<void> {
+    await repo.insertEvents(
+      ctx.db,
+      events.map((event) => ({
+        business_id: businessId,
+        order_id: event.orderId,
+        at,
+        actor_user_id: ctx.caller?.userId ?? null,
+        source: ctx.door,
+        action: event.action,
+        changes: event.changes,
+      })),
+    );
+  }
+
+  /**
+   * `notify` for many orders that changed status together (a plan saved): the orders and their
+   * packages are read in two statements, the domain events published as one batch.
+   */
+  async notifyMany(
+    ctx: OperationContext,
+    businessId: number,
+    at: Date,
+    changes: ReadonlyArray<{ orderId: number; from: OrderStatus; to: OrderStatus }>,
+  ): Promise<void> {
+    if (changes.length === 0) return;
+    const ids = changes.map((change) => change.orderId);
+    const orders = new Map(
+      (await repo.findOrders(ctx.db, businessId, ids)).map((order) => [order.id, order]),
+    );
+    const packagesByOrder = new Map<number, Array<{ id: number; tracking_number: string }>>();
+    for (const p of await repo.packagesOf(ctx.db, businessId, ids)) {
+      const list = packagesByOrder.get(p.order_id) ?? [];
+      list.push({ id: p.id, tracking_number: p.tracking_number });
+      packagesByOrder.set(p.order_id, list);
+    }
+    const statusChanges: OrderStatusChange[] = changes.map(({ orderId, from, to }) => ({
+      businessId,
+      order: orders.get(orderId)!,
+      packages: packagesByOrder.get(orderId) ?? [],
+      from,
+      to,
+      at,
+    }));
+    for (const listener of this.statusListeners) {
+      if (listener.ordersStatusChanged) await listener.ordersStatusChanged(ctx, statusChanges);
+      else for (const change of statusChanges) await listener.orderStatusChanged(ctx, change);
+    }
+    const events = changes.map(({ orderId, from, to }): DomainEvent => {
+      const order = orders.get(orderId)!;
+      return {
+        kind: 'order.status_changed',
+        businessId,
+        customerId: order.customer_user_id,
+        data: {
+          order_id: order.id,
+          order_ref: order.order_ref,
+          family: order.family,
+          from,
+          to,
+          tracking_numbers: (packagesByOrder.get(orderId) ?? []).map((p) => p.tracking_number),
+        },
+      };
+    });
+    await this.events.publish(ctx, ...events);
   }
 
   /** Tells the listeners and the domain events that an order changed status (or was created: from null). */

@@ -171,6 +171,44 @@ export function findOrder(
     .executeTakeFirst();
 }
 
+/** Whole rows of these orders of the business, optionally locked for update, in id order. */
+export function findOrders(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  ids: readonly number[],
+  options: { lock?: boolean } = {},
+) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .$if(options.lock === true, (q) => q.forUpdate())
+    .execute();
+}
+
+/** Puts many orders on routes in one statement: PLANNED, each with its route and driver. */
+export async function planOrders(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  plans: ReadonlyArray<{ orderId: number; routeId: number; driverId: number }>,
+  at: Date,
+): Promise<void> {
+  if (plans.length === 0) return;
+  const planned: OrderStatus = 'PLANNED';
+  await sql`
+    UPDATE orders o
+    SET status = ${planned}, route_id = v.route_id, driver_user_id = v.driver_user_id, updated_at = ${at}
+    FROM unnest(
+      ${plans.map((plan) => plan.orderId)}::bigint[],
+      ${plans.map((plan) => plan.routeId)}::bigint[],
+      ${plans.map((plan) => plan.driverId)}::bigint[]
+    ) AS v(id, route_id, driver_user_id)
+    WHERE o.business_id = ${businessId} AND o.id = v.id`.execute(db);
+}
+
 export function lockOrders(db: Queryable<OrdersTables>, businessId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db
@@ -247,6 +285,18 @@ export async function insertEvent(
   await db
     .insertInto('order_events')
     .values({ ...event, changes: json(event.changes) as never })
+    .execute();
+}
+
+/** Many audit events in one statement. */
+export async function insertEvents(
+  db: Queryable<OrdersTables>,
+  events: ReadonlyArray<Omit<OrdersTables['order_events'], 'id'>>,
+): Promise<void> {
+  if (events.length === 0) return;
+  await db
+    .insertInto('order_events')
+    .values(events.map((event) => ({ ...event, changes: json(event.changes) as never })))
     .execute();
 }
 

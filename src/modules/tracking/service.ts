@@ -345,6 +345,24 @@ export class TrackingService implements OrderStatusListener {
   /** Appends the OTEP event of a self-delivery order's status change to each of its packages' timelines. */
   async orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void> {
     if (change.order.carrier !== null) return;
+    await this.store(ctx, change.businessId, this.rowsOf(change), change.order.customer_user_id);
+  }
+
+  /** The same for many orders of one business at once (a saved plan): one insert per customer. */
+  async ordersStatusChanged(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void> {
+    const byCustomer = new Map<number | null, repo.EventRow[]>();
+    for (const change of changes) {
+      if (change.order.carrier !== null) continue;
+      const rows = byCustomer.get(change.order.customer_user_id) ?? [];
+      rows.push(...this.rowsOf(change));
+      byCustomer.set(change.order.customer_user_id, rows);
+    }
+    const businessId = changes[0]?.businessId;
+    if (businessId === undefined) return;
+    for (const [customerId, rows] of byCustomer) await this.store(ctx, businessId, rows, customerId);
+  }
+
+  private rowsOf(change: OrderStatusChange): repo.EventRow[] {
     const code = otepCodeOf(change);
     const address =
       change.to === 'PICKED_UP' || change.order.type === 'P' ? change.order.pickup : change.order.dropoff;
@@ -353,7 +371,7 @@ export class TrackingService implements OrderStatusListener {
     const packages = only ? change.packages.filter((pkg) => only.includes(pkg.id)) : change.packages;
     // A place the change names (a warehouse) is where it happened, whatever the code.
     const location = change.details?.location ?? (address && LOCATED.has(code) ? locationOf(address) : null);
-    const rows = packages.map((pkg) =>
+    return packages.map((pkg) =>
       this.row(change.businessId, pkg.id, {
         tracking_number: pkg.tracking_number,
         event_id: `tms-${randomUUID()}`,
@@ -366,7 +384,6 @@ export class TrackingService implements OrderStatusListener {
         ...(change.details?.incident_reason ? { incident_reason: change.details.incident_reason } : {}),
       }),
     );
-    await this.store(ctx, change.businessId, rows, change.order.customer_user_id);
   }
 
   /**

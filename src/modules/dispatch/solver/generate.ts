@@ -2,6 +2,8 @@
  * Seeded, realistic routing instances for tests and benchmarks: one city's day of van deliveries.
  * Equal options give equal instances.
  */
+
+import { mulberry32 } from './random.ts';
 import type {
   Load,
   Point,
@@ -16,6 +18,10 @@ export interface GenerateOptions {
   stops: number;
   vehicles: number;
   seed: number;
+  /** Share of the feasible stops that are P2P orders (collected in town, then delivered); default 0. */
+  pairShare?: number;
+  /** Share of the feasible stops that are pickups brought back to the depot (P orders); default 0. */
+  pickupShare?: number;
 }
 
 export interface GeneratedInstance extends SolverInput {
@@ -23,17 +29,7 @@ export interface GeneratedInstance extends SolverInput {
   infeasible: Array<{ stopId: number; reason: UnassignedReason }>;
 }
 
-/** mulberry32: a tiny, fast PRNG with a 32-bit state; uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { mulberry32 };
 
 const HOUR = 3600;
 const CITY_CENTRE: Point = { lat: 48.8566, lng: 2.3522 };
@@ -75,11 +71,11 @@ export function generateInstance(options: GenerateOptions): GeneratedInstance {
     offset(CITY_CENTRE, between(3000, 12_000), between(0, 2 * Math.PI)),
   );
   // Most deliveries crowd into a few neighbourhoods; the rest spread evenly over the city.
-  const deliveryPoint = (): Point => {
-    const neighbourhood = neighbourhoods[integerBetween(0, neighbourhoods.length - 1)]!;
-    if (random() < 0.6)
-      return offset(neighbourhood, Math.abs(gaussian(random)) * 1500, between(0, 2 * Math.PI));
-    return offset(CITY_CENTRE, CITY_RADIUS_METERS * Math.sqrt(random()), between(0, 2 * Math.PI));
+  const deliveryPoint = (draw: () => number = random): Point => {
+    const neighbourhood = neighbourhoods[Math.floor(draw() * neighbourhoods.length)]!;
+    const bearing = () => draw() * 2 * Math.PI;
+    if (draw() < 0.6) return offset(neighbourhood, Math.abs(gaussian(draw)) * 1500, bearing());
+    return offset(CITY_CENTRE, CITY_RADIUS_METERS * Math.sqrt(draw()), bearing());
   };
 
   // Parcels weigh 0.3-8 kg and take 1-40 l each; a 'heavy' stop is one or two 60-150 kg items.
@@ -121,6 +117,23 @@ export function generateInstance(options: GenerateOptions): GeneratedInstance {
       ...(skill ? { requiredSkills: [skill] } : {}),
     };
   });
+
+  // P2P orders and depot pickups draw from their own stream, so the plain days stay as they were.
+  const legs = mulberry32(options.seed ^ 0x5bd1e995);
+  for (const stop of stops) {
+    const draw = legs();
+    if (draw < (options.pairShare ?? 0)) {
+      // Collected from a shop in town by mid-morning at the latest, in time for the delivery window.
+      const collectBy = Math.max(SHIFT_START + 2 * HOUR, (stop.window?.end ?? LAST_WINDOW_END) - 1.5 * HOUR);
+      stop.pickup = {
+        location: deliveryPoint(legs),
+        serviceSeconds: 120 + Math.floor(legs() * 120),
+        ...(legs() < 0.5 ? { window: { start: SHIFT_START, end: collectBy } } : {}),
+      };
+    } else if (draw < (options.pairShare ?? 0) + (options.pickupShare ?? 0)) {
+      stop.kind = 'pickup';
+    }
+  }
 
   const vehicles: SolverVehicle[] = Array.from({ length: options.vehicles }, (_, index) => {
     const large = index % 2 === 1;

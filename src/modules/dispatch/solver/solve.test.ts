@@ -2,18 +2,27 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { haversineMeters } from './distance.ts';
 import { type GeneratedInstance, generateInstance } from './generate.ts';
-import { solveRoutes } from './solve.ts';
-import type { Load, Point, SolverInput, SolverOutput, SolverStop, SolverVehicle } from './types.ts';
+import { solveRoutes, solveRoutesAsync } from './solve.ts';
+import type {
+  Load,
+  PlannedStop,
+  Point,
+  SolverInput,
+  SolverOutput,
+  SolverStop,
+  SolverVehicle,
+} from './types.ts';
 
 const SEEDS = [1, 2, 3];
-/** Small, to keep the suite fast; the descent settles well within it at 200 stops. */
-const TIME_LIMIT_MS = 300;
+/** Iteration-bound, so results do not depend on the machine; small, to keep the suite fast. */
+const ITERATIONS = 2000;
 const HOUR = 3600;
 const LOAD_KEYS = ['weightGrams', 'volumeCm3', 'count'] as const;
 
 /**
  * Recomputes every route from the coordinates alone and asserts the plan is one a driver could
- * drive: each stop accounted for once, loads, windows, shifts, skills, distances and totals.
+ * drive: each stop accounted for once (a P2P stop by its two legs, pickup first, on one route),
+ * the load on board along the route, windows, shifts, skills, distances and totals.
  */
 function assertValidPlan(input: SolverInput, output: SolverOutput): void {
   const distance = input.distance ?? haversineMeters;
@@ -30,6 +39,7 @@ function assertValidPlan(input: SolverInput, output: SolverOutput): void {
 
   const usedVehicles = new Set<number>();
   let totalMeters = 0;
+  let assigned = 0;
   for (const route of output.routes) {
     const vehicle = vehiclesById.get(route.vehicleId);
     assert.ok(vehicle, `vehicle ${route.vehicleId} is not in the input`);
@@ -38,39 +48,70 @@ function assertValidPlan(input: SolverInput, output: SolverOutput): void {
     assert.ok(route.stops.length > 0, 'an empty route is reported');
     assert.ok(route.departure >= vehicle.shift.start, `vehicle ${vehicle.id} leaves before its shift`);
 
+    // Deliveries from the depot are on board from the start; pickups and P2P loads join on the way.
+    const onBoard: Load = { weightGrams: 0, volumeCm3: 0, count: 0 };
+    const peak: Load = { weightGrams: 0, volumeCm3: 0, count: 0 };
+    const legsOf = (stop: SolverStop): Array<PlannedStop['leg']> =>
+      stop.pickup ? ['pickup', 'delivery'] : [stop.kind === 'pickup' ? 'pickup' : 'delivery'];
+    for (const planned of route.stops) {
+      const stop = stopsById.get(planned.stopId);
+      assert.ok(stop, `stop ${planned.stopId} is not in the input`);
+      assert.ok(legsOf(stop).includes(planned.leg), `stop ${stop.id} has no ${planned.leg} leg`);
+      if (!stop.pickup && stop.kind !== 'pickup')
+        for (const key of LOAD_KEYS) onBoard[key] += stop.demand[key];
+    }
+    const pickedUp = new Set<number>();
+    const checkLoad = (): void => {
+      for (const key of LOAD_KEYS) {
+        assert.ok(onBoard[key] <= vehicle.capacity[key], `vehicle ${vehicle.id} overloaded in ${key}`);
+        peak[key] = Math.max(peak[key], onBoard[key]);
+      }
+    };
+    checkLoad();
+
     let position = vehicle.start;
     let clock = route.departure;
     let meters = 0;
-    const load: Load = { weightGrams: 0, volumeCm3: 0, count: 0 };
     for (const planned of route.stops) {
-      account(planned.stopId);
       const stop = stopsById.get(planned.stopId)!;
-      const leg = distance(position, stop.location);
-      assert.ok(Math.abs(planned.distanceFromPreviousMeters - leg) <= 1, `leg to stop ${stop.id}`);
-      assert.equal(planned.arrival, clock + travelSeconds(position, stop.location), `arrival at ${stop.id}`);
-      assert.ok(planned.start >= planned.arrival, `service at ${stop.id} starts before arrival`);
-      if (stop.window) {
-        assert.ok(planned.arrival <= stop.window.end, `stop ${stop.id} reached after its window`);
-        assert.ok(planned.start >= stop.window.start, `stop ${stop.id} served before its window`);
+      const isPickupLeg = stop.pickup !== undefined && planned.leg === 'pickup';
+      if (stop.pickup === undefined || isPickupLeg) {
+        assigned++;
+        account(planned.stopId);
+      } else {
+        assert.ok(pickedUp.has(stop.id), `stop ${stop.id} delivered before its pickup on this route`);
+        pickedUp.delete(stop.id);
       }
-      assert.equal(planned.departure, planned.start + stop.serviceSeconds, `departure from ${stop.id}`);
+      const place = isPickupLeg ? stop.pickup!.location : stop.location;
+      const window = isPickupLeg ? stop.pickup!.window : stop.window;
+      const service = isPickupLeg ? stop.pickup!.serviceSeconds : stop.serviceSeconds;
+      const leg = distance(position, place);
+      assert.ok(Math.abs(planned.distanceFromPreviousMeters - leg) <= 1, `leg to stop ${stop.id}`);
+      assert.equal(planned.arrival, clock + travelSeconds(position, place), `arrival at ${stop.id}`);
+      assert.ok(planned.start >= planned.arrival, `service at ${stop.id} starts before arrival`);
+      if (window) {
+        assert.ok(planned.arrival <= window.end, `stop ${stop.id} reached after its window`);
+        assert.ok(planned.start >= window.start, `stop ${stop.id} served before its window`);
+      }
+      assert.equal(planned.departure, planned.start + service, `departure from ${stop.id}`);
       for (const skill of stop.requiredSkills ?? []) {
         assert.ok(vehicle.skills.includes(skill), `vehicle ${vehicle.id} lacks ${skill} for stop ${stop.id}`);
       }
-      for (const key of LOAD_KEYS) load[key] += stop.demand[key];
+      const sign = isPickupLeg || stop.kind === 'pickup' ? 1 : -1;
+      if (isPickupLeg) pickedUp.add(stop.id);
+      for (const key of LOAD_KEYS) onBoard[key] += sign * stop.demand[key];
+      checkLoad();
       meters += leg;
-      position = stop.location;
+      position = place;
       clock = planned.departure;
     }
+    assert.equal(pickedUp.size, 0, `vehicle ${vehicle.id} ends with P2P loads still on board`);
     const end = vehicle.end ?? vehicle.start;
     meters += distance(position, end);
     assert.equal(route.returnTime, clock + travelSeconds(position, end), `return of vehicle ${vehicle.id}`);
     assert.ok(route.returnTime <= vehicle.shift.end, `vehicle ${vehicle.id} is back after its shift`);
     assert.ok(Math.abs(route.distanceMeters - meters) <= 1, `distance of vehicle ${vehicle.id}`);
-    assert.deepEqual(route.load, load);
-    for (const key of LOAD_KEYS) {
-      assert.ok(load[key] <= vehicle.capacity[key], `vehicle ${vehicle.id} overloaded in ${key}`);
-    }
+    assert.deepEqual(route.load, peak);
     totalMeters += meters;
   }
   for (const { stopId, reason } of output.unassigned) {
@@ -83,10 +124,16 @@ function assertValidPlan(input: SolverInput, output: SolverOutput): void {
       LOAD_KEYS.every((key) => stop.demand[key] <= vehicle.capacity[key]),
     );
     const loneTripFits = (vehicle: SolverVehicle): boolean => {
-      const arrival = vehicle.shift.start + travelSeconds(vehicle.start, stop.location);
-      const leave = Math.max(arrival, stop.window?.start ?? arrival) + stop.serviceSeconds;
-      const back = leave + travelSeconds(stop.location, vehicle.end ?? vehicle.start);
-      return arrival <= (stop.window?.end ?? arrival) && back <= vehicle.shift.end;
+      const legs = [...(stop.pickup ? [stop.pickup] : []), stop];
+      let clock = vehicle.shift.start;
+      let position = vehicle.start;
+      for (const leg of legs) {
+        const arrival = clock + travelSeconds(position, leg.location);
+        if (arrival > (leg.window?.end ?? arrival)) return false;
+        clock = Math.max(arrival, leg.window?.start ?? arrival) + leg.serviceSeconds;
+        position = leg.location;
+      }
+      return clock + travelSeconds(position, vehicle.end ?? vehicle.start) <= vehicle.shift.end;
     };
     const servableAlone = roomy.some(loneTripFits);
     const expected = {
@@ -99,7 +146,6 @@ function assertValidPlan(input: SolverInput, output: SolverOutput): void {
   }
   assert.equal(accounted.size, input.stops.length, 'some stops are neither routed nor unassigned');
 
-  const assigned = output.routes.reduce((sum, route) => sum + route.stops.length, 0);
   assert.ok(Math.abs(output.totals.distanceMeters - totalMeters) <= 1, 'total distance');
   assert.equal(output.totals.assigned, assigned);
   assert.equal(output.totals.unassigned, output.unassigned.length);
@@ -120,7 +166,7 @@ function solved(seed: number): Solved {
     entry = {
       instance,
       constructed: solveRoutes({ ...instance, localSearch: false }),
-      improved: solveRoutes({ ...instance, timeLimitMs: TIME_LIMIT_MS }),
+      improved: solveRoutes({ ...instance, maxIterations: ITERATIONS }),
     };
     solvedInstances.set(seed, entry);
   }
@@ -153,7 +199,7 @@ describe('solveRoutes on generated city days (200 stops, 10 vehicles)', () => {
     }
   });
 
-  it('shortens the construction with local search, never lengthening it', () => {
+  it('shortens the construction with the search, never lengthening it', () => {
     const gains = SEEDS.map((seed) => {
       const { constructed, improved } = solved(seed);
       assert.ok(improved.totals.assigned >= constructed.totals.assigned, `seed ${seed} lost stops`);
@@ -165,7 +211,7 @@ describe('solveRoutes on generated city days (200 stops, 10 vehicles)', () => {
     });
     assert.ok(
       gains.some((gain) => gain > 1000),
-      `local search saved no kilometre anywhere: ${gains.join(', ')} m`,
+      `the search saved no kilometre anywhere: ${gains.join(', ')} m`,
     );
   });
 
@@ -173,7 +219,7 @@ describe('solveRoutes on generated city days (200 stops, 10 vehicles)', () => {
     const instance = generateInstance({ stops: 200, vehicles: 10, seed: 2 });
     for (const vehicle of instance.vehicles) vehicle.shift = { start: 8 * HOUR, end: 11 * HOUR };
     const constructed = solveRoutes({ ...instance, localSearch: false });
-    const improved = solveRoutes({ ...instance, timeLimitMs: TIME_LIMIT_MS });
+    const improved = solveRoutes({ ...instance, maxIterations: ITERATIONS });
     assertValidPlan(instance, constructed);
     assertValidPlan(instance, improved);
     // Three-hour shifts run the construction out of time (assertValidPlan checks every reason given);
@@ -182,10 +228,14 @@ describe('solveRoutes on generated city days (200 stops, 10 vehicles)', () => {
     assert.ok(improved.totals.assigned > constructed.totals.assigned);
   });
 
-  it('gives the same plan for the same input and seed', () => {
-    // A generous limit, so the descent settling, not the clock, ends both runs.
-    const run = () =>
-      solveRoutes({ ...generateInstance({ stops: 200, vehicles: 10, seed: 7 }), timeLimitMs: 20_000 });
+  it('gives the same plan for the same input, seed and iteration budget', () => {
+    const run = () => {
+      const { search: _search, ...plan } = solveRoutes({
+        ...generateInstance({ stops: 200, vehicles: 10, seed: 7 }),
+        maxIterations: ITERATIONS,
+      });
+      return plan;
+    };
     assert.deepEqual(run(), run());
   });
 });
@@ -348,12 +398,14 @@ describe('solveRoutes on small hand-made days', () => {
     assertValidPlan(input, output);
   });
 
-  it('answers an empty plan for no stops', () => {
-    assert.deepEqual(solveRoutes({ stops: [], vehicles: [vehicle(10)] }), {
+  it('answers an empty plan for no stops, without searching', () => {
+    const { search, ...plan } = solveRoutes({ stops: [], vehicles: [vehicle(10)] });
+    assert.deepEqual(plan, {
       routes: [],
       unassigned: [],
       totals: { distanceMeters: 0, assigned: 0, unassigned: 0, vehiclesUsed: 0 },
     });
+    assert.equal(search.iterations, 0);
   });
 
   it("leaves every stop unassigned for 'capacity' when there are no vehicles", () => {
@@ -388,5 +440,167 @@ describe('haversineMeters', () => {
   it('measures Paris to London as about 343.5 km', () => {
     const meters = haversineMeters({ lat: 48.8566, lng: 2.3522 }, { lat: 51.5074, lng: -0.1278 });
     assert.ok(Math.abs(meters - 343_500) < 1000, `${meters}`);
+  });
+});
+
+describe('solveRoutes with P2P orders and depot pickups beside deliveries', () => {
+  const mixed = (seed: number): GeneratedInstance =>
+    generateInstance({ stops: 120, vehicles: 8, seed, pairShare: 0.3, pickupShare: 0.15 });
+
+  for (const seed of SEEDS) {
+    it(`plans drivable routes with pairs, skills, windows and capacities, serving every feasible stop (seed ${seed})`, () => {
+      const instance = mixed(seed);
+      const pairs = instance.stops.filter((stop) => stop.pickup).length;
+      assert.ok(pairs >= 20, `the generator makes P2P orders: ${pairs}`);
+      assert.ok(instance.stops.some((stop) => stop.kind === 'pickup'));
+      const output = solveRoutes({ ...instance, maxIterations: ITERATIONS });
+      assertValidPlan(instance, output);
+      // Every planned P2P order shows both legs (assertValidPlan checks their order and route).
+      const paired = new Set(instance.stops.filter((stop) => stop.pickup).map((stop) => stop.id));
+      const legs = output.routes.flatMap((route) =>
+        route.stops.filter((stop) => paired.has(stop.stopId)).map((stop) => stop.leg),
+      );
+      const plannedPairs = paired.size - output.unassigned.filter(({ stopId }) => paired.has(stopId)).length;
+      assert.equal(legs.filter((leg) => leg === 'pickup').length, plannedPairs);
+      assert.equal(legs.filter((leg) => leg === 'delivery').length, plannedPairs);
+      const byId = (a: { stopId: number }, b: { stopId: number }): number => a.stopId - b.stopId;
+      assert.deepEqual([...output.unassigned].sort(byId), [...instance.infeasible].sort(byId));
+    });
+  }
+
+  it('never returns a worse plan for a larger budget with the same seed', () => {
+    for (const instance of [mixed(4), generateInstance({ stops: 150, vehicles: 8, seed: 5 })]) {
+      let previous: SolverOutput | undefined;
+      for (const maxIterations of [0, 300, 1000, 3000, 6000]) {
+        const output = solveRoutes({ ...instance, maxIterations, seed: 3 });
+        assertValidPlan(instance, output);
+        if (previous) {
+          assert.ok(output.totals.assigned >= previous.totals.assigned, `${maxIterations}: fewer stops`);
+          if (output.totals.assigned === previous.totals.assigned) {
+            assert.ok(
+              output.totals.distanceMeters <= previous.totals.distanceMeters + 1e-6,
+              `${maxIterations} iterations: ${output.totals.distanceMeters} m > ${previous.totals.distanceMeters} m`,
+            );
+          }
+        }
+        previous = output;
+      }
+    }
+  });
+
+  it('searches until the time limit on a large day, and reports how long it searched', () => {
+    const instance = generateInstance({ stops: 200, vehicles: 10, seed: 1, pairShare: 0.2 });
+    const output = solveRoutes({ ...instance, timeLimitMs: 400 });
+    assertValidPlan(instance, output);
+    assert.ok(output.search.iterations > 0);
+    assert.ok(
+      output.search.elapsedMs >= 300 && output.search.elapsedMs < 1500,
+      `${output.search.elapsedMs} ms`,
+    );
+  });
+
+  it('carries a P2P load only between its legs, pickup first', () => {
+    // Each P2P load takes 80 % of the van: they cannot be on board together, a depot delivery
+    // of 15 % rides along.
+    const van = vehicle(10, { capacity: { weightGrams: 100_000, volumeCm3: 1e7, count: 10 } });
+    const heavy = { weightGrams: 80_000, volumeCm3: 1000, count: 1 };
+    const input = {
+      stops: [
+        stop(1, at(3), { demand: heavy, pickup: { location: at(1, 1), serviceSeconds: 120 } }),
+        stop(2, at(3.2), { demand: heavy, pickup: { location: at(1.2, 1), serviceSeconds: 120 } }),
+        stop(3, at(2), { demand: { weightGrams: 15_000, volumeCm3: 1000, count: 1 } }),
+      ],
+      vehicles: [van],
+      maxIterations: 500,
+    };
+    const output = solveRoutes(input);
+    assertValidPlan(input, output);
+    assert.equal(output.totals.assigned, 3);
+    const legs = output.routes[0]!.stops.map(({ stopId, leg }) => `${leg} ${stopId}`);
+    const pickupAt = (id: number) => legs.indexOf(`pickup ${id}`);
+    const deliveryAt = (id: number) => legs.indexOf(`delivery ${id}`);
+    // One pair completes before the other starts.
+    assert.ok(deliveryAt(1) < pickupAt(2) || deliveryAt(2) < pickupAt(1), legs.join(', '));
+    assert.equal(output.routes[0]!.load.weightGrams, 95_000);
+  });
+
+  it('delivers before it collects when both would not fit at once', () => {
+    // A 60 kg delivery from the depot and a 60 kg pickup for it, in a 100 kg van: only in that order.
+    const van = vehicle(10, { capacity: { weightGrams: 100_000, volumeCm3: 1e7, count: 10 } });
+    const sixty = { weightGrams: 60_000, volumeCm3: 1000, count: 1 };
+    const input = {
+      stops: [stop(1, at(1), { demand: sixty, kind: 'pickup' as const }), stop(2, at(3), { demand: sixty })],
+      vehicles: [van],
+    };
+    const output = solveRoutes(input);
+    assertValidPlan(input, output);
+    assert.deepEqual(visitOrder(output), [[2, 1]]);
+    assert.equal(output.routes[0]!.load.weightGrams, 60_000);
+  });
+
+  it("reports a P2P order whose legs cannot both be made in time as 'time_window'", () => {
+    // The pickup opens at 16:00; the delivery closes at 12:00.
+    const input = {
+      stops: [
+        stop(1, at(2), {
+          window: { start: 8 * HOUR, end: 12 * HOUR },
+          pickup: { location: at(1), serviceSeconds: 60, window: { start: 16 * HOUR, end: 17 * HOUR } },
+        }),
+      ],
+      vehicles: [vehicle(10)],
+    };
+    const output = solveRoutes(input);
+    assert.deepEqual(output.unassigned, [{ stopId: 1, reason: 'time_window' }]);
+    assertValidPlan(input, output);
+  });
+});
+
+describe('solveRoutesAsync', () => {
+  it('answers the same plan as solveRoutes for the same iteration budget, in slices', async () => {
+    const instance = generateInstance({ stops: 120, vehicles: 8, seed: 6, pairShare: 0.25 });
+    const { search: _sync, ...blocking } = solveRoutes({ ...instance, maxIterations: 3000 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const { search, ...sliced } = await solveRoutesAsync({ ...instance, maxIterations: 3000 });
+    clearInterval(timer);
+    assert.deepEqual(sliced, blocking);
+    assert.equal(search.iterations, 3000);
+    assert.ok(ticks > 0 || search.elapsedMs < 20, 'the event loop ran between slices');
+  });
+});
+
+describe('solveRoutes on degenerate days', () => {
+  it('plans stops at the depot itself, and stops without demand', () => {
+    const depot = at(0);
+    const input = {
+      stops: [
+        stop(1, depot, { demand: { weightGrams: 0, volumeCm3: 0, count: 0 } }),
+        stop(2, depot, { demand: { weightGrams: 0, volumeCm3: 0, count: 0 } }),
+        stop(3, depot, { pickup: { location: depot, serviceSeconds: 60 } }),
+      ],
+      vehicles: [vehicle(10)],
+      maxIterations: 200,
+    };
+    const output = solveRoutes(input);
+    assertValidPlan(input, output);
+    assert.equal(output.totals.assigned, 3);
+    assert.equal(output.totals.distanceMeters, 0);
+  });
+});
+
+describe('solveRoutes on a day with many routes (granular recreate)', () => {
+  it('keeps plans valid and every servable stop served with more than 30 routes in use', () => {
+    const instance = generateInstance({ stops: 400, vehicles: 60, seed: 8, pairShare: 0.2 });
+    const constructed = solveRoutes({ ...instance, localSearch: false });
+    const output = solveRoutes({ ...instance, maxIterations: 1500 });
+    assert.ok(output.totals.vehiclesUsed > 30, `${output.totals.vehiclesUsed} routes`);
+    assertValidPlan(instance, output);
+    // Small vans cannot carry some heavy stops at all (assertValidPlan checks each reason given);
+    // every stop some van could serve is served.
+    assert.deepEqual(
+      output.unassigned.filter(({ reason }) => reason === 'fleet_full'),
+      [],
+    );
+    assert.ok(output.totals.distanceMeters < constructed.totals.distanceMeters);
   });
 });

@@ -27,6 +27,22 @@ export interface SolverStop {
   serviceSeconds: number;
   window?: TimeWindow; // arrival must be <= end; a vehicle arriving before start waits
   requiredSkills?: string[];
+  /**
+   * What the vehicle does at `location`: 'delivery' (default) drops goods loaded at the depot;
+   * 'pickup' collects goods it brings back to its end depot. Ignored when `pickup` is set.
+   */
+  kind?: 'delivery' | 'pickup';
+  /**
+   * A pickup-and-delivery (P2P) order: collect the demand here, then carry it to `location` on
+   * the same route. The load is on board between the two legs only.
+   */
+  pickup?: PickupLeg;
+}
+
+export interface PickupLeg {
+  location: Point;
+  serviceSeconds: number;
+  window?: TimeWindow;
 }
 
 export interface SolverVehicle {
@@ -44,9 +60,17 @@ export interface SolverInput {
   distance?: (a: Point, b: Point) => number; // meters; default haversine
   /** Default 8.33 (30 km/h city average). A leg takes ceil(meters / speed) whole seconds. */
   speedMetersPerSecond?: number;
-  timeLimitMs?: number; // budget for local search; default 2000
-  seed?: number; // deterministic results for equal input
-  /** false returns the construction as built, without local search (for comparisons); default true. */
+  /** false: a leg takes exactly meters / speed (benchmarks with unrounded times); default true. */
+  roundTravelTimes?: boolean;
+  /** Search budget in milliseconds of wall clock; default 2000. The search also stops at `maxIterations`. */
+  timeLimitMs?: number;
+  /**
+   * Iteration budget of the search. With it alone (no `timeLimitMs`) the result depends only on
+   * the input and the seed, whatever the machine; tests use it.
+   */
+  maxIterations?: number;
+  seed?: number; // deterministic results for equal input and iteration budget; default 1
+  /** false returns the construction as built, without the search (for comparisons); default true. */
   localSearch?: boolean;
 }
 
@@ -58,6 +82,8 @@ export type UnassignedReason =
 
 export interface PlannedStop {
   stopId: number;
+  /** A P2P order has both legs on one route, pickup first; another stop is one leg, as its kind says. */
+  leg: 'pickup' | 'delivery';
   arrival: number;
   start: number;
   departure: number;
@@ -70,6 +96,7 @@ export interface PlannedRoute {
   distanceMeters: number; // start -> stops -> end
   departure: number; // leaves start
   returnTime: number; // back at end
+  /** The most the vehicle carries at once along the route (per dimension, each at its own peak). */
   load: Load;
 }
 
@@ -77,4 +104,6 @@ export interface SolverOutput {
   routes: PlannedRoute[]; // only vehicles with at least one stop
   unassigned: Array<{ stopId: number; reason: UnassignedReason }>;
   totals: { distanceMeters: number; assigned: number; unassigned: number; vehiclesUsed: number };
+  /** How the search went: wall-clock milliseconds spent in all, and ruin-and-recreate iterations. */
+  search: { elapsedMs: number; iterations: number };
 }
