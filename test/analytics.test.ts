@@ -238,7 +238,7 @@ describe('analytics: orders summary and daily digest', () => {
         at: '2026-11-09 11:00:00',
       },
     ]);
-    assert.match(body.summary, /1 commandes reçues \(-5 /);
+    assert.match(body.summary, /1 commande reçue \(-5 /);
     const before = (await digest('date=2026-11-02')).body;
     assert.match(before.summary, /6 orders in/);
     assert.deepEqual(before.exceptions.orders[0].note, 'Nobody home');

@@ -18,6 +18,13 @@ export interface DigestWords {
 
 const signed = (n: number) => (n > 0 ? `+${n}` : `${n}`);
 
+/** A count with its word in the number the language gives it: "1 route", "2 routes", "0 tournée". */
+function counted(lang: Language) {
+  const rules = new Intl.PluralRules(lang);
+  return (count: number, one: string, other: string) =>
+    `${count} ${rules.select(count) === 'one' ? one : other}`;
+}
+
 /** The weekday and date as the language writes it (the date is a calendar day: no time zone shift). */
 function longDate(day: string, lang: Language): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(
@@ -28,34 +35,38 @@ function longDate(day: string, lang: Language): string {
 type Sentence = (w: DigestWords, date: string) => string;
 
 const SENTENCES: Record<Language, Sentence> = {
-  en: (w, date) =>
-    `${date}: ${w.ordersIn} orders in (${signed(w.ordersInChange)} on the same day last week), ` +
-    `${w.delivered} delivered, ${w.failed} failed attempts, ${w.returned} returned, ${w.cancelled} cancelled. ` +
+  en: (w, date, n = counted('en')) =>
+    `${date}: ${n(w.ordersIn, 'order', 'orders')} in (${signed(w.ordersInChange)} on the same day last week), ` +
+    `${w.delivered} delivered, ${n(w.failed, 'failed attempt', 'failed attempts')}, ${w.returned} returned, ${w.cancelled} cancelled. ` +
     (w.onTimePercent === null
       ? 'No delivery with a time window. '
       : `On time: ${w.onTimePercent}%${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} points)`}. `) +
-    `${w.routes} routes with ${w.drivers} drivers; ${w.exceptions} exceptions to look at.`,
-  fr: (w, date) =>
-    `${date} : ${w.ordersIn} commandes reçues (${signed(w.ordersInChange)} par rapport au même jour la semaine dernière), ` +
-    `${w.delivered} livrées, ${w.failed} tentatives échouées, ${w.returned} retournées, ${w.cancelled} annulées. ` +
+    `${n(w.routes, 'route', 'routes')} with ${n(w.drivers, 'driver', 'drivers')}; ` +
+    `${n(w.exceptions, 'exception', 'exceptions')} to look at.`,
+  fr: (w, date, n = counted('fr')) =>
+    `${date} : ${n(w.ordersIn, 'commande reçue', 'commandes reçues')} (${signed(w.ordersInChange)} par rapport au même jour la semaine dernière), ` +
+    `${n(w.delivered, 'livrée', 'livrées')}, ${n(w.failed, 'tentative échouée', 'tentatives échouées')}, ${n(w.returned, 'retournée', 'retournées')}, ${n(w.cancelled, 'annulée', 'annulées')}. ` +
     (w.onTimePercent === null
       ? 'Aucune livraison avec créneau. '
       : `À l’heure : ${w.onTimePercent} %${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} points)`}. `) +
-    `${w.routes} tournées avec ${w.drivers} chauffeurs ; ${w.exceptions} incidents à examiner.`,
-  de: (w, date) =>
-    `${date}: ${w.ordersIn} Aufträge eingegangen (${signed(w.ordersInChange)} gegenüber dem gleichen Tag der Vorwoche), ` +
-    `${w.delivered} zugestellt, ${w.failed} fehlgeschlagene Zustellversuche, ${w.returned} retourniert, ${w.cancelled} storniert. ` +
+    `${n(w.routes, 'tournée', 'tournées')} avec ${n(w.drivers, 'chauffeur', 'chauffeurs')} ; ` +
+    `${n(w.exceptions, 'incident', 'incidents')} à examiner.`,
+  de: (w, date, n = counted('de')) =>
+    `${date}: ${n(w.ordersIn, 'Auftrag', 'Aufträge')} eingegangen (${signed(w.ordersInChange)} gegenüber dem gleichen Tag der Vorwoche), ` +
+    `${w.delivered} zugestellt, ${n(w.failed, 'fehlgeschlagener Zustellversuch', 'fehlgeschlagene Zustellversuche')}, ${w.returned} retourniert, ${w.cancelled} storniert. ` +
     (w.onTimePercent === null
       ? 'Keine Zustellung mit Zeitfenster. '
       : `Pünktlich: ${w.onTimePercent} %${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} Punkte)`}. `) +
-    `${w.routes} Touren mit ${w.drivers} Fahrern; ${w.exceptions} Ausnahmen zu prüfen.`,
-  es: (w, date) =>
-    `${date}: ${w.ordersIn} pedidos recibidos (${signed(w.ordersInChange)} respecto al mismo día de la semana pasada), ` +
-    `${w.delivered} entregados, ${w.failed} intentos fallidos, ${w.returned} devueltos, ${w.cancelled} cancelados. ` +
+    `${n(w.routes, 'Tour', 'Touren')} mit ${n(w.drivers, 'Fahrer', 'Fahrern')}; ` +
+    `${n(w.exceptions, 'Ausnahme', 'Ausnahmen')} zu prüfen.`,
+  es: (w, date, n = counted('es')) =>
+    `${date}: ${n(w.ordersIn, 'pedido recibido', 'pedidos recibidos')} (${signed(w.ordersInChange)} respecto al mismo día de la semana pasada), ` +
+    `${n(w.delivered, 'entregado', 'entregados')}, ${n(w.failed, 'intento fallido', 'intentos fallidos')}, ${n(w.returned, 'devuelto', 'devueltos')}, ${n(w.cancelled, 'cancelado', 'cancelados')}. ` +
     (w.onTimePercent === null
       ? 'Ninguna entrega con franja horaria. '
       : `A tiempo: ${w.onTimePercent} %${w.onTimeChangePoints === null ? '' : ` (${signed(w.onTimeChangePoints)} puntos)`}. `) +
-    `${w.routes} rutas con ${w.drivers} conductores; ${w.exceptions} incidencias por revisar.`,
+    `${n(w.routes, 'ruta', 'rutas')} con ${n(w.drivers, 'conductor', 'conductores')}; ` +
+    `${n(w.exceptions, 'incidencia', 'incidencias')} por revisar.`,
   'zh-Hans': (w, date) =>
     `${date}：新订单 ${w.ordersIn} 个（比上周同日 ${signed(w.ordersInChange)}），` +
     `已送达 ${w.delivered} 个，投递失败 ${w.failed} 次，退回 ${w.returned} 个，取消 ${w.cancelled} 个。` +
