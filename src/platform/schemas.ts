@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidTimeZone } from './clock.ts';
 import { fieldMessage } from './i18n/field-messages.ts';
 
 // The building blocks of input schemas that every module shares: ids, dates, times, addresses, money.
@@ -18,10 +19,10 @@ export const alliedBusinessParam = idParam
   .describe(
     'Contractors: which business they act in. Staff: another business that shares this data with theirs through an alliance (list_accessible_clients), read-only; their own when left out.',
   );
-const clockTime = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, fieldMessage('clock_time'))
-  .describe('Local time HH:MM');
+const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+const clockTime = z.string().regex(CLOCK_TIME, fieldMessage('clock_time')).describe('Local time HH:MM');
+const bothClockTimes = ({ from, to }: { from: string; to: string }) =>
+  CLOCK_TIME.test(from) && CLOCK_TIME.test(to);
 
 export const timeWindowSchema = z
   .object({ start: clockTime, end: clockTime })
@@ -29,6 +30,31 @@ export const timeWindowSchema = z
     ...fieldMessage('window_end_after_start'),
     path: ['end'],
   });
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+/** Opening hours by weekday: each day's open intervals, local time HH:MM; a day absent is closed. */
+export type OpeningHours = Partial<Record<(typeof WEEKDAYS)[number], Array<{ from: string; to: string }>>>;
+
+/** Opening hours as callers write them (a place of interest, a warehouse): at most four intervals a day. */
+export const openingHoursSchema = z
+  .partialRecord(
+    z.enum(WEEKDAYS),
+    z
+      .array(
+        z
+          .object({ from: clockTime, to: clockTime })
+          // Compared only when both are times: an unreadable one has its own message.
+          .refine((interval) => !bothClockTimes(interval) || interval.from < interval.to, {
+            ...fieldMessage('window_end_after_start'),
+            path: ['to'],
+          }),
+      )
+      .max(4),
+  )
+  .describe('Open intervals by weekday (mon ... sun), local time; a day absent is closed');
+
+/** An IANA time zone name, such as Europe/Paris. */
+export const timeZoneSchema = z.string().min(1).max(64).refine(isValidTimeZone, fieldMessage('time_zone'));
 
 export const addressSchema = z.object({
   name: z.string().trim().max(200).optional(),

@@ -9,10 +9,10 @@ import type { GeocodeResult, Geocoder } from '../../platform/geocoding.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
-import { addressSchema } from '../../platform/schemas.ts';
+import { addressSchema, openingHoursSchema } from '../../platform/schemas.ts';
 import { GeocoderUnavailable, type PlaceMatch, type PlaceSource } from './geocoding.ts';
 import * as repo from './repository.ts';
-import { type AddressesTables, POI_CATEGORIES, WEEKDAYS } from './tables.ts';
+import { type AddressesTables, POI_CATEGORIES } from './tables.ts';
 
 /** A saved address as callers write it: an order address with a label and notes for the driver. */
 export const savedAddressInput = addressSchema.extend({
@@ -20,14 +20,6 @@ export const savedAddressInput = addressSchema.extend({
   delivery_notes: z.string().trim().max(500).optional(),
 });
 export type SavedAddressInput = z.output<typeof savedAddressInput>;
-
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, fieldMessage('clock_time'));
-const openInterval = z
-  .object({ from: clockTime, to: clockTime })
-  .refine((interval) => interval.from < interval.to, {
-    ...fieldMessage('window_end_after_start'),
-    path: ['to'],
-  });
 
 /** A point of interest as callers write it: a place of the business with its opening hours. */
 export const poiInput = z.object({
@@ -42,10 +34,7 @@ export const poiInput = z.object({
     .optional(),
   lat: z.number().min(-90).max(90),
   lng: z.number().min(-180).max(180),
-  opening_hours: z
-    .partialRecord(z.enum(WEEKDAYS), z.array(openInterval).max(4))
-    .default({})
-    .describe('Open intervals by weekday (mon ... sun), local time; a day absent is closed'),
+  opening_hours: openingHoursSchema.default({}),
   notes: z.string().trim().max(500).optional(),
 });
 export type PoiInput = z.output<typeof poiInput>;

@@ -1,10 +1,8 @@
 import type { Generated } from 'kysely';
+import type { OpeningHours } from '../../platform/schemas.ts';
 
 export const POI_CATEGORIES = ['depot', 'hub', 'locker', 'customer_site', 'other'] as const;
 export type PoiCategory = (typeof POI_CATEGORIES)[number];
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-/** Opening hours by weekday: each day's open intervals, local time HH:MM; a day absent is closed. */
-export type OpeningHours = Partial<Record<(typeof WEEKDAYS)[number], Array<{ from: string; to: string }>>>;
 
 export interface AddressesTables {
   points_of_interest: {

@@ -7,7 +7,7 @@ type Daily = AnalyticsTables['analytics_daily'];
 export type DailyCounters = Omit<Daily, 'business_id' | 'customer_key' | 'day' | 'family'>;
 export type ExceptionRow = Omit<AnalyticsTables['analytics_exceptions'], 'id' | 'business_id'>;
 
-const DAILY_COUNTERS = [
+export const DAILY_COUNTERS = [
   'created',
   'delivered',
   'on_time',

@@ -40,18 +40,7 @@ const averageMinutes = (counters: Counters) =>
 
 function numbers<T extends Record<string, unknown>>(row: T): Counters {
   const out: Record<string, number> = {};
-  for (const name of [
-    'created',
-    'delivered',
-    'on_time',
-    'early',
-    'late',
-    'without_window',
-    'delivery_ms',
-    'failed_attempts',
-    'returned',
-    'cancelled',
-  ]) {
+  for (const name of repo.DAILY_COUNTERS) {
     out[name] = Number(row[name] ?? 0);
   }
   return out as unknown as Counters;

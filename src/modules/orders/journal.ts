@@ -166,23 +166,7 @@ export class OrderJournal {
       if (listener.ordersStatusChanged) await listener.ordersStatusChanged(ctx, statusChanges);
       else for (const change of statusChanges) await listener.orderStatusChanged(ctx, change);
     }
-    const events = changes.map(({ orderId, from, to }): DomainEvent => {
-      const order = orders.get(orderId)!;
-      return {
-        kind: 'order.status_changed',
-        businessId,
-        customerId: order.customer_user_id,
-        data: {
-          order_id: order.id,
-          order_ref: order.order_ref,
-          family: order.family,
-          from,
-          to,
-          tracking_numbers: (packagesByOrder.get(orderId) ?? []).map((p) => p.tracking_number),
-        },
-      };
-    });
-    await this.events.publish(ctx, ...events);
+    await this.events.publish(ctx, ...statusChanges.map((change) => statusEvent(change)));
   }
 
   /** Tells the listeners and the domain events that an order changed status (or was created: from null). */
@@ -203,20 +187,26 @@ export class OrderJournal {
     const { at = this.clock.now(), ...rest } = options;
     const change: OrderStatusChange = { businessId, order, packages, from, to, at, ...rest };
     for (const listener of this.statusListeners) await listener.orderStatusChanged(ctx, change);
-    await this.events.publish(ctx, {
-      kind: from === null || options.rerouted ? 'order.created' : 'order.status_changed',
-      businessId,
-      customerId: order.customer_user_id,
-      data: {
-        order_id: order.id,
-        order_ref: order.order_ref,
-        family: order.family,
-        ...(from === null || options.rerouted ? { status: to } : { from, to }),
-        ...(options.rerouted ? { rerouted_from: order.rerouted_from } : {}),
-        tracking_numbers: packages.map((p) => p.tracking_number),
-      },
-    });
+    await this.events.publish(ctx, statusEvent(change));
   }
+}
+
+/** The domain event of a status change: order.created for a new (or rerouted) order, else order.status_changed. */
+function statusEvent({ businessId, order, packages, from, to, rerouted }: OrderStatusChange): DomainEvent {
+  const created = from === null || rerouted === true;
+  return {
+    kind: created ? 'order.created' : 'order.status_changed',
+    businessId,
+    customerId: order.customer_user_id,
+    data: {
+      order_id: order.id,
+      order_ref: order.order_ref,
+      family: order.family,
+      ...(created ? { status: to } : { from, to }),
+      ...(rerouted ? { rerouted_from: order.rerouted_from } : {}),
+      tracking_numbers: packages.map((p) => p.tracking_number),
+    },
+  };
 }
 
 /** The fields that change, with their values before and after, for the audit trail. */

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
-import { idParam } from '../../platform/schemas.ts';
+import { addressSchema, idParam, openingHoursSchema, timeZoneSchema } from '../../platform/schemas.ts';
 import { MAX_BATCH, type WarehousesService } from './service.ts';
-import { LOCATION_KINDS, PACKAGE_STATES, WEEKDAYS } from './tables.ts';
+import { LOCATION_KINDS, PACKAGE_STATES } from './tables.ts';
 
 const TAG_MOBILE = 'WarehouseMobile';
 const TAG_TRANSFER = 'WarehouseTransfer';
@@ -21,20 +21,6 @@ const code = z
   .max(32)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, fieldMessage('location_code'));
 const date = z.iso.date().describe('Calendar date YYYY-MM-DD; default: today in the business time zone');
-const timeZone = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, fieldMessage('time_zone'));
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, fieldMessage('clock_time'));
-const openingHours = z.partialRecord(z.enum(WEEKDAYS), z.array(z.object({ from: hhmm, to: hhmm })).max(4));
 
 const locationSchema = z.object({
   id: z.int(),
@@ -106,17 +92,10 @@ const warehouseId = idParam.describe('The warehouse');
 const warehouseInput = z.object({
   code,
   name: z.string().trim().min(1).max(120),
-  line1: z.string().trim().min(1).max(200),
-  postal_code: z.string().trim().max(20).optional(),
-  city: z.string().trim().max(100).optional(),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, fieldMessage('country_code'))
-    .optional(),
-  lat: z.number().min(-90).max(90).optional(),
-  lng: z.number().min(-180).max(180).optional(),
-  time_zone: timeZone,
-  opening_hours: openingHours.optional(),
+  ...addressSchema.pick({ line1: true, postal_code: true, city: true, country: true, lat: true, lng: true })
+    .shape,
+  time_zone: timeZoneSchema,
+  opening_hours: openingHoursSchema.optional(),
   depot_id: idParam.optional(),
   postal_prefixes: z.array(z.string().trim().min(1).max(20)).max(200).optional(),
 });
@@ -239,13 +218,13 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         code: code.optional(),
         name: warehouseInput.shape.name.optional(),
         line1: warehouseInput.shape.line1.optional(),
-        time_zone: timeZone.optional(),
+        time_zone: timeZoneSchema.optional(),
         postal_code: warehouseInput.shape.postal_code.unwrap().nullable().optional(),
         city: warehouseInput.shape.city.unwrap().nullable().optional(),
         country: warehouseInput.shape.country.unwrap().nullable().optional(),
         lat: warehouseInput.shape.lat.unwrap().nullable().optional(),
         lng: warehouseInput.shape.lng.unwrap().nullable().optional(),
-        opening_hours: openingHours.nullable().optional(),
+        opening_hours: openingHoursSchema.nullable().optional(),
         depot_id: idParam.nullable().optional(),
         postal_prefixes: warehouseInput.shape.postal_prefixes.unwrap().nullable().optional(),
       }),

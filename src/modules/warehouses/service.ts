@@ -4,12 +4,13 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, type ErrorCode } from '../../platform/errors.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import type { OpeningHours } from '../../platform/schemas.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { DispatchService } from '../dispatch/index.ts';
 import type { OrderStatus, OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/index.ts';
 import type { TrackingService } from '../tracking/index.ts';
 import * as repo from './repository.ts';
-import type { LocationKind, OpeningHours, PackageState } from './tables.ts';
+import type { LocationKind, PackageState } from './tables.ts';
 
 /** Most tracking numbers one receiving scan or one transfer batch may carry. */
 export const MAX_BATCH = 100;

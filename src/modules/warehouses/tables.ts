@@ -1,13 +1,11 @@
 import type { Generated } from 'kysely';
+import type { OpeningHours } from '../../platform/schemas.ts';
 
 export const LOCATION_KINDS = ['zone', 'aisle', 'bin', 'staging_lane'] as const;
 export type LocationKind = (typeof LOCATION_KINDS)[number];
 /** Where a package stands in the warehouse flow (docs/warehouses.md). */
 export const PACKAGE_STATES = ['received', 'stored', 'sorted', 'loaded', 'dispatched'] as const;
 export type PackageState = (typeof PACKAGE_STATES)[number];
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-/** Opening hours by weekday: each day's open intervals, local time HH:MM; a day absent is closed. */
-export type OpeningHours = Partial<Record<(typeof WEEKDAYS)[number], Array<{ from: string; to: string }>>>;
 
 export interface WarehousesTables {
   warehouses: {
