@@ -1,7 +1,9 @@
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -10,12 +12,14 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import type { ScanJob, ScanKind, ScanResult } from './warehouse-scan-load.ts';
 
 // Warehouse scans against one warehouse holding 100,000 packages: the packages, their orders,
 // the day's routes and the warehouse's inventory rows are loaded in SQL (setup only); the scans
-// are then sent over HTTP at a fixed rate (an open loop: one every 1/RATE s, whether or not the
-// previous one answered), mixing receiving scans of parcels coming in, route-sorting scans and
-// double scans, and each answer's time is measured at the client.
+// are then sent over HTTP at a fixed rate by scanners in a child process (bench/warehouse-scan-load.ts,
+// an open loop: one every 1/RATE s, whether or not the previous one answered), mixing receiving
+// scans of parcels coming in, route-sorting scans and double scans, and each answer's time is
+// measured at the scanner.
 
 const knob = (name: string, fallback: number) => {
   const value = process.env[name];
@@ -47,6 +51,15 @@ try {
   const defaults = loadConfig({ LOG_LEVEL: 'silent' });
   const config = { ...defaults, databaseUrl: cluster.url, limits: withoutRequestLimits(defaults.limits) };
   const app = await createApp(config, handle.db, systemClock);
+  // The service's own time for each scan (Fastify's, from the request's arrival to its answer's
+  // end), beside the scanner's: what the network and the scanner add is their difference.
+  const served: Record<'receive' | 'sort', number[]> = { receive: [], sort: [] };
+  let measuring = false;
+  app.http.addHook('onResponse', async (request, reply) => {
+    const endpoint = request.url.split('/').at(-1);
+    if (measuring && (endpoint === 'receive' || endpoint === 'sort'))
+      served[endpoint].push(reply.elapsedTime);
+  });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
   const { accounts } = app.services;
@@ -119,7 +132,7 @@ try {
   // ----- setup in SQL: orders with one package each -----
   // 1 .. HELD: at the warehouse already (the first ROUTES x PER_ROUTE of them on today's routes);
   // then PER_KIND picked up and on their way in, for the receiving scans.
-  let step = performance.now();
+  const step = performance.now();
   const incoming = PER_KIND;
   const total = HELD + incoming;
   const perRoute = Math.ceil(PER_KIND / ROUTES);
@@ -146,8 +159,8 @@ try {
     WITH r AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM routes WHERE business_id = ${businessId}),
          o AS (SELECT id, substr(order_ref, 2)::int - 1 AS k FROM orders WHERE business_id = ${businessId}
                AND substr(order_ref, 2)::int <= ${routed})
-    INSERT INTO route_stops (route_id, sequence, order_id, planned_arrival, planned_departure)
-    SELECT r.id, o.k / ${ROUTES} + 1, o.id, '09:00', '09:05' FROM o JOIN r ON r.n = o.k % ${ROUTES}`.execute(
+    INSERT INTO route_stops (route_id, sequence, order_id, leg, planned_arrival, planned_departure)
+    SELECT r.id, o.k / ${ROUTES} + 1, o.id, 'delivery', '09:00', '09:05' FROM o JOIN r ON r.n = o.k % ${ROUTES}`.execute(
     db,
   );
   await sql`
@@ -160,69 +173,43 @@ try {
     SELECT p.id, ${businessId}, ${warehouse.id}, p.order_id, p.tracking_number, 'received', now(), 0, now()
     FROM packages p JOIN orders o ON o.id = p.order_id
     WHERE p.business_id = ${businessId} AND o.status = 'AT_WAREHOUSE'`.execute(db);
-  await sql`ANALYZE`.execute(db);
+  // Vacuumed as a warehouse in steady state is: a fresh bulk load would otherwise be vacuumed
+  // (and its pages first written again) in the middle of the measurement.
+  await sql`VACUUM ANALYZE`.execute(db);
   say(`  loaded: ${seconds(step)}`);
-  const number = (i: number) => `BW${String(i).padStart(9, '0')}`;
   const held = await call('GET', `/v1/client/inventory?warehouse_id=${warehouse.id}&per_page=1`);
   if (held.total !== HELD) throw new Error(`the warehouse holds ${held.total}, not ${HELD}`);
 
-  // ----- the scans -----
-  type Kind = 'receive' | 'sort' | 'double scan';
-  const next: Record<Kind, number> = { receive: HELD + 1, sort: 1, 'double scan': routed + 1 };
-  const scan = (kind: Kind) => {
-    const n = next[kind]++;
-    return kind === 'sort'
-      ? call('POST', `/v1/warehouse/${warehouse.id}/sort`, { tracking_number: number(n), date: today })
-      : call('POST', `/v1/warehouse/${warehouse.id}/receive`, { tracking_numbers: [number(n)] });
-  };
-  const expected: Record<Kind, string> = {
-    receive: 'received',
-    sort: 'sorted',
-    'double scan': 'already_received',
-  };
-  const outcomeOf = (kind: Kind, body: { outcome?: string; results?: Array<{ outcome: string }> }) =>
-    kind === 'sort' ? body.outcome : body.results?.[0]?.outcome;
-  const kinds: Kind[] = ['receive', 'sort', 'double scan'];
-
+  // ----- the scans, from a child process -----
   say(`Warming up: ${WARMUP} scans of each kind, one at a time ...`);
-  for (let i = 0; i < WARMUP; i++) for (const kind of kinds) await scan(kind);
-
-  say(`Scanning: ${SCANS} scans at ${RATE} a second (${SECONDS} s), a third of each kind ...`);
-  const times: Record<Kind, number[]> = { receive: [], sort: [], 'double scan': [] };
-  const wrong: string[] = [];
-  step = performance.now();
-  const pending: Promise<void>[] = [];
-  // The reference of the same run: GET /api/health ten times a second beside the scans (the machine is
-  // shared, so a scan's time against the reference's is what compares across runs).
-  const health: number[] = [];
-  const probe = setInterval(() => {
-    const sent = performance.now();
-    pending.push(
-      fetch(`${baseUrl}/api/health`)
-        .then((answer) => answer.arrayBuffer())
-        .then(() => {
-          health.push(performance.now() - sent);
-        }),
-    );
-  }, 100);
-  for (let i = 0; i < SCANS; i++) {
-    const due = step + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const kind = kinds[i % kinds.length]!;
-    const sent = performance.now();
-    pending.push(
-      scan(kind).then((body) => {
-        times[kind].push(performance.now() - sent);
-        const outcome = outcomeOf(kind, body);
-        if (outcome !== expected[kind]) wrong.push(`${kind}: ${outcome}`);
-      }),
-    );
-  }
-  clearInterval(probe);
-  await Promise.all(pending);
-  const elapsed = (performance.now() - step) / 1000;
+  say(`Then scanning: ${SCANS} scans at ${RATE} a second (${SECONDS} s), a third of each kind ...`);
+  const scanners = fork(fileURLToPath(new URL('./warehouse-scan-load.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+  });
+  const job: ScanJob = {
+    baseUrl,
+    token: login.access_token,
+    warehouseId: warehouse.id,
+    date: today,
+    first: { receive: HELD + 1, sort: 1, 'double scan': routed + 1 },
+    rate: RATE,
+    seconds: SECONDS,
+    warmup: WARMUP,
+  };
+  const outcome = await new Promise<{ result?: ScanResult; error?: string }>((resolve) => {
+    scanners.on('message', (message: { warmed?: true; result?: ScanResult; error?: string }) => {
+      if (message.warmed) measuring = true;
+      else resolve(message);
+    });
+    scanners.send(job);
+  });
+  measuring = false;
+  scanners.kill();
+  if (!outcome.result) throw new Error(outcome.error);
+  const { times, health, wrong, elapsedSeconds: elapsed } = outcome.result;
   if (wrong.length > 0) throw new Error(`unexpected outcomes: ${wrong.slice(0, 5).join(', ')}`);
+  const kinds: ScanKind[] = ['receive', 'sort', 'double scan'];
 
   const after = await call('GET', `/v1/client/inventory?warehouse_id=${warehouse.id}&per_page=1`);
   say(
@@ -243,6 +230,27 @@ try {
     ),
   );
   console.log(row('GET /api/health (reference)', health));
+  console.log(row('served: receive (new and double scans)', served.receive));
+  console.log(row('served: sort', served.sort));
+
+  // ----- get_inventory over the 100,000 packages, one call at a time -----
+  const INVENTORY_CALLS = 30;
+  say(`Reading the inventory: ${INVENTORY_CALLS} calls of each kind, one at a time ...`);
+  const reads: Record<string, string> = {
+    'get_inventory, first page (50) and counts': `warehouse_id=${warehouse.id}&per_page=50`,
+    'get_inventory, a late page (page 1,000)': `warehouse_id=${warehouse.id}&per_page=50&page=1000`,
+    'get_inventory, one route': `warehouse_id=${warehouse.id}&route_id=${(await call('GET', `/v1/client/inventory?warehouse_id=${warehouse.id}&state=sorted&per_page=1`)).packages[0].route_id}`,
+    'get_inventory, one tracking number': `tracking_number=BW000050000`,
+  };
+  for (const [label, query] of Object.entries(reads)) {
+    const spent: number[] = [];
+    for (let i = 0; i < INVENTORY_CALLS; i++) {
+      const sent = performance.now();
+      await call('GET', `/v1/client/inventory?${query}`);
+      spent.push(performance.now() - sent);
+    }
+    console.log(row(label, spent));
+  }
   say(`Whole run: ${seconds(started)}`);
   await app.http.close();
 } finally {
