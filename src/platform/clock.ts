@@ -19,10 +19,13 @@ export class ManualClock implements Clock {
   }
 }
 
-/** `YYYY-MM-DD HH:MM:SS` as the wall clock reads in `timeZone` (the interface's local date-time form). */
-export function formatLocalDateTime(at: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
+/** One formatter per time zone: making one costs far more than using it (zones are a few hundred at most). */
+const localFormats = new Map<string, Intl.DateTimeFormat>();
+
+function localFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = localFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -31,7 +34,16 @@ export function formatLocalDateTime(at: Date, timeZone: string): string {
       minute: '2-digit',
       second: '2-digit',
       hourCycle: 'h23',
-    })
+    });
+    localFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` as the wall clock reads in `timeZone` (the interface's local date-time form). */
+export function formatLocalDateTime(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    localFormat(timeZone)
       .formatToParts(at)
       .map((part) => [part.type, part.value]),
   );

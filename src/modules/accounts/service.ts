@@ -62,9 +62,14 @@ export interface IssuedToken {
 const UNIQUE_VIOLATION = '23505';
 
 /** Businesses, users of every account kind, sign-in and bearer tokens. */
+/** Past this many businesses' time zones kept, the kept ones are dropped and read again. */
+const KEPT_TIME_ZONES = 10_000;
+
 export class AccountsService {
   private readonly attemptsByAddress: RateLimiterMemory;
   private readonly failuresByEmail: RateLimiterMemory;
+  /** Businesses' time zones, fixed at creation (see timeZoneOf). */
+  private readonly timeZones = new Map<number, string>();
 
   constructor(
     private readonly clock: Clock,
@@ -530,9 +535,19 @@ export class AccountsService {
     >;
   }
 
+  /**
+   * A business's time zone. It is set when the business is created and never changes (nothing
+   * updates it), so it is kept once read: every status change's rollup asks for it.
+   */
   async timeZoneOf(db: Queryable, businessId: number | null): Promise<string> {
     if (businessId === null) return 'UTC';
-    return (await repo.findBusinessById(db, businessId))?.time_zone ?? 'UTC';
+    const known = this.timeZones.get(businessId);
+    if (known) return known;
+    const business = await repo.findBusinessById(db, businessId);
+    if (!business) return 'UTC';
+    if (this.timeZones.size >= KEPT_TIME_ZONES) this.timeZones.clear();
+    this.timeZones.set(businessId, business.time_zone);
+    return business.time_zone;
   }
 
   private limit(step: () => Promise<unknown>): Promise<void> {

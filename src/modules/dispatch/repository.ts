@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
 import type { DispatchTables } from './tables.ts';
 
@@ -113,6 +114,26 @@ export async function stopsOf(db: Queryable<DispatchTables>, routeIds: number[])
     .orderBy('route_id')
     .orderBy('sequence')
     .execute();
+}
+
+/** An order's stop on a route of the business on this date (its delivery leg first), with the route's driver. */
+export function stopOfOrder(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  orderId: number,
+  date: string,
+) {
+  return db
+    .selectFrom('route_stops as s')
+    .innerJoin('routes as r', 'r.id', 's.route_id')
+    .select(['r.id as route_id', 'r.driver_user_id', 's.sequence'])
+    .where('r.business_id', '=', businessId)
+    .where('r.route_date', '=', date)
+    .where('s.order_id', '=', orderId)
+    .orderBy(sql`s.leg = 'delivery'`, 'desc')
+    .orderBy('s.sequence')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Takes an order off every route of the business it is a stop of. */

@@ -4,6 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrderScope, OrderStatusListener, OrdersService, OrderView } from '../orders/index.ts';
+import { OFF_ROUTE } from '../orders/index.ts';
 import * as repo from './repository.ts';
 import { solveRoutesAsync } from './solver/solve.ts';
 import type { Point, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
@@ -58,11 +59,11 @@ export class DispatchService {
    * one of its stops, in the same transaction, so a later plan puts it on one route only.
    */
   static readonly stopsFollowOrders: OrderStatusListener = {
-    async orderStatusChanged(ctx, { businessId, order, from, rerouted }) {
+    async orderStatusChanged(ctx, { businessId, order, from, to, rerouted }) {
       if (rerouted) {
         // The original was cancelled in the same step; the replacement is on no route yet.
         if (order.rerouted_from !== null) await repo.deleteStopsOf(ctx.db, businessId, order.rerouted_from);
-      } else if (from !== null && order.route_id === null) {
+      } else if (from !== null && OFF_ROUTE.includes(to)) {
         await repo.deleteStopsOf(ctx.db, businessId, order.id);
       }
     },
@@ -250,6 +251,24 @@ export class DispatchService {
   }
 
   /** Today's date (YYYY-MM-DD) in the business's time zone. */
+  /**
+   * Where an order stands on the business's routes of a date: its route, the route's driver and
+   * its stop's place in the sequence (the delivery, for a pickup-and-delivery order); null when
+   * it is on no route that day. What a warehouse's sorting scan tells.
+   */
+  async stopOf(db: Queryable, businessId: number, orderId: number, date: string) {
+    const stop = await repo.stopOfOrder(db, businessId, orderId, date);
+    if (!stop) return null;
+    const names = await this.accounts.namesOf(db, [stop.driver_user_id]);
+    return {
+      route: {
+        id: stop.route_id,
+        driver: { id: stop.driver_user_id, name: names.get(stop.driver_user_id) ?? '' },
+      },
+      sequence: stop.sequence,
+    };
+  }
+
   async today(db: Queryable, businessId: number): Promise<string> {
     return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
   }

@@ -34,7 +34,7 @@ export class OrderChanges {
     orderId: number,
     route: { id: number; driverId: number },
   ): Promise<void> {
-    await this.move(ctx, businessId, orderId, 'PLANNED', {
+    await this.move(ctx, businessId, orderId, ['PLANNED'], {
       route_id: route.id,
       driver_user_id: route.driverId,
     });
@@ -103,57 +103,83 @@ export class OrderChanges {
 
   /**
    * changeStatus without reading the order back: for another module's use case that answers
-   * with its own view (a warehouse scan, which must answer fast).
+   * with its own view (a warehouse scan, which must answer fast). Several statuses in a row (a
+   * parcel received at a warehouse is picked up, then at the warehouse) are one change of the
+   * order's row, with an audit event and a word to the listeners for each step.
    */
   async advance(
     ctx: OperationContext,
     orderId: number,
-    to: OrderStatus,
+    to: OrderStatus | readonly OrderStatus[],
     details?: StatusDetails,
   ): Promise<void> {
     const businessId = businessOf(ctx);
-    if (to === 'RETURNED') {
+    const steps = typeof to === 'string' ? [to] : to;
+    if (steps.at(-1) === 'RETURNED') {
       await this.returns.check(ctx.db, businessId, {
         reason: details?.return_reason,
         photoUrls: details?.pod?.photo_urls,
       });
     }
-    await this.move(ctx, businessId, orderId, to, {}, details);
+    await this.move(ctx, businessId, orderId, steps, {}, details);
   }
 
   private async move(
     ctx: OperationContext,
     businessId: number,
     orderId: number,
-    to: OrderStatus,
+    steps: readonly OrderStatus[],
     extra: Partial<{ route_id: number; driver_user_id: number }> = {},
     details?: StatusDetails,
   ): Promise<void> {
-    const order = await this.locked(ctx.db, businessId, orderId);
-    if (!canMove(order.status, to)) {
-      throw illegalTransition(order.status, to);
-    }
-    // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
-    const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
+    const locked = await repo.lockOrderWithPackages(ctx.db, businessId, orderId);
+    if (!locked) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+    const { packages, ...order } = locked;
     const at = this.clock.now();
-    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: at });
-    // The reasons go in the audit trail too: the analytics rebuild counts them from it.
+    const moves: Array<{
+      before: repo.StoredOrder;
+      after: repo.StoredOrder;
+      changes: Record<string, unknown>;
+    }> = [];
+    let current: repo.StoredOrder = order;
+    for (const to of steps) {
+      if (!canMove(current.status, to)) throw illegalTransition(current.status, to);
+      // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
+      const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
+      const after = { ...current, ...changes, updated_at: at };
+      moves.push({ before: current, after, changes });
+      current = after;
+    }
+    if (moves.length === 0) return;
+    // The reasons go in the audit trail too (with the last step, which they explain): the
+    // analytics rebuild counts them from it.
     const reasons: Record<string, { from: unknown; to: unknown }> = {
       ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
       ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
     };
-    await this.journal.recordEvent(
-      ctx,
+    await repo.updateOrder(
+      ctx.db,
       businessId,
       orderId,
-      'status_changed',
-      {
-        ...diff(order, changes),
-        ...reasons,
-      },
-      at,
+      { ...Object.assign({}, ...moves.map((move) => move.changes)), updated_at: at },
+      this.journal.rows(
+        ctx,
+        businessId,
+        at,
+        moves.map((move, index) => ({
+          orderId,
+          action: 'status_changed',
+          changes: { ...diff(move.before, move.changes), ...(index === moves.length - 1 ? reasons : {}) },
+        })),
+      ),
     );
-    await this.journal.notify(ctx, businessId, orderId, order.status, to, { details, at });
+    for (const move of moves) {
+      await this.journal.notify(ctx, businessId, move.after, move.before.status, move.after.status, {
+        details,
+        at,
+        packages,
+      });
+    }
   }
 
   async updateText(

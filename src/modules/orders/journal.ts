@@ -65,6 +65,13 @@ export interface StatusDetails {
   package_ids?: number[];
 }
 
+/** A change to record in an order's audit trail. */
+export interface JournalEvent {
+  orderId: number;
+  action: string;
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+
 export interface OrderStatusListener {
   orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void>;
   /** Many orders' changes at once (a saved plan); a listener without it hears them one by one. */
@@ -109,28 +116,21 @@ export class OrderJournal {
   }
 
   /** Records one event for each of many orders, in one statement. */
-  async recordEvents(
-    ctx: OperationContext,
-    businessId: number,
-    at: Date,
-    events: ReadonlyArray<{
-      orderId: number;
-      action: string;
-      changes: Record<string, { from: unknown; to: unknown }>;
-    }>,
-  ): Promise<void> {
-    await repo.insertEvents(
-      ctx.db,
-      events.map((event) => ({
-        business_id: businessId,
-        order_id: event.orderId,
-        at,
-        actor_user_id: ctx.caller?.userId ?? null,
-        source: ctx.door,
-        action: event.action,
-        changes: event.changes,
-      })),
-    );
+  async recordEvents(ctx: OperationContext, businessId: number, at: Date, events: readonly JournalEvent[]) {
+    await repo.insertEvents(ctx.db, this.rows(ctx, businessId, at, events));
+  }
+
+  /** The audit trail's rows of these events (who, when, through which door), for a statement that writes them. */
+  rows(ctx: OperationContext, businessId: number, at: Date, events: readonly JournalEvent[]) {
+    return events.map((event) => ({
+      business_id: businessId,
+      order_id: event.orderId,
+      at,
+      actor_user_id: ctx.caller?.userId ?? null,
+      source: ctx.door,
+      action: event.action,
+      changes: event.changes,
+    }));
   }
 
   /**
@@ -169,23 +169,36 @@ export class OrderJournal {
     await this.events.publish(ctx, ...statusChanges.map((change) => statusEvent(change)));
   }
 
-  /** Tells the listeners and the domain events that an order changed status (or was created: from null). */
+  /**
+   * Tells the listeners and the domain events that an order changed status (or was created: from
+   * null). The order as it is after the change, when the caller holds it (else its id), and its
+   * packages, when read already.
+   */
   async notify(
     ctx: OperationContext,
     businessId: number,
-    orderId: number,
+    order: repo.StoredOrder | number,
     from: OrderStatus | null,
     to: OrderStatus,
-    options: { rerouted?: boolean; original?: { created_at: Date }; details?: StatusDetails; at?: Date } = {},
+    options: {
+      rerouted?: boolean;
+      original?: { created_at: Date };
+      details?: StatusDetails;
+      at?: Date;
+      packages?: ReadonlyArray<{ id: number; tracking_number: string }>;
+    } = {},
   ): Promise<void> {
-    const order = (await repo.findOrder(ctx.db, businessId, orderId))!;
-    const packages = (await repo.packagesOf(ctx.db, businessId, [orderId])).map((p) => ({
-      id: p.id,
-      tracking_number: p.tracking_number,
-    }));
+    const orderId = typeof order === 'number' ? order : order.id;
+    const after = typeof order === 'number' ? (await repo.findOrder(ctx.db, businessId, orderId))! : order;
+    const packages = (options.packages ?? (await repo.packagesOf(ctx.db, businessId, [orderId]))).map(
+      (p) => ({
+        id: p.id,
+        tracking_number: p.tracking_number,
+      }),
+    );
     // The audit trail's time of the change when the caller gives it, so both tell the same day.
-    const { at = this.clock.now(), ...rest } = options;
-    const change: OrderStatusChange = { businessId, order, packages, from, to, at, ...rest };
+    const { at = this.clock.now(), packages: _read, ...rest } = options;
+    const change: OrderStatusChange = { businessId, order: after, packages, from, to, at, ...rest };
     for (const listener of this.statusListeners) await listener.orderStatusChanged(ctx, change);
     await this.events.publish(ctx, statusEvent(change));
   }

@@ -28,10 +28,10 @@ export interface OrderListQuery {
   per_page: number;
 }
 
-/** The order facts an assignment needs, read under a row lock. */
+/** The order facts an assignment or a warehouse scan needs, read under a row lock. */
 export type AssignableOrder = Pick<
   repo.StoredOrder,
-  'id' | 'order_ref' | 'status' | 'family' | 'carrier' | 'route_id' | 'scheduled_date'
+  'id' | 'order_ref' | 'status' | 'family' | 'carrier' | 'route_id' | 'scheduled_date' | 'pickup' | 'dropoff'
 >;
 
 /** Reading orders: lists, one order, the planning pool, overviews and the audit trail, in the caller's scope. */
@@ -137,9 +137,22 @@ export class OrderQueries {
     return toViews(ctx.db, scope.businessId, plannable);
   }
 
-  /** Locks the orders (in id order, so concurrent callers never deadlock) and returns what an assignment checks. */
+  /** Locks the orders (in id order, so concurrent callers never deadlock) and returns what an assignment or a scan checks. */
   async lockForAssignment(db: Queryable, businessId: number, orderIds: number[]): Promise<AssignableOrder[]> {
     return repo.lockOrders(db, businessId, orderIds);
+  }
+
+  /**
+   * The packages behind these tracking numbers (another business's are as unknown as made-up
+   * ones), each with its order's facts, the orders locked: what a warehouse scan reads first.
+   */
+  async lockForScan(
+    db: Queryable,
+    businessId: number,
+    trackingNumbers: string[],
+  ): Promise<Array<{ package_id: number; tracking_number: string; order: AssignableOrder }>> {
+    const rows = await repo.lockOrdersOfPackages(db, businessId, trackingNumbers);
+    return rows.map(({ package_id, tracking_number, ...order }) => ({ package_id, tracking_number, order }));
   }
 
   /** Order facts for listing beside other records (reference, status, date, route). */

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../platform/db/database.ts';
 import type { OrderFamily } from './schemas.ts';
 import type { OrderStatus } from './statuses.ts';
@@ -171,6 +172,30 @@ export function findOrder(
     .executeTakeFirst();
 }
 
+/**
+ * An order's whole row, locked for update, with its packages' ids and numbers: what a status
+ * change reads, in one round trip.
+ */
+export function lockOrderWithPackages(db: Queryable<OrdersTables>, businessId: number, id: number) {
+  return db
+    .selectFrom('orders as o')
+    .selectAll('o')
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('packages as p')
+          .select(['p.id', 'p.tracking_number'])
+          .whereRef('p.order_id', '=', 'o.id')
+          .whereRef('p.business_id', '=', 'o.business_id')
+          .orderBy('p.id'),
+      ).as('packages'),
+    )
+    .where('o.business_id', '=', businessId)
+    .where('o.id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 /** Whole rows of these orders of the business, optionally locked for update, in id order. */
 export function findOrders(
   db: Queryable<OrdersTables>,
@@ -213,11 +238,52 @@ export function lockOrders(db: Queryable<OrdersTables>, businessId: number, ids:
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('orders')
-    .select(['id', 'order_ref', 'status', 'family', 'carrier', 'route_id', 'scheduled_date'])
+    .select([
+      'id',
+      'order_ref',
+      'status',
+      'family',
+      'carrier',
+      'route_id',
+      'scheduled_date',
+      'pickup',
+      'dropoff',
+    ])
     .where('business_id', '=', businessId)
     .where('id', 'in', ids)
     .orderBy('id')
     .forUpdate()
+    .execute();
+}
+
+/**
+ * The business's packages behind these tracking numbers with their orders' facts, the orders
+ * locked (in id order, as lockOrders), in one round trip: what a scan reads first.
+ */
+export function lockOrdersOfPackages(db: Queryable<OrdersTables>, businessId: number, numbers: string[]) {
+  if (numbers.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('packages as p')
+    .innerJoin('orders as o', 'o.id', 'p.order_id')
+    .select([
+      'p.id as package_id',
+      'p.tracking_number',
+      'o.id',
+      'o.order_ref',
+      'o.status',
+      'o.family',
+      'o.carrier',
+      'o.route_id',
+      'o.scheduled_date',
+      'o.pickup',
+      'o.dropoff',
+    ])
+    .where('p.business_id', '=', businessId)
+    .where('o.business_id', '=', businessId)
+    .where('p.tracking_number', 'in', numbers)
+    .orderBy('o.id')
+    .orderBy('p.id')
+    .forUpdate('o')
     .execute();
 }
 
@@ -246,21 +312,28 @@ export function packagesByTrackingNumber(db: Queryable<OrdersTables>, trackingNu
     .execute();
 }
 
+/** Changes an order's row; with `events`, appends them to its audit trail in the same statement. */
 export async function updateOrder(
   db: Queryable<OrdersTables>,
   businessId: number,
   id: number,
   changes: Partial<Omit<OrderRow, 'id' | 'business_id'>>,
+  events: ReadonlyArray<Omit<OrdersTables['order_events'], 'id'>> = [],
 ): Promise<void> {
   const values: Record<string, unknown> = { ...changes };
   for (const field of ['pickup', 'dropoff', 'surcharges', 'price_details'] as const) {
     if (field in changes) values[field] = json(changes[field] ?? null);
   }
+  const update = (q: QueryCreator<OrdersTables>) =>
+    q.updateTable('orders').set(values).where('business_id', '=', businessId).where('id', '=', id);
+  if (events.length === 0) {
+    await update(db).execute();
+    return;
+  }
   await db
-    .updateTable('orders')
-    .set(values)
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
+    .with('changed', (q) => update(q))
+    .insertInto('order_events')
+    .values(events.map((event) => ({ ...event, changes: json(event.changes) as never })))
     .execute();
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebhookSettings } from '../../config.ts';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db, Queryable } from '../../platform/db/database.ts';
+import { type Db, type Queryable, TransactionMemo } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DomainEvent } from '../../platform/events.ts';
 import { checkDestination, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
@@ -47,6 +47,9 @@ export class WebhooksService {
     private readonly settings: WebhookSettings,
   ) {}
 
+  /** The settings events of one transaction are delivered by (see onEvents). */
+  private readonly settingsRead = new TransactionMemo<Awaited<ReturnType<typeof repo.settingsOf>>>();
+
   // ----- settings -----
 
   /** Partial update of the business's settings, or of one customer's override (a customer sets its own). */
@@ -63,6 +66,7 @@ export class WebhooksService {
     }
     const generated =
       update.generate_secret || (!current?.secret && !update.secret) ? generateSecret() : undefined;
+    this.settingsRead.forget(ctx.db);
     await repo.saveSettings(ctx.db, {
       business_id: businessId,
       customer_user_id: customerId,
@@ -133,14 +137,11 @@ export class WebhooksService {
    * wins over the business's setting for events that concern that customer.
    */
   readonly onEvents = async (ctx: OperationContext, events: readonly DomainEvent[]): Promise<void> => {
-    // The events of one change mostly share their settings: each is read once.
-    const read = new Map<string, ReturnType<typeof repo.settingsOf>>();
-    const settingsOf = (businessId: number, customerId: number | null) => {
-      const key = `${businessId}:${customerId}`;
-      const settings = read.get(key) ?? repo.settingsOf(ctx.db, businessId, customerId);
-      read.set(key, settings);
-      return settings;
-    };
+    // The events of one change mostly share their settings: each is read once per transaction.
+    const settingsOf = (businessId: number, customerId: number | null) =>
+      this.settingsRead.read(ctx.db, `${businessId}:${customerId}`, () =>
+        repo.settingsOf(ctx.db, businessId, customerId),
+      );
     for (const event of events) {
       if (!(WEBHOOK_KINDS as readonly string[]).includes(event.kind)) continue;
       // Label-service orders announce themselves as label.created, not as new deliveries.

@@ -27,6 +27,29 @@ export type Db = Kysely<any>;
 // biome-ignore lint/suspicious/noExplicitAny: see Db
 export type Queryable<Tables = any> = Kysely<Tables> | Transaction<Tables>;
 
+/**
+ * Values read once per transaction: what several steps of one change read alike (a business's
+ * settings, heard by several listeners of one status change), with no cache that could outlive
+ * the change. Outside a transaction every read goes to the database.
+ */
+export class TransactionMemo<V> {
+  private readonly values = new WeakMap<Queryable, Map<string, Promise<V>>>();
+
+  read(db: Queryable, key: string, load: () => Promise<V>): Promise<V> {
+    if (!db.isTransaction) return load();
+    const values = this.values.get(db) ?? new Map<string, Promise<V>>();
+    this.values.set(db, values);
+    const value = values.get(key) ?? load();
+    values.set(key, value);
+    return value;
+  }
+
+  /** After a write to what was read, in this transaction. */
+  forget(db: Queryable): void {
+    this.values.delete(db);
+  }
+}
+
 export interface DatabaseHandle {
   db: Db;
   pool: pg.Pool;
