@@ -138,6 +138,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0024_route_stop_legs.sql': 'dispatch',
   '0025_warehouses.sql': 'warehouses',
   '0026_order_chat.sql': 'chat',
+  '0027_warehouse_scans.sql': 'warehouses',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -1364,13 +1364,13 @@ describe('tenant isolation', () => {
       const { id } = await warehouseOfA();
       const answer = await api.post(
         `/api/v1/warehouse/${id}/receive-stock`,
-        { customer_id: b.userIds.customer, sku: 'X', quantity: 1 },
+        { customer_id: b.userIds.customer, sku: 'X', quantity: 1, scan_id: 'gun-1:1' },
         { token: adminOfB() },
       );
       assert.equal(answer.body.error_code, 'WAREHOUSE_NOT_FOUND');
       const ofA = await api.post(
         `/api/v1/warehouse/${id}/receive-stock`,
-        { customer_id: a.userIds.customer, sku: 'X', quantity: 1 },
+        { customer_id: a.userIds.customer, sku: 'X', quantity: 1, scan_id: 'gun-1:2' },
         { token: adminOfB() },
       );
       assert.equal(ofA.body.error_code, 'CUSTOMER_NOT_FOUND');

@@ -342,32 +342,53 @@ describe('warehouses', () => {
       driver,
     );
     assert.equal(notHere.body.error_code, 'PACKAGE_NOT_IN_WAREHOUSE');
-    // A storage customer's SKU: received, then part of it put away.
-    const stock = await post(
+    // A storage customer's SKU: received, then part of it put away. Each stock scan carries the
+    // gun's scan id: the same scan sent again (even at once, in parallel) moves nothing more.
+    const receiveMugs = {
+      customer_id: tenant.userIds.customer,
+      sku: 'MUG-1',
+      quantity: 5,
+      scan_id: 'gun-7:0001',
+    };
+    const [stock, stockAgain] = await Promise.all([
+      post(`/v1/warehouse/${north}/receive-stock`, receiveMugs, employee),
+      post(`/v1/warehouse/${north}/receive-stock`, receiveMugs, employee),
+    ]);
+    assert.deepEqual(
+      [stock.body.outcome, stockAgain.body.outcome].sort(),
+      ['already_received', 'received'],
+      JSON.stringify([stock.body, stockAgain.body]),
+    );
+    assert.deepEqual([stock.body.unplaced_quantity, stockAgain.body.unplaced_quantity], [5, 5]);
+    const reused = await post(
       `/v1/warehouse/${north}/receive-stock`,
-      { customer_id: tenant.userIds.customer, sku: 'MUG-1', quantity: 5 },
+      { ...receiveMugs, quantity: 6 },
       employee,
     );
-    assert.equal(stock.body.unplaced_quantity, 5);
-    const placed = await post(
-      `/v1/warehouse/${north}/putaway`,
-      {
-        sku: 'MUG-1',
-        customer_id: tenant.userIds.customer,
-        quantity: 3,
-        location_id: lanes['BIN-2'],
-      },
-      employee,
-    );
+    assert.deepEqual([reused.status, reused.body.error_code], [409, 'SCAN_ID_REUSED']);
+    const putMugs = {
+      sku: 'MUG-1',
+      customer_id: tenant.userIds.customer,
+      quantity: 3,
+      location_id: lanes['BIN-2'],
+      scan_id: 'gun-7:0002',
+    };
+    const placed = await post(`/v1/warehouse/${north}/putaway`, putMugs, employee);
     assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    const placedAgain = await post(`/v1/warehouse/${north}/putaway`, putMugs, employee);
+    assert.deepEqual(
+      [placedAgain.body.outcome, placedAgain.body.location.occupied],
+      ['unchanged', placed.body.location.occupied],
+    );
+    const withoutScanId = await post(
+      `/v1/warehouse/${north}/putaway`,
+      { ...putMugs, scan_id: undefined },
+      employee,
+    );
+    assert.equal(withoutScanId.status, 422);
     const tooMany = await post(
       `/v1/warehouse/${north}/putaway`,
-      {
-        sku: 'MUG-1',
-        customer_id: tenant.userIds.customer,
-        quantity: 3,
-        location_id: lanes['BIN-2'],
-      },
+      { ...putMugs, scan_id: 'gun-7:0003' },
       employee,
     );
     assert.deepEqual([tooMany.body.error_code, tooMany.body.details.available], ['STOCK_NOT_ENOUGH', 2]);

@@ -14,6 +14,12 @@ const SCANNERS = ['client_admin', 'employee', 'driver'] as const;
 const ADMIN = ['client_admin'] as const;
 
 const trackingNumber = z.string().trim().min(1).max(64).describe('A package tracking number');
+const scanId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+  .describe(
+    "The scanning device's own id for this scan (letters, digits, . _ : -; up to 64): the same scan sent again moves nothing",
+  );
 const code = z
   .string()
   .trim()
@@ -291,7 +297,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       kind: 'mutation',
       risk: 'low',
       access: { kinds: SCANNERS, scopes: ['wms:write'], customer: 'customer_id' },
-      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED'],
+      errors: ['WAREHOUSE_NOT_FOUND', 'WAREHOUSE_ROLE_REQUIRED', 'SCAN_ID_REUSED'],
       rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/receive-stock' },
       graphql: 'receiveStock',
       input: z.object({
@@ -299,9 +305,11 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         customer_id: idParam,
         sku: z.string().trim().min(1).max(64),
         quantity: z.int().min(1).max(1_000_000),
+        scan_id: scanId,
       }),
       output: z.object({
         result: z.literal(true),
+        outcome: z.enum(['received', 'already_received']),
         sku: z.string(),
         customer_id: z.int(),
         unplaced_quantity: z.int().describe('Units of this SKU waiting to be put away'),
@@ -323,6 +331,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         'LOCATION_FULL',
         'STOCK_NOT_ENOUGH',
         'TRACKING_NOT_FOUND',
+        'SCAN_ID_REUSED',
       ],
       rest: { method: 'POST', path: '/v1/warehouse/:warehouse_id/putaway' },
       graphql: 'putaway',
@@ -337,13 +346,17 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
           from_location_id: idParam
             .optional()
             .describe('Stock: where it is taken from; default: not put away yet'),
+          scan_id: scanId.optional().describe('Stock: required, as for receive_stock'),
         })
         .refine(
           (input) =>
             (input.tracking_number !== undefined) !==
-            (input.sku !== undefined && input.customer_id !== undefined && input.quantity !== undefined),
+            (input.sku !== undefined &&
+              input.customer_id !== undefined &&
+              input.quantity !== undefined &&
+              input.scan_id !== undefined),
           {
-            message: 'give tracking_number, or sku with customer_id and quantity',
+            message: 'give tracking_number, or sku with customer_id, quantity and scan_id',
             path: ['tracking_number'],
           },
         ),

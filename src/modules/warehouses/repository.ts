@@ -103,6 +103,21 @@ export async function addOccupancy(db: Db, locationId: number, delta: number): P
     .execute();
 }
 
+/**
+ * Takes room for `parcels` at a location if it has it, in one statement under the location's
+ * row lock: the location as it now is, or nothing (unknown, or full: the caller tells which).
+ */
+export function takeRoom(db: Db, warehouseId: number, locationId: number, parcels: number) {
+  return db
+    .updateTable('warehouse_locations')
+    .set({ occupied: sql`occupied + ${parcels}` })
+    .where('warehouse_id', '=', warehouseId)
+    .where('id', '=', locationId)
+    .where(sql<boolean>`occupied + ${parcels} <= capacity`)
+    .returningAll()
+    .executeTakeFirst() as Promise<LocationRow | undefined>;
+}
+
 // ----- staff -----
 
 export async function replaceStaff(
@@ -168,32 +183,81 @@ export function packageRows(
     .execute();
 }
 
-export async function savePackage(db: Db, row: PackageRow): Promise<void> {
+/** A package's row by its tracking number, locked. */
+export function lockPackageRowByNumber(db: Db, businessId: number, trackingNumber: string) {
+  return db
+    .selectFrom('warehouse_packages')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('tracking_number', '=', trackingNumber)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export type MovementRow = Omit<Insertable<WarehousesTables['warehouse_movements']>, 'before' | 'after'> & {
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
+const movementValues = (row: MovementRow) => ({
+  ...row,
+  before: row.before === null ? null : jsonb(row.before),
+  after: row.after === null ? null : jsonb(row.after),
+});
+
+/**
+ * A package's row as it now is, with the movement that made it so, in one statement: the
+ * movement is inserted and the row (new or not) points at it, whatever it pointed at before.
+ */
+export async function savePackage(
+  db: Db,
+  movement: MovementRow,
+  saved: Omit<PackageRow, 'last_movement_id'> & { last_movement_id?: number },
+): Promise<void> {
+  const { last_movement_id: _replaced, ...row } = saved;
   const { package_id: _id, ...changes } = row;
   await db
+    .with('m', (q) => q.insertInto('warehouse_movements').values(movementValues(movement)).returning('id'))
     .insertInto('warehouse_packages')
-    .values(row)
-    .onConflict((oc) => oc.column('package_id').doUpdateSet(changes))
+    .columns([...(Object.keys(row) as Array<keyof typeof row>), 'last_movement_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('m')
+        .select([
+          ...Object.entries(row).map(([column, value]) => eb.val(value).as(column)),
+          'm.id as last_movement_id',
+        ]),
+    )
+    .onConflict((oc) =>
+      oc
+        .column('package_id')
+        .doUpdateSet((eb) => ({ ...changes, last_movement_id: eb.ref('excluded.last_movement_id') })),
+    )
     .execute();
 }
 
-export async function insertMovement(
-  db: Db,
-  row: Omit<Insertable<WarehousesTables['warehouse_movements']>, 'before' | 'after'> & {
-    before: Record<string, unknown> | null;
-    after: Record<string, unknown> | null;
-  },
-): Promise<number> {
-  const { id } = await db
+/**
+ * Records a stock scan's movement unless its scan id was recorded already at that warehouse
+ * (then: false, and nothing is written). A second transaction with the same scan id waits here
+ * for the first, and sees it once it commits.
+ */
+export async function claimScan(db: Db, row: MovementRow): Promise<boolean> {
+  const inserted = await db
     .insertInto('warehouse_movements')
-    .values({
-      ...row,
-      before: row.before === null ? null : jsonb(row.before),
-      after: row.after === null ? null : jsonb(row.after),
-    })
+    .values(movementValues(row))
+    .onConflict((oc) => oc.columns(['warehouse_id', 'scan_id']).where('scan_id', 'is not', null).doNothing())
     .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export function movementOfScan(db: Db, warehouseId: number, scanId: string) {
+  return db
+    .selectFrom('warehouse_movements')
+    .selectAll()
+    .where('warehouse_id', '=', warehouseId)
+    .where('scan_id', '=', scanId)
     .executeTakeFirstOrThrow();
-  return id;
 }
 
 export interface InventoryFilter {
@@ -350,13 +414,15 @@ export async function addStock(
 
 // ----- route lanes and outbounds -----
 
-export function laneOf(db: Db, warehouseId: number, routeId: number) {
+/** The staging lane a route was given at a warehouse, as a location. */
+export function laneLocationOf(db: Db, warehouseId: number, routeId: number) {
   return db
-    .selectFrom('warehouse_route_lanes')
-    .selectAll()
-    .where('warehouse_id', '=', warehouseId)
-    .where('route_id', '=', routeId)
-    .executeTakeFirst();
+    .selectFrom('warehouse_route_lanes as l')
+    .innerJoin('warehouse_locations as loc', 'loc.id', 'l.location_id')
+    .selectAll('loc')
+    .where('l.warehouse_id', '=', warehouseId)
+    .where('l.route_id', '=', routeId)
+    .executeTakeFirst() as Promise<LocationRow | undefined>;
 }
 
 export function lanesOfDate(db: Db, warehouseId: number, date: string) {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
@@ -325,18 +326,19 @@ export class WarehousesService implements OrderStatusListener {
     const warehouses = await repo.warehousesOf(ctx.db, businessId);
     const here = await this.scanner(ctx, warehouseId, warehouses);
     const unique = [...new Set(numbers)];
-    const packages = await this.packagesOf(ctx.db, businessId, unique);
-    const orderIds = [...new Set([...packages.values()].map((p) => p.order_id))];
-    const locked = new Map(
-      (await this.orders.queries.lockForAssignment(ctx.db, businessId, orderIds)).map((o) => [o.id, o]),
+    // The orders locked first: two scans of one package wait for each other here, before either
+    // reads the package's row.
+    const scanned = await this.orders.queries.lockForScan(ctx.db, businessId, unique);
+    const packages = new Map(
+      scanned.map((p) => [p.tracking_number, { id: p.package_id, order_id: p.order.id }]),
     );
-    const orders = await this.orders.queries.summaries(ctx.db, businessId, orderIds);
+    const locked = new Map(scanned.map((p) => [p.order.id, p.order]));
     const current = new Map(
       (
         await repo.packageRows(
           ctx.db,
           businessId,
-          [...packages.values()].map((p) => p.id),
+          scanned.map((p) => p.package_id),
           { lock: true },
         )
       ).map((row) => [row.package_id, row]),
@@ -348,7 +350,7 @@ export class WarehousesService implements OrderStatusListener {
         results.push(refusedScan(ctx, number, 'TRACKING_NOT_FOUND', { number }));
         continue;
       }
-      const order = orders.get(pkg.order_id)!;
+      const order = locked.get(pkg.order_id)!;
       const existing = current.get(pkg.id);
       const home = homeWarehouse(warehouses, order.dropoff ?? order.pickup);
       const misReceived = home !== null && home.id !== warehouseId;
@@ -387,12 +389,12 @@ export class WarehousesService implements OrderStatusListener {
       }
       const at = this.clock.now();
       const after = { warehouse_id: warehouseId, state: 'received', location_id: null };
-      const movement = await this.movement(ctx, businessId, warehouseId, 'received', {
+      const movement = this.movement(ctx, businessId, warehouseId, 'received', {
         package_id: pkg.id,
         before: existing ? { warehouse_id: existing.warehouse_id, state: existing.state } : null,
         after,
       });
-      await repo.savePackage(ctx.db, {
+      await repo.savePackage(ctx.db, movement, {
         package_id: pkg.id,
         business_id: businessId,
         warehouse_id: warehouseId,
@@ -403,12 +405,11 @@ export class WarehousesService implements OrderStatusListener {
         route_id: null,
         home_warehouse_id: misReceived ? home!.id : null,
         received_at: at,
-        last_movement_id: movement,
         updated_at: at,
       });
       const details = { location: locationOfWarehouse(here), package_ids: [pkg.id] };
-      for (const step of steps) await this.orders.changes.advance(ctx, pkg.order_id, step, details);
-      if (steps.length === 0) {
+      if (steps.length > 0) await this.orders.changes.advance(ctx, pkg.order_id, steps, details);
+      else {
         // The order is at a warehouse already (another of its packages came first): this package's own event.
         await this.tracking.appendEvent(
           ctx,
@@ -430,7 +431,7 @@ export class WarehousesService implements OrderStatusListener {
   async receiveStock(
     ctx: OperationContext,
     warehouseId: number,
-    input: { customer_id: number; sku: string; quantity: number },
+    input: { customer_id: number; sku: string; quantity: number; scan_id: string },
   ) {
     const businessId = businessOf(ctx);
     await this.scanner(ctx, warehouseId);
@@ -441,19 +442,37 @@ export class WarehousesService implements OrderStatusListener {
       sku: input.sku,
       locationId: null,
     };
-    const quantity = await repo.addStock(ctx.db, place, input.quantity, this.clock.now());
-    await this.movement(ctx, businessId, warehouseId, 'stock_received', {
+    const movement = this.movement(ctx, businessId, warehouseId, 'stock_received', {
       sku: input.sku,
       quantity: input.quantity,
       before: null,
       after: { location_id: null, customer_id: input.customer_id },
+      scan_id: input.scan_id,
     });
-    return {
-      result: true as const,
-      sku: input.sku,
-      customer_id: input.customer_id,
-      unplaced_quantity: quantity,
-    };
+    const answer = { result: true as const, sku: input.sku, customer_id: input.customer_id };
+    if (!(await this.claimScan(ctx, movement))) {
+      const unplaced = await repo.lockStock(ctx.db, place);
+      return { ...answer, outcome: 'already_received' as const, unplaced_quantity: unplaced?.quantity ?? 0 };
+    }
+    const quantity = await repo.addStock(ctx.db, place, input.quantity, this.clock.now());
+    return { ...answer, outcome: 'received' as const, unplaced_quantity: quantity };
+  }
+
+  /**
+   * Records a stock scan's movement, once per scan id: false when the scan was recorded before
+   * (sent again), and so moves nothing now. The same id for another move is refused.
+   */
+  private async claimScan(ctx: OperationContext, movement: repo.MovementRow) {
+    if (await repo.claimScan(ctx.db, movement)) return true;
+    const first = await repo.movementOfScan(ctx.db, movement.warehouse_id, movement.scan_id!);
+    const same =
+      first.action === movement.action &&
+      first.sku === movement.sku &&
+      first.quantity === movement.quantity &&
+      isDeepStrictEqual(first.before, movement.before) &&
+      isDeepStrictEqual(first.after, movement.after);
+    if (!same) throw new AppError('SCAN_ID_REUSED', { params: { scan: movement.scan_id! } });
+    return false;
   }
 
   // ----- putaway -----
@@ -468,6 +487,7 @@ export class WarehousesService implements OrderStatusListener {
       customer_id?: number;
       quantity?: number;
       from_location_id?: number;
+      scan_id?: string;
     },
   ) {
     const businessId = businessOf(ctx);
@@ -488,6 +508,20 @@ export class WarehousesService implements OrderStatusListener {
     const sku = input.sku!;
     const customer = input.customer_id!;
     const quantity = input.quantity!;
+    if (from === input.location_id) {
+      const location = await this.location(ctx.db, warehouseId, from);
+      return { result: true as const, outcome: 'unchanged' as const, location: locationView(location) };
+    }
+    const claimed = await this.claimScan(
+      ctx,
+      this.movement(ctx, businessId, warehouseId, 'stock_putaway', {
+        sku,
+        quantity,
+        before: { location_id: from, customer_id: customer },
+        after: { location_id: input.location_id, customer_id: customer },
+        scan_id: input.scan_id!,
+      }),
+    );
     const locations = await repo.lockLocations(ctx.db, warehouseId, [
       input.location_id,
       ...(from === null ? [] : [from]),
@@ -498,7 +532,7 @@ export class WarehousesService implements OrderStatusListener {
         params: { id: target ? (from ?? '') : input.location_id },
       });
     }
-    if (from === target.id)
+    if (!claimed)
       return { result: true as const, outcome: 'unchanged' as const, location: locationView(target) };
     const source = await repo.lockStock(ctx.db, {
       warehouseId,
@@ -528,12 +562,6 @@ export class WarehousesService implements OrderStatusListener {
     );
     await repo.addOccupancy(ctx.db, target.id, quantity);
     if (from !== null) await repo.addOccupancy(ctx.db, from, -quantity);
-    await this.movement(ctx, businessId, warehouseId, 'stock_putaway', {
-      sku,
-      quantity,
-      before: { location_id: from },
-      after: { location_id: target.id },
-    });
     return {
       result: true as const,
       outcome: 'moved' as const,
@@ -549,11 +577,8 @@ export class WarehousesService implements OrderStatusListener {
     await this.scanner(ctx, warehouseId);
     const date = input.date ?? (await this.dispatch.today(ctx.db, businessId));
     const row = await this.inHouse(ctx, businessId, warehouseId, input.tracking_number);
-    const order = (await this.orders.queries.summaries(ctx.db, businessId, [row.order_id])).get(
-      row.order_id,
-    )!;
-    const [route] = order.route_id === null ? [] : await this.dispatch.routes(ctx, { ids: [order.route_id] });
-    if (!route || route.date !== date) {
+    const stop = await this.dispatch.stopOf(ctx.db, businessId, row.order_id, date);
+    if (!stop) {
       return {
         result: true as const,
         outcome: 'no_route' as const,
@@ -564,15 +589,15 @@ export class WarehousesService implements OrderStatusListener {
         stop_sequence: null,
       };
     }
+    const { route } = stop;
     const lane = await this.laneFor(ctx, businessId, warehouseId, route.id, date);
-    const stop = route.stops.find((s) => s.order_id === row.order_id);
     const answer = {
       result: true as const,
       tracking_number: input.tracking_number,
       date,
-      route: { id: route.id, driver: route.driver },
+      route,
       lane: { id: lane.id, code: lane.code },
-      stop_sequence: stop?.sequence ?? null,
+      stop_sequence: stop.sequence,
     };
     if (row.state === 'sorted' && row.location_id === lane.id)
       return { ...answer, outcome: 'already_sorted' as const };
@@ -592,13 +617,13 @@ export class WarehousesService implements OrderStatusListener {
     routeId: number,
     date: string,
   ) {
-    const locations = await repo.locationsOf(ctx.db, businessId, [warehouseId]);
-    const given = await repo.laneOf(ctx.db, warehouseId, routeId);
-    if (given) return locations.find((l) => l.id === given.location_id)!;
+    const given = await repo.laneLocationOf(ctx.db, warehouseId, routeId);
+    if (given) return given;
     // One lane choice at a time per warehouse: two routes never get the same free lane.
     await this.warehouse(ctx.db, businessId, warehouseId, { lock: true });
-    const again = await repo.laneOf(ctx.db, warehouseId, routeId);
-    if (again) return locations.find((l) => l.id === again.location_id)!;
+    const again = await repo.laneLocationOf(ctx.db, warehouseId, routeId);
+    if (again) return again;
+    const locations = await repo.locationsOf(ctx.db, businessId, [warehouseId]);
     const taken = new Set((await repo.lanesOfDate(ctx.db, warehouseId, date)).map((l) => l.location_id));
     const free = locations.find((l) => l.kind === 'staging_lane' && !taken.has(l.id));
     if (!free)
@@ -953,20 +978,19 @@ export class WarehousesService implements OrderStatusListener {
     const at = this.clock.now();
     const before = { warehouse_id: from.id, location_id: row.location_id, state: row.state };
     const after = { warehouse_id: to.id, location_id: null, state: 'received' };
-    const movement = await this.movement(ctx, businessId, to.id, how.action, {
+    const movement = this.movement(ctx, businessId, to.id, how.action, {
       package_id: row.package_id,
       before,
       after,
       transfer_id: how.transferId,
     });
-    await repo.savePackage(ctx.db, {
+    await repo.savePackage(ctx.db, movement, {
       ...row,
       warehouse_id: to.id,
       location_id: null,
       state: 'received',
       route_id: null,
       home_warehouse_id: how.home,
-      last_movement_id: movement,
       updated_at: at,
     });
     await this.orders.journal.recordEvent(
@@ -1055,9 +1079,10 @@ export class WarehousesService implements OrderStatusListener {
 
   /** The package's row in this warehouse, locked, while it is inside (received, stored or sorted). */
   private async inHouse(ctx: OperationContext, businessId: number, warehouseId: number, number: string) {
-    const pkg = (await this.packagesOf(ctx.db, businessId, [number])).get(number);
-    if (!pkg) throw new AppError('TRACKING_NOT_FOUND', { params: { number } });
-    const [row] = await repo.packageRows(ctx.db, businessId, [pkg.id], { lock: true });
+    const row = await repo.lockPackageRowByNumber(ctx.db, businessId, number);
+    if (!row && !(await this.packagesOf(ctx.db, businessId, [number])).has(number)) {
+      throw new AppError('TRACKING_NOT_FOUND', { params: { number } });
+    }
     if (!row || row.warehouse_id !== warehouseId || !repo.IN_HOUSE.includes(row.state)) {
       throw new AppError('PACKAGE_NOT_IN_WAREHOUSE', { params: { number } });
     }
@@ -1073,36 +1098,48 @@ export class WarehousesService implements OrderStatusListener {
     locationId: number | null,
     how: { state: PackageState; action: string; routeId?: number },
   ) {
-    const ids = [...new Set([row.location_id, locationId].filter((id): id is number => id !== null))];
-    const locations = await repo.lockLocations(ctx.db, warehouseId, ids);
-    const target = locations.find((l) => l.id === locationId);
-    if (locationId !== null && !target)
-      throw new AppError('WAREHOUSE_LOCATION_NOT_FOUND', { params: { id: locationId } });
-    if (target && target.id !== row.location_id) {
-      checkRoom(target, 1);
-      await repo.addOccupancy(ctx.db, target.id, 1);
+    let target: repo.LocationRow | undefined;
+    if (row.location_id === null && locationId !== null) {
+      // Onto a location from none (a sort, a first putaway): the room is taken in one statement.
+      target = await repo.takeRoom(ctx.db, warehouseId, locationId, 1);
+      if (!target) {
+        // Unknown or full, or room freed since: told apart under the location's lock.
+        const location = await this.location(ctx.db, warehouseId, locationId);
+        checkRoom(location, 1);
+        await repo.addOccupancy(ctx.db, location.id, 1);
+        target = { ...location, occupied: location.occupied + 1 };
+      }
+    } else {
+      const ids = [...new Set([row.location_id, locationId].filter((id): id is number => id !== null))];
+      const locations = await repo.lockLocations(ctx.db, warehouseId, ids);
+      target = locations.find((l) => l.id === locationId);
+      if (locationId !== null && !target)
+        throw new AppError('WAREHOUSE_LOCATION_NOT_FOUND', { params: { id: locationId } });
+      if (target && target.id !== row.location_id) {
+        checkRoom(target, 1);
+        await repo.addOccupancy(ctx.db, target.id, 1);
+        target = { ...target, occupied: target.occupied + 1 };
+      }
+      if (row.location_id !== null && row.location_id !== locationId)
+        await repo.addOccupancy(ctx.db, row.location_id, -1);
     }
-    if (row.location_id !== null && row.location_id !== locationId)
-      await repo.addOccupancy(ctx.db, row.location_id, -1);
     const at = this.clock.now();
-    const movement = await this.movement(ctx, businessId, warehouseId, how.action, {
+    const movement = this.movement(ctx, businessId, warehouseId, how.action, {
       package_id: row.package_id,
       before: { location_id: row.location_id, state: row.state },
       after: { location_id: locationId, state: how.state },
     });
-    await repo.savePackage(ctx.db, {
+    await repo.savePackage(ctx.db, movement, {
       ...row,
       state: how.state,
       location_id: locationId,
       route_id: how.routeId ?? row.route_id,
-      last_movement_id: movement,
       updated_at: at,
     });
-    return target
-      ? { ...target, occupied: target.occupied + (target.id !== row.location_id ? 1 : 0) }
-      : null!;
+    return target ?? null!;
   }
 
+  /** The row of a movement (what moved, from where to where, who moved it, through which door). */
   private movement(
     ctx: OperationContext,
     businessId: number,
@@ -1115,9 +1152,10 @@ export class WarehousesService implements OrderStatusListener {
       before: Record<string, unknown> | null;
       after: Record<string, unknown> | null;
       transfer_id?: number;
+      scan_id?: string;
     },
-  ) {
-    return repo.insertMovement(ctx.db, {
+  ): repo.MovementRow {
+    return {
       business_id: businessId,
       warehouse_id: warehouseId,
       package_id: what.package_id ?? null,
@@ -1127,10 +1165,11 @@ export class WarehousesService implements OrderStatusListener {
       before: what.before,
       after: what.after,
       transfer_id: what.transfer_id ?? null,
+      scan_id: what.scan_id ?? null,
       actor_user_id: ctx.caller?.userId ?? null,
       door: ctx.door,
       at: this.clock.now(),
-    });
+    };
   }
 }
 

@@ -76,6 +76,8 @@ export interface WarehousesTables {
     before: Record<string, unknown> | null;
     after: Record<string, unknown> | null;
     transfer_id: number | null;
+    /** The scanning device's id of a stock scan: one move per scan id and warehouse. */
+    scan_id: string | null;
     actor_user_id: number | null;
     door: string;
     at: Date;

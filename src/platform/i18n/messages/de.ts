@@ -154,6 +154,8 @@ export const de: ErrorMessages = {
   PACKAGE_NOT_IN_WAREHOUSE: 'Paket {number} ist nicht in diesem Lager: nehmen Sie es zuerst an.',
   LOCATION_FULL: 'Lagerplatz {code} ist voll: er hält so viele Pakete, wie seine Kapazität erlaubt.',
   STOCK_NOT_ENOUGH: 'Nicht genug {sku} an diesem Platz, um es zu bewegen.',
+  SCAN_ID_REUSED:
+    'Der Scan {scan} wurde in diesem Lager schon für eine andere Bewegung verwendet: Geben Sie jedem Scan eine eigene ID.',
   NO_STAGING_LANE:
     'Jede Bereitstellungsspur dieses Lagers dient am {date} schon einer Tour: legen Sie eine weitere an.',
   ROUTE_ALREADY_DISPATCHED: 'Tour {route} ist bereits abgefertigt: es kann nichts mehr geladen werden.',

@@ -141,6 +141,8 @@ export const en: ErrorMessages = {
   PACKAGE_NOT_IN_WAREHOUSE: 'Package {number} is not inside this warehouse: receive it first.',
   LOCATION_FULL: 'Location {code} is full: it holds as many parcels as its capacity allows.',
   STOCK_NOT_ENOUGH: 'Not enough of {sku} at that place to move.',
+  SCAN_ID_REUSED:
+    'Scan {scan} was already used for another move at this warehouse: give each scan its own id.',
   NO_STAGING_LANE: 'Every staging lane of this warehouse already serves a route on {date}: add a lane.',
   ROUTE_ALREADY_DISPATCHED: 'Route {route} has already been dispatched: nothing more can be loaded.',
   TRANSFER_REFUSED: 'The transfer moved nothing: {count} package(s) cannot move.',

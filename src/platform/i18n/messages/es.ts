@@ -148,6 +148,8 @@ export const es: ErrorMessages = {
   PACKAGE_NOT_IN_WAREHOUSE: 'El paquete {number} no está en este almacén: recíbalo primero.',
   LOCATION_FULL: 'La ubicación {code} está llena: contiene tantos paquetes como permite su capacidad.',
   STOCK_NOT_ENOUGH: 'No hay suficiente {sku} en ese lugar para moverlo.',
+  SCAN_ID_REUSED:
+    'El escaneo {scan} ya se usó para otro movimiento en este almacén: dé a cada escaneo su propio identificador.',
   NO_STAGING_LANE: 'Cada carril de preparación de este almacén ya sirve a una ruta el {date}: añada uno.',
   ROUTE_ALREADY_DISPATCHED: 'La ruta {route} ya ha salido: no se puede cargar nada más.',
   TRANSFER_REFUSED: 'El traslado no movió nada: {count} paquete(s) no se pueden mover.',

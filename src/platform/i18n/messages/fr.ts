@@ -156,6 +156,8 @@ export const fr: ErrorMessages = {
   PACKAGE_NOT_IN_WAREHOUSE: "Le colis {number} n'est pas dans cet entrepôt : réceptionnez-le d'abord.",
   LOCATION_FULL: "L'emplacement {code} est plein : il contient autant de colis que sa capacité le permet.",
   STOCK_NOT_ENOUGH: 'Pas assez de {sku} à cet endroit pour le déplacer.',
+  SCAN_ID_REUSED:
+    'Le scan {scan} a déjà servi à un autre mouvement dans cet entrepôt : donnez à chaque scan son propre identifiant.',
   NO_STAGING_LANE:
     'Chaque couloir de préparation de cet entrepôt sert déjà une tournée le {date} : ajoutez-en un.',
   ROUTE_ALREADY_DISPATCHED: 'La tournée {route} est déjà partie : plus rien ne peut être chargé.',

@@ -128,6 +128,7 @@ export const zhHans: ErrorMessages = {
   PACKAGE_NOT_IN_WAREHOUSE: '包裹 {number} 不在此仓库中：请先收货。',
   LOCATION_FULL: '库位 {code} 已满：所存包裹已达容量上限。',
   STOCK_NOT_ENOUGH: '该位置的 {sku} 数量不足，无法移动。',
+  SCAN_ID_REUSED: '扫描 {scan} 已用于本仓库的另一次移动：请为每次扫描使用不同的编号。',
   NO_STAGING_LANE: '此仓库的每条集货道在 {date} 都已分配给线路：请新增集货道。',
   ROUTE_ALREADY_DISPATCHED: '线路 {route} 已发车：不能再装载。',
   TRANSFER_REFUSED: '调拨未移动任何包裹：{count} 个包裹无法移动。',

@@ -128,6 +128,7 @@ export const zhHant: ErrorMessages = {
   PACKAGE_NOT_IN_WAREHOUSE: '包裹 {number} 不在此倉庫中：請先收貨。',
   LOCATION_FULL: '庫位 {code} 已滿：所存包裹已達容量上限。',
   STOCK_NOT_ENOUGH: '該位置的 {sku} 數量不足，無法移動。',
+  SCAN_ID_REUSED: '掃描 {scan} 已用於本倉庫的另一次移動：請為每次掃描使用不同的編號。',
   NO_STAGING_LANE: '此倉庫的每條集貨道在 {date} 都已分配給路線：請新增集貨道。',
   ROUTE_ALREADY_DISPATCHED: '路線 {route} 已發車：不能再裝載。',
   TRANSFER_REFUSED: '調撥未移動任何包裹：{count} 個包裹無法移動。',
