@@ -28,11 +28,14 @@ export interface OrderListQuery {
   per_page: number;
 }
 
-/** The order facts an assignment or a warehouse scan needs, read under a row lock. */
+/** The order facts an assignment needs, read under a row lock. */
 export type AssignableOrder = Pick<
   repo.StoredOrder,
-  'id' | 'order_ref' | 'status' | 'family' | 'carrier' | 'route_id' | 'scheduled_date' | 'pickup' | 'dropoff'
+  'id' | 'order_ref' | 'status' | 'family' | 'carrier' | 'route_id' | 'scheduled_date'
 >;
+
+/** What a warehouse scan needs of an order, read under its row lock: its facts and its addresses. */
+export type ScannedOrder = AssignableOrder & Pick<repo.StoredOrder, 'pickup' | 'dropoff'>;
 
 /** Reading orders: lists, one order, the planning pool, overviews and the audit trail, in the caller's scope. */
 export class OrderQueries {
@@ -137,7 +140,7 @@ export class OrderQueries {
     return toViews(ctx.db, scope.businessId, plannable);
   }
 
-  /** Locks the orders (in id order, so concurrent callers never deadlock) and returns what an assignment or a scan checks. */
+  /** Locks the orders (in id order, so concurrent callers never deadlock) and returns what an assignment checks. */
   async lockForAssignment(db: Queryable, businessId: number, orderIds: number[]): Promise<AssignableOrder[]> {
     return repo.lockOrders(db, businessId, orderIds);
   }
@@ -150,7 +153,7 @@ export class OrderQueries {
     db: Queryable,
     businessId: number,
     trackingNumbers: string[],
-  ): Promise<Array<{ package_id: number; tracking_number: string; order: AssignableOrder }>> {
+  ): Promise<Array<{ package_id: number; tracking_number: string; order: ScannedOrder }>> {
     const rows = await repo.lockOrdersOfPackages(db, businessId, trackingNumbers);
     return rows.map(({ package_id, tracking_number, ...order }) => ({ package_id, tracking_number, order }));
   }

@@ -238,17 +238,7 @@ export function lockOrders(db: Queryable<OrdersTables>, businessId: number, ids:
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('orders')
-    .select([
-      'id',
-      'order_ref',
-      'status',
-      'family',
-      'carrier',
-      'route_id',
-      'scheduled_date',
-      'pickup',
-      'dropoff',
-    ])
+    .select(['id', 'order_ref', 'status', 'family', 'carrier', 'route_id', 'scheduled_date'])
     .where('business_id', '=', businessId)
     .where('id', 'in', ids)
     .orderBy('id')

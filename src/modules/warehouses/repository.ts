@@ -282,13 +282,6 @@ function packageFilter(db: Db, businessId: number, filter: InventoryFilter) {
     .$if(filter.misReceived === false, (q) => q.where('home_warehouse_id', 'is', null));
 }
 
-export async function countPackages(db: Db, businessId: number, filter: InventoryFilter): Promise<number> {
-  const row = await packageFilter(db, businessId, filter)
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export function listPackages(
   db: Db,
   businessId: number,

@@ -268,11 +268,12 @@ export class WarehousesService implements OrderStatusListener {
       routeId: query.route_id,
       misReceived: query.mis_received,
     };
-    const [total, rows, summary] = await Promise.all([
-      repo.countPackages(ctx.db, businessId, filter),
+    const [rows, summary] = await Promise.all([
       repo.listPackages(ctx.db, businessId, filter, window),
       repo.packageSummary(ctx.db, businessId, filter),
     ]);
+    // The count by location and state covers every package the filter picks: their sum is the total.
+    const total = summary.reduce((sum, row) => sum + Number(row.n), 0);
     const codes = await this.locationCodes(ctx.db, businessId, [...rows, ...summary]);
     const orders = await this.orders.queries.summaries(
       ctx.db,
