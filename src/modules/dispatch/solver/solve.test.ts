@@ -495,10 +495,11 @@ describe('solveRoutes with P2P orders and depot pickups beside deliveries', () =
     const wall = performance.now() - started;
     assertValidPlan(instance, output);
     assert.ok(output.search.iterations > 0);
-    // It used its budget, and reports the time it searched: no upper bound in wall time, which a
-    // busy machine stretches whatever the solver does.
+    // It used its budget, and reports the time it searched (in whole milliseconds, so rounded up
+    // by half a millisecond at most): no upper bound in wall time, which a busy machine
+    // stretches whatever the solver does.
     assert.ok(
-      output.search.elapsedMs >= 300 && output.search.elapsedMs <= wall,
+      output.search.elapsedMs >= 300 && output.search.elapsedMs <= wall + 0.5,
       `${output.search.elapsedMs} ms searched, ${wall} ms in all`,
     );
   });
