@@ -10,16 +10,13 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { knob, percentile, say, seconds } from './support.ts';
 
 // The analytics operations at 1,000,000 orders of one business: orders and their audit trail
 // loaded in SQL, the rollup made by the rebuild production uses (`tms analytics rebuild`), then
 // get_orders_summary and daily_digest timed over HTTP, one call at a time, beside GET /health in
 // the same run (the machine is shared: the ratio is what compares across runs).
 
-const knob = (name: string, fallback: number) => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? fallback : Number(value);
-};
 const ORDERS = knob('ORDERS', 1_000_000);
 const DAYS = knob('DAYS', 400);
 const CUSTOMERS = knob('CUSTOMERS', 50);
@@ -27,11 +24,6 @@ const DRIVERS = knob('DRIVERS', 20);
 const CALLS = knob('CALLS', 300);
 const WARMUP = knob('WARMUP', 30);
 const TIME_ZONE = 'Europe/Paris';
-
-const say = (line: string) => process.stderr.write(`${line}\n`);
-const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 const started = performance.now();
 const directory = await mkdtemp(path.join(tmpdir(), 'tms-bench-pg-'));

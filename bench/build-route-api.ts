@@ -22,12 +22,11 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { say } from './support.ts';
 
 const SEEDS = [1, 2, 3];
 const DATE = '2026-11-10';
 const TIME_LIMIT_MS = 2000;
-
-const say = (line: string) => process.stderr.write(`${line}\n`);
 
 const directory = await mkdtemp(path.join(tmpdir(), 'tms-bench-pg-'));
 say('Starting a throwaway PostgreSQL cluster ...');

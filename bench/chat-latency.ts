@@ -19,20 +19,12 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { knob, percentile, say } from './support.ts';
 
-const knob = (name: string, fallback: number) => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? fallback : Number(value);
-};
 const RATE = knob('RATE', 50);
 const SECONDS = knob('SECONDS', 20);
 const WARMUP = knob('WARMUP', 3);
 const ORDERS = knob('ORDERS', 10);
-const say = (line: string) => process.stderr.write(`${line}\n`);
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 const directory = await mkdtemp(path.join(tmpdir(), 'tms-bench-pg-'));
 const cluster = await startEmbeddedPostgres({ directory, ephemeral: true });

@@ -16,20 +16,15 @@ import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
 import { startLoader } from './loader.ts';
+import { knob, say } from './support.ts';
 import type { LoadJob, LoadResult } from './tracking-load.ts';
 
-const knob = (name: string, fallback: number) => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? fallback : Number(value);
-};
 const CONNECTIONS = knob('CONNECTIONS', 50);
 const SECONDS = knob('SECONDS', 10);
 const WARMUP = knob('WARMUP', 2);
 const ROUNDS = knob('ROUNDS', 3);
 /** `service` or `bare`: measure one side only (for a CPU profile of it). */
 const ONLY = process.env.ONLY;
-
-const say = (line: string) => process.stderr.write(`${line}\n`);
 
 const { process: loader, load } = startLoader();
 

@@ -23,6 +23,7 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { say } from './support.ts';
 import type { LoadJob, LoadResult } from './tracking-load.ts';
 
 const SECONDS = Number(process.env.SECONDS ?? 15);
@@ -31,7 +32,6 @@ const VICTIM_CONNECTIONS = 4;
 const VICTIM_RATE = 10;
 const FLOOD_CONNECTIONS = 50;
 const ORDERS = 60;
-const say = (line: string) => process.stderr.write(`${line}\n`);
 
 const loaderPath = fileURLToPath(new URL('./tracking-load.ts', import.meta.url));
 const loaders: ChildProcess[] = [];

@@ -22,12 +22,9 @@ import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
 import { startLoader } from './loader.ts';
+import { knob, say } from './support.ts';
 import type { LoadJob, LoadResult } from './tracking-load.ts';
 
-const knob = (name: string, fallback: number) => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? fallback : Number(value);
-};
 const NUMBERS = knob('NUMBERS', 100_000);
 const EVENTS = knob('EVENTS', 1_000_000);
 /** Measured seconds of each read run, after WARMUP seconds of the same load. */
@@ -56,7 +53,6 @@ const median = (values: number[]) => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-const say = (line: string) => process.stderr.write(`${line}\n`);
 const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 // ----- generated timelines -----

@@ -12,6 +12,7 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { knob, percentile, say, seconds } from './support.ts';
 import type { ScanJob, ScanKind, ScanResult } from './warehouse-scan-load.ts';
 
 // Warehouse scans against one warehouse holding 100,000 packages: the packages, their orders,
@@ -21,10 +22,6 @@ import type { ScanJob, ScanKind, ScanResult } from './warehouse-scan-load.ts';
 // scans of parcels coming in, route-sorting scans and double scans, and each answer's time is
 // measured at the scanner.
 
-const knob = (name: string, fallback: number) => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? fallback : Number(value);
-};
 const HELD = knob('HELD', 100_000);
 const RATE = knob('RATE', 50);
 const SECONDS = knob('SECONDS', 60);
@@ -34,11 +31,6 @@ const TIME_ZONE = 'Europe/Paris';
 const SCANS = RATE * SECONDS;
 /** Each kind of scan gets a third of the ticks. */
 const PER_KIND = Math.ceil(SCANS / 3) + WARMUP;
-
-const say = (line: string) => process.stderr.write(`${line}\n`);
-const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 const started = performance.now();
 const directory = await mkdtemp(path.join(tmpdir(), 'tms-bench-pg-'));

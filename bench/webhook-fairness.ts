@@ -20,12 +20,12 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import { say } from './support.ts';
 
 const FLOOD = Number(process.env.FLOOD ?? 3000);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const SLOW_MS = 150;
 const VICTIM_EVERY_MS = 200;
-const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** A receiver on loopback answering 200 after `delayMs`, calling `onBody` with each body. */
 async function receiver(delayMs: number, onBody: (body: string) => void) {
