@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GraphQLClient, gql } from 'graphql-request';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -135,12 +135,10 @@ describe('address book', () => {
   it('refuses the wrong kind, a missing scope and bad input in the documented shape', async () => {
     const driver = await login(api, tenant.emails.driver);
     assert.equal((await search('rivoli', driver)).body.error_code, 'FORBIDDEN');
-    const readOnly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-      })
-    ).token;
+    const readOnly = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+    });
     assert.equal((await search('rivoli', readOnly)).status, 200);
     const write = await save({ label: 'x', line1: 'y' }, readOnly);
     assert.equal(write.status, 403);

@@ -8,7 +8,14 @@ import { z } from 'zod';
 import { defineOperation } from '../src/platform/catalog/operation.ts';
 import { Catalog } from '../src/platform/catalog/registry.ts';
 import { alliedBusinessParam } from '../src/platform/schemas.ts';
-import { createTenant, DROPOFF, deliverWithProof, login, type Tenant } from './support/fixtures.ts';
+import {
+  createTenant,
+  DROPOFF,
+  deliverWithProof,
+  issuedToken,
+  login,
+  type Tenant,
+} from './support/fixtures.ts';
 import { type Answer, type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -59,13 +66,11 @@ describe('alliances', () => {
   };
   const dissolve = (id: number) => api.call('DELETE', `${v1}/alliances/${id}`, { token: tokens.adminA });
   const tokenWith = async (tenant: Tenant, scopes: string[]) =>
-    (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-        scopes,
-      })
-    ).token;
+    await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+      scopes,
+    });
 
   before(async () => {
     server = await startTestServer();
@@ -420,13 +425,11 @@ describe('alliances', () => {
     }
     refused(await create('By an employee', tokens.employeeA), 403, 'FORBIDDEN');
     // alliance-readonly reads alliances, writes none; ops-readonly reads none.
-    const readonly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: a.userIds.client_admin,
-        kind: 'agent',
-        profile: 'alliance-readonly',
-      })
-    ).token;
+    const readonly = await issuedToken(server, {
+      userId: a.userIds.client_admin,
+      kind: 'agent',
+      profile: 'alliance-readonly',
+    });
     ok(await api.get(`${v1}/alliances`, { token: readonly }));
     ok(await api.get(`${v1}/accessible-clients`, { token: readonly }));
     refused(await create('Read-only', readonly), 403, 'INSUFFICIENT_SCOPE');

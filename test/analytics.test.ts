@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import type { OperationContext } from '../src/platform/catalog/operation.ts';
-import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { createTenant, issuedToken, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -348,13 +348,11 @@ describe('analytics: orders summary and daily digest', () => {
     assert.equal(customerDigest.status, 403);
     assert.equal(customerDigest.body.error_code, 'FORBIDDEN');
 
-    const narrow = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-        profile: 'wms-readonly',
-      })
-    ).token;
+    const narrow = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+      profile: 'wms-readonly',
+    });
     for (const answer of [await summary('period=today', narrow), await digest('', narrow)]) {
       assert.equal(answer.status, 403, JSON.stringify(answer.body));
       assert.equal(answer.body.error_code, 'INSUFFICIENT_SCOPE');

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser.ts';
-import { createTenant, DROPOFF, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { createTenant, DROPOFF, issuedToken, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -26,12 +26,10 @@ describe('approval page /mcp-approvals', () => {
     (await api.get(`/api/v1/client/orders/${id}`, { token: admin })).body.order.status as string;
   /** An agent's proposal to hold an order. */
   const propose = async (orderId: number, reason: string) => {
-    const agent = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.employee,
-        kind: 'agent',
-      })
-    ).token;
+    const agent = await issuedToken(server, {
+      userId: tenant.userIds.employee,
+      kind: 'agent',
+    });
     const answer = await api.post(
       '/api/v1/agent/approvals',
       { tool: 'hold_order', arguments: { order_id: orderId }, reason },

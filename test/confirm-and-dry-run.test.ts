@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
-import { createTenant, type Tenant } from './support/fixtures.ts';
+import { createTenant, issuedToken, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -46,13 +46,11 @@ describe('confirmation of high-risk calls, and GraphQL dry runs', () => {
     endpoint = `${server.baseUrl}/api/graphql`;
     tenant = await createTenant(server.db, server.app.services, 'confirm');
     const issue = async (kind: 'agent' | 'personal') =>
-      (
-        await server.app.services.accounts.issueToken(server.db, {
-          userId: tenant.userIds.client_admin,
-          kind,
-          profile: 'full',
-        })
-      ).token;
+      await issuedToken(server, {
+        userId: tenant.userIds.client_admin,
+        kind,
+        profile: 'full',
+      });
     tokens = { agent: await issue('agent'), person: await issue('personal') };
   });
   after(() => server.close());

@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import type { Queryable } from '../src/platform/db/database.ts';
 import type { GeocodeQuery, GeocodeResult, Geocoder } from '../src/platform/geocoding.ts';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -571,24 +571,20 @@ describe('datasets', () => {
       { token: employee },
     );
     assert.equal(design.body.error_code, 'FORBIDDEN');
-    const readOnly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-        profile: 'datasets-readonly',
-      })
-    ).token;
+    const readOnly = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+      profile: 'datasets-readonly',
+    });
     assert.equal((await search({ q: 'perrache' }, readOnly)).status, 200);
     assert.equal((await api.get('/api/v1/client/dataset-groups', { token: readOnly })).status, 200);
     const write = await addRecord({ name: 'x', status: 'open', site: { text: 'somewhere' } }, readOnly);
     assert.equal(write.status, 403);
     assert.equal(write.body.error_code, 'INSUFFICIENT_SCOPE');
-    const opsReadOnly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-      })
-    ).token;
+    const opsReadOnly = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+    });
     const read = await api.get('/api/v1/client/datasets', { token: opsReadOnly });
     assert.equal(read.body.error_code, 'INSUFFICIENT_SCOPE');
   });
@@ -648,13 +644,11 @@ describe('datasets', () => {
   });
 
   it('answers the four agent tools to a datasets-readonly agent token', async () => {
-    const token = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.employee,
-        kind: 'agent',
-        profile: 'datasets-readonly',
-      })
-    ).token;
+    const token = await issuedToken(server, {
+      userId: tenant.userIds.employee,
+      kind: 'agent',
+      profile: 'datasets-readonly',
+    });
     const mcp = new McpClient({ name: 'datasets-test', version: '1.0.0' });
     await mcp.connect(
       new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { GraphQLClient, gql } from 'graphql-request';
 import { loadConfig } from '../src/config.ts';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -177,13 +177,11 @@ describe('geocoding', () => {
   it('refuses the wrong kind, a missing scope and bad input, over REST and GraphQL', async () => {
     const customer = await login(api, tenant.emails.customer);
     assert.equal((await geocode('address=12+rue+de+rivoli', customer)).body.error_code, 'FORBIDDEN');
-    const datasetsOnly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-        profile: 'datasets-readonly',
-      })
-    ).token;
+    const datasetsOnly = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+      profile: 'datasets-readonly',
+    });
     const scoped = await geocode('address=12+rue+de+rivoli', datasetsOnly);
     assert.equal(scoped.status, 403);
     assert.equal(scoped.body.error_code, 'INSUFFICIENT_SCOPE');

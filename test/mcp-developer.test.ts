@@ -13,7 +13,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import OpenAI from 'openai';
 import { loadConfig } from '../src/config.ts';
-import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, DROPOFF, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -221,13 +221,11 @@ describe('the developer MCP server and discovery', () => {
 
   it('takes a token in api_token with a notice until 2026-12-31, and refuses it after', async () => {
     // A personal token of a year, so that moving the clock tries the argument, not the token.
-    const token = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'personal',
-        ttlHours: 24 * 365,
-      })
-    ).token;
+    const token = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'personal',
+      ttlHours: 24 * 365,
+    });
     const mcp = await connect();
     const early = await call(mcp, 'get_webhook_settings', { api_token: token });
     assert.equal(early.isError, undefined, JSON.stringify(early.structuredContent));

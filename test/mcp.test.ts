@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { toolTables } from '../src/doors/mcp/tools.ts';
 import { PROFILES } from '../src/modules/accounts/profiles.ts';
-import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, DROPOFF, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -93,13 +93,11 @@ describe('the user MCP server', () => {
   const call = async (mcp: Client, name: string, args: Record<string, unknown> = {}) =>
     (await mcp.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Structured };
   const agentToken = async (profile?: string) =>
-    (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-        ...(profile ? { profile } : {}),
-      })
-    ).token;
+    await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+      ...(profile ? { profile } : {}),
+    });
   const newOrder = async () =>
     (await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin })).body.orders[0] as {
       id: number;

@@ -6,7 +6,7 @@ import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import mqtt, { type MqttClient } from 'mqtt';
 import { loadConfig } from '../src/config.ts';
 import type { EmbeddedBroker } from '../src/platform/mqtt/broker.ts';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -448,12 +448,10 @@ describe('order chat on the embedded broker', () => {
       { token: a.tokens.driver },
     );
     assert.equal(closeAsDriver.body.error_code, 'FORBIDDEN');
-    const readOnly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: a.tenant.userIds.client_admin,
-        kind: 'agent',
-      })
-    ).token;
+    const readOnly = await issuedToken(server, {
+      userId: a.tenant.userIds.client_admin,
+      kind: 'agent',
+    });
     assert.equal((await api.get(`/api/v1/order-chats/${a.orderId}`, { token: readOnly })).status, 200);
     const noScope = await post('x', readOnly);
     assert.equal(noScope.status, 403);

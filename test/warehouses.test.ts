@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -598,22 +598,18 @@ describe('warehouses', () => {
     );
     assert.equal(noRoleTransfer.body.error_code, 'FORBIDDEN');
 
-    const readOnly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-        profile: 'wms-readonly',
-      })
-    ).token;
+    const readOnly = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+      profile: 'wms-readonly',
+    });
     assert.equal((await get(`/v1/client/inventory?warehouse_id=${north}`, readOnly)).status, 200);
     const noWrite = await receive([tn.U5!], readOnly);
     assert.deepEqual([noWrite.status, noWrite.body.error_code], [403, 'INSUFFICIENT_SCOPE']);
-    const opsOnly = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-      })
-    ).token;
+    const opsOnly = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+    });
     assert.equal((await get('/v1/client/warehouses', opsOnly)).body.error_code, 'INSUFFICIENT_SCOPE');
 
     // Another business: its warehouses are not found, its lists never show ours.
@@ -682,13 +678,11 @@ describe('warehouses', () => {
       .filter((operation) => ['WarehouseMobile', 'WarehouseTransfer'].includes(operation.tag));
     assert.equal(operations.length, 16);
     const customer = await login(api, tenant.emails.customer);
-    const noWms = (
-      await server.app.services.accounts.issueToken(server.db, {
-        userId: tenant.userIds.client_admin,
-        kind: 'agent',
-        profile: 'datasets-readonly',
-      })
-    ).token;
+    const noWms = await issuedToken(server, {
+      userId: tenant.userIds.client_admin,
+      kind: 'agent',
+      profile: 'datasets-readonly',
+    });
     for (const operation of operations) {
       const { method, path } = operation.rest!;
       // Ids of 0 are never valid: the input is refused whatever the business holds.

@@ -3,6 +3,7 @@ import { ACCOUNT_KINDS, type AccountKind } from '../../src/platform/catalog/oper
 import type { ManualClock } from '../../src/platform/clock.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 import type { Client } from './http.ts';
+import type { TestServer } from './server.ts';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -73,4 +74,12 @@ export async function deliverWithProof(api: Client, token: string, clock: Manual
     const moved = await api.post(`/api/v1/client/orders/${orderId}/status`, step, { token });
     if (moved.status !== 200) throw new Error(`status ${step.status} refused: ${JSON.stringify(moved.body)}`);
   }
+}
+
+/** A token issued straight by the accounts service (an agent's, a personal one, with a profile or scopes). */
+export async function issuedToken(
+  server: TestServer,
+  options: Parameters<Services['accounts']['issueToken']>[1],
+): Promise<string> {
+  return (await server.app.services.accounts.issueToken(server.db, options)).token;
 }
