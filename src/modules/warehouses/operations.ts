@@ -464,14 +464,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       graphql: 'routeOutbound',
       input: z.object({ warehouse_id: warehouseId, route_id: idParam }),
       output: z.object({ result: z.literal(true), ...outboundReport }),
-      handler: async (ctx, input) => {
-        const { expected: _expected, ...report } = await warehouses.outbound(
-          ctx,
-          input.warehouse_id,
-          input.route_id,
-        );
-        return report;
-      },
+      handler: (ctx, input) => warehouses.outbound(ctx, input.warehouse_id, input.route_id),
     }),
     defineOperation({
       name: 'dispatch_route',

@@ -740,7 +740,9 @@ export class WarehousesService implements OrderStatusListener {
   async outbound(ctx: OperationContext, warehouseId: number, routeId: number) {
     const businessId = businessOf(ctx);
     await this.scanner(ctx, warehouseId);
-    return { result: true as const, ...(await this.outboundOf(ctx, businessId, routeId)) };
+    // The packages expected are the report's own working: the answer lists them as loaded or missing.
+    const { expected: _expected, ...report } = await this.outboundOf(ctx, businessId, routeId);
+    return { result: true as const, ...report };
   }
 
   private async outboundOf(ctx: OperationContext, businessId: number, routeId: number) {
