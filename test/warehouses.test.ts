@@ -738,6 +738,39 @@ describe('warehouses', () => {
     assert.match(refused.body.message, /2/);
   });
 
+  it("sorts a pickup-and-delivery package to its delivery's stop", async () => {
+    const date = '2026-11-06';
+    const made = await post('/v1/client/orderCreate', {
+      order_ref: 'P2P-SORT',
+      type: 'P2P',
+      scheduled_date: date,
+      pickup: { line1: '3 Rue du Bac', city: 'Paris', postal_code: '75007', lat: 48.857, lng: 2.326 },
+      dropoff: { line1: '8 Rue Oberkampf', city: 'Paris', postal_code: '75011', lat: 48.865, lng: 2.371 },
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const built = await post('/v3/client/build-route', { date, time_limit_ms: 200 });
+    assert.equal(built.status, 200, JSON.stringify(built.body));
+    const stops: Array<{ order_id: number; leg: string; sequence: number }> = built.body.routes[0].stops;
+    const legs = new Map(
+      stops.filter((s) => s.order_id === made.body.order_id).map((s) => [s.leg, s.sequence]),
+    );
+    assert.ok(legs.has('pickup') && legs.has('delivery'), JSON.stringify(stops));
+    assert.notEqual(legs.get('pickup'), legs.get('delivery'));
+
+    const received = await receive([made.body.tracking_number]);
+    assert.equal(received.body.results[0].outcome, 'received', JSON.stringify(received.body));
+    const sorted = await post(
+      `/v1/warehouse/${north}/sort`,
+      { tracking_number: made.body.tracking_number, date },
+      employee,
+    );
+    assert.equal(sorted.status, 200, JSON.stringify(sorted.body));
+    assert.deepEqual(
+      [sorted.body.outcome, sorted.body.route.id, sorted.body.stop_sequence],
+      ['sorted', built.body.routes[0].id, legs.get('delivery')],
+    );
+  });
+
   it('answers over GraphQL alike, refusals included', async () => {
     const graphql = (token: string) =>
       new GraphQLClient(`${server.baseUrl}/api/graphql`, { headers: { authorization: `Bearer ${token}` } });
