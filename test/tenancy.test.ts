@@ -1350,6 +1350,12 @@ describe('tenant isolation', () => {
         { token: adminOfB() },
       ),
     ),
+    update_warehouse_location: warehouseOfANotFound(({ id, binId }) =>
+      api.call('PATCH', `/api/v1/client/warehouses/${id}/locations/${binId}`, {
+        token: adminOfB(),
+        body: { code: 'B-BIN', capacity: 0 },
+      }),
+    ),
     set_warehouse_staff: warehouseOfANotFound(({ id }) =>
       api.call('PUT', `/api/v1/client/warehouses/${id}/staff`, { token: adminOfB(), body: { user_ids: [] } }),
     ),

@@ -676,7 +676,7 @@ describe('warehouses', () => {
     const operations = server.app.catalog
       .list()
       .filter((operation) => ['WarehouseMobile', 'WarehouseTransfer'].includes(operation.tag));
-    assert.equal(operations.length, 16);
+    assert.equal(operations.length, 17);
     const customer = await login(api, tenant.emails.customer);
     const noWms = await issuedToken(server, {
       userId: tenant.userIds.client_admin,
@@ -769,6 +769,84 @@ describe('warehouses', () => {
       [sorted.body.outcome, sorted.body.route.id, sorted.body.stop_sequence],
       ['sorted', built.body.routes[0].id, legs.get('delivery')],
     );
+  });
+
+  it('changes a location: never below what it holds; a lane in use keeps its kind; capacity 0 closes it', async () => {
+    const patch = (id: number, body: unknown, at = north) =>
+      api.call('PATCH', `/api/v1/client/warehouses/${at}/locations/${id}`, { token: admin, body });
+    const parcel = async (ref: string, date = '2026-11-02') => {
+      const made = await post('/v1/client/orderCreate', {
+        order_ref: ref,
+        scheduled_date: date,
+        dropoff: { line1: `${ref} Rue Cler`, city: 'Paris', postal_code: '75007', lat: 48.856, lng: 2.305 },
+      });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      return made.body.tracking_number as string;
+    };
+    const first = await parcel('LOC-1');
+    const second = await parcel('LOC-2');
+    await receive([first, second]);
+    const bin = (
+      await post(`/v1/client/warehouses/${north}/locations`, { code: 'BIN-CAP', kind: 'bin', capacity: 5 })
+    ).body.location.id;
+    const put = (number: string) =>
+      post(`/v1/warehouse/${north}/putaway`, { tracking_number: number, location_id: bin }, employee);
+    assert.equal((await put(first)).status, 200);
+
+    const below = await patch(bin, { capacity: 0 });
+    assert.deepEqual(
+      [below.status, below.body.error_code, below.body.details],
+      [409, 'CAPACITY_BELOW_OCCUPIED', { location_id: bin, capacity: 0, occupied: 1 }],
+    );
+    assert.match(below.body.message, /BIN-CAP.*1/);
+    const changed = await patch(bin, { code: 'BIN-CAP-1', capacity: 1 });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.deepEqual(changed.body.location, {
+      id: bin,
+      warehouse_id: north,
+      code: 'BIN-CAP-1',
+      kind: 'bin',
+      capacity: 1,
+      occupied: 1,
+    });
+    const full = await put(second);
+    assert.deepEqual([full.status, full.body.error_code], [409, 'LOCATION_FULL']);
+    const taken = await patch(bin, { code: 'BIN-2' });
+    assert.deepEqual([taken.status, taken.body.error_code], [409, 'ALREADY_EXISTS']);
+    const elsewhere = await patch(bin, { capacity: 3 }, south);
+    assert.deepEqual([elsewhere.status, elsewhere.body.error_code], [404, 'WAREHOUSE_LOCATION_NOT_FOUND']);
+    const theirs = await api.call('PATCH', `/api/v1/client/warehouses/${north}/locations/${bin}`, {
+      token: otherAdmin,
+      body: { capacity: 3 },
+    });
+    assert.deepEqual([theirs.status, theirs.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
+
+    // LANE-A serves the route of ROUTE_DATE, a day after the server's clock.
+    const inUse = await patch(lanes['LANE-A']!, { kind: 'zone' });
+    assert.deepEqual([inUse.status, inUse.body.error_code], [409, 'LOCATION_IN_USE']);
+    assert.ok(inUse.body.details.route_ids.includes(routeId), JSON.stringify(inUse.body));
+    assert.equal((await patch(lanes['LANE-A']!, { capacity: 60 })).body.location.kind, 'staging_lane');
+
+    // A closed lane is given to no new route: SOUTH's only lane, closed, then opened again.
+    const date = '2026-11-07';
+    const routed = await parcel('LOC-3', date);
+    const built = await post('/v3/client/build-route', { date, time_limit_ms: 200 });
+    assert.equal(built.status, 200, JSON.stringify(built.body));
+    await receive([routed], employee, south);
+    const southLane = (
+      await post(`/v1/client/warehouses/${south}/locations`, {
+        code: 'S-LANE',
+        kind: 'staging_lane',
+        capacity: 10,
+      })
+    ).body.location.id;
+    assert.equal((await patch(southLane, { capacity: 0 }, south)).status, 200);
+    const sort = () => post(`/v1/warehouse/${south}/sort`, { tracking_number: routed, date }, employee);
+    const closed = await sort();
+    assert.deepEqual([closed.status, closed.body.error_code], [409, 'NO_STAGING_LANE']);
+    assert.equal((await patch(southLane, { capacity: 10 }, south)).status, 200);
+    const opened = await sort();
+    assert.deepEqual([opened.status, opened.body.lane], [200, { id: southLane, code: 'S-LANE' }]);
   });
 
   it('answers over GraphQL alike, refusals included', async () => {

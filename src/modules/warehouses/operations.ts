@@ -258,6 +258,33 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       handler: (ctx, { warehouse_id, ...input }) => warehouses.createLocation(ctx, warehouse_id, input),
     }),
     defineOperation({
+      name: 'update_warehouse_location',
+      summary:
+        "Change a location's code, kind or capacity: never below what it holds; capacity 0 closes it (nothing more goes in, no route is given it as lane)",
+      tag: TAG_MOBILE,
+      kind: 'mutation',
+      risk: 'low',
+      access: { kinds: ADMIN, scopes: ['wms:write'] },
+      errors: [
+        'WAREHOUSE_NOT_FOUND',
+        'WAREHOUSE_LOCATION_NOT_FOUND',
+        'CAPACITY_BELOW_OCCUPIED',
+        'LOCATION_IN_USE',
+      ],
+      rest: { method: 'PATCH', path: '/v1/client/warehouses/:warehouse_id/locations/:location_id' },
+      graphql: 'updateWarehouseLocation',
+      input: z.object({
+        warehouse_id: warehouseId,
+        location_id: idParam.describe('The location'),
+        code: code.optional(),
+        kind: z.enum(LOCATION_KINDS).optional(),
+        capacity: z.int().min(0).max(1_000_000).optional(),
+      }),
+      output: z.object({ result: z.literal(true), location: locationSchema }),
+      handler: (ctx, { warehouse_id, location_id, ...changes }) =>
+        warehouses.updateLocation(ctx, warehouse_id, location_id, changes),
+    }),
+    defineOperation({
       name: 'set_warehouse_staff',
       summary: 'Give the warehouse role to these employees and drivers (and take it from the others)',
       tag: TAG_MOBILE,

@@ -95,6 +95,19 @@ export function lockLocations(db: Db, warehouseId: number, ids: number[]): Promi
     .execute() as Promise<LocationRow[]>;
 }
 
+/** Changes a location (its row already locked by the caller): the location as it now is. */
+export function updateLocation(
+  db: Db,
+  id: number,
+  changes: Partial<Pick<WarehousesTables['warehouse_locations'], 'code' | 'kind' | 'capacity'>>,
+) {
+  return (
+    Object.keys(changes).length === 0
+      ? db.selectFrom('warehouse_locations').selectAll().where('id', '=', id)
+      : db.updateTable('warehouse_locations').set(changes).where('id', '=', id).returningAll()
+  ).executeTakeFirstOrThrow() as Promise<LocationRow>;
+}
+
 export async function addOccupancy(db: Db, locationId: number, delta: number): Promise<void> {
   await db
     .updateTable('warehouse_locations')
@@ -425,6 +438,18 @@ export function lanesOfDate(db: Db, warehouseId: number, date: string) {
     .where('warehouse_id', '=', warehouseId)
     .where('route_date', '=', date)
     .execute();
+}
+
+/** The routes a lane serves on `from` or later. */
+export async function routesOfLane(db: Db, locationId: number, from: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('warehouse_route_lanes')
+    .select('route_id')
+    .where('location_id', '=', locationId)
+    .where('route_date', '>=', from)
+    .orderBy('route_id')
+    .execute();
+  return rows.map((r) => r.route_id);
 }
 
 export async function insertLane(db: Db, row: WarehousesTables['warehouse_route_lanes']): Promise<void> {

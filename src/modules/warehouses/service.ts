@@ -153,6 +153,40 @@ export class WarehousesService implements OrderStatusListener {
     return { result: true as const, location: { id, warehouse_id: warehouseId, ...input, occupied: 0 } };
   }
 
+  /**
+   * Under the location's row lock, so a putaway or sort cannot slip between the check and the
+   * change: the capacity never drops below what the location holds, and a staging lane keeps its
+   * kind while it serves a route of today or later.
+   */
+  async updateLocation(
+    ctx: OperationContext,
+    warehouseId: number,
+    locationId: number,
+    changes: { code?: string; kind?: LocationKind; capacity?: number },
+  ) {
+    const businessId = businessOf(ctx);
+    await this.warehouse(ctx.db, businessId, warehouseId);
+    const location = await this.location(ctx.db, warehouseId, locationId);
+    if (changes.capacity !== undefined && changes.capacity < location.occupied) {
+      throw new AppError('CAPACITY_BELOW_OCCUPIED', {
+        params: { code: location.code, occupied: location.occupied },
+        details: { location_id: location.id, capacity: changes.capacity, occupied: location.occupied },
+      });
+    }
+    if (location.kind === 'staging_lane' && changes.kind !== undefined && changes.kind !== location.kind) {
+      const today = await this.dispatch.today(ctx.db, businessId);
+      const routeIds = await repo.routesOfLane(ctx.db, location.id, today);
+      if (routeIds.length > 0) {
+        throw new AppError('LOCATION_IN_USE', {
+          params: { code: location.code },
+          details: { location_id: location.id, route_ids: routeIds },
+        });
+      }
+    }
+    const changed = await repo.updateLocation(ctx.db, location.id, changes);
+    return { result: true as const, location: locationView(changed) };
+  }
+
   /** Grants the warehouse role: these employees and drivers (and only they) may scan here. */
   async setStaff(ctx: OperationContext, warehouseId: number, userIds: number[]) {
     const businessId = businessOf(ctx);
@@ -626,7 +660,8 @@ export class WarehousesService implements OrderStatusListener {
     if (again) return again;
     const locations = await repo.locationsOf(ctx.db, businessId, [warehouseId]);
     const taken = new Set((await repo.lanesOfDate(ctx.db, warehouseId, date)).map((l) => l.location_id));
-    const free = locations.find((l) => l.kind === 'staging_lane' && !taken.has(l.id));
+    // A lane closed by capacity 0 is given to no new route.
+    const free = locations.find((l) => l.kind === 'staging_lane' && l.capacity > 0 && !taken.has(l.id));
     if (!free)
       throw new AppError('NO_STAGING_LANE', { params: { date }, details: { route_id: routeId, date } });
     await repo.insertLane(ctx.db, {

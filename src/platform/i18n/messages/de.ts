@@ -153,6 +153,10 @@ export const de: ErrorMessages = {
     'Paket {number} liegt in einem anderen Lager: buchen Sie es um, statt es hier anzunehmen.',
   PACKAGE_NOT_IN_WAREHOUSE: 'Paket {number} ist nicht in diesem Lager: nehmen Sie es zuerst an.',
   LOCATION_FULL: 'Lagerplatz {code} ist voll: er hält so viele Pakete, wie seine Kapazität erlaubt.',
+  CAPACITY_BELOW_OCCUPIED:
+    'Lagerplatz {code} hält {occupied} Paket(e): seine Kapazität kann nicht darunter gesetzt werden.',
+  LOCATION_IN_USE:
+    'Lagerplatz {code} ist die Bereitstellungsspur einer Tour von heute oder später: bis dahin bleibt er eine Spur.',
   STOCK_NOT_ENOUGH: 'Nicht genug {sku} an diesem Platz, um es zu bewegen.',
   SCAN_ID_REUSED:
     'Der Scan {scan} wurde in diesem Lager schon für eine andere Bewegung verwendet: Geben Sie jedem Scan eine eigene ID.',

@@ -140,6 +140,10 @@ export const en: ErrorMessages = {
     'Package {number} is held by another warehouse: transfer it instead of receiving it here.',
   PACKAGE_NOT_IN_WAREHOUSE: 'Package {number} is not inside this warehouse: receive it first.',
   LOCATION_FULL: 'Location {code} is full: it holds as many parcels as its capacity allows.',
+  CAPACITY_BELOW_OCCUPIED:
+    'Location {code} holds {occupied} parcel(s): its capacity cannot be set below that.',
+  LOCATION_IN_USE:
+    'Location {code} is the staging lane of a route of today or later: it stays a lane until then.',
   STOCK_NOT_ENOUGH: 'Not enough of {sku} at that place to move.',
   SCAN_ID_REUSED:
     'Scan {scan} was already used for another move at this warehouse: give each scan its own id.',

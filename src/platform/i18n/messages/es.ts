@@ -147,6 +147,10 @@ export const es: ErrorMessages = {
     'El paquete {number} está en otro almacén: trasládelo en lugar de recibirlo aquí.',
   PACKAGE_NOT_IN_WAREHOUSE: 'El paquete {number} no está en este almacén: recíbalo primero.',
   LOCATION_FULL: 'La ubicación {code} está llena: contiene tantos paquetes como permite su capacidad.',
+  CAPACITY_BELOW_OCCUPIED:
+    'La ubicación {code} contiene {occupied} paquete(s): su capacidad no puede quedar por debajo.',
+  LOCATION_IN_USE:
+    'La ubicación {code} es el carril de preparación de una ruta de hoy o posterior: sigue siéndolo hasta entonces.',
   STOCK_NOT_ENOUGH: 'No hay suficiente {sku} en ese lugar para moverlo.',
   SCAN_ID_REUSED:
     'El escaneo {scan} ya se usó para otro movimiento en este almacén: dé a cada escaneo su propio identificador.',

@@ -155,6 +155,10 @@ export const fr: ErrorMessages = {
     'Le colis {number} est détenu par un autre entrepôt : transférez-le au lieu de le réceptionner ici.',
   PACKAGE_NOT_IN_WAREHOUSE: "Le colis {number} n'est pas dans cet entrepôt : réceptionnez-le d'abord.",
   LOCATION_FULL: "L'emplacement {code} est plein : il contient autant de colis que sa capacité le permet.",
+  CAPACITY_BELOW_OCCUPIED:
+    "L'emplacement {code} contient {occupied} colis : sa capacité ne peut pas descendre en dessous.",
+  LOCATION_IN_USE:
+    "L'emplacement {code} est la zone de préparation d'une tournée d'aujourd'hui ou à venir : il le reste jusque-là.",
   STOCK_NOT_ENOUGH: 'Pas assez de {sku} à cet endroit pour le déplacer.',
   SCAN_ID_REUSED:
     'Le scan {scan} a déjà servi à un autre mouvement dans cet entrepôt : donnez à chaque scan son propre identifiant.',

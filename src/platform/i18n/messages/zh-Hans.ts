@@ -127,6 +127,8 @@ export const zhHans: ErrorMessages = {
   PACKAGE_IN_OTHER_WAREHOUSE: '包裹 {number} 在另一个仓库中：请调拨，而不是在此收货。',
   PACKAGE_NOT_IN_WAREHOUSE: '包裹 {number} 不在此仓库中：请先收货。',
   LOCATION_FULL: '库位 {code} 已满：所存包裹已达容量上限。',
+  CAPACITY_BELOW_OCCUPIED: '库位 {code} 现存 {occupied} 件包裹：容量不能设得比这更低。',
+  LOCATION_IN_USE: '库位 {code} 是今天或之后某条路线的集货道：在此之前它须保持为集货道。',
   STOCK_NOT_ENOUGH: '该位置的 {sku} 数量不足，无法移动。',
   SCAN_ID_REUSED: '扫描 {scan} 已用于本仓库的另一次移动：请为每次扫描使用不同的编号。',
   NO_STAGING_LANE: '此仓库的每条集货道在 {date} 都已分配给线路：请新增集货道。',

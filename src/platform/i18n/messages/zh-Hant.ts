@@ -127,6 +127,8 @@ export const zhHant: ErrorMessages = {
   PACKAGE_IN_OTHER_WAREHOUSE: '包裹 {number} 在另一個倉庫中：請調撥，而不是在此收貨。',
   PACKAGE_NOT_IN_WAREHOUSE: '包裹 {number} 不在此倉庫中：請先收貨。',
   LOCATION_FULL: '庫位 {code} 已滿：所存包裹已達容量上限。',
+  CAPACITY_BELOW_OCCUPIED: '庫位 {code} 現存 {occupied} 件包裹：容量不能設得比這更低。',
+  LOCATION_IN_USE: '庫位 {code} 是今天或之後某條路線的集貨道：在此之前它須保持為集貨道。',
   STOCK_NOT_ENOUGH: '該位置的 {sku} 數量不足，無法移動。',
   SCAN_ID_REUSED: '掃描 {scan} 已用於本倉庫的另一次移動：請為每次掃描使用不同的編號。',
   NO_STAGING_LANE: '此倉庫的每條集貨道在 {date} 都已分配給路線：請新增集貨道。',
