@@ -809,6 +809,7 @@ describe('warehouses', () => {
       capacity: 1,
       occupied: 1,
     });
+    assert.deepEqual((await patch(bin, {})).body.location, changed.body.location);
     const full = await put(second);
     assert.deepEqual([full.status, full.body.error_code], [409, 'LOCATION_FULL']);
     const taken = await patch(bin, { code: 'BIN-2' });

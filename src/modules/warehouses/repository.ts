@@ -101,11 +101,12 @@ export function updateLocation(
   id: number,
   changes: Partial<Pick<WarehousesTables['warehouse_locations'], 'code' | 'kind' | 'capacity'>>,
 ) {
-  return (
-    Object.keys(changes).length === 0
-      ? db.selectFrom('warehouse_locations').selectAll().where('id', '=', id)
-      : db.updateTable('warehouse_locations').set(changes).where('id', '=', id).returningAll()
-  ).executeTakeFirstOrThrow() as Promise<LocationRow>;
+  return db
+    .updateTable('warehouse_locations')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow() as Promise<LocationRow>;
 }
 
 export async function addOccupancy(db: Db, locationId: number, delta: number): Promise<void> {

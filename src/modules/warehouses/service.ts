@@ -183,7 +183,8 @@ export class WarehousesService implements OrderStatusListener {
         });
       }
     }
-    const changed = await repo.updateLocation(ctx.db, location.id, changes);
+    const changed =
+      Object.keys(changes).length === 0 ? location : await repo.updateLocation(ctx.db, location.id, changes);
     return { result: true as const, location: locationView(changed) };
   }
 
