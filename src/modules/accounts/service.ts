@@ -61,10 +61,10 @@ export interface IssuedToken {
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Businesses, users of every account kind, sign-in and bearer tokens. */
 /** Past this many businesses' time zones kept, the kept ones are dropped and read again. */
 const KEPT_TIME_ZONES = 10_000;
 
+/** Businesses, users of every account kind, sign-in and bearer tokens. */
 export class AccountsService {
   private readonly attemptsByAddress: RateLimiterMemory;
   private readonly failuresByEmail: RateLimiterMemory;

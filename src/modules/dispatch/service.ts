@@ -250,7 +250,6 @@ export class DispatchService {
     });
   }
 
-  /** Today's date (YYYY-MM-DD) in the business's time zone. */
   /**
    * Where an order stands on the business's routes of a date: its route, the route's driver and
    * its stop's place in the sequence (the delivery, for a pickup-and-delivery order); null when
@@ -269,6 +268,7 @@ export class DispatchService {
     };
   }
 
+  /** Today's date (YYYY-MM-DD) in the business's time zone. */
   async today(db: Queryable, businessId: number): Promise<string> {
     return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
   }
