@@ -188,16 +188,13 @@ export class OrderJournal {
       packages?: ReadonlyArray<{ id: number; tracking_number: string }>;
     } = {},
   ): Promise<void> {
-    const orderId = typeof order === 'number' ? order : order.id;
-    const after = typeof order === 'number' ? (await repo.findOrder(ctx.db, businessId, orderId))! : order;
-    const packages = (options.packages ?? (await repo.packagesOf(ctx.db, businessId, [orderId]))).map(
-      (p) => ({
-        id: p.id,
-        tracking_number: p.tracking_number,
-      }),
-    );
+    const after = typeof order === 'number' ? (await repo.findOrder(ctx.db, businessId, order))! : order;
     // The audit trail's time of the change when the caller gives it, so both tell the same day.
-    const { at = this.clock.now(), packages: _read, ...rest } = options;
+    const { at = this.clock.now(), packages: given, ...rest } = options;
+    const packages = (given ?? (await repo.packagesOf(ctx.db, businessId, [after.id]))).map((p) => ({
+      id: p.id,
+      tracking_number: p.tracking_number,
+    }));
     const change: OrderStatusChange = { businessId, order: after, packages, from, to, at, ...rest };
     for (const listener of this.statusListeners) await listener.orderStatusChanged(ctx, change);
     await this.events.publish(ctx, statusEvent(change));
