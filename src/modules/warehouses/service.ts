@@ -412,14 +412,13 @@ export class WarehousesService implements OrderStatusListener {
         results.push({
           ...answer,
           outcome: 'already_received' as const,
-          order_status: locked.get(pkg.order_id)!.status,
+          order_status: order.status,
         });
         continue;
       }
-      const status = locked.get(pkg.order_id)!.status;
-      const steps = RECEIVING_STEPS[status];
+      const steps = RECEIVING_STEPS[order.status];
       if (!steps) {
-        const params = { from: status, to: 'AT_WAREHOUSE' };
+        const params = { from: order.status, to: 'AT_WAREHOUSE' };
         results.push(refusedScan(ctx, number, 'ILLEGAL_STATUS_TRANSITION', params, params));
         continue;
       }
@@ -454,7 +453,7 @@ export class WarehousesService implements OrderStatusListener {
           { status_code: 'received', source: { type: 'self_delivery' }, location: locationOfWarehouse(here) },
         );
       }
-      locked.set(pkg.order_id, { ...locked.get(pkg.order_id)!, status: 'AT_WAREHOUSE' });
+      locked.set(pkg.order_id, { ...order, status: 'AT_WAREHOUSE' });
       results.push({ ...answer, outcome: 'received' as const, order_status: 'AT_WAREHOUSE' as const });
     }
     return {
