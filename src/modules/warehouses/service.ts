@@ -1136,18 +1136,13 @@ export class WarehousesService implements OrderStatusListener {
     locationId: number | null,
     how: { state: PackageState; action: string; routeId?: number },
   ) {
-    let target: repo.LocationRow | undefined;
-    if (row.location_id === null && locationId !== null) {
-      // Onto a location from none (a sort, a first putaway): the room is taken in one statement.
-      target = await repo.takeRoom(ctx.db, warehouseId, locationId, 1);
-      if (!target) {
-        // Unknown or full, or room freed since: told apart under the location's lock.
-        const location = await this.location(ctx.db, warehouseId, locationId);
-        checkRoom(location, 1);
-        await repo.addOccupancy(ctx.db, location.id, 1);
-        target = { ...location, occupied: location.occupied + 1 };
-      }
-    } else {
+    // Onto a location from none (a sort, a first putaway): the room is taken in one statement.
+    // When it is not (unknown, full, or room freed since), the general way below tells which.
+    let target =
+      row.location_id === null && locationId !== null
+        ? await repo.takeRoom(ctx.db, warehouseId, locationId, 1)
+        : undefined;
+    if (!target) {
       const ids = [...new Set([row.location_id, locationId].filter((id): id is number => id !== null))];
       const locations = await repo.lockLocations(ctx.db, warehouseId, ids);
       target = locations.find((l) => l.id === locationId);
