@@ -6,55 +6,12 @@ import {
   idParam as id,
   timeWindowSchema,
 } from '../../platform/schemas.ts';
+import { driverSchema, routeSchema } from './schemas.ts';
 import { DEFAULT_TIME_LIMIT_MS, type DispatchService, MAX_TIME_LIMIT_MS } from './service.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;
 /** Staff, and contractors within their own fleet and pool. */
 const PLANNERS = ['client_admin', 'employee', 'contractor'] as const;
-
-const driverSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  email: z.string(),
-  active: z.boolean(),
-  profile: z
-    .object({
-      depot_id: z.int().nullable(),
-      vehicle_type: z.string(),
-      capacity: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
-      shift: z.object({ start: z.string(), end: z.string() }),
-      skills: z.array(z.string()),
-      available: z.boolean(),
-      contractor_company_id: z
-        .int()
-        .nullable()
-        .describe("The contractor company it drives for; null: the business's own"),
-    })
-    .nullable()
-    .describe('Vehicle, capacity, working hours and skills; null until set'),
-});
-
-const routeSchema = z.object({
-  id: z.int(),
-  date: z.string(),
-  driver: z.object({ id: z.int(), name: z.string() }),
-  distance_meters: z.int(),
-  departure: z.string(),
-  return_time: z.string(),
-  stops: z.array(
-    z.object({
-      sequence: z.int(),
-      order_id: z.int(),
-      leg: z
-        .enum(['pickup', 'delivery'])
-        .describe(
-          'What the driver does there: a P2P order has both legs on one route, pickup first; a P order is a pickup, a D order a delivery',
-        ),
-      planned_arrival: z.string(),
-      planned_departure: z.string(),
-    }),
-  ),
-});
 
 export function dispatchOperations(dispatch: DispatchService): Operation[] {
   return [

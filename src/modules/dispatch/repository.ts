@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
 import type { DispatchTables } from './tables.ts';
 
@@ -50,8 +50,8 @@ const STOPS_PER_STATEMENT = 5000;
 export async function insertRoutes(
   db: Queryable<DispatchTables>,
   routes: ReadonlyArray<{
-    route: Omit<DispatchTables['routes'], 'id'>;
-    stops: Array<Omit<DispatchTables['route_stops'], 'route_id'>>;
+    route: Insertable<DispatchTables['routes']>;
+    stops: Array<Omit<Insertable<DispatchTables['route_stops']>, 'route_id'>>;
   }>,
 ): Promise<number[]> {
   if (routes.length === 0) return [];
@@ -91,6 +91,14 @@ export function routesOf(
       'r.departure',
       'r.return_time',
       'r.created_at',
+      'r.status',
+      'r.locked',
+      'r.started_at',
+      'r.finished_at',
+      'r.distance_source',
+      'r.load_weight_grams',
+      'r.load_volume_cm3',
+      'r.load_count',
     ])
     .where('r.business_id', '=', businessId)
     .$if(filter.date !== undefined, (q) => q.where('r.route_date', '=', filter.date!))

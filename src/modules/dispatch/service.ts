@@ -183,9 +183,16 @@ export class DispatchService {
       id: row.id,
       date: row.route_date,
       driver: { id: row.driver_user_id, name: driverNames.get(row.driver_user_id) ?? '' },
+      status: row.status,
+      locked: row.locked,
+      started_at: row.started_at?.toISOString() ?? null,
+      finished_at: row.finished_at?.toISOString() ?? null,
       distance_meters: row.distance_meters,
+      distance_source: row.distance_source,
       departure: row.departure.slice(0, 5),
       return_time: row.return_time.slice(0, 5),
+      duration_minutes: Math.round((seconds(row.return_time) - seconds(row.departure)) / 60),
+      load: { weight_grams: row.load_weight_grams, volume_cm3: row.load_volume_cm3, count: row.load_count },
       stops: stops
         .filter((stop) => stop.route_id === row.id)
         .map((stop) => ({
@@ -194,6 +201,9 @@ export class DispatchService {
           leg: stop.leg,
           planned_arrival: stop.planned_arrival.slice(0, 5),
           planned_departure: stop.planned_departure.slice(0, 5),
+          status: stop.status,
+          arrived_at: stop.arrived_at?.toISOString() ?? null,
+          completed_at: stop.completed_at?.toISOString() ?? null,
         })),
     }));
   }
@@ -371,6 +381,9 @@ export class DispatchService {
           departure: clock(planned.departure),
           return_time: clock(planned.returnTime),
           created_at: now,
+          load_weight_grams: planned.load.weightGrams,
+          load_volume_cm3: planned.load.volumeCm3,
+          load_count: planned.load.count,
         },
         stops: planned.stops.map((stop, index) => ({
           sequence: index + 1,

@@ -1,5 +1,10 @@
 import type { Generated } from 'kysely';
 
+export const ROUTE_STATUSES = ['planned', 'started', 'finished'] as const;
+export type RouteStatus = (typeof ROUTE_STATUSES)[number];
+export const STOP_STATUSES = ['pending', 'arrived', 'done', 'failed'] as const;
+export type StopStatus = (typeof STOP_STATUSES)[number];
+
 export interface DispatchTables {
   depots: { id: Generated<number>; business_id: number; name: string; lat: number; lng: number };
   driver_profiles: {
@@ -26,6 +31,18 @@ export interface DispatchTables {
     departure: string;
     return_time: string;
     created_at: Date;
+    /** planned, then started by its driver, then finished. */
+    status: Generated<RouteStatus>;
+    /** A locked route is left as it is by a rebuild. */
+    locked: Generated<boolean>;
+    started_at: Date | null;
+    finished_at: Date | null;
+    /** Where the plan's distances and times came from: a routing engine, or straight lines. */
+    distance_source: Generated<string>;
+    /** The most the route carries at once, per dimension. */
+    load_weight_grams: Generated<number>;
+    load_volume_cm3: Generated<number>;
+    load_count: Generated<number>;
   };
   route_stops: {
     route_id: number;
@@ -35,5 +52,9 @@ export interface DispatchTables {
     leg: 'pickup' | 'delivery';
     planned_arrival: string;
     planned_departure: string;
+    /** What happened there: pending, the driver arrived, the leg was done, or it failed. */
+    status: Generated<StopStatus>;
+    arrived_at: Date | null;
+    completed_at: Date | null;
   };
 }
