@@ -27,6 +27,8 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   cancel_order: { auth: 'A', risk: 'high', scopes: ['orders:write'], confirm: true },
   bulk_create_orders: { auth: 'A', risk: 'high', scopes: ['orders:write'], confirm: true },
   reroute_to_address: { auth: 'A', risk: 'high', scopes: ['orders:write'], confirm: true },
+  set_order_location: { auth: 'A', risk: 'medium', scopes: ['orders:write'] },
+  get_orders_needing_location: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
   update_delivery_instruction: { auth: 'A', risk: 'medium', scopes: ['orders:write'] },
   update_order_note: { auth: 'A', risk: 'medium', scopes: ['orders:write'] },
   update_time_window_by_refs: { auth: 'A', risk: 'medium', scopes: ['orders:write'] },

@@ -876,6 +876,20 @@ describe('tenant isolation', () => {
     release_order: refusedById('release'),
     update_order_status: refusedById('status', { status: 'PICKED_UP' }),
     reroute_to_address: refusedById('reroute', { dropoff: { line1: 'Elsewhere' } }),
+    set_order_location: async () => {
+      const before = await orderAsA();
+      const answer = await api.call('PUT', `/api/v1/client/orders/${orderOfA.id}/location`, {
+        token: adminOfB(),
+        body: { lat: 1, lng: 1 },
+      });
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'ORDER_NOT_FOUND');
+      assert.deepEqual(await orderAsA(), before);
+    },
+    get_orders_needing_location: async () => {
+      const answer = await api.get('/api/v1/client/orders/needs-location', { token: adminOfB() });
+      assert.ok(answer.body.orders.every((row: { order: { id: number } }) => row.order.id !== orderOfA.id));
+    },
     update_delivery_instruction: refusedById('delivery-instruction', { delivery_instruction: 'leave it' }),
     update_order_note: refusedById('note', { note: 'mine now' }),
     update_time_window_by_refs: async () => {

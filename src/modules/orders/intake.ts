@@ -10,13 +10,14 @@ import { toMinor } from '../../platform/money.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { AddressesService } from '../addresses/index.ts';
 import type { OrderJournal } from './journal.ts';
+import { type AddressPlaces, locationWarnings, type OrderLocations, type OrderWarning } from './locations.ts';
 import * as repo from './repository.ts';
 import { type OrderInput, type OrderView, RefusedOrder } from './schemas.ts';
 import { OFF_ROUTE_CHANGES } from './statuses.ts';
 import { viewsOf, wholeBusiness } from './views.ts';
 
-/** The saved addresses an order may name instead of writing one out. */
-export type AddressBook = Pick<AddressesService, 'orderAddress'>;
+/** The saved addresses an order may name instead of writing one out, and the geocoder that places the others. */
+export type AddressBook = Pick<AddressesService, 'orderAddress'> & AddressPlaces;
 
 const TRACKING_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const UNIQUE_VIOLATION = '23505';
@@ -28,6 +29,7 @@ export class OrderIntake {
     private readonly accounts: AccountsService,
     private readonly journal: OrderJournal,
     private readonly addressBook: AddressBook,
+    private readonly locations: OrderLocations,
   ) {}
 
   /** Creates orders all together: one refusal and none is created. */
@@ -42,7 +44,14 @@ export class OrderIntake {
   async bulkCreate(ctx: OperationContext, orders: Array<OrderInput | RefusedOrder>) {
     const businessId = businessOf(ctx);
     const results: Array<
-      | { index: number; success: true; order_id: number; order_ref: string; tracking_numbers: string[] }
+      | {
+          index: number;
+          success: true;
+          order_id: number;
+          order_ref: string;
+          tracking_numbers: string[];
+          warnings: OrderWarning[];
+        }
       | {
           index: number;
           success: false;
@@ -63,6 +72,7 @@ export class OrderIntake {
           order_id: id,
           order_ref: view!.order_ref,
           tracking_numbers: view!.packages.map((p) => p.tracking_number),
+          warnings: locationWarnings(view!, ctx.lang),
         });
         await sql`RELEASE SAVEPOINT bulk_order`.execute(ctx.db);
       } catch (error) {
@@ -103,6 +113,15 @@ export class OrderIntake {
     }
     const pickup = await this.savedAddress(ctx, input, 'pickup');
     const dropoff = await this.savedAddress(ctx, input, 'dropoff');
+    const family = input.family;
+    const type = family === 'local_delivery' ? (input.type ?? 'D') : null;
+    const legs = await this.locations.placeNew(ctx, {
+      family,
+      type,
+      carrier: input.carrier ?? null,
+      pickup: input.pickup ?? pickup?.address ?? null,
+      dropoff: input.dropoff ?? dropoff?.address ?? null,
+    });
     const now = this.clock.now();
     const prices = pricesInMinor(input);
     const orderRef = input.order_ref ?? this.generatedRef();
@@ -113,14 +132,14 @@ export class OrderIntake {
       id = await repo.insertOrder(ctx.db, {
         business_id: businessId,
         order_ref: orderRef,
-        family: input.family,
-        type: input.family === 'local_delivery' ? (input.type ?? 'D') : null,
+        family,
+        type,
         status: 'NEW_ORDER',
         scheduled_date: input.scheduled_date ?? null,
         window_start: input.time_window?.start ?? null,
         window_end: input.time_window?.end ?? null,
-        pickup: input.pickup ?? pickup?.address ?? null,
-        dropoff: input.dropoff ?? dropoff?.address ?? null,
+        pickup: legs.pickup,
+        dropoff: legs.dropoff,
         customer_user_id: input.customer_id ?? null,
         note: input.note ?? null,
         delivery_instruction: input.delivery_instruction ?? dropoff?.deliveryNotes ?? null,

@@ -11,6 +11,7 @@ import {
   timeWindowSchema,
 } from '../../platform/schemas.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import { locationOperations, orderWarningSchema } from './location-operations.ts';
 import { bulkOrderSchema, orderInputSchema, orderSchema } from './schemas.ts';
 import type { OrdersService } from './service.ts';
 import { ORDER_STATUSES, PROGRESS_STATUSES } from './statuses.ts';
@@ -62,7 +63,8 @@ export function ordersOperations(
         'Send one order object, or `{ "orders": [...] }` with up to 100: either all are created or none. ' +
         'Local-delivery orders have a type: D delivery (needs dropoff), P pickup (needs pickup), P2P (needs both). ' +
         'Each package gets its own tracking number. Use bulk_create_orders for per-order success or failure. ' +
-        'A customer account books for itself: customer_id is always its own.',
+        'A customer account books for itself: customer_id is always its own. ' +
+        'An order whose drop-off (D, P2P) or pickup (P, P2P) cannot be placed on the map is still created, with a location_missing warning.',
       tag: 'Orders',
       kind: 'mutation',
       risk: 'medium',
@@ -82,6 +84,9 @@ export function ordersOperations(
         order_id: z.int().describe('Id of the first order created'),
         tracking_number: z.string().describe('Tracking number of its first package'),
         orders: z.array(orderSchema),
+        warnings: z
+          .array(orderWarningSchema)
+          .describe('What needs a hand in the orders created (none: empty)'),
       }),
       handler: async (ctx, input) => {
         const created = await orders.intake.create(ctx, input.orders);
@@ -91,6 +96,7 @@ export function ordersOperations(
           order_id: first.id,
           tracking_number: first.packages[0]!.tracking_number,
           orders: created,
+          warnings: orders.locations.warningsOf(ctx, created),
         };
       },
     }),
@@ -122,6 +128,7 @@ export function ordersOperations(
             order_id: z.int().optional(),
             order_ref: z.string().optional(),
             tracking_numbers: z.array(z.string()).optional(),
+            warnings: z.array(orderWarningSchema).optional().describe('With success: what needs a hand'),
             error_code: z.string().optional(),
             message: z.string().optional(),
             details: z.record(z.string(), z.unknown()).optional(),
@@ -227,6 +234,7 @@ export function ordersOperations(
     }),
     ...statusOperations(orders, tracking),
     ...returnReasonOperations(orders),
+    ...locationOperations(orders),
     defineOperation({
       name: 'reroute_to_address',
       summary: 'Send an order not yet picked up to a new address',
@@ -239,7 +247,8 @@ export function ordersOperations(
       tool: {
         user: 'reroute_to_address',
         guide:
-          'Send an order not yet picked up to a new drop-off address: the original is cancelled and a new order with the same tracking numbers replaces it. High risk: confirm=true.',
+          'Send an order not yet picked up to a new drop-off address: the original is cancelled and a new order with the same tracking numbers replaces it. High risk: confirm=true. ' +
+          'To fix where the same address is on the map (a missing or wrong location), use set_order_location instead: it keeps the order.',
       },
       confirm: true,
       access: WRITE,

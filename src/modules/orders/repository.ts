@@ -62,6 +62,8 @@ export interface OrderFilter {
   /** Only orders inside one of the areas (a contractor's rules) or among the ids. */
   reach?: { areas: ServiceArea[]; orderIds: number[] };
   excludeIds?: number[];
+  /** Only orders whose leg planning needs has no coordinates (see locations.ts, neededLegs). */
+  lacksLocation?: boolean;
 }
 
 /** Orders whose service address has a postal code with one of the prefixes, scheduled in the range. */
@@ -76,6 +78,11 @@ export interface ServiceArea {
 /** The postal code of where the driver goes: the pickup of a pickup order, the drop-off otherwise. */
 const servicePostalCode = sql<string>`upper(regexp_replace(coalesce(
   (CASE WHEN o.type = 'P' THEN o.pickup ELSE o.dropoff END) ->> 'postal_code', ''), '[[:space:]]', '', 'g'))`;
+
+/** The drop-off of a D or P2P order, or the pickup of a P or P2P order, lacks a latitude or longitude. */
+const lacksLocation = sql<boolean>`(
+  (o.type IN ('D', 'P2P') AND (o.dropoff ->> 'lat' IS NULL OR o.dropoff ->> 'lng' IS NULL))
+  OR (o.type IN ('P', 'P2P') AND (o.pickup ->> 'lat' IS NULL OR o.pickup ->> 'lng' IS NULL)))`;
 
 function inArea(area: ServiceArea) {
   return sql<boolean>`(o.scheduled_date >= ${area.from}::date
@@ -106,6 +113,7 @@ function filtered(db: Queryable<OrdersTables>, businessId: number, filter: Order
         return eb.or([...areas.map(inArea), ...(orderIds.length ? [eb('o.id', 'in', orderIds)] : [])]);
       }),
     )
+    .$if(filter.lacksLocation === true, (q) => q.where(lacksLocation))
     .$if((filter.excludeIds?.length ?? 0) > 0, (q) => q.where('o.id', 'not in', filter.excludeIds!))
     .$if(filter.trackingNumber !== undefined, (q) =>
       q.where((eb) =>

@@ -5,6 +5,7 @@ import { OrderChanges } from './changes.ts';
 import { OrderFacts } from './facts.ts';
 import { type AddressBook, OrderIntake } from './intake.ts';
 import { OrderJournal } from './journal.ts';
+import { OrderLocations } from './locations.ts';
 import { OrderQueries } from './queries.ts';
 import { OrderReturns } from './returns.ts';
 import type { ContractorPools } from './views.ts';
@@ -19,6 +20,7 @@ export class OrdersService {
   readonly intake: OrderIntake;
   readonly changes: OrderChanges;
   readonly returns: OrderReturns;
+  readonly locations: OrderLocations;
   /** Aggregated facts for a rollup kept elsewhere (analytics) to be rebuilt from. */
   readonly facts = new OrderFacts();
 
@@ -31,7 +33,8 @@ export class OrdersService {
   ) {
     this.journal = new OrderJournal(clock, events);
     this.queries = new OrderQueries(clock, accounts, pools);
-    this.intake = new OrderIntake(clock, accounts, this.journal, addressBook);
+    this.locations = new OrderLocations(clock, this.journal, this.queries, addressBook);
+    this.intake = new OrderIntake(clock, accounts, this.journal, addressBook, this.locations);
     this.returns = new OrderReturns(clock);
     this.changes = new OrderChanges(clock, this.journal, this.queries, this.returns);
   }

@@ -32,6 +32,11 @@ export const de: ErrorMessages = {
   ORDER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Auftrag {order}.',
   ORDER_REF_TAKEN: 'Die Auftragsreferenz {order_ref} wird in diesem Unternehmen bereits verwendet.',
   ILLEGAL_STATUS_TRANSITION: 'Ein Auftrag im Status {from} kann nicht in {to} wechseln.',
+  ORDER_LOCATION_LOCKED:
+    'Der Standort {leg} des Auftrags {order} kann im Status {status} nicht geändert werden.',
+  ORDER_LEG_UNUSED: 'Auftrag {order} hat keine Adresse {leg} zum Verorten.',
+  ADDRESS_NOT_PLACEABLE:
+    'Weder die eigenen Orte des Unternehmens noch der Geocoder kennen diese Adresse: {address}. Senden Sie lat und lng oder korrigieren Sie die Adresse.',
   CUSTOMER_NOT_FOUND: 'Kunde {customer_id} ist kein Kundenkonto dieses Unternehmens.',
   AMOUNT_TOO_PRECISE: 'Der Betrag {amount} hat mehr Nachkommastellen, als {currency} erlaubt.',
   DRIVER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Fahrer {driver}.',

@@ -33,6 +33,10 @@ export const en: ErrorMessages = {
   ORDER_NOT_FOUND: 'No order {order} exists in this business.',
   ORDER_REF_TAKEN: 'The order reference {order_ref} is already used in this business.',
   ILLEGAL_STATUS_TRANSITION: 'An order in status {from} cannot move to {to}.',
+  ORDER_LOCATION_LOCKED: 'The {leg} location of order {order} cannot change while it is {status}.',
+  ORDER_LEG_UNUSED: 'Order {order} has no {leg} address to place.',
+  ADDRESS_NOT_PLACEABLE:
+    "Neither the business's own places nor the geocoder know this address: {address}. Send lat and lng, or correct the address.",
   CUSTOMER_NOT_FOUND: 'Customer {customer_id} is not a customer account of this business.',
   AMOUNT_TOO_PRECISE: 'The amount {amount} has more decimals than {currency} allows.',
   DRIVER_NOT_FOUND: 'No driver {driver} exists in this business.',

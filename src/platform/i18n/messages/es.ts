@@ -33,6 +33,11 @@ export const es: ErrorMessages = {
   ORDER_NOT_FOUND: 'No existe el pedido {order} en esta empresa.',
   ORDER_REF_TAKEN: 'La referencia de pedido {order_ref} ya se usa en esta empresa.',
   ILLEGAL_STATUS_TRANSITION: 'Un pedido en estado {from} no puede pasar a {to}.',
+  ORDER_LOCATION_LOCKED:
+    'La ubicación {leg} del pedido {order} no puede cambiar mientras está en estado {status}.',
+  ORDER_LEG_UNUSED: 'El pedido {order} no tiene dirección {leg} que situar.',
+  ADDRESS_NOT_PLACEABLE:
+    'Ni los lugares propios de la empresa ni el geocodificador conocen esta dirección: {address}. Envíe lat y lng, o corrija la dirección.',
   CUSTOMER_NOT_FOUND: 'El cliente {customer_id} no es una cuenta de cliente de esta empresa.',
   AMOUNT_TOO_PRECISE: 'El importe {amount} tiene más decimales de los que permite {currency}.',
   DRIVER_NOT_FOUND: 'No existe el conductor {driver} en esta empresa.',

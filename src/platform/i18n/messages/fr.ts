@@ -33,6 +33,11 @@ export const fr: ErrorMessages = {
   ORDER_NOT_FOUND: "Aucune commande {order} n'existe dans cette entreprise.",
   ORDER_REF_TAKEN: 'La référence de commande {order_ref} est déjà utilisée dans cette entreprise.',
   ILLEGAL_STATUS_TRANSITION: 'Une commande au statut {from} ne peut pas passer à {to}.',
+  ORDER_LOCATION_LOCKED:
+    "L'emplacement {leg} de la commande {order} ne peut pas changer tant qu'elle est au statut {status}.",
+  ORDER_LEG_UNUSED: "La commande {order} n'a pas d'adresse {leg} à placer.",
+  ADDRESS_NOT_PLACEABLE:
+    "Ni les lieux de l'entreprise ni le géocodeur ne connaissent cette adresse : {address}. Envoyez lat et lng, ou corrigez l'adresse.",
   CUSTOMER_NOT_FOUND: "Le client {customer_id} n'est pas un compte client de cette entreprise.",
   AMOUNT_TOO_PRECISE: 'Le montant {amount} a plus de décimales que {currency} ne le permet.',
   DRIVER_NOT_FOUND: "Aucun chauffeur {driver} n'existe dans cette entreprise.",

@@ -29,6 +29,10 @@ export const zhHans: ErrorMessages = {
   ORDER_NOT_FOUND: '本企业不存在订单 {order}。',
   ORDER_REF_TAKEN: '订单参考号 {order_ref} 已在本企业中使用。',
   ILLEGAL_STATUS_TRANSITION: '状态为 {from} 的订单不能变更为 {to}。',
+  ORDER_LOCATION_LOCKED: '订单 {order} 处于 {status} 状态时，其 {leg} 位置不能更改。',
+  ORDER_LEG_UNUSED: '订单 {order} 没有可定位的 {leg} 地址。',
+  ADDRESS_NOT_PLACEABLE:
+    '企业自有地点和地理编码服务都不认识此地址：{address}。请发送 lat 和 lng，或更正地址。',
   CUSTOMER_NOT_FOUND: '客户 {customer_id} 不是本企业的客户账户。',
   AMOUNT_TOO_PRECISE: '金额 {amount} 的小数位数超过了 {currency} 允许的位数。',
   DRIVER_NOT_FOUND: '本企业不存在司机 {driver}。',

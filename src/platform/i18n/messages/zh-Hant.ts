@@ -29,6 +29,10 @@ export const zhHant: ErrorMessages = {
   ORDER_NOT_FOUND: '本企業不存在訂單 {order}。',
   ORDER_REF_TAKEN: '訂單參考號 {order_ref} 已在本企業中使用。',
   ILLEGAL_STATUS_TRANSITION: '狀態為 {from} 的訂單不能變更為 {to}。',
+  ORDER_LOCATION_LOCKED: '訂單 {order} 處於 {status} 狀態時，其 {leg} 位置不能變更。',
+  ORDER_LEG_UNUSED: '訂單 {order} 沒有可定位的 {leg} 地址。',
+  ADDRESS_NOT_PLACEABLE:
+    '企業自有地點和地理編碼服務都不認識此地址：{address}。請傳送 lat 和 lng，或更正地址。',
   CUSTOMER_NOT_FOUND: '客戶 {customer_id} 不是本企業的客戶帳戶。',
   AMOUNT_TOO_PRECISE: '金額 {amount} 的小數位數超過了 {currency} 允許的位數。',
   DRIVER_NOT_FOUND: '本企業不存在司機 {driver}。',
