@@ -133,7 +133,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const datasets: DatasetsService = new DatasetsService(clock, { now: ownData, later: publicGeocoder });
   // Where an address is placed on request: the business's own data first, then the public geocoder.
   const geocoder = new GeocoderChain([ownData, ...(publicGeocoder ? [publicGeocoder] : [])]);
-  const addresses = new AddressesService(clock, { places, publicGeocoder, geocoder });
+  const addresses = new AddressesService(clock, { places, publicGeocoder, geocoder, ownData });
   const orders = new OrdersService(clock, accounts, contractors, events, addresses);
   // Who shares what with whom; tracking and the executor ask it before every cross-business read.
   const alliances = new AlliancesService(clock, accounts);

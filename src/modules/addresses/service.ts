@@ -58,12 +58,19 @@ export class AddressesService {
       publicGeocoder: Geocoder | null;
       /** The configured geocoder: the business's own data, then the public one. */
       geocoder: Geocoder | null;
+      /** The business's own data alone: answers from the database, never waits on the network. */
+      ownData?: Geocoder | null;
     } = { places: () => null, publicGeocoder: null, geocoder: null },
   ) {}
 
   /** Places an address on the map with the configured geocoders; `found: false` when none knows it. */
-  async geocode(ctx: OperationContext, input: { address: string; country?: string }) {
-    const found = await this.finders.geocoder
+  async geocode(
+    ctx: OperationContext,
+    input: { address: string; country?: string },
+    options: { ownDataOnly?: boolean } = {},
+  ) {
+    const geocoder = options.ownDataOnly ? this.finders.ownData : this.finders.geocoder;
+    const found = await geocoder
       ?.geocode(ctx.db, { businessId: businessOf(ctx), text: input.address, country: input.country ?? null })
       .catch((error: unknown) => {
         if (error instanceof GeocoderUnavailable) {

@@ -1,6 +1,6 @@
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { AppError, isAppError } from '../../platform/errors.ts';
+import { AppError } from '../../platform/errors.ts';
 import { fillTemplate, type Language } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import type { AddressesService } from '../addresses/index.ts';
@@ -94,19 +94,17 @@ export class OrderLocations {
   ) {}
 
   /**
-   * The needed legs of an order being created, placed where they have no coordinates yet. A
-   * place nobody knows, or a geocoder that cannot answer now, leaves the leg as given: the order
-   * is still taken, with a warning.
+   * The needed legs of an order being created, placed where they have no coordinates yet, from
+   * the business's own places only: a public geocoder is spaced a second a call, far too slow for
+   * a bulk of orders inside their transaction. A place nobody knows leaves the leg as given: the
+   * order is still taken, with a warning, and set_order_location places it later.
    */
   async placeNew<T extends Placeable>(ctx: OperationContext, order: T): Promise<T> {
     const placed = { ...order };
     for (const leg of missingLegs(order)) {
       const address = order[leg];
       if (!address) continue;
-      const found = await this.locate(ctx, address).catch((error: unknown) => {
-        if (isAppError(error) && error.code === 'GEOCODER_UNAVAILABLE') return null;
-        throw error;
-      });
+      const found = await this.locate(ctx, address, { ownDataOnly: true });
       if (found) placed[leg] = { ...address, lat: found.lat, lng: found.lng };
     }
     return placed;
@@ -201,8 +199,12 @@ export class OrderLocations {
     return { ...withContact, lat: found.lat, lng: found.lng };
   }
 
-  private async locate(ctx: OperationContext, address: Address) {
-    const answer = await this.places.geocode(ctx, { address: textOf(address), country: address.country });
+  private async locate(ctx: OperationContext, address: Address, options: { ownDataOnly?: boolean } = {}) {
+    const answer = await this.places.geocode(
+      ctx,
+      { address: textOf(address), country: address.country },
+      options,
+    );
     return answer.place;
   }
 }
