@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { GraphQLClient, gql } from 'graphql-request';
 import { sql } from 'kysely';
 import { createTenant, DROPOFF, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
@@ -159,6 +160,34 @@ describe('driver work', () => {
       assert.equal(answer.status, 404, JSON.stringify(answer.body));
       assert.equal(answer.body.error_code, 'ROUTE_NOT_FOUND');
     }
+  });
+
+  it('answers the same route over GraphQL', async () => {
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${first.token}` },
+    });
+    const answer = await graphql.request<{
+      myRoutes: {
+        routes: Array<{ id: number; stops: Array<{ order_id: number; contact: { phone: string } }> }>;
+      };
+    }>(gql`
+      {
+        myRoutes {
+          routes {
+            id
+            stops {
+              order_id
+              contact {
+                phone
+              }
+            }
+          }
+        }
+      }
+    `);
+    assert.equal(answer.myRoutes.routes[0]!.id, routeId);
+    const d1 = answer.myRoutes.routes[0]!.stops.find((s) => s.order_id === orders.d1.id)!;
+    assert.equal(d1.contact.phone, DROPOFF.phone);
   });
 
   it('refuses staff on driver operations with the error shape', async () => {
