@@ -43,7 +43,12 @@ import {
 } from './modules/contractors/index.ts';
 import { DatasetsService, datasetsOperations, PLACING_TOPIC } from './modules/datasets/index.ts';
 import { developerOperations } from './modules/developer/index.ts';
-import { DispatchService, dispatchOperations } from './modules/dispatch/index.ts';
+import {
+  DispatchService,
+  DriverWork,
+  dispatchOperations,
+  driverOperations,
+} from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -108,6 +113,8 @@ export interface Services {
   agentTools: AgentToolCalls;
   /** What integrators learn the API from (connected by createApp). */
   apiSurface: CatalogSurface;
+  /** A driver's working day on their own routes. */
+  driverWork: DriverWork;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -193,6 +200,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     ),
     agentTools,
     apiSurface,
+    driverWork: new DriverWork(clock, orders, dispatch),
   };
 }
 
@@ -281,7 +289,8 @@ export function createCatalog(services: Services): Catalog {
     .register(analyticsOperations(services.analytics))
     .register(datasetsOperations(services.datasets))
     .register(warehousesOperations(services.warehouses))
-    .register(chatOperations(services.chat));
+    .register(chatOperations(services.chat))
+    .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }));
 }
 
 export interface App {

@@ -64,6 +64,21 @@ describe('tenant isolation', () => {
       assert.deepEqual(await orderAsA(), before);
     };
 
+  /** B's driver writing on A's route: not found, and A's route stays planned. */
+  const driverOfBOnRouteOfA =
+    (path: string, body: object = {}) =>
+    async () => {
+      const answer = await api.post(
+        `/api/v1/driver/routes/${routeOfA}/${path}`,
+        { client_id: `b-${path}`, device_time: '2026-11-02T09:00:00Z', ...body },
+        { token: tokensOfB.driver },
+      );
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'ROUTE_NOT_FOUND');
+      const route = await api.get(`/api/v1/client/routes/${routeOfA}`, { token: tokenOfA });
+      assert.equal(route.body.route.status, 'planned');
+    };
+
   /** A's own carrier and a label bought from it, made by the first shipping check that needs them. */
   let shippingOfA: Promise<{ trackingNumber: string }> | undefined;
   const A_CARRIER = {
@@ -953,6 +968,25 @@ describe('tenant isolation', () => {
     },
     get_route_detail: async () => {
       const answer = await api.get(`/api/v1/client/routes/${routeOfA}`, { token: adminOfB() });
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error_code, 'ROUTE_NOT_FOUND');
+    },
+    get_my_routes: async () => {
+      const answer = await api.get('/api/v1/driver/routes?date=2026-11-04', { token: tokensOfB.driver });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.deepEqual(answer.body.routes, []);
+    },
+    start_route: driverOfBOnRouteOfA('start'),
+    arrive_at_stop: driverOfBOnRouteOfA('stops/1/arrive'),
+    complete_stop: driverOfBOnRouteOfA('stops/1/complete', { outcome: 'delivered' }),
+    report_positions: driverOfBOnRouteOfA('positions', {
+      positions: [{ lat: 1, lng: 1, device_time: '2026-11-02T09:00:00Z' }],
+    }),
+    finish_route: driverOfBOnRouteOfA('finish'),
+    scan_pickup_package: async () => {
+      const answer = await api.get(`/api/v1/driver/routes/${routeOfA}/packages/${orderOfA.tracking_number}`, {
+        token: tokensOfB.driver,
+      });
       assert.equal(answer.status, 404);
       assert.equal(answer.body.error_code, 'ROUTE_NOT_FOUND');
     },

@@ -6,6 +6,7 @@ export const SCOPES = [
   'labels:write',
   'routes:read',
   'routes:write',
+  'routes:drive',
   'drivers:read',
   'drivers:write',
   'analytics:read',
@@ -54,6 +55,8 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
   'wms-readonly': ['wms:read', 'orders:read'],
   'datasets-readonly': ['datasets:read'],
   'alliance-readonly': ['alliance:read'],
+  /** A driver's app: their own routes, and working them. */
+  driver: ['routes:read', 'routes:drive'],
   full: 'all',
 };
 

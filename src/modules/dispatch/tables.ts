@@ -58,3 +58,33 @@ export interface DispatchTables {
     completed_at: Date | null;
   };
 }
+
+/** What the driver's phone sends: each write kept with its first answer, and positions along a route. */
+export interface DriverWorkTables {
+  driver_writes: {
+    driver_user_id: number;
+    /** Given by the phone, so that a write sent again after losing signal is applied once. */
+    client_id: string;
+    business_id: number;
+    operation: string;
+    route_id: number;
+    order_id: number | null;
+    leg: 'pickup' | 'delivery' | null;
+    /** The first answer, which every replay answers; null while the first call runs. */
+    answer: unknown;
+    created_at: Date;
+  };
+  driver_positions: {
+    id: Generated<number>;
+    business_id: number;
+    driver_user_id: number;
+    route_id: number;
+    /** The order whose stop was completed there, for the position a completion reports. */
+    order_id: number | null;
+    lat: number;
+    lng: number;
+    accuracy_meters: number | null;
+    device_time: Date;
+    received_at: Date;
+  };
+}

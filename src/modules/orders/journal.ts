@@ -47,7 +47,14 @@ export interface OrderStatusChange {
 
 /** What the driver reports with a status: proof of delivery or pickup, the reason of a failure. */
 export interface StatusDetails {
-  pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
+  pod?: {
+    recipient?: string;
+    signature_url?: string;
+    photo_urls?: string[];
+    note?: string;
+    signature_proof_id?: number;
+    photo_proof_ids?: number[];
+  };
   incident_reason?: { code: string; message?: string };
   /** With RETURNED: one of the business's return reasons. */
   return_reason?: { code: string; note?: string };
@@ -63,6 +70,8 @@ export interface StatusDetails {
   };
   /** The packages the change is about when it is not all of the order's (a scan names the one scanned). */
   package_ids?: number[];
+  /** When it happened on the device that reported it, when not now (a driver's write sent late). */
+  occurred_at?: Date;
 }
 
 /** A change to record in an order's audit trail. */

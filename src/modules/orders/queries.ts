@@ -158,6 +158,14 @@ export class OrderQueries {
     return rows.map(({ package_id, tracking_number, ...order }) => ({ package_id, tracking_number, order }));
   }
 
+  /**
+   * These orders of the business as the service answers them, in the order asked, whoever calls:
+   * for a module that decided already what its caller may see (a driver, the stops of their route).
+   */
+  async views(db: Queryable, businessId: number, orderIds: number[]): Promise<OrderView[]> {
+    return viewsOf(db, wholeBusiness(businessId), orderIds);
+  }
+
   /** Order facts for listing beside other records (reference, status, date, route). */
   async summaries(db: Queryable, businessId: number, orderIds: number[]) {
     const rows = await repo.listOrders(

@@ -365,8 +365,10 @@ export class TrackingService implements OrderStatusListener {
   private rowsOf(change: OrderStatusChange): repo.EventRow[] {
     const code = otepCodeOf(change);
     const address =
-      change.to === 'PICKED_UP' || change.order.type === 'P' ? change.order.pickup : change.order.dropoff;
-    const occurredAt = this.clock.now().toISOString();
+      change.to === 'PICKED_UP' || code === 'pickup_failed' || change.order.type === 'P'
+        ? change.order.pickup
+        : change.order.dropoff;
+    const occurredAt = (change.details?.occurred_at ?? this.clock.now()).toISOString();
     const only = change.details?.package_ids;
     const packages = only ? change.packages.filter((pkg) => only.includes(pkg.id)) : change.packages;
     // A place the change names (a warehouse) is where it happened, whatever the code.
@@ -508,7 +510,8 @@ function otepCodeOf(change: Pick<OrderStatusChange, 'from' | 'to' | 'rerouted'>)
     case 'DELIVERED':
       return 'delivered';
     case 'FAILED_ATTEMPT':
-      return 'delivery_failed';
+      // Failing before pickup is a failed pickup (a driver found nothing to collect).
+      return change.from === 'PLANNED' ? 'pickup_failed' : 'delivery_failed';
     case 'RETURNED':
       return 'return_to_sender';
     case 'CANCELLED':

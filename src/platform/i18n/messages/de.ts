@@ -42,6 +42,16 @@ export const de: ErrorMessages = {
   DRIVER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Fahrer {driver}.',
   DEPOT_NOT_FOUND: 'In diesem Unternehmen gibt es kein Depot {depot}.',
   ROUTE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Tour {route}.',
+  STOP_NOT_FOUND: 'Auftrag {order} ist kein Halt der Tour {route}.',
+  PACKAGE_NOT_ON_ROUTE: 'Paket {number} gehört zu keinem Abholhalt der Tour {route}.',
+  ROUTE_NOT_STARTED: 'Tour {route} wurde noch nicht gestartet: starten Sie sie zuerst.',
+  ROUTE_FINISHED: 'Tour {route} ist beendet: es kann nichts mehr erfasst werden.',
+  STOP_ALREADY_COMPLETED: 'Der Halt von Auftrag {order} auf Tour {route} ist bereits abgeschlossen.',
+  CLIENT_ID_REUSED:
+    'client_id {client_id} wurde bereits für einen anderen Schreibvorgang verwendet: jeder braucht seine eigene.',
+  OUTCOME_NOT_FOR_LEG: 'Das Ergebnis {outcome} passt nicht zu einem Halt vom Typ {leg}.',
+  DEVICE_TIME_OUT_OF_RANGE:
+    'device_time {device_time} liegt mehr als 5 Minuten vor der Serverzeit oder ist älter als 7 Tage.',
   CONTRACTOR_RULE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Subunternehmerregel {rule}.',
   CONTRACTOR_NOT_ENGAGED: 'Das Subunternehmen {company} arbeitet nicht für dieses Unternehmen.',
   BUSINESS_REQUIRED: 'Dieses Konto arbeitet für mehrere Unternehmen: Geben Sie eines mit business_id an.',
