@@ -58,6 +58,7 @@ import {
   TestPaymentProvider,
 } from './modules/payments/index.ts';
 import { PricingService, pricingOperations } from './modules/pricing/index.ts';
+import { ProofsService, proofsOperations } from './modules/proofs/index.ts';
 import { ShippingService, shippingOperations } from './modules/shipping/index.ts';
 import { type Capabilities, systemOperations } from './modules/system/index.ts';
 import {
@@ -82,6 +83,7 @@ import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
 import { EmbeddedBroker, ExternalBroker, type MqttPublisher } from './platform/mqtt/broker.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
+import { type FileStorage, storageOf } from './platform/storage/index.ts';
 
 export const VERSION = packageJson.version;
 
@@ -97,6 +99,7 @@ export interface Services {
   pricing: PricingService;
   payments: PaymentsService;
   documents: DocumentsService;
+  proofs: ProofsService;
   shipping: ShippingService;
   webhooks: WebhooksService;
   apps: AppsService;
@@ -122,6 +125,8 @@ export interface Ports {
   paymentProvider: PaymentProvider;
   /** Places addresses on the map (dataset records, ...); the default searches the business's own data. */
   geocoder: Geocoder;
+  /** Where files (proofs of delivery) go; the default is the configured one (data directory or S3). */
+  storage: FileStorage;
 }
 
 export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {
@@ -145,6 +150,13 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // Who shares what with whom; tracking and the executor ask it before every cross-business read.
   const alliances = new AlliancesService(clock, accounts);
   const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events, alliances);
+  const proofs = new ProofsService(clock, orders, ports.storage ?? storageOf(config.storage), {
+    secret: config.proofLinkSecret,
+    dataDir: config.dataDir,
+    baseUrl: config.publicBaseUrl,
+  });
+  // A status change naming proof files that are not the order's own is refused before it is told on.
+  orders.journal.onStatusChange(proofs);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
   orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
@@ -181,6 +193,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
     documents,
+    proofs,
     shipping: new ShippingService(clock, orders, tracking, documents, events),
     webhooks,
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
@@ -275,10 +288,11 @@ export function createCatalog(services: Services): Catalog {
     .register(ordersOperations(services.orders, services.accounts, { incidentReasons: INCIDENT_REASONS }))
     .register(dispatchOperations(services.dispatch))
     .register(trackingOperations(services.tracking))
-    .register(publicTrackingOperations(services.tracking))
+    .register(publicTrackingOperations(services.tracking, services.proofs.links))
     .register(pricingOperations(services.pricing))
     .register(paymentsOperations(services.payments))
     .register(documentsOperations(services.documents))
+    .register(proofsOperations(services.proofs))
     .register(shippingOperations(services.shipping))
     .register(webhooksOperations(services.webhooks))
     .register(appsOperations(services.apps))

@@ -66,6 +66,53 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps files under the data directory unless S3_ENDPOINT names a bucket', () => {
+    assert.deepEqual(loadConfig({ TMS_DATA_DIR: '/var/lib/tms' }).storage, {
+      kind: 'disk',
+      directory: '/var/lib/tms/files',
+    });
+    const config = loadConfig({
+      S3_ENDPOINT: 'https://s3.example.com',
+      S3_BUCKET: 'tms-proofs',
+      S3_ACCESS_KEY_ID: 'key-id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    assert.deepEqual(config.storage, {
+      kind: 's3',
+      endpoint: 'https://s3.example.com',
+      bucket: 'tms-proofs',
+      accessKeyId: 'key-id',
+      secretAccessKey: 'secret',
+      region: 'us-east-1',
+      forcePathStyle: true,
+    });
+    assert.equal(
+      loadConfig({ S3_FORCE_PATH_STYLE: 'false', S3_REGION: 'eu-west-3' }).storage.kind,
+      'disk',
+      'the other S3 variables alone change nothing',
+    );
+  });
+
+  it('names what S3 storage lacks or gets wrong, and a short proof link secret', () => {
+    assert.throws(
+      () => loadConfig({ S3_ENDPOINT: 'https://s3.example.com', S3_BUCKET: 'tms-proofs' }),
+      (error: Error) => {
+        assert.match(error.message, /S3_ACCESS_KEY_ID="": is required when S3_ENDPOINT is set/);
+        assert.match(error.message, /S3_SECRET_ACCESS_KEY="": is required when S3_ENDPOINT is set/);
+        assert.doesNotMatch(error.message, /S3_BUCKET/);
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ S3_ENDPOINT: 'ftp://x' }), /S3_ENDPOINT="ftp:\/\/x"/);
+    assert.throws(() => loadConfig({ S3_BUCKET: 'No_Such' }), /S3_BUCKET="No_Such": must be a bucket name/);
+    assert.throws(() => loadConfig({ S3_FORCE_PATH_STYLE: 'yes' }), /S3_FORCE_PATH_STYLE/);
+    assert.throws(
+      () => loadConfig({ PROOF_LINK_SECRET: 'short' }),
+      /PROOF_LINK_SECRET="short": must be at least 32/,
+    );
+    assert.equal(loadConfig({ PROOF_LINK_SECRET: 'x'.repeat(32) }).proofLinkSecret, 'x'.repeat(32));
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ DATABASE_URL: '', PORT: '' }).port, 3000);
   });

@@ -4,6 +4,7 @@ import type { QueryBudgets } from './doors/graphql/limits.ts';
 import type { DatabaseTimeouts } from './platform/db/database.ts';
 import type { OutboundRules } from './platform/http/outbound.ts';
 import type { RequestLimitSettings } from './platform/limits.ts';
+import type { StorageSettings } from './platform/storage/index.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -77,6 +78,32 @@ const environmentSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'must be topic levels without wildcards')
     .default('tms'),
   MQTT_RETRY_MS: integer(100, 3_600_000).default(5_000),
+  S3_ENDPOINT: optionalUrl(['https', 'http']),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name (3 to 63 lowercase letters, digits, dots, dashes)',
+    )
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1')
+    .default('us-east-1'),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+  PROOF_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+});
+
+/** With S3_ENDPOINT, the bucket and its credentials are required too. */
+const S3_REQUIRED = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+const configurationSchema = environmentSchema.superRefine((e, check) => {
+  if (!e.S3_ENDPOINT) return;
+  for (const name of S3_REQUIRED) {
+    if (!e[name])
+      check.addIssue({ code: 'custom', path: [name], message: 'is required when S3_ENDPOINT is set' });
+  }
 });
 
 export interface Config {
@@ -93,6 +120,10 @@ export interface Config {
   dataDir: string;
   /** Ed25519 key signing document fingerprints (PKCS#8 PEM or base64 seed); absent: one kept in dataDir. */
   documentSigningKey: string | undefined;
+  /** Where files (proofs of delivery) go: `<dataDir>/files`, or an S3-compatible bucket with S3_ENDPOINT. */
+  storage: StorageSettings;
+  /** HMAC key of the short-lived proof links; absent: one generated once and kept in dataDir. */
+  proofLinkSecret: string | undefined;
   demoPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   publicBaseUrl: string;
@@ -154,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const parsed = environmentSchema.safeParse(present);
+  const parsed = configurationSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
@@ -192,6 +223,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dataDir: path.resolve(e.TMS_DATA_DIR),
     documentSigningKey: e.DOCUMENT_SIGNING_KEY,
+    storage: e.S3_ENDPOINT
+      ? {
+          kind: 's3',
+          endpoint: e.S3_ENDPOINT,
+          bucket: e.S3_BUCKET!,
+          accessKeyId: e.S3_ACCESS_KEY_ID!,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : { kind: 'disk', directory: path.join(path.resolve(e.TMS_DATA_DIR), 'files') },
+    proofLinkSecret: e.PROOF_LINK_SECRET,
     demoPassword: e.TMS_DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${displayHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),

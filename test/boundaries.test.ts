@@ -141,6 +141,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0027_warehouse_scans.sql': 'warehouses',
   '0028_working_day.sql': 'dispatch',
   '0029_driver_work.sql': 'dispatch',
+  '0030_proof_files.sql': 'proofs',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -106,6 +106,7 @@ describe('the OpenAPI document', () => {
       'GET /v1/labelservice/labels/{tracking_number}',
       'GET /v1/otep/trackings/{tracking_number}',
       'GET /v1/otep/trackings/{tracking_number}/events',
+      'GET /v1/proofs/{proof_id}',
       'POST /v1/otep/trackings/batch',
     ]);
     for (const route of declaring) {
@@ -216,6 +217,7 @@ describe('the OpenAPI document', () => {
       '414 PARAMETER_TOO_LONG',
       '415 UNSUPPORTED_DOCUMENT_TYPE',
       '415 UNSUPPORTED_MEDIA_TYPE',
+      '415 UNSUPPORTED_PROOF_TYPE',
     ]);
   });
 

@@ -60,6 +60,9 @@ describe('public tracking: GET /api/v1/tracking/{number} and trackingPublic', ()
       delivered_at: '2026-11-02T10:00:00Z',
       recipient: 'Léa M.',
       note: 'Left with the concierge',
+      signature_url: null,
+      photo_urls: [],
+      links_expire_at: null,
     });
   });
 

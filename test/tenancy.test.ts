@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { PNG } from 'pngjs';
 import { loadConfig } from '../src/config.ts';
 import { ACCOUNT_KINDS } from '../src/platform/catalog/operation.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
@@ -890,6 +891,16 @@ describe('tenant isolation', () => {
     hold_order: refusedById('hold'),
     release_order: refusedById('release'),
     update_order_status: refusedById('status', { status: 'PICKED_UP' }),
+    upload_proof: async () => {
+      const image = new PNG({ width: 2, height: 2 });
+      const answer = await fetch(`${server.baseUrl}/api/v1/driver/orders/${orderOfA.id}/proofs?kind=photo`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminOfB()}`, 'content-type': 'image/png' },
+        body: PNG.sync.write(image),
+      });
+      assert.equal(answer.status, 404);
+      assert.equal(((await answer.json()) as { error_code: string }).error_code, 'ORDER_NOT_FOUND');
+    },
     reroute_to_address: refusedById('reroute', { dropoff: { line1: 'Elsewhere' } }),
     set_order_location: async () => {
       const before = await orderAsA();

@@ -39,7 +39,16 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 /** A page: its language, title, main content and footer, styled by the base and its own CSS. */
 export function sendPage(
   reply: FastifyReply,
-  page: { status: number; lang: Language; title: string; body: SafeHtml; footer: SafeHtml; css: string },
+  page: {
+    status: number;
+    lang: Language;
+    title: string;
+    body: SafeHtml;
+    footer: SafeHtml;
+    css: string;
+    /** Where images may load from (the tracking page's proof links); none by default. */
+    imageSources?: readonly string[];
+  },
 ): FastifyReply {
   const css = BASE_CSS + page.css;
   const document = html`<!doctype html>
@@ -64,16 +73,20 @@ ${page.body}
     .type('text/html; charset=utf-8')
     .header('content-language', page.lang)
     .header('vary', 'accept-language')
-    .header('content-security-policy', cspFor(css))
+    .header('content-security-policy', cspFor(css, page.imageSources ?? []))
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .send(document.value);
 }
 
-/** Only this stylesheet applies (by its hash); nothing loads or runs, and forms go to this site only. */
-function cspFor(css: string): string {
+/**
+ * Only this stylesheet applies (by its hash); nothing loads or runs but images from the sources
+ * named, and forms go to this site only.
+ */
+function cspFor(css: string, imageSources: readonly string[]): string {
   return (
     `default-src 'none'; style-src 'sha256-${createHash('sha256').update(css).digest('base64')}'; ` +
+    (imageSources.length > 0 ? `img-src ${imageSources.join(' ')}; ` : '') +
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
   );
 }

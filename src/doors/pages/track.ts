@@ -40,6 +40,8 @@ const CSS = `
 .timeline li:first-child::before{background:#1a56a8}
 .event-status{font-weight:600;margin:0}
 .timeline .meta,.timeline p{margin:0}
+.proofs{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0 0;padding:0;list-style:none}
+.proofs img{display:block;max-width:100%;max-height:16rem;border:1px solid #d4d8dd;border-radius:8px;background:#fff}
 `;
 
 /**
@@ -86,7 +88,13 @@ export function registerTrackingPage(app: FastifyInstance, catalog: Catalog, exe
       return send(reply, view, { status: 404, title: view.text('notFoundTitle'), path, body });
     }
     const title = `${found.trackingNumber}: ${found.status_text ?? view.text('title')}`;
-    return send(reply, view, { status: 200, title, path, body: trackingBody(found, view) });
+    return send(reply, view, {
+      status: 200,
+      title,
+      path,
+      body: trackingBody(found, view),
+      imageSources: proofOrigins(found.proof_of_delivery),
+    });
   });
 }
 
@@ -124,12 +132,20 @@ interface Page {
   path: string;
   /** What goes in <main>. */
   body: SafeHtml;
+  /** Where its images come from (the proof links' origin). */
+  imageSources?: readonly string[];
 }
 
-function send(reply: FastifyReply, view: View, { status, title, path, body }: Page) {
+function send(reply: FastifyReply, view: View, { status, title, path, body, imageSources }: Page) {
   const footer = languageLinks(view.lang, view.text('language'), (lang) => `${path}?lang=${lang}`);
   reply.header('cache-control', 'public, max-age=60');
-  return sendPage(reply, { status, lang: view.lang, title, body, footer, css: CSS });
+  return sendPage(reply, { status, lang: view.lang, title, body, footer, css: CSS, imageSources });
+}
+
+/** The origins of the proof images a delivery shows, for the page's content security policy. */
+function proofOrigins(pod: PublicTracking['proof_of_delivery']): string[] {
+  const links = pod ? [...(pod.signature_url ? [pod.signature_url] : []), ...pod.photo_urls] : [];
+  return [...new Set(links.map((link) => new URL(link).origin))];
 }
 
 function trackingBody(found: PublicTracking, view: View): SafeHtml {
@@ -158,7 +174,19 @@ function proofOfDelivery(pod: NonNullable<PublicTracking['proof_of_delivery']>, 
 ${pod.recipient ? html`<dt>${view.text('signedBy')}</dt><dd>${pod.recipient}</dd>` : ''}
 ${pod.note ? html`<dt>${view.text('note')}</dt><dd>${pod.note}</dd>` : ''}
 </dl>
+${proofImages(pod, view)}
 </section>`;
+}
+
+/** The signature and photos, through their short-lived links (the page is cached for less than they live). */
+function proofImages(pod: NonNullable<PublicTracking['proof_of_delivery']>, view: View): SafeHtml | '' {
+  const images = [
+    ...(pod.signature_url ? [{ src: pod.signature_url, alt: view.text('signature') }] : []),
+    ...pod.photo_urls.map((src) => ({ src, alt: view.text('deliveryPhoto') })),
+  ];
+  if (images.length === 0) return '';
+  const items = images.map(({ src, alt }) => html`<li><img src="${src}" alt="${alt}" loading="lazy"></li>`);
+  return html`<ul class="proofs">${items}</ul>`;
 }
 
 function history(events: PublicEvent[], view: View): SafeHtml {

@@ -71,6 +71,7 @@ export async function registerRestDoor(
           const etag = version === undefined ? bytesTag(body) : versionTag(operation.name, version, request);
           if (sendNotModified(request, reply, etag)) return reply;
         }
+        if (representation) reply.headers(representation.headers);
         return reply.type(representation?.mediaType ?? 'application/json; charset=utf-8').send(body);
       },
     };
@@ -117,7 +118,11 @@ function restInput(
 
 function bodyInput(request: FastifyRequest, body: RestBody | undefined): Record<string, unknown> {
   // Only the media types of `body.bytes` are parsed as bytes.
-  if (Buffer.isBuffer(request.body) && body?.bytes) return { [body.bytes.field]: request.body };
+  if (Buffer.isBuffer(request.body) && body?.bytes) {
+    const { field, typeField } = body.bytes;
+    const type = (headerOf(request, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    return { [field]: request.body, ...(typeField ? { [typeField]: type } : {}) };
+  }
   if (body?.field) return { [body.field]: request.body };
   const fields = JSON_OBJECT.safeParse(request.body ?? {}, { error: validationErrorMap(request.lang) });
   if (!fields.success) throw validationFailed(fields.error);

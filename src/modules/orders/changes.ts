@@ -119,6 +119,7 @@ export class OrderChanges {
       await this.returns.check(ctx.db, businessId, {
         reason: details?.return_reason,
         photoUrls: details?.pod?.photo_urls,
+        photoProofIds: details?.pod?.photo_proof_ids,
       });
     }
     await this.move(ctx, businessId, orderId, steps, {}, details);

@@ -9,7 +9,7 @@ export type {
   StatusFact,
 } from './facts.ts';
 export { NO_REASON } from './facts.ts';
-export type { OrderStatusChange, OrderStatusListener, StatusDetails } from './journal.ts';
+export type { OrderStatusChange, OrderStatusListener, ProofOfDelivery, StatusDetails } from './journal.ts';
 export { ordersOperations } from './operations.ts';
 export type { AssignableOrder } from './queries.ts';
 export type { ServiceArea } from './repository.ts';

@@ -45,16 +45,22 @@ export interface OrderStatusChange {
   details?: StatusDetails;
 }
 
+/**
+ * Who took the parcel, and the signature and photos: as https links given by the caller, or as
+ * proof files uploaded for the order (the proofs module checks they are the order's own).
+ */
+export interface ProofOfDelivery {
+  recipient?: string;
+  signature_url?: string;
+  photo_urls?: string[];
+  signature_proof_id?: number;
+  photo_proof_ids?: number[];
+  note?: string;
+}
+
 /** What the driver reports with a status: proof of delivery or pickup, the reason of a failure. */
 export interface StatusDetails {
-  pod?: {
-    recipient?: string;
-    signature_url?: string;
-    photo_urls?: string[];
-    note?: string;
-    signature_proof_id?: number;
-    photo_proof_ids?: number[];
-  };
+  pod?: ProofOfDelivery;
   incident_reason?: { code: string; message?: string };
   /** With RETURNED: one of the business's return reasons. */
   return_reason?: { code: string; note?: string };

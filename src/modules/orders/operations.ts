@@ -567,7 +567,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       kind: 'mutation',
       risk: 'medium',
       access: WRITE,
-      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
+      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION', 'PROOF_NOT_FOUND'],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/status' },
       graphql: 'updateOrderStatus',
       input: z.object({
@@ -584,11 +584,20 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
               .array(z.url({ protocol: /^https$/ }).max(2000))
               .max(10)
               .optional(),
+            signature_proof_id: id
+              .optional()
+              .describe('A signature uploaded for this order (upload_proof, kind=signature)'),
+            photo_proof_ids: z
+              .array(id)
+              .max(10)
+              .optional()
+              .describe('Photos uploaded for this order (upload_proof, kind=photo)'),
             note: z.string().max(500).optional(),
           })
           .optional()
           .describe(
-            'With PICKED_UP or DELIVERED: who took it, signature and photos; goes into the tracking timeline',
+            'With PICKED_UP or DELIVERED: who took it, signature and photos; goes into the tracking timeline. ' +
+              'Uploaded proof files are shown on the public tracking page once the parcel is delivered',
           ),
         incident_reason: z
           .object({ code: z.enum(tracking.incidentReasons), message: z.string().max(500).optional() })

@@ -9,6 +9,7 @@ import * as repo from './repository.ts';
 export interface ReturnGiven {
   reason?: { code: string; note?: string };
   photoUrls?: readonly string[];
+  photoProofIds?: readonly number[];
 }
 
 /**
@@ -51,7 +52,7 @@ export class OrderReturns {
     }
     const reason = reasons.find((candidate) => candidate.code === given.reason!.code);
     if (!reason) throw new AppError('RETURN_REASON_NOT_FOUND', { params: { code: given.reason.code } });
-    if (reason.photo_required && !given.photoUrls?.length) {
+    if (reason.photo_required && !given.photoUrls?.length && !given.photoProofIds?.length) {
       throw new AppError('RETURN_PHOTO_REQUIRED', { params: { code: reason.code } });
     }
   }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import type { Language } from '../../platform/i18n/index.ts';
+import { PROOF_LINK_LIFETIME_SECONDS, type ProofLinkSigner } from '../proofs/index.ts';
 import { PHASES, type Phase } from './codebook.ts';
 import { phaseLabel, statusLabel } from './labels.ts';
 import { publicView } from './public-view.ts';
 import { FIRST_PAGE, type TimelinePage, type TrackingService } from './service.ts';
-import type { OtepLocation, OtepTimeline } from './timeline.ts';
+import type { OtepEvent, OtepLocation, OtepTimeline } from './timeline.ts';
 import { progressRank } from './validator.ts';
 
 export const GET_PUBLIC_TRACKING = 'get_public_tracking';
@@ -92,6 +93,21 @@ const publicTrackingAnswer = z.object({
       delivered_at: z.string().describe('occurred_at of the latest delivered event'),
       recipient: z.string().nullable().describe('First name and initial of who took it'),
       note: z.string().nullable(),
+      signature_url: z
+        .string()
+        .nullable()
+        .describe(
+          `The signature image uploaded with the delivery, as a link that opens for at most ${PROOF_LINK_LIFETIME_SECONDS / 60} minutes; null without one`,
+        ),
+      photo_urls: z
+        .array(z.string())
+        .describe('The photos uploaded with the delivery, as links like signature_url'),
+      links_expire_at: z
+        .string()
+        .nullable()
+        .describe(
+          'When signature_url and photo_urls stop opening (ask again for fresh ones); null without links',
+        ),
     })
     .nullable()
     .describe('From the latest delivered event; null until the parcel is delivered'),
@@ -100,13 +116,22 @@ export type PublicTracking = z.output<typeof publicTrackingAnswer>;
 
 /**
  * The public tracking of a timeline in one language: what the API answers and the tracking page
- * shows. It applies the public-view policy itself, so no caller can forget it.
+ * shows. It applies the public-view policy itself, so no caller can forget it; the proof images of
+ * a delivered parcel are shown through fresh signed links only, never by id or storage place.
  */
-function publicTracking(timeline: OtepTimeline, lang: Language): Omit<PublicTracking, 'paging'> {
+async function publicTracking(
+  timeline: OtepTimeline,
+  lang: Language,
+  proofs: ProofLinkSigner,
+): Promise<Omit<PublicTracking, 'paging'>> {
   const visible = publicView(timeline);
   const newestFirst = [...visible.events].reverse();
   const current = newestFirst[0];
-  const delivery = newestFirst.find((e) => e.status_code === 'delivered');
+  // The public view keeps the events in place, so the same index finds the event it came from.
+  const deliveryIndex = visible.events.findLastIndex((e) => e.status_code === 'delivered');
+  const delivery = visible.events[deliveryIndex];
+  const links =
+    visible.delivered && delivery ? await proofLinks(timeline.events[deliveryIndex]!, proofs) : null;
   return {
     result: true,
     trackingNumber: visible.subject.tracking_number ?? '',
@@ -128,9 +153,31 @@ function publicTracking(timeline: OtepTimeline, lang: Language): Omit<PublicTrac
           delivered_at: delivery.occurred_at,
           recipient: delivery.pod?.recipient ?? null,
           note: delivery.pod?.note ?? null,
+          signature_url: links?.signature ?? null,
+          photo_urls: links?.photos ?? [],
+          links_expire_at: links?.expiresAt ?? null,
         }
       : null,
   };
+}
+
+/** Signed links to the proof files a delivery event names; null when it names none. */
+async function proofLinks(event: OtepEvent, proofs: ProofLinkSigner) {
+  const signatureId = event.pod?.signature_proof_id;
+  const photoIds = event.pod?.photo_proof_ids ?? [];
+  if (signatureId === undefined && photoIds.length === 0) return null;
+  const signature = signatureId === undefined ? undefined : await proofs.signedLink(signatureId);
+  const photos = await Promise.all(photoIds.map((id) => proofs.signedLink(id)));
+  const expiresAt = (signature ?? photos[0])!.expiresAt.toISOString();
+  return { signature: signature?.url ?? null, photos: photos.map((photo) => photo.url), expiresAt };
+}
+
+/**
+ * The version of a public tracking answer: its timeline's, and the period its proof links were
+ * signed in, so a cached answer is revalidated before its links stop opening.
+ */
+function answerVersion(timelineVersion: string, proofs: ProofLinkSigner): string {
+  return `${timelineVersion}.${proofs.linkPeriod()}`;
 }
 
 /**
@@ -162,7 +209,7 @@ function placeOf({ name, city, region, postal_code, country }: OtepLocation): z.
   return { name, city, region, postal_code, country };
 }
 
-export function publicTrackingOperations(tracking: TrackingService): Operation[] {
+export function publicTrackingOperations(tracking: TrackingService, proofs: ProofLinkSigner): Operation[] {
   return [
     defineOperation({
       name: GET_PUBLIC_TRACKING,
@@ -188,14 +235,17 @@ export function publicTrackingOperations(tracking: TrackingService): Operation[]
       graphql: 'trackingPublic',
       input: z.object({ trackingNumber: trackingNumberParam, ...eventPageParams }),
       output: publicTrackingAnswer,
-      version: (ctx, input) => tracking.timelineVersion(ctx.db, input.trackingNumber),
+      version: async (ctx, input) => {
+        const version = await tracking.timelineVersion(ctx.db, input.trackingNumber);
+        return version === null ? null : answerVersion(version, proofs);
+      },
       handler: async (ctx, input) => {
         const read = await tracking.timeline(ctx.db, input.trackingNumber, {
           page: input.page,
           perPage: input.per_page,
         });
-        ctx.answer.version = read.version;
-        return { ...publicTracking(read.timeline, ctx.lang), paging: pagingOf(read, input) };
+        ctx.answer.version = answerVersion(read.version, proofs);
+        return { ...(await publicTracking(read.timeline, ctx.lang, proofs)), paging: pagingOf(read, input) };
       },
     }),
   ];

@@ -481,11 +481,23 @@ interface PushedTimeline {
 function eventsOfTimeline(timeline: PushedTimeline, provider: TrackingProvider): IncomingEvent[] {
   return timeline.events.map((event) => ({
     ...event,
+    ...(event.pod ? { pod: withoutProofFiles(event.pod) } : {}),
     tracking_number: timeline.subject.tracking_number!,
     otep_version: event.otep_version ?? timeline.otep_version,
     status_code: shortCode(event.status_code),
     source: { ...event.source, name: event.source.name ?? provider.name },
   }));
+}
+
+/**
+ * A pushed proof of delivery less any proof file ids: those name this service's own uploads,
+ * which only an order's status change may attach (the proofs module checks them there).
+ */
+function withoutProofFiles(pod: NonNullable<OtepEvent['pod']>): OtepEvent['pod'] {
+  const kept = { ...pod };
+  delete kept.signature_proof_id;
+  delete kept.photo_proof_ids;
+  return kept;
 }
 
 /** Codes whose event happens at the order's address, so it is recorded as the location. */

@@ -31,6 +31,14 @@ export interface EventDetails {
   source_reference?: string;
   location?: Record<string, unknown>;
   incident_reason?: { code: string; message?: string };
-  pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
+  /** The proof file ids come from the proofs module (status changes only, never a provider's push). */
+  pod?: {
+    recipient?: string;
+    signature_url?: string;
+    photo_urls?: string[];
+    signature_proof_id?: number;
+    photo_proof_ids?: number[];
+    note?: string;
+  };
   description?: string;
 }

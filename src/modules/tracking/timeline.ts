@@ -40,7 +40,15 @@ export interface OtepEvent {
   source: { type: SourceType; name?: string; reference?: string };
   location?: OtepLocation;
   incident_reason?: { code: IncidentReason; message?: string };
-  pod?: { recipient?: string; signature_url?: string; photo_urls?: string[]; note?: string };
+  pod?: {
+    recipient?: string;
+    signature_url?: string;
+    photo_urls?: string[];
+    /** Proof files uploaded to this service (docs/proofs.md): shown only through signed links. */
+    signature_proof_id?: number;
+    photo_proof_ids?: number[];
+    note?: string;
+  };
   description?: string;
 }
 

@@ -101,6 +101,8 @@ export class Representation {
   constructor(
     readonly mediaType: string,
     readonly body: unknown,
+    /** Response headers of this answer's own (how long a browser may keep a short-lived file, ...). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 }
 
@@ -188,8 +190,11 @@ export interface RestBody {
   field?: string;
   /** JSON media types taken besides application/json (application/ld+json for JSON-LD documents). */
   jsonTypes?: readonly string[];
-  /** A body in one of these media types is taken as it is, as a Buffer in `field` (a PDF to verify). */
-  bytes?: { field: string; mediaTypes: readonly string[] };
+  /**
+   * A body in one of these media types is taken as it is, as a Buffer in `field` (a PDF to
+   * verify); `typeField`, when named, gets the media type it came as (an image of several types).
+   */
+  bytes?: { field: string; mediaTypes: readonly string[]; typeField?: string };
   /** A body limit in bytes of the route's own, above the service's (documents). */
   limitBytes?: number;
   /** The refusal of any other media type, where the operation words it better than UNSUPPORTED_MEDIA_TYPE. */

@@ -26,6 +26,11 @@ export const de: ErrorMessages = {
   UNSUPPORTED_MEDIA_TYPE: 'Der Anfragetext muss als application/json gesendet werden.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Senden Sie das PDF selbst als application/pdf oder seinen SHA-256-Wert als application/json ({ "sha256": "<hex>" }).',
+  UNSUPPORTED_PROOF_TYPE: 'Senden Sie das Bild selbst als image/png, image/jpeg oder image/webp.',
+  PROOF_LINK_INVALID:
+    'Dieser Link zu einem Zustellnachweis ist falsch oder abgelaufen; öffnen Sie die Sendungsverfolgung erneut, um einen neuen zu erhalten.',
+  PROOF_NOT_AN_IMAGE: 'Der Inhalt ist kein lesbares {type}-Bild mit 1 bis {max_pixels} Pixeln Seitenlänge.',
+  PROOF_NOT_FOUND: '{proof} ist keine für diesen Auftrag hochgeladene Nachweisdatei ({kind}).',
   VALIDATION_FAILED: 'Einige Felder sind ungültig: {fields}.',
   RATE_LIMITED: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
   INTERNAL_ERROR: 'Bei uns ist ein Fehler aufgetreten. Nennen Sie dem Support die Anfrage-ID {request_id}.',

@@ -27,6 +27,11 @@ export const en: ErrorMessages = {
   UNSUPPORTED_MEDIA_TYPE: 'The request body must be sent as application/json.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Send the PDF itself as application/pdf, or its SHA-256 as application/json ({ "sha256": "<hex>" }).',
+  UNSUPPORTED_PROOF_TYPE: 'Send the image itself as image/png, image/jpeg or image/webp.',
+  PROOF_LINK_INVALID:
+    'This link to a proof of delivery is wrong or has expired; open the tracking page again for a fresh one.',
+  PROOF_NOT_AN_IMAGE: 'The body is not a readable {type} image of 1 to {max_pixels} pixels a side.',
+  PROOF_NOT_FOUND: '{proof} is not a {kind} proof file uploaded for this order.',
   VALIDATION_FAILED: 'Some fields are invalid: {fields}.',
   RATE_LIMITED: 'Too many attempts. Try again in {seconds} seconds.',
   INTERNAL_ERROR: 'Something went wrong on our side. Quote request id {request_id} if you contact support.',

@@ -26,6 +26,11 @@ export const es: ErrorMessages = {
   UNSUPPORTED_MEDIA_TYPE: 'El cuerpo de la solicitud debe enviarse como application/json.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envíe el PDF tal cual como application/pdf, o su SHA-256 como application/json ({ "sha256": "<hex>" }).',
+  UNSUPPORTED_PROOF_TYPE: 'Envíe la imagen tal cual como image/png, image/jpeg o image/webp.',
+  PROOF_LINK_INVALID:
+    'Este enlace a una prueba de entrega es incorrecto o ha caducado; abra de nuevo la página de seguimiento para obtener uno nuevo.',
+  PROOF_NOT_AN_IMAGE: 'El cuerpo no es una imagen {type} legible de 1 a {max_pixels} píxeles de lado.',
+  PROOF_NOT_FOUND: '{proof} no es un archivo de prueba ({kind}) subido para este pedido.',
   VALIDATION_FAILED: 'Algunos campos no son válidos: {fields}.',
   RATE_LIMITED: 'Demasiados intentos. Vuelva a intentarlo dentro de {seconds} segundos.',
   INTERNAL_ERROR:

@@ -26,6 +26,11 @@ export const fr: ErrorMessages = {
   UNSUPPORTED_MEDIA_TYPE: 'Le corps de la requête doit être envoyé en application/json.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envoyez le PDF lui-même en application/pdf, ou son SHA-256 en application/json ({ "sha256": "<hex>" }).',
+  UNSUPPORTED_PROOF_TYPE: 'Envoyez l’image elle-même en image/png, image/jpeg ou image/webp.',
+  PROOF_LINK_INVALID:
+    'Ce lien vers une preuve de livraison est erroné ou a expiré ; rouvrez la page de suivi pour en obtenir un nouveau.',
+  PROOF_NOT_AN_IMAGE: 'Le corps n’est pas une image {type} lisible de 1 à {max_pixels} pixels de côté.',
+  PROOF_NOT_FOUND: '{proof} n’est pas un fichier de preuve ({kind}) envoyé pour cette commande.',
   VALIDATION_FAILED: 'Certains champs sont invalides : {fields}.',
   RATE_LIMITED: 'Trop de tentatives. Réessayez dans {seconds} secondes.',
   INTERNAL_ERROR:

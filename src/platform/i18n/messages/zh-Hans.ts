@@ -23,6 +23,10 @@ export const zhHans: ErrorMessages = {
   UNSUPPORTED_MEDIA_TYPE: '请求正文必须以 application/json 格式发送。',
   UNSUPPORTED_DOCUMENT_TYPE:
     '请以 application/pdf 发送 PDF 文件本身，或以 application/json 发送其 SHA-256（{ "sha256": "<hex>" }）。',
+  UNSUPPORTED_PROOF_TYPE: '请以 image/png、image/jpeg 或 image/webp 发送图片本身。',
+  PROOF_LINK_INVALID: '此签收证明链接有误或已过期；请重新打开跟踪页面获取新链接。',
+  PROOF_NOT_AN_IMAGE: '请求体不是可读取的 {type} 图片（每边 1 至 {max_pixels} 像素）。',
+  PROOF_NOT_FOUND: '{proof} 不是为此订单上传的证明文件（{kind}）。',
   VALIDATION_FAILED: '部分字段无效：{fields}。',
   RATE_LIMITED: '尝试次数过多，请在 {seconds} 秒后重试。',
   INTERNAL_ERROR: '服务器内部出错。联系客服时请提供请求编号 {request_id}。',

@@ -23,6 +23,10 @@ export const zhHant: ErrorMessages = {
   UNSUPPORTED_MEDIA_TYPE: '請求內文必須以 application/json 格式傳送。',
   UNSUPPORTED_DOCUMENT_TYPE:
     '請以 application/pdf 傳送 PDF 檔案本身，或以 application/json 傳送其 SHA-256（{ "sha256": "<hex>" }）。',
+  UNSUPPORTED_PROOF_TYPE: '請以 image/png、image/jpeg 或 image/webp 傳送圖片本身。',
+  PROOF_LINK_INVALID: '此簽收證明連結有誤或已過期；請重新開啟追蹤頁面取得新連結。',
+  PROOF_NOT_AN_IMAGE: '請求內容不是可讀取的 {type} 圖片（每邊 1 至 {max_pixels} 像素）。',
+  PROOF_NOT_FOUND: '{proof} 不是為此訂單上傳的證明檔案（{kind}）。',
   VALIDATION_FAILED: '部分欄位無效：{fields}。',
   RATE_LIMITED: '嘗試次數過多，請於 {seconds} 秒後再試。',
   INTERNAL_ERROR: '伺服器內部發生錯誤。聯絡客服時請提供請求編號 {request_id}。',
