@@ -4,6 +4,7 @@ import { GraphQLClient, gql } from 'graphql-request';
 import { sql } from 'kysely';
 import { createTenant, DROPOFF, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
+import { uploadProof } from './support/proofs.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 const DATE = '2026-11-02'; // the test clock's day in the tenant's time zone (Asia/Shanghai)
@@ -244,13 +245,18 @@ describe('driver work', () => {
     assert.equal(arrived.body.stop.arrived_at, arrivedAt);
 
     const deliveredAt = new Date(server.clock.now().getTime() - 60_000).toISOString();
+    const signature = await uploadProof(server.baseUrl, first.token, orders.d1.id, 'signature');
+    const photos = [
+      await uploadProof(server.baseUrl, first.token, orders.d1.id, 'photo'),
+      await uploadProof(server.baseUrl, first.token, orders.d1.id, 'photo'),
+    ];
     const body = {
       client_id: 'deliver-d1',
       device_time: deliveredAt,
       outcome: 'delivered',
       recipient: 'Léa Martin',
-      signature_proof_id: 11,
-      photo_proof_ids: [12, 13],
+      signature_proof_id: signature,
+      photo_proof_ids: photos,
       position: { lat: 48.8607, lng: 2.3377, accuracy_meters: 8 },
     };
     const path = `/api/v1/driver/routes/${routeId}/stops/${orders.d1.id}/complete`;
@@ -271,8 +277,8 @@ describe('driver work', () => {
     `.execute(server.db);
     assert.deepEqual(rows[0]!.pod, {
       recipient: 'Léa Martin',
-      signature_proof_id: 11,
-      photo_proof_ids: [12, 13],
+      signature_proof_id: signature,
+      photo_proof_ids: photos,
     });
 
     const trail = async () =>
@@ -318,7 +324,7 @@ describe('driver work', () => {
     const failed = await drive(first.token, `${routeId}/stops/${orders.d2.id}/complete`, {
       outcome: 'failed',
       reason: { code: 'recipient_absent', message: 'Nobody home' },
-      photo_proof_ids: [21],
+      photo_proof_ids: [await uploadProof(server.baseUrl, first.token, orders.d2.id, 'photo')],
     });
     assert.equal(failed.status, 200, JSON.stringify(failed.body));
     assert.equal(failed.body.order.status, 'FAILED_ATTEMPT');

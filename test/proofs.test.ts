@@ -3,19 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PNG } from 'pngjs';
 import { loadConfig } from '../src/config.ts';
 import { depotWithTwoFleets } from './support/contractors.ts';
 import { createTenant, DROPOFF, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Answer, type Client, client } from './support/http.ts';
+import { pngImage } from './support/proofs.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
-/** A real PNG, as pngjs writes it. */
-function png(width: number, height: number): Buffer {
-  const image = new PNG({ width, height });
-  image.data.fill(0x40);
-  return PNG.sync.write(image);
-}
+const png = pngImage;
 
 /** A smallest valid baseline JPEG: one white pixel. */
 const JPEG = Buffer.from(
