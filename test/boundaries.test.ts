@@ -139,6 +139,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0025_warehouses.sql': 'warehouses',
   '0026_order_chat.sql': 'chat',
   '0027_warehouse_scans.sql': 'warehouses',
+  '0031_plan_edits.sql': 'dispatch',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -1,3 +1,8 @@
 // The dispatch module (depots, driver profiles, routes and route building): what other modules, the doors and the composition root may use.
+
+export { planEditOperations } from './edit-operations.ts';
 export { dispatchOperations } from './operations.ts';
+export { PlanEdits } from './plan-edits.ts';
+export type { RoadNetwork } from './roads.ts';
+export { straightLineMatrix } from './roads.ts';
 export { DispatchService } from './service.ts';

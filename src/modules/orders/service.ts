@@ -6,6 +6,7 @@ import { OrderFacts } from './facts.ts';
 import { type AddressBook, OrderIntake } from './intake.ts';
 import { OrderJournal } from './journal.ts';
 import { OrderQueries } from './queries.ts';
+import { OrderReplanning } from './replanning.ts';
 import { OrderReturns } from './returns.ts';
 import type { ContractorPools } from './views.ts';
 
@@ -19,6 +20,7 @@ export class OrdersService {
   readonly intake: OrderIntake;
   readonly changes: OrderChanges;
   readonly returns: OrderReturns;
+  readonly replanning: OrderReplanning;
   /** Aggregated facts for a rollup kept elsewhere (analytics) to be rebuilt from. */
   readonly facts = new OrderFacts();
 
@@ -34,5 +36,6 @@ export class OrdersService {
     this.intake = new OrderIntake(clock, accounts, this.journal, addressBook);
     this.returns = new OrderReturns(clock);
     this.changes = new OrderChanges(clock, this.journal, this.queries, this.returns);
+    this.replanning = new OrderReplanning(clock, this.journal, this.queries);
   }
 }
