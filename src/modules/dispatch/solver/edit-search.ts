@@ -10,6 +10,7 @@ import {
   type TimedRoute,
   type TravelTimes,
   timeRoute,
+  type Violation,
 } from './evaluate.ts';
 
 export interface Sequenced {
@@ -57,7 +58,8 @@ export function bestInsertion(
 
 /**
  * The best order of the route's free stops for its vehicle alone: the fewest rules broken, then
- * the least travel time, then the earliest return. Exact for a few stops; for more, moves of one
+ * the least lateness (at windows and at the shift's end), then the least travel time, then the
+ * earliest return. Exact for a few stops; for more, moves of one
  * stop and reversals of a stretch from the current order, while one helps.
  */
 export function bestSequence(route: RouteToTime, travel: TravelTimes, firstFree: number): Sequenced {
@@ -67,7 +69,12 @@ export function bestSequence(route: RouteToTime, travel: TravelTimes, firstFree:
     const stops = [...fixed, ...order];
     return { stops, timed: timeRoute({ ...route, stops }, travel) };
   };
-  const scoreOf = ({ timed }: Sequenced) => [timed.violations.length, timed.travelSeconds, timed.returnTime];
+  const scoreOf = ({ timed }: Sequenced) => [
+    timed.violations.length,
+    timed.violations.reduce((sum, violation) => sum + lateness(violation), 0),
+    timed.travelSeconds,
+    timed.returnTime,
+  ];
   let best = time(free);
   let bestScore = scoreOf(best);
   const offer = (order: StopToTime[]): boolean => {
@@ -106,6 +113,11 @@ export function bestSequence(route: RouteToTime, travel: TravelTimes, firstFree:
     }
   }
   return best;
+}
+
+function lateness(violation: Violation): number {
+  if (violation.kind === 'time_window') return violation.lateSeconds;
+  return violation.kind === 'shift' ? violation.overSeconds : 0;
 }
 
 function* permutations<T>(items: readonly T[]): Generator<T[]> {
