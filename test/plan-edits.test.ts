@@ -396,9 +396,8 @@ describe('plan edits through the API', () => {
     try {
       const waiting = orders.get('E4')!;
       const call = async (args: Record<string, unknown>) =>
-        // biome-ignore lint/suspicious/noExplicitAny: a structured tool answer, read as a test reads JSON
         (await mcp.callTool({ name: 'assign_order_to_route', arguments: args })) as CallToolResult & {
-          structuredContent: any;
+          structuredContent: Record<string, unknown>;
         };
       const preview = await call({ route_id: north.id, order_id: waiting });
       assert.equal(preview.isError, true);
