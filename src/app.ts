@@ -48,6 +48,10 @@ import {
   DriverWork,
   dispatchOperations,
   driverOperations,
+  PlanEdits,
+  planEditOperations,
+  type RoadNetwork,
+  straightLineMatrix,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
@@ -95,6 +99,7 @@ export interface Services {
   assignments: AssignmentsService;
   orders: OrdersService;
   dispatch: DispatchService;
+  planEdits: PlanEdits;
   tracking: TrackingService;
   pricing: PricingService;
   payments: PaymentsService;
@@ -164,6 +169,10 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   orders.journal.onStatusChange(new AnalyticsRollup(accounts));
   const dispatch = new DispatchService(clock, accounts, orders);
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
+  // Straight lines stand in for roads (as route building assumes) until a routing engine is configured.
+  const roads: RoadNetwork = {
+    matrix: async ({ points }) => straightLineMatrix(points, { circuity: 1.3, speedMetersPerSecond: 8.33 }),
+  };
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);
   const pricing = new PricingService(clock);
@@ -189,6 +198,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     assignments: new AssignmentsService(clock, accounts, orders, events),
     orders,
     dispatch,
+    planEdits: new PlanEdits(clock, accounts, orders, dispatch, tracking, roads),
     tracking,
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
@@ -287,6 +297,7 @@ export function createCatalog(services: Services): Catalog {
     .register(contractorsOperations(services.contractors, services.assignments))
     .register(ordersOperations(services.orders, services.accounts, { incidentReasons: INCIDENT_REASONS }))
     .register(dispatchOperations(services.dispatch))
+    .register(planEditOperations(services.planEdits))
     .register(trackingOperations(services.tracking))
     .register(publicTrackingOperations(services.tracking, services.proofs.links))
     .register(pricingOperations(services.pricing))

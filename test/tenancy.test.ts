@@ -1018,6 +1018,44 @@ describe('tenant isolation', () => {
       assert.equal(answer.body.totals.orders, 0);
       assert.equal((await orderAsA()).status, 'HOLD');
     },
+    create_vehicle: async () => {
+      const answer = await api.post(
+        '/api/v1/client/vehicles',
+        { name: 'B van', capacity: { weight_grams: 1, volume_cm3: 1, count: 1 } },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200);
+      const asA = await api.get('/api/v1/client/vehicles', { token: tokenOfA });
+      assert.ok(asA.body.vehicles.every((v: { name: string }) => v.name !== 'B van'));
+    },
+    get_vehicles: async () => {
+      const answer = await api.get('/api/v1/client/vehicles', { token: adminOfB() });
+      assert.ok(answer.body.vehicles.every((v: { name: string }) => v.name === 'B van'));
+    },
+    ...Object.fromEntries(
+      (
+        [
+          ['assign_order_to_route', 'POST', 'stops', { order_id: 1 }],
+          ['move_route_stop', 'POST', 'stops/1/move', {}],
+          ['remove_route_stop', 'DELETE', 'stops/1', undefined],
+          ['resequence_route', 'POST', 'sequence', { optimize: true }],
+          ['change_route_driver', 'PUT', 'driver', { driver_id: 1 }],
+          ['change_route_vehicle', 'PUT', 'vehicle', { vehicle_id: null }],
+          ['lock_route', 'POST', 'lock', {}],
+          ['unlock_route', 'POST', 'unlock', {}],
+        ] as const
+      ).map(([name, method, path, body]) => [
+        name,
+        async () => {
+          const answer = await api.call(method, `/api/v1/client/routes/${routeOfA}/${path}`, {
+            token: adminOfB(),
+            body,
+          });
+          assert.equal(answer.status, 404);
+          assert.equal(answer.body.error_code, 'ROUTE_NOT_FOUND');
+        },
+      ]),
+    ),
     create_contractor_rule: async () => {
       const answer = await api.post(
         '/api/v1/client/contractor-rules',

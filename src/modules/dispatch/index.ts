@@ -2,5 +2,9 @@
 
 export { type DriverVocabulary, driverOperations } from './driver-operations.ts';
 export { DriverWork } from './driver-work.ts';
+export { planEditOperations } from './edit-operations.ts';
 export { dispatchOperations } from './operations.ts';
+export { PlanEdits } from './plan-edits.ts';
+export type { RoadNetwork } from './roads.ts';
+export { straightLineMatrix } from './roads.ts';
 export { DispatchService } from './service.ts';

@@ -450,7 +450,7 @@ export class DispatchService {
  * Where the driver goes for the order: the pickup of a pickup order (P), the drop-off of a
  * delivery (D, the default), both for a P2P order; undefined when a coordinate it needs is missing.
  */
-function legsOf(order: OrderView): { pickup?: Point; delivery?: Point } | undefined {
+export function legsOf(order: OrderView): { pickup?: Point; delivery?: Point } | undefined {
   const point = (address: OrderView['pickup']): Point | undefined =>
     address?.lat !== undefined && address?.lng !== undefined
       ? { lat: address.lat, lng: address.lng }
@@ -467,7 +467,7 @@ function legsOf(order: OrderView): { pickup?: Point; delivery?: Point } | undefi
   return delivery && { delivery };
 }
 
-function demandOf(order: OrderView) {
+export function demandOf(order: OrderView) {
   return order.packages.reduce(
     (load, pkg) => ({
       weightGrams: load.weightGrams + (pkg.weight_grams ?? 0),
@@ -481,13 +481,13 @@ function demandOf(order: OrderView) {
 }
 
 /** HH:MM (or HH:MM:SS) to seconds from midnight. */
-function seconds(time: string): number {
+export function seconds(time: string): number {
   const [hours = 0, minutes = 0] = time.split(':').map(Number);
   return hours * 3600 + minutes * 60;
 }
 
 /** Seconds from midnight to HH:MM:SS. */
-function clock(total: number): string {
+export function clock(total: number): string {
   const s = Math.round(total);
   return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60]
     .map((n) => String(n).padStart(2, '0'))

@@ -88,3 +88,21 @@ export interface DriverWorkTables {
     received_at: Date;
   };
 }
+
+/** Plan edits: the business's vehicles, and the one a route drives instead of its driver's profile. */
+export interface PlanEditTables {
+  vehicles: {
+    id: Generated<number>;
+    business_id: number;
+    name: string;
+    vehicle_type: string;
+    capacity_weight_grams: number;
+    capacity_volume_cm3: number;
+    capacity_count: number;
+    active: boolean;
+  };
+  routes: {
+    /** null: the capacity of the driver's profile. */
+    vehicle_id: Generated<number | null>;
+  };
+}

@@ -7,6 +7,7 @@ import { type AddressBook, OrderIntake } from './intake.ts';
 import { OrderJournal } from './journal.ts';
 import { OrderLocations } from './locations.ts';
 import { OrderQueries } from './queries.ts';
+import { OrderReplanning } from './replanning.ts';
 import { OrderReturns } from './returns.ts';
 import type { ContractorPools } from './views.ts';
 
@@ -21,6 +22,7 @@ export class OrdersService {
   readonly changes: OrderChanges;
   readonly returns: OrderReturns;
   readonly locations: OrderLocations;
+  readonly replanning: OrderReplanning;
   /** Aggregated facts for a rollup kept elsewhere (analytics) to be rebuilt from. */
   readonly facts = new OrderFacts();
 
@@ -37,5 +39,6 @@ export class OrdersService {
     this.intake = new OrderIntake(clock, accounts, this.journal, addressBook, this.locations);
     this.returns = new OrderReturns(clock);
     this.changes = new OrderChanges(clock, this.journal, this.queries, this.returns);
+    this.replanning = new OrderReplanning(clock, this.journal, this.queries);
   }
 }

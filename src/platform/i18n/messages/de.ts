@@ -57,6 +57,15 @@ export const de: ErrorMessages = {
   OUTCOME_NOT_FOR_LEG: 'Das Ergebnis {outcome} passt nicht zu einem Halt vom Typ {leg}.',
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} liegt mehr als 5 Minuten vor der Serverzeit oder ist älter als 7 Tage.',
+  PLAN_VIOLATION:
+    'Diese Änderung verletzt {count} Planungsregel(n), die die Touren einhielten; senden Sie confirm_violations: true, um sie trotzdem auszuführen.',
+  STOP_NOT_MOVABLE: 'Der Stopp des Auftrags {order} ist bereits {status}: er bleibt, wo er ist.',
+  STOP_NOT_ON_ROUTE: 'Der Auftrag {order} ist kein Stopp der Tour {route}.',
+  ORDER_NOT_PLANNABLE: 'Der Auftrag {order} wartet nicht darauf, am {date} geplant zu werden.',
+  VEHICLE_NOT_FOUND: 'In diesem Unternehmen gibt es kein aktives Fahrzeug {vehicle}.',
+  SEQUENCE_INVALID:
+    'Die angegebenen Stopps passen nicht zur Tour {route}: Positionen reichen von {first} bis {last}, und jeder offene Stopp wird genau einmal genannt.',
+  DRIVER_WITHOUT_DEPOT: 'Der Fahrer {driver} hat kein Arbeitsprofil mit einem Depot.',
   CONTRACTOR_RULE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Subunternehmerregel {rule}.',
   CONTRACTOR_NOT_ENGAGED: 'Das Subunternehmen {company} arbeitet nicht für dieses Unternehmen.',
   BUSINESS_REQUIRED: 'Dieses Konto arbeitet für mehrere Unternehmen: Geben Sie eines mit business_id an.',

@@ -56,6 +56,15 @@ export const en: ErrorMessages = {
   OUTCOME_NOT_FOR_LEG: 'Outcome {outcome} does not apply to a {leg} stop.',
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} is more than 5 minutes ahead of the server or more than 7 days old.',
+  PLAN_VIOLATION:
+    'This edit breaks {count} planning rule(s) the routes kept; send confirm_violations: true to make it anyway.',
+  STOP_NOT_MOVABLE: 'The stop of order {order} is {status} already: it stays where it is.',
+  STOP_NOT_ON_ROUTE: 'Order {order} is not a stop of route {route}.',
+  ORDER_NOT_PLANNABLE: 'Order {order} is not waiting to be planned on {date}.',
+  VEHICLE_NOT_FOUND: 'No active vehicle {vehicle} exists in this business.',
+  SEQUENCE_INVALID:
+    'The stops given do not fit route {route}: positions go from {first} to {last}, and the pending stops are each named once.',
+  DRIVER_WITHOUT_DEPOT: 'Driver {driver} has no working profile with a depot.',
   CONTRACTOR_RULE_NOT_FOUND: 'No contractor rule {rule} exists in this business.',
   CONTRACTOR_NOT_ENGAGED: 'Contractor company {company} does not work for this business.',
   BUSINESS_REQUIRED: 'This account works for several businesses: name one with business_id.',

@@ -57,6 +57,15 @@ export const es: ErrorMessages = {
   OUTCOME_NOT_FOR_LEG: 'El resultado {outcome} no corresponde a una parada de tipo {leg}.',
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} está más de 5 minutos por delante del servidor o tiene más de 7 días.',
+  PLAN_VIOLATION:
+    'Este cambio incumple {count} regla(s) de planificación que las rutas cumplían; envíe confirm_violations: true para hacerlo de todos modos.',
+  STOP_NOT_MOVABLE: 'La parada del pedido {order} ya está {status}: se queda donde está.',
+  STOP_NOT_ON_ROUTE: 'El pedido {order} no es una parada de la ruta {route}.',
+  ORDER_NOT_PLANNABLE: 'El pedido {order} no está pendiente de planificar el {date}.',
+  VEHICLE_NOT_FOUND: 'No existe ningún vehículo activo {vehicle} en esta empresa.',
+  SEQUENCE_INVALID:
+    'Las paradas indicadas no encajan en la ruta {route}: las posiciones van de {first} a {last} y cada parada pendiente se nombra una vez.',
+  DRIVER_WITHOUT_DEPOT: 'El conductor {driver} no tiene un perfil de trabajo con un depósito.',
   CONTRACTOR_RULE_NOT_FOUND: 'No existe la regla de contratista {rule} en esta empresa.',
   CONTRACTOR_NOT_ENGAGED: 'La empresa contratista {company} no trabaja para esta empresa.',
   BUSINESS_REQUIRED: 'Esta cuenta trabaja para varias empresas: indique una con business_id.',

@@ -57,6 +57,15 @@ export const fr: ErrorMessages = {
   OUTCOME_NOT_FOR_LEG: "Le résultat {outcome} ne s'applique pas à un arrêt {leg}.",
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} est en avance de plus de 5 minutes sur le serveur ou date de plus de 7 jours.',
+  PLAN_VIOLATION:
+    'Cette modification enfreint {count} règle(s) de planification que les tournées respectaient ; envoyez confirm_violations: true pour la faire quand même.',
+  STOP_NOT_MOVABLE: "L'arrêt de la commande {order} est déjà {status} : il reste à sa place.",
+  STOP_NOT_ON_ROUTE: "La commande {order} n'est pas un arrêt de la tournée {route}.",
+  ORDER_NOT_PLANNABLE: "La commande {order} n'attend pas d'être planifiée le {date}.",
+  VEHICLE_NOT_FOUND: "Aucun véhicule actif {vehicle} n'existe dans cette entreprise.",
+  SEQUENCE_INVALID:
+    'Les arrêts indiqués ne conviennent pas à la tournée {route} : les positions vont de {first} à {last}, et chaque arrêt en attente est nommé une fois.',
+  DRIVER_WITHOUT_DEPOT: "Le chauffeur {driver} n'a pas de profil de travail avec un dépôt.",
   CONTRACTOR_RULE_NOT_FOUND: "Aucune règle de sous-traitant {rule} n'existe dans cette entreprise.",
   CONTRACTOR_NOT_ENGAGED: 'La société sous-traitante {company} ne travaille pas pour cette entreprise.',
   BUSINESS_REQUIRED: 'Ce compte travaille pour plusieurs entreprises : indiquez-en une avec business_id.',

@@ -1,0 +1,599 @@
+import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { OrdersService } from '../orders/index.ts';
+import type { TrackingService } from '../tracking/index.ts';
+import * as edits from './edits-repository.ts';
+import {
+  hhmm,
+  isCustomerLeg,
+  type PlanStop,
+  stopsOfOrder,
+  toTime,
+  type WireViolation,
+  wire,
+} from './plan-stops.ts';
+import * as repo from './repository.ts';
+import type { RoadNetwork } from './roads.ts';
+import { clock as clockTime, type DispatchService, seconds } from './service.ts';
+import { bestInsertion, bestSequence } from './solver/edit-search.ts';
+import { newViolations, type RouteToTime, type TimedRoute, timeRoute } from './solver/evaluate.ts';
+import type { Load, Point, TimeWindow } from './solver/types.ts';
+
+/**
+ * A customer hears of an edit (delivery_rescheduled, pickup_rescheduled on its parcels' timelines)
+ * when it moves the planned arrival at their door by more than this.
+ */
+export const RESCHEDULE_THRESHOLD_MINUTES = 30;
+
+/** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops. */
+interface RoutePlan {
+  row: edits.LockedRoute;
+  depot: Point;
+  shift: TimeWindow;
+  capacity: Load;
+  stops: PlanStop[];
+  /** Stops before this index stay where they are: the last one done, failed or arrived at, and those before it. */
+  firstFree: number;
+  started?: { departure: number; resumeNotBefore: number };
+}
+
+/** One route's edit: as it was, and as it becomes. */
+interface RouteEdit {
+  before: RoutePlan;
+  after: RoutePlan;
+}
+
+export interface EditOptions {
+  service_minutes: number;
+  confirm_violations?: boolean;
+}
+
+export interface AssignInput extends EditOptions {
+  route_id: number;
+  order_id: number;
+  position?: number;
+}
+
+export interface MoveInput extends EditOptions {
+  route_id: number;
+  order_id: number;
+  to_route_id?: number;
+  position?: number;
+}
+
+export interface ResequenceInput extends EditOptions {
+  route_id: number;
+  stops?: Array<{ order_id: number; leg?: 'pickup' | 'delivery' }>;
+  optimize?: boolean;
+}
+
+/**
+ * A dispatcher's edits of a day's plan: an order added to a route, a stop moved or taken off, a
+ * route re-sequenced, given another driver or vehicle, locked. Each edit re-times the routes it
+ * changes on the travel matrix planning uses, and is refused (PLAN_VIOLATION) when it breaks a
+ * rule the routes kept before, unless the caller confirms it.
+ */
+export class PlanEdits {
+  constructor(
+    private readonly clock: Clock,
+    private readonly accounts: AccountsService,
+    private readonly orders: OrdersService,
+    private readonly dispatch: DispatchService,
+    private readonly tracking: Pick<TrackingService, 'appendEvent'>,
+    private readonly roads: RoadNetwork,
+  ) {}
+
+  // ----- vehicles -----
+
+  async createVehicle(
+    ctx: OperationContext,
+    input: {
+      name: string;
+      vehicle_type: string;
+      capacity: { weight_grams: number; volume_cm3: number; count: number };
+      active: boolean;
+    },
+  ) {
+    const businessId = businessOf(ctx);
+    const id = await edits.insertVehicle(ctx.db, {
+      business_id: businessId,
+      name: input.name,
+      vehicle_type: input.vehicle_type,
+      capacity_weight_grams: input.capacity.weight_grams,
+      capacity_volume_cm3: input.capacity.volume_cm3,
+      capacity_count: input.capacity.count,
+      active: input.active,
+    });
+    const [vehicle] = await this.vehicles(ctx, [id]);
+    return { result: true as const, vehicle: vehicle! };
+  }
+
+  async vehicles(ctx: OperationContext, ids?: number[]) {
+    return (await edits.vehiclesOf(ctx.db, businessOf(ctx), ids)).map((row) => ({
+      id: row.id,
+      name: row.name,
+      vehicle_type: row.vehicle_type,
+      capacity: {
+        weight_grams: row.capacity_weight_grams,
+        volume_cm3: row.capacity_volume_cm3,
+        count: row.capacity_count,
+      },
+      active: row.active,
+    }));
+  }
+
+  // ----- edits -----
+
+  /** Adds an unplanned order of the route's date to the route, at the given or the cheapest place. */
+  async assignOrder(ctx: OperationContext, input: AssignInput) {
+    const businessId = businessOf(ctx);
+    const [plan] = await this.load(ctx, [input.route_id]);
+    editable(plan!);
+    const order = await this.orders.queries.detail(ctx, input.order_id);
+    const pool = await this.orders.queries.planningPool(
+      ctx,
+      await this.orders.queries.scopeOf(ctx),
+      plan!.row.route_date,
+    );
+    if (order.status !== 'NEW_ORDER' || !pool.some((waiting) => waiting.id === order.id)) {
+      throw new AppError('ORDER_NOT_PLANNABLE', {
+        params: { order: order.id, date: plan!.row.route_date },
+        details: { status: order.status, scheduled_date: order.scheduled_date },
+      });
+    }
+    const after = await this.placed(plan!, stopsOfOrder(order), input);
+    const answer = await this.commit(ctx, 'assign_order_to_route', [{ before: plan!, after }], input);
+    await this.orders.changes.planOnRoute(ctx, businessId, order.id, {
+      id: plan!.row.id,
+      driverId: plan!.row.driver_user_id,
+    });
+    return answer;
+  }
+
+  /** Moves an order's stops (both legs of a P2P order) within their route or to another. */
+  async moveStop(ctx: OperationContext, input: MoveInput) {
+    const targetId = input.to_route_id ?? input.route_id;
+    const plans = await this.load(ctx, [input.route_id, targetId]);
+    const source = plans.find((plan) => plan.row.id === input.route_id)!;
+    const target = plans.find((plan) => plan.row.id === targetId)!;
+    editable(source);
+    editable(target);
+    const { moved, remaining } = takeOff(source, input.order_id);
+    const left = { ...source, stops: remaining };
+    if (source === target) {
+      const after = await this.placed(left, moved, input);
+      return this.commit(ctx, 'move_route_stop', [{ before: source, after }], input);
+    }
+    const after = await this.placed(target, moved, input);
+    const answer = await this.commit(
+      ctx,
+      'move_route_stop',
+      [
+        { before: source, after: left },
+        { before: target, after },
+      ],
+      input,
+    );
+    await this.orders.replanning.moveToRoute(ctx, businessOf(ctx), input.order_id, {
+      id: target.row.id,
+      driverId: target.row.driver_user_id,
+    });
+    return answer;
+  }
+
+  /** Takes an order off its route: it goes back to the planning pool (NEW_ORDER). */
+  async removeStop(
+    ctx: OperationContext,
+    input: { route_id: number; order_id: number; service_minutes: number },
+  ) {
+    const [plan] = await this.load(ctx, [input.route_id]);
+    editable(plan!);
+    const { remaining } = takeOff(plan!, input.order_id);
+    // Back in the pool: the orders module takes its stops off every route (stopsFollowOrders).
+    await this.orders.changes.advance(ctx, input.order_id, 'NEW_ORDER');
+    // Fewer stops break no rule the route kept: nothing to confirm.
+    return this.commit(ctx, 'remove_route_stop', [{ before: plan!, after: { ...plan!, stops: remaining } }], {
+      ...input,
+      confirm_violations: true,
+    });
+  }
+
+  /** Puts the route's free stops in the given order, or in the best order for its vehicle alone. */
+  async resequence(ctx: OperationContext, input: ResequenceInput) {
+    const [plan] = await this.load(ctx, [input.route_id]);
+    editable(plan!);
+    const free = plan!.stops.slice(plan!.firstFree);
+    if ((input.stops === undefined) === (input.optimize !== true))
+      throw sequenceInvalid(plan!, plan!.stops.length);
+    let stops: PlanStop[];
+    if (input.stops) {
+      stops = input.stops.map(({ order_id, leg }) => {
+        const matches = free.filter(
+          (stop) => stop.orderId === order_id && (leg === undefined || stop.leg === leg),
+        );
+        if (matches.length !== 1) throw sequenceInvalid(plan!, free.length);
+        return matches[0]!;
+      });
+      if (new Set(stops).size !== free.length || stops.length !== free.length)
+        throw sequenceInvalid(plan!, free.length);
+    } else {
+      const { travel, route, planStopOf } = await this.timing(plan!, plan!.stops, input.service_minutes);
+      const best = bestSequence(route, travel, plan!.firstFree);
+      stops = best.stops.slice(plan!.firstFree).map((stop) => planStopOf.get(stop)!);
+    }
+    const after = { ...plan!, stops: [...plan!.stops.slice(0, plan!.firstFree), ...stops] };
+    return this.commit(ctx, 'resequence_route', [{ before: plan!, after }], input);
+  }
+
+  /** Gives the route another driver (their depot, shift and, without a vehicle, capacity); its orders follow. */
+  async changeDriver(ctx: OperationContext, input: EditOptions & { route_id: number; driver_id: number }) {
+    const businessId = businessOf(ctx);
+    const [plan] = await this.load(ctx, [input.route_id]);
+    editable(plan!);
+    const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
+    if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
+    const row = { ...plan!.row, driver_user_id: input.driver_id };
+    const after = { ...(await this.routePlan(ctx, row)), stops: plan!.stops, firstFree: plan!.firstFree };
+    const answer = await this.commit(ctx, 'change_route_driver', [{ before: plan!, after }], input, {
+      driver_user_id: input.driver_id,
+    });
+    await this.orders.replanning.reassignDriver(ctx, businessId, input.route_id, input.driver_id);
+    return answer;
+  }
+
+  /** Gives the route a vehicle of the business (its capacity), or none (null: the driver's own). */
+  async changeVehicle(
+    ctx: OperationContext,
+    input: EditOptions & { route_id: number; vehicle_id: number | null },
+  ) {
+    const [plan] = await this.load(ctx, [input.route_id]);
+    editable(plan!);
+    if (input.vehicle_id !== null) {
+      const [vehicle] = await edits.vehiclesOf(ctx.db, businessOf(ctx), [input.vehicle_id]);
+      if (!vehicle?.active)
+        throw new AppError('VEHICLE_NOT_FOUND', { params: { vehicle: input.vehicle_id } });
+    }
+    const row = { ...plan!.row, vehicle_id: input.vehicle_id };
+    const after = { ...(await this.routePlan(ctx, row)), stops: plan!.stops, firstFree: plan!.firstFree };
+    return this.commit(ctx, 'change_route_vehicle', [{ before: plan!, after }], input, {
+      vehicle_id: input.vehicle_id,
+    });
+  }
+
+  /** Locks or unlocks a route: a rebuild leaves a locked route as it is. */
+  async setLocked(ctx: OperationContext, routeId: number, locked: boolean) {
+    const businessId = businessOf(ctx);
+    await this.load(ctx, [routeId]);
+    await edits.updateRoute(ctx.db, businessId, routeId, { locked });
+    return {
+      result: true as const,
+      routes: await this.answerRoutes(ctx, [routeId]),
+      violations: [],
+      violations_confirmed: [],
+    };
+  }
+
+  // ----- reading and timing routes -----
+
+  /** Locks the routes (404 for any the business lacks) and reads what their timing needs. */
+  private async load(ctx: OperationContext, routeIds: number[]): Promise<RoutePlan[]> {
+    const ids = [...new Set(routeIds)];
+    const rows = await edits.lockRoutes(ctx.db, businessOf(ctx), ids);
+    const missing = ids.find((id) => !rows.some((row) => row.id === id));
+    if (missing !== undefined) throw new AppError('ROUTE_NOT_FOUND', { params: { route: missing } });
+    const stopRows = await repo.stopsOf(ctx.db, ids);
+    const views = new Map(
+      (await this.orders.replanning.views(ctx, [...new Set(stopRows.map((stop) => stop.order_id))])).map(
+        (view) => [view.id, view],
+      ),
+    );
+    const plans: RoutePlan[] = [];
+    for (const row of rows) {
+      const stops = stopRows
+        .filter((stop) => stop.route_id === row.id)
+        .map((stop): PlanStop => {
+          const leg = stopsOfOrder(views.get(stop.order_id)!).find((own) => own.leg === stop.leg)!;
+          return {
+            ...leg,
+            status: stop.status,
+            arrivedAt: stop.arrived_at,
+            completedAt: stop.completed_at,
+            planned: { arrival: seconds(stop.planned_arrival), departure: seconds(stop.planned_departure) },
+          };
+        });
+      const lastDone = stops.findLastIndex((stop) => stop.status !== 'pending');
+      plans.push({ ...(await this.routePlan(ctx, row)), stops, firstFree: lastDone + 1 });
+    }
+    return plans.sort((a, b) => ids.indexOf(a.row.id) - ids.indexOf(b.row.id));
+  }
+
+  /** Depot, shift and capacity of a route with this driver and vehicle. */
+  private async routePlan(
+    ctx: OperationContext,
+    row: edits.LockedRoute,
+  ): Promise<Omit<RoutePlan, 'stops' | 'firstFree'>> {
+    const businessId = businessOf(ctx);
+    const [profile] = await repo.profilesOf(ctx.db, businessId, [row.driver_user_id]);
+    const depot = profile?.depot_id
+      ? (await repo.depotsOf(ctx.db, businessId)).find((candidate) => candidate.id === profile.depot_id)
+      : undefined;
+    if (!profile || !depot)
+      throw new AppError('DRIVER_WITHOUT_DEPOT', { params: { driver: row.driver_user_id } });
+    const [vehicle] =
+      row.vehicle_id === null ? [] : await edits.vehiclesOf(ctx.db, businessId, [row.vehicle_id]);
+    const capacity = vehicle ?? profile;
+    return {
+      row,
+      depot: { lat: depot.lat, lng: depot.lng },
+      shift: { start: seconds(profile.shift_start), end: seconds(profile.shift_end) },
+      capacity: {
+        weightGrams: capacity.capacity_weight_grams,
+        volumeCm3: capacity.capacity_volume_cm3,
+        count: capacity.capacity_count,
+      },
+      started:
+        row.status === 'started'
+          ? {
+              departure: seconds(row.departure),
+              resumeNotBefore: await this.resumeNotBefore(ctx, row.route_date),
+            }
+          : undefined,
+    };
+  }
+
+  /** The earliest the rest of a route under way can go on: now on its own day; its day's end once past. */
+  private async resumeNotBefore(ctx: OperationContext, date: string): Promise<number> {
+    const now = formatLocalDateTime(
+      this.clock.now(),
+      await this.accounts.timeZoneOf(ctx.db, businessOf(ctx)),
+    );
+    if (now.slice(0, 10) > date) return 24 * 3600;
+    return now.slice(0, 10) === date ? seconds(now.slice(11)) : 0;
+  }
+
+  /** The travel matrix of the route's depot and these stops, the route as the timing reads it, and each timed stop's own. */
+  private async timing(plan: RoutePlan, stops: readonly PlanStop[], serviceMinutes: number) {
+    const points: Point[] = [plan.depot];
+    const index = new Map<string, number>([[keyOf(plan.depot), 0]]);
+    const pointOf = (point: Point) => {
+      if (!index.has(keyOf(point))) {
+        index.set(keyOf(point), points.length);
+        points.push(point);
+      }
+      return index.get(keyOf(point))!;
+    };
+    const timed = stops.map((stop) => toTime(stop, pointOf(stop.location), serviceMinutes));
+    const travel = await this.roads.matrix({
+      businessId: plan.row.business_id,
+      date: plan.row.route_date,
+      points,
+    });
+    const route: RouteToTime = {
+      depot: 0,
+      shift: plan.shift,
+      capacity: plan.capacity,
+      stops: timed,
+      started: plan.started,
+    };
+    const planStopOf = new Map(timed.map((stop, at) => [stop, stops[at]!]));
+    return { travel, route, planStopOf };
+  }
+
+  /** The route with these stops added at the given position (1-based), or where they cost least. */
+  private async placed(
+    base: RoutePlan,
+    legs: PlanStop[],
+    input: { position?: number; service_minutes: number },
+  ) {
+    if (
+      input.position !== undefined &&
+      (input.position - 1 < base.firstFree || input.position - 1 > base.stops.length)
+    ) {
+      throw sequenceInvalid(base, base.stops.length + 1);
+    }
+    const { travel, route, planStopOf } = await this.timing(
+      base,
+      [...base.stops, ...legs],
+      input.service_minutes,
+    );
+    const existing = { ...route, stops: route.stops.slice(0, base.stops.length) };
+    const best = bestInsertion(
+      existing,
+      travel,
+      route.stops.slice(base.stops.length),
+      base.firstFree,
+      input.position === undefined ? undefined : input.position - 1,
+    );
+    return { ...base, stops: best.stops.map((stop) => planStopOf.get(stop)!) };
+  }
+
+  /**
+   * Re-times the edited routes, refuses the edit when it breaks a rule the routes kept before
+   * (unless confirmed), then saves them, records the edit in each affected order's audit trail
+   * and tells the customers whose planned arrival moved.
+   */
+  private async commit(
+    ctx: OperationContext,
+    operation: string,
+    changes: RouteEdit[],
+    options: EditOptions,
+    routeChanges: { driver_user_id?: number; vehicle_id?: number | null } = {},
+  ) {
+    const businessId = businessOf(ctx);
+    const timings: Array<{ edit: RouteEdit; timed: TimedRoute; source: string; fresh: WireViolation[] }> = [];
+    for (const edit of changes) {
+      const before = await this.timing(edit.before, edit.before.stops, options.service_minutes);
+      const after = await this.timing(edit.after, edit.after.stops, options.service_minutes);
+      const timed = timeRoute(after.route, after.travel);
+      const fresh = newViolations(timeRoute(before.route, before.travel).violations, timed.violations);
+      timings.push({
+        edit,
+        timed,
+        source: after.travel.source,
+        fresh: fresh.map((v) => wire(edit.after.row.id, v)),
+      });
+    }
+    const fresh = timings.flatMap((timing) => timing.fresh);
+    if (fresh.length > 0 && !options.confirm_violations) {
+      throw new AppError('PLAN_VIOLATION', {
+        params: { count: fresh.length },
+        details: { violations: fresh },
+      });
+    }
+    for (const { edit, timed, source } of timings) {
+      await edits.replaceStops(
+        ctx.db,
+        edit.after.row.id,
+        edit.after.stops.map((stop, at) => ({
+          order_id: stop.orderId,
+          leg: stop.leg,
+          planned_arrival: clockTime(timed.stops[at]!.arrival),
+          planned_departure: clockTime(timed.stops[at]!.departure),
+          status: stop.status,
+          arrived_at: stop.arrivedAt,
+          completed_at: stop.completedAt,
+        })),
+      );
+      await edits.updateRoute(ctx.db, businessId, edit.after.row.id, {
+        ...routeChanges,
+        departure: clockTime(timed.departure),
+        return_time: clockTime(timed.returnTime),
+        distance_meters: Math.round(timed.distanceMeters),
+        distance_source: source,
+        load_weight_grams: timed.load.weightGrams,
+        load_volume_cm3: timed.load.volumeCm3,
+        load_count: timed.load.count,
+      });
+    }
+    await this.record(ctx, operation, timings);
+    const routeIds = timings.map((timing) => timing.edit.after.row.id);
+    return {
+      result: true as const,
+      routes: await this.answerRoutes(ctx, routeIds),
+      violations: timings.flatMap(({ edit, timed }) =>
+        timed.violations.map((v) => wire(edit.after.row.id, v)),
+      ),
+      violations_confirmed: fresh,
+    };
+  }
+
+  /**
+   * One `plan_edited` event in the audit trail of each order whose place, time or route changed
+   * (or whose route now breaks a rule by the caller's confirmation); a `delivery_rescheduled` (or
+   * `pickup_rescheduled`) tracking event on its parcels when its customer's planned arrival moved
+   * by more than RESCHEDULE_THRESHOLD_MINUTES.
+   */
+  private async record(
+    ctx: OperationContext,
+    operation: string,
+    timings: ReadonlyArray<{ edit: RouteEdit; timed: TimedRoute; fresh: WireViolation[] }>,
+  ) {
+    const businessId = businessOf(ctx);
+    const before = new Map<number, { routeId: number; sequence: number; arrival?: number }>();
+    for (const { edit } of timings) {
+      edit.before.stops.forEach((stop, at) => {
+        if (isCustomerLeg(stop)) {
+          before.set(stop.orderId, {
+            routeId: edit.before.row.id,
+            sequence: at + 1,
+            arrival: stop.planned?.arrival,
+          });
+        }
+      });
+    }
+    const events: Array<{
+      orderId: number;
+      action: string;
+      changes: Record<string, { from: unknown; to: unknown }>;
+    }> = [];
+    for (const { edit, timed, fresh } of timings) {
+      const routeId = edit.after.row.id;
+      for (const [at, stop] of edit.after.stops.entries()) {
+        if (!isCustomerLeg(stop)) continue;
+        const was = before.get(stop.orderId);
+        const arrival = timed.stops[at]!.arrival;
+        const changes: Record<string, { from: unknown; to: unknown }> = {};
+        if (was?.routeId !== routeId) changes.route_id = { from: was?.routeId ?? null, to: routeId };
+        if (was?.sequence !== at + 1) changes.sequence = { from: was?.sequence ?? null, to: at + 1 };
+        const fromTime = was?.arrival === undefined ? null : hhmm(was.arrival);
+        if (fromTime !== hhmm(arrival)) changes.planned_arrival = { from: fromTime, to: hhmm(arrival) };
+        if (fresh.length > 0) changes.violations_confirmed = { from: null, to: fresh };
+        if (Object.keys(changes).length === 0) continue;
+        events.push({
+          orderId: stop.orderId,
+          action: 'plan_edited',
+          changes: { edit: { from: null, to: operation }, ...changes },
+        });
+        if (
+          was?.arrival !== undefined &&
+          Math.abs(arrival - was.arrival) > RESCHEDULE_THRESHOLD_MINUTES * 60
+        ) {
+          await this.reschedule(ctx, stop, was.arrival, arrival);
+        }
+      }
+    }
+    await this.orders.journal.recordEvents(ctx, businessId, this.clock.now(), events);
+  }
+
+  /** Tells the customer their parcels' planned arrival moved: an event on each parcel's timeline. */
+  private async reschedule(ctx: OperationContext, stop: PlanStop, from: number, to: number) {
+    if (stop.order.carrier !== null) return;
+    for (const pkg of stop.order.packages) {
+      await this.tracking.appendEvent(
+        ctx,
+        businessOf(ctx),
+        { id: pkg.id, trackingNumber: pkg.tracking_number },
+        {
+          status_code: stop.leg === 'pickup' ? 'pickup_rescheduled' : 'delivery_rescheduled',
+          source: { type: 'self_delivery', reference: `route-${stop.orderId}` },
+          description: `Planned ${stop.leg} time moved from ${hhmm(from)} to ${hhmm(to)}`,
+        },
+      );
+    }
+  }
+
+  /** The routes as get_routes answers them, each with the vehicle it drives (null: its driver's own). */
+  private async answerRoutes(ctx: OperationContext, routeIds: number[]) {
+    const routes = await this.dispatch.routes(ctx, { ids: routeIds });
+    const vehicles = await edits.vehiclesOfRoutes(ctx.db, routeIds);
+    return routeIds.map((id) => {
+      const route = routes.find((candidate) => candidate.id === id)!;
+      return { ...route, vehicle: vehicles.get(id) ?? null };
+    });
+  }
+}
+
+/** A finished route takes no more edits. */
+function editable(plan: RoutePlan): void {
+  if (plan.row.status === 'finished')
+    throw new AppError('ROUTE_FINISHED', { params: { route: plan.row.id } });
+}
+
+/** The order's stops on the route, and the route's others; refused when it has none there or one is done. */
+function takeOff(plan: RoutePlan, orderId: number) {
+  const at = plan.stops.flatMap((stop, index) => (stop.orderId === orderId ? [index] : []));
+  if (at.length === 0) {
+    throw new AppError('STOP_NOT_ON_ROUTE', { params: { order: orderId, route: plan.row.id } });
+  }
+  const fixed = at.find((index) => index < plan.firstFree);
+  if (fixed !== undefined) {
+    const status = plan.stops[fixed]!.status;
+    throw new AppError('STOP_NOT_MOVABLE', { params: { order: orderId, status }, details: { status } });
+  }
+  return {
+    moved: at.map((index) => plan.stops[index]!),
+    remaining: plan.stops.filter((stop) => stop.orderId !== orderId),
+  };
+}
+
+function sequenceInvalid(plan: RoutePlan, last: number): AppError {
+  const first = plan.firstFree + 1;
+  return new AppError('SEQUENCE_INVALID', {
+    params: { route: plan.row.id, first, last },
+    details: { first, last },
+  });
+}
+
+const keyOf = (point: Point) => `${point.lat},${point.lng}`;

@@ -1,0 +1,239 @@
+/**
+ * Times one route as it stands, pure: the planned arrival, start and departure at each stop, the
+ * departure from and return to the depot, the distance driven, the most it carries at once, and
+ * every rule the plan breaks (a window missed, a capacity exceeded, the shift overrun, a pickup
+ * after its delivery). What a dispatcher's edit is checked with, on the travel matrix planning uses.
+ *
+ * Times are seconds from midnight of the route's day, as in the solver. The timing follows the
+ * solver's: a vehicle arriving before a window opens waits; the route leaves the depot as late as
+ * still starting its first service at the same time.
+ */
+import type { Load, TimeWindow } from './types.ts';
+
+/** How a stop changes what is on board. */
+export type Carriage =
+  /** A delivery loaded at the depot: on board from the departure until this stop. */
+  | 'from_depot'
+  /** A pickup brought back to the depot: on board from this stop to the return. */
+  | 'to_depot'
+  /** The pickup leg of a pickup-and-delivery order: on board from here to its delivery leg. */
+  | 'pair_pickup'
+  /** The delivery leg of a pickup-and-delivery order. */
+  | 'pair_delivery';
+
+export interface StopToTime {
+  orderId: number;
+  leg: 'pickup' | 'delivery';
+  /** Its place's row in the travel matrix. */
+  point: number;
+  serviceSeconds: number;
+  /** Arrival must be no later than its end; arriving before its start, one waits. */
+  window?: TimeWindow;
+  demand: Load;
+  carriage: Carriage;
+  /** Done, failed or arrived at already: it keeps these times and is not checked against its window. */
+  fixed?: { arrival: number; departure: number };
+}
+
+export interface RouteToTime {
+  /** The depot's row in the travel matrix: where the route leaves from and returns to. */
+  depot: number;
+  shift: TimeWindow;
+  capacity: Load;
+  stops: readonly StopToTime[];
+  /**
+   * A route under way: the departure it took stays, and what is left goes on no earlier than
+   * `resumeNotBefore` (now, on the route's own day).
+   */
+  started?: { departure: number; resumeNotBefore: number };
+}
+
+/** Meters and seconds between the matrix's places, `[from][to]`. */
+export interface TravelTimes {
+  meters: readonly (readonly number[])[];
+  seconds: readonly (readonly number[])[];
+}
+
+export type LoadDimension = 'weight_grams' | 'volume_cm3' | 'count';
+
+export type Violation =
+  | {
+      kind: 'time_window';
+      orderId: number;
+      leg: 'pickup' | 'delivery';
+      window: TimeWindow;
+      arrival: number;
+      lateSeconds: number;
+    }
+  | { kind: 'capacity'; dimension: LoadDimension; load: number; capacity: number; over: number }
+  | { kind: 'shift'; shiftEnd: number; returnTime: number; overSeconds: number }
+  | { kind: 'pickup_after_delivery'; orderId: number };
+
+export interface TimedStop {
+  arrival: number;
+  /** When the service begins: the arrival, or the window's opening when early. */
+  start: number;
+  departure: number;
+}
+
+export interface TimedRoute {
+  departure: number;
+  returnTime: number;
+  distanceMeters: number;
+  travelSeconds: number;
+  /** The most on board at once, per dimension. */
+  load: Load;
+  stops: TimedStop[];
+  violations: Violation[];
+}
+
+const DIMENSIONS: ReadonlyArray<[LoadDimension, keyof Load]> = [
+  ['weight_grams', 'weightGrams'],
+  ['volume_cm3', 'volumeCm3'],
+  ['count', 'count'],
+];
+
+export function timeRoute(route: RouteToTime, travel: TravelTimes): TimedRoute {
+  const { stops, depot } = route;
+  const departure = route.started?.departure ?? plannedDeparture(route, travel);
+  let clock = departure;
+  let previous = depot;
+  let distanceMeters = 0;
+  let travelSeconds = 0;
+  const timed: TimedStop[] = [];
+  const violations: Violation[] = [];
+  let resumed = route.started === undefined;
+  stops.forEach((stop, index) => {
+    distanceMeters += travel.meters[previous]![stop.point]!;
+    travelSeconds += travel.seconds[previous]![stop.point]!;
+    if (stop.fixed) {
+      timed.push({ arrival: stop.fixed.arrival, start: stop.fixed.arrival, departure: stop.fixed.departure });
+      clock = stop.fixed.departure;
+    } else {
+      if (!resumed) {
+        // What is left of a route under way cannot start before now.
+        clock = Math.max(clock, route.started!.resumeNotBefore);
+        resumed = true;
+      }
+      const arrival = clock + travel.seconds[previous]![stop.point]!;
+      const start = Math.max(arrival, stop.window?.start ?? arrival);
+      clock = start + stop.serviceSeconds;
+      timed.push({ arrival, start, departure: clock });
+      if (stop.window && arrival > stop.window.end) {
+        violations.push({
+          kind: 'time_window',
+          orderId: stop.orderId,
+          leg: stop.leg,
+          window: stop.window,
+          arrival,
+          lateSeconds: arrival - stop.window.end,
+        });
+      }
+    }
+    previous = stop.point;
+    if (index === stops.length - 1 && !resumed) clock = Math.max(clock, route.started!.resumeNotBefore);
+  });
+  distanceMeters += travel.meters[previous]![depot]!;
+  travelSeconds += travel.seconds[previous]![depot]!;
+  const returnTime = stops.length === 0 ? departure : clock + travel.seconds[previous]![depot]!;
+  if (returnTime > route.shift.end) {
+    violations.push({
+      kind: 'shift',
+      shiftEnd: route.shift.end,
+      returnTime,
+      overSeconds: returnTime - route.shift.end,
+    });
+  }
+  const load = peakLoad(stops);
+  for (const [dimension, key] of DIMENSIONS) {
+    if (load[key] > route.capacity[key]) {
+      violations.push({
+        kind: 'capacity',
+        dimension,
+        load: load[key],
+        capacity: route.capacity[key],
+        over: load[key] - route.capacity[key],
+      });
+    }
+  }
+  violations.push(...pickupsAfterDeliveries(stops));
+  return { departure, returnTime, distanceMeters, travelSeconds, load, stops: timed, violations };
+}
+
+/** Leave as late as still starting the first service at the same time, never before the shift. */
+function plannedDeparture(route: RouteToTime, travel: TravelTimes): number {
+  const first = route.stops[0];
+  if (!first) return route.shift.start;
+  const drive = travel.seconds[route.depot]![first.point]!;
+  return Math.max(route.shift.start + drive, first.window?.start ?? -Infinity) - drive;
+}
+
+/** The most on board at once per dimension: at the departure, or after any stop. */
+function peakLoad(stops: readonly StopToTime[]): Load {
+  const onBoard: Load = { weightGrams: 0, volumeCm3: 0, count: 0 };
+  for (const stop of stops) {
+    if (stop.carriage === 'from_depot') add(onBoard, stop.demand, 1);
+  }
+  const peak = { ...onBoard };
+  for (const stop of stops) {
+    const sign = stop.carriage === 'from_depot' || stop.carriage === 'pair_delivery' ? -1 : 1;
+    add(onBoard, stop.demand, sign);
+    for (const [, key] of DIMENSIONS) peak[key] = Math.max(peak[key], onBoard[key]);
+  }
+  return peak;
+}
+
+function add(into: Load, demand: Load, sign: number): void {
+  for (const [, key] of DIMENSIONS) into[key] += sign * demand[key];
+}
+
+function pickupsAfterDeliveries(stops: readonly StopToTime[]): Violation[] {
+  const deliveredAt = new Map<number, number>();
+  const violations: Violation[] = [];
+  stops.forEach((stop, index) => {
+    if (stop.carriage === 'pair_delivery') deliveredAt.set(stop.orderId, index);
+    if (stop.carriage === 'pair_pickup' && (deliveredAt.get(stop.orderId) ?? Infinity) < index) {
+      violations.push({ kind: 'pickup_after_delivery', orderId: stop.orderId });
+    }
+  });
+  return violations;
+}
+
+/**
+ * The violations an edit brings: those of `after` the route did not break before, or breaks by
+ * more (later, heavier, longer) than before.
+ */
+export function newViolations(before: readonly Violation[], after: readonly Violation[]): Violation[] {
+  const was = new Map(before.map((violation) => [violationKey(violation), amountOf(violation)]));
+  return after.filter((violation) => {
+    const previous = was.get(violationKey(violation));
+    return previous === undefined || amountOf(violation) > previous;
+  });
+}
+
+/** What identifies a violation across two timings of one route: the same rule broken at the same place. */
+function violationKey(violation: Violation): string {
+  switch (violation.kind) {
+    case 'time_window':
+      return `time_window:${violation.orderId}:${violation.leg}`;
+    case 'capacity':
+      return `capacity:${violation.dimension}`;
+    case 'shift':
+      return 'shift';
+    case 'pickup_after_delivery':
+      return `pickup_after_delivery:${violation.orderId}`;
+  }
+}
+
+function amountOf(violation: Violation): number {
+  switch (violation.kind) {
+    case 'time_window':
+      return violation.lateSeconds;
+    case 'capacity':
+      return violation.over;
+    case 'shift':
+      return violation.overSeconds;
+    case 'pickup_after_delivery':
+      return 1;
+  }
+}

@@ -1,0 +1,93 @@
+import type { OperationContext } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { diff, type OrderJournal } from './journal.ts';
+import type { OrderQueries } from './queries.ts';
+import type { OrdersTables } from './tables.ts';
+import { viewsOf } from './views.ts';
+
+/**
+ * Orders that stay planned while a dispatcher edits the plan: moved to another route, or their
+ * route given another driver. Each change has its event in the order's audit trail.
+ */
+export class OrderReplanning {
+  constructor(
+    private readonly clock: Clock,
+    private readonly journal: OrderJournal,
+    private readonly queries: OrderQueries,
+  ) {}
+
+  /** These orders as the caller may see them (a plan edit reads its stops' orders). */
+  async views(ctx: OperationContext, orderIds: number[]) {
+    return viewsOf(ctx.db, await this.queries.scopeOf(ctx), orderIds);
+  }
+
+  /** Puts a planned order on another route of the business, with that route's driver. */
+  async moveToRoute(
+    ctx: OperationContext,
+    businessId: number,
+    orderId: number,
+    route: { id: number; driverId: number },
+  ): Promise<void> {
+    await this.reassign(
+      ctx,
+      businessId,
+      'route_changed',
+      { orderId },
+      {
+        route_id: route.id,
+        driver_user_id: route.driverId,
+      },
+    );
+  }
+
+  /** Gives every order on a route the route's new driver. */
+  async reassignDriver(ctx: OperationContext, businessId: number, routeId: number, driverId: number) {
+    await this.reassign(
+      ctx,
+      businessId,
+      'driver_changed',
+      { routeId },
+      {
+        driver_user_id: driverId,
+      },
+    );
+  }
+
+  private async reassign(
+    ctx: OperationContext,
+    businessId: number,
+    action: string,
+    which: { orderId: number } | { routeId: number },
+    changes: { route_id?: number; driver_user_id: number },
+  ): Promise<void> {
+    const db = ctx.db as Queryable<OrdersTables>;
+    const before = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .$if('orderId' in which, (q) => q.where('id', '=', (which as { orderId: number }).orderId))
+      .$if('routeId' in which, (q) => q.where('route_id', '=', (which as { routeId: number }).routeId))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    if (before.length === 0) return;
+    const at = this.clock.now();
+    await db
+      .updateTable('orders')
+      .set({ ...changes, updated_at: at })
+      .where('business_id', '=', businessId)
+      .where(
+        'id',
+        'in',
+        before.map((order) => order.id),
+      )
+      .execute();
+    await this.journal.recordEvents(
+      ctx,
+      businessId,
+      at,
+      before.map((order) => ({ orderId: order.id, action, changes: diff(order, changes) })),
+    );
+  }
+}
