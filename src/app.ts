@@ -43,7 +43,7 @@ import {
 } from './modules/contractors/index.ts';
 import { DatasetsService, datasetsOperations, PLACING_TOPIC } from './modules/datasets/index.ts';
 import { developerOperations } from './modules/developer/index.ts';
-import { DispatchService, dispatchOperations } from './modules/dispatch/index.ts';
+import { DispatchService, dispatchOperations, roadNetwork } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -143,7 +143,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
   // The analytics rollup counts every creation and status change in the change's own transaction.
   orders.journal.onStatusChange(new AnalyticsRollup(accounts));
-  const dispatch = new DispatchService(clock, accounts, orders);
+  const dispatch = new DispatchService(clock, accounts, orders, roadNetwork(config.osrm));
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);

@@ -37,6 +37,7 @@ export const de: ErrorMessages = {
   DRIVER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Fahrer {driver}.',
   DEPOT_NOT_FOUND: 'In diesem Unternehmen gibt es kein Depot {depot}.',
   ROUTE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Tour {route}.',
+  DATE_IN_PAST: 'Für {date} können keine Touren geplant werden: In diesem Unternehmen ist bereits {today}.',
   CONTRACTOR_RULE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Subunternehmerregel {rule}.',
   CONTRACTOR_NOT_ENGAGED: 'Das Subunternehmen {company} arbeitet nicht für dieses Unternehmen.',
   BUSINESS_REQUIRED: 'Dieses Konto arbeitet für mehrere Unternehmen: Geben Sie eines mit business_id an.',

@@ -38,6 +38,7 @@ export const en: ErrorMessages = {
   DRIVER_NOT_FOUND: 'No driver {driver} exists in this business.',
   DEPOT_NOT_FOUND: 'No depot {depot} exists in this business.',
   ROUTE_NOT_FOUND: 'No route {route} exists in this business.',
+  DATE_IN_PAST: 'Routes cannot be built for {date}: it is already {today} in this business.',
   CONTRACTOR_RULE_NOT_FOUND: 'No contractor rule {rule} exists in this business.',
   CONTRACTOR_NOT_ENGAGED: 'Contractor company {company} does not work for this business.',
   BUSINESS_REQUIRED: 'This account works for several businesses: name one with business_id.',

@@ -38,6 +38,7 @@ export const es: ErrorMessages = {
   DRIVER_NOT_FOUND: 'No existe el conductor {driver} en esta empresa.',
   DEPOT_NOT_FOUND: 'No existe el depósito {depot} en esta empresa.',
   ROUTE_NOT_FOUND: 'No existe la ruta {route} en esta empresa.',
+  DATE_IN_PAST: 'No se pueden crear rutas para el {date}: en esta empresa ya es {today}.',
   CONTRACTOR_RULE_NOT_FOUND: 'No existe la regla de contratista {rule} en esta empresa.',
   CONTRACTOR_NOT_ENGAGED: 'La empresa contratista {company} no trabaja para esta empresa.',
   BUSINESS_REQUIRED: 'Esta cuenta trabaja para varias empresas: indique una con business_id.',

@@ -38,6 +38,8 @@ export const fr: ErrorMessages = {
   DRIVER_NOT_FOUND: "Aucun chauffeur {driver} n'existe dans cette entreprise.",
   DEPOT_NOT_FOUND: "Aucun dépôt {depot} n'existe dans cette entreprise.",
   ROUTE_NOT_FOUND: "Aucune tournée {route} n'existe dans cette entreprise.",
+  DATE_IN_PAST:
+    'Impossible de construire des tournées pour le {date} : nous sommes déjà le {today} dans cette entreprise.',
   CONTRACTOR_RULE_NOT_FOUND: "Aucune règle de sous-traitant {rule} n'existe dans cette entreprise.",
   CONTRACTOR_NOT_ENGAGED: 'La société sous-traitante {company} ne travaille pas pour cette entreprise.',
   BUSINESS_REQUIRED: 'Ce compte travaille pour plusieurs entreprises : indiquez-en une avec business_id.',

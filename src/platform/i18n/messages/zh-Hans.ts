@@ -34,6 +34,7 @@ export const zhHans: ErrorMessages = {
   DRIVER_NOT_FOUND: '本企业不存在司机 {driver}。',
   DEPOT_NOT_FOUND: '本企业不存在站点 {depot}。',
   ROUTE_NOT_FOUND: '本企业不存在路线 {route}。',
+  DATE_IN_PAST: '无法为 {date} 规划路线：本企业当地日期已是 {today}。',
   CONTRACTOR_RULE_NOT_FOUND: '本企业不存在承包商规则 {rule}。',
   CONTRACTOR_NOT_ENGAGED: '承包商公司 {company} 不为本企业服务。',
   BUSINESS_REQUIRED: '此账户为多家企业服务：请用 business_id 指定一家。',

@@ -34,6 +34,7 @@ export const zhHant: ErrorMessages = {
   DRIVER_NOT_FOUND: '本企業不存在司機 {driver}。',
   DEPOT_NOT_FOUND: '本企業不存在站點 {depot}。',
   ROUTE_NOT_FOUND: '本企業不存在路線 {route}。',
+  DATE_IN_PAST: '無法為 {date} 規劃路線：本企業當地日期已是 {today}。',
   CONTRACTOR_RULE_NOT_FOUND: '本企業不存在承包商規則 {rule}。',
   CONTRACTOR_NOT_ENGAGED: '承包商公司 {company} 不為本企業服務。',
   BUSINESS_REQUIRED: '此帳戶為多家企業服務：請用 business_id 指定一家。',
