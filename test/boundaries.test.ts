@@ -139,6 +139,8 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0025_warehouses.sql': 'warehouses',
   '0026_order_chat.sql': 'chat',
   '0027_warehouse_scans.sql': 'warehouses',
+  '0028_working_day.sql': 'dispatch',
+  '0032_dispatch_settings.sql': 'dispatch',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

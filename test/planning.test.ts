@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { haversineMeters } from '../src/modules/dispatch/solver/distance.ts';
 import { createTenant, login } from './support/fixtures.ts';
-import { type Client, client } from './support/http.ts';
+import { type Answer, type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 // Tenants live in Asia/Shanghai (UTC+8): 12:20Z is 20:20 there.
@@ -22,7 +22,7 @@ interface Business {
   token: string;
   drivers: number[];
   order(ref: string, date: string, at: { lat: number; lng: number }): Promise<number>;
-  build(body: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  build(body: Record<string, unknown>): Promise<Answer>;
 }
 
 /** A business with a depot and `drivers` vans working 08:00-23:00. */

@@ -1,12 +1,13 @@
+import type { z } from 'zod';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
-import type { OrdersService, OrderView } from '../orders/index.ts';
+import type { OrderScope, OrdersService, OrderView } from '../orders/index.ts';
 import * as repo from './repository.ts';
 import { type RoadNetwork, straightLineMatrix, type TravelMatrix } from './roads.ts';
-import type { DispatchService } from './service.ts';
+import type { driverSchema, routeSchema } from './schemas.ts';
 import { solveRoutesAsync } from './solver/solve.ts';
 import type { Objective, Point, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
 
@@ -34,6 +35,20 @@ export interface BuildRouteInput {
 
 type BuildUnassignedReason = UnassignedReason | 'no_location';
 
+/** What route planning asks of the rest of the module (the DispatchService). */
+export interface PlanningFleet {
+  /** Who plans, from which pool, with which fleet. */
+  planner(
+    ctx: OperationContext,
+  ): Promise<{ scope: OrderScope; fleet: { contractorCompanyId: number | null } }>;
+  drivers(
+    db: Queryable,
+    businessId: number,
+    options: { ids?: number[]; fleet?: repo.Fleet },
+  ): Promise<Array<z.infer<typeof driverSchema>>>;
+  routes(ctx: OperationContext, filter: { ids: number[] }): Promise<Array<z.infer<typeof routeSchema>>>;
+}
+
 /**
  * Route building: the business's planning settings, what a build would work with, and the build
  * itself (the clock, the roads, the objective, and a rebuild that keeps what has begun).
@@ -44,7 +59,7 @@ export class RoutePlanning {
     private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
     private readonly roads: RoadNetwork,
-    private readonly dispatch: DispatchService,
+    private readonly dispatch: PlanningFleet,
   ) {}
 
   async settings(db: Queryable, businessId: number): Promise<DispatchSettings> {

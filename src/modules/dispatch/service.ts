@@ -5,7 +5,13 @@ import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrderScope, OrderStatusListener, OrdersService } from '../orders/index.ts';
 import { OFF_ROUTE } from '../orders/index.ts';
-import { type BuildRouteInput, type DispatchSettings, RoutePlanning, seconds } from './planning.ts';
+import {
+  type BuildRouteInput,
+  type DispatchSettings,
+  type PlanningFleet,
+  RoutePlanning,
+  seconds,
+} from './planning.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
 
@@ -30,7 +36,7 @@ interface Planner {
 }
 
 /** Drivers and their working profiles, routes, and route building from the planning pool. */
-export class DispatchService {
+export class DispatchService implements PlanningFleet {
   private readonly planning: RoutePlanning;
 
   constructor(

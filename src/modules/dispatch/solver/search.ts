@@ -6,8 +6,8 @@
  * from routes near a random seed visit, recreates it by inserting the removed requests one by one,
  * in a random order of several kinds, at their cheapest feasible places (skipping each place with
  * a small "blink" probability), and accepts the result by simulated annealing. More requests
- * served always beats less distance; among equals, distance decides. The best solution seen is
- * kept.
+ * served always beats a lower cost; among equals, the objective's cost decides (the distance, plus
+ * a price per vehicle or of unevenness: see Objective). The best solution seen is kept.
  *
  * The annealing runs in epochs of doubling length (in iterations), each cooling from a high to a
  * low temperature and starting from the best solution so far. The walk through the first N
