@@ -9,6 +9,7 @@
  * (per pair of places for a P2P order, scanning the deliveries after each pickup incrementally).
  */
 import { haversineMeters } from './distance.ts';
+import { BALANCE_METERS_PER_SECOND, roundTripBound } from './objective.ts';
 import type { Load, Objective, Point, SolverInput } from './types.ts';
 
 /** A delivery loaded at the depot: on board from the start until its visit. */
@@ -22,11 +23,6 @@ export const PAIR_DELIVERY = 3;
 
 const DEFAULT_SPEED_METERS_PER_SECOND = 8.33;
 const LOAD_KEYS = ['weightGrams', 'volumeCm3', 'count'] as const;
-/**
- * The balanced objective's price of unevenness: each second between the longest and the shortest
- * route weighs as this many metres of driving (a minute as a kilometre).
- */
-export const BALANCE_METERS_PER_SECOND = 1000 / 60;
 
 const pointKey = (point: Point): string => `${point.lat},${point.lng}`;
 
@@ -78,11 +74,7 @@ export class Model {
   readonly objective: Objective;
   /** Per request: the service time of its visits (what it adds to a route besides driving). */
   readonly requestService: Float64Array;
-  /**
-   * fewest_vehicles' price of a vehicle used: one more than the sum, over visits, of each visit's
-   * own round trip from the farthest start, which bounds any plan's distance on roads that obey the
-   * triangle inequality; so one route fewer always beats any saving in distance. 0 otherwise.
-   */
+  /** fewest_vehicles' price of a vehicle used (see roundTripBound); 0 otherwise. */
   readonly vehicleCost: number;
 
   constructor(readonly input: SolverInput) {
@@ -247,7 +239,7 @@ export class Model {
     }
     this.requestService = new Float64Array(stops.length);
     for (let v = 0; v < V; v++) this.requestService[this.visitRequest[v]!]! += this.service[v]!;
-    this.vehicleCost = this.objective === 'fewest_vehicles' ? this.roundTripBound() : 0;
+    this.vehicleCost = this.objective === 'fewest_vehicles' ? roundTripBound(this) : 0;
 
     const largest = this.dimensions.map((_, d) => {
       let most = 0;
@@ -281,24 +273,6 @@ export class Model {
       if (!roomy) return 'capacity';
       return onTime ? undefined : 'time_window';
     });
-  }
-
-  /** One more than the sum of every visit's longest round trip from a vehicle's start to its end. */
-  private roundTripBound(): number {
-    const L = this.locationCount;
-    const ends = [
-      ...new Set(Array.from(this.startLocation, (start, k) => start * L + this.endLocation[k]!)),
-    ].map((pair) => [Math.floor(pair / L), pair % L] as const);
-    let bound = 1;
-    for (let v = 0; v < this.visitCount; v++) {
-      const at = this.visitLocation[v]!;
-      let farthest = 0;
-      for (const [start, end] of ends) {
-        farthest = Math.max(farthest, this.meters[start * L + at]! + this.meters[at * L + end]!);
-      }
-      bound += farthest;
-    }
-    return bound;
   }
 
   /** Whether vehicle `k`, leaving at its shift start, serves the request alone within windows and shift. */
