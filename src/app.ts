@@ -50,8 +50,7 @@ import {
   driverOperations,
   PlanEdits,
   planEditOperations,
-  type RoadNetwork,
-  straightLineMatrix,
+  roadNetwork,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
@@ -167,12 +166,11 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
   // The analytics rollup counts every creation and status change in the change's own transaction.
   orders.journal.onStatusChange(new AnalyticsRollup(accounts));
-  const dispatch = new DispatchService(clock, accounts, orders);
+  // One road network for planning and plan edits: a routing engine when OSRM_URL is set, else
+  // straight lines at the business's circuity and speed; its matrices are cached per business and day.
+  const roads = roadNetwork(config.osrm);
+  const dispatch = new DispatchService(clock, accounts, orders, roads);
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
-  // Straight lines stand in for roads (as route building assumes) until a routing engine is configured.
-  const roads: RoadNetwork = {
-    matrix: async ({ points }) => straightLineMatrix(points, { circuity: 1.3, speedMetersPerSecond: 8.33 }),
-  };
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);
   const pricing = new PricingService(clock);

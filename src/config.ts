@@ -66,6 +66,10 @@ const environmentSchema = z.object({
   GEOCODER_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   GEOCODER_TIMEOUT_MS: integer(100, 60_000).default(5_000),
   GEOCODER_MIN_INTERVAL_MS: integer(0, 60_000).default(1_000),
+  OSRM_URL: optionalUrl(['https', 'http']),
+  OSRM_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  OSRM_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  OSRM_TIMEOUT_MS: integer(100, 60_000).default(5_000),
   MQTT_URL: optionalUrl(['mqtt', 'mqtts', 'ws', 'wss']),
   // 1884 rather than MQTT's 1883, so the embedded broker starts beside a local Mosquitto.
   MQTT_PORT: integer(0, 65535).default(1884),
@@ -142,6 +146,8 @@ export interface Config {
   identity: OutboundRules;
   /** A public geocoder by URL (Nominatim's search API), asked after the business's own data; none by default. */
   geocoder: GeocoderSettings | undefined;
+  /** An OSRM routing engine for road distances and times (its table service); none: straight lines. */
+  osrm: (OutboundRules & { url: string }) | undefined;
   /** Live pushes (order chat): the embedded broker, or an external one at `url`. */
   mqtt: MqttSettings;
 }
@@ -274,6 +280,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           },
           timeoutMs: e.GEOCODER_TIMEOUT_MS,
           minIntervalMs: e.GEOCODER_MIN_INTERVAL_MS,
+        }
+      : undefined,
+    osrm: e.OSRM_URL
+      ? {
+          url: e.OSRM_URL,
+          allow: {
+            loopback: e.OSRM_ALLOW_LOOPBACK === 'true',
+            privateNetworks: e.OSRM_ALLOW_PRIVATE === 'true',
+          },
+          timeoutMs: e.OSRM_TIMEOUT_MS,
         }
       : undefined,
     mqtt: {

@@ -143,6 +143,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0029_driver_work.sql': 'dispatch',
   '0030_proof_files.sql': 'proofs',
   '0031_plan_edits.sql': 'dispatch',
+  '0032_dispatch_settings.sql': 'dispatch',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -118,8 +118,20 @@ describe('route building through the API', () => {
     const detail = await api.get(`/api/v1/client/routes/${built.body.routes[0].id}`, { token: admin });
     assert.deepEqual(detail.body.route, built.body.routes[0]);
 
-    const again = await api.post('/api/v3/client/build-route', { date: '2026-11-10' }, { token: admin });
-    assert.equal(again.body.totals.assigned, 0, 'planned orders leave the pool');
+    // A rebuild replans the untouched routes with the pool: the same orders, each on one route.
+    const again = await api.post(
+      '/api/v3/client/build-route',
+      { date: '2026-11-10', time_limit_ms: 300 },
+      { token: admin },
+    );
+    assert.equal(again.body.rebuild.replanned_routes, built.body.routes.length);
+    assert.equal(again.body.totals.assigned, built.body.totals.assigned);
+    const day = (await api.get('/api/v1/client/routes?date=2026-11-10', { token: admin })).body.routes;
+    assert.equal(day.length, again.body.routes.length, 'the earlier routes are gone');
+    const stops = day.flatMap((route: { stops: Array<{ order_id: number }> }) =>
+      route.stops.map((s) => s.order_id),
+    );
+    assert.equal(new Set(stops).size, built.body.totals.assigned, 'each planned order on one route');
   });
 
   it('shows a re-planned order as a stop of its new route only', async () => {

@@ -1056,6 +1056,20 @@ describe('tenant isolation', () => {
         },
       ]),
     ),
+    get_dispatch_settings: async () => {
+      const answer = await api.get('/api/v1/client/dispatch-settings', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.equal(answer.body.settings.preparation_minutes, 30, "A's settings are not B's");
+    },
+    update_dispatch_settings: async () => {
+      const answer = await api.call('PUT', '/api/v1/client/dispatch-settings', {
+        token: adminOfB(),
+        body: { preparation_minutes: 90 },
+      });
+      assert.equal(answer.status, 200);
+      const asA = await api.get('/api/v1/client/dispatch-settings', { token: tokenOfA });
+      assert.equal(asA.body.settings.preparation_minutes, 30, "B's change leaves A's settings alone");
+    },
     create_contractor_rule: async () => {
       const answer = await api.post(
         '/api/v1/client/contractor-rules',

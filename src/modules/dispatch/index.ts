@@ -1,10 +1,10 @@
-// The dispatch module (depots, driver profiles, routes and route building): what other modules, the doors and the composition root may use.
+// The dispatch module (depots, driver profiles, routes, route building, plan edits and the driver's work): what other modules, the doors and the composition root may use.
 
 export { type DriverVocabulary, driverOperations } from './driver-operations.ts';
 export { DriverWork } from './driver-work.ts';
 export { planEditOperations } from './edit-operations.ts';
 export { dispatchOperations } from './operations.ts';
 export { PlanEdits } from './plan-edits.ts';
-export type { RoadNetwork } from './roads.ts';
-export { straightLineMatrix } from './roads.ts';
+export type { RoadNetwork, TravelMatrix } from './roads.ts';
+export { roadNetwork } from './roads.ts';
 export { DispatchService } from './service.ts';

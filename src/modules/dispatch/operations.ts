@@ -6,12 +6,36 @@ import {
   idParam as id,
   timeWindowSchema,
 } from '../../platform/schemas.ts';
+import {
+  DEFAULT_DISPATCH_SETTINGS,
+  DEFAULT_TIME_LIMIT_MS,
+  MAX_TIME_LIMIT_MS,
+  OBJECTIVES,
+} from './planning.ts';
 import { driverSchema, routeSchema } from './schemas.ts';
-import { DEFAULT_TIME_LIMIT_MS, type DispatchService, MAX_TIME_LIMIT_MS } from './service.ts';
+import type { DispatchService } from './service.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;
 /** Staff, and contractors within their own fleet and pool. */
 const PLANNERS = ['client_admin', 'employee', 'contractor'] as const;
+
+const settingsSchema = z.object({
+  preparation_minutes: z
+    .int()
+    .min(0)
+    .max(720)
+    .describe('Planning today, no route leaves earlier than now plus this many minutes'),
+  circuity_factor: z
+    .number()
+    .min(1)
+    .max(3)
+    .describe('Without a routing engine: road distance over straight-line distance'),
+  average_speed_kmh: z
+    .number()
+    .min(1)
+    .max(150)
+    .describe('Without a routing engine: the speed straight-line legs are driven at'),
+});
 
 export function dispatchOperations(dispatch: DispatchService): Operation[] {
   return [
@@ -188,8 +212,20 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         depots: z.array(z.object({ id: z.int(), name: z.string(), lat: z.number(), lng: z.number() })),
         pool: z.object({ orders: z.int(), without_location: z.int() }),
         constraints: z.object({
-          distance: z.literal('straight_line'),
-          speed_kmh: z.number(),
+          distance: z
+            .enum(['osrm', 'straight_line'])
+            .describe(
+              "Where distances come from: a routing engine, or straight lines (a route's distance_source says what answered)",
+            ),
+          speed_kmh: z.number().describe('Straight-line legs are driven at this average speed'),
+          circuity_factor: z.number().describe('Straight-line distance is multiplied by this'),
+          preparation_minutes: z.int(),
+          earliest_departure: z
+            .string()
+            .nullable()
+            .describe('For today: the earliest a route may leave (now plus preparation), local HH:MM'),
+          objectives: z.array(z.enum(OBJECTIVES)),
+          default_objective: z.enum(OBJECTIVES),
           default_service_minutes: z.int(),
           default_time_limit_ms: z.int(),
           max_time_limit_ms: z.int(),
@@ -207,10 +243,21 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         'available drivers (each with a profile and a depot): ' +
         'respects vehicle capacity (weight, volume, parcel count) along the route, delivery time windows, driver shifts ' +
         'and skills; a P2P order is two stops of one route, its pickup before its delivery, its load on board in ' +
-        'between. Minimises total straight-line distance: regret insertion, then a ruin-and-recreate search (SISR) ' +
+        'between. Serves as many orders as it can, then minimises the objective: least_distance (default) the total ' +
+        'distance; fewest_vehicles as few routes as the search finds (each vehicle used costs more than any distance); ' +
+        'balanced the total distance plus 1 km for each minute between the longest and the shortest route over the ' +
+        'drivers planned with (an idle one counts 0). Distances and times come from the routing engine (OSRM) when one ' +
+        "is configured and answers, else straight lines times the business's circuity factor at its average speed. " +
+        'Regret insertion, then a ruin-and-recreate search (SISR) ' +
         `that keeps improving for time_limit_ms (default ${DEFAULT_TIME_LIMIT_MS}, at most ${MAX_TIME_LIMIT_MS}) unless it ` +
-        'settles first. Assigned orders become PLANNED. Answers the routes, every order left out with its reason, ' +
-        'totals, and how long the search ran.',
+        'settles first. A date before today (business time zone) is refused with DATE_IN_PAST; planning today, no ' +
+        'route leaves before now plus the preparation time (dispatch settings). A rebuild of a date replans the ' +
+        "date's routes of the drivers planned with that are unlocked, still planned, with every stop pending, together " +
+        'with the unplanned pool: those routes are dissolved and their orders planned again. Locked, started and ' +
+        'finished routes, and routes with a stop done or under way, stay as they are, and their drivers get no second ' +
+        'route. Assigned orders become PLANNED. Answers the routes (each with duration, distance, load and ' +
+        'distance_source), every order left out with its reason, totals, what the rebuild kept, and how long the ' +
+        'search ran.',
       tag: 'Dispatch',
       kind: 'mutation',
       expensive: true,
@@ -219,11 +266,11 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         developer: 'build_route',
         user: 'build_route',
         guide:
-          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills; a P2P order's pickup before its delivery on one route), replacing nothing already planned; answers routes and unassigned orders with reasons. time_limit_ms (default 2000, at most 10000) is how long the search may shorten the plan. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
+          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills; a P2P order's pickup before its delivery on one route), answers routes and unassigned orders with reasons. time_limit_ms (default 2000, at most 10000) is how long the search may shorten the plan. objective: least_distance (default), fewest_vehicles, or balanced (even working time across drivers). A rebuild replans the date's untouched routes (unlocked, not started, no stop done) with the pool; locked and started routes stay. Dates before today are refused. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
       },
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },
-      errors: ['BUSINESS_REQUIRED'],
+      errors: ['BUSINESS_REQUIRED', 'DATE_IN_PAST'],
       rest: { method: 'POST', path: '/v3/client/build-route' },
       graphql: 'clientBuildRoute',
       input: z.object({
@@ -243,10 +290,26 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           .describe(
             'How long the search may improve the plan, in milliseconds; more time, a plan as short or shorter',
           ),
+        objective: z
+          .enum(OBJECTIVES)
+          .default('least_distance')
+          .describe(
+            'least_distance: shortest total distance; fewest_vehicles: as few routes as possible; balanced: even route durations across drivers',
+          ),
       }),
       output: z.object({
         result: z.literal(true),
         date: z.string(),
+        objective: z.enum(OBJECTIVES),
+        distance_source: z
+          .string()
+          .describe(
+            "'osrm' when the routing engine answered, 'straight_line' when it is not configured or failed",
+          ),
+        earliest_departure: z
+          .string()
+          .nullable()
+          .describe('Planning today: the earliest a route could leave (now plus preparation), local HH:MM'),
         routes: z.array(routeSchema),
         unassigned: z.array(
           z.object({
@@ -261,12 +324,51 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           unassigned: z.int(),
           routes: z.int(),
           distance_meters: z.int(),
+          duration_minutes: z.int().describe('Sum of the routes’ durations'),
+          longest_route_minutes: z.int(),
+          shortest_route_minutes: z.int(),
+          load: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
         }),
+        rebuild: z
+          .object({ replanned_routes: z.int(), kept_route_ids: z.array(z.int()) })
+          .describe(
+            "The date's earlier routes this build dissolved and planned again, and those it left as they are (locked, started, finished, or with a stop done)",
+          ),
         search: z
           .object({ time_limit_ms: z.int(), elapsed_ms: z.int(), iterations: z.int() })
           .describe('How long the search ran (solver only) and how many ruin-and-recreate rounds it made'),
       }),
       handler: (ctx, input) => dispatch.buildRoutes(ctx, input),
+    }),
+    defineOperation({
+      name: 'get_dispatch_settings',
+      summary: 'How the business plans routes: preparation time, and the straight-line stand-in for roads',
+      tag: 'Dispatch',
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: ['client_admin'], scopes: ['routes:read'] },
+      rest: { method: 'GET', path: '/v1/client/dispatch-settings' },
+      graphql: 'dispatchSettings',
+      input: z.object({}),
+      output: z.object({ result: z.literal(true), settings: settingsSchema }),
+      handler: (ctx) => dispatch.dispatchSettings(ctx),
+    }),
+    defineOperation({
+      name: 'update_dispatch_settings',
+      summary: 'Change how the business plans routes; fields left out keep their value',
+      description:
+        `Defaults: preparation_minutes ${DEFAULT_DISPATCH_SETTINGS.preparation_minutes}, circuity_factor ` +
+        `${DEFAULT_DISPATCH_SETTINGS.circuity_factor}, average_speed_kmh ${DEFAULT_DISPATCH_SETTINGS.average_speed_kmh}. ` +
+        'The circuity factor and the speed are used when no routing engine answers.',
+      tag: 'Dispatch',
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: ['client_admin'], scopes: ['routes:write'] },
+      rest: { method: 'PUT', path: '/v1/client/dispatch-settings' },
+      graphql: 'updateDispatchSettings',
+      input: settingsSchema.partial(),
+      output: z.object({ result: z.literal(true), settings: settingsSchema }),
+      handler: (ctx, input) => dispatch.updateDispatchSettings(ctx, input),
     }),
   ];
 }

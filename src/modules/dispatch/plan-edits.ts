@@ -5,6 +5,7 @@ import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import type { TrackingService } from '../tracking/index.ts';
 import * as edits from './edits-repository.ts';
+import { clockTime, seconds } from './order-legs.ts';
 import {
   hhmm,
   isCustomerLeg,
@@ -15,8 +16,8 @@ import {
   wire,
 } from './plan-stops.ts';
 import * as repo from './repository.ts';
-import type { RoadNetwork } from './roads.ts';
-import { clock as clockTime, type DispatchService, seconds } from './service.ts';
+import type { RoadNetwork, StraightLineSettings } from './roads.ts';
+import type { DispatchService } from './service.ts';
 import { bestInsertion, bestSequence } from './solver/edit-search.ts';
 import { newViolations, type RouteToTime, type TimedRoute, timeRoute } from './solver/evaluate.ts';
 import type { Load, Point, TimeWindow } from './solver/types.ts';
@@ -37,6 +38,8 @@ interface RoutePlan {
   /** Stops before this index stay where they are: the last one done, failed or arrived at, and those before it. */
   firstFree: number;
   started?: { departure: number; resumeNotBefore: number };
+  /** The business's stand-in for roads where no routing engine answers, as planning uses it. */
+  straightLine: StraightLineSettings;
 }
 
 /** One route's edit: as it was, and as it becomes. */
@@ -326,6 +329,7 @@ export class PlanEdits {
     const capacity = vehicle ?? profile;
     return {
       row,
+      straightLine: await this.dispatch.straightLine(ctx.db, businessId),
       depot: { lat: depot.lat, lng: depot.lng },
       shift: { start: seconds(profile.shift_start), end: seconds(profile.shift_end) },
       capacity: {
@@ -369,6 +373,7 @@ export class PlanEdits {
       businessId: plan.row.business_id,
       date: plan.row.route_date,
       points,
+      straightLine: plan.straightLine,
     });
     const route: RouteToTime = {
       depot: 0,

@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors.ts';
 import type { OrderView } from '../orders/index.ts';
-import { clock as clockTime, demandOf, legsOf, seconds } from './service.ts';
+import { clockTime, demandOf, legsOf, seconds } from './order-legs.ts';
 import type { Carriage, LoadDimension, StopToTime, Violation } from './solver/evaluate.ts';
 import type { Load, Point, TimeWindow } from './solver/types.ts';
 import type { StopStatus } from './tables.ts';

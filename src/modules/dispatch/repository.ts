@@ -183,3 +183,82 @@ export async function routeDays(db: Queryable<DispatchTables>, businessId: numbe
     ])
     .execute();
 }
+
+export function settingsOf(db: Queryable<DispatchTables>, businessId: number) {
+  return db
+    .selectFrom('dispatch_settings')
+    .select(['preparation_minutes', 'circuity_factor', 'average_speed_kmh'])
+    .where('business_id', '=', businessId)
+    .executeTakeFirst();
+}
+
+export async function saveSettings(
+  db: Queryable<DispatchTables>,
+  settings: DispatchTables['dispatch_settings'],
+): Promise<void> {
+  const { business_id: _business, ...changes } = settings;
+  await db
+    .insertInto('dispatch_settings')
+    .values(settings)
+    .onConflict((oc) => oc.column('business_id').doUpdateSet(changes))
+    .execute();
+}
+
+/**
+ * The routes of these drivers on a date, with what a rebuild asks of them: their state, whether
+ * every stop is still pending, and the orders on them.
+ */
+export async function routesOfDrivers(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  date: string,
+  driverIds: readonly number[],
+) {
+  if (driverIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('routes as r')
+    .leftJoin('route_stops as s', 's.route_id', 'r.id')
+    .where('r.business_id', '=', businessId)
+    .where('r.route_date', '=', date)
+    .where('r.driver_user_id', 'in', driverIds)
+    .groupBy('r.id')
+    .select((eb) => [
+      'r.id',
+      'r.driver_user_id',
+      'r.status',
+      'r.locked',
+      eb.fn.coalesce(sql<boolean>`bool_and(s.status = 'pending')`, sql<boolean>`true`).as('all_pending'),
+      sql<number[]>`coalesce(array_agg(DISTINCT s.order_id) FILTER (WHERE s.order_id IS NOT NULL), '{}')`.as(
+        'order_ids',
+      ),
+    ])
+    .orderBy('r.id')
+    .execute();
+  return rows.map((row) => ({ ...row, order_ids: row.order_ids.map(Number) }));
+}
+
+/** Deletes routes of the business (their stops go with them). */
+export async function deleteRoutes(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  routeIds: readonly number[],
+): Promise<void> {
+  if (routeIds.length === 0) return;
+  await db.deleteFrom('routes').where('business_id', '=', businessId).where('id', 'in', routeIds).execute();
+}
+
+/** Takes these orders off every route of the business they are stops of, in one statement. */
+export async function deleteStopsOfOrders(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  orderIds: readonly number[],
+): Promise<void> {
+  if (orderIds.length === 0) return;
+  await db
+    .deleteFrom('route_stops')
+    .where('order_id', 'in', orderIds)
+    .where('route_id', 'in', (eb) =>
+      eb.selectFrom('routes').select('id').where('business_id', '=', businessId),
+    )
+    .execute();
+}

@@ -3,17 +3,18 @@ import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
-import type { OrderScope, OrderStatusListener, OrdersService, OrderView } from '../orders/index.ts';
+import type { OrderScope, OrderStatusListener, OrdersService } from '../orders/index.ts';
 import { OFF_ROUTE } from '../orders/index.ts';
+import { seconds } from './order-legs.ts';
+import {
+  type BuildRouteInput,
+  type DispatchSettings,
+  type PlanningFleet,
+  RoutePlanning,
+  straightLineOf,
+} from './planning.ts';
 import * as repo from './repository.ts';
-import { solveRoutesAsync } from './solver/solve.ts';
-import type { Point, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
-
-/** City driving average used for straight-line travel times (30 km/h). */
-export const SPEED_METERS_PER_SECOND = 8.33;
-/** The most a caller may let route building search, and what it gets by default. */
-export const MAX_TIME_LIMIT_MS = 10_000;
-export const DEFAULT_TIME_LIMIT_MS = 2000;
+import type { RoadNetwork } from './roads.ts';
 
 export interface DriverProfileInput {
   driver_id: number;
@@ -26,16 +27,6 @@ export interface DriverProfileInput {
   available?: boolean;
 }
 
-export interface BuildRouteInput {
-  date: string;
-  business_id?: number;
-  driver_ids?: number[];
-  service_minutes: number;
-  time_limit_ms?: number;
-}
-
-type BuildUnassignedReason = UnassignedReason | 'no_location';
-
 /**
  * Who plans, from which pool, with which drivers: the business's staff plan its whole pool with
  * its own fleet; a contractor plans the pool its rules give it with its company's drivers.
@@ -46,12 +37,17 @@ interface Planner {
 }
 
 /** Drivers and their working profiles, routes, and route building from the planning pool. */
-export class DispatchService {
+export class DispatchService implements PlanningFleet {
+  private readonly planning: RoutePlanning;
+
   constructor(
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
-  ) {}
+    roads: RoadNetwork,
+  ) {
+    this.planning = new RoutePlanning(clock, accounts, orders, roads, this);
+  }
 
   /**
    * Keeps the stops of routes in step with the orders (registered with `orders.onStatusChange`):
@@ -66,6 +62,20 @@ export class DispatchService {
       } else if (from !== null && OFF_ROUTE.includes(to)) {
         await repo.deleteStopsOf(ctx.db, businessId, order.id);
       }
+    },
+    /** Many at once (a rebuild sending its routes' orders back to the pool): one statement per business. */
+    async ordersStatusChanged(ctx, changes) {
+      const simple = changes.filter((change) => !change.rerouted);
+      for (const change of changes.filter((change) => change.rerouted)) {
+        await DispatchService.stopsFollowOrders.orderStatusChanged(ctx, change);
+      }
+      const byBusiness = new Map<number, number[]>();
+      for (const { businessId, order, from, to } of simple) {
+        if (from === null || !OFF_ROUTE.includes(to)) continue;
+        byBusiness.set(businessId, [...(byBusiness.get(businessId) ?? []), order.id]);
+      }
+      for (const [businessId, orderIds] of byBusiness)
+        await repo.deleteStopsOfOrders(ctx.db, businessId, orderIds);
     },
   };
 
@@ -116,7 +126,7 @@ export class DispatchService {
    * module's), optionally only these ids or one fleet (drivers without a profile are in no
    * contractor's fleet).
    */
-  private async drivers(db: Queryable, businessId: number, options: { ids?: number[]; fleet?: repo.Fleet }) {
+  async drivers(db: Queryable, businessId: number, options: { ids?: number[]; fleet?: repo.Fleet }) {
     const accounts = await this.accounts.usersOfKind(db, businessId, 'driver', options.ids);
     const profiles = new Map(
       (
@@ -283,159 +293,31 @@ export class DispatchService {
     return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
   }
 
-  // ----- route building -----
+  // ----- route building (planning.ts) -----
 
-  async buildRouteOptions(ctx: OperationContext, date: string) {
-    const { scope, fleet } = await this.planner(ctx);
-    const pool = await this.orders.queries.planningPool(ctx, scope, date);
-    return {
-      result: true as const,
-      date,
-      drivers: (await this.drivers(ctx.db, scope.businessId, { fleet })).filter(
-        (driver) => driver.active && driver.profile?.available,
-      ),
-      depots: (await repo.depotsOf(ctx.db, scope.businessId)).map(({ business_id: _b, ...depot }) => depot),
-      pool: { orders: pool.length, without_location: pool.filter((order) => !legsOf(order)).length },
-      constraints: {
-        distance: 'straight_line' as const,
-        speed_kmh: Math.round(SPEED_METERS_PER_SECOND * 3.6),
-        default_service_minutes: 5,
-        default_time_limit_ms: DEFAULT_TIME_LIMIT_MS,
-        max_time_limit_ms: MAX_TIME_LIMIT_MS,
-        respects: ['vehicle_capacity', 'time_windows', 'driver_shifts', 'skills', 'pickup_before_delivery'],
-      },
-    };
+  buildRouteOptions(ctx: OperationContext, date: string) {
+    return this.planning.buildRouteOptions(ctx, date);
   }
 
-  /**
-   * Builds routes for a date from the caller's planning pool with the available drivers, saves
-   * them, and plans each assigned order onto its route. Returns the routes, every order left
-   * out with the reason, and totals.
-   */
-  async buildRoutes(ctx: OperationContext, input: BuildRouteInput) {
-    const { scope, fleet } = await this.planner(ctx);
-    const businessId = scope.businessId;
-    const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
-    const drivers = (await this.drivers(ctx.db, businessId, { ids: input.driver_ids, fleet })).filter(
-      (d) => d.active && d.profile?.available,
-    );
-    const pool = await this.orders.queries.planningPool(ctx, scope, input.date);
-
-    const vehicles: SolverVehicle[] = drivers.flatMap((driver) => {
-      const profile = driver.profile!;
-      const depot = profile.depot_id ? depots.get(profile.depot_id) : undefined;
-      if (!depot) return [];
-      return [
-        {
-          id: driver.id,
-          start: { lat: depot.lat, lng: depot.lng },
-          capacity: {
-            weightGrams: profile.capacity.weight_grams,
-            volumeCm3: profile.capacity.volume_cm3,
-            count: profile.capacity.count,
-          },
-          shift: { start: seconds(profile.shift.start), end: seconds(profile.shift.end) },
-          skills: profile.skills,
-        },
-      ];
-    });
-    const stops: SolverStop[] = pool.flatMap((order): SolverStop[] => {
-      const legs = legsOf(order);
-      if (!legs) return [];
-      const serviceSeconds = input.service_minutes * 60;
-      // The order's window is its customer's: the delivery's, or the pickup's for a pickup order.
-      const window = order.time_window
-        ? { start: seconds(order.time_window.start), end: seconds(order.time_window.end) }
-        : undefined;
-      const stop: SolverStop = {
-        id: order.id,
-        location: legs.delivery ?? legs.pickup!,
-        demand: demandOf(order),
-        serviceSeconds,
-        requiredSkills: order.required_skills,
-        window,
-      };
-      if (legs.delivery && legs.pickup) stop.pickup = { location: legs.pickup, serviceSeconds };
-      else if (legs.pickup) stop.kind = 'pickup';
-      return [stop];
-    });
-
-    const plan = await solveRoutesAsync({
-      stops,
-      vehicles,
-      speedMetersPerSecond: SPEED_METERS_PER_SECOND,
-      timeLimitMs: input.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS,
-      seed: 1,
-    });
-
-    // Set-based: every route and stop in two statements, every order planned in a handful.
-    const now = this.clock.now();
-    const routeIds = await repo.insertRoutes(
-      ctx.db,
-      plan.routes.map((planned) => ({
-        route: {
-          business_id: businessId,
-          driver_user_id: planned.vehicleId,
-          route_date: input.date,
-          distance_meters: Math.round(planned.distanceMeters),
-          departure: clock(planned.departure),
-          return_time: clock(planned.returnTime),
-          created_at: now,
-          load_weight_grams: planned.load.weightGrams,
-          load_volume_cm3: planned.load.volumeCm3,
-          load_count: planned.load.count,
-        },
-        stops: planned.stops.map((stop, index) => ({
-          sequence: index + 1,
-          order_id: stop.stopId,
-          leg: stop.leg,
-          planned_arrival: clock(stop.arrival),
-          planned_departure: clock(stop.departure),
-        })),
-      })),
-    );
-    await this.orders.changes.planOnRoutes(
-      ctx,
-      businessId,
-      plan.routes.flatMap((planned, index) =>
-        planned.stops
-          .filter((stop, at, all) => all.findIndex((other) => other.stopId === stop.stopId) === at)
-          .map((stop) => ({ orderId: stop.stopId, routeId: routeIds[index]!, driverId: planned.vehicleId })),
-      ),
-    );
-
-    const refs = new Map(pool.map((order) => [order.id, order.order_ref]));
-    const unassigned: Array<{ order_id: number; order_ref: string; reason: BuildUnassignedReason }> = [
-      ...pool
-        .filter((order) => !legsOf(order))
-        .map((order) => ({ order_id: order.id, order_ref: order.order_ref, reason: 'no_location' as const })),
-      ...plan.unassigned.map((u) => ({
-        order_id: u.stopId,
-        order_ref: refs.get(u.stopId)!,
-        reason: u.reason,
-      })),
-    ];
-    return {
-      result: true as const,
-      date: input.date,
-      routes: await this.routes(ctx, { ids: routeIds }),
-      unassigned,
-      totals: {
-        orders: pool.length,
-        assigned: plan.totals.assigned,
-        unassigned: unassigned.length,
-        routes: plan.routes.length,
-        distance_meters: Math.round(plan.totals.distanceMeters),
-      },
-      search: {
-        time_limit_ms: input.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS,
-        elapsed_ms: plan.search.elapsedMs,
-        iterations: plan.search.iterations,
-      },
-    };
+  buildRoutes(ctx: OperationContext, input: BuildRouteInput) {
+    return this.planning.buildRoutes(ctx, input);
   }
 
-  private async planner(ctx: OperationContext): Promise<Planner> {
+  async dispatchSettings(ctx: OperationContext) {
+    return { result: true as const, settings: await this.planning.settings(ctx.db, businessOf(ctx)) };
+  }
+
+  /** How straight lines stand in for the business's roads, where no routing engine answers. */
+  async straightLine(db: Queryable, businessId: number) {
+    return straightLineOf(await this.planning.settings(db, businessId));
+  }
+
+  updateDispatchSettings(ctx: OperationContext, changes: Partial<DispatchSettings>) {
+    return this.planning.updateSettings(ctx, changes);
+  }
+
+  /** Who plans, from which pool, with which drivers (for route planning too). */
+  async planner(ctx: OperationContext): Promise<Planner> {
     const scope = await this.orders.queries.scopeOf(ctx);
     return { scope, fleet: { contractorCompanyId: callerOf(ctx).contractorCompanyId } };
   }
@@ -444,52 +326,4 @@ export class DispatchService {
   private visibleFleet(ctx: OperationContext, fleet: Planner['fleet']): repo.Fleet {
     return callerOf(ctx).kind === 'contractor' ? fleet : undefined;
   }
-}
-
-/**
- * Where the driver goes for the order: the pickup of a pickup order (P), the drop-off of a
- * delivery (D, the default), both for a P2P order; undefined when a coordinate it needs is missing.
- */
-export function legsOf(order: OrderView): { pickup?: Point; delivery?: Point } | undefined {
-  const point = (address: OrderView['pickup']): Point | undefined =>
-    address?.lat !== undefined && address?.lng !== undefined
-      ? { lat: address.lat, lng: address.lng }
-      : undefined;
-  if (order.type === 'P') {
-    const pickup = point(order.pickup);
-    return pickup && { pickup };
-  }
-  const delivery = point(order.dropoff);
-  if (order.type === 'P2P') {
-    const pickup = point(order.pickup);
-    return pickup && delivery && { pickup, delivery };
-  }
-  return delivery && { delivery };
-}
-
-export function demandOf(order: OrderView) {
-  return order.packages.reduce(
-    (load, pkg) => ({
-      weightGrams: load.weightGrams + (pkg.weight_grams ?? 0),
-      volumeCm3:
-        load.volumeCm3 +
-        Math.ceil(((pkg.length_mm ?? 0) * (pkg.width_mm ?? 0) * (pkg.height_mm ?? 0)) / 1000),
-      count: load.count + 1,
-    }),
-    { weightGrams: 0, volumeCm3: 0, count: 0 },
-  );
-}
-
-/** HH:MM (or HH:MM:SS) to seconds from midnight. */
-export function seconds(time: string): number {
-  const [hours = 0, minutes = 0] = time.split(':').map(Number);
-  return hours * 3600 + minutes * 60;
-}
-
-/** Seconds from midnight to HH:MM:SS. */
-export function clock(total: number): string {
-  const s = Math.round(total);
-  return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60]
-    .map((n) => String(n).padStart(2, '0'))
-    .join(':');
 }

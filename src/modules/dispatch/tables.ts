@@ -6,6 +6,14 @@ export const STOP_STATUSES = ['pending', 'arrived', 'done', 'failed'] as const;
 export type StopStatus = (typeof STOP_STATUSES)[number];
 
 export interface DispatchTables {
+  /** How the business plans (defaults in DEFAULT_DISPATCH_SETTINGS until it saves its own). */
+  dispatch_settings: {
+    business_id: number;
+    preparation_minutes: number;
+    circuity_factor: number;
+    average_speed_kmh: number;
+    updated_at: Date;
+  };
   depots: { id: Generated<number>; business_id: number; name: string; lat: number; lng: number };
   driver_profiles: {
     user_id: number;

@@ -90,6 +90,43 @@ export class OrderChanges {
     );
   }
 
+  /**
+   * Sends planned orders back to the planning pool at once, set-based (a route dissolved by a
+   * rebuild): each becomes NEW_ORDER on no route, with an event in its audit trail.
+   */
+  async returnToPool(ctx: OperationContext, businessId: number, orderIds: readonly number[]): Promise<void> {
+    if (orderIds.length === 0) return;
+    const before = new Map(
+      (await repo.findOrders(ctx.db, businessId, [...orderIds], { lock: true })).map((order) => [
+        order.id,
+        order,
+      ]),
+    );
+    for (const orderId of orderIds) {
+      const order = before.get(orderId);
+      if (!order) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+      if (!canMove(order.status, 'NEW_ORDER')) throw illegalTransition(order.status, 'NEW_ORDER');
+    }
+    const at = this.clock.now();
+    await repo.returnOrdersToPool(ctx.db, businessId, orderIds, at);
+    await this.journal.recordEvents(
+      ctx,
+      businessId,
+      at,
+      orderIds.map((orderId) => ({
+        orderId,
+        action: 'status_changed',
+        changes: diff(before.get(orderId)!, { status: 'NEW_ORDER', ...OFF_ROUTE_CHANGES }),
+      })),
+    );
+    await this.journal.notifyMany(
+      ctx,
+      businessId,
+      at,
+      orderIds.map((orderId) => ({ orderId, from: before.get(orderId)!.status, to: 'NEW_ORDER' })),
+    );
+  }
+
   /** Moves an order to another status if the lifecycle allows it. */
   async changeStatus(
     ctx: OperationContext,

@@ -242,6 +242,22 @@ export async function planOrders(
     WHERE o.business_id = ${businessId} AND o.id = v.id`.execute(db);
 }
 
+/** Sends planned orders back to the planning pool, set-based: NEW_ORDER, on no route. */
+export async function returnOrdersToPool(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  orderIds: readonly number[],
+  at: Date,
+): Promise<void> {
+  if (orderIds.length === 0) return;
+  await db
+    .updateTable('orders')
+    .set({ status: 'NEW_ORDER', route_id: null, driver_user_id: null, updated_at: at })
+    .where('business_id', '=', businessId)
+    .where('id', 'in', orderIds)
+    .execute();
+}
+
 export function lockOrders(db: Queryable<OrdersTables>, businessId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db

@@ -9,7 +9,8 @@
  * (per pair of places for a P2P order, scanning the deliveries after each pickup incrementally).
  */
 import { haversineMeters } from './distance.ts';
-import type { Load, Point, SolverInput } from './types.ts';
+import { BALANCE_METERS_PER_SECOND, roundTripBound } from './objective.ts';
+import type { Load, Objective, Point, SolverInput } from './types.ts';
 
 /** A delivery loaded at the depot: on board from the start until its visit. */
 export const DEPOT_DELIVERY = 0;
@@ -22,6 +23,8 @@ export const PAIR_DELIVERY = 3;
 
 const DEFAULT_SPEED_METERS_PER_SECOND = 8.33;
 const LOAD_KEYS = ['weightGrams', 'volumeCm3', 'count'] as const;
+
+const pointKey = (point: Point): string => `${point.lat},${point.lng}`;
 
 /** Why a request can never be served, or undefined when some vehicle could serve it alone. */
 export type Impossibility = 'capacity' | 'skills' | 'time_window' | undefined;
@@ -68,12 +71,18 @@ export class Model {
   /** servable[request * vehicleCount + vehicle]: skills held, fits, and a lone trip is on time. */
   readonly servable: Uint8Array;
   readonly impossibility: Impossibility[];
+  readonly objective: Objective;
+  /** Per request: the service time of its visits (what it adds to a route besides driving). */
+  readonly requestService: Float64Array;
+  /** fewest_vehicles' price of a vehicle used (see roundTripBound); 0 otherwise. */
+  readonly vehicleCost: number;
 
   constructor(readonly input: SolverInput) {
     const { stops, vehicles } = input;
     const distance = input.distance ?? haversineMeters;
     const speed = input.speedMetersPerSecond ?? DEFAULT_SPEED_METERS_PER_SECOND;
     const round = input.roundTravelTimes !== false;
+    this.objective = input.objective ?? 'least_distance';
     this.requestCount = stops.length;
     this.vehicleCount = vehicles.length;
     this.dimensions = LOAD_KEYS.flatMap((key, index) =>
@@ -86,7 +95,7 @@ export class Model {
     const points: Point[] = [];
     const locationIndex = new Map<string, number>();
     const locate = (point: Point): number => {
-      const key = `${point.lat},${point.lng}`;
+      const key = pointKey(point);
       let index = locationIndex.get(key);
       if (index === undefined) {
         index = points.length;
@@ -204,13 +213,33 @@ export class Model {
     this.locationCount = L;
     this.meters = new Float64Array(L * L);
     this.seconds = new Float64Array(L * L);
-    for (let a = 0; a < L; a++) {
-      for (let b = 0; b < L; b++) {
-        const meters = a === b ? 0 : distance(points[a]!, points[b]!);
-        this.meters[a * L + b] = meters;
-        this.seconds[a * L + b] = round ? Math.ceil(meters / speed) : meters / speed;
+    if (input.travel) {
+      const { travel } = input;
+      const rows = new Map(travel.points.map((point, index) => [pointKey(point), index]));
+      const row = points.map((point) => {
+        const index = rows.get(pointKey(point));
+        if (index === undefined) throw new Error(`The travel table has no row for ${pointKey(point)}`);
+        return index;
+      });
+      for (let a = 0; a < L; a++) {
+        for (let b = 0; b < L; b++) {
+          if (a === b) continue;
+          this.meters[a * L + b] = travel.meters[row[a]!]![row[b]!]!;
+          this.seconds[a * L + b] = travel.seconds[row[a]!]![row[b]!]!;
+        }
+      }
+    } else {
+      for (let a = 0; a < L; a++) {
+        for (let b = 0; b < L; b++) {
+          const meters = a === b ? 0 : distance(points[a]!, points[b]!);
+          this.meters[a * L + b] = meters;
+          this.seconds[a * L + b] = round ? Math.ceil(meters / speed) : meters / speed;
+        }
       }
     }
+    this.requestService = new Float64Array(stops.length);
+    for (let v = 0; v < V; v++) this.requestService[this.visitRequest[v]!]! += this.service[v]!;
+    this.vehicleCost = this.objective === 'fewest_vehicles' ? roundTripBound(this) : 0;
 
     const largest = this.dimensions.map((_, d) => {
       let most = 0;
@@ -278,6 +307,8 @@ export class RouteState {
   readonly prefix: Float64Array;
   readonly suffix: Float64Array;
   distance = 0;
+  /** From the planned departure (as late as the first window allows) to the return; 0 when empty. */
+  duration = 0;
 
   constructor(
     private readonly model: Model,
@@ -331,6 +362,13 @@ export class RouteState {
       latest[p] = due < latestStart ? due : latestStart;
     }
     latest[0] = latest[1]! - m.seconds[nodes[0]! * L + nodes[1]!]!;
+    if (n === 0) {
+      this.duration = 0;
+    } else {
+      const firstLeg = m.seconds[nodes[0]! * L + nodes[1]!]!;
+      const departure = Math.max(dep[0]!, m.ready[visits[0]!]! - firstLeg);
+      this.duration = dep[n + 1]! - departure;
+    }
     for (let p = 1; p <= n; p++) {
       const v = visits[p - 1]!;
       for (let d = 0; d < D; d++) load[p * D + d] = load[(p - 1) * D + d]! + m.change[v * D + d]!;
@@ -382,8 +420,64 @@ export class Solution {
     return sum;
   }
 
+  /** What the objective minimises (see Objective): the distance, plus its price of vehicles or of unevenness. */
+  cost(): number {
+    const m = this.model;
+    if (m.objective === 'least_distance') return this.distance();
+    let distance = 0;
+    let used = 0;
+    let longest = 0;
+    let shortest = Infinity;
+    for (const route of this.routes) {
+      distance += route.distance;
+      if (route.n > 0) used++;
+      if (route.duration > longest) longest = route.duration;
+      if (route.duration < shortest) shortest = route.duration;
+    }
+    if (m.objective === 'fewest_vehicles') return distance + m.vehicleCost * used;
+    return distance + BALANCE_METERS_PER_SECOND * (used > 0 ? longest - shortest : 0);
+  }
+
+  /** Bumped by every change of a route, so that figures over all routes are summed once per change. */
+  private version = 0;
+  private meanVersion = -1;
+  private mean = 0;
+
+  /** The mean route duration over all vehicles, an idle one counting 0. */
+  private meanDuration(): number {
+    if (this.meanVersion !== this.version) {
+      let sum = 0;
+      for (const route of this.routes) sum += route.duration;
+      this.mean = sum / this.routes.length;
+      this.meanVersion = this.version;
+    }
+    return this.mean;
+  }
+
+  /**
+   * What an objective adds to the price of putting `request` on route k, besides the distance:
+   * fewest_vehicles, the vehicle's cost when the route is empty; balanced, the unevenness price of
+   * the time the route would then run beyond the fleet's mean (the request's service, and for an
+   * empty route the round trip to it too). Steers recreate; the acceptance weighs the true cost.
+   */
+  private insertionExtra(request: number, k: number): number {
+    const m = this.model;
+    const route = this.routes[k]!;
+    if (m.objective === 'fewest_vehicles') return route.n === 0 ? m.vehicleCost : 0;
+    const L = m.locationCount;
+    const added = m.requestService[request]!;
+    let after = route.duration + added;
+    if (route.n === 0) {
+      const at = m.visitLocation[m.firstVisit[request]!]!;
+      after += m.seconds[m.startLocation[k]! * L + at]! + m.seconds[at * L + m.endLocation[k]!]!;
+    }
+    const target = this.meanDuration() + added / this.routes.length;
+    return after > target ? BALANCE_METERS_PER_SECOND * (after - target) : 0;
+  }
+
   /** Sets a route's visits and refreshes it. */
   setVisits(k: number, visits: ArrayLike<number>, length: number): void {
+    this.version++;
     const route = this.routes[k]!;
     for (let i = 0; i < length; i++) route.visits[i] = visits[i]!;
     route.n = length;
@@ -392,6 +486,7 @@ export class Solution {
 
   /** Puts a request where `insertion` says. */
   insert(request: number, insertion: Insertion): void {
+    this.version++;
     const m = this.model;
     const route = this.routes[insertion.route]!;
     const { visits } = route;
@@ -411,6 +506,7 @@ export class Solution {
 
   /** Takes visits marked in `removed` (by request) out of route k. */
   removeMarked(k: number, removed: Uint8Array): void {
+    this.version++;
     const m = this.model;
     const route = this.routes[k]!;
     let kept = 0;
@@ -440,8 +536,12 @@ export class Solution {
   ): void {
     const m = this.model;
     const route = this.routes[k]!;
+    // A place must beat the best so far by the objective's extra: compare its distance with what is left.
+    const extra = m.objective === 'least_distance' ? 0 : this.insertionExtra(request, k);
+    best.cost -= extra;
     if (m.secondVisit[request]! >= 0) this.pairInsertion(request, route, best, blink, random);
     else this.singleInsertion(m.firstVisit[request]!, route, best, blink, random);
+    best.cost += extra;
   }
 
   private singleInsertion(

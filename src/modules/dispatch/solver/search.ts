@@ -6,8 +6,8 @@
  * from routes near a random seed visit, recreates it by inserting the removed requests one by one,
  * in a random order of several kinds, at their cheapest feasible places (skipping each place with
  * a small "blink" probability), and accepts the result by simulated annealing. More requests
- * served always beats less distance; among equals, distance decides. The best solution seen is
- * kept.
+ * served always beats a lower cost; among equals, the objective's cost decides (the distance, plus
+ * a price per vehicle or of unevenness: see Objective). The best solution seen is kept.
  *
  * The annealing runs in epochs of doubling length (in iterations), each cooling from a high to a
  * low temperature and starting from the best solution so far. The walk through the first N
@@ -131,6 +131,12 @@ const STALL_ITERATIONS_PER_REQUEST = 2000;
  */
 const GRANULAR_ROUTES = 30;
 const GRANULAR_NEIGHBOURS = 40;
+/**
+ * With fewest_vehicles or balanced, the share of ruins that empty a whole route instead of removing
+ * strings: a random route (fewest_vehicles: its stops fit elsewhere or it comes back), or the
+ * longest one (balanced: its stops spread over the shorter ones).
+ */
+const ROUTE_RUIN_RATE = 0.2;
 /** How often (in iterations) the clock is read. */
 const CLOCK_EVERY = 32;
 
@@ -248,6 +254,9 @@ class Sisr {
     }
     const requests: number[] = [];
     if (visitsOnRoutes === 0) return requests;
+    if (m.objective !== 'least_distance' && random() < ROUTE_RUIN_RATE) {
+      return this.ruinRoute(this.routeToEmpty(used), touchedList);
+    }
     const maxLength = Math.min(MAX_STRING_LENGTH, visitsOnRoutes / used);
     const maxStrings = (4 * AVERAGE_REMOVED) / (1 + maxLength) - 1;
     const strings = Math.floor(random() * maxStrings) + 1;
@@ -302,6 +311,43 @@ class Sisr {
       }
     }
     for (const k of touchedList) solution.removeMarked(k, this.removed);
+    for (const request of requests) this.removed[request] = 0;
+    return requests;
+  }
+
+  /** The route a route ruin empties: a random used one, or for balanced the longest. */
+  private routeToEmpty(used: number): number {
+    const { m, solution, random } = this;
+    const routes = solution.routes;
+    if (m.objective === 'balanced') {
+      let longest = -1;
+      routes.forEach((route, k) => {
+        if (route.n > 0 && (longest < 0 || route.duration > routes[longest]!.duration)) longest = k;
+      });
+      return longest;
+    }
+    let pick = Math.floor(random() * used);
+    for (let k = 0; k < routes.length; k++) {
+      if (routes[k]!.n > 0 && pick-- === 0) return k;
+    }
+    return -1;
+  }
+
+  /** Takes every visit off route k. */
+  private ruinRoute(k: number, touchedList: number[]): number[] {
+    const { m, solution } = this;
+    const route = solution.routes[k]!;
+    const requests: number[] = [];
+    for (let i = 0; i < route.n; i++) {
+      const request = m.visitRequest[route.visits[i]!]!;
+      if (!this.removed[request]) {
+        this.removed[request] = 1;
+        requests.push(request);
+      }
+    }
+    this.touch(k);
+    touchedList.push(k);
+    solution.removeMarked(k, this.removed);
     for (const request of requests) this.removed[request] = 0;
     return requests;
   }
@@ -448,7 +494,7 @@ export class Improvement {
     // Nothing on a route and nothing to place: nothing to search.
     this.sisr = visitsOn === 0 && leftOut.length === 0 ? undefined : new Sisr(solution, [...leftOut], random);
     this.done = this.sisr === undefined;
-    this.currentCost = solution.distance();
+    this.currentCost = solution.cost();
     this.currentMissing = leftOut.length;
     this.best = snapshot(solution);
     this.bestCost = this.currentCost;
@@ -482,7 +528,7 @@ export class Improvement {
       const touched = sisr.step();
       this.iterations++;
       // Summed afresh (O(vehicles)), so rounding never drifts.
-      const cost = solution.distance();
+      const cost = solution.cost();
       const missing = sisr.unassigned.length;
       const accept =
         missing < this.currentMissing ||

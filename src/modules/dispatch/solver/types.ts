@@ -54,9 +54,33 @@ export interface SolverVehicle {
   skills: string[];
 }
 
+/**
+ * What the search minimises, after serving as many stops as it can (always first):
+ * - least_distance: total distance;
+ * - fewest_vehicles: total distance plus a cost per vehicle used larger than any plan's distance
+ *   (see Model.vehicleCost), so one route fewer always wins; ruin moves also empty whole routes;
+ * - balanced: total distance plus BALANCE_METERS_PER_SECOND metres for each second between the
+ *   longest and the shortest route duration over all the vehicles given (an idle one lasts 0 s).
+ */
+export type Objective = 'least_distance' | 'fewest_vehicles' | 'balanced';
+
+/** Travel between places measured beforehand (a routing engine's table): meters and seconds from points[i] to points[j]. */
+export interface TravelTable {
+  points: readonly Point[];
+  meters: number[][];
+  seconds: number[][];
+}
+
 export interface SolverInput {
   stops: SolverStop[];
   vehicles: SolverVehicle[];
+  /** Default least_distance. */
+  objective?: Objective;
+  /**
+   * Road distances and times over every place of the input (stops, pickups, vehicle starts and
+   * ends); when given, `distance`, `speedMetersPerSecond` and `roundTravelTimes` are not used.
+   */
+  travel?: TravelTable;
   distance?: (a: Point, b: Point) => number; // meters; default haversine
   /** Default 8.33 (30 km/h city average). A leg takes ceil(meters / speed) whole seconds. */
   speedMetersPerSecond?: number;

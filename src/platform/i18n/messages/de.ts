@@ -66,6 +66,7 @@ export const de: ErrorMessages = {
   SEQUENCE_INVALID:
     'Die angegebenen Stopps passen nicht zur Tour {route}: Positionen reichen von {first} bis {last}, und jeder offene Stopp wird genau einmal genannt.',
   DRIVER_WITHOUT_DEPOT: 'Der Fahrer {driver} hat kein Arbeitsprofil mit einem Depot.',
+  DATE_IN_PAST: 'Für {date} können keine Touren geplant werden: In diesem Unternehmen ist bereits {today}.',
   CONTRACTOR_RULE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Subunternehmerregel {rule}.',
   CONTRACTOR_NOT_ENGAGED: 'Das Subunternehmen {company} arbeitet nicht für dieses Unternehmen.',
   BUSINESS_REQUIRED: 'Dieses Konto arbeitet für mehrere Unternehmen: Geben Sie eines mit business_id an.',

@@ -65,6 +65,7 @@ export const en: ErrorMessages = {
   SEQUENCE_INVALID:
     'The stops given do not fit route {route}: positions go from {first} to {last}, and the pending stops are each named once.',
   DRIVER_WITHOUT_DEPOT: 'Driver {driver} has no working profile with a depot.',
+  DATE_IN_PAST: 'Routes cannot be built for {date}: it is already {today} in this business.',
   CONTRACTOR_RULE_NOT_FOUND: 'No contractor rule {rule} exists in this business.',
   CONTRACTOR_NOT_ENGAGED: 'Contractor company {company} does not work for this business.',
   BUSINESS_REQUIRED: 'This account works for several businesses: name one with business_id.',

@@ -66,6 +66,7 @@ export const es: ErrorMessages = {
   SEQUENCE_INVALID:
     'Las paradas indicadas no encajan en la ruta {route}: las posiciones van de {first} a {last} y cada parada pendiente se nombra una vez.',
   DRIVER_WITHOUT_DEPOT: 'El conductor {driver} no tiene un perfil de trabajo con un depósito.',
+  DATE_IN_PAST: 'No se pueden crear rutas para el {date}: en esta empresa ya es {today}.',
   CONTRACTOR_RULE_NOT_FOUND: 'No existe la regla de contratista {rule} en esta empresa.',
   CONTRACTOR_NOT_ENGAGED: 'La empresa contratista {company} no trabaja para esta empresa.',
   BUSINESS_REQUIRED: 'Esta cuenta trabaja para varias empresas: indique una con business_id.',

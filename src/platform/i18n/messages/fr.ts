@@ -66,6 +66,8 @@ export const fr: ErrorMessages = {
   SEQUENCE_INVALID:
     'Les arrêts indiqués ne conviennent pas à la tournée {route} : les positions vont de {first} à {last}, et chaque arrêt en attente est nommé une fois.',
   DRIVER_WITHOUT_DEPOT: "Le chauffeur {driver} n'a pas de profil de travail avec un dépôt.",
+  DATE_IN_PAST:
+    'Impossible de construire des tournées pour le {date} : nous sommes déjà le {today} dans cette entreprise.',
   CONTRACTOR_RULE_NOT_FOUND: "Aucune règle de sous-traitant {rule} n'existe dans cette entreprise.",
   CONTRACTOR_NOT_ENGAGED: 'La société sous-traitante {company} ne travaille pas pour cette entreprise.',
   BUSINESS_REQUIRED: 'Ce compte travaille pour plusieurs entreprises : indiquez-en une avec business_id.',

@@ -58,6 +58,7 @@ export const zhHans: ErrorMessages = {
   VEHICLE_NOT_FOUND: '本企业没有启用中的车辆 {vehicle}。',
   SEQUENCE_INVALID: '所给站点与线路 {route} 不符：位置从 {first} 到 {last}，每个待处理站点须且仅须出现一次。',
   DRIVER_WITHOUT_DEPOT: '司机 {driver} 没有带仓库的工作资料。',
+  DATE_IN_PAST: '无法为 {date} 规划路线：本企业当地日期已是 {today}。',
   CONTRACTOR_RULE_NOT_FOUND: '本企业不存在承包商规则 {rule}。',
   CONTRACTOR_NOT_ENGAGED: '承包商公司 {company} 不为本企业服务。',
   BUSINESS_REQUIRED: '此账户为多家企业服务：请用 business_id 指定一家。',

@@ -58,6 +58,7 @@ export const zhHant: ErrorMessages = {
   VEHICLE_NOT_FOUND: '本企業沒有啟用中的車輛 {vehicle}。',
   SEQUENCE_INVALID: '所給站點與路線 {route} 不符：位置從 {first} 到 {last}，每個待處理站點須且僅須出現一次。',
   DRIVER_WITHOUT_DEPOT: '司機 {driver} 沒有含倉庫的工作資料。',
+  DATE_IN_PAST: '無法為 {date} 規劃路線：本企業當地日期已是 {today}。',
   CONTRACTOR_RULE_NOT_FOUND: '本企業不存在承包商規則 {rule}。',
   CONTRACTOR_NOT_ENGAGED: '承包商公司 {company} 不為本企業服務。',
   BUSINESS_REQUIRED: '此帳戶為多家企業服務：請用 business_id 指定一家。',
