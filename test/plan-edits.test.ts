@@ -223,6 +223,19 @@ describe('plan edits through the API', () => {
     assert.equal(within.body.routes[0].stops[0].order_id, moved);
   });
 
+  it('refuses an edit that would run a route past midnight, even confirmed, and changes nothing', async () => {
+    const before = await route(north.id);
+    const answer = await api.post(
+      `/api/v1/client/routes/${north.id}/sequence`,
+      { optimize: true, service_minutes: 240, confirm_violations: true },
+      { token: admin },
+    );
+    assert.equal(answer.status, 409, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'ROUTE_PAST_MIDNIGHT');
+    assert.match(answer.body.details.return_time, /^\+\d\d:\d\d$/);
+    assert.deepEqual(await route(north.id), before);
+  });
+
   it('takes a stop off its route: the order is back in the pool, on no route', async () => {
     const taken = orders.get('E4')!;
     const answer = await api.call('DELETE', `/api/v1/client/routes/${east.id}/stops/${taken}`, {

@@ -273,7 +273,14 @@ export async function seedDemoDay(
   ]);
   await orders.changes.changeStatus(ctx, todays[3]!.id, 'HOLD');
   await orders.changes.changeStatus(ctx, todays[7]!.id, 'CANCELLED');
-  await dispatch.buildRoutes(ctx, { date: today, service_minutes: 5, time_limit_ms: 500 });
+  // Planned this morning at 07:00, as a dispatcher does, whatever the hour the demo is created at:
+  // planning today never starts a van before now, so an evening start would plan nothing.
+  const morning = history();
+  morning.clock.set(localTime(today, 7 * 60, await accounts.timeZoneOf(db, input.businessId)));
+  await morning.services.dispatch.buildRoutes(
+    demoContext(db, morning.clock, { userId: input.adminId, kind: 'client_admin', businessId: input.businessId }),
+    { date: today, service_minutes: 5, time_limit_ms: 500 },
+  );
 
   // Tomorrow: waiting to be planned; the north of Paris is also in Swift Couriers' pool, and
   // one order in the south is handed to its dispatcher outright.

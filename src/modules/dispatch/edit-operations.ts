@@ -80,7 +80,13 @@ const position = z
     "Where the order's first stop goes in the route (1 = first; after any stop done, failed or arrived at); a P2P order's delivery goes to its best place after it. Absent: the cheapest place in added travel time",
   );
 
-const EDIT_ERRORS = ['ROUTE_NOT_FOUND', 'ROUTE_FINISHED', 'PLAN_VIOLATION', 'DRIVER_WITHOUT_DEPOT'] as const;
+const EDIT_ERRORS = [
+  'ROUTE_NOT_FOUND',
+  'ROUTE_FINISHED',
+  'PLAN_VIOLATION',
+  'ROUTE_PAST_MIDNIGHT',
+  'DRIVER_WITHOUT_DEPOT',
+] as const;
 
 export function planEditOperations(edits: PlanEdits): Operation[] {
   return [

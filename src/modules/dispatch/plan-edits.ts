@@ -29,6 +29,9 @@ import type { Load, Point, TimeWindow } from './solver/types.ts';
 export const RESCHEDULE_THRESHOLD_MINUTES = 30;
 
 /** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops. */
+/** A day in seconds: a route's planned times are clock times of its day. */
+const DAY_SECONDS = 24 * 3600;
+
 interface RoutePlan {
   row: edits.LockedRoute;
   depot: Point;
@@ -446,6 +449,16 @@ export class PlanEdits {
         params: { count: fresh.length },
         details: { violations: fresh },
       });
+    }
+    for (const { edit, timed } of timings) {
+      // Times are of the route's day: a confirmed violation may run late, never into the next day.
+      if (timed.returnTime >= DAY_SECONDS) {
+        const returnTime = `+${clockTime(timed.returnTime - DAY_SECONDS).slice(0, 5)}`;
+        throw new AppError('ROUTE_PAST_MIDNIGHT', {
+          params: { route: edit.after.row.id, return_time: returnTime },
+          details: { return_time: returnTime },
+        });
+      }
     }
     for (const { edit, timed, source } of timings) {
       await edits.replaceStops(

@@ -286,7 +286,7 @@ const UI_TEXT: Record<Language, Record<UiKey, string>> = {
     delivered: 'Livré le',
     signedBy: 'Signé par',
     note: 'Remarque',
-    signature: 'Signature',
+    signature: 'Signature du destinataire',
     deliveryPhoto: 'Photo de la livraison',
     trackAnother: 'Suivre un autre colis',
     track: 'Suivre',

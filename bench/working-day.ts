@@ -1,0 +1,257 @@
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { createApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { formatLocalDateTime, systemClock } from '../src/platform/clock.ts';
+import { openDatabase } from '../src/platform/db/database.ts';
+import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
+import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { withoutRequestLimits } from './limits.ts';
+import type { LoadJob, LoadResult, PlannedRequest } from './request-load.ts';
+import { knob, percentile, say, seconds } from './support.ts';
+
+// A working day of ROUTES routes and ROUTES x STOPS orders, under way: the business, its drivers,
+// their profiles, the orders and the day's started routes are loaded in SQL (setup only). Then,
+// over HTTP from a child process at a fixed rate, dispatchers edit the plan (a late order
+// assigned where it costs least, a stop moved to another route, a route re-sequenced) while
+// drivers complete their stops as delivered (without a photo, each write with its client id);
+// each answer's time is measured at the sender.
+
+const ROUTES = knob('ROUTES', 250);
+const STOPS = knob('STOPS', 20);
+const EDITS = knob('EDITS', 600);
+const COMPLETIONS = knob('COMPLETIONS', 1500);
+const RATE = knob('RATE', 30);
+const WARMUP = knob('WARMUP', 30);
+const TIME_ZONE = 'Europe/Paris';
+const ORDERS = ROUTES * STOPS;
+/** Orders waiting in the pool, for the late-order edits. */
+const LATE = Math.ceil(EDITS / 3) + WARMUP;
+
+const started = performance.now();
+const directory = await mkdtemp(path.join(tmpdir(), 'tms-bench-pg-'));
+say('Starting a throwaway PostgreSQL cluster ...');
+const cluster = await startEmbeddedPostgres({ directory, ephemeral: true });
+const handle = openDatabase(cluster.url);
+const loader = openDatabase(cluster.url, { timeouts: 'none', maxConnections: 2 });
+try {
+  await migrateToLatest(handle.db);
+  const defaults = loadConfig({ LOG_LEVEL: 'silent' });
+  const config = { ...defaults, databaseUrl: cluster.url, limits: withoutRequestLimits(defaults.limits) };
+  const app = await createApp(config, handle.db, systemClock);
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
+  const { accounts } = app.services;
+  const db = loader.db;
+  const today = formatLocalDateTime(new Date(), TIME_ZONE).slice(0, 10);
+
+  const step = performance.now();
+  say(
+    `Loading ${ROUTES} drivers and started routes, ${ORDERS.toLocaleString('en')} orders on them, ${LATE} waiting ...`,
+  );
+  const businessId = await accounts.createBusiness(db, { code: 'bench', name: 'Bench', timeZone: TIME_ZONE });
+  const adminId = await accounts.createUser(db, {
+    kind: 'client_admin',
+    email: 'admin@bench.test',
+    name: 'Admin',
+    password: null,
+    businessId,
+  });
+  const admin = (await accounts.issueToken(db, { userId: adminId, kind: 'login' })).token;
+  const depotId = (
+    await sql<{ id: number }>`
+      INSERT INTO depots (business_id, name, lat, lng) VALUES (${businessId}, 'Hub', 48.85, 2.35) RETURNING id`.execute(
+      db,
+    )
+  ).rows[0]!.id;
+  const drivers: Array<{ id: number; token: string }> = [];
+  for (let n = 0; n < ROUTES; n++) {
+    const id = await accounts.createUser(db, {
+      kind: 'driver',
+      email: `d${n}@bench.test`,
+      name: `Driver ${n}`,
+      password: null,
+      businessId,
+    });
+    drivers.push({ id, token: (await accounts.issueToken(db, { userId: id, kind: 'login' })).token });
+  }
+  const driverIds = drivers.map((driver) => driver.id);
+  await sql`
+    INSERT INTO driver_profiles (user_id, business_id, depot_id, capacity_weight_grams, capacity_volume_cm3,
+                                 capacity_count, shift_start, shift_end)
+    SELECT d, ${businessId}, ${depotId}, 1000000, 100000000, 200, '00:00', '23:59'
+    FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
+  // Orders 1..ORDERS on the routes, out for delivery; the rest waiting. Spread over 20 km of Paris.
+  await sql`
+    INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, dropoff, created_at, updated_at)
+    SELECT ${businessId}, 'B' || i, 'local_delivery', 'D',
+           CASE WHEN i <= ${ORDERS} THEN 'OUT_FOR_DELIVERY' ELSE 'NEW_ORDER' END, ${today}::date,
+           jsonb_build_object('name', 'Customer ' || i, 'phone', '+33 1 00 00 ' || i, 'line1', i || ' Rue de Bercy',
+                              'postal_code', '75012', 'city', 'Paris',
+                              'lat', 48.76 + ((i * 7919) % 1000) / 5000.0, 'lng', 2.22 + ((i * 104729) % 1000) / 3600.0),
+           now(), now()
+    FROM generate_series(1, ${ORDERS + LATE}) AS i`.execute(db);
+  await sql`
+    INSERT INTO packages (business_id, order_id, tracking_number, weight_grams)
+    SELECT ${businessId}, o.id, 'BD' || lpad(substr(o.order_ref, 2), 9, '0'), 1500
+    FROM orders o WHERE o.business_id = ${businessId}`.execute(db);
+  await sql`
+    INSERT INTO routes (business_id, driver_user_id, route_date, distance_meters, departure, return_time, created_at,
+                        status, started_at, load_count)
+    SELECT ${businessId}, d, ${today}::date, 40000, '08:00', '17:00', now(), 'started', now(), ${STOPS}
+    FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
+  await sql`
+    WITH r AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM routes WHERE business_id = ${businessId}),
+         o AS (SELECT id, substr(order_ref, 2)::int - 1 AS k FROM orders
+               WHERE business_id = ${businessId} AND substr(order_ref, 2)::int <= ${ORDERS})
+    INSERT INTO route_stops (route_id, sequence, order_id, leg, planned_arrival, planned_departure)
+    SELECT r.id, o.k / ${ROUTES} + 1, o.id, 'delivery',
+           make_time(8 + (o.k / ${ROUTES}) * 25 / 60, (o.k / ${ROUTES}) * 25 % 60, 0),
+           make_time(8 + ((o.k / ${ROUTES}) * 25 + 5) / 60, ((o.k / ${ROUTES}) * 25 + 5) % 60, 0)
+    FROM o JOIN r ON r.n = o.k % ${ROUTES}`.execute(db);
+  await sql`
+    UPDATE orders o SET route_id = s.route_id, driver_user_id = r.driver_user_id
+    FROM route_stops s JOIN routes r ON r.id = s.route_id WHERE s.order_id = o.id`.execute(db);
+  await sql`VACUUM ANALYZE`.execute(db);
+  say(`  loaded: ${seconds(step)}`);
+
+  // ----- what is sent: edits by the dispatcher, completions by the drivers -----
+  const routes = (
+    await sql<{ id: number; driver_user_id: number }>`
+      SELECT id, driver_user_id FROM routes WHERE business_id = ${businessId} ORDER BY id`.execute(db)
+  ).rows;
+  const stopsOf = new Map<number, number[]>();
+  for (const row of (
+    await sql<{ route_id: number; order_id: number }>`
+      SELECT route_id, order_id FROM route_stops s JOIN routes r ON r.id = s.route_id
+      WHERE r.business_id = ${businessId} ORDER BY route_id, sequence`.execute(db)
+  ).rows) {
+    stopsOf.set(row.route_id, [...(stopsOf.get(row.route_id) ?? []), row.order_id]);
+  }
+  const waiting = (
+    await sql<{ id: number }>`
+      SELECT id FROM orders WHERE business_id = ${businessId} AND status = 'NEW_ORDER' ORDER BY id`.execute(
+      db,
+    )
+  ).rows.map((row) => row.id);
+  const tokenOf = new Map(drivers.map((driver) => [driver.id, driver.token]));
+
+  // Routes 0..half-1 are edited; the others are worked by their drivers, each stop once.
+  const half = Math.floor(routes.length / 2);
+  const edited = routes.slice(0, half);
+  const worked = routes.slice(half);
+  const edits: PlannedRequest[] = [];
+  const options = { confirm_violations: true };
+  for (let n = 0; n < EDITS + WARMUP * 3; n++) {
+    const route = edited[n % edited.length]!;
+    const other = edited[(n * 7 + 3) % edited.length]!;
+    const stops = stopsOf.get(route.id)!;
+    const kind = n % 3;
+    if (kind === 0) {
+      const order = waiting.shift();
+      if (order === undefined) continue;
+      edits.push({
+        label: 'assign_order_to_route (best place)',
+        method: 'POST',
+        path: `/v1/client/routes/${route.id}/stops`,
+        token: admin,
+        body: { order_id: order, ...options },
+      });
+      stops.push(order);
+    } else if (kind === 1 && stops.length > 2) {
+      const order = stops.pop()!;
+      edits.push({
+        label: 'move_route_stop (to another route)',
+        method: 'POST',
+        path: `/v1/client/routes/${route.id}/stops/${order}/move`,
+        token: admin,
+        body: { to_route_id: other.id, ...options },
+      });
+      stopsOf.get(other.id)!.push(order);
+    } else {
+      edits.push({
+        label: 'resequence_route (optimize)',
+        method: 'POST',
+        path: `/v1/client/routes/${route.id}/sequence`,
+        token: admin,
+        body: { optimize: true, ...options },
+      });
+    }
+  }
+  const completions: PlannedRequest[] = [];
+  for (let n = 0; completions.length < COMPLETIONS + WARMUP; n++) {
+    const route = worked[n % worked.length]!;
+    const order = stopsOf.get(route.id)![Math.floor(n / worked.length)];
+    if (order === undefined) break;
+    completions.push({
+      label: 'complete_stop (delivered, no photo)',
+      method: 'POST',
+      path: `/v1/driver/routes/${route.id}/stops/${order}/complete`,
+      token: tokenOf.get(route.driver_user_id)!,
+      // The phone's time when it was written, a little before it is sent, as a real one's is.
+      body: {
+        client_id: `c-${order}`,
+        device_time: new Date().toISOString(),
+        outcome: 'delivered',
+        recipient: 'Concierge',
+      },
+    });
+  }
+  const warmup = [...edits.splice(0, WARMUP * 3), ...completions.splice(0, WARMUP)];
+  // Interleaved as the day mixes them: a dispatcher's edit between driver writes.
+  const mixed: PlannedRequest[] = [];
+  const ratio = completions.length / Math.max(1, edits.length);
+  for (let e = 0, c = 0; e < edits.length || c < completions.length; ) {
+    if (e < edits.length && (c >= completions.length || c >= (e + 1) * ratio)) mixed.push(edits[e++]!);
+    else mixed.push(completions[c++]!);
+  }
+  say(`Warming up: ${warmup.length} requests one at a time ...`);
+  say(
+    `Then ${mixed.length} requests at ${RATE} a second (${(mixed.length / RATE).toFixed(0)} s): ${edits.length} edits, ${completions.length} completions ...`,
+  );
+  const sender = fork(fileURLToPath(new URL('./request-load.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+  });
+  const job: LoadJob = { baseUrl, warmup, requests: mixed, rate: RATE };
+  const outcome = await new Promise<{ result?: LoadResult; error?: string }>((resolve) => {
+    sender.on('message', (message: { warmed?: true; result?: LoadResult; error?: string }) => {
+      if (!message.warmed) resolve(message);
+    });
+    sender.send(job);
+  });
+  sender.kill();
+  if (!outcome.result) throw new Error(outcome.error);
+  const { times, health, wrong, elapsedSeconds } = outcome.result;
+  if (wrong.length > 0) throw new Error(`unexpected answers:\n${wrong.slice(0, 5).join('\n')}`);
+  say(`Sent ${mixed.length} requests in ${elapsedSeconds.toFixed(1)} s.`);
+
+  const row = (label: string, values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const f = (p: number) => percentile(sorted, p).toFixed(1);
+    return `| ${label} | ${sorted.length} | ${f(50)} | ${f(95)} | ${f(99)} | ${sorted.at(-1)!.toFixed(1)} |`;
+  };
+  console.log(
+    `| request (${ROUTES} routes, ${ORDERS.toLocaleString('en')} orders) | count | p50 ms | p95 ms | p99 ms | max ms |`,
+  );
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const [label, values] of Object.entries(times)) console.log(row(label, values));
+  const allEdits = Object.entries(times)
+    .filter(([label]) => !label.startsWith('complete_stop'))
+    .flatMap(([, values]) => values);
+  console.log(row('all plan edits', allEdits));
+  console.log(row('GET /api/health (reference)', health));
+  say(`Whole run: ${seconds(started)}`);
+  await app.http.close();
+  await app.stopBackground();
+} finally {
+  await loader.db.destroy();
+  await handle.db.destroy();
+  await cluster.stop();
+  await rm(directory, { recursive: true, force: true });
+}
