@@ -28,7 +28,15 @@ const EDITS = knob('EDITS', 600);
 const COMPLETIONS = knob('COMPLETIONS', 1500);
 const RATE = knob('RATE', 30);
 const WARMUP = knob('WARMUP', 30);
-const TIME_ZONE = 'Europe/Paris';
+/**
+ * A time zone where it is about 09:00 now, so that the day under way has its working hours ahead
+ * whatever the hour the bench runs at (edits time a started route's pending stops from now).
+ */
+const TIME_ZONE = (() => {
+  const ahead = (((9 - new Date().getUTCHours()) % 24) + 24) % 24;
+  const offset = ahead > 12 ? ahead - 24 : ahead;
+  return offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+})();
 const ORDERS = ROUTES * STOPS;
 /** Orders waiting in the pool, for the late-order edits. */
 const LATE = Math.ceil(EDITS / 3) + WARMUP;

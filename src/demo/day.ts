@@ -278,7 +278,11 @@ export async function seedDemoDay(
   const morning = history();
   morning.clock.set(localTime(today, 7 * 60, await accounts.timeZoneOf(db, input.businessId)));
   await morning.services.dispatch.buildRoutes(
-    demoContext(db, morning.clock, { userId: input.adminId, kind: 'client_admin', businessId: input.businessId }),
+    demoContext(db, morning.clock, {
+      userId: input.adminId,
+      kind: 'client_admin',
+      businessId: input.businessId,
+    }),
     { date: today, service_minutes: 5, time_limit_ms: 500 },
   );
 

@@ -31,7 +31,7 @@ export function driverRoute(
 export function stopsOfRoute(db: Db, routeId: number) {
   return db
     .selectFrom('route_stops')
-    .select(['sequence', 'order_id', 'leg', 'status', 'arrived_at', 'completed_at'])
+    .selectAll()
     .where('route_id', '=', routeId)
     .orderBy('sequence')
     .execute();

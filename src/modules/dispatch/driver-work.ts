@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { OrderStatus, OrdersService, OrderView, StatusDetails } from '../orders/index.ts';
 import * as repo from './driver-repository.ts';
-import type { DispatchService } from './service.ts';
+import { type DispatchService, stopAnswer } from './service.ts';
 
 /** How far ahead of the server a phone's clock may be, and how late a write may arrive. */
 export const DEVICE_TIME_AHEAD_MS = 5 * 60_000;
@@ -337,9 +337,13 @@ export class DriverWork {
     return (await this.withOrders(ctx.db, businessId, routes))[0]!;
   }
 
+  /** One stop as the route view shows it, read again after a write: its row and its order only. */
   private async stopView(ctx: OperationContext, routeId: number, stop: Pick<Stop, 'order_id' | 'leg'>) {
-    const route = await this.routeView(ctx, routeId);
-    return route.stops.find((s) => s.order_id === stop.order_id && s.leg === stop.leg)!;
+    const row = (await repo.stopsOfRoute(ctx.db, routeId)).find(
+      (s) => s.order_id === stop.order_id && s.leg === stop.leg,
+    )!;
+    const [order] = await this.orders.queries.views(ctx.db, businessOf(ctx), [stop.order_id]);
+    return { ...stopAnswer(row), ...stopDetails(order!, stop.leg) };
   }
 
   /** The shared route view, each stop with what the driver needs there, read for all stops at once. */

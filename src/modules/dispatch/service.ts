@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
@@ -15,6 +16,7 @@ import {
 } from './planning.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
+import type { DispatchTables } from './tables.ts';
 
 export interface DriverProfileInput {
   driver_id: number;
@@ -203,18 +205,7 @@ export class DispatchService implements PlanningFleet {
       return_time: row.return_time.slice(0, 5),
       duration_minutes: Math.round((seconds(row.return_time) - seconds(row.departure)) / 60),
       load: { weight_grams: row.load_weight_grams, volume_cm3: row.load_volume_cm3, count: row.load_count },
-      stops: stops
-        .filter((stop) => stop.route_id === row.id)
-        .map((stop) => ({
-          sequence: stop.sequence,
-          order_id: stop.order_id,
-          leg: stop.leg,
-          planned_arrival: stop.planned_arrival.slice(0, 5),
-          planned_departure: stop.planned_departure.slice(0, 5),
-          status: stop.status,
-          arrived_at: stop.arrived_at?.toISOString() ?? null,
-          completed_at: stop.completed_at?.toISOString() ?? null,
-        })),
+      stops: stops.filter((stop) => stop.route_id === row.id).map(stopAnswer),
     }));
   }
 
@@ -326,4 +317,18 @@ export class DispatchService implements PlanningFleet {
   private visibleFleet(ctx: OperationContext, fleet: Planner['fleet']): repo.Fleet {
     return callerOf(ctx).kind === 'contractor' ? fleet : undefined;
   }
+}
+
+/** A route stop as routes answer it: planned times HH:MM, what happened there as ISO instants. */
+export function stopAnswer(stop: Selectable<DispatchTables['route_stops']>) {
+  return {
+    sequence: stop.sequence,
+    order_id: stop.order_id,
+    leg: stop.leg,
+    planned_arrival: stop.planned_arrival.slice(0, 5),
+    planned_departure: stop.planned_departure.slice(0, 5),
+    status: stop.status,
+    arrived_at: stop.arrived_at?.toISOString() ?? null,
+    completed_at: stop.completed_at?.toISOString() ?? null,
+  };
 }

@@ -20,8 +20,12 @@ export interface Sequenced {
 
 /** Routes up to this many free stops are ordered exactly, by trying every order. */
 const EXACT_UP_TO = 7;
-/** How many timings the local search of a longer route may try. */
-const SEARCH_BUDGET = 200_000;
+/**
+ * How much timing (stops timed, summed over the routes tried) the local search of a longer route
+ * may do (a few milliseconds): it starts from the order a travel-time-only search found (cheap), so it
+ * mostly confirms that order or mends its windows.
+ */
+const SEARCH_BUDGET = 20_000;
 
 /**
  * The cheapest place for an order's stops: one stop, or a pickup and its delivery (given in that
@@ -89,6 +93,8 @@ export function bestSequence(route: RouteToTime, travel: TravelTimes, firstFree:
     for (const order of permutations(free)) offer(order);
     return best;
   }
+  const from = fixed.at(-1)?.point ?? route.depot;
+  offer(shortestByTravel(free, travel.seconds, from, route.depot));
   let budget = SEARCH_BUDGET;
   let improved = true;
   while (improved && budget > 0) {
@@ -97,7 +103,7 @@ export function bestSequence(route: RouteToTime, travel: TravelTimes, firstFree:
     for (let i = 0; i < current.length && !improved && budget > 0; i++) {
       for (let j = 0; j < current.length && !improved && budget > 0; j++) {
         if (i === j) continue;
-        budget -= 2;
+        budget -= 2 * route.stops.length;
         const moved = [...current];
         const [stop] = moved.splice(i, 1);
         moved.splice(j, 0, stop!);
@@ -113,6 +119,62 @@ export function bestSequence(route: RouteToTime, travel: TravelTimes, firstFree:
     }
   }
   return best;
+}
+
+/**
+ * The stops in the order that drives least from `from` back to `to`, by travel time alone:
+ * reversals of a stretch (2-opt) and moves of a stretch of one to three stops (or-opt), each
+ * judged by its change in O(1), until none helps. Windows, loads and pairs are for the caller to judge.
+ */
+function shortestByTravel(
+  stops: readonly StopToTime[],
+  seconds: TravelTimes['seconds'],
+  from: number,
+  to: number,
+): StopToTime[] {
+  const order = [...stops];
+  const n = order.length;
+  // The place before position i (the start for i = 0) and after it (the end for i = n - 1).
+  const at = (i: number) => (i < 0 ? from : i >= n ? to : order[i]!.point);
+  const leg = (a: number, b: number) => seconds[a]![b]!;
+  for (let improved = true, rounds = 0; improved && rounds < 50; rounds++) {
+    improved = false;
+    for (let i = 0; i < n - 1; i++) {
+      for (let j = i + 1; j < n; j++) {
+        // Reverse order[i..j].
+        const delta =
+          leg(at(i - 1), at(j)) + leg(at(i), at(j + 1)) - leg(at(i - 1), at(i)) - leg(at(j), at(j + 1));
+        if (delta < -1e-9) {
+          order.splice(i, j - i + 1, ...order.slice(i, j + 1).reverse());
+          improved = true;
+        }
+      }
+    }
+    // Or-opt: move a stretch of one to three stops elsewhere, as it is.
+    for (let length = 1; length <= 3; length++) {
+      for (let i = 0; i + length <= n; i++) {
+        const last = i + length - 1;
+        const removed = leg(at(i - 1), at(i)) + leg(at(last), at(last + 1)) - leg(at(i - 1), at(last + 1));
+        const stretch = order.splice(i, length);
+        const rest = order.length;
+        let bestJ = i - 1;
+        let bestAdded = removed;
+        for (let j = -1; j < rest; j++) {
+          const before = j < 0 ? from : order[j]!.point;
+          const after = j + 1 >= rest ? to : order[j + 1]!.point;
+          const added =
+            leg(before, stretch[0]!.point) + leg(stretch.at(-1)!.point, after) - leg(before, after);
+          if (added < bestAdded - 1e-9) {
+            bestAdded = added;
+            bestJ = j;
+          }
+        }
+        order.splice(bestJ + 1, 0, ...stretch);
+        if (bestJ !== i - 1) improved = true;
+      }
+    }
+  }
+  return order;
 }
 
 function lateness(violation: Violation): number {

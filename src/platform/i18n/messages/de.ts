@@ -60,7 +60,8 @@ export const de: ErrorMessages = {
   PLAN_VIOLATION:
     'Diese Änderung verletzt {count} Planungsregel(n), die die Touren einhielten; senden Sie confirm_violations: true, um sie trotzdem auszuführen.',
   STOP_NOT_MOVABLE: 'Der Stopp des Auftrags {order} ist bereits {status}: er bleibt, wo er ist.',
-  ROUTE_PAST_MIDNIGHT: 'Die Tour {route} würde nach Mitternacht enden ({return_time}): Eine Tour wird innerhalb ihres Tages geplant. Nehmen Sie Stopps heraus oder verlegen Sie sie auf eine andere Tour.',
+  ROUTE_PAST_MIDNIGHT:
+    'Die Tour {route} würde nach Mitternacht enden ({return_time}): Eine Tour wird innerhalb ihres Tages geplant. Nehmen Sie Stopps heraus oder verlegen Sie sie auf eine andere Tour.',
   STOP_NOT_ON_ROUTE: 'Der Auftrag {order} ist kein Stopp der Tour {route}.',
   ORDER_NOT_PLANNABLE: 'Der Auftrag {order} wartet nicht darauf, am {date} geplant zu werden.',
   VEHICLE_NOT_FOUND: 'In diesem Unternehmen gibt es kein aktives Fahrzeug {vehicle}.',

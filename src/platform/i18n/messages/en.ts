@@ -59,7 +59,8 @@ export const en: ErrorMessages = {
   PLAN_VIOLATION:
     'This edit breaks {count} planning rule(s) the routes kept; send confirm_violations: true to make it anyway.',
   STOP_NOT_MOVABLE: 'The stop of order {order} is {status} already: it stays where it is.',
-  ROUTE_PAST_MIDNIGHT: 'Route {route} would end after midnight ({return_time}): a route is planned within its day. Take stops off it or move them to another route.',
+  ROUTE_PAST_MIDNIGHT:
+    'Route {route} would end after midnight ({return_time}): a route is planned within its day. Take stops off it or move them to another route.',
   STOP_NOT_ON_ROUTE: 'Order {order} is not a stop of route {route}.',
   ORDER_NOT_PLANNABLE: 'Order {order} is not waiting to be planned on {date}.',
   VEHICLE_NOT_FOUND: 'No active vehicle {vehicle} exists in this business.',

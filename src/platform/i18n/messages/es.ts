@@ -60,7 +60,8 @@ export const es: ErrorMessages = {
   PLAN_VIOLATION:
     'Este cambio incumple {count} regla(s) de planificación que las rutas cumplían; envíe confirm_violations: true para hacerlo de todos modos.',
   STOP_NOT_MOVABLE: 'La parada del pedido {order} ya está {status}: se queda donde está.',
-  ROUTE_PAST_MIDNIGHT: 'La ruta {route} terminaría después de medianoche ({return_time}): una ruta se planifica dentro de su día. Quite paradas o páselas a otra ruta.',
+  ROUTE_PAST_MIDNIGHT:
+    'La ruta {route} terminaría después de medianoche ({return_time}): una ruta se planifica dentro de su día. Quite paradas o páselas a otra ruta.',
   STOP_NOT_ON_ROUTE: 'El pedido {order} no es una parada de la ruta {route}.',
   ORDER_NOT_PLANNABLE: 'El pedido {order} no está pendiente de planificar el {date}.',
   VEHICLE_NOT_FOUND: 'No existe ningún vehículo activo {vehicle} en esta empresa.',

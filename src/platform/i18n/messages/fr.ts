@@ -60,7 +60,8 @@ export const fr: ErrorMessages = {
   PLAN_VIOLATION:
     'Cette modification enfreint {count} règle(s) de planification que les tournées respectaient ; envoyez confirm_violations: true pour la faire quand même.',
   STOP_NOT_MOVABLE: "L'arrêt de la commande {order} est déjà {status} : il reste à sa place.",
-  ROUTE_PAST_MIDNIGHT: "La tournée {route} finirait après minuit ({return_time}) : une tournée se planifie dans sa journée. Retirez-en des arrêts ou déplacez-les vers une autre tournée.",
+  ROUTE_PAST_MIDNIGHT:
+    'La tournée {route} finirait après minuit ({return_time}) : une tournée se planifie dans sa journée. Retirez-en des arrêts ou déplacez-les vers une autre tournée.',
   STOP_NOT_ON_ROUTE: "La commande {order} n'est pas un arrêt de la tournée {route}.",
   ORDER_NOT_PLANNABLE: "La commande {order} n'attend pas d'être planifiée le {date}.",
   VEHICLE_NOT_FOUND: "Aucun véhicule actif {vehicle} n'existe dans cette entreprise.",

@@ -53,7 +53,8 @@ export const zhHans: ErrorMessages = {
   PLAN_VIOLATION:
     '此修改违反了线路原本遵守的 {count} 条规划规则；如仍要执行，请发送 confirm_violations: true。',
   STOP_NOT_MOVABLE: '订单 {order} 的站点已是 {status} 状态，不能移动。',
-  ROUTE_PAST_MIDNIGHT: '路线 {route} 将在午夜之后结束（{return_time}）：路线须在当天内完成。请移除站点或将其移到其他路线。',
+  ROUTE_PAST_MIDNIGHT:
+    '路线 {route} 将在午夜之后结束（{return_time}）：路线须在当天内完成。请移除站点或将其移到其他路线。',
   STOP_NOT_ON_ROUTE: '订单 {order} 不是线路 {route} 的站点。',
   ORDER_NOT_PLANNABLE: '订单 {order} 不在 {date} 的待规划订单中。',
   VEHICLE_NOT_FOUND: '本企业没有启用中的车辆 {vehicle}。',

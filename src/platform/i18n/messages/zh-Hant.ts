@@ -53,7 +53,8 @@ export const zhHant: ErrorMessages = {
   PLAN_VIOLATION:
     '此修改違反了路線原本遵守的 {count} 條規劃規則；如仍要執行，請傳送 confirm_violations: true。',
   STOP_NOT_MOVABLE: '訂單 {order} 的站點已是 {status} 狀態，不能移動。',
-  ROUTE_PAST_MIDNIGHT: '路線 {route} 將在午夜之後結束（{return_time}）：路線須在當天內完成。請移除站點或將其移到其他路線。',
+  ROUTE_PAST_MIDNIGHT:
+    '路線 {route} 將在午夜之後結束（{return_time}）：路線須在當天內完成。請移除站點或將其移到其他路線。',
   STOP_NOT_ON_ROUTE: '訂單 {order} 不是路線 {route} 的站點。',
   ORDER_NOT_PLANNABLE: '訂單 {order} 不在 {date} 的待規劃訂單中。',
   VEHICLE_NOT_FOUND: '本企業沒有啟用中的車輛 {vehicle}。',
