@@ -79,6 +79,17 @@ describe('route building through the API', () => {
       built.body.unassigned.map((u: { order_ref: string; reason: string }) => [u.order_ref, u.reason]),
     );
     assert.equal(reasons['NO-LOCATION'], 'no_location');
+    const unplaced = built.body.unassigned.find((u: { order_ref: string }) => u.order_ref === 'NO-LOCATION');
+    assert.deepEqual(unplaced.fix, {
+      operation: 'set_order_location',
+      method: 'PUT',
+      path: `/api/v1/client/orders/${unplaced.order_id}/location`,
+    });
+    assert.ok(
+      built.body.unassigned
+        .filter((u: { reason: string }) => u.reason !== 'no_location')
+        .every((u: { fix: unknown }) => u.fix === null),
+    );
     for (const { stopId, reason } of instance.infeasible) assert.equal(reasons[`GEN-${stopId}`], reason);
     assert.equal(
       built.body.totals.assigned,

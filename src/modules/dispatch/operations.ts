@@ -316,6 +316,12 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
             order_id: z.int(),
             order_ref: z.string(),
             reason: z.enum(['no_location', 'capacity', 'skills', 'time_window', 'fleet_full']),
+            fix: z
+              .object({ operation: z.string(), method: z.literal('PUT'), path: z.string() })
+              .nullable()
+              .describe(
+                'What places the order so that it can be planned: set_order_location for no_location; null for the other reasons',
+              ),
           }),
         ),
         totals: z.object({

@@ -231,14 +231,25 @@ export class RoutePlanning {
     );
 
     const refs = new Map(pool.map((order) => [order.id, order.order_ref]));
-    const unassigned: Array<{ order_id: number; order_ref: string; reason: BuildUnassignedReason }> = [
+    const unassigned = [
       ...pool
         .filter((order) => !legsOf(order))
-        .map((order) => ({ order_id: order.id, order_ref: order.order_ref, reason: 'no_location' as const })),
+        .map((order) => ({
+          order_id: order.id,
+          order_ref: order.order_ref,
+          reason: 'no_location' as BuildUnassignedReason,
+          // Placed where it stands, the order is planned by the next build or a plan edit.
+          fix: {
+            operation: 'set_order_location',
+            method: 'PUT' as const,
+            path: `/api/v1/client/orders/${order.id}/location`,
+          },
+        })),
       ...plan.unassigned.map((u) => ({
         order_id: u.stopId,
         order_ref: refs.get(u.stopId)!,
-        reason: u.reason,
+        reason: u.reason as BuildUnassignedReason,
+        fix: null,
       })),
     ];
     const routes = await this.dispatch.routes(ctx, { ids: routeIds });
