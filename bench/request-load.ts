@@ -3,10 +3,8 @@
  * loop serves, and only serves, while the requests arrive: it sends a given list of requests at
  * a fixed rate (an open loop: one every 1/rate s, whether or not the previous one answered),
  * times each answer, and sends a health check beside every tenth request as a yardstick.
- *
- * Plain node:http with a keep-alive agent, as a phone or a console holds its connection open.
  */
-import http from 'node:http';
+import { send } from './kept-alive.ts';
 
 export interface PlannedRequest {
   /** What the request measures: the results are grouped by it. */
@@ -33,31 +31,15 @@ export interface LoadResult {
   elapsedSeconds: number;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-function send(baseUrl: string, request: Omit<PlannedRequest, 'label'>) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const outgoing = http.request(
-      `${baseUrl}/api${request.path}`,
-      {
-        method: request.method,
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          ...(request.token ? { authorization: `Bearer ${request.token}` } : {}),
-        },
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () =>
-          resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-        answer.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(request.body === undefined ? undefined : JSON.stringify(request.body));
+/** A planned request on a kept-alive connection. */
+function sendPlanned(baseUrl: string, request: Omit<PlannedRequest, 'label'>) {
+  return send(`${baseUrl}/api${request.path}`, {
+    method: request.method,
+    headers: {
+      'content-type': 'application/json',
+      ...(request.token ? { authorization: `Bearer ${request.token}` } : {}),
+    },
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
   });
 }
 
@@ -67,7 +49,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const wrong: string[] = [];
   const timed = async (request: PlannedRequest, into: number[] | undefined) => {
     const sent = performance.now();
-    const answer = await send(job.baseUrl, request);
+    const answer = await sendPlanned(job.baseUrl, request);
     if (into) into.push(performance.now() - sent);
     if (answer.status !== 200) wrong.push(`${request.label}: ${answer.status} ${answer.body.slice(0, 200)}`);
   };

@@ -7,7 +7,7 @@
  * Plain node:http with a keep-alive agent, as a scan gun holds its connection open: a scan's time
  * is the service's answer, not a heavier client's own work.
  */
-import http from 'node:http';
+import { send } from './kept-alive.ts';
 
 export type ScanKind = 'receive' | 'sort' | 'double scan';
 
@@ -38,28 +38,6 @@ const EXPECTED: Record<ScanKind, string> = {
 };
 
 const packageNumber = (i: number) => `BW${String(i).padStart(9, '0')}`;
-
-const agent = new http.Agent({ keepAlive: true });
-
-/** One request on a kept-alive connection: the answer's status and body. */
-function send(url: string, options: { method: string; headers?: Record<string, string>; body?: string }) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: options.method, headers: options.headers, agent },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () =>
-          resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-        answer.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(options.body);
-  });
-}
 
 async function run(job: ScanJob): Promise<ScanResult> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${job.token}` };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GraphQLClient, gql } from 'graphql-request';
 import { sql } from 'kysely';
-import { createTenant, DROPOFF, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { createTenant, DROPOFF, login, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { uploadProof } from './support/proofs.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -72,31 +72,11 @@ describe('driver work', () => {
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'drive');
     admin = await login(api, tenant.emails.client_admin);
-    const depot = await api.post(
-      '/api/v1/client/depots',
-      { name: 'Hub', lat: 48.85, lng: 2.35 },
-      { token: admin },
-    );
-    const drivers = [];
-    for (const name of ['first', 'second']) {
-      const id = await server.app.services.accounts.createUser(server.db, {
-        kind: 'driver',
-        email: `${name}@drive.test`,
-        name: `Driver ${name}`,
-        password: PASSWORD,
-        businessId: tenant.businessId,
-      });
-      const profile = await api.call('PUT', `/api/v1/client/drivers/${id}/profile`, {
-        token: admin,
-        body: {
-          depot_id: depot.body.depot.id,
-          capacity: { weight_grams: 500_000, volume_cm3: 5_000_000, count: 100 },
-          shift: { start: '08:00', end: '22:00' },
-        },
-      });
-      assert.equal(profile.status, 200, JSON.stringify(profile.body));
-      drivers.push({ id, token: await login(api, `${name}@drive.test`) });
-    }
+    const drivers = await signedInDriversAtDepot(server, api, tenant, admin, {
+      depot: { lat: 48.85, lng: 2.35 },
+      names: ['first', 'second'],
+      shift: { start: '08:00', end: '22:00' },
+    });
     [first, second] = drivers as [typeof first, typeof first];
     const create = async (ref: string, body: Record<string, unknown>) => {
       const created = await api.post(

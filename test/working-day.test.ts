@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { createTenant, login, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { pngImage, uploadProof } from './support/proofs.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -59,26 +59,14 @@ describe('a working day, end to end', () => {
     tenant = await createTenant(server.db, server.app.services, 'day');
     admin = await login(api, tenant.emails.client_admin);
     server.clock.set(SEVEN_AM);
-    const depot = await api.post('/api/v1/client/depots', { name: 'Hub', ...DEPOT }, { token: admin });
-    for (const n of [1, 2, 3]) {
-      const id = await server.app.services.accounts.createUser(server.db, {
-        kind: 'driver',
-        email: `van${n}@day.test`,
-        name: `Van ${n}`,
-        password: PASSWORD,
-        businessId: tenant.businessId,
-      });
-      const profile = await api.call('PUT', `/api/v1/client/drivers/${id}/profile`, {
-        token: admin,
-        body: {
-          depot_id: depot.body.depot.id,
-          capacity: { weight_grams: 500_000, volume_cm3: 50_000_000, count: 100 },
-          shift: { start: '08:00', end: '18:00' },
-        },
-      });
-      assert.equal(profile.status, 200, JSON.stringify(profile.body));
-      drivers.push({ id, token: await login(api, `van${n}@day.test`) });
-    }
+    drivers.push(
+      ...(await signedInDriversAtDepot(server, api, tenant, admin, {
+        depot: DEPOT,
+        names: ['van1', 'van2', 'van3'],
+        shift: { start: '08:00', end: '18:00' },
+        volumeCm3: 50_000_000,
+      })),
+    );
   });
   after(() => server.close());
 

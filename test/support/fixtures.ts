@@ -83,3 +83,45 @@ export async function issuedToken(
 ): Promise<string> {
   return (await server.app.services.accounts.issueToken(server.db, options)).token;
 }
+
+/**
+ * A depot with drivers of the tenant's business on it, each with a working profile, signed in
+ * with the standard login as a driver's phone is: what a day of routes needs.
+ */
+export async function signedInDriversAtDepot(
+  server: TestServer,
+  api: Client,
+  tenant: Tenant,
+  admin: string,
+  options: {
+    depot: { lat: number; lng: number };
+    names: readonly string[];
+    shift: { start: string; end: string };
+    volumeCm3?: number;
+  },
+): Promise<Array<{ id: number; token: string }>> {
+  const depot = await api.post('/api/v1/client/depots', { name: 'Hub', ...options.depot }, { token: admin });
+  if (depot.status !== 200) throw new Error(`depot refused: ${JSON.stringify(depot.body)}`);
+  const drivers = [];
+  for (const name of options.names) {
+    const email = `${name}@${tenant.code}.test`;
+    const id = await server.app.services.accounts.createUser(server.db, {
+      kind: 'driver',
+      email,
+      name: `Driver ${name}`,
+      password: PASSWORD,
+      businessId: tenant.businessId,
+    });
+    const profile = await api.call('PUT', `/api/v1/client/drivers/${id}/profile`, {
+      token: admin,
+      body: {
+        depot_id: depot.body.depot.id,
+        capacity: { weight_grams: 500_000, volume_cm3: options.volumeCm3 ?? 5_000_000, count: 100 },
+        shift: options.shift,
+      },
+    });
+    if (profile.status !== 200) throw new Error(`driver profile refused: ${JSON.stringify(profile.body)}`);
+    drivers.push({ id, token: await login(api, email) });
+  }
+  return drivers;
+}

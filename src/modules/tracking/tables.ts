@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ProofOfDelivery } from './timeline.ts';
 
 export interface TrackingTables {
   tracking_events: {
@@ -32,13 +33,6 @@ export interface EventDetails {
   location?: Record<string, unknown>;
   incident_reason?: { code: string; message?: string };
   /** The proof file ids come from the proofs module (status changes only, never a provider's push). */
-  pod?: {
-    recipient?: string;
-    signature_url?: string;
-    photo_urls?: string[];
-    signature_proof_id?: number;
-    photo_proof_ids?: number[];
-    note?: string;
-  };
+  pod?: ProofOfDelivery;
   description?: string;
 }

@@ -40,15 +40,7 @@ export interface OtepEvent {
   source: { type: SourceType; name?: string; reference?: string };
   location?: OtepLocation;
   incident_reason?: { code: IncidentReason; message?: string };
-  pod?: {
-    recipient?: string;
-    signature_url?: string;
-    photo_urls?: string[];
-    /** Proof files uploaded to this service (docs/proofs.md): shown only through signed links. */
-    signature_proof_id?: number;
-    photo_proof_ids?: number[];
-    note?: string;
-  };
+  pod?: ProofOfDelivery;
   description?: string;
 }
 
@@ -60,4 +52,17 @@ export interface OtepTimeline {
   delivered: boolean;
   /** Ascending by occurred_at (ties: recorded_at, then event_id). */
   events: OtepEvent[];
+}
+
+/**
+ * Who took the parcel, and the signature and photos: links given by the caller, or proof files
+ * uploaded to this service (docs/proofs.md), shown only through signed links.
+ */
+export interface ProofOfDelivery {
+  recipient?: string;
+  signature_url?: string;
+  photo_urls?: string[];
+  signature_proof_id?: number;
+  photo_proof_ids?: number[];
+  note?: string;
 }
