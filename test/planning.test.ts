@@ -192,6 +192,24 @@ describe('planning respects the clock, keeps what has begun, and follows its obj
       assert.equal(holding.length, 1, order.order_ref);
       assert.equal(holding[0].id, order.route_id);
     }
+    // The open route's orders were planned again where they stood: a new route in their audit
+    // trail, nothing in their customers' tracking (no "removed from route", no second planning).
+    const replanned = open.stops[0].order_id;
+    const trail = await api.post(
+      '/api/v1/tracking/operationevents',
+      { order_ids: [replanned] },
+      { token: shop.token },
+    );
+    const actions = trail.body.events.map((event: { action: string }) => event.action);
+    assert.ok(actions.includes('route_changed'), JSON.stringify(actions));
+    assert.equal(actions.filter((action: string) => action === 'status_changed').length, 1, 'planned once');
+    const number = planned.body.orders.find((order: { id: number }) => order.id === replanned).packages[0]
+      .tracking_number;
+    const codes = (
+      await api.get(`/api/v1/otep/trackings/${number}`, { token: shop.token })
+    ).body.data.events.map((event: { status_code: string }) => event.status_code);
+    assert.ok(!codes.includes('removed_from_route'), JSON.stringify(codes));
+    assert.equal(codes.filter((code: string) => code === 'awaiting_pickup').length, 1, JSON.stringify(codes));
   });
 
   it('balances durations or saves vehicles as asked, replanning the same day', async () => {

@@ -136,7 +136,11 @@ export class RoutePlanning {
     const busy = new Set(rebuild.kept.map((route) => route.driver_user_id));
     const drivers = fleetDrivers.filter((d) => d.active && d.profile?.available && !busy.has(d.id));
     const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
-    const pool = await this.orders.queries.planningPool(ctx, scope, input.date);
+    // The pool, and the orders of the routes dissolved: still PLANNED, they are planned again.
+    const pool = [
+      ...(await this.orders.queries.planningPool(ctx, scope, input.date)),
+      ...(await this.orders.queries.views(ctx.db, businessId, rebuild.orderIds)),
+    ];
     // Today, no van leaves before it can be ready; a shift already over serves nothing.
     const earliest = input.date === now.date ? earliestStart(now.seconds, settings) : 0;
 
@@ -220,14 +224,34 @@ export class RoutePlanning {
         })),
       })),
     );
+    const placed = plan.routes.flatMap((planned, index) =>
+      planned.stops
+        .filter((stop, at, all) => all.findIndex((other) => other.stopId === stop.stopId) === at)
+        .map((stop) => ({ orderId: stop.stopId, routeId: routeIds[index]!, driverId: planned.vehicleId })),
+    );
+    // An order of a dissolved route planned again only changes route: nothing to tell its
+    // customer. One left out goes back to the pool, taken off its route as the customer sees it.
+    const wasPlanned = new Set(rebuild.orderIds);
     await this.orders.changes.planOnRoutes(
       ctx,
       businessId,
-      plan.routes.flatMap((planned, index) =>
-        planned.stops
-          .filter((stop, at, all) => all.findIndex((other) => other.stopId === stop.stopId) === at)
-          .map((stop) => ({ orderId: stop.stopId, routeId: routeIds[index]!, driverId: planned.vehicleId })),
-      ),
+      placed.filter((plan) => !wasPlanned.has(plan.orderId)),
+    );
+    await this.orders.replanning.moveToRoutes(
+      ctx,
+      businessId,
+      placed.filter((plan) => wasPlanned.has(plan.orderId)),
+    );
+    const placedIds = new Set(placed.map((plan) => plan.orderId));
+    await this.orders.changes.returnToPool(
+      ctx,
+      businessId,
+      rebuild.orderIds.filter((id) => !placedIds.has(id)),
+    );
+    await repo.deleteRoutes(
+      ctx.db,
+      businessId,
+      rebuild.dissolved.map((route) => route.id),
     );
 
     const refs = new Map(pool.map((order) => [order.id, order.order_ref]));
@@ -316,17 +340,8 @@ export class RoutePlanning {
       route.order_ids.every((id) => orders.get(id)?.status === 'PLANNED');
     const dissolved = routes.filter(untouched);
     const kept = routes.filter((route) => !untouched(route));
-    await this.orders.changes.returnToPool(
-      ctx,
-      businessId,
-      dissolved.flatMap((route) => route.order_ids),
-    );
-    await repo.deleteRoutes(
-      ctx.db,
-      businessId,
-      dissolved.map((route) => route.id),
-    );
-    return { dissolved, kept };
+    // Deleted once their orders are on the new routes or back in the pool (buildRoutes).
+    return { dissolved, kept, orderIds: [...new Set(dissolved.flatMap((route) => route.order_ids))] };
   }
 
   /** The travel matrix over every place of the plan: the road network's, or straight lines when there is nothing to plan. */

@@ -2,6 +2,7 @@ import type { OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { diff, type OrderJournal } from './journal.ts';
+import * as repo from './repository.ts';
 import type { OrderQueries } from './queries.ts';
 import type { OrdersTables } from './tables.ts';
 import { viewsOf } from './views.ts';
@@ -38,6 +39,35 @@ export class OrderReplanning {
         route_id: route.id,
         driver_user_id: route.driverId,
       },
+    );
+  }
+
+  /**
+   * Puts planned orders on other routes at once (a rebuild that plans them again), set-based:
+   * they stay PLANNED, each with a `route_changed` event in its audit trail and nothing for its
+   * tracking, as a plan edit's move does.
+   */
+  async moveToRoutes(
+    ctx: OperationContext,
+    businessId: number,
+    plans: ReadonlyArray<{ orderId: number; routeId: number; driverId: number }>,
+  ): Promise<void> {
+    if (plans.length === 0) return;
+    const ids = plans.map((plan) => plan.orderId);
+    const before = new Map(
+      (await repo.findOrders(ctx.db, businessId, ids, { lock: true })).map((order) => [order.id, order]),
+    );
+    const at = this.clock.now();
+    await repo.planOrders(ctx.db, businessId, plans, at);
+    await this.journal.recordEvents(
+      ctx,
+      businessId,
+      at,
+      plans.map((plan) => ({
+        orderId: plan.orderId,
+        action: 'route_changed',
+        changes: diff(before.get(plan.orderId)!, { route_id: plan.routeId, driver_user_id: plan.driverId }),
+      })),
     );
   }
 
