@@ -118,7 +118,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'get_driver_routes_today',
       summary: "A driver's routes for today, in the business's time zone",
-      description: 'Driver accounts may ask for their own routes.',
+      description:
+        "Driver accounts may ask for their own routes; the driver's app reads get_my_routes (GET /api/v1/driver/routes), which gives each stop's address, contact, window and parcels.",
       tag: 'Driver',
       kind: 'query',
       risk: 'low',

@@ -2,8 +2,8 @@ import type { OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { diff, type OrderJournal } from './journal.ts';
-import * as repo from './repository.ts';
 import type { OrderQueries } from './queries.ts';
+import * as repo from './repository.ts';
 import type { OrdersTables } from './tables.ts';
 import { viewsOf } from './views.ts';
 
