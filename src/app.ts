@@ -414,7 +414,11 @@ export async function createApp(
     startBackground: async (pool) => {
       await mqtt.start();
       await outbox.start(pool);
-      const prune = () => void services.webhooks.pruneLogs(db).catch(() => {});
+      // Delivery logs past their retention, and drivers' writes past any replay, hourly.
+      const prune = () => {
+        void services.webhooks.pruneLogs(db).catch(() => {});
+        void services.driverWork.pruneWrites(db).catch(() => {});
+      };
       prune();
       pruning = setInterval(prune, 3_600_000);
       pruning.unref();

@@ -295,6 +295,21 @@ describe('driver work', () => {
     assert.deepEqual(b.body, a.body);
   });
 
+  it('forgets a kept write 8 days on, when a replay of it could no longer be taken', async () => {
+    const old = new Date(server.clock.now().getTime() - 8 * 24 * 3_600_000 - 60_000);
+    await sql`
+      INSERT INTO driver_writes (driver_user_id, client_id, business_id, operation, route_id, answer, created_at)
+      VALUES (${first.id}, 'week-old', ${tenant.businessId}, 'arrive_at_stop', ${routeId}, '{}', ${old})
+    `.execute(server.db);
+    assert.equal(await server.app.services.driverWork.pruneWrites(server.db), 1);
+    const { rows } = await sql<{ client_id: string }>`
+      SELECT client_id FROM driver_writes WHERE driver_user_id = ${first.id}
+    `.execute(server.db);
+    const kept = rows.map((row) => row.client_id);
+    assert.ok(!kept.includes('week-old'));
+    assert.ok(kept.includes('arrive-d2') && kept.includes('deliver-d1'), 'recent writes stay');
+  });
+
   it('fails a delivery with an incident reason from the codebook', async () => {
     const missing = await drive(first.token, `${routeId}/stops/${orders.d2.id}/complete`, {
       outcome: 'failed',

@@ -110,6 +110,12 @@ export async function saveAnswer(db: Db, driverId: number, clientId: string, ans
     .execute();
 }
 
+/** Forgets the writes kept since before `before`; answers how many. */
+export async function pruneWrites(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('driver_writes').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertPositions(
   db: Db,
   positions: ReadonlyArray<Insertable<DriverWorkTables['driver_positions']>>,

@@ -9,6 +9,7 @@ import { type DispatchService, stopAnswer } from './service.ts';
 /** How far ahead of the server a phone's clock may be, and how late a write may arrive. */
 export const DEVICE_TIME_AHEAD_MS = 5 * 60_000;
 export const DEVICE_TIME_LATE_MS = 7 * 24 * 3_600_000;
+const DAY_MS = 24 * 3_600_000;
 /** Most positions one call reports. */
 export const MAX_POSITIONS = 100;
 
@@ -243,6 +244,15 @@ export class DriverWork {
           })),
       };
     });
+  }
+
+  /**
+   * Forgets the writes kept for replays once no replay can be taken any more: a write is sent
+   * with its device time, refused when more than 7 days old, so after 8 days a replay would be
+   * refused as a new write would. Run hourly by the service.
+   */
+  async pruneWrites(db: Queryable): Promise<number> {
+    return repo.pruneWrites(db, new Date(this.clock.now().getTime() - DEVICE_TIME_LATE_MS - DAY_MS));
   }
 
   // ----- helpers -----
