@@ -18,6 +18,7 @@ import {
 import * as repo from './repository.ts';
 import type { RoadNetwork, StraightLineSettings } from './roads.ts';
 import type { DispatchService } from './service.ts';
+import { pointKey } from './solver/distance.ts';
 import { bestInsertion, bestSequence } from './solver/edit-search.ts';
 import { newViolations, type RouteToTime, type TimedRoute, timeRoute } from './solver/evaluate.ts';
 import type { Load, Point, TimeWindow } from './solver/types.ts';
@@ -28,10 +29,10 @@ import type { Load, Point, TimeWindow } from './solver/types.ts';
  */
 export const RESCHEDULE_THRESHOLD_MINUTES = 30;
 
-/** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops. */
 /** A day in seconds: a route's planned times are clock times of its day. */
 const DAY_SECONDS = 24 * 3600;
 
+/** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops. */
 interface RoutePlan {
   row: edits.LockedRoute;
   depot: Point;
@@ -291,9 +292,11 @@ export class PlanEdits {
     if (missing !== undefined) throw new AppError('ROUTE_NOT_FOUND', { params: { route: missing } });
     const stopRows = await repo.stopsOf(ctx.db, ids);
     const views = new Map(
-      (await this.orders.replanning.views(ctx, [...new Set(stopRows.map((stop) => stop.order_id))])).map(
-        (view) => [view.id, view],
-      ),
+      (
+        await this.orders.queries.views(ctx.db, businessOf(ctx), [
+          ...new Set(stopRows.map((stop) => stop.order_id)),
+        ])
+      ).map((view) => [view.id, view]),
     );
     const plans: RoutePlan[] = [];
     for (const row of rows) {
@@ -356,20 +359,20 @@ export class PlanEdits {
       this.clock.now(),
       await this.accounts.timeZoneOf(ctx.db, businessOf(ctx)),
     );
-    if (now.slice(0, 10) > date) return 24 * 3600;
+    if (now.slice(0, 10) > date) return DAY_SECONDS;
     return now.slice(0, 10) === date ? seconds(now.slice(11)) : 0;
   }
 
   /** The travel matrix of the route's depot and these stops, the route as the timing reads it, and each timed stop's own. */
   private async timing(plan: RoutePlan, stops: readonly PlanStop[], serviceMinutes: number) {
     const points: Point[] = [plan.depot];
-    const index = new Map<string, number>([[keyOf(plan.depot), 0]]);
+    const index = new Map<string, number>([[pointKey(plan.depot), 0]]);
     const pointOf = (point: Point) => {
-      if (!index.has(keyOf(point))) {
-        index.set(keyOf(point), points.length);
+      if (!index.has(pointKey(point))) {
+        index.set(pointKey(point), points.length);
         points.push(point);
       }
-      return index.get(keyOf(point))!;
+      return index.get(pointKey(point))!;
     };
     const timed = stops.map((stop) => toTime(stop, pointOf(stop.location), serviceMinutes));
     const travel = await this.roads.matrix({
@@ -613,5 +616,3 @@ function sequenceInvalid(plan: RoutePlan, last: number): AppError {
     details: { first, last },
   });
 }
-
-const keyOf = (point: Point) => `${point.lat},${point.lng}`;

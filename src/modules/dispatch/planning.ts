@@ -14,6 +14,7 @@ import {
   type TravelMatrix,
 } from './roads.ts';
 import type { driverSchema, routeSchema } from './schemas.ts';
+import { pointKey } from './solver/distance.ts';
 import { solveRoutesAsync } from './solver/solve.ts';
 import type { Objective, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
 
@@ -356,7 +357,7 @@ export class RoutePlanning {
       ...vehicles.map((vehicle) => vehicle.start),
       ...stops.flatMap((stop) => (stop.pickup ? [stop.pickup.location, stop.location] : [stop.location])),
     ];
-    const points = [...new Map(places.map((point) => [`${point.lat},${point.lng}`, point])).values()];
+    const points = [...new Map(places.map((point) => [pointKey(point), point])).values()];
     const straightLine = straightLineOf(settings);
     if (vehicles.length === 0 || stops.length === 0) return straightLineMatrix(points, straightLine);
     return this.roads.matrix({ businessId, date, points, straightLine });

@@ -144,21 +144,6 @@ export function stopOfOrder(
     .executeTakeFirst();
 }
 
-/** Takes an order off every route of the business it is a stop of. */
-export async function deleteStopsOf(
-  db: Queryable<DispatchTables>,
-  businessId: number,
-  orderId: number,
-): Promise<void> {
-  await db
-    .deleteFrom('route_stops')
-    .where('order_id', '=', orderId)
-    .where('route_id', 'in', (eb) =>
-      eb.selectFrom('routes').select('id').where('business_id', '=', businessId),
-    )
-    .execute();
-}
-
 /** Routes, stops and distance of each driver on each of these dates (one query, on the date index). */
 export async function routeDays(db: Queryable<DispatchTables>, businessId: number, dates: string[]) {
   if (dates.length === 0) return [];

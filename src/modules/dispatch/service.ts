@@ -57,24 +57,20 @@ export class DispatchService implements PlanningFleet {
    * one of its stops, in the same transaction, so a later plan puts it on one route only.
    */
   static readonly stopsFollowOrders: OrderStatusListener = {
-    async orderStatusChanged(ctx, { businessId, order, from, to, rerouted }) {
-      if (rerouted) {
-        // The original was cancelled in the same step; the replacement is on no route yet.
-        if (order.rerouted_from !== null) await repo.deleteStopsOf(ctx.db, businessId, order.rerouted_from);
-      } else if (from !== null && OFF_ROUTE.includes(to)) {
-        await repo.deleteStopsOf(ctx.db, businessId, order.id);
-      }
+    async orderStatusChanged(ctx, change) {
+      await DispatchService.stopsFollowOrders.ordersStatusChanged!(ctx, [change]);
     },
     /** Many at once (a rebuild sending its routes' orders back to the pool): one statement per business. */
     async ordersStatusChanged(ctx, changes) {
-      const simple = changes.filter((change) => !change.rerouted);
-      for (const change of changes.filter((change) => change.rerouted)) {
-        await DispatchService.stopsFollowOrders.orderStatusChanged(ctx, change);
-      }
       const byBusiness = new Map<number, number[]>();
-      for (const { businessId, order, from, to } of simple) {
-        if (from === null || !OFF_ROUTE.includes(to)) continue;
-        byBusiness.set(businessId, [...(byBusiness.get(businessId) ?? []), order.id]);
+      for (const { businessId, order, from, to, rerouted } of changes) {
+        // A reroute cancelled the original in the same step; the replacement is on no route yet.
+        const leaving = rerouted
+          ? order.rerouted_from
+          : from !== null && OFF_ROUTE.includes(to)
+            ? order.id
+            : null;
+        if (leaving !== null) byBusiness.set(businessId, [...(byBusiness.get(businessId) ?? []), leaving]);
       }
       for (const [businessId, orderIds] of byBusiness)
         await repo.deleteStopsOfOrders(ctx.db, businessId, orderIds);

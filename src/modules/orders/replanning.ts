@@ -2,10 +2,8 @@ import type { OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { diff, type OrderJournal } from './journal.ts';
-import type { OrderQueries } from './queries.ts';
 import * as repo from './repository.ts';
 import type { OrdersTables } from './tables.ts';
-import { viewsOf } from './views.ts';
 
 /**
  * Orders that stay planned while a dispatcher edits the plan: moved to another route, or their
@@ -15,13 +13,7 @@ export class OrderReplanning {
   constructor(
     private readonly clock: Clock,
     private readonly journal: OrderJournal,
-    private readonly queries: OrderQueries,
   ) {}
-
-  /** These orders as the caller may see them (a plan edit reads its stops' orders). */
-  async views(ctx: OperationContext, orderIds: number[]) {
-    return viewsOf(ctx.db, await this.queries.scopeOf(ctx), orderIds);
-  }
 
   /** Puts a planned order on another route of the business, with that route's driver. */
   async moveToRoute(

@@ -39,6 +39,6 @@ export class OrdersService {
     this.intake = new OrderIntake(clock, accounts, this.journal, addressBook, this.locations);
     this.returns = new OrderReturns(clock);
     this.changes = new OrderChanges(clock, this.journal, this.queries, this.returns);
-    this.replanning = new OrderReplanning(clock, this.journal, this.queries);
+    this.replanning = new OrderReplanning(clock, this.journal);
   }
 }

@@ -17,3 +17,6 @@ export function haversineMeters(a: Point, b: Point): number {
     Math.cos(toRadians(a.lat)) * Math.cos(toRadians(b.lat)) * Math.sin(deltaLng / 2) ** 2;
   return 2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(h)));
 }
+
+/** The one key of a place, so that the same place is one row of a travel table wherever it is built. */
+export const pointKey = (point: Point): string => `${point.lat},${point.lng}`;

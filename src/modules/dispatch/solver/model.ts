@@ -8,7 +8,7 @@
  * board and its running maxima from either end, so that checking an insertion is O(1) per place
  * (per pair of places for a P2P order, scanning the deliveries after each pickup incrementally).
  */
-import { haversineMeters } from './distance.ts';
+import { haversineMeters, pointKey } from './distance.ts';
 import { BALANCE_METERS_PER_SECOND, roundTripBound } from './objective.ts';
 import type { Load, Objective, Point, SolverInput } from './types.ts';
 
@@ -23,8 +23,6 @@ export const PAIR_DELIVERY = 3;
 
 const DEFAULT_SPEED_METERS_PER_SECOND = 8.33;
 const LOAD_KEYS = ['weightGrams', 'volumeCm3', 'count'] as const;
-
-const pointKey = (point: Point): string => `${point.lat},${point.lng}`;
 
 /** Why a request can never be served, or undefined when some vehicle could serve it alone. */
 export type Impossibility = 'capacity' | 'skills' | 'time_window' | undefined;
