@@ -229,7 +229,7 @@ describe('proofs of delivery: upload, status change, signed links on the public 
     const expiresAt = Date.parse(pod.links_expire_at);
     const lifetime = expiresAt - server.clock.now().getTime();
     assert.ok(lifetime > 10 * 60_000 && lifetime <= 15 * 60_000, `links live 10 to 15 minutes: ${lifetime}`);
-    assert.ok(!JSON.stringify(answer.body).includes('proofs/1/'), 'never a storage key');
+    assert.ok(!JSON.stringify(answer.body).includes(`proofs/${tenant.businessId}/`), 'never a storage key');
 
     for (const [link, proof] of [
       [pod.signature_url, proofs.signature!],

@@ -127,11 +127,10 @@ async function publicTracking(
   const visible = publicView(timeline);
   const newestFirst = [...visible.events].reverse();
   const current = newestFirst[0];
-  // The public view keeps the events in place, so the same index finds the event it came from.
-  const deliveryIndex = visible.events.findLastIndex((e) => e.status_code === 'delivered');
-  const delivery = visible.events[deliveryIndex];
-  const links =
-    visible.delivered && delivery ? await proofLinks(timeline.events[deliveryIndex]!, proofs) : null;
+  // The proof ids are the stored event's: the public view drops them.
+  const delivery = visible.events.findLast((e) => e.status_code === 'delivered');
+  const stored = delivery && timeline.events.find((e) => e.event_id === delivery.event_id);
+  const links = visible.delivered && stored ? await proofLinks(stored, proofs) : null;
   return {
     result: true,
     trackingNumber: visible.subject.tracking_number ?? '',

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { ProofOfDelivery } from './timeline.ts';
+import type { ProofOfDelivery } from '../orders/index.ts';
 
 export interface TrackingTables {
   tracking_events: {

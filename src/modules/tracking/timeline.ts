@@ -1,3 +1,4 @@
+import type { ProofOfDelivery } from '../orders/index.ts';
 import type { IncidentReason, Phase, Profile, SourceType } from './codebook.ts';
 
 /**
@@ -52,17 +53,4 @@ export interface OtepTimeline {
   delivered: boolean;
   /** Ascending by occurred_at (ties: recorded_at, then event_id). */
   events: OtepEvent[];
-}
-
-/**
- * Who took the parcel, and the signature and photos: links given by the caller, or proof files
- * uploaded to this service (docs/proofs.md), shown only through signed links.
- */
-export interface ProofOfDelivery {
-  recipient?: string;
-  signature_url?: string;
-  photo_urls?: string[];
-  signature_proof_id?: number;
-  photo_proof_ids?: number[];
-  note?: string;
 }

@@ -2,8 +2,6 @@ import { DiskStorage } from './disk.ts';
 import { S3Storage } from './s3.ts';
 import type { FileStorage, StorageSettings } from './storage.ts';
 
-export { DiskStorage } from './disk.ts';
-export { S3Storage } from './s3.ts';
 export type { FileStorage, StorageSettings, StoredFile } from './storage.ts';
 
 /** The storage the settings name. */
