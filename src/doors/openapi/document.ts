@@ -295,7 +295,11 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
               type: 'object',
               required: ['feature', 'reason'],
               properties: {
-                feature: { type: 'string', enum: [...OPT_IN_FAMILIES] },
+                // SMS marketing answers a code of its own (SMS_MARKETING_DISABLED) without feature_enabled.
+                feature: {
+                  type: 'string',
+                  enum: OPT_IN_FAMILIES.filter((family) => family !== 'sms_marketing'),
+                },
                 reason: { type: 'string', enum: ['off', 'revoked', 'not_migrated'] },
               },
             },
