@@ -113,7 +113,8 @@ export function approvalsOperations(approvals: ApprovalsService): Operation[] {
       risk: 'medium',
       tool: {
         user: 'reject_pending_write',
-        guide: 'Reject a pending proposal with a reason; nothing executes.',
+        guide:
+          'Reject a pending proposal with a reason its proposer reads; nothing executes, and it cannot be approved later.',
       },
       access: { kinds: STAFF, scopes: ['approvals:write'] },
       errors: ['PROPOSAL_NOT_FOUND', 'PROPOSAL_DECIDED', 'PROPOSAL_EXPIRED'],

@@ -292,7 +292,8 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       risk: 'low',
       tool: {
         user: 'unlock_route',
-        guide: 'Unlock a route so that build_route may plan its orders anew.',
+        guide:
+          'Unlock a route so that the next build_route of its date may plan its orders anew, unless it has started.',
       },
       access: WRITE,
       errors: ['ROUTE_NOT_FOUND'],

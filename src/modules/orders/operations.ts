@@ -304,7 +304,8 @@ export function ordersOperations(
       risk: 'medium',
       tool: {
         user: 'update_order_note',
-        guide: "Replace an order's internal note; an empty text removes it.",
+        guide:
+          "Replace an order's note, which dispatchers and the order's driver read on its stop; an empty text removes it.",
         idempotent: true,
       },
       access: WRITE,
