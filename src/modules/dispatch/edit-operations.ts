@@ -142,7 +142,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       tool: {
         user: 'assign_order_to_route',
         guide:
-          "Add a waiting (NEW_ORDER) order of the route's date to a planned route, where it adds the least driving (or at `position`); answers the re-timed route and any rule it breaks. Use it for a late order instead of build_route. If it answers PLAN_VIOLATION, tell the person which windows or capacities break before retrying with confirm_violations=true. High risk: confirm=true executes; without it you get a preview.",
+          "Add a waiting (NEW_ORDER) order of the route's date to a planned route, where it adds the least driving (or at `position`); answers the re-timed route and any rule it breaks. Use it for a late order instead of build_route. On PLAN_VIOLATION, tell the person which windows or capacities break before retrying with confirm_violations=true.",
       },
       access: WRITE,
       errors: [...EDIT_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_PLANNABLE', 'SEQUENCE_INVALID'],

@@ -277,7 +277,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         developer: 'build_route',
         user: 'build_route',
         guide:
-          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills; a P2P order's pickup before its delivery on one route), answers routes and unassigned orders with reasons. time_limit_ms (default 2000, at most 10000) is how long the search may shorten the plan. objective: least_distance (default), fewest_vehicles, or balanced (even working time across drivers). A rebuild replans the date's untouched routes (unlocked, not started, no stop done) with the pool; locked and started routes stay. Dates before today are refused. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
+          "Plan a date (today or later) of waiting orders onto the available drivers' routes, within capacity, time windows, shifts and skills; answers the routes and the orders left out, with reasons. Building again replans the date's untouched routes and keeps locked and started ones. Call get_build_route_options first.",
       },
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },
