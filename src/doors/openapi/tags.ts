@@ -37,6 +37,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Signed notifications of orders, tracking, labels and assignments, delivered through the outbox.',
   Shipping:
     'Carriers behind one adapter, priced by rate cards the business configures: methods, comparing every carrier, quote and ship.',
+  Skills:
+    "A business's skill catalogue (code and label), the skills each driver holds and the skills each order requires: route building gives an order only to a driver holding all of them.",
   System: 'Health of the service and its database, and what it offers agents.',
   Tracking: 'Package tracking and the audit trail of orders.',
   User: 'Accounts: sign-in with email and password, bearer tokens, the signed-in account.',
