@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
+import { sql } from 'kysely';
 import { createTenant, login, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -402,6 +404,59 @@ describe('skills', () => {
       .catch((error: unknown) => error);
     assert.ok(refused instanceof ClientError, String(refused));
     assert.equal(refused.response.errors?.[0]?.extensions?.error_code, 'ORDER_NOT_FOUND');
+  });
+
+  it('started each catalogue from the codes its drivers and open orders used, when they have the form of a code', async () => {
+    const seeded = await createTenant(server.db, server.app.services, 'skills-seeded');
+    const token = await login(api, seeded.emails.client_admin);
+    const [driver] = await signedInDriversAtDepot(server, api, seeded, token, {
+      depot: DEPOT,
+      names: ['seed'],
+      shift: { start: '08:00', end: '22:00' },
+    });
+    await put(
+      `/v1/client/drivers/${driver!.id}/profile`,
+      {
+        capacity: { weight_grams: 1000, volume_cm3: 1000, count: 10 },
+        shift: { start: '08:00', end: '22:00' },
+        skills: ['fridge', 'Not A Code'],
+      },
+      token,
+    );
+    const open = await order('SEED-OPEN', token);
+    const cancelled = await order('SEED-CANCELLED', token);
+    for (const [id, skills] of [
+      [open, ['lift']],
+      [cancelled, ['old']],
+    ] as const) {
+      await server.db
+        .updateTable('orders')
+        .set({ required_skills: [...skills] })
+        .where('id', '=', id)
+        .execute();
+    }
+    await api.post(`/api/v1/client/orders/${cancelled}/cancel`, {}, { token });
+    const migration = await readFile(new URL('../migrations/0033_skills.sql', import.meta.url), 'utf8');
+    const seed = migration.slice(migration.indexOf('INSERT INTO skills'));
+    // The seed runs again on this database's rows, in a transaction rolled back afterwards.
+    const codes = await server.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.deleteFrom('skills').execute();
+        await sql.raw(seed).execute(trx);
+        const rows = await trx
+          .selectFrom('skills')
+          .select(['code', 'label'])
+          .where('business_id', '=', seeded.businessId)
+          .orderBy('code')
+          .execute();
+        throw Object.assign(new Error('rolled back'), { rows });
+      })
+      .catch((error: { rows?: unknown }) => error.rows);
+    assert.deepEqual(codes, [
+      { code: 'fridge', label: 'fridge' },
+      { code: 'lift', label: 'lift' },
+    ]);
   });
 
   it('gives agents the reads, and the order write, as tools of the user server', async () => {

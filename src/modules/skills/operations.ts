@@ -42,7 +42,7 @@ export function skillsOperations(skills: SkillsService): Operation[] {
       input: z.object({}),
       output: z.object({
         result: z.literal(true),
-        skills: z.array(skillSchema).max(CATALOGUE_LIMIT),
+        skills: z.array(skillSchema).describe(`The whole catalogue, by code: at most ${CATALOGUE_LIMIT}`),
       }),
       handler: (ctx) => skills.list(ctx),
     }),

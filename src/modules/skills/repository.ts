@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
 import type { SkillsTables } from './tables.ts';
 
@@ -21,6 +22,14 @@ export function skillsOf(
     .$if(options.lock === 'update', (q) => q.forUpdate())
     .orderBy('code')
     .execute();
+}
+
+/** The first key of the catalogue's transaction-level advisory locks (the second is the business). */
+const CATALOGUE_LOCK = 0x534b494c;
+
+/** Holds the business's catalogue for additions until the transaction ends. */
+export async function lockCatalogue(db: Queryable<SkillsTables>, businessId: number): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${CATALOGUE_LOCK}, ${businessId}::integer)`.execute(db);
 }
 
 export async function countSkills(db: Queryable<SkillsTables>, businessId: number): Promise<number> {

@@ -37,6 +37,8 @@ export class SkillsService {
   /** Adds a skill, or relabels one: the code stays what drivers and orders store. */
   async save(ctx: OperationContext, input: { code: string; label: string }) {
     const businessId = businessOf(ctx);
+    // One save at a time per business, so that two new skills cannot both pass the count.
+    await repo.lockCatalogue(ctx.db, businessId);
     const [existing] = await repo.skillsOf(ctx.db, businessId, { codes: [input.code] });
     if (!existing && (await repo.countSkills(ctx.db, businessId)) >= CATALOGUE_LIMIT) {
       throw new AppError('SKILL_CATALOGUE_FULL', { params: { limit: CATALOGUE_LIMIT } });
@@ -105,8 +107,9 @@ export class SkillsService {
    * true: the change is refused unless the route's driver holds every skill; a delivered,
    * returned or cancelled order keeps the skills it had.
    */
-  async setOrderSkills(ctx: OperationContext, orderId: number, codes: readonly string[]) {
+  async setOrderSkills(ctx: OperationContext, orderId: number, given: readonly string[]) {
     const businessId = businessOf(ctx);
+    const codes = [...new Set(given)];
     await this.requireKnown(ctx.db, businessId, codes);
     await this.orders.changes.updateRequiredSkills(ctx, orderId, codes, async (order) => {
       if (TERMINAL_STATUSES.includes(order.status)) {
