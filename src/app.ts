@@ -387,7 +387,10 @@ export async function createApp(
     trackingFormats: FORMAT_NAMES,
     systemModules: () => services.accounts.systemModules(db),
   });
-  await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
+  await registerOpenApiDoor(http, catalog, {
+    publicBaseUrl: config.publicBaseUrl,
+    contactUrl: config.apiContactUrl,
+  });
 
   const outbox = new OutboxWorker(db, clock, {
     leaseMs: config.outboxLeaseMs,

@@ -191,12 +191,9 @@ describe('the user MCP server', () => {
       assert.equal(operation.confirm === true, expected.confirm === true, name);
       // What the agent sees follows the catalog.
       assert.equal('confirm' in (tool.inputSchema.properties ?? {}), expected.confirm === true, name);
-      assert.equal(tool.annotations?.readOnlyHint, operation.kind === 'query', name);
-      assert.equal(
-        tool.annotations?.destructiveHint,
-        operation.kind === 'mutation' && expected.risk === 'high',
-        name,
-      );
+      assert.equal(tool.annotations?.readOnlyHint === true, operation.kind === 'query', name);
+      assert.equal(tool.annotations?.destructiveHint === true, expected.risk === 'high', name);
+      assert.equal(tool.annotations?.openWorldHint, false, name);
       assert.ok((tool.description ?? '').length > 60, `${name} explains itself`);
     }
     assert.match(listed.get('build_route')!.description!, /get_build_route_options first/);

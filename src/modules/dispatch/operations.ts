@@ -42,6 +42,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'create_depot',
       summary: 'Add a depot, where drivers start and end their routes',
+      description:
+        "Drivers' working profiles name a depot; route building starts and ends each driver's route there.",
       tag: 'Dispatch',
       kind: 'mutation',
       risk: 'medium',
@@ -62,7 +64,9 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'set_driver_profile',
       summary: "Set a driver's vehicle, capacity, working hours, skills and availability",
-      tag: 'Driver',
+      description:
+        "Route building plans only drivers with a profile, a depot and available set. A contractor_company_id puts the driver in that company's fleet, which must work for the business.",
+      tag: 'DriverInfo',
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['routes:write'] },
@@ -101,7 +105,9 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       name: 'get_drivers',
       summary:
         "The drivers of the business with their working profiles; a contractor's own fleet for contractors",
-      tag: 'Driver',
+      description:
+        "Each driver's working profile: depot, vehicle type and capacity, shift, skills and availability. Read it before planning.",
+      tag: 'DriverInfo',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -126,7 +132,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       summary: "A driver's routes for today, in the business's time zone",
       description:
         "Driver accounts may ask for their own routes; the driver's app reads get_my_routes (GET /api/v1/driver/routes), which gives each stop's address, contact, window and parcels.",
-      tag: 'Driver',
+      tag: 'DriverInfo',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -148,6 +154,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'get_routes',
       summary: "Routes of a date or a driver, newest first; a contractor's fleet's for contractors",
+      description:
+        "Each route with its driver, status, lock, times, distance, load and stops in order. Filter by date or driver; a contractor sees its company's fleet's routes.",
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
@@ -172,6 +180,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'get_route_detail',
       summary: 'One route with its stops in order',
+      description:
+        "The route's driver, status, distance, departure and return, load, and each stop with its order and planned arrival and departure.",
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
@@ -356,6 +366,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'get_dispatch_settings',
       summary: 'How the business plans routes: preparation time, and the straight-line stand-in for roads',
+      description:
+        'The preparation time before a route leaves, and the circuity factor and average speed that stand in for road distances when no routing engine answers; defaults until the business saves its own.',
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',

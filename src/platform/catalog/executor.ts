@@ -228,7 +228,7 @@ export class Executor {
 
   /** Whether this caller may call the operation at all (kind and scopes): what a door lists for it. */
   mayCall(operation: Operation, caller: Caller | null): boolean {
-    return refusalOf(operation, caller, 'rest') === undefined;
+    return mayCall(operation, caller);
   }
 
   async execute(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<unknown> {
@@ -560,6 +560,11 @@ function narrowed(caller: Caller, connection: ConnectionScopes | undefined): Cal
  * (say, login) is simply ignored. The agent doors name a missing scope SCOPE_REQUIRED, as the
  * interface's agent servers do; REST and GraphQL keep INSUFFICIENT_SCOPE.
  */
+/** The caller's account kind and scopes let it call the operation (what tool lists show). */
+export function mayCall(operation: Operation, caller: Caller | null): boolean {
+  return refusalOf(operation, caller, 'rest') === undefined;
+}
+
 function refusalOf(operation: Operation, caller: Caller | null, door: Door): AppError | undefined {
   const access = operation.access;
   if (access.public) return undefined;
