@@ -71,6 +71,10 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   get_alliance: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
   list_alliance_members: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
   list_accessible_clients: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
+  list_skills: { auth: 'A', risk: 'low', scopes: ['drivers:read'] },
+  get_driver_skills: { auth: 'A', risk: 'low', scopes: ['drivers:read'] },
+  get_order_required_skills: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
+  set_order_required_skills: { auth: 'A', risk: 'medium', scopes: ['orders:write'] },
 };
 
 // Tool answers are read field by field; their shapes are checked by the output schemas.

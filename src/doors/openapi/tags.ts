@@ -110,7 +110,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Shipping:
     'Carriers behind one adapter, priced by rate cards the business configures: methods, comparing every carrier, quote and ship.',
   Skills:
-    "Skills: a business's skill catalogue, the skills of its drivers, and the skills an order requires.",
+    "A business's skill catalogue (code and label), the skills each driver holds and the skills each order requires: route building gives an order only to a driver holding all of them.",
   System: 'Health of the service and its database, and what it offers agents.',
   Tracking:
     "Package tracking: the public tracking of a parcel and its proofs of delivery, a number's full timeline for its business and allies, and the audit trail of orders.",

@@ -89,7 +89,13 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           count: z.int().positive().max(10_000),
         }),
         shift: timeWindowSchema,
-        skills: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
+        skills: z
+          .array(z.string().trim().min(1).max(40))
+          .max(20)
+          .optional()
+          .describe(
+            "Replaces the driver's skills; left out, a saved profile keeps its own. set_driver_skills checks them against the catalogue",
+          ),
         available: z.boolean().optional(),
       }),
       output: z.object({ result: z.literal(true), driver: driverSchema }),
