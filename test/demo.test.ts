@@ -75,7 +75,7 @@ describe('demo data', () => {
     );
   });
 
-  it('keeps an address book, points of interest and return reasons to work with', async () => {
+  it('keeps an address book, points of interest, return reasons and skills to work with', async () => {
     const found = await api.get('/api/v1/client/addresses/search?q=rivoli', { token: admin });
     assert.equal(found.body.matches[0]?.address.label, 'Head office', JSON.stringify(found.body));
     const places = await api.get('/api/v1/client/points-of-interest', { token: admin });
@@ -88,6 +88,8 @@ describe('demo data', () => {
       reasons.body.reasons.map((reason: { code: string }) => reason.code),
       ['damaged', 'refused'],
     );
+    const skills = await api.get('/api/v1/client/skills', { token: admin });
+    assert.deepEqual(skills.body.skills, [{ code: 'fragile', label: 'Fragile goods' }]);
   });
 
   it('keeps a dataset of customer sites, placed and searchable', async () => {

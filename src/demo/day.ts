@@ -163,7 +163,7 @@ export async function seedDemoDay(
     return { services: createServices(loadConfig(), at), clock: at };
   },
 ) {
-  const { accounts, assignments, contractors, dispatch, orders } = services;
+  const { accounts, assignments, contractors, dispatch, orders, skills } = services;
   const ctx = demoContext(db, clock, {
     userId: input.adminId,
     kind: 'client_admin',
@@ -186,6 +186,8 @@ export async function seedDemoDay(
       shift: { start: '08:00', end: '18:00' },
       skills,
     });
+  // The catalogue names the skill the demo's driver holds and one order needs.
+  await skills.save(ctx, { code: 'fragile', label: 'Fragile goods' });
   await van(input.driverId, false, ['fragile']);
   for (const driver of EXTRA_DRIVERS) {
     const id = await accounts.createUser(db, {
