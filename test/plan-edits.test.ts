@@ -380,6 +380,33 @@ describe('plan edits through the API', () => {
     assert.equal(optimized.body.routes[0].stops[0].status, 'done');
   });
 
+  it("refuses a stop whose order needs a skill the route's driver lacks, as planning would", async () => {
+    const skill = await api.call('PUT', '/api/v1/client/skills/refrigerated', {
+      token: admin,
+      body: { label: 'Refrigerated' },
+    });
+    assert.equal(skill.status, 200, JSON.stringify(skill.body));
+    const chilled = await createOrder(
+      'CHILLED',
+      { lat: DEPOT.lat + 0.015, lng: DEPOT.lng },
+      { required_skills: ['refrigerated'] },
+    );
+    const before = await route(north.id);
+    const refused = await api.post(
+      `/api/v1/client/routes/${north.id}/stops`,
+      { order_id: chilled },
+      { token: admin },
+    );
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body.error_code, 'PLAN_VIOLATION');
+    assert.deepEqual(
+      refused.body.details.violations.filter((v: { kind: string }) => v.kind === 'skills'),
+      [{ route_id: north.id, kind: 'skills', order_id: chilled, missing_skills: ['refrigerated'] }],
+    );
+    assert.deepEqual(await route(north.id), before, 'nothing changed');
+    assert.equal((await order(chilled)).status, 'NEW_ORDER');
+  });
+
   it("answers 404 for another business's route", async () => {
     const other = await createTenant(server.db, server.app.services, 'other-edits');
     const stranger = await login(api, other.emails.client_admin);

@@ -20,9 +20,9 @@ const violationSchema = z
   .object({
     route_id: z.int(),
     kind: z
-      .enum(['time_window', 'capacity', 'shift', 'pickup_after_delivery'])
+      .enum(['time_window', 'capacity', 'shift', 'pickup_after_delivery', 'skills'])
       .describe(
-        "time_window: a stop reached after its window closes; capacity: more on board than the vehicle takes; shift: back at the depot after the driver's shift ends; pickup_after_delivery: a P2P order's legs in the wrong order",
+        "time_window: a stop reached after its window closes; capacity: more on board than the vehicle takes; shift: back at the depot after the driver's shift ends; pickup_after_delivery: a P2P order's legs in the wrong order; skills: an order needs skills the route's driver lacks",
       ),
     order_id: z.int().optional(),
     leg: z.enum(['pickup', 'delivery']).optional(),
@@ -36,6 +36,7 @@ const violationSchema = z
     shift_end: z.string().optional(),
     return_time: z.string().optional(),
     over_minutes: z.int().optional(),
+    missing_skills: z.array(z.string()).optional(),
   })
   .describe('A planning rule a route breaks, and by how much');
 

@@ -38,6 +38,8 @@ interface RoutePlan {
   depot: Point;
   shift: TimeWindow;
   capacity: Load;
+  /** The skills its driver holds. */
+  skills: readonly string[];
   stops: PlanStop[];
   /** Stops before this index stay where they are: the last one done, failed or arrived at, and those before it. */
   firstFree: number;
@@ -318,7 +320,7 @@ export class PlanEdits {
     return plans.sort((a, b) => ids.indexOf(a.row.id) - ids.indexOf(b.row.id));
   }
 
-  /** Depot, shift and capacity of a route with this driver and vehicle. */
+  /** Depot, shift, capacity and skills of a route with this driver and vehicle. */
   private async routePlan(
     ctx: OperationContext,
     row: edits.LockedRoute,
@@ -343,6 +345,7 @@ export class PlanEdits {
         volumeCm3: capacity.capacity_volume_cm3,
         count: capacity.capacity_count,
       },
+      skills: profile.skills,
       started:
         row.status === 'started'
           ? {
@@ -385,6 +388,7 @@ export class PlanEdits {
       depot: 0,
       shift: plan.shift,
       capacity: plan.capacity,
+      skills: plan.skills,
       stops: timed,
       started: plan.started,
     };

@@ -39,6 +39,7 @@ export interface WireViolation {
   shift_end?: string;
   return_time?: string;
   over_minutes?: number;
+  missing_skills?: string[];
 }
 
 /** The stops an order makes on a route: its pickup first for a P2P order, each as yet unplanned. */
@@ -84,6 +85,7 @@ export function toTime(stop: PlanStop, point: number, serviceMinutes: number): S
     demand: stop.demand,
     carriage: stop.carriage,
     fixed: stop.status === 'pending' ? undefined : stop.planned,
+    requiredSkills: stop.order.required_skills,
   };
 }
 
@@ -118,6 +120,13 @@ export function wire(routeId: number, violation: Violation): WireViolation {
       };
     case 'pickup_after_delivery':
       return { route_id: routeId, kind: violation.kind, order_id: violation.orderId };
+    case 'skills':
+      return {
+        route_id: routeId,
+        kind: violation.kind,
+        order_id: violation.orderId,
+        missing_skills: violation.missing,
+      };
   }
 }
 

@@ -29,6 +29,7 @@ const route = (stops: StopToTime[], extra: Partial<RouteToTime> = {}): RouteToTi
   depot: 0,
   shift: { start: 8 * HOUR, end: 18 * HOUR },
   capacity: { weightGrams: 10_000, volumeCm3: 10_000, count: 10 },
+  skills: [],
   stops,
   ...extra,
 });
@@ -114,6 +115,17 @@ describe('timing a route', () => {
     assert.deepEqual(inOrder.violations, []);
     const reversed = timeRoute(route([drop, pickup], { capacity: tight }), TRAVEL);
     assert.deepEqual(reversed.violations, [{ kind: 'pickup_after_delivery', orderId: 7 }]);
+  });
+
+  it('reports an order needing a skill its driver lacks, once for both legs of a P2P order', () => {
+    const chilled = { requiredSkills: ['refrigerated', 'fragile'] };
+    const pickup = delivery(7, 1, { leg: 'pickup', carriage: 'pair_pickup', ...chilled });
+    const drop = delivery(7, 2, { carriage: 'pair_delivery', ...chilled });
+    const stops = [delivery(1, 3, { requiredSkills: ['fragile'] }), pickup, drop];
+    assert.deepEqual(timeRoute(route(stops, { skills: ['fragile', 'refrigerated'] }), TRAVEL).violations, []);
+    assert.deepEqual(timeRoute(route(stops, { skills: ['fragile'] }), TRAVEL).violations, [
+      { kind: 'skills', orderId: 7, missing: ['refrigerated'] },
+    ]);
   });
 
   it('keeps the times of stops already done and goes on no earlier than now on a route under way', () => {

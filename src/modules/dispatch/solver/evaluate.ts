@@ -2,7 +2,7 @@
  * Times one route as it stands, pure: the planned arrival, start and departure at each stop, the
  * departure from and return to the depot, the distance driven, the most it carries at once, and
  * every rule the plan breaks (a window missed, a capacity exceeded, the shift overrun, a pickup
- * after its delivery). What a dispatcher's edit is checked with, on the travel matrix planning uses.
+ * after its delivery, a skill the driver lacks). What a dispatcher's edit is checked with, on the travel matrix planning uses.
  *
  * Times are seconds from midnight of the route's day, as in the solver. The timing follows the
  * solver's: a vehicle arriving before a window opens waits; the route leaves the depot as late as
@@ -33,6 +33,8 @@ export interface StopToTime {
   carriage: Carriage;
   /** Done, failed or arrived at already: it keeps these times and is not checked against its window. */
   fixed?: { arrival: number; departure: number };
+  /** Skills its order needs of the driver. */
+  requiredSkills?: readonly string[];
 }
 
 export interface RouteToTime {
@@ -40,6 +42,8 @@ export interface RouteToTime {
   depot: number;
   shift: TimeWindow;
   capacity: Load;
+  /** The skills its driver holds. */
+  skills: readonly string[];
   stops: readonly StopToTime[];
   /**
    * A route under way: the departure it took stays, and what is left goes on no earlier than
@@ -67,7 +71,8 @@ export type Violation =
     }
   | { kind: 'capacity'; dimension: LoadDimension; load: number; capacity: number; over: number }
   | { kind: 'shift'; shiftEnd: number; returnTime: number; overSeconds: number }
-  | { kind: 'pickup_after_delivery'; orderId: number };
+  | { kind: 'pickup_after_delivery'; orderId: number }
+  | { kind: 'skills'; orderId: number; missing: string[] };
 
 export interface TimedStop {
   arrival: number;
@@ -156,7 +161,7 @@ export function timeRoute(route: RouteToTime, travel: TravelTimes): TimedRoute {
       });
     }
   }
-  violations.push(...pickupsAfterDeliveries(stops));
+  violations.push(...pickupsAfterDeliveries(stops), ...skillsLacking(stops, route.skills));
   return { departure, returnTime, distanceMeters, travelSeconds, load, stops: timed, violations };
 }
 
@@ -199,6 +204,16 @@ function pickupsAfterDeliveries(stops: readonly StopToTime[]): Violation[] {
   return violations;
 }
 
+/** Each order on the route that needs a skill its driver lacks, once (a P2P order has two stops). */
+function skillsLacking(stops: readonly StopToTime[], held: readonly string[]): Violation[] {
+  const lacking = new Map<number, string[]>();
+  for (const stop of stops) {
+    const missing = (stop.requiredSkills ?? []).filter((skill) => !held.includes(skill));
+    if (missing.length > 0) lacking.set(stop.orderId, missing);
+  }
+  return [...lacking].map(([orderId, missing]) => ({ kind: 'skills', orderId, missing }));
+}
+
 /**
  * The violations an edit brings: those of `after` the route did not break before, or breaks by
  * more (later, heavier, longer) than before.
@@ -222,6 +237,8 @@ function violationKey(violation: Violation): string {
       return 'shift';
     case 'pickup_after_delivery':
       return `pickup_after_delivery:${violation.orderId}`;
+    case 'skills':
+      return `skills:${violation.orderId}`;
   }
 }
 
@@ -235,5 +252,7 @@ function amountOf(violation: Violation): number {
       return violation.overSeconds;
     case 'pickup_after_delivery':
       return 1;
+    case 'skills':
+      return violation.missing.length;
   }
 }
