@@ -8,6 +8,8 @@
 export const OTEP_VERSION = '0.1';
 export const PROFILES = ['parcel'] as const;
 export type Profile = (typeof PROFILES)[number];
+/** The profile of a timeline that names none. */
+export const DEFAULT_PROFILE: Profile = 'parcel';
 
 export const PHASES = [
   'pre_shipment',
@@ -29,6 +31,8 @@ export const SOURCE_TYPES = [
   'synthesized',
 ] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
+/** The source of an event that names none: whoever pushed it (on ingest the provider gives its name). */
+export const DEFAULT_SOURCE_TYPE: SourceType = 'provider_push';
 
 export const INCIDENT_REASONS = [
   'recipient_absent',
@@ -144,18 +148,9 @@ export const CODEBOOK: readonly CodeEntry[] = [
   ),
   row('delivery_failed', 'exception', {}, 'holding', 'in_progress', 'AWD', 23, 'Delivery attempt failed'),
   row('delivery_rescheduled', 'exception', {}, 'holding', 'in_progress', 'AWD', 105, 'Delivery rescheduled'),
+  row('returned', 'return', { terminal: true }, 'shipping', 'returned', 'RTS', 82, 'Returned to the sender'),
   row(
-    'return_to_sender',
-    'return',
-    { terminal: true },
-    'shipping',
-    'returned',
-    'RTS',
-    82,
-    'Returned to the sender',
-  ),
-  row(
-    'rejected_by_recipient',
+    'rejected',
     'return',
     { terminal: true },
     'receiving',
@@ -170,9 +165,29 @@ export const CODEBOOK: readonly CodeEntry[] = [
 export const STATUS_CODES = CODEBOOK.map((entry) => entry.code);
 const BY_CODE = new Map(CODEBOOK.map((entry) => [entry.code, entry]));
 
-/** The codebook entry of a short code; undefined for unknown and experimental (`x-`) codes. */
+/**
+ * Longer names of the terminal return codes, from before the codebook took the interface's names
+ * (`returned`, `rejected`): still accepted on input, and written back in the canonical form.
+ */
+export const CODE_ALIASES: Readonly<Record<string, string>> = {
+  return_to_sender: 'returned',
+  rejected_by_recipient: 'rejected',
+};
+// A Map, so that codes named like Object's own members (`constructor`) are no aliases.
+const ALIAS_TARGETS = new Map(Object.entries(CODE_ALIASES));
+
+/**
+ * The canonical short code: `otep:parcel:return_to_sender` → `returned`. Addressed forms lose
+ * their prefix, aliases become the code they name; experimental and unknown codes stay as sent.
+ */
+export function canonicalCode(code: string): string {
+  const short = shortCode(code);
+  return ALIAS_TARGETS.get(short) ?? short;
+}
+
+/** The codebook entry of a short code or alias; undefined for unknown and experimental (`x-`) codes. */
 export function codeEntry(code: string): CodeEntry | undefined {
-  return BY_CODE.get(code);
+  return BY_CODE.get(ALIAS_TARGETS.get(code) ?? code);
 }
 
 export function isExperimental(code: string): boolean {

@@ -1,5 +1,5 @@
 import type { Language } from '../../platform/i18n/index.ts';
-import { codeEntry, type Phase } from './codebook.ts';
+import { canonicalCode, codeEntry, type Phase } from './codebook.ts';
 
 /**
  * What people read on a tracking page, in the six languages: a short label for every status code
@@ -26,8 +26,8 @@ const STATUS_LABELS: Record<Language, Record<string, string>> = {
     delivered: 'Delivered',
     delivery_failed: 'Delivery attempt failed',
     delivery_rescheduled: 'Delivery rescheduled',
-    return_to_sender: 'Returned to sender',
-    rejected_by_recipient: 'Refused by recipient',
+    returned: 'Returned to sender',
+    rejected: 'Refused by recipient',
     cancelled: 'Cancelled',
   },
   'zh-Hans': {
@@ -48,8 +48,8 @@ const STATUS_LABELS: Record<Language, Record<string, string>> = {
     delivered: '已签收',
     delivery_failed: '派送失败',
     delivery_rescheduled: '派送已改期',
-    return_to_sender: '已退回寄件人',
-    rejected_by_recipient: '收件人拒收',
+    returned: '已退回寄件人',
+    rejected: '收件人拒收',
     cancelled: '已取消',
   },
   'zh-Hant': {
@@ -70,8 +70,8 @@ const STATUS_LABELS: Record<Language, Record<string, string>> = {
     delivered: '已送達',
     delivery_failed: '派送失敗',
     delivery_rescheduled: '派送已改期',
-    return_to_sender: '已退回寄件人',
-    rejected_by_recipient: '收件人拒收',
+    returned: '已退回寄件人',
+    rejected: '收件人拒收',
     cancelled: '已取消',
   },
   fr: {
@@ -92,8 +92,8 @@ const STATUS_LABELS: Record<Language, Record<string, string>> = {
     delivered: 'Livré',
     delivery_failed: 'Échec de la livraison',
     delivery_rescheduled: 'Livraison reprogrammée',
-    return_to_sender: 'Retourné à l’expéditeur',
-    rejected_by_recipient: 'Refusé par le destinataire',
+    returned: 'Retourné à l’expéditeur',
+    rejected: 'Refusé par le destinataire',
     cancelled: 'Annulé',
   },
   de: {
@@ -114,8 +114,8 @@ const STATUS_LABELS: Record<Language, Record<string, string>> = {
     delivered: 'Zugestellt',
     delivery_failed: 'Zustellversuch fehlgeschlagen',
     delivery_rescheduled: 'Zustellung verschoben',
-    return_to_sender: 'An Absender zurückgesandt',
-    rejected_by_recipient: 'Annahme verweigert',
+    returned: 'An Absender zurückgesandt',
+    rejected: 'Annahme verweigert',
     cancelled: 'Storniert',
   },
   es: {
@@ -136,8 +136,8 @@ const STATUS_LABELS: Record<Language, Record<string, string>> = {
     delivered: 'Entregado',
     delivery_failed: 'Intento de entrega fallido',
     delivery_rescheduled: 'Entrega reprogramada',
-    return_to_sender: 'Devuelto al remitente',
-    rejected_by_recipient: 'Rechazado por el destinatario',
+    returned: 'Devuelto al remitente',
+    rejected: 'Rechazado por el destinatario',
     cancelled: 'Cancelado',
   },
 };
@@ -346,7 +346,8 @@ const UI_TEXT: Record<Language, Record<UiKey, string>> = {
  * The label of a status code. Codes without one (experimental `x-` codes) fall back to the
  * codebook's description, else to the code itself made readable (`x-drone_drop` → "Drone drop").
  */
-export function statusLabel(code: string, lang: Language): string {
+export function statusLabel(sent: string, lang: Language): string {
+  const code = canonicalCode(sent);
   const label = STATUS_LABELS[lang][code] ?? STATUS_LABELS.en[code] ?? codeEntry(code)?.description;
   if (label) return label;
   const words = code.replace(/^x-/, '').replace(/[_-]+/g, ' ').trim();

@@ -1,6 +1,10 @@
 import {
+  CODE_ALIASES,
   CODEBOOK,
+  DEFAULT_PROFILE,
+  DEFAULT_SOURCE_TYPE,
   INCIDENT_REASONS,
+  OTEP_VERSION,
   PHASES,
   type Phase,
   PROFILES,
@@ -31,7 +35,12 @@ const IDENTIFIER_SCHEMAS = {
 const texts = (names: readonly string[]) =>
   Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
 const phaseForms = (phase: Phase) => [phase, `otep:phase:${phase}`];
-const codeForms = (code: string) => [code, ...PROFILES.map((profile) => statusUri(code, profile))];
+/** A codebook code, short and addressed, with its aliases in both forms. */
+const codeForms = (code: string) =>
+  [code, ...Object.keys(CODE_ALIASES).filter((alias) => CODE_ALIASES[alias] === code)].flatMap((name) => [
+    name,
+    ...PROFILES.map((profile) => statusUri(name, profile)),
+  ]);
 
 /** Experimental codes, short (`x-…`) or addressed (`otep:parcel:x-…`). */
 const EXPERIMENTAL_CODE = `^(?:otep:(?:${PROFILES.join('|')}):)?${PATTERNS.experimentalCode.slice(1)}`;
@@ -61,10 +70,10 @@ export function timelineJsonSchema(baseUrl: string) {
       'A tracking timeline in the open tracking event protocol: an envelope naming the subject and its events. ' +
       'Fields not listed are allowed and ignored (later minor versions add fields).',
     type: 'object',
-    required: ['otep_version', 'profile', 'subject', 'events'],
+    required: ['subject', 'events'],
     properties: {
-      otep_version: { $ref: '#/$defs/otepVersion' },
-      profile: { enum: [...PROFILES] },
+      otep_version: { $ref: '#/$defs/otepVersion', default: OTEP_VERSION },
+      profile: { enum: [...PROFILES], default: DEFAULT_PROFILE },
       subject: { $ref: '#/$defs/subject' },
       current_status: { type: 'string' },
       delivered: { type: 'boolean' },
@@ -91,6 +100,9 @@ export function timelineJsonSchema(baseUrl: string) {
         anyOf: Object.keys(SUBJECT_IDENTIFIERS).map((name) => ({ required: [name] })),
       },
       statusCode: {
+        description: `A codebook code, short or addressed (aliases: ${Object.entries(CODE_ALIASES)
+          .map(([alias, code]) => `${alias} for ${code}`)
+          .join(', ')}), or an experimental x- code.`,
         anyOf: [
           { enum: CODEBOOK.flatMap((entry) => codeForms(entry.code)) },
           { type: 'string', pattern: EXPERIMENTAL_CODE },
@@ -126,14 +138,14 @@ export function timelineJsonSchema(baseUrl: string) {
       },
       event: {
         type: 'object',
-        required: ['occurred_at', 'status_code', 'source'],
+        required: ['occurred_at', 'status_code'],
         properties: {
           otep_version: { $ref: '#/$defs/otepVersion' },
           occurred_at: { $ref: '#/$defs/dateTime' },
           recorded_at: { $ref: '#/$defs/dateTime' },
           status_code: { $ref: '#/$defs/statusCode' },
           phase: { $ref: '#/$defs/phase' },
-          source: { $ref: '#/$defs/source' },
+          source: { $ref: '#/$defs/source', default: { type: DEFAULT_SOURCE_TYPE } },
           location: { $ref: '#/$defs/location' },
           incident_reason: { $ref: '#/$defs/incidentReason' },
           pod: { $ref: '#/$defs/pod' },

@@ -7,7 +7,14 @@ import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import type { AlliancesService } from '../alliances/index.ts';
 import type { Address, OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/index.ts';
-import { codeEntry, OTEP_VERSION, type SourceType, shortCode, statusUri } from './codebook.ts';
+import {
+  canonicalCode,
+  codeEntry,
+  DEFAULT_SOURCE_TYPE,
+  OTEP_VERSION,
+  type SourceType,
+  statusUri,
+} from './codebook.ts';
 import { publicView } from './public-view.ts';
 import type { EventPage } from './repository.ts';
 import * as repo from './repository.ts';
@@ -132,7 +139,9 @@ export class TrackingService implements OrderStatusListener {
       const pkg = packages.get(number);
       if (newestFirst.length === 0 && !summary && !pkg) continue;
       const total = summary?.total ?? newestFirst.length;
-      const current = summary?.latest_status ?? newestFirst[0]?.status_code;
+      // Stored rows may hold a code's alias from before the interface's names (return_to_sender).
+      const stored = summary?.latest_status ?? newestFirst[0]?.status_code;
+      const current = stored === undefined ? undefined : canonicalCode(stored);
       const packageId = newestFirst[0]?.package_id ?? pkg?.id;
       pages.set(number, {
         timeline: {
@@ -300,7 +309,7 @@ export class TrackingService implements OrderStatusListener {
     return timelines.map((timeline) => {
       if (!statusOnly(timeline)) return timeline;
       const current = known.get(timeline.subject?.tracking_number ?? '')?.timeline.current_status;
-      const status = shortCode(timeline.current_status);
+      const status = canonicalCode(timeline.current_status);
       const events =
         status === current
           ? []
@@ -446,7 +455,7 @@ export class TrackingService implements OrderStatusListener {
   // ----- helpers -----
 
   private row(businessId: number, packageId: number | null, event: IncomingEvent): repo.EventRow {
-    const code = shortCode(event.status_code);
+    const code = canonicalCode(event.status_code);
     const details: EventDetails = {
       ...(event.source.name ? { source_name: event.source.name } : {}),
       ...(event.source.reference ? { source_reference: event.source.reference } : {}),
@@ -473,9 +482,9 @@ export class TrackingService implements OrderStatusListener {
 
 /** A pushed timeline, once the validator has accepted it. */
 interface PushedTimeline {
-  otep_version: string;
+  otep_version?: string;
   subject: { tracking_number?: string };
-  events: Array<Omit<IncomingEvent, 'tracking_number'> & { otep_version?: string }>;
+  events: Array<Omit<IncomingEvent, 'tracking_number' | 'source'> & { source?: IncomingEvent['source'] }>;
 }
 
 function eventsOfTimeline(timeline: PushedTimeline, provider: TrackingProvider): IncomingEvent[] {
@@ -483,9 +492,10 @@ function eventsOfTimeline(timeline: PushedTimeline, provider: TrackingProvider):
     ...event,
     ...(event.pod ? { pod: withoutProofFiles(event.pod) } : {}),
     tracking_number: timeline.subject.tracking_number!,
-    otep_version: event.otep_version ?? timeline.otep_version,
-    status_code: shortCode(event.status_code),
-    source: { ...event.source, name: event.source.name ?? provider.name },
+    otep_version: event.otep_version ?? timeline.otep_version ?? OTEP_VERSION,
+    status_code: canonicalCode(event.status_code),
+    // Without a source the event is the pushing provider's own.
+    source: { type: DEFAULT_SOURCE_TYPE, ...event.source, name: event.source?.name ?? provider.name },
   }));
 }
 
@@ -525,7 +535,7 @@ function otepCodeOf(change: Pick<OrderStatusChange, 'from' | 'to' | 'rerouted'>)
       // Failing before pickup is a failed pickup (a driver found nothing to collect).
       return change.from === 'PLANNED' ? 'pickup_failed' : 'delivery_failed';
     case 'RETURNED':
-      return 'return_to_sender';
+      return 'returned';
     case 'CANCELLED':
       return 'cancelled';
   }
@@ -549,8 +559,8 @@ function toEvent(row: Awaited<ReturnType<typeof repo.newestEventsOf>>[number]): 
     otep_version: row.otep_version,
     occurred_at: withOffset(row.occurred_at, row.occurred_offset),
     recorded_at: row.recorded_at.toISOString(),
-    status_code: row.status_code,
-    status_uri: statusUri(row.status_code),
+    status_code: canonicalCode(row.status_code),
+    status_uri: statusUri(canonicalCode(row.status_code)),
     phase: codeEntry(row.status_code)?.phase ?? null,
     source: {
       type: row.source_type as SourceType,

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
-import { STATUS_CODES, shortCode } from './codebook.ts';
+import { CODE_ALIASES, canonicalCode, codeEntry, STATUS_CODES, shortCode } from './codebook.ts';
 import { ERROR_CASES, type IssueCase, setAt, WARNING_CASES } from './fixtures/issue-cases.ts';
 import {
   CONFORMANT_TIMELINES,
   deliveredJourney,
   emptyTimeline,
   experimentalTimeline,
+  minimalTimeline,
   synthesizedCarrierTimeline,
 } from './fixtures/timelines.ts';
 import { type Issue, issueSeverity, validateTimeline } from './validator.ts';
@@ -81,6 +82,45 @@ describe('validateTimeline: what it accepts', () => {
         'en',
       );
       assert.deepEqual(brief(report.warnings), ['experimental_status_code at events[0].status_code']);
+    }
+  });
+
+  it("takes the interface's terminal names, delivered, returned, rejected and cancelled, as the codes", () => {
+    for (const code of ['delivered', 'returned', 'rejected', 'cancelled']) {
+      assert.ok(STATUS_CODES.includes(code), code);
+      assert.equal(codeEntry(code)?.terminal, true, code);
+      const timeline = withChange(minimalTimeline, 'events[2].status_code', `otep:parcel:${code}`);
+      assert.deepEqual(validateTimeline(timeline, 'en').errors, [], code);
+    }
+    assert.deepEqual(
+      STATUS_CODES.filter((code) => codeEntry(code)?.terminal),
+      ['delivered', 'returned', 'rejected', 'cancelled'],
+    );
+  });
+
+  it('still accepts the longer names as aliases of returned and rejected, and no warning', () => {
+    assert.deepEqual(CODE_ALIASES, { return_to_sender: 'returned', rejected_by_recipient: 'rejected' });
+    for (const [alias, code] of Object.entries(CODE_ALIASES)) {
+      assert.equal(canonicalCode(alias), code);
+      assert.equal(canonicalCode(`otep:parcel:${alias}`), code);
+      assert.equal(codeEntry(alias), codeEntry(code));
+      const timeline = withChange(minimalTimeline, 'events[2].status_code', alias);
+      const report = validateTimeline(timeline, 'en');
+      assert.deepEqual([report.errors, report.warnings], [[], []], alias);
+    }
+    assert.equal(canonicalCode('constructor'), 'constructor');
+    assert.equal(codeEntry('constructor'), undefined);
+  });
+
+  it('requires of an event only its time and status; version, profile and source have defaults', () => {
+    const report = validateTimeline(minimalTimeline(), 'en');
+    assert.deepEqual([report.errors, report.warnings, report.conformant], [[], [], true]);
+    for (const path of ['subject', 'events[0].occurred_at', 'events[0].status_code']) {
+      assert.equal(
+        validateTimeline(withChange(minimalTimeline, path, undefined), 'en').conformant,
+        false,
+        path,
+      );
     }
   });
 

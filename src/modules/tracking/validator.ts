@@ -151,19 +151,17 @@ function parseOffsetDateTime(value: unknown): number | undefined {
   return real ? Date.parse(value) : undefined;
 }
 
-function checkVersion(value: unknown, path: string, issues: Issues, required: boolean): void {
-  if (value === undefined) {
-    if (required) issues.add(path, 'missing_otep_version', { supported: OTEP_VERSION });
-  } else if (typeof value !== 'string' || !OTEP_VERSION_PATTERN.test(value)) {
+/** Absent is fine: the envelope's version defaults to OTEP_VERSION, an event's to the envelope's. */
+function checkVersion(value: unknown, path: string, issues: Issues): void {
+  if (value !== undefined && (typeof value !== 'string' || !OTEP_VERSION_PATTERN.test(value))) {
     issues.add(path, 'unsupported_otep_version', { version: shown(value), supported: OTEP_VERSION });
   }
 }
 
+/** Absent is fine: the profile defaults to DEFAULT_PROFILE. */
 function checkProfile(value: unknown, issues: Issues): void {
-  const profiles = list(PROFILES);
-  if (value === undefined) issues.add('profile', 'missing_profile', { profiles });
-  else if (!PROFILES.some((profile) => profile === value)) {
-    issues.add('profile', 'unknown_profile', { profile: shown(value), profiles });
+  if (value !== undefined && !PROFILES.some((profile) => profile === value)) {
+    issues.add('profile', 'unknown_profile', { profile: shown(value), profiles: list(PROFILES) });
   }
 }
 
@@ -267,8 +265,9 @@ function checkPhase(value: unknown, status: StatusFacts | undefined, path: strin
   return expected ?? phase;
 }
 
+/** Absent is fine: the source defaults to DEFAULT_SOURCE_TYPE (on ingest, named after the provider). */
 function checkSource(value: unknown, path: string, issues: Issues): void {
-  const object = objectAt(value, path, issues, 'missing_source');
+  const object = objectAt(value, path, issues);
   if (!object) return;
   if (!SOURCE_TYPES.some((type) => type === object.type)) {
     issues.add(field(path, 'type'), 'bad_source_type', { types: list(SOURCE_TYPES) });
@@ -334,8 +333,7 @@ function checkEvent(value: unknown, path: string, issues: Issues): EventFacts | 
     issues.add(path, 'expected_object');
     return undefined;
   }
-  // An event may omit otep_version and inherit the envelope's.
-  checkVersion(value.otep_version, field(path, 'otep_version'), issues, false);
+  checkVersion(value.otep_version, field(path, 'otep_version'), issues);
   const instant = checkOccurredAt(value.occurred_at, field(path, 'occurred_at'), issues);
   if (value.recorded_at !== undefined && parseOffsetDateTime(value.recorded_at) === undefined) {
     issues.add(field(path, 'recorded_at'), 'bad_recorded_at', { value: shown(value.recorded_at) });
@@ -441,7 +439,7 @@ export function validateTimeline(
     issues.add('', 'timeline_not_object');
     return { conformant: false, level: 0, errors: issues.errors, warnings: issues.warnings };
   }
-  checkVersion(input.otep_version, 'otep_version', issues, true);
+  checkVersion(input.otep_version, 'otep_version', issues);
   checkProfile(input.profile, issues);
   checkSubject(input.subject, 'subject', issues);
   if (input.current_status !== undefined && typeof input.current_status !== 'string') {

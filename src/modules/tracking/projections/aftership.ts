@@ -1,3 +1,4 @@
+import { canonicalCode } from '../codebook.ts';
 import type { OtepEvent, OtepTimeline } from '../timeline.ts';
 import { toUtc } from '../times.ts';
 import { compact, eventText, locationLine } from './common.ts';
@@ -40,17 +41,18 @@ const SUBTAG_BY_CODE: Record<string, Subtag> = {
   delivered: 'Delivered_001',
   delivery_failed: 'AttemptFail_001',
   delivery_rescheduled: 'Exception_005',
-  return_to_sender: 'Exception_011',
-  rejected_by_recipient: 'Exception_003',
+  returned: 'Exception_011',
+  rejected: 'Exception_003',
   cancelled: 'Exception_020',
 };
 
 /** AfterShip's subtag of an event; experimental codes read as plain "In Transit". */
 function subtagOf(event: OtepEvent): Subtag {
-  if (event.status_code === 'delivery_failed' && event.incident_reason?.code === 'recipient_absent') {
+  const code = canonicalCode(event.status_code);
+  if (code === 'delivery_failed' && event.incident_reason?.code === 'recipient_absent') {
     return 'AttemptFail_002';
   }
-  return SUBTAG_BY_CODE[event.status_code] ?? 'InTransit_001';
+  return SUBTAG_BY_CODE[code] ?? 'InTransit_001';
 }
 
 function tagged(subtag: Subtag) {

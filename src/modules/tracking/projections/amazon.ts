@@ -1,12 +1,15 @@
+import { canonicalCode } from '../codebook.ts';
 import type { OtepEvent, OtepTimeline } from '../timeline.ts';
-import { toUtc } from '../times.ts';
-import { compact } from './common.ts';
+import { offsetOf, toUtc } from '../times.ts';
+import { compact, subjectKey } from './common.ts';
 
-/** Amazon Shipping API v2 event codes, each with the tracking summary status it leaves the package in. */
+/**
+ * Amazon Shipping API v2 event codes (the `EventCode` enum of its model), each with the tracking
+ * summary status (`Status`) it leaves the package in.
+ */
 const SUMMARY_BY_EVENT_CODE = {
   ReadyForReceive: 'PreTransit',
   PickupDone: 'InTransit',
-  PackageReceivedByCarrier: 'InTransit',
   ArrivedAtCarrierFacility: 'InTransit',
   Departed: 'InTransit',
   OutForDelivery: 'OutForDelivery',
@@ -28,7 +31,8 @@ const EVENT_CODE_BY_CODE: Record<string, EventCode> = {
   // The parcel is still with the sender, ready to be collected again.
   pickup_failed: 'ReadyForReceive',
   pickup_rescheduled: 'ReadyForReceive',
-  received: 'PackageReceivedByCarrier',
+  // Amazon's model has no "received by carrier" code: a facility's intake is an arrival there.
+  received: 'ArrivedAtCarrierFacility',
   arrival_scan: 'ArrivedAtCarrierFacility',
   in_transit: 'Departed',
   package_outbound: 'Departed',
@@ -39,21 +43,27 @@ const EVENT_CODE_BY_CODE: Record<string, EventCode> = {
   delivered: 'Delivered',
   delivery_failed: 'DeliveryAttempted',
   delivery_rescheduled: 'RecipientRequestedAlternateDeliveryTiming',
-  return_to_sender: 'ReturnInitiated',
-  rejected_by_recipient: 'Rejected',
+  returned: 'ReturnInitiated',
+  rejected: 'Rejected',
   cancelled: 'PickupCancelled',
 };
 
 /** Experimental codes read as a movement of the parcel. */
 function eventCodeOf(event: OtepEvent): EventCode {
-  return EVENT_CODE_BY_CODE[event.status_code] ?? 'Departed';
+  return EVENT_CODE_BY_CODE[canonicalCode(event.status_code)] ?? 'Departed';
 }
 
-/** Amazon Shipping's getTracking payload: the event history and the summary status of the latest event. */
+/**
+ * Amazon Shipping's `GetTrackingResult`: the event history and the summary status of the latest
+ * event. The model requires two fields a timeline has no source for, so both follow a stated rule:
+ * `alternateLegTrackingId` is empty (a return travels under the same tracking number here, so there
+ * is no second leg), and `promisedDeliveryDate` is `promisedDeliveryDateOf` below.
+ */
 export function amazon(timeline: OtepTimeline) {
   const last = timeline.events.at(-1);
-  return compact({
-    trackingId: timeline.subject.tracking_number,
+  return {
+    trackingId: subjectKey(timeline.subject),
+    alternateLegTrackingId: '',
     eventHistory: timeline.events.map((event) =>
       compact({
         eventCode: eventCodeOf(event),
@@ -61,8 +71,26 @@ export function amazon(timeline: OtepTimeline) {
         location: amazonLocation(event),
       }),
     ),
+    promisedDeliveryDate: promisedDeliveryDateOf(timeline.events),
     summary: { status: last ? SUMMARY_BY_EVENT_CODE[eventCodeOf(last)] : 'PreTransit' },
-  });
+  };
+}
+
+/** Nothing happened yet: no instant to promise from, so the start of the Unix epoch says "none". */
+const NO_PROMISE = '1970-01-01T00:00:00Z';
+
+/**
+ * OTEP carries no delivery promise. Once a parcel is out for delivery (or delivered) its day is
+ * known: the end of that local day, in UTC. Before that, the latest event's time: the document
+ * promises nothing beyond what has happened.
+ */
+function promisedDeliveryDateOf(events: readonly OtepEvent[]): string {
+  const lastDay = events.findLast((event) =>
+    ['out_for_delivery', 'delivered'].includes(canonicalCode(event.status_code)),
+  );
+  if (lastDay) return toUtc(`${lastDay.occurred_at.slice(0, 10)}T23:59:59${offsetOf(lastDay.occurred_at)}`);
+  const latest = events.at(-1);
+  return latest ? toUtc(latest.occurred_at) : NO_PROMISE;
 }
 
 function amazonLocation({ location }: OtepEvent) {

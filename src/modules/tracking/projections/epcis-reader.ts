@@ -1,13 +1,13 @@
 import type { MessageParams } from '../../../platform/errors.ts';
 import type { Language } from '../../../platform/i18n/index.ts';
 import {
+  canonicalCode,
   codeEntry,
   INCIDENT_REASONS,
   type IncidentReason,
   isExperimental,
   SOURCE_TYPES,
   type SourceType,
-  shortCode,
 } from '../codebook.ts';
 import type { OtepEvent, OtepLocation, OtepSubject } from '../timeline.ts';
 import { withOffset } from '../times.ts';
@@ -54,8 +54,8 @@ const CODE_BY_CBV_PAIR: Record<string, string> = {
   'staging_outbound in_transit': 'package_outbound',
   'holding in_progress': 'delivery_rescheduled', // also removed_from_route, route_cancelled, delivery_failed
   'receiving received': 'delivered',
-  'shipping returned': 'return_to_sender',
-  'receiving returned': 'rejected_by_recipient',
+  'shipping returned': 'returned',
+  'receiving returned': 'rejected',
   'void_shipping inactive': 'cancelled',
 };
 
@@ -235,7 +235,7 @@ function occurredAtOf(raw: Record<string, unknown>, report: Report): string | un
 function statusCodeOf(raw: Record<string, unknown>, report: Report): string | undefined {
   const declared = raw['otep:status_code'];
   if (declared !== undefined) {
-    const code = typeof declared === 'string' ? shortCode(declared) : '';
+    const code = typeof declared === 'string' ? canonicalCode(declared) : '';
     if (codeEntry(code) || isExperimental(code)) return code;
     report('otep:status_code', 'unknown_status_code');
     return undefined;

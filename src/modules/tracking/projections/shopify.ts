@@ -1,3 +1,4 @@
+import { canonicalCode } from '../codebook.ts';
 import type { OtepEvent, OtepTimeline } from '../timeline.ts';
 import { carrierOf, compact, eventText, type ProjectionContext, subjectIri } from './common.ts';
 
@@ -35,8 +36,8 @@ const STATUS_BY_CODE: Record<string, ShopifyStatus> = {
   delivery_failed: 'attempted_delivery',
   delivery_rescheduled: 'delayed',
   // Shopify has no "returned" or "cancelled" event: `failure` is its word for a shipment that will not arrive.
-  return_to_sender: 'failure',
-  rejected_by_recipient: 'failure',
+  returned: 'failure',
+  rejected: 'failure',
   cancelled: 'failure',
 };
 
@@ -55,7 +56,7 @@ export function shopify(timeline: OtepTimeline, { baseUrl }: ProjectionContext) 
 function fulfillmentEvent(event: OtepEvent) {
   const { location } = event;
   return compact({
-    status: STATUS_BY_CODE[event.status_code] ?? 'in_transit',
+    status: STATUS_BY_CODE[canonicalCode(event.status_code)] ?? 'in_transit',
     happened_at: event.occurred_at,
     message: eventText(event),
     address1: location?.address,
