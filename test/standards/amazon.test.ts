@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { amazon } from '../../src/modules/tracking/projections/amazon.ts';
-import { standardsTimelines } from './timelines.ts';
+import { PARCEL } from '../../src/modules/tracking/projections/fixtures.ts';
+import { returnedParcel, standardsTimelines } from './timelines.ts';
 
 /**
  * The oracle is Amazon's own SP-API Shipping v2 model: `GetTrackingResult` and the definitions it
@@ -31,8 +32,7 @@ describe('amazon against the SP-API Shipping v2 model', () => {
   }
 
   it('is checked by an oracle that refuses a code outside its EventCode enum and a missing required field', () => {
-    const [{ timeline }] = standardsTimelines();
-    const document = amazon(timeline);
+    const document = amazon(PARCEL);
     assert.match(
       problemsOf({
         ...document,
@@ -45,14 +45,13 @@ describe('amazon against the SP-API Shipping v2 model', () => {
   });
 
   it('promises the end of the local day the parcel went out for delivery, and has no second leg', () => {
-    const [{ timeline }, { timeline: returned }] = standardsTimelines();
-    const document = amazon(timeline);
+    const document = amazon(PARCEL);
     // Out for delivery on 2026-11-05 at -05:00: that day ends at 04:59:59 UTC the next morning.
     assert.equal(document.promisedDeliveryDate, '2026-11-06T04:59:59Z');
     assert.equal(document.alternateLegTrackingId, '');
     assert.equal(document.trackingId, 'TMS7K2M9Q4XZ1');
     assert.deepEqual(
-      amazon(returned).eventHistory.map((event) => event.eventCode),
+      amazon(returnedParcel()).eventHistory.map((event) => event.eventCode),
       [
         'ReadyForReceive',
         'PickupDone',

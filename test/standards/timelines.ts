@@ -9,7 +9,7 @@ import type { OtepTimeline } from '../../src/modules/tracking/timeline.ts';
  */
 export { BASE_URL };
 
-function returnedParcel(): OtepTimeline {
+export function returnedParcel(): OtepTimeline {
   const attempts = PARCEL.events.slice(0, 6);
   const failed = attempts.at(-1)!;
   return {

@@ -14,7 +14,7 @@ import {
 const UNCEFACT = 'https://vocabulary.uncefact.org/';
 
 /**
- * UN/CEFACT JSON-LD web vocabulary: the parcel as a Consignment whose `transportEvent`s are the
+ * UN/CEFACT JSON-LD web vocabulary (the 22A release published at vocabulary.uncefact.org): the parcel as a Consignment whose `transportEvent`s are the
  * events, each with its Recommendation 24 status code in `typeCode`. `@vocab` makes the context
  * self-contained (nothing to fetch).
  */
@@ -49,7 +49,8 @@ function logisticsLocation(place: OtepLocation) {
     postcodeCode: place.postal_code,
     cityName: place.city,
     countrySubDivisionName: place.region,
-    tradeAddressCountryId: place.country,
+    // A member of the vocabulary's CountryId code list (ISO 3166-1 alpha-2), not the bare code.
+    tradeAddressCountryId: place.country && { '@id': `${UNCEFACT}CountryId#${place.country}` },
   });
   const hasCoordinates = place.lat !== undefined && place.lng !== undefined;
   return compact({
@@ -58,7 +59,16 @@ function logisticsLocation(place: OtepLocation) {
     name: place.name,
     postalAddress: Object.keys(address).length > 1 ? address : undefined,
     physicalGeographicalCoordinate: hasCoordinates
-      ? { '@type': 'GeographicalCoordinate', latitudeMeasure: place.lat, longitudeMeasure: place.lng }
+      ? {
+          '@type': 'GeographicalCoordinate',
+          latitudeMeasure: degrees(place.lat!),
+          longitudeMeasure: degrees(place.lng!),
+        }
       : undefined,
   });
+}
+
+/** A MeasureType, as the vocabulary's latitudeMeasure and longitudeMeasure want: decimal degrees (ISO 6709). */
+function degrees(value: number) {
+  return { '@type': 'MeasureType', MeasureTypeValue: value };
 }
