@@ -21,7 +21,8 @@ const STATUS_CODE_LIST = 'https://onerecord.iata.org/ns/code-lists/StatusCode#';
 const IN_IATA_STATUS_LIST = new Set(['ARR', 'AWD', 'BKD', 'DEP', 'DLV', 'FOH', 'NFD', 'RCF', 'RCS']);
 
 /**
- * IATA ONE Record 3.x: one LogisticsEvent per event, for the Piece (subject.piece_id) or else the
+ * IATA ONE Record data model 3.2 (ontology version `https://onerecord.iata.org/ns/cargo/3.2`, the
+ * first with `cityName`): one LogisticsEvent per event, for the Piece (subject.piece_id) or else the
  * Shipment (the tracking resource), with eventCode, eventDate, eventTimeType ACTUAL and eventLocation.
  */
 export function onerecord(timeline: OtepTimeline, { baseUrl }: ProjectionContext) {
@@ -73,9 +74,10 @@ function location(place: OtepLocation) {
   const address = compact({
     '@type': 'cargo:Address',
     'cargo:streetAddressLines': place.address ? [place.address] : undefined,
-    'cargo:postalCode': place.postal_code,
+    // cargo:postalCode is a CodeListElement; the text of a postcode is textualPostCode.
+    'cargo:textualPostCode': place.postal_code,
     'cargo:cityName': place.city,
-    'cargo:regionName': place.region,
+    'cargo:regionCode': place.region === undefined ? undefined : regionCode(place.region, place.country),
     'cargo:country': place.country && codeListElement(place.country, 'ISO 3166-1 alpha-2'),
   });
   const hasCoordinates = place.lat !== undefined && place.lng !== undefined;
@@ -85,11 +87,29 @@ function location(place: OtepLocation) {
     'cargo:locationCodes': place.gln ? [codeListElement(place.gln, 'GS1 GLN')] : undefined,
     'cargo:address': Object.keys(address).length > 1 ? address : undefined,
     'cargo:geolocation': hasCoordinates
-      ? { '@type': 'cargo:Geolocation', 'cargo:latitude': place.lat, 'cargo:longitude': place.lng }
+      ? {
+          '@type': 'cargo:Geolocation',
+          'cargo:latitude': double(place.lat!),
+          'cargo:longitude': double(place.lng!),
+        }
       : undefined,
   });
 }
 
 function codeListElement(code: string, listName: string) {
   return { '@type': 'cargo:CodeListElement', 'cargo:code': code, 'cargo:codeListName': listName };
+}
+
+/**
+ * ONE Record has no region name, only `regionCode` (ISO 3166-2). A subdivision code (`HE`) with its
+ * country becomes `DE-HE`; a region given by name stays a name, as the element's description.
+ */
+function regionCode(region: string, country: string | undefined) {
+  if (country && /^[A-Z0-9]{1,3}$/.test(region)) return codeListElement(`${country}-${region}`, 'ISO 3166-2');
+  return { '@type': 'cargo:CodeListElement', 'cargo:codeDescription': region };
+}
+
+/** Typed, so that a whole number (`50`) is still the xsd:double the ontology asks for. */
+function double(value: number) {
+  return { '@type': 'xsd:double', '@value': value };
 }

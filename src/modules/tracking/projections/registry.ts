@@ -51,7 +51,7 @@ const BY_NAME = {
   },
   onerecord: {
     mediaType: 'application/ld+json; profile="https://onerecord.iata.org/ns/cargo"',
-    description: 'IATA ONE Record 3.x LogisticsEvents of the Shipment or Piece',
+    description: 'IATA ONE Record 3.2 LogisticsEvents of the Shipment or Piece',
     project: onerecord,
   },
   uncefact: {
