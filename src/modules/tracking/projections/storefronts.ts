@@ -77,7 +77,11 @@ export const walmart = storefront('walmart', (shipment) => ({
   },
 }));
 
-/** BigCommerce order status (id and name); its v2 order shipment (RFC 2822 dates, custom carrier). */
+/**
+ * BigCommerce order status (id and name); its v2 order shipment (RFC 2822 dates, custom carrier).
+ * No `shipping_provider`: that names one of BigCommerce's own carrier integrations (an enum in its
+ * Orders v2 OpenAPI), and the parcel is carried by none of them.
+ */
 const BIGCOMMERCE_STATUS: Record<Stage, [number, string]> = {
   awaiting_shipment: [9, 'Awaiting Shipment'],
   shipped: [2, 'Shipped'],
@@ -92,7 +96,6 @@ export const bigcommerce = storefront('bigcommerce', (shipment) => {
     tracking: {
       tracking_number: shipment.trackingNumber,
       tracking_link: shipment.trackingUrl,
-      shipping_provider: '',
       tracking_carrier: '',
       shipping_method: shipment.carrier,
       date_created: shipment.shippedAt && new Date(shipment.shippedAt).toUTCString().replace('GMT', '+0000'),
