@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -211,6 +212,41 @@ describe('tracking: OTEP store, reads, providers and ingest', () => {
     assert.equal(synthesized.status_code, 'in_transit');
   });
 
+  it("takes a push of subject, times and statuses only, and the interface's terminal names", async () => {
+    const created = await api.post(
+      '/api/v1/client/orderCreate',
+      { order_ref: 'T-MIN', scheduled_date: '2026-11-03', dropoff: DROPOFF },
+      { token: admin },
+    );
+    const minimal: string = created.body.tracking_number;
+    const bare = {
+      subject: { tracking_number: minimal },
+      events: [
+        { event_id: 'min-1', occurred_at: '2026-11-04T09:00:00+01:00', status_code: 'delivery_failed' },
+        { event_id: 'min-2', occurred_at: '2026-11-05T09:00:00+01:00', status_code: 'return_to_sender' },
+      ],
+    };
+    const validated = await api.post('/api/v1/otep/validate', bare);
+    assert.deepEqual([validated.body.conformant, validated.body.errors], [true, []]);
+    const stored = await push(bare, providerKey);
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    assert.equal(stored.body.accepted, 2);
+
+    const row = await sql<{ status_code: string }>`SELECT status_code FROM tracking_events
+      WHERE tracking_number = ${minimal} AND event_id = 'min-2'`.execute(server.db);
+    assert.deepEqual(row.rows, [{ status_code: 'returned' }]);
+    // A row stored under the longer name, before the interface's names became the codes, reads as the code.
+    await sql`UPDATE tracking_events SET status_code = 'return_to_sender'
+      WHERE tracking_number = ${minimal} AND event_id = 'min-2'`.execute(server.db);
+
+    const data = (await timeline(minimal)).body.data;
+    const [failed, returned] = data.events.filter((e: Event) => e.event_id.startsWith('min-'));
+    assert.deepEqual(failed.source, { type: 'provider_push', name: 'Last Mile Co' });
+    assert.equal(failed.otep_version, '0.1');
+    assert.deepEqual([returned.status_code, returned.status_uri], ['returned', 'otep:parcel:returned']);
+    assert.equal(data.current_status, 'returned');
+  });
+
   it('refuses a whole push when one event is bad or a number is not the provider business’s', async () => {
     const before = (await codes(number)).length;
     const bad = await push(
@@ -298,11 +334,14 @@ describe('tracking: OTEP store, reads, providers and ingest', () => {
         warnings: [],
       });
     }
-    // An empty object is an object: its own problems, not "not an object".
+    // An empty object is an object: its own problems, not "not an object". Version and profile have
+    // defaults; subject and events do not.
     const empty = await api.post('/api/v1/otep/validate', {});
     assert.equal(empty.status, 200);
-    assert.ok(empty.body.errors.some((e: { code: string }) => e.code === 'missing_otep_version'));
-    assert.ok(!empty.body.errors.some((e: { code: string }) => e.code === 'timeline_not_object'));
+    assert.deepEqual(
+      empty.body.errors.map((e: { code: string }) => e.code),
+      ['missing_subject', 'events_not_array'],
+    );
     const broken = await api.post('/api/v1/otep/validate', '{"otep_version": ');
     assert.equal(broken.status, 400);
     assert.equal(broken.body.error_code, 'INVALID_JSON');

@@ -116,12 +116,8 @@ describe('codebook renderings', () => {
     assert.equal(codebook.otep_version, '0.1');
     assert.equal(codebook.profile, 'parcel');
     assert.deepEqual(codebook.phases, [...PHASES]);
-    assert.deepEqual(codebook.terminal_codes, [
-      'delivered',
-      'return_to_sender',
-      'rejected_by_recipient',
-      'cancelled',
-    ]);
+    assert.deepEqual(codebook.terminal_codes, ['delivered', 'returned', 'rejected', 'cancelled']);
+    assert.deepEqual(codebook.aliases, { return_to_sender: 'returned', rejected_by_recipient: 'rejected' });
     assert.deepEqual(
       codebook.codes.find((entry) => entry.code === 'delivered'),
       {

@@ -1,7 +1,10 @@
 import { escapeHtml } from '../../platform/html.ts';
 import type { Language } from '../../platform/i18n/index.ts';
 import {
+  CODE_ALIASES,
   CODEBOOK,
+  DEFAULT_PROFILE,
+  DEFAULT_SOURCE_TYPE,
   INCIDENT_REASONS,
   type IncidentReason,
   OTEP_VERSION,
@@ -95,6 +98,11 @@ const IDENTIFIER_TYPES = {
 } as const;
 
 const TERMINAL_CODES = CODEBOOK.filter((entry) => entry.terminal).map((entry) => entry.code);
+const ALIASES_SENTENCE = `Still accepted on input, and stored and answered as the code they name: ${Object.entries(
+  CODE_ALIASES,
+)
+  .map(([alias, name]) => `${code(alias)} for ${code(name)}`)
+  .join(', ')}.`;
 
 function codebookTable(): Block {
   return table(
@@ -132,7 +140,7 @@ function codebookIntro(): Block[] {
         `Each is addressed as ${code('otep:<profile>:<code>')} (for example ${code(statusUri('delivered'))}); ` +
         'short and addressed forms are both accepted on input. Experimental codes start with `x-` until registered.',
     ),
-    paragraph(`Terminal codes: ${TERMINAL_CODES.map(code).join(', ')}.`),
+    paragraph(`Terminal codes: ${TERMINAL_CODES.map(code).join(', ')}. ${ALIASES_SENTENCE}`),
     paragraph(
       '“pod” marks the codes that carry a proof of delivery or pickup. The EPCIS columns are bare GS1 CBV words; ' +
         '`received` is not a CBV disposition and is emitted in this service’s own namespace.',
@@ -198,8 +206,18 @@ function guideDocument(baseUrl: string): GuideDocument {
       table(
         ['field', 'type', 'required', 'notes'],
         [
-          [code('otep_version'), 'string', 'yes', `Protocol version, ${code(OTEP_VERSION)} today.`],
-          [code('profile'), 'string', 'yes', `Domain profile: ${PROFILES.map(code).join(', ')}.`],
+          [
+            code('otep_version'),
+            'string',
+            'no',
+            `Protocol version, ${code(OTEP_VERSION)} today; ${code(OTEP_VERSION)} when omitted.`,
+          ],
+          [
+            code('profile'),
+            'string',
+            'no',
+            `Domain profile: ${PROFILES.map(code).join(', ')}; ${code(DEFAULT_PROFILE)} when omitted.`,
+          ],
           [code('subject'), 'object', 'yes', 'What is tracked: at least one identifier (below).'],
           [
             code('current_status'),
@@ -242,7 +260,12 @@ function guideDocument(baseUrl: string): GuideDocument {
             'yes',
             'A codebook code, short (`delivered`) or addressed (`otep:parcel:delivered`), or an experimental `x-…` code.',
           ],
-          [code('source'), 'yes', '`{ type, name?, reference? }`; `type` is one of the source types below.'],
+          [
+            code('source'),
+            'no',
+            '`{ type, name?, reference? }`; `type` is one of the source types below. When omitted: ' +
+              `${code(`{ "type": "${DEFAULT_SOURCE_TYPE}" }`)}, named after the provider on ingest.`,
+          ],
           [
             code('otep_version'),
             'no',
@@ -320,10 +343,7 @@ function guideDocument(baseUrl: string): GuideDocument {
       ),
 
       heading('Terminal codes'),
-      paragraph(
-        `${TERMINAL_CODES.map(code).join(', ')} end a journey (the interface calls them delivered, returned, ` +
-          'rejected and cancelled).',
-      ),
+      paragraph(`${TERMINAL_CODES.map(code).join(', ')} end a journey. ${ALIASES_SENTENCE}`),
 
       heading('Source types'),
       table(
@@ -616,6 +636,7 @@ export function codebookJson() {
     profile: PROFILES[0],
     phases: [...PHASES],
     terminal_codes: TERMINAL_CODES,
+    aliases: { ...CODE_ALIASES },
     source_types: [...SOURCE_TYPES],
     incident_reasons: [...INCIDENT_REASONS],
     codes: CODEBOOK.map((entry) => ({

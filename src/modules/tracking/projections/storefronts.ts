@@ -1,4 +1,4 @@
-import type { Phase } from '../codebook.ts';
+import { canonicalCode, type Phase } from '../codebook.ts';
 import type { OtepTimeline } from '../timeline.ts';
 import { toUtc } from '../times.ts';
 import { carrierOf, compact, type Projection, subjectIri } from './common.ts';
@@ -54,7 +54,13 @@ function storefront(
 ): Projection {
   return (timeline, { baseUrl }) => {
     const { order, tracking } = view(shipmentOf(timeline, baseUrl));
-    return { platform, order, tracking: compact(tracking), otep_status: timeline.current_status ?? null };
+    const current = timeline.current_status;
+    return {
+      platform,
+      order,
+      tracking: compact(tracking),
+      otep_status: current ? canonicalCode(current) : null,
+    };
   };
 }
 
