@@ -1,4 +1,4 @@
-import { canonicalCode, OTEP_VERSION, statusUri } from '../../src/modules/tracking/codebook.ts';
+import { OTEP_VERSION, statusUri } from '../../src/modules/tracking/codebook.ts';
 import { BASE_URL, PARCEL, singleEventTimelines } from '../../src/modules/tracking/projections/fixtures.ts';
 import type { OtepTimeline } from '../../src/modules/tracking/timeline.ts';
 
@@ -34,17 +34,15 @@ export function returnedParcel(): OtepTimeline {
   };
 }
 
+/** The longer names of `returned` and `rejected`, as a source may still send them. */
 function aliasTimelines(): OtepTimeline[] {
-  return ['return_to_sender', 'rejected_by_recipient'].map((alias) => {
-    const [timeline] = singleEventTimelines().filter((t) => t.current_status === canonicalCode(alias));
-    const event = { ...timeline!.events[0]!, status_code: alias, status_uri: statusUri(alias) };
-    return {
-      ...timeline!,
-      subject: { tracking_number: `TMS-${alias}` },
-      current_status: alias,
-      events: [event],
-    };
-  });
+  const [first] = singleEventTimelines();
+  return ['return_to_sender', 'rejected_by_recipient'].map((alias) => ({
+    ...first!,
+    subject: { tracking_number: `TMS-${alias}` },
+    current_status: alias,
+    events: [{ ...first!.events[0]!, status_code: alias, status_uri: statusUri(alias), phase: 'return' }],
+  }));
 }
 
 const pieceWithoutEvents: OtepTimeline = {
