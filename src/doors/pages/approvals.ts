@@ -424,12 +424,12 @@ function orderOf(shown: Shown, id: number): SafeHtml {
   return html`<strong>${order.order_ref}</strong>${who.length ? html`<br><span class="meta">${who.join(' · ')}</span>` : ''}`;
 }
 
-/** An argument's name in words: `delivery_instruction` is "Delivery instruction", `order_id` is "Order". */
+/** An argument's name in words: `delivery_instruction` is "Delivery instruction", `order_id` "Order", `line1` "Line 1". */
 function labelOf(name: string): string {
   const words = name
     .replace(/_ids$/, 's')
     .replace(/_id$/, '')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([a-z])([A-Z0-9])/g, '$1 $2')
     .replaceAll('_', ' ')
     .trim()
     .toLowerCase();
