@@ -63,6 +63,7 @@ import {
 import { PricingService, pricingOperations } from './modules/pricing/index.ts';
 import { ProofsService, proofsOperations } from './modules/proofs/index.ts';
 import { ShippingService, shippingOperations } from './modules/shipping/index.ts';
+import { SkillsService, skillsOperations } from './modules/skills/index.ts';
 import { type Capabilities, systemOperations } from './modules/system/index.ts';
 import {
   FORMAT_NAMES,
@@ -98,6 +99,7 @@ export interface Services {
   assignments: AssignmentsService;
   orders: OrdersService;
   dispatch: DispatchService;
+  skills: SkillsService;
   planEdits: PlanEdits;
   tracking: TrackingService;
   pricing: PricingService;
@@ -196,6 +198,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     assignments: new AssignmentsService(clock, accounts, orders, events),
     orders,
     dispatch,
+    skills: new SkillsService(clock, dispatch, orders),
     planEdits: new PlanEdits(clock, accounts, orders, dispatch, tracking, roads),
     tracking,
     pricing,
@@ -307,6 +310,7 @@ export function createCatalog(services: Services): Catalog {
     .register(contractorsOperations(services.contractors, services.assignments))
     .register(ordersOperations(services.orders, services.accounts, { incidentReasons: INCIDENT_REASONS }))
     .register(dispatchOperations(services.dispatch))
+    .register(skillsOperations(services.skills))
     .register(planEditOperations(services.planEdits))
     .register(trackingOperations(services.tracking))
     .register(publicTrackingOperations(services.tracking, services.proofs.links))
@@ -395,7 +399,10 @@ export async function createApp(
     trackingFormats: FORMAT_NAMES,
     systemModules: () => services.accounts.systemModules(db),
   });
-  await registerOpenApiDoor(http, catalog, { publicBaseUrl: config.publicBaseUrl });
+  await registerOpenApiDoor(http, catalog, {
+    publicBaseUrl: config.publicBaseUrl,
+    contactUrl: config.apiContactUrl,
+  });
 
   const outbox = new OutboxWorker(db, clock, {
     leaseMs: config.outboxLeaseMs,

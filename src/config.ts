@@ -32,6 +32,7 @@ const environmentSchema = z.object({
   TMS_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   PUBLIC_BASE_URL: optionalUrl(['http', 'https']),
+  API_CONTACT_URL: optionalUrl(['http', 'https']),
   TOKEN_TTL_HOURS: integer(1, 24 * 366).default(24 * 7),
   BODY_LIMIT_BYTES: integer(1024, 100 * 1024 * 1024).default(1024 * 1024),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -131,6 +132,8 @@ export interface Config {
   demoPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   publicBaseUrl: string;
+  /** Where callers of this deployment's API reach its operator (the OpenAPI contact); absent: the reference page. */
+  apiContactUrl: string | undefined;
   tokenTtlHours: number;
   bodyLimitBytes: number;
   trustProxy: boolean;
@@ -244,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.TMS_DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${displayHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ''),
+    apiContactUrl: e.API_CONTACT_URL,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY === 'true',

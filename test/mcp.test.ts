@@ -71,6 +71,10 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   get_alliance: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
   list_alliance_members: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
   list_accessible_clients: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
+  list_skills: { auth: 'A', risk: 'low', scopes: ['drivers:read'] },
+  get_driver_skills: { auth: 'A', risk: 'low', scopes: ['drivers:read'] },
+  get_order_required_skills: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
+  set_order_required_skills: { auth: 'A', risk: 'medium', scopes: ['orders:write'] },
 };
 
 // Tool answers are read field by field; their shapes are checked by the output schemas.
@@ -187,12 +191,9 @@ describe('the user MCP server', () => {
       assert.equal(operation.confirm === true, expected.confirm === true, name);
       // What the agent sees follows the catalog.
       assert.equal('confirm' in (tool.inputSchema.properties ?? {}), expected.confirm === true, name);
-      assert.equal(tool.annotations?.readOnlyHint, operation.kind === 'query', name);
-      assert.equal(
-        tool.annotations?.destructiveHint,
-        operation.kind === 'mutation' && expected.risk === 'high',
-        name,
-      );
+      assert.equal(tool.annotations?.readOnlyHint === true, operation.kind === 'query', name);
+      assert.equal(tool.annotations?.destructiveHint === true, expected.risk === 'high', name);
+      assert.equal(tool.annotations?.openWorldHint, false, name);
       assert.ok((tool.description ?? '').length > 60, `${name} explains itself`);
     }
     assert.match(listed.get('build_route')!.description!, /get_build_route_options first/);

@@ -306,6 +306,35 @@ describe('tenant isolation', () => {
       (reason: { code: string; label: string }) => `${reason.code}:${reason.label}`,
     );
 
+  let skillOfAMade: Promise<void> | undefined;
+  /** A's skill `a-only`, made by the first skills check. */
+  const skillOfA = () => {
+    skillOfAMade ??= (async () => {
+      for (const [code, label] of [
+        ['a-only', 'A only'],
+        ['a-second', 'A second'],
+      ]) {
+        const answer = await api.call('PUT', `/api/v1/client/skills/${code}`, {
+          token: tokenOfA,
+          body: { label },
+        });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      }
+    })();
+    return skillOfAMade;
+  };
+  const skillsOfA = async () =>
+    (await api.get('/api/v1/client/skills', { token: tokenOfA })).body.skills.map(
+      (skill: { code: string; label: string }) => `${skill.code}:${skill.label}`,
+    );
+  /** B's call on A's driver or order: not found, as an unknown id would be. */
+  const refusedAs = (code: string, method: string, path: string, body?: object) => async () => {
+    await skillOfA();
+    const answer = await api.call(method, `/api/v1/client/${path}`, { token: adminOfB(), body });
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, code);
+  };
+
   /** A warehouse of A with a bin, and one of A's packages received there, made by the first warehouse check. */
   let warehouseOfAMade:
     | Promise<{ id: number; binId: number; trackingNumber: string; transferId: number }>
@@ -490,6 +519,43 @@ describe('tenant isolation', () => {
       await returnReasonOfA();
       await api.call('DELETE', '/api/v1/client/return-reasons/a_only', { token: adminOfB() });
       assert.ok((await reasonsOfA()).includes('a_only:A only'));
+    },
+    list_skills: async () => {
+      await skillOfA();
+      const answer = await api.get('/api/v1/client/skills', { token: adminOfB() });
+      assert.equal(answer.status, 200);
+      assert.ok(answer.body.skills.every((skill: { code: string }) => skill.code !== 'a-only'));
+    },
+    save_skill: async () => {
+      await skillOfA();
+      // B's skill of the same code is B's own; A's keeps its label.
+      const answer = await api.call('PUT', '/api/v1/client/skills/a-only', {
+        token: adminOfB(),
+        body: { label: 'B' },
+      });
+      assert.equal(answer.body.created, true);
+      assert.ok((await skillsOfA()).includes('a-only:A only'));
+    },
+    delete_skill: async () => {
+      await skillOfA();
+      const answer = await api.call('DELETE', '/api/v1/client/skills/a-second', { token: adminOfB() });
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'SKILL_NOT_FOUND');
+      assert.ok((await skillsOfA()).includes('a-second:A second'));
+    },
+    get_driver_skills: async () => {
+      await refusedAs('DRIVER_NOT_FOUND', 'GET', `drivers/${a.userIds.driver}/skills`)();
+    },
+    set_driver_skills: async () => {
+      await refusedAs('DRIVER_NOT_FOUND', 'PUT', `drivers/${a.userIds.driver}/skills`, { skills: [] })();
+    },
+    get_order_required_skills: async () => {
+      await refusedAs('ORDER_NOT_FOUND', 'GET', `orders/${orderOfA.id}/required-skills`)();
+    },
+    set_order_required_skills: async () => {
+      const before = await orderAsA();
+      await refusedAs('ORDER_NOT_FOUND', 'PUT', `orders/${orderOfA.id}/required-skills`, { skills: [] })();
+      assert.deepEqual(await orderAsA(), before);
     },
     list_dataset_groups: async () => {
       const { groupId } = await datasetOfA();

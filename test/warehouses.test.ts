@@ -675,7 +675,7 @@ describe('warehouses', () => {
   it('refuses every warehouse operation to the wrong kind, a token without its scope, and bad input', async () => {
     const operations = server.app.catalog
       .list()
-      .filter((operation) => ['WarehouseMobile', 'WarehouseTransfer'].includes(operation.tag));
+      .filter((operation) => ['Warehouse Mobile', 'Warehouse Transfer'].includes(operation.tag));
     assert.equal(operations.length, 17);
     const customer = await login(api, tenant.emails.customer);
     const noWms = await issuedToken(server, {

@@ -28,7 +28,27 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<
     unknown
   >;
   delete json.$schema;
-  return spellOutEnumKeyedRecords(json) as Record<string, unknown>;
+  return withoutSafeIntegerBounds(spellOutEnumKeyedRecords(json)) as Record<string, unknown>;
+}
+
+/**
+ * zod bounds every integer by Number.MAX_SAFE_INTEGER either side: what any JSON number of the
+ * type holds anyway, and noise in every document that shows the schema.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(
+        ([key, value]) =>
+          !(
+            (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+            (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+          ),
+      )
+      .map(([key, value]) => [key, withoutSafeIntegerBounds(value)]),
+  );
 }
 
 /**

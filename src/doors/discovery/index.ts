@@ -5,7 +5,7 @@ import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { PER_PAGE } from '../../platform/pagination.ts';
 import { CONNECTION_HEADERS } from '../mcp/index.ts';
-import { type Tool, type ToolServer, toolsOf } from '../mcp/tools.ts';
+import { describeWithAccess, type Tool, type ToolServer, toolsOf } from '../mcp/tools.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { authOf, type CatalogSurface, scopesOf } from './surface.ts';
 
@@ -217,7 +217,7 @@ function toolDocument(tools: Tool[], format: Format, server: ToolServer) {
         type: 'function',
         function: {
           name: tool.name,
-          description: tool.definition.description,
+          description: describeWithAccess(tool),
           parameters: tool.definition.inputSchema,
         },
       }));
@@ -225,7 +225,7 @@ function toolDocument(tools: Tool[], format: Format, server: ToolServer) {
       // Anthropic's tool definitions take no metadata either: the description carries it.
       return tools.map((tool) => ({
         name: tool.name,
-        description: tool.definition.description,
+        description: describeWithAccess(tool),
         input_schema: tool.definition.inputSchema,
       }));
     case 'langchain':

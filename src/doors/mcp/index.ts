@@ -5,7 +5,6 @@ import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,7 +17,14 @@ import { AppError, isAppError } from '../../platform/errors.ts';
 import { errorBody, toAppError } from '../../platform/http/errors.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { invocationOf } from '../invocation.ts';
-import { inputOf, type Tool, type ToolServer, toolsOf } from './tools.ts';
+import {
+  inArgumentTerms,
+  inputOf,
+  SERVER_INSTRUCTIONS,
+  type Tool,
+  type ToolServer,
+  toolsOf,
+} from './tools.ts';
 
 export interface McpDoorSettings {
   /** The service's public address: requests naming another Host or Origin are refused. */
@@ -86,7 +92,11 @@ function registerServer(
     const connection = connectionOf(request);
     const mcp = new Server(
       { name: `tms-${server}`, version: settings.version },
-      { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions: SERVER_INSTRUCTIONS,
+        jsonSchemaValidator,
+      },
     );
     mcp.setRequestHandler(ListToolsRequestSchema, async () => {
       const caller = await executor.callerOf(connection.invocation.bearer, connection.invocation.scopes);
@@ -98,7 +108,7 @@ function registerServer(
     });
     mcp.setRequestHandler(CallToolRequestSchema, async (call) => {
       const tool = tools.get(call.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
+      if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
       const { api_token: legacyToken, ...args } = call.params.arguments ?? {};
       // A token is read from the connection only; the developer server's deprecated argument aside.
       if (server !== 'developer' || typeof legacyToken !== 'string' || connection.invocation.bearer) {
@@ -257,10 +267,19 @@ async function callTool(
     const body = errorBody(appError, invocation.lang, invocation.requestId);
     // Arguments that break the tool's input schema are the caller's protocol error, with the details.
     if (isAppError(error) && error.code === 'VALIDATION_FAILED') {
-      throw new McpError(ErrorCode.InvalidParams, body.message, body);
+      const named = errorBody(inArgumentTerms(tool, error), invocation.lang, invocation.requestId);
+      throw rpcError(ErrorCode.InvalidParams, named.message, named);
     }
     return refused(body);
   }
+}
+
+/**
+ * A JSON-RPC error as the SDK sends it: the code, this message as it is, and the data. (An McpError
+ * would do, but its message already begins "MCP error -32602:", which clients add again.)
+ */
+function rpcError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
 }
 
 function answer(result: Record<string, unknown>): CallToolResult {

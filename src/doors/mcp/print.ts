@@ -1,15 +1,18 @@
 /**
- * Writes docs/mcp-tools.md from the operation catalog (`npm run mcp:tools`). No database is
- * needed: only the catalog's declarations are read.
+ * Writes docs/mcp-tools.md, and the tool-list sizes in docs/mcp.md, from the operation catalog
+ * (`npm run mcp:tools`). No database is needed: only the catalog's declarations are read.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createCatalog, createServices } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
+import { withToolListSizes } from './list-sizes.ts';
 import { toolTables } from './tools.ts';
 
 const TOOLS_FILE = new URL('../../../docs/mcp-tools.md', import.meta.url);
+const MCP_FILE = new URL('../../../docs/mcp.md', import.meta.url);
 
 const catalog = createCatalog(createServices(loadConfig({}), systemClock));
 await writeFile(TOOLS_FILE, toolTables(catalog));
-process.stdout.write(`Wrote ${TOOLS_FILE.pathname}\n`);
+await writeFile(MCP_FILE, withToolListSizes(await readFile(MCP_FILE, 'utf8'), catalog));
+process.stdout.write(`Wrote ${TOOLS_FILE.pathname} and the tool-list sizes in ${MCP_FILE.pathname}\n`);

@@ -1,10 +1,19 @@
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
+import { AppError } from '../../platform/errors.ts';
 import { type JsonSchema, jsonSchemaOf } from '../json-schema.ts';
+import { agentInputSchema } from './tool-schemas.ts';
 
 export type ToolServer = 'user' | 'developer';
 
-/** One tool of an agent server, as `tools/list` shows it, with the operation behind it. */
+/**
+ * One tool of an agent server, as `tools/list` shows it, with the operation behind it. A tool list
+ * is read into an agent's context at the start of every conversation, so a tool says what it does
+ * and takes, in full, and no more: it has no output schema. Its answer comes as JSON (text and
+ * structured content) whose fields the description names; their full shapes are in the OpenAPI
+ * document of the tools (/api/ai/tools/openapi). What every tool shares is said once, in the
+ * server's instructions.
+ */
 export interface Tool {
   name: string;
   operation: Operation;
@@ -15,67 +24,29 @@ export interface Tool {
     title: string;
     description: string;
     inputSchema: JsonSchema & { type: 'object' };
-    outputSchema?: JsonSchema & { type: 'object' };
     annotations: {
-      title: string;
-      readOnlyHint: boolean;
-      destructiveHint: boolean;
-      idempotentHint: boolean;
-      openWorldHint: boolean;
+      readOnlyHint?: true;
+      destructiveHint?: boolean;
+      idempotentHint?: boolean;
+      openWorldHint: false;
     };
   };
 }
 
-/** What a dry run adds to a write's answer (see the executor): a tool's output schema allows it. */
-const DRY_RUN_FIELDS: Record<string, JsonSchema> = {
-  dry_run: { type: 'boolean', description: 'The write ran and was rolled back (X-MCP-Dry-Run)' },
-  skipped_effects: {
-    type: 'array',
-    description: 'What the dry run did not do outside the database',
-    items: { type: 'object' },
-  },
-};
-
-/**
- * A refused call's structured content: the error body REST answers (and, for an unconfirmed
- * high-risk call, the preview). Clients check structured content against the output schema
- * whether or not the call failed, so the schema names both.
- */
-const REFUSAL: JsonSchema = {
-  type: 'object',
-  description: 'A refused call: the same error_code and message as REST',
-  properties: {
-    result: { const: false },
-    error_code: { type: 'string' },
-    message: { type: 'string' },
-    details: { type: 'object' },
-    preview: { description: 'An unconfirmed high-risk call: what it would have answered' },
-  },
-  required: ['result', 'error_code', 'message'],
-};
+/** What every tool of a server shares, said once (the `instructions` of the server's initialize answer). */
+export const SERVER_INSTRUCTIONS = [
+  'Tools of a transport management service. tools/list shows only the tools your token and connection may call.',
+  'Answers: a JSON object with result: true, as text and as structured content; field shapes are in /api/ai/tools/openapi.',
+  'Refusals: isError true, and the structured content is the REST error body: result false, error_code, message (in the connection language), details. Arguments that break a tool input schema are a JSON-RPC error -32602 naming the arguments.',
+  'High-risk tools take confirm: without confirm: true they do not run; the refusal CONFIRMATION_REQUIRED carries a preview of what they would do.',
+  'X-MCP-Dry-Run: 1 runs writes and rolls them back: the answer adds dry_run: true and skipped_effects. X-MCP-Require-Approval: 1 queues high-risk writes for a person: the answer is queued_for_approval: true with the proposal.',
+].join('\n');
 
 const API_TOKEN_ARGUMENT: JsonSchema = {
   type: 'string',
   description:
     'Deprecated: the bearer token, for clients that cannot set headers. Taken only without an Authorization header, and only until 2026-12-31.',
 };
-const DEPRECATION: JsonSchema = {
-  type: 'string',
-  description: 'The call used a deprecated argument, and until when it works',
-};
-
-/** A high-risk write queued for a person's approval (X-MCP-Require-Approval) instead of running. */
-const QUEUED: JsonSchema = {
-  type: 'object',
-  description: 'Queued for approval (X-MCP-Require-Approval): nothing ran yet',
-  properties: {
-    result: { const: true },
-    queued_for_approval: { const: true },
-    proposal: { type: 'object', description: 'The proposal, as list_pending_approvals shows it' },
-  },
-  required: ['result', 'queued_for_approval', 'proposal'],
-};
-
 /** The tools of one server, from the operations that declare themselves its tools. */
 export function toolsOf(catalog: Catalog, server: ToolServer): Map<string, Tool> {
   const tools = new Map<string, Tool>();
@@ -94,7 +65,7 @@ function toolOf(operation: Operation, name: string, server: ToolServer): Tool {
   const argumentOf = Object.fromEntries(
     Object.entries(fieldOf).map(([argument, field]) => [field, argument]),
   );
-  const input = jsonSchemaOf(operation.input, 'input') as JsonSchema;
+  const input = agentInputSchema(jsonSchemaOf(operation.input, 'input') as JsonSchema);
   const properties = Object.fromEntries(
     Object.entries(input.properties ?? {}).map(([field, schema]) => [argumentOf[field] ?? field, schema]),
   );
@@ -102,14 +73,12 @@ function toolOf(operation: Operation, name: string, server: ToolServer): Tool {
   if (operation.confirm) {
     properties.confirm = {
       type: 'boolean',
-      description:
-        'true executes this high-risk call; without it the call answers a preview of what it would do',
+      description: 'true runs this high-risk call; without it, a preview of what it would do',
     };
   }
   // The developer server still reads a token from this argument until its end date (docs/mcp.md).
   const legacy = server === 'developer' && !operation.access.public;
   if (legacy) properties.api_token = API_TOKEN_ARGUMENT;
-  const output = jsonSchemaOf(operation.output, 'output') as JsonSchema;
   const write = operation.kind === 'mutation';
   return {
     name,
@@ -118,54 +87,32 @@ function toolOf(operation: Operation, name: string, server: ToolServer): Tool {
     definition: {
       name,
       title: operation.summary,
-      description: describe(operation),
+      // The list is the caller's own (tools it may call): access goes without saying; risk is in the hints.
+      description: binding.guide,
       inputSchema: {
         ...input,
         type: 'object',
         properties,
         ...(required.length > 0 ? { required } : { required: undefined }),
       },
-      ...(output.type === 'object'
-        ? { outputSchema: outputSchemaOf(output, write, write && operation.risk === 'high', legacy) }
-        : {}),
-      annotations: {
-        title: operation.summary,
-        readOnlyHint: !write,
-        destructiveHint: write && operation.risk === 'high',
-        idempotentHint: !write || binding.idempotent === true,
-        openWorldHint: false,
-      },
+      // A read's other hints mean nothing (MCP: they apply to writes); a write's readOnlyHint is false by default.
+      annotations: write
+        ? {
+            destructiveHint: operation.risk === 'high',
+            idempotentHint: binding.idempotent === true,
+            openWorldHint: false,
+          }
+        : { readOnlyHint: true, openWorldHint: false },
     },
   };
 }
 
-/** The answer or a refusal; the answer's definitions stay at the root, where its $refs point. */
-function outputSchemaOf(
-  output: JsonSchema,
-  write: boolean,
-  queueable: boolean,
-  legacy: boolean,
-): JsonSchema & { type: 'object' } {
-  const { $defs, ...answer } = output;
-  // A call that used the deprecated api_token argument says so beside whatever it answers.
-  const deprecation: Record<string, JsonSchema> = legacy ? { deprecation: DEPRECATION } : {};
-  const also = (branch: JsonSchema): JsonSchema => ({
-    ...branch,
-    properties: { ...branch.properties, ...deprecation },
-  });
-  return {
-    type: 'object',
-    anyOf: [
-      also({ ...answer, properties: { ...answer.properties, ...(write ? DRY_RUN_FIELDS : {}) } }),
-      also(REFUSAL),
-      ...(queueable ? [also(QUEUED)] : []),
-    ],
-    ...($defs ? { $defs } : {}),
-  };
-}
-
-/** The guide, then what the catalog says of access and risk, so an agent reads it all in one place. */
-function describe(operation: Operation): string {
+/**
+ * The guide, then what the catalog says of access and risk: for tool lists read outside a
+ * connection (discovery), which show every tool and whose formats have no place for either.
+ */
+export function describeWithAccess(tool: Tool): string {
+  const operation = tool.operation;
   const access = operation.access;
   const who = access.public
     ? 'Public: no token needed.'
@@ -177,13 +124,36 @@ function describe(operation: Operation): string {
   const risk = operation.confirm
     ? `Risk ${operation.risk}: executes only with confirm=true.`
     : `Risk ${operation.risk}.`;
-  return [operation.tool!.guide, who, risk].filter(Boolean).join(' ');
+  return [tool.definition.description, who, risk].filter(Boolean).join(' ');
 }
 
 /** Tool arguments as the operation's input: renamed arguments to their fields, `confirm` left out. */
 export function inputOf(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
   const { confirm: _confirm, ...rest } = args;
   return Object.fromEntries(Object.entries(rest).map(([name, value]) => [tool.fieldOf[name] ?? name, value]));
+}
+
+/**
+ * A validation refusal in the tool's own terms: the arguments it names (tracking_number), never
+ * the input fields behind them (trackingNumber).
+ */
+export function inArgumentTerms(tool: Tool, error: AppError): AppError {
+  const argumentOf = new Map(Object.entries(tool.fieldOf).map(([argument, field]) => [field, argument]));
+  if (argumentOf.size === 0) return error;
+  const rename = (path: string) => {
+    const [first, ...rest] = path.split('.');
+    return [argumentOf.get(first!) ?? first, ...rest].join('.');
+  };
+  const fields = ((error.options.details?.fields ?? []) as { field: string }[]).map((issue) => ({
+    ...issue,
+    field: rename(issue.field),
+  }));
+  const names = [...new Set(fields.map((issue) => issue.field))];
+  return new AppError(error.code, {
+    ...error.options,
+    params: { ...error.options.params, fields: names.join(', ') },
+    details: { ...error.options.details, fields },
+  });
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
+import { OPT_IN_FAMILIES } from '../../modules/accounts/index.ts';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../platform/errors.ts';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode, featureDisabled } from '../../platform/errors.ts';
+import { errorBody } from '../../platform/http/errors.ts';
 import { jsonSchemaOf } from '../json-schema.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
@@ -29,9 +31,14 @@ function commonErrors(operation: Operation): ErrorCode[] {
     codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE', binding.body?.unsupported ?? 'UNSUPPORTED_MEDIA_TYPE');
   }
   if (binding?.path.includes(':')) codes.push('PARAMETER_TOO_LONG', 'INVALID_URL');
-  // The executor's module switch: a read of a module the system does not offer is 503.
-  if (operation.feature) codes.push('MODULE_DISABLED');
-  if (operation.feature && operation.kind === 'query') codes.push('MODULE_UNAVAILABLE');
+  // The executor's switches (AccountsService.requireFeature): an opt-in family that is off is 409;
+  // a module that is off is 403, and a read of a module the system does not offer 503.
+  if (operation.feature && isOptInFamily(operation.feature)) {
+    codes.push(operation.feature === 'sms_marketing' ? 'SMS_MARKETING_DISABLED' : 'FEATURE_DISABLED');
+  } else if (operation.feature) {
+    codes.push('MODULE_DISABLED');
+    if (operation.kind === 'query') codes.push('MODULE_UNAVAILABLE');
+  }
   const access = operation.access;
   if ('provider' in access && access.provider) codes.push('PROVIDER_CREDENTIAL_REQUIRED');
   else if (!access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
@@ -43,6 +50,49 @@ function commonErrors(operation: Operation): ErrorCode[] {
   return codes;
 }
 
+function isOptInFamily(feature: string): boolean {
+  return (OPT_IN_FAMILIES as readonly string[]).includes(feature);
+}
+
+/**
+ * The body of the refusal of an opt-in family that is off, made by the same functions as the
+ * executor's refusal and the HTTP door's error body, so the example is the answer, word for word.
+ */
+function featureDisabledExample(feature: string) {
+  return errorBody(featureDisabled(feature, 'off'), 'en', 'example');
+}
+
+/** A refusal's response: the error shape, and for an opt-in family's 409 its own shape and example. */
+function refusalResponse(operation: Operation, codes: ErrorCode[]) {
+  const description = `Refused: ${codes.join(', ')}`;
+  if (!codes.includes('FEATURE_DISABLED') || !operation.feature) {
+    return {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  const featureSchema = { $ref: '#/components/schemas/FeatureDisabled' };
+  return {
+    description:
+      `${description}. FEATURE_DISABLED answers while the opt-in family ${operation.feature} is off for ` +
+      'the business, revoked by the platform admin, or not set up yet, with `feature_enabled: false` in the body',
+    content: {
+      'application/json': {
+        schema:
+          codes.length === 1
+            ? featureSchema
+            : { anyOf: [featureSchema, { $ref: '#/components/schemas/Error' }] },
+        examples: {
+          FEATURE_DISABLED: {
+            summary: `${operation.feature} is off for the business`,
+            value: featureDisabledExample(operation.feature),
+          },
+        },
+      },
+    },
+  };
+}
+
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return jsonSchemaOf(schema, io) as JsonSchema;
 }
@@ -51,7 +101,7 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 export const API_VERSION = '1.0';
 
 /** The OpenAPI 3.1 document of the REST door, generated from the operation catalog. */
-export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string }) {
+export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; contactUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of catalog.list()) {
     const binding = operation.rest;
@@ -136,10 +186,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     const errorResponses: Record<string, unknown> = {};
     for (const status of [...new Set(errorCodes.map((code) => ERROR_STATUS[code]))].sort()) {
       const codes = errorCodes.filter((code) => ERROR_STATUS[code] === status);
-      errorResponses[String(status)] = {
-        description: `Refused: ${codes.join(', ')}`,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
+      errorResponses[String(status)] = refusalResponse(operation, codes);
     }
 
     paths[path] ??= {};
@@ -186,7 +233,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
 
   const tags = [
     ...new Set(catalog.list().flatMap((operation) => (operation.rest ? [operation.tag] : []))),
-  ].sort();
+  ].sort((a, b) => a.localeCompare(b, 'en'));
   return {
     openapi: '3.1.0',
     info: {
@@ -195,6 +242,11 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
       description:
         'Orders, drivers, routes, contractors and open tracking events. Every error answers ' +
         '`{ result: false, error_code, message, details? }` with the message in the language of Accept-Language.',
+      // The deployment's operator answers for its API: API_CONTACT_URL, else this reference page.
+      contact: {
+        name: 'Transport Management Service',
+        url: options.contactUrl ?? `${options.serverUrl}/docs`,
+      },
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: options.serverUrl }],
@@ -227,6 +279,30 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
             error_code: { type: 'string', enum: ERROR_CODES },
             message: { type: 'string', description: 'Localised by Accept-Language' },
             details: { type: 'object', additionalProperties: true },
+          },
+        },
+        FeatureDisabled: {
+          description:
+            'The refusal of an opt-in family (order chat, the operations AI agent) while it is off for the ' +
+            'business, revoked by the platform admin, or not set up yet (reason not_migrated).',
+          allOf: [{ $ref: '#/components/schemas/Error' }],
+          type: 'object',
+          required: ['feature_enabled', 'details'],
+          properties: {
+            error_code: { const: 'FEATURE_DISABLED' },
+            feature_enabled: { const: false },
+            details: {
+              type: 'object',
+              required: ['feature', 'reason'],
+              properties: {
+                // SMS marketing answers a code of its own (SMS_MARKETING_DISABLED) without feature_enabled.
+                feature: {
+                  type: 'string',
+                  enum: OPT_IN_FAMILIES.filter((family) => family !== 'sms_marketing'),
+                },
+                reason: { type: 'string', enum: ['off', 'revoked', 'not_migrated'] },
+              },
+            },
           },
         },
       },

@@ -9,9 +9,12 @@ import { buildOpenApiDocument } from './document.ts';
 export async function registerOpenApiDoor(
   app: FastifyInstance,
   catalog: Catalog,
-  options: { publicBaseUrl: string },
+  options: { publicBaseUrl: string; contactUrl?: string },
 ): Promise<void> {
-  const document = buildOpenApiDocument(catalog, { serverUrl: options.publicBaseUrl + API_PREFIX });
+  const document = buildOpenApiDocument(catalog, {
+    serverUrl: options.publicBaseUrl + API_PREFIX,
+    contactUrl: options.contactUrl,
+  });
   app.get(`${API_PREFIX}/openapi.json`, async () => document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, {

@@ -1,5 +1,73 @@
-/** Descriptions of the endpoint families (OpenAPI tags), in the interface's words. */
-export const TAG_DESCRIPTIONS: Record<string, string> = {
+/**
+ * The endpoint families (OpenAPI tags). An operation's `tag` is one of the interface's families,
+ * spelled as its table spells them; an operation no family of the interface covers takes one of
+ * the service's own (SERVICE_FAMILIES). docs/integration.md lists both.
+ */
+
+/** The families of the interface's table, in its order and spelling, built or not. */
+export const INTERFACE_FAMILIES = [
+  'Broker Order Assignments',
+  'User',
+  'Client',
+  'Driver',
+  'DriverInfo',
+  'Skills',
+  'Shipping',
+  'LabelService',
+  'AddressBook',
+  'ReturnReasons',
+  'OCR',
+  'POI',
+  'Dataset',
+  'Alliance',
+  'Tracking',
+  'OTEP',
+  'Customer',
+  'ThirdPartyDelivery',
+  'Warehouse Transfer',
+  'InstantRider',
+  'Custom Maps',
+  'Loading Planner',
+  'Packing Plans',
+  'Smart Locker',
+  'Device Operations',
+  'Device Orders',
+  'Locker Resale',
+  'Luggage Relay',
+  'Locker Storage',
+  'Webhooks',
+  'Warehouse Mobile',
+  'Platform Apps',
+  'Dispatch',
+  'Driver Route Board',
+  'Reservations',
+  'Consolidation',
+  'Order Chat',
+  'Operations AI Agent',
+  'SMS Marketing',
+  'Documents',
+  'Fleets',
+] as const;
+
+/**
+ * The service's own families: operations the interface names no family for (it describes the
+ * approval queue and capabilities with the agent servers, and leaves analytics, payments and
+ * platform administration unshown).
+ */
+export const SERVICE_FAMILIES = [
+  'Analytics',
+  'Approvals',
+  'Contractors',
+  'Developer',
+  'Payments',
+  'Platform',
+  'System',
+] as const;
+
+export type Family = (typeof INTERFACE_FAMILIES)[number] | (typeof SERVICE_FAMILIES)[number];
+
+/** What each family built holds, in the interface's words where it has them. */
+export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   AddressBook:
     'Saved addresses of a business and of its customers, imported from CSV and searched with typos forgiven.',
   Alliance:
@@ -10,34 +78,46 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'The approval queue: write tool calls agents propose, which a person approves (and they run as that person) or rejects.',
   'Broker Order Assignments':
     'Hand one order exclusively to one contractor (broker employee), and take it back.',
+  Client:
+    "The client (business) and its orders of every family: creation, lifecycle, notes and windows, which customers see prices, and the business's opt-in families.",
   Contractors:
     'Contractor (broker) companies working for a business: the rules that give each its planning pool.',
-  Datasets:
-    "A business's own tables of records: groups, datasets with a declared field schema, records checked on write, geocoded, imported from CSV or JSON and searched by fields, words and distance.",
+  Customer:
+    'Customer-facing reads of a customer account: its settings (the families it settles offline) and its credit balance.',
+  Dataset:
+    "Flexible data storage and geocoding: a business's own tables of records (groups, datasets with a declared field schema, records checked on write, geocoded, imported from CSV or JSON and searched by fields, words and distance), and placing an address on the map.",
   Developer:
     'What integrators and coding agents learn the API from: endpoints, GraphQL operations, guides, the guidance file.',
   Documents: 'Fingerprints to verify that a PDF was issued by the service and is intact.',
-  Dispatch: 'Depots, routes and route building from the planning pool.',
-  Driver: 'Drivers, their vehicles, capacity, working hours and skills, and their routes.',
+  Dispatch: 'Depots, vehicles, routes and route building from the planning pool.',
+  Driver:
+    'Drivers: sign-up and its approval, and the driver app working its own routes (start, stops, scans, positions, proofs, finish).',
+  DriverInfo:
+    'What a business knows of its drivers: their working profiles (depot, vehicle, capacity, shift, skills, availability) and their routes of the day.',
   LabelService:
     'Label-service orders: rate a shipment with one carrier, buy its labels (4 x 6 in PDFs) and read them back.',
-  OrderChat:
-    'Order Chat: per-order conversation between dispatchers, assigned driver and optionally the customer, pushed live over MQTT.',
-  Orders:
-    'Orders of every family (local delivery, label, shipping, LTL, storage, moving, device orders), their packages and lifecycle.',
-  Payments: 'Online payment of orders and labels, and the credit accounts of customers.',
+  'Order Chat':
+    'Per-order conversation between dispatchers, assigned driver and optionally the customer, pushed live over MQTT. An opt-in family: while it is off, its operations answer 409 with `feature_enabled: false`.',
+  OTEP: 'The open tracking event protocol: timelines and events in every output format, ingest of native and EPCIS events by tracking providers, the conformance validator, and the providers and their keys.',
+  Payments: 'Online payment of orders and labels, and credit given to customer accounts.',
   'Platform Apps':
     'Standalone apps assigned to clients: the public configuration they start from, and native sign-in with an identity provider.',
-  Platform: 'Platform administration: which optional modules the system offers, and to which businesses.',
-  Pricing: 'Price hiding: which order families a business prices offline for which customer.',
-  WarehouseMobile:
-    'Warehouse Mobile: receiving, putaway, route sorting and route outbound, with the warehouses, their locations and inventory.',
-  WarehouseTransfer:
-    'Warehouse Transfer: move mis-received local delivery packages between warehouses, with batch rollback and audit trail.',
-  Webhooks: 'Signed notifications of orders, tracking, labels and assignments, delivered through the outbox.',
+  Platform:
+    'Platform administration: which optional modules the system offers, to which businesses, and revoking opt-in families.',
+  POI: "Points of interest: the business's own places (depots, hubs, lockers, customer sites) with their opening hours.",
+  ReturnReasons:
+    'The return reasons a business asks for when an order is returned, with their labels and photo rule.',
   Shipping:
     'Carriers behind one adapter, priced by rate cards the business configures: methods, comparing every carrier, quote and ship.',
+  Skills:
+    "A business's skill catalogue (code and label), the skills each driver holds and the skills each order requires: route building gives an order only to a driver holding all of them.",
   System: 'Health of the service and its database, and what it offers agents.',
-  Tracking: 'Package tracking and the audit trail of orders.',
+  Tracking:
+    "Package tracking: the public tracking of a parcel and its proofs of delivery, a number's full timeline for its business and allies, and the audit trail of orders.",
   User: 'Accounts: sign-in with email and password, bearer tokens, the signed-in account.',
-};
+  'Warehouse Mobile':
+    'Receiving, putaway, route sorting and route outbound, with the warehouses, their locations and inventory.',
+  'Warehouse Transfer':
+    'Move mis-received local delivery packages between warehouses, with batch rollback and audit trail.',
+  Webhooks: 'Signed notifications of orders, tracking, labels and assignments, delivered through the outbox.',
+} satisfies Partial<Record<Family, string>>;

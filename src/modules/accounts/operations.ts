@@ -36,6 +36,8 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
     defineOperation({
       name: 'logout',
       summary: 'Revoke the access token of this request',
+      description:
+        'Ends the session of the token that sends it: that token is refused from then on, other tokens of the account keep working. Needs no scope, so even the narrowest token can end itself.',
       tag: 'User',
       kind: 'mutation',
       risk: 'low',
@@ -49,6 +51,8 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
     defineOperation({
       name: 'get_me',
       summary: 'The signed-in account, its business and its token',
+      description:
+        "Who a token speaks for: the account and its kind, its business (or a contractor's company and the businesses it works for), and the token's kind, profile, scopes and expiry. Call it first to check a token before other calls.",
       tag: 'User',
       kind: 'query',
       risk: 'low',

@@ -68,6 +68,8 @@ export function driverRegistrationOperations(registrations: DriverRegistrations)
     defineOperation({
       name: 'get_driver_registrations',
       summary: "Drivers who signed up for the caller's business, newest first",
+      description:
+        "The approval queue of drivers who signed up with the business's code, filtered by status (pending, approved, rejected) and paged, with who decided each one, when and why.",
       tag: 'Driver',
       kind: 'query',
       risk: 'low',
@@ -88,6 +90,8 @@ export function driverRegistrationOperations(registrations: DriverRegistrations)
     defineOperation({
       name: 'approve_driver_registration',
       summary: 'Approve a driver who signed up: the account becomes an ordinary driver of the business',
+      description:
+        'Use it on a pending registration: the account is switched on and signs in from then on. Give it a working profile (set_driver_profile) before it can be planned; a registration is decided once.',
       tag: 'Driver',
       kind: 'mutation',
       risk: 'medium',
@@ -102,6 +106,8 @@ export function driverRegistrationOperations(registrations: DriverRegistrations)
     defineOperation({
       name: 'reject_driver_registration',
       summary: 'Reject a driver who signed up: the account never signs in',
+      description:
+        'Use it on a pending registration: the account stays switched off for good and the reason is recorded. The email stays taken; a registration is decided once.',
       tag: 'Driver',
       kind: 'mutation',
       risk: 'medium',

@@ -23,7 +23,9 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
     defineOperation({
       name: 'get_feature_families',
       summary: "The opt-in families and their state in the caller's business",
-      tag: 'User',
+      description:
+        "Each opt-in family (order chat, the operations AI agent, SMS marketing) with whether the business turned it on, whether the platform revoked it, and its resulting state. Read it to tell why a family's operations answer 409 FEATURE_DISABLED.",
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
@@ -43,7 +45,7 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
       description:
         'A family the platform admin revoked stays refused (409) until the revocation is lifted. Order chat also ' +
         'needs its settings (PUT /v1/client/order-chat/settings) before its other operations answer.',
-      tag: 'User',
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
@@ -56,6 +58,8 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
     defineOperation({
       name: 'set_feature_family_revoked',
       summary: 'Revoke an opt-in family for one business, or lift the revocation',
+      description:
+        "Platform admins revoke a family for a business whatever the business switches, until the revocation is lifted; while revoked, the family's operations answer 409 FEATURE_DISABLED. High risk: an agent token must confirm it.",
       tag: 'Platform',
       kind: 'mutation',
       risk: 'high',
@@ -94,6 +98,8 @@ export function moduleSwitchOperations(accounts: AccountsService): Operation[] {
     defineOperation({
       name: 'set_business_module',
       summary: 'Turn an optional module on or off for one business',
+      description:
+        'Platform admins switch an optional module (such as contractor_assignment) for one business; it only works there while the system offers it (set_platform_module). High risk: an agent token must confirm it.',
       tag: 'Platform',
       kind: 'mutation',
       risk: 'high',

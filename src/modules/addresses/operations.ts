@@ -56,7 +56,9 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'list_points_of_interest',
       summary: "The business's points of interest (depots, hubs, lockers, customer sites), newest first",
-      tag: 'AddressBook',
+      description:
+        'Filter by category. Customers read them too (to find a locker); search_address and the geocoder also look among them.',
+      tag: 'POI',
       kind: 'query',
       risk: 'low',
       access: { kinds: BOOK_KEEPERS, scopes: ['address:read'] },
@@ -69,7 +71,9 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'create_point_of_interest',
       summary: 'Add a point of interest, with its opening hours',
-      tag: 'AddressBook',
+      description:
+        "A place of the business's own with a category, an address with coordinates and opening hours per weekday in local time; address search and the geocoder find it from then on.",
+      tag: 'POI',
       kind: 'mutation',
       risk: 'low',
       access: { kinds: STAFF, scopes: ['address:write'] },
@@ -82,7 +86,9 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'update_point_of_interest',
       summary: 'Change a point of interest: only the fields sent change',
-      tag: 'AddressBook',
+      description:
+        'Fields left out keep their value; address search and the geocoder use the new ones at once.',
+      tag: 'POI',
       kind: 'mutation',
       risk: 'low',
       access: { kinds: STAFF, scopes: ['address:write'] },
@@ -96,7 +102,8 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'delete_point_of_interest',
       summary: 'Remove a point of interest',
-      tag: 'AddressBook',
+      description: 'Address search and the geocoder stop finding it at once.',
+      tag: 'POI',
       kind: 'mutation',
       risk: 'low',
       access: { kinds: STAFF, scopes: ['address:write'] },
@@ -110,6 +117,8 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'search_address',
       summary: 'Search the address book, typos forgiven, best match first',
+      description:
+        "Words are matched against the caller's address book, the business's points of interest and, for staff, its placed dataset records; the public geocoder answers when nothing of the business's own matches. Use it before create_order to fill a pickup or drop-off.",
       tag: 'AddressBook',
       kind: 'query',
       risk: 'low',
@@ -159,7 +168,7 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
         'Answers found: false rather than a guess when no geocoder knows the place. The built-in geocoder answers ' +
         "from the business's address book, points of interest and placed dataset records; a public geocoder " +
         '(Nominatim search API) is asked after it when the operator configured GEOCODER_URL.',
-      tag: 'AddressBook',
+      tag: 'Dataset',
       kind: 'query',
       risk: 'low',
       access: { kinds: STAFF, scopes: ['address:read'] },
@@ -194,6 +203,8 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'list_saved_addresses',
       summary: 'The address book, newest first',
+      description:
+        "Staff read the business's book, or a customer's with customer_id; a customer reads its own.",
       tag: 'AddressBook',
       kind: 'query',
       risk: 'low',
@@ -207,6 +218,8 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'create_saved_address',
       summary: 'Save an address in the address book',
+      description:
+        "Orders then name it by id (pickup_address_id, dropoff_address_id) instead of writing the address out. Staff save to a customer's book with customer_id.",
       tag: 'AddressBook',
       kind: 'mutation',
       risk: 'low',
@@ -220,6 +233,7 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'update_saved_address',
       summary: 'Change a saved address: only the fields sent change',
+      description: 'Orders created from the address before keep the copy they took.',
       tag: 'AddressBook',
       kind: 'mutation',
       risk: 'low',
@@ -234,6 +248,7 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
     defineOperation({
       name: 'delete_saved_address',
       summary: 'Remove a saved address',
+      description: 'Orders created from the address keep the copy they took.',
       tag: 'AddressBook',
       kind: 'mutation',
       risk: 'low',

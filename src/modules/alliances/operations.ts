@@ -39,6 +39,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'list_alliances',
       summary: "The caller's alliances and the invitations waiting for it, newest first",
+      description:
+        "Each with the caller's role and state in it, what the caller's business grants there, and its member count. Use it before get_alliance or list_alliance_members.",
       tag: 'Alliance',
       kind: 'query',
       risk: 'low',
@@ -58,6 +60,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'get_alliance',
       summary: 'One alliance the caller belongs to or is invited to',
+      description:
+        "Its name, owner, the caller's role, state and grants, and its member count. Any other business gets 404, whether the alliance exists or not.",
       tag: 'Alliance',
       kind: 'query',
       risk: 'low',
@@ -77,6 +81,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'list_alliance_members',
       summary: "An alliance's members and invited businesses, with the grants each gives",
+      description:
+        'Members and invited businesses by code and name, each with its role, state and the grants it gives the others (track_packages, see_orders, hand_over_orders).',
       tag: 'Alliance',
       kind: 'query',
       risk: 'low',
@@ -112,6 +118,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'list_accessible_clients',
       summary: 'The businesses whose data the caller may read through alliances, and what',
+      description:
+        "Each business that grants the caller's business something through an alliance where both are active, with the grants gathered over those alliances. Use its business_id to read an ally's orders or tracking.",
       tag: 'Alliance',
       kind: 'query',
       risk: 'low',
@@ -143,6 +151,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'create_alliance',
       summary: "Create an alliance: the caller's business owns it and is its first member",
+      description:
+        'Invite other businesses next with invite_to_alliance; nothing is shared until members set their grants.',
       tag: 'Alliance',
       kind: 'mutation',
       risk: 'low',
@@ -156,6 +166,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'rename_alliance',
       summary: 'Rename an alliance (owner)',
+      description:
+        "Only the owner's client admin renames it; members and invited businesses see the new name.",
       tag: 'Alliance',
       kind: 'mutation',
       risk: 'low',
@@ -170,6 +182,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'invite_to_alliance',
       summary: 'Invite a business by its code (owner)',
+      description:
+        'The invited business sees the alliance and its members and accepts or declines; it grants nothing and is granted nothing until it accepts.',
       tag: 'Alliance',
       kind: 'mutation',
       risk: 'medium',
@@ -197,6 +211,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'accept_alliance_invitation',
       summary: "Accept an invitation: the caller's business becomes an active member",
+      description:
+        'The business becomes an active member with every grant off: it sets what it shares with set_alliance_grants, and reads what the others grant it.',
       tag: 'Alliance',
       kind: 'mutation',
       risk: 'medium',
@@ -211,6 +227,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'decline_alliance_invitation',
       summary: 'Decline an invitation',
+      description:
+        'The invitation ends, and the alliance no longer exists for the business; an active member leaves instead.',
       tag: 'Alliance',
       kind: 'mutation',
       risk: 'low',
@@ -240,6 +258,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'remove_alliance_member',
       summary: 'Remove a member or withdraw an invitation (owner)',
+      description:
+        'Only the owner removes; what the removed business granted ends at the next read, and a waiting invitation is withdrawn the same way.',
       tag: 'Alliance',
       kind: 'mutation',
       risk: 'medium',
@@ -259,6 +279,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
     defineOperation({
       name: 'dissolve_alliance',
       summary: 'Dissolve an alliance (owner): every membership and grant in it ends',
+      description:
+        'Only the owner dissolves it; every grant ends at the next read and the alliance no longer exists for anyone.',
       tag: 'Alliance',
       kind: 'mutation',
       risk: 'medium',

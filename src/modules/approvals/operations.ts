@@ -74,6 +74,8 @@ export function approvalsOperations(approvals: ApprovalsService): Operation[] {
     defineOperation({
       name: 'list_pending_approvals',
       summary: 'Write proposals waiting for a decision',
+      description:
+        'Each proposal with its tool, arguments, proposer, reason and preview; a person reads it to decide. Decided and expired proposals are not listed.',
       tag: 'Approvals',
       kind: 'query',
       risk: 'low',
@@ -118,12 +120,14 @@ export function approvalsOperations(approvals: ApprovalsService): Operation[] {
     defineOperation({
       name: 'reject_pending_write',
       summary: 'Reject a proposal, with a reason; nothing runs',
+      description: 'The proposal is decided and its call never runs; the reason is kept with it.',
       tag: 'Approvals',
       kind: 'mutation',
       risk: 'medium',
       tool: {
         user: 'reject_pending_write',
-        guide: 'Reject a pending proposal with a reason; nothing executes.',
+        guide:
+          'Reject a pending proposal with a reason its proposer reads; nothing executes, and it cannot be approved later.',
       },
       access: { kinds: STAFF, scopes: ['approvals:write'] },
       errors: ['PROPOSAL_NOT_FOUND', 'PROPOSAL_DECIDED', 'PROPOSAL_EXPIRED'],

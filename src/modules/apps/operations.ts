@@ -218,6 +218,8 @@ export function appsOperations(apps: AppsService): Operation[] {
     defineOperation({
       name: 'get_identity_providers',
       summary: 'The identity providers apps may sign in with',
+      description:
+        "Each provider's code (the idp of sign-in paths), issuer and keys address; apps assigned to clients sign in with them.",
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',
@@ -231,6 +233,8 @@ export function appsOperations(apps: AppsService): Operation[] {
     defineOperation({
       name: 'save_app',
       summary: 'Create or change an app: name, type, schema version, on/off and the roles that may sign in',
+      description:
+        'The app is known by its code; each save sets its name, kind, schema version, switch (on unless said) and the account kinds that may sign in, all at once. Assign it to clients with save_app_assignment.',
       tag: 'Platform Apps',
       kind: 'mutation',
       risk: 'high',
@@ -251,6 +255,8 @@ export function appsOperations(apps: AppsService): Operation[] {
     defineOperation({
       name: 'get_apps',
       summary: 'Every app of the platform',
+      description:
+        'Each app with its kind, schema version, switch and the account kinds that may sign in through it.',
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',
@@ -286,6 +292,8 @@ export function appsOperations(apps: AppsService): Operation[] {
     defineOperation({
       name: 'get_app_assignment',
       summary: "One app's whole configuration for a client (a client admin reads its own client's)",
+      description:
+        'The configuration an app reads for a client: display name, capabilities, authentication, registration, services, branding, version policy and quick actions, with its configuration version.',
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',
@@ -300,6 +308,8 @@ export function appsOperations(apps: AppsService): Operation[] {
     defineOperation({
       name: 'get_app_assignments',
       summary: "Which apps are assigned to which clients (a client admin sees its own client's)",
+      description:
+        'Each assignment of an app to a client, with its switch and configuration version. Read one in full with get_app_assignment.',
       tag: 'Platform Apps',
       kind: 'query',
       risk: 'low',

@@ -38,7 +38,7 @@ export function chatOperations(chat: ChatService): Operation[] {
       description:
         'The first save sets the business up for order chat (until then its other operations answer 409 with ' +
         'reason not_migrated); the family must be on (set_feature_family).',
-      tag: 'OrderChat',
+      tag: 'Order Chat',
       kind: 'mutation',
       risk: 'low',
       feature: FEATURE,
@@ -53,7 +53,9 @@ export function chatOperations(chat: ChatService): Operation[] {
     defineOperation({
       name: 'list_order_chats',
       summary: 'The order conversations I take part in, most recent first, with my unread counts',
-      tag: 'OrderChat',
+      description:
+        "Each conversation with its last message and the caller's unread count, paged. Use it to see where someone is waiting for an answer.",
+      tag: 'Order Chat',
       kind: 'query',
       risk: 'low',
       feature: FEATURE,
@@ -80,7 +82,9 @@ export function chatOperations(chat: ChatService): Operation[] {
     defineOperation({
       name: 'get_order_chat',
       summary: "An order's conversation: messages newest first (paged) and read receipts",
-      tag: 'OrderChat',
+      description:
+        'Reading it does not mark it read: use mark_order_chat_read. A customer of the order while customer chat is off gets 403; anyone else who is not a participant gets 404.',
+      tag: 'Order Chat',
       kind: 'query',
       risk: 'low',
       feature: FEATURE,
@@ -114,7 +118,9 @@ export function chatOperations(chat: ChatService): Operation[] {
     defineOperation({
       name: 'post_order_chat_message',
       summary: "Post a message to an order's conversation; it is pushed live over MQTT once committed",
-      tag: 'OrderChat',
+      description:
+        'A text of up to 2000 characters and up to 5 links as attachments; it marks the conversation read for its author. Refused while the conversation is closed.',
+      tag: 'Order Chat',
       kind: 'mutation',
       risk: 'low',
       feature: FEATURE,
@@ -134,7 +140,9 @@ export function chatOperations(chat: ChatService): Operation[] {
     defineOperation({
       name: 'mark_order_chat_read',
       summary: 'Mark an order conversation read, up to a message (the latest by default)',
-      tag: 'OrderChat',
+      description:
+        "Moves the caller's read mark, which others see as a read receipt; a read mark never moves back.",
+      tag: 'Order Chat',
       kind: 'mutation',
       risk: 'low',
       feature: FEATURE,
@@ -158,7 +166,9 @@ export function chatOperations(chat: ChatService): Operation[] {
     defineOperation({
       name: 'close_order_chat',
       summary: "Close an order's conversation: no one posts until it is reopened",
-      tag: 'OrderChat',
+      description:
+        "Dispatchers close a conversation when the matter is settled; a system message in each reader's language says so.",
+      tag: 'Order Chat',
       kind: 'mutation',
       risk: 'low',
       feature: FEATURE,
@@ -173,7 +183,8 @@ export function chatOperations(chat: ChatService): Operation[] {
     defineOperation({
       name: 'reopen_order_chat',
       summary: "Reopen an order's closed conversation",
-      tag: 'OrderChat',
+      description: "Participants may post again; a system message in each reader's language says so.",
+      tag: 'Order Chat',
       kind: 'mutation',
       risk: 'low',
       feature: FEATURE,
@@ -188,7 +199,9 @@ export function chatOperations(chat: ChatService): Operation[] {
     defineOperation({
       name: 'set_order_customer_chat',
       summary: "Allow or refuse the order's customer in its conversation, over the business's setting",
-      tag: 'OrderChat',
+      description:
+        "true or false decides for this order whatever the business's setting; null follows the business again.",
+      tag: 'Order Chat',
       kind: 'mutation',
       risk: 'low',
       feature: FEATURE,

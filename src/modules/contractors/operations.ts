@@ -131,6 +131,8 @@ export function contractorsOperations(
     defineOperation({
       name: 'release_broker_order_assignment',
       summary: 'Give an assigned order back (the holding contractor)',
+      description:
+        "The contractor holding an order under an active assignment hands it back to the business, with an optional reason. Refused while the order is on a route, or when it is not assigned to the caller's company.",
       tag: 'Broker Order Assignments',
       kind: 'mutation',
       risk: 'medium',
@@ -189,6 +191,8 @@ export function contractorsOperations(
     defineOperation({
       name: 'get_contractor_rules',
       summary: "The business's contractor rules; a contractor sees its own company's",
+      description:
+        "The rules that make each contractor company's planning pool: postal prefixes and a date range per company. Staff see all of the business's; a contractor its own company's.",
       tag: 'Contractors',
       kind: 'query',
       risk: 'low',
@@ -210,6 +214,8 @@ export function contractorsOperations(
     defineOperation({
       name: 'delete_contractor_rule',
       summary: "Remove a contractor rule; its orders leave that company's pool",
+      description:
+        "The orders the rule covered leave the company's pool and view at once, unless another of its rules still covers them.",
       tag: 'Contractors',
       kind: 'mutation',
       risk: 'medium',

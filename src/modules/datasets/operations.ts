@@ -12,7 +12,7 @@ const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['datasets:read'] };
 const WRITE_RECORDS = { kinds: STAFF, scopes: ['datasets:write'] };
 const DESIGN = { kinds: ['client_admin'] as const, scopes: ['datasets:write'] };
-const TAG = 'Datasets';
+const TAG = 'Dataset';
 
 const groupSchema = z.object({
   id: z.int(),
@@ -93,6 +93,8 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'list_dataset_groups',
       summary: "The business's dataset groups, by name, with how many datasets each holds",
+      description:
+        "Groups are how people browse a business's datasets; each comes with how many datasets it holds.",
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -112,6 +114,7 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'create_dataset_group',
       summary: 'Add a dataset group',
+      description: 'Put datasets in it with create_dataset or update_dataset (group_id).',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
@@ -125,6 +128,7 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'update_dataset_group',
       summary: 'Rename or describe a dataset group',
+      description: 'Fields left out keep their value.',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
@@ -139,6 +143,8 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'delete_dataset_group',
       summary: 'Remove a dataset group: refused while it holds datasets, unless they are to be ungrouped',
+      description:
+        'Refused while datasets are in it, unless ungroup_datasets is true: they then stay, in no group.',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
@@ -159,6 +165,8 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'list_datasets',
       summary: "The business's datasets, by name, with their schema and record count",
+      description:
+        "Each with its fields and record count; group_id narrows to one group. Read a dataset's fields before writing or searching its records.",
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -181,6 +189,8 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'get_dataset',
       summary: 'One dataset with its schema, record count and how many records are placed on the map',
+      description:
+        'Its fields (name, type, required, enum values), record count and how many records are placed on the map. Use it before search_dataset_records to know which fields can be filtered.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -208,6 +218,8 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'create_dataset',
       summary: 'Add a dataset with its field schema',
+      description:
+        'Declare the fields records must fit: names, types, whether required, enum values; at most one location field places records on the map.',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
@@ -250,6 +262,7 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'delete_dataset',
       summary: 'Remove a dataset and all its records',
+      description: 'Its records go with it, for good.',
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
@@ -322,6 +335,7 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'get_dataset_record',
       summary: 'One record of a dataset',
+      description: 'Its values, its place on the map when it has one, and how far geocoding got.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -337,6 +351,8 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
       name: 'create_dataset_record',
       summary:
         "Add a record, checked against the dataset's schema; an address without coordinates is geocoded",
+      description:
+        "Values are checked against the dataset's fields and refused with each one at fault named. An address without coordinates is placed by the business's own places, then by the public geocoder in the background.",
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
@@ -351,6 +367,7 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'update_dataset_record',
       summary: 'Change values of a record: only the values sent change, a null removes one',
+      description: "The whole record is checked again against the dataset's fields after the change.",
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
@@ -365,6 +382,7 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'delete_dataset_record',
       summary: 'Remove a record',
+      description: 'Address search and the geocoder stop finding it.',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',

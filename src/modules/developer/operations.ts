@@ -67,10 +67,17 @@ const matches = (words: string | undefined, ...texts: string[]) => {
 };
 
 export function developerOperations(surface: ApiSurface): Operation[] {
-  const guide = (name: GuideName, toolName: string, summary: string, guideText: string) =>
+  const guide = (
+    name: GuideName,
+    toolName: string,
+    summary: string,
+    description: string,
+    guideText: string,
+  ) =>
     defineOperation({
       name: `get_${name}_guide`,
       summary,
+      description,
       tag: 'Developer',
       kind: 'query',
       risk: 'low',
@@ -89,6 +96,8 @@ export function developerOperations(surface: ApiSurface): Operation[] {
     defineOperation({
       name: 'get_api_endpoints',
       summary: 'Search the REST catalog by words, tag or path',
+      description:
+        'Search by words, tag or path prefix: method, path, summary, parameters, auth and scopes of each endpoint. Use it before writing an HTTP call.',
       tag: 'Developer',
       kind: 'query',
       risk: 'low',
@@ -121,6 +130,8 @@ export function developerOperations(surface: ApiSurface): Operation[] {
     defineOperation({
       name: 'get_graphql_operations',
       summary: 'The GraphQL queries and mutations, with their arguments, auth and scopes',
+      description:
+        'Each query and mutation with its arguments, auth and scopes, optionally matching words; run one with run_graphql_query.',
       tag: 'Developer',
       kind: 'query',
       risk: 'low',
@@ -182,6 +193,8 @@ export function developerOperations(surface: ApiSurface): Operation[] {
     defineOperation({
       name: 'check_skill_update',
       summary: 'Whether the agent guidance file a client holds is the one served',
+      description:
+        'Give the MD5 of the copy of the guidance file a client holds (GET /api/ai-skill): the answer says whether a newer one is served, with its version, hash and download URL.',
       tag: 'Developer',
       kind: 'query',
       risk: 'low',
@@ -219,18 +232,21 @@ export function developerOperations(surface: ApiSurface): Operation[] {
       'integration',
       'get_integration_guide',
       'The integration guide (Markdown)',
+      'Authentication, the doors (REST, GraphQL, MCP), first calls, errors and limits, in Markdown. Read it before building an integration.',
       'The integration guide in Markdown: authentication, the doors (REST, GraphQL, MCP), first calls, errors, limits. Read it before building an integration.',
     ),
     guide(
       'otep',
       'get_otep_guide',
       'The OTEP tracking protocol guide (Markdown)',
+      'The event model, the codebook of statuses, phases and reasons, and how to push events, in Markdown. Read it before sending tracking events.',
       'The OTEP guide in Markdown: the event model, the codebook of statuses, phases and reasons, and how to push events. Read it before sending tracking events.',
     ),
     guide(
       'webhooks',
       'get_webhook_guide',
       'The webhook guide (Markdown)',
+      'Event kinds and their payloads, signing (v1 and Standard Webhooks v2), retries and replay, in Markdown. Read it before receiving webhooks.',
       'The webhook guide in Markdown: event kinds and payloads, signing (v1 and Standard Webhooks v2), retries, replay. Read it before receiving webhooks.',
     ),
   ];

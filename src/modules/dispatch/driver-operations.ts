@@ -109,6 +109,8 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
     defineOperation({
       name: 'arrive_at_stop',
       summary: 'I am at a stop of my started route',
+      description:
+        "Send it when the driver reaches the stop; the stop's arrival time is the device time. The same client_id sent again changes nothing, so an offline phone can replay it.",
       tag: 'Driver',
       kind: 'mutation',
       risk: 'low',
@@ -180,6 +182,8 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
     defineOperation({
       name: 'scan_pickup_package',
       summary: 'Which pickup stop of my started route a scanned package belongs to',
+      description:
+        "Scan a package at a pickup: the answer is its stop and order on the caller's started route. It records nothing.",
       tag: 'Driver',
       kind: 'query',
       risk: 'low',
@@ -228,6 +232,8 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
     defineOperation({
       name: 'finish_route',
       summary: 'Finish my started route; stops still open are reported and left as they are',
+      description:
+        'Send it at the end of the day: the route is finished, and stops still open are listed and left for a dispatcher to decide. The same client_id sent again changes nothing.',
       tag: 'Driver',
       kind: 'mutation',
       risk: 'medium',

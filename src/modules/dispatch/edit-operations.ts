@@ -93,6 +93,8 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
     defineOperation({
       name: 'create_vehicle',
       summary: 'Add a vehicle a route can drive instead of its driver’s own',
+      description:
+        "A vehicle of the business's own, with its type and capacity; change_route_vehicle gives it to a route instead of its driver's vehicle.",
       tag: 'Dispatch',
       kind: 'mutation',
       risk: 'medium',
@@ -115,6 +117,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
     defineOperation({
       name: 'get_vehicles',
       summary: "The business's vehicles with their capacity",
+      description: "Read it before change_route_vehicle to pick a vehicle that carries the route's load.",
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
@@ -139,7 +142,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       tool: {
         user: 'assign_order_to_route',
         guide:
-          "Add a waiting (NEW_ORDER) order of the route's date to a planned route, where it adds the least driving (or at `position`); answers the re-timed route and any rule it breaks. Use it for a late order instead of build_route. If it answers PLAN_VIOLATION, tell the person which windows or capacities break before retrying with confirm_violations=true. High risk: confirm=true executes; without it you get a preview.",
+          "Add a waiting (NEW_ORDER) order of the route's date to a planned route, where it adds the least driving (or at `position`); answers the re-timed route and any rule it breaks. Use it for a late order instead of build_route. On PLAN_VIOLATION, tell the person which windows or capacities break before retrying with confirm_violations=true.",
       },
       access: WRITE,
       errors: [...EDIT_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_PLANNABLE', 'SEQUENCE_INVALID'],
@@ -263,6 +266,8 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
     defineOperation({
       name: 'lock_route',
       summary: 'Lock a route: a rebuild leaves it as it is',
+      description:
+        'Lock a route a dispatcher has arranged by hand: build_route then plans around it, while edits of its stops still apply.',
       tag: 'Dispatch',
       kind: 'mutation',
       risk: 'low',
@@ -281,12 +286,14 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
     defineOperation({
       name: 'unlock_route',
       summary: 'Unlock a route: a rebuild may plan it anew',
+      description: "Undo lock_route: the next build_route may replan the route's orders.",
       tag: 'Dispatch',
       kind: 'mutation',
       risk: 'low',
       tool: {
         user: 'unlock_route',
-        guide: 'Unlock a route so that build_route may plan its orders anew.',
+        guide:
+          'Unlock a route so that the next build_route of its date may plan its orders anew, unless it has started.',
       },
       access: WRITE,
       errors: ['ROUTE_NOT_FOUND'],

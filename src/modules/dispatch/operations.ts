@@ -42,6 +42,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'create_depot',
       summary: 'Add a depot, where drivers start and end their routes',
+      description:
+        "Drivers' working profiles name a depot; route building starts and ends each driver's route there.",
       tag: 'Dispatch',
       kind: 'mutation',
       risk: 'medium',
@@ -62,7 +64,9 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'set_driver_profile',
       summary: "Set a driver's vehicle, capacity, working hours, skills and availability",
-      tag: 'Driver',
+      description:
+        "Route building plans only drivers with a profile, a depot and available set. A contractor_company_id puts the driver in that company's fleet, which must work for the business.",
+      tag: 'DriverInfo',
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['routes:write'] },
@@ -85,7 +89,13 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           count: z.int().positive().max(10_000),
         }),
         shift: timeWindowSchema,
-        skills: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
+        skills: z
+          .array(z.string().trim().min(1).max(40))
+          .max(20)
+          .optional()
+          .describe(
+            "Replaces the driver's skills; left out, a saved profile keeps its own. set_driver_skills checks them against the catalogue",
+          ),
         available: z.boolean().optional(),
       }),
       output: z.object({ result: z.literal(true), driver: driverSchema }),
@@ -95,7 +105,9 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       name: 'get_drivers',
       summary:
         "The drivers of the business with their working profiles; a contractor's own fleet for contractors",
-      tag: 'Driver',
+      description:
+        "Each driver's working profile: depot, vehicle type and capacity, shift, skills and availability. Read it before planning.",
+      tag: 'DriverInfo',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -120,7 +132,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       summary: "A driver's routes for today, in the business's time zone",
       description:
         "Driver accounts may ask for their own routes; the driver's app reads get_my_routes (GET /api/v1/driver/routes), which gives each stop's address, contact, window and parcels.",
-      tag: 'Driver',
+      tag: 'DriverInfo',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -142,6 +154,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'get_routes',
       summary: "Routes of a date or a driver, newest first; a contractor's fleet's for contractors",
+      description:
+        "Each route with its driver, status, lock, times, distance, load and stops in order. Filter by date or driver; a contractor sees its company's fleet's routes.",
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
@@ -166,6 +180,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'get_route_detail',
       summary: 'One route with its stops in order',
+      description:
+        "The route's driver, status, distance, departure and return, load, and each stop with its order and planned arrival and departure.",
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
@@ -267,7 +283,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         developer: 'build_route',
         user: 'build_route',
         guide:
-          "Plan a date's waiting orders onto the available drivers' routes (capacity, time windows, shifts, skills; a P2P order's pickup before its delivery on one route), answers routes and unassigned orders with reasons. time_limit_ms (default 2000, at most 10000) is how long the search may shorten the plan. objective: least_distance (default), fewest_vehicles, or balanced (even working time across drivers). A rebuild replans the date's untouched routes (unlocked, not started, no stop done) with the pool; locked and started routes stay. Dates before today are refused. Call get_build_route_options first. High risk: confirm=true executes; without it you get the plan as a preview.",
+          "Plan a date (today or later) of waiting orders onto the available drivers' routes, within capacity, time windows, shifts and skills; answers the routes and the orders left out, with reasons. Building again replans the date's untouched routes and keeps locked and started ones. Call get_build_route_options first.",
       },
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },
@@ -350,6 +366,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     defineOperation({
       name: 'get_dispatch_settings',
       summary: 'How the business plans routes: preparation time, and the straight-line stand-in for roads',
+      description:
+        'The preparation time before a route leaves, and the circuity factor and average speed that stand in for road distances when no routing engine answers; defaults until the business saves its own.',
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',

@@ -15,13 +15,55 @@ export function depotsOf(db: Queryable<DispatchTables>, businessId: number) {
   return db.selectFrom('depots').selectAll().where('business_id', '=', businessId).orderBy('id').execute();
 }
 
-export async function upsertProfile(db: Queryable<DispatchTables>, profile: Profile): Promise<void> {
-  const { user_id: _user, ...changes } = profile;
+/** Saves a working profile; with `keepSkills`, a profile already saved keeps the skills it has. */
+export async function upsertProfile(
+  db: Queryable<DispatchTables>,
+  profile: Profile,
+  options: { keepSkills?: boolean } = {},
+): Promise<void> {
+  const { user_id: _user, skills, ...changes } = profile;
   await db
     .insertInto('driver_profiles')
     .values(profile)
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(changes))
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet(options.keepSkills ? changes : { ...changes, skills }),
+    )
     .execute();
+}
+
+/** Replaces the skills of a driver's working profile; false when the driver has none. */
+export async function setProfileSkills(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  driverId: number,
+  skills: string[],
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('driver_profiles')
+    .set({ skills })
+    .where('business_id', '=', businessId)
+    .where('user_id', '=', driverId)
+    .returning('user_id')
+    .executeTakeFirst();
+  return updated !== undefined;
+}
+
+/** The drivers of the business holding a skill: how many, and the first `limit` ids. */
+export async function driversWithSkill(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  code: string,
+  limit: number,
+): Promise<{ count: number; ids: number[] }> {
+  const rows = await db
+    .selectFrom('driver_profiles')
+    .select(['user_id', sql<number>`count(*) OVER ()`.as('count')])
+    .where('business_id', '=', businessId)
+    .where(sql<boolean>`skills @> ARRAY[${code}]::text[]`)
+    .orderBy('user_id')
+    .limit(limit)
+    .execute();
+  return { count: Number(rows[0]?.count ?? 0), ids: rows.map((row) => Number(row.user_id)) };
 }
 
 /**

@@ -95,22 +95,40 @@ export class DispatchService implements PlanningFleet {
     if (companyId !== null && !(await this.accounts.isEngaged(ctx.db, companyId, businessId))) {
       throw new AppError('CONTRACTOR_NOT_ENGAGED', { params: { company: companyId } });
     }
-    await repo.upsertProfile(ctx.db, {
-      user_id: input.driver_id,
-      business_id: businessId,
-      depot_id: input.depot_id ?? null,
-      vehicle_type: input.vehicle_type ?? 'van',
-      capacity_weight_grams: input.capacity.weight_grams,
-      capacity_volume_cm3: input.capacity.volume_cm3,
-      capacity_count: input.capacity.count,
-      shift_start: input.shift.start,
-      shift_end: input.shift.end,
-      skills: [...new Set(input.skills ?? [])].sort(),
-      available: input.available ?? true,
-      contractor_company_id: companyId,
-    });
+    await repo.upsertProfile(
+      ctx.db,
+      {
+        user_id: input.driver_id,
+        business_id: businessId,
+        depot_id: input.depot_id ?? null,
+        vehicle_type: input.vehicle_type ?? 'van',
+        capacity_weight_grams: input.capacity.weight_grams,
+        capacity_volume_cm3: input.capacity.volume_cm3,
+        capacity_count: input.capacity.count,
+        shift_start: input.shift.start,
+        shift_end: input.shift.end,
+        skills: [...new Set(input.skills ?? [])].sort(),
+        available: input.available ?? true,
+        contractor_company_id: companyId,
+      },
+      // Skills left out keep those set before (set_driver_skills keeps them apart from the rest).
+      { keepSkills: input.skills === undefined },
+    );
     const [view] = await this.drivers(ctx.db, businessId, { ids: [input.driver_id] });
     return { result: true as const, driver: view! };
+  }
+
+  /**
+   * Replaces the skills of a driver's working profile (the skills module checks them against the
+   * catalogue first); false when the driver has no profile yet to hold them.
+   */
+  setDriverSkills(db: Queryable, businessId: number, driverId: number, skills: readonly string[]) {
+    return repo.setProfileSkills(db, businessId, driverId, [...new Set(skills)].sort());
+  }
+
+  /** The drivers of the business holding a skill: how many, and the first `limit` ids. */
+  driversWithSkill(db: Queryable, businessId: number, code: string, limit: number) {
+    return repo.driversWithSkill(db, businessId, code, limit);
   }
 
   /** The drivers the caller may see: all of the business's for its staff, a contractor's own fleet. */

@@ -234,6 +234,30 @@ export class OrderChanges {
     return this.queries.detail(ctx, orderId);
   }
 
+  /**
+   * Replaces the skills a driver needs for an order (the skills module checks them against its
+   * catalogue). `allowed` sees the order under its row lock first (its status, its route and
+   * driver) and refuses a change that would break its plan; a change leaves an audit event.
+   */
+  async updateRequiredSkills(
+    ctx: OperationContext,
+    orderId: number,
+    skills: readonly string[],
+    allowed: (
+      order: Pick<repo.StoredOrder, 'id' | 'status' | 'route_id' | 'driver_user_id'>,
+    ) => Promise<void>,
+  ): Promise<string[]> {
+    const businessId = businessOf(ctx);
+    const order = await this.locked(ctx.db, businessId, orderId);
+    await allowed(order);
+    const changes = { required_skills: [...new Set(skills)].sort() };
+    const changed = diff(order, changes);
+    if (Object.keys(changed).length === 0) return changes.required_skills;
+    await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
+    await this.journal.recordEvent(ctx, businessId, orderId, 'required_skills_updated', changed);
+    return changes.required_skills;
+  }
+
   /** Sets the delivery window of the orders named by reference; refs that cannot change are reported. */
   async updateTimeWindows(
     ctx: OperationContext,

@@ -17,6 +17,6 @@ export type { OrderFamily, OrderInput, OrderView } from './schemas.ts';
 export { ORDER_FAMILIES, orderInputSchema, orderSchema, packageInputSchema } from './schemas.ts';
 export { OrdersService } from './service.ts';
 export type { OrderStatus } from './statuses.ts';
-export { OFF_ROUTE, ORDER_STATUS_IDS, ORDER_STATUSES } from './statuses.ts';
+export { OFF_ROUTE, ORDER_STATUS_IDS, ORDER_STATUSES, TERMINAL_STATUSES } from './statuses.ts';
 export type { Address } from './tables.ts';
 export type { ContractorPools, OrderScope, PoolBounds } from './views.ts';

@@ -26,7 +26,7 @@ export function locationOperations(orders: OrdersService): Operation[] {
       description:
         'Local-delivery orders the business delivers itself, not in an end state, whose drop-off (D, P2P) or ' +
         'pickup (P, P2P) has no latitude/longitude: planning leaves them out as no_location. Fix each with set_order_location.',
-      tag: 'Orders',
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -59,7 +59,7 @@ export function locationOperations(orders: OrdersService): Operation[] {
         'The order keeps its id, reference and tracking numbers; the audit trail records location_updated. ' +
         'The pickup may change before pickup (NEW_ORDER, HOLD, PLANNED); the drop-off until the order is out for delivery ' +
         '(NEW_ORDER, HOLD, PLANNED, PICKED_UP, AT_WAREHOUSE, FAILED_ATTEMPT). An order on a route keeps its stop: the answer names the route, whose times are stale.',
-      tag: 'Orders',
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       tool: {

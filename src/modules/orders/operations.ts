@@ -65,7 +65,7 @@ export function ordersOperations(
         'Each package gets its own tracking number. Use bulk_create_orders for per-order success or failure. ' +
         'A customer account books for itself: customer_id is always its own. ' +
         'An order whose drop-off (D, P2P) or pickup (P, P2P) cannot be placed on the map is still created, with a location_missing warning.',
-      tag: 'Orders',
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       tool: {
@@ -103,7 +103,9 @@ export function ordersOperations(
     defineOperation({
       name: 'bulk_create_orders',
       summary: 'Create up to 100 orders, each on its own, with a per-order success or failure list',
-      tag: 'Orders',
+      description:
+        "Use it for imports, where one bad order must not stop the others: each order is created or refused on its own, and the answer lists each one's outcome by its index. For all-or-nothing creation use create_order.",
+      tag: 'Client',
       kind: 'mutation',
       expensive: true,
       risk: 'high',
@@ -141,7 +143,7 @@ export function ordersOperations(
       name: 'get_orders',
       summary: 'List orders with filters, newest first',
       description: 'A contractor sees the orders inside its rules only; a customer its own orders.',
-      tag: 'Orders',
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -180,7 +182,9 @@ export function ordersOperations(
     defineOperation({
       name: 'find_order',
       summary: 'Find one order by its reference or a tracking number',
-      tag: 'Orders',
+      description:
+        'Give exactly one of order_ref or tracking_number. A contractor finds only orders inside its rules; staff may name an allied business in business_id when it grants see_orders.',
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -212,7 +216,9 @@ export function ordersOperations(
     defineOperation({
       name: 'get_order_detail',
       summary: 'One order with its packages',
-      tag: 'Orders',
+      description:
+        'Addresses, window, packages and their tracking numbers, status, route and driver, and prices unless hidden from the caller. Staff may name an allied business in business_id when it grants see_orders; its prices are never shown.',
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -241,7 +247,7 @@ export function ordersOperations(
       description:
         'Cancels the original order and creates a copy with the new drop-off address (reference suffixed -R1, -R2, ...). ' +
         'The packages and their tracking numbers move to the new order.',
-      tag: 'Orders',
+      tag: 'Client',
       kind: 'mutation',
       risk: 'high',
       tool: {
@@ -262,7 +268,9 @@ export function ordersOperations(
     defineOperation({
       name: 'update_delivery_instruction',
       summary: 'Replace the delivery instruction of an order',
-      tag: 'Orders',
+      description:
+        'What the driver should do at the door (leave with a neighbour, ring twice); the driver sees it at the stop. An empty text removes it.',
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       tool: {
@@ -290,12 +298,14 @@ export function ordersOperations(
     defineOperation({
       name: 'update_order_note',
       summary: 'Replace the note of an order',
-      tag: 'Orders',
+      description: "The order's own note, which the driver also sees at the stop; an empty text removes it.",
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       tool: {
         user: 'update_order_note',
-        guide: "Replace an order's internal note; an empty text removes it.",
+        guide:
+          "Replace an order's note, which dispatchers and the order's driver read on its stop; an empty text removes it.",
         idempotent: true,
       },
       access: WRITE,
@@ -312,7 +322,9 @@ export function ordersOperations(
     defineOperation({
       name: 'update_time_window_by_refs',
       summary: 'Set the delivery time window (and optionally the date) of orders named by reference',
-      tag: 'Orders',
+      description:
+        'Use it when a customer moves the slot of several orders at once: the orders that can change do, and each reference that cannot is listed in errors with the reason.',
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       tool: {
@@ -339,7 +351,9 @@ export function ordersOperations(
     defineOperation({
       name: 'order_snapshot',
       summary: 'How many orders of a date are in each status',
-      tag: 'Orders',
+      description:
+        "A count of the business's orders of one date by status, for a quick view of a day's progress.",
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -364,7 +378,9 @@ export function ordersOperations(
       name: 'list_exceptions',
       summary:
         'Orders needing attention: failed attempts, held orders, and open orders past their date or window',
-      tag: 'Orders',
+      description:
+        'Use it to decide what to act on first: each order comes with the reason it needs attention.',
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -387,6 +403,8 @@ export function ordersOperations(
     defineOperation({
       name: 'get_operation_events',
       summary: 'The audit trail of orders: every change with actor, time, source and before/after values',
+      description:
+        'Name orders by ids or references: every change made to them, through any door, with the action, the actor and the fields before and after. Use it to explain how an order got to its state.',
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
@@ -444,7 +462,9 @@ function returnReasonOperations(orders: OrdersService): Operation[] {
     defineOperation({
       name: 'list_return_reasons',
       summary: "The business's return reasons, with their labels and whether a photo is needed",
-      tag: 'Orders',
+      description:
+        "Read it before setting an order to RETURNED: once the list holds a reason, a return must name one of its codes. Each label is in the caller's language when written in it.",
+      tag: 'ReturnReasons',
       kind: 'query',
       risk: 'low',
       access: { kinds: [...STAFF, 'driver'], scopes: ['orders:read'] },
@@ -457,7 +477,9 @@ function returnReasonOperations(orders: OrdersService): Operation[] {
     defineOperation({
       name: 'save_return_reason',
       summary: 'Add a return reason, or change one, by its code',
-      tag: 'Orders',
+      description:
+        'Creates the reason under its code, or replaces its labels and photo requirement. From the first reason on, every return must name one.',
+      tag: 'ReturnReasons',
       kind: 'mutation',
       risk: 'low',
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
@@ -487,7 +509,9 @@ function returnReasonOperations(orders: OrdersService): Operation[] {
     defineOperation({
       name: 'delete_return_reason',
       summary: 'Remove a return reason',
-      tag: 'Orders',
+      description:
+        'Orders already returned keep the reason they were given. When the last reason goes, orders are returned freely again.',
+      tag: 'ReturnReasons',
       kind: 'mutation',
       risk: 'low',
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
@@ -505,6 +529,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
   const move = (
     name: string,
     summary: string,
+    description: string,
     path: string,
     to: 'CANCELLED' | 'HOLD' | 'NEW_ORDER',
     risk: 'high',
@@ -514,7 +539,8 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
     defineOperation({
       name,
       summary,
-      tag: 'Orders',
+      description,
+      tag: 'Client',
       kind: 'mutation',
       risk,
       // Cancelling twice is refused; holding or releasing again leaves the order as it is.
@@ -535,6 +561,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
     move(
       'cancel_order',
       'Cancel an order that is not delivered yet',
+      'Any order not yet DELIVERED, RETURNED or CANCELLED: it leaves its route and goes no further. High risk: an agent token must confirm it.',
       'cancel',
       'CANCELLED',
       'high',
@@ -544,6 +571,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
     move(
       'hold_order',
       'Keep an order out of dispatch until it is released',
+      'The order goes to HOLD and leaves its route; route building skips it until release_order. High risk: an agent token must confirm it.',
       'hold',
       'HOLD',
       'high',
@@ -553,6 +581,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
     move(
       'release_order',
       'Release a held order back to NEW_ORDER',
+      'Use it on an order in HOLD: it goes back to NEW_ORDER, so route building may plan it again. High risk: an agent token must confirm it.',
       'release',
       'NEW_ORDER',
       'high',
@@ -563,7 +592,9 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       name: 'update_order_status',
       summary:
         'Record progress of an order: picked up, at warehouse, out for delivery, delivered, failed, returned',
-      tag: 'Orders',
+      description:
+        "Moves an order along its lifecycle by the allowed transitions only, with proof of delivery or an incident reason carried into its tracking timeline. RETURNED needs one of the business's return reasons once it has any.",
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       access: WRITE,

@@ -6,7 +6,7 @@ import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import type { OrderView } from './schemas.ts';
-import { ORDER_STATUSES, type OrderStatus } from './statuses.ts';
+import { ORDER_STATUSES, type OrderStatus, TERMINAL_STATUSES } from './statuses.ts';
 import {
   type ContractorPools,
   type OrderScope,
@@ -48,6 +48,15 @@ export class OrderQueries {
   /** The package behind each of these tracking numbers, whatever its business (public tracking, provider pushes). */
   async packagesByTrackingNumber(db: Queryable, trackingNumbers: string[]) {
     return repo.packagesByTrackingNumber(db, trackingNumbers);
+  }
+
+  /**
+   * The business's open orders (not delivered, returned or cancelled) that need a skill: how many,
+   * and the first `limit` ids. What a skill still in use is refused removal for.
+   */
+  needingSkill(db: Queryable, businessId: number, code: string, limit: number) {
+    const open = ORDER_STATUSES.filter((status) => !TERMINAL_STATUSES.includes(status));
+    return repo.ordersNeedingSkill(db, businessId, code, open, limit);
   }
 
   /** The orders the caller may see in the business the call acts in (see Access.business). */

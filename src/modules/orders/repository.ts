@@ -450,6 +450,26 @@ export function exceptionalOrders(
     .execute();
 }
 
+/** Orders of the business in these statuses that need a skill: how many, and the first `limit` ids. */
+export async function ordersNeedingSkill(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  code: string,
+  statuses: readonly OrderStatus[],
+  limit: number,
+): Promise<{ count: number; ids: number[] }> {
+  const rows = await db
+    .selectFrom('orders')
+    .select(['id', sql<number>`count(*) OVER ()`.as('count')])
+    .where('business_id', '=', businessId)
+    .where('status', 'in', statuses)
+    .where(sql<boolean>`required_skills @> ARRAY[${code}]::text[]`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return { count: Number(rows[0]?.count ?? 0), ids: rows.map((row) => Number(row.id)) };
+}
+
 /** jsonb parameters must be sent as JSON text; pg would turn a JS array into a PostgreSQL array. */
 function json<T>(value: T): T {
   return (value === null || value === undefined ? null : sql`${JSON.stringify(value)}::jsonb`) as T;

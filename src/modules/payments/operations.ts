@@ -59,7 +59,9 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
     defineOperation({
       name: 'get_account_credits',
       summary: "The signed-in customer's credit balance per currency and its latest ledger entries",
-      tag: 'Payments',
+      description:
+        'For customer accounts: the balance per currency, and the latest ledger entries, credits and payments alike. Credits are always shown, even where prices are hidden.',
+      tag: 'Customer',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -90,6 +92,8 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
     defineOperation({
       name: 'add_account_credit',
       summary: "Credit a customer's account (a negative amount debits it)",
+      description:
+        "The entry is kept in the customer's ledger with its reason; the customer may pay orders from the balance (pay_order with method credits). High risk: an agent token must confirm it.",
       tag: 'Payments',
       kind: 'mutation',
       risk: 'high',

@@ -21,7 +21,7 @@ export function pricingOperations(pricing: PricingService): Operation[] {
         'For a family set to true, every answer to that customer omits every price field of that family ' +
         '(prices, taxes, surcharge amounts, rate prices, paid amounts) and carries price_hidden: true; online ' +
         'payment of that family answers 403 PRICE_HIDDEN_SETTLE_OFFLINE. Families not named keep their setting.',
-      tag: 'Pricing',
+      tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: ['client_admin'], scopes: ['orders:write'], customer: 'customer_id' },
@@ -38,7 +38,9 @@ export function pricingOperations(pricing: PricingService): Operation[] {
     defineOperation({
       name: 'get_customer_price_visibility',
       summary: "Which order families' prices a customer does not see",
-      tag: 'Pricing',
+      description:
+        'The order families whose prices this customer account does not see; the customer settles them offline.',
+      tag: 'Client',
       kind: 'query',
       risk: 'low',
       access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'], customer: 'customer_id' },
@@ -52,7 +54,9 @@ export function pricingOperations(pricing: PricingService): Operation[] {
     defineOperation({
       name: 'get_customer_settings',
       summary: "The signed-in customer's settings, among them the families settled offline",
-      tag: 'Pricing',
+      description:
+        'For customer accounts: among the settings, the order families whose prices the business hides from the customer, which it settles offline.',
+      tag: 'Customer',
       kind: 'query',
       risk: 'low',
       access: { kinds: ['customer'] },

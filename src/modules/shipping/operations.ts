@@ -41,6 +41,8 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
     defineOperation({
       name: 'get_shipping_methods',
       summary: "The business's carriers and their services, with transit days per zone (no prices)",
+      description:
+        'Read it to know what can be shipped where and how fast before rating; prices come from get_shipping_rate or compare_all_carriers.',
       tag: 'Shipping',
       kind: 'query',
       risk: 'low',
@@ -234,6 +236,8 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
     defineOperation({
       name: 'get_shipping_carriers',
       summary: "The business's carriers with their rate cards",
+      description:
+        'The carriers configured for the business, each with its rate card, whether it is active, and its version.',
       tag: 'Shipping',
       kind: 'query',
       risk: 'low',

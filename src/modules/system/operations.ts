@@ -30,6 +30,8 @@ export function systemOperations(capabilities: () => Capabilities): Operation[] 
     defineOperation({
       name: 'get_capabilities',
       summary: 'What the service offers agents: tool servers and their tools, profiles, scopes, formats',
+      description:
+        'Call it first on a new connection to learn what it can do: the agent tool servers with their tools, the profiles and the scopes each grants, the tracking formats and the connection headers. Needs no token.',
       tag: 'System',
       kind: 'query',
       risk: 'low',

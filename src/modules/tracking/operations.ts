@@ -122,6 +122,8 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       name: 'get_order_audit_timeline',
       summary:
         "One order's audit, oldest first: its changes by door and actor, and its packages' tracking events",
+      description:
+        'Every change of the order through any door, with who made it, and every tracking event of its packages with its source, merged in time order. Use it to explain how an order got where it is.',
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
@@ -183,7 +185,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       description:
         'Public. `format` (or an Accept media type, which answers the bare document) picks the projection. ' +
         'Personal data is reduced to what a tracking page shows (see docs/otep.md).',
-      tag: 'Tracking',
+      tag: 'OTEP',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -211,7 +213,9 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
     defineOperation({
       name: 'get_otep_tracking_events',
       summary: 'The events of one tracking number only, in any of the output formats',
-      tag: 'Tracking',
+      description:
+        "Paged, in the format the format parameter or Accept names; use it when the shipment's summary is not needed. Public: anyone holding the number reads it.",
+      tag: 'OTEP',
       kind: 'query',
       risk: 'low',
       access: { public: true },
@@ -237,7 +241,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       summary: `Timelines of up to ${MAX_BATCH_NUMBERS} tracking numbers in one call`,
       description:
         'Public. `data.trackings` holds the found ones in the order asked; `data.not_found` the others.',
-      tag: 'Tracking',
+      tag: 'OTEP',
       kind: 'query',
       risk: 'low',
       access: { public: true },
@@ -275,7 +279,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
         'Needs a provider key in X-OTEP-Provider-Key. Body: one timeline, or `{ "timelines": [...] }`; at most ' +
         `${MAX_INGEST_EVENTS} events. All or nothing: any invalid event, or a tracking number that is not the provider business's, ` +
         'refuses the whole request (422 OTEP_INVALID listing every path). Events already stored are counted as duplicates.',
-      tag: 'Tracking',
+      tag: 'OTEP',
       kind: 'mutation',
       expensive: true,
       risk: 'medium',
@@ -297,7 +301,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       description:
         'ObjectEvents are mapped back to OTEP codes (the otep:status_code extension when present, else bizStep and ' +
         'disposition) and stored like a native push: all or nothing, duplicates counted.',
-      tag: 'Tracking',
+      tag: 'OTEP',
       kind: 'mutation',
       expensive: true,
       risk: 'medium',
@@ -337,7 +341,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       description:
         'Public. Always 200 for well-formed JSON, an object or not (a value that is not an object is reported ' +
         'as timeline_not_object); messages follow Accept-Language.',
-      tag: 'Tracking',
+      tag: 'OTEP',
       kind: 'query',
       risk: 'low',
       tool: {
@@ -372,7 +376,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       summary: 'Register a tracking provider and get its key (shown once)',
       description:
         "The provider pushes events to this business's tracking numbers with the key in X-OTEP-Provider-Key.",
-      tag: 'Tracking',
+      tag: 'OTEP',
       kind: 'mutation',
       risk: 'high',
       confirm: true,
@@ -392,7 +396,9 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
     defineOperation({
       name: 'get_tracking_providers',
       summary: "The business's tracking providers (never their keys)",
-      tag: 'Tracking',
+      description:
+        'The providers registered to push events for the business, with when each was made and revoked. Keys are never shown again after create_tracking_provider.',
+      tag: 'OTEP',
       kind: 'query',
       risk: 'low',
       access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
@@ -418,7 +424,9 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
     defineOperation({
       name: 'revoke_tracking_provider',
       summary: "Revoke a tracking provider's key",
-      tag: 'Tracking',
+      description:
+        "The provider's key stops working at once; events it pushed stay in their timelines. High risk: an agent token must confirm it.",
+      tag: 'OTEP',
       kind: 'mutation',
       risk: 'high',
       confirm: true,

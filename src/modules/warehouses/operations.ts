@@ -6,8 +6,8 @@ import { addressSchema, idParam, openingHoursSchema, timeZoneSchema } from '../.
 import { MAX_BATCH, type WarehousesService } from './service.ts';
 import { LOCATION_KINDS, PACKAGE_STATES } from './tables.ts';
 
-const TAG_MOBILE = 'WarehouseMobile';
-const TAG_TRANSFER = 'WarehouseTransfer';
+const TAG_MOBILE = 'Warehouse Mobile';
+const TAG_TRANSFER = 'Warehouse Transfer';
 const STAFF = ['client_admin', 'employee'] as const;
 /** Scans are for employees and drivers with the warehouse's role; client admins scan anywhere. */
 const SCANNERS = ['client_admin', 'employee', 'driver'] as const;
@@ -111,6 +111,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'get_warehouses',
       summary: "The business's warehouses with their locations and who holds the warehouse role",
+      description:
+        'Each warehouse with its code, address, time zone, opening hours, linked depot, the staff holding its warehouse role, and its locations with capacity and occupancy. Use it to find a warehouse_id.',
       tag: TAG_MOBILE,
       kind: 'query',
       risk: 'low',
@@ -133,6 +135,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'get_inventory',
       summary: 'What is where now: packages by location and state, or stock by SKU and quantity',
+      description:
+        "what=packages: packages held with their location, state, order status and route, and a count by location and state; what=stock: storage customers' SKUs by location. Filters narrow to a warehouse, location, state, package, route or SKU.",
       tag: TAG_MOBILE,
       kind: 'query',
       risk: 'low',
@@ -199,6 +203,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'create_warehouse',
       summary: 'Add a warehouse: code, name, address, coordinates, time zone, opening hours, linked depot',
+      description:
+        'Add each of its locations next (create_warehouse_location), and give its staff the warehouse role (set_warehouse_staff) so they can scan there.',
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -212,6 +218,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'update_warehouse',
       summary: 'Change a warehouse: only the fields sent change; null clears an optional one',
+      description:
+        'Its postal prefixes and coordinates decide which warehouse a package belongs to when it is received; a package received elsewhere is flagged mis-received.',
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -241,6 +249,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       name: 'create_warehouse_location',
       summary:
         'Add a location to a warehouse: a zone, aisle, bin or staging lane, with its capacity in parcels',
+      description:
+        'Putaway and sorting move packages and stock into locations, never past their capacity; staging lanes receive routes at sorting.',
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -261,6 +271,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       name: 'update_warehouse_location',
       summary:
         "Change a location's code, kind or capacity: never below what it holds; capacity 0 closes it (nothing more goes in, no route is given it as lane)",
+      description:
+        'Refused below what the location holds now, and a staging lane serving a route of today or later keeps its kind. Locations are never deleted: capacity 0 retires one.',
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -287,6 +299,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'set_warehouse_staff',
       summary: 'Give the warehouse role to these employees and drivers (and take it from the others)',
+      description:
+        'The list replaces the previous one. Employees and drivers scan only at warehouses where they hold the role; client admins scan everywhere.',
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'medium',
@@ -320,6 +334,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'receive_stock',
       summary: "Receiving: a storage customer's SKU quantity arrives at a warehouse, not put away yet",
+      description:
+        "The quantity waits unplaced until putaway. The scanning device's scan_id makes the scan safe to send again: the same id records the move once.",
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -346,6 +362,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'putaway',
       summary: 'Putaway: move a received package, or a SKU quantity, to a location; never over its capacity',
+      description:
+        'Give a tracking_number to move a package, or sku, customer_id and quantity to move stock; the scan_id of a stock move makes it safe to send again.',
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -397,6 +415,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'sort_package',
       summary: "Route sorting: the scan answers the package's staging lane and stop sequence for the date",
+      description:
+        "Scan a received package: it moves to its route's staging lane for the date (today by default), the route getting the first free lane on its first sorted package. A package on no route that day is answered no_route.",
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -427,6 +447,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       name: 'get_route_sorting',
       summary:
         "A day's route sorting at a warehouse: each route's lane, packages sorted and to sort, packages on no route",
+      description:
+        'Each route of the day (today by default) with its lane and its packages sorted and still to sort, and the packages held with no route that day.',
       tag: TAG_MOBILE,
       kind: 'query',
       risk: 'low',
@@ -455,6 +477,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       name: 'load_package',
       summary:
         "Route outbound: scan a package onto its route's van; a package not on the route is reported as extra",
+      description:
+        "Scanning a route's package loads it and frees its location; a package of another route or none is recorded as extra, not loaded. Scanning twice is harmless.",
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'low',
@@ -482,6 +506,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
     defineOperation({
       name: 'get_route_outbound',
       summary: "Route outbound: the route's packages loaded and missing, and the extra ones scanned",
+      description:
+        'Check a van before dispatch_route: what is loaded, what is missing, what was scanned by mistake, and what to unload because its order left the route.',
       tag: TAG_MOBILE,
       kind: 'query',
       risk: 'low',
@@ -497,6 +523,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       name: 'dispatch_route',
       summary:
         'Route outbound: dispatch the route; its loaded packages go out for delivery, missing and extra ones are reported',
+      description:
+        'Loaded packages leave the warehouse and their orders go OUT_FOR_DELIVERY; missing, extra and to-unload packages are reported and stay. Dispatching again changes nothing.',
       tag: TAG_MOBILE,
       kind: 'mutation',
       risk: 'medium',
@@ -543,6 +571,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       name: 'rollback_warehouse_transfer',
       summary:
         'Warehouse transfer: roll a committed transfer back whole, while none of its packages has moved since',
+      description:
+        'Use it when a transfer was a mistake: every package goes back to the source warehouse, or none does when one has moved since. A transfer rolls back once.',
       tag: TAG_TRANSFER,
       kind: 'mutation',
       risk: 'medium',

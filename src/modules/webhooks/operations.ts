@@ -26,6 +26,8 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
     defineOperation({
       name: 'get_webhook_settings',
       summary: "The business's webhook settings, or a customer's override (a customer reads its own)",
+      description:
+        "Which URL receives each event kind, whether deliveries are active, the kinds the service switched off after a receiver answered 410, and the last characters of the signing secret. Give customer_id to read a customer's override.",
       tag: 'Webhooks',
       kind: 'query',
       risk: 'low',
@@ -78,6 +80,8 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
     defineOperation({
       name: 'get_webhook_delivery_logs',
       summary: 'Webhook delivery attempts, newest first',
+      description:
+        "Each attempt with its request headers, the receiver's status, an excerpt of its answer, latency and next retry. Filter by event kind, state or webhook id to follow one delivery.",
       tag: 'Webhooks',
       kind: 'query',
       risk: 'low',
@@ -123,6 +127,8 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
     defineOperation({
       name: 'replay_webhook_delivery',
       summary: 'Send a logged delivery again: the same webhook-id, a new attempt',
+      description:
+        'Use it after fixing a receiver: the delivery goes out again with the same webhook-id, signed anew, so a receiver that deduplicates on it is safe.',
       tag: 'Webhooks',
       kind: 'mutation',
       risk: 'medium',
@@ -141,6 +147,8 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
     defineOperation({
       name: 'test_webhook_delivery',
       summary: 'Send a signed test delivery to a URL now, and tell how it went',
+      description:
+        'Check a receiver before saving its URL in the settings: a real signed delivery is sent (public addresses only), and the answer says what the receiver said.',
       tag: 'Webhooks',
       kind: 'mutation',
       risk: 'medium',

@@ -233,7 +233,7 @@ export class Executor {
 
   /** Whether this caller may call the operation at all (kind and scopes): what a door lists for it. */
   mayCall(operation: Operation, caller: Caller | null): boolean {
-    return this.refusal(operation, caller, 'rest') === undefined;
+    return mayCall(operation, caller);
   }
 
   /** Why this caller may not call the operation at all (kind, scopes), as this door says it; none: it may. */
@@ -570,6 +570,11 @@ function narrowed(caller: Caller, connection: ConnectionScopes | undefined): Cal
  * (say, login) is simply ignored. The agent doors name a missing scope SCOPE_REQUIRED, as the
  * interface's agent servers do; REST and GraphQL keep INSUFFICIENT_SCOPE.
  */
+/** The caller's account kind and scopes let it call the operation (what tool lists show). */
+export function mayCall(operation: Operation, caller: Caller | null): boolean {
+  return refusalOf(operation, caller, 'rest') === undefined;
+}
+
 function refusalOf(operation: Operation, caller: Caller | null, door: Door): AppError | undefined {
   const access = operation.access;
   if (access.public) return undefined;

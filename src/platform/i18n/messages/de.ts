@@ -45,6 +45,18 @@ export const de: ErrorMessages = {
   CUSTOMER_NOT_FOUND: 'Kunde {customer_id} ist kein Kundenkonto dieses Unternehmens.',
   AMOUNT_TOO_PRECISE: 'Der Betrag {amount} hat mehr Nachkommastellen, als {currency} erlaubt.',
   DRIVER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Fahrer {driver}.',
+  SKILL_NOT_FOUND: 'Die Fähigkeit {code} ist nicht im Fähigkeitenkatalog des Unternehmens.',
+  SKILLS_NOT_IN_CATALOGUE:
+    'Diese Fähigkeiten sind nicht im Fähigkeitenkatalog des Unternehmens: {skills}. Legen Sie sie zuerst an (save_skill).',
+  SKILL_IN_USE:
+    'Die Fähigkeit {code} haben {drivers} Fahrer, und {orders} offene Aufträge verlangen sie: entfernen Sie sie dort zuerst.',
+  SKILL_CATALOGUE_FULL:
+    'Der Fähigkeitenkatalog fasst höchstens {limit} Fähigkeiten: entfernen Sie zuerst eine.',
+  DRIVER_PROFILE_REQUIRED:
+    'Fahrer {driver} hat noch kein Arbeitsprofil: legen Sie es zuerst fest (set_driver_profile).',
+  ROUTE_DRIVER_LACKS_SKILLS:
+    'Auftrag {order} ist auf Tour {route}, deren Fahrer {skills} fehlt: nehmen Sie den Auftrag von der Tour oder geben Sie dem Fahrer zuerst diese Fähigkeiten.',
+  ORDER_SKILLS_LOCKED: 'Auftrag {order} ist {status}: die verlangten Fähigkeiten ändern sich nicht mehr.',
   DEPOT_NOT_FOUND: 'In diesem Unternehmen gibt es kein Depot {depot}.',
   ROUTE_NOT_FOUND: 'In diesem Unternehmen gibt es keine Tour {route}.',
   STOP_NOT_FOUND: 'Auftrag {order} ist kein Halt der Tour {route}.',

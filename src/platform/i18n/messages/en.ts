@@ -45,6 +45,16 @@ export const en: ErrorMessages = {
   CUSTOMER_NOT_FOUND: 'Customer {customer_id} is not a customer account of this business.',
   AMOUNT_TOO_PRECISE: 'The amount {amount} has more decimals than {currency} allows.',
   DRIVER_NOT_FOUND: 'No driver {driver} exists in this business.',
+  SKILL_NOT_FOUND: 'No skill {code} is in the business’s skill catalogue.',
+  SKILLS_NOT_IN_CATALOGUE:
+    'These skills are not in the business’s skill catalogue: {skills}. Add them first (save_skill).',
+  SKILL_IN_USE:
+    'Skill {code} is held by {drivers} drivers and required by {orders} open orders: take it off them first.',
+  SKILL_CATALOGUE_FULL: 'The skill catalogue holds at most {limit} skills: remove one first.',
+  DRIVER_PROFILE_REQUIRED: 'Driver {driver} has no working profile yet: set it first (set_driver_profile).',
+  ROUTE_DRIVER_LACKS_SKILLS:
+    'Order {order} is on route {route}, whose driver lacks {skills}: take the order off the route, or give the driver those skills first.',
+  ORDER_SKILLS_LOCKED: 'Order {order} is {status}: the skills it required no longer change.',
   DEPOT_NOT_FOUND: 'No depot {depot} exists in this business.',
   ROUTE_NOT_FOUND: 'No route {route} exists in this business.',
   STOP_NOT_FOUND: 'Order {order} is not a stop of route {route}.',

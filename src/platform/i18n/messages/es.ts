@@ -46,6 +46,17 @@ export const es: ErrorMessages = {
   CUSTOMER_NOT_FOUND: 'El cliente {customer_id} no es una cuenta de cliente de esta empresa.',
   AMOUNT_TOO_PRECISE: 'El importe {amount} tiene más decimales de los que permite {currency}.',
   DRIVER_NOT_FOUND: 'No existe el conductor {driver} en esta empresa.',
+  SKILL_NOT_FOUND: 'La habilidad {code} no está en el catálogo de habilidades de la empresa.',
+  SKILLS_NOT_IN_CATALOGUE:
+    'Estas habilidades no están en el catálogo de la empresa: {skills}. Añádalas primero (save_skill).',
+  SKILL_IN_USE:
+    'La habilidad {code} la tienen {drivers} conductores y la requieren {orders} pedidos abiertos: quítesela primero.',
+  SKILL_CATALOGUE_FULL: 'El catálogo admite como máximo {limit} habilidades: elimine una primero.',
+  DRIVER_PROFILE_REQUIRED:
+    'El conductor {driver} aún no tiene perfil de trabajo: configúrelo primero (set_driver_profile).',
+  ROUTE_DRIVER_LACKS_SKILLS:
+    'El pedido {order} está en la ruta {route}, cuyo conductor no tiene {skills}: quite el pedido de la ruta o dé primero esas habilidades al conductor.',
+  ORDER_SKILLS_LOCKED: 'El pedido {order} está {status}: las habilidades que requería ya no cambian.',
   DEPOT_NOT_FOUND: 'No existe el depósito {depot} en esta empresa.',
   ROUTE_NOT_FOUND: 'No existe la ruta {route} en esta empresa.',
   STOP_NOT_FOUND: 'El pedido {order} no es una parada de la ruta {route}.',

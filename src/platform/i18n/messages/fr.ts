@@ -46,6 +46,18 @@ export const fr: ErrorMessages = {
   CUSTOMER_NOT_FOUND: "Le client {customer_id} n'est pas un compte client de cette entreprise.",
   AMOUNT_TOO_PRECISE: 'Le montant {amount} a plus de décimales que {currency} ne le permet.',
   DRIVER_NOT_FOUND: "Aucun chauffeur {driver} n'existe dans cette entreprise.",
+  SKILL_NOT_FOUND: "Aucune compétence {code} dans le catalogue de compétences de l'entreprise.",
+  SKILLS_NOT_IN_CATALOGUE:
+    "Ces compétences ne sont pas dans le catalogue de l'entreprise : {skills}. Ajoutez-les d'abord (save_skill).",
+  SKILL_IN_USE:
+    "La compétence {code} est détenue par {drivers} chauffeurs et requise par {orders} commandes en cours : retirez-la-leur d'abord.",
+  SKILL_CATALOGUE_FULL: "Le catalogue contient au plus {limit} compétences : supprimez-en une d'abord.",
+  DRIVER_PROFILE_REQUIRED:
+    "Le chauffeur {driver} n'a pas encore de profil de travail : définissez-le d'abord (set_driver_profile).",
+  ROUTE_DRIVER_LACKS_SKILLS:
+    "La commande {order} est sur la tournée {route}, dont le chauffeur n'a pas {skills} : retirez la commande de la tournée, ou donnez d'abord ces compétences au chauffeur.",
+  ORDER_SKILLS_LOCKED:
+    "La commande {order} est {status} : les compétences qu'elle requérait ne changent plus.",
   DEPOT_NOT_FOUND: "Aucun dépôt {depot} n'existe dans cette entreprise.",
   ROUTE_NOT_FOUND: "Aucune tournée {route} n'existe dans cette entreprise.",
   STOP_NOT_FOUND: "La commande {order} n'est pas un arrêt de la tournée {route}.",

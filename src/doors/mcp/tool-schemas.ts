@@ -1,0 +1,97 @@
+import type { JsonSchema } from '../json-schema.ts';
+
+/**
+ * Tool schemas as an agent reads them. A tool list is read into the agent's context at the start
+ * of every conversation, so it says everything an agent needs to call a tool, and nothing twice.
+ */
+
+/** Repeated blocks smaller than this stay where they are: a `$ref` would save little. */
+const SHARED_BLOCK_MIN_BYTES = 64;
+
+/**
+ * A tool's input: every field, bound and description, with blocks the schema repeats (an address
+ * for pickup and dropoff) named once in `$defs`, and no pattern beside a format that says it.
+ */
+export function agentInputSchema(input: JsonSchema): JsonSchema {
+  const { $defs, ...body } = withoutPatternsBesideFormats(input) as JsonSchema;
+  return shareRepeatedBlocks(body, $defs ?? {});
+}
+
+/** A format (date, date-time, email) says what its pattern spells out, in a word. */
+function withoutPatternsBesideFormats(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutPatternsBesideFormats);
+  if (!node || typeof node !== 'object') return node;
+  const schema = node as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !(key === 'pattern' && typeof schema.format === 'string'))
+      .map(([key, value]) => [key, withoutPatternsBesideFormats(value)]),
+  );
+}
+
+/**
+ * Names every object block that appears more than once (the same JSON) in `$defs` and points to
+ * it, biggest first, so each is written once.
+ */
+function shareRepeatedBlocks(body: JsonSchema, existing: Record<string, JsonSchema>): JsonSchema {
+  const counts = new Map<string, { count: number; names: Set<string> }>();
+  const count = (node: unknown, field: string, top: boolean) => {
+    if (Array.isArray(node)) {
+      for (const item of node) count(item, field, false);
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    const schema = node as JsonSchema;
+    if (!top) {
+      const key = JSON.stringify(schema);
+      const seen = counts.get(key) ?? { count: 0, names: new Set<string>() };
+      counts.set(key, { count: seen.count + 1, names: seen.names.add(field) });
+    }
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'properties' || key === '$defs') {
+        for (const [name, child] of Object.entries(value as Record<string, unknown>))
+          count(child, name, false);
+      } else count(value, field, false);
+    }
+  };
+  count(body, 'input', true);
+  for (const [name, schema] of Object.entries(existing)) count(schema, name, false);
+
+  const defs: Record<string, JsonSchema> = { ...existing };
+  const refOf = new Map<string, string>();
+  for (const [key, { count: times, names }] of [...counts].sort((a, b) => b[0].length - a[0].length)) {
+    if (times < 2 || key.length < SHARED_BLOCK_MIN_BYTES) continue;
+    // Named by the fields it stands for: pickup_or_dropoff.
+    const base = [...names].join('_or_');
+    let name = base;
+    for (let n = 2; name in defs; n++) name = `${base}${n}`;
+    defs[name] = JSON.parse(key) as JsonSchema;
+    refOf.set(key, `#/$defs/${name}`);
+  }
+  if (refOf.size === 0) return Object.keys(existing).length > 0 ? { ...body, $defs: existing } : body;
+
+  const replace = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => replace(item, false));
+    if (!node || typeof node !== 'object') return node;
+    const ref = top ? undefined : refOf.get(JSON.stringify(node));
+    if (ref) return { $ref: ref };
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [
+        key,
+        key === 'properties' || key === '$defs'
+          ? Object.fromEntries(
+              Object.entries(value as Record<string, unknown>).map(([name, child]) => [
+                name,
+                replace(child, false),
+              ]),
+            )
+          : replace(value, false),
+      ]),
+    );
+  };
+  // A shared block's own body keeps its content; blocks inside it point to theirs.
+  const sharedDefs = Object.fromEntries(
+    Object.entries(defs).map(([name, schema]) => [name, replace(schema, true) as JsonSchema]),
+  );
+  return { ...(replace(body, true) as JsonSchema), $defs: sharedDefs };
+}

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_LIST_BUDGET_BYTES, toolListSizes, withToolListSizes } from '../src/doors/mcp/list-sizes.ts';
+import { PROFILES } from '../src/modules/accounts/profiles.ts';
+import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { type Client as Http, client as http } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+/** What an agent's context pays for a tool list: the bytes of the answer on the wire. */
+async function toolListBytes(baseUrl: string, path: string, headers: Record<string, string>) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  assert.equal(response.status, 200);
+  const body = await response.text();
+  const tools = (JSON.parse(body) as { result: { tools: Array<Record<string, unknown>> } }).result.tools;
+  return { bytes: Buffer.byteLength(body), tools };
+}
+
+describe('the tool list an agent reads', () => {
+  let server: TestServer;
+  let api: Http;
+  let tenant: Tenant;
+  let admin: string;
+  const clients: Client[] = [];
+
+  before(async () => {
+    server = await startTestServer();
+    api = http(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'toollist');
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(async () => {
+    for (const mcp of clients) await mcp.close();
+    await server.close();
+  });
+
+  it('stays within 64 KB under every profile, as docs/mcp.md says', async () => {
+    const sizes = new Map<string, number>();
+    for (const profile of Object.keys(PROFILES)) {
+      const { bytes, tools } = await toolListBytes(server.baseUrl, '/mcp', {
+        authorization: `Bearer ${admin}`,
+        'x-mcp-profile': profile,
+      });
+      sizes.set(profile, bytes);
+      assert.ok(bytes <= TOOL_LIST_BUDGET_BYTES, `${profile}: ${bytes} bytes for ${tools.length} tools`);
+    }
+    // A login token without a profile lists as `full`, the widest.
+    const unnarrowed = await toolListBytes(server.baseUrl, '/mcp', { authorization: `Bearer ${admin}` });
+    assert.equal(unnarrowed.bytes, sizes.get('full'));
+    assert.ok(unnarrowed.tools.length > 40, `${unnarrowed.tools.length} tools`);
+
+    // The table in docs/mcp.md is the catalog's, and the catalog's sizes are the wire's.
+    const documented = await readFile(new URL('../docs/mcp.md', import.meta.url), 'utf8');
+    assert.equal(
+      documented,
+      withToolListSizes(documented, server.app.catalog),
+      'docs/mcp.md is out of date: npm run mcp:tools',
+    );
+    const computed = toolListSizes(server.app.catalog, 'user').find(
+      (size) => size.kind === 'client_admin' && size.profile === 'full',
+    )!;
+    assert.equal(computed.tools, unnarrowed.tools.length);
+    // The wire adds only the JSON-RPC envelope around the same tools.
+    assert.ok(Math.abs(unnarrowed.bytes - computed.bytes) < 64, `${unnarrowed.bytes} vs ${computed.bytes}`);
+    for (const size of toolListSizes(server.app.catalog, 'user')) {
+      assert.ok(size.bytes <= TOOL_LIST_BUDGET_BYTES, `${size.kind} ${size.profile}: ${size.bytes} bytes`);
+    }
+    for (const size of toolListSizes(server.app.catalog, 'developer')) {
+      assert.ok(
+        size.bytes <= TOOL_LIST_BUDGET_BYTES,
+        `developer ${size.kind} ${size.profile}: ${size.bytes}`,
+      );
+    }
+  });
+
+  it('says each thing once: shared blocks in $defs, no output schemas, the common rules in the instructions', async () => {
+    const { tools } = await toolListBytes(server.baseUrl, '/mcp', { authorization: `Bearer ${admin}` });
+    const byName = new Map(tools.map((tool) => [tool.name as string, tool]));
+    for (const tool of tools) {
+      assert.equal(tool.outputSchema, undefined, `${tool.name} has no output schema`);
+      const text = JSON.stringify(tool);
+      // zod's date pattern spells out leap years in 300 characters; `format: date` says it.
+      assert.doesNotMatch(text, /\[2468\]\[048\]/, `${tool.name} keeps no pattern beside a format`);
+      assert.doesNotMatch(text, /9007199254740991/, `${tool.name} keeps no safe-integer bounds`);
+    }
+    // create_order's pickup and dropoff are one address block, written once.
+    const createOrder = byName.get('create_order') as {
+      inputSchema: { $defs?: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    const item = JSON.stringify(createOrder.inputSchema);
+    const addressRefs = item.match(/"(pickup|dropoff)":\{"\$ref":"#\/\$defs\/[^"]+"\}/g) ?? [];
+    assert.equal(addressRefs.length, 2, item.slice(0, 400));
+    const shared = Object.values(createOrder.inputSchema.$defs ?? {}).find((def) => def.properties?.line1);
+    assert.ok(shared, 'the address is a shared definition');
+    assert.equal(item.split('"line1":{').length - 1, 1, 'the address fields are written once');
+
+    const mcp = new Client({ name: 'test-agent', version: '1.0.0' });
+    clients.push(mcp);
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${admin}` } },
+      }),
+    );
+    const instructions = mcp.getInstructions() ?? '';
+    for (const rule of [
+      'error_code',
+      'CONFIRMATION_REQUIRED',
+      'dry_run',
+      'queued_for_approval',
+      '/api/ai/tools/openapi',
+    ]) {
+      assert.ok(instructions.includes(rule), `the instructions describe ${rule}`);
+    }
+    // A refusal still carries the error body as structured content, as the instructions say.
+    const refused = await mcp.callTool({ name: 'find_order', arguments: { order_ref: 'NO-SUCH-ORDER' } });
+    assert.equal(refused.isError, true);
+    assert.equal((refused.structuredContent as { error_code: string }).error_code, 'ORDER_NOT_FOUND');
+  });
+
+  it('keeps discovery in step: each format holds the same tools within the budget', async () => {
+    const { tools } = await toolListBytes(server.baseUrl, '/mcp', { authorization: `Bearer ${admin}` });
+    const listed = new Map(tools.map((tool) => [tool.name as string, tool]));
+    for (const format of ['mcp', 'openai', 'anthropic', 'langchain']) {
+      const answer = await fetch(`${server.baseUrl}/api/ai/tools?format=${format}`);
+      assert.equal(answer.status, 200);
+      const body = await answer.text();
+      assert.ok(
+        Buffer.byteLength(body) <= TOOL_LIST_BUDGET_BYTES,
+        `${format}: ${Buffer.byteLength(body)} bytes`,
+      );
+      const parsed = JSON.parse(body) as unknown;
+      const entries = (format === 'mcp' ? (parsed as { tools: unknown[] }).tools : parsed) as Array<
+        Record<string, unknown>
+      >;
+      const schemaOf = (entry: Record<string, unknown>) =>
+        entry.inputSchema ??
+        entry.input_schema ??
+        entry.schema ??
+        (entry.function as { parameters: unknown } | undefined)?.parameters;
+      const nameOf = (entry: Record<string, unknown>) =>
+        (entry.name ?? (entry.function as { name: string }).name) as string;
+      for (const entry of entries) {
+        const tool = listed.get(nameOf(entry));
+        if (!tool) continue;
+        assert.deepEqual(schemaOf(entry), tool.inputSchema, `${format} ${nameOf(entry)}`);
+      }
+    }
+  });
+
+  it('names the tool’s own arguments in a validation error, with one MCP prefix', async () => {
+    const mcp = new Client({ name: 'test-agent', version: '1.0.0' });
+    clients.push(mcp);
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
+    await assert.rejects(
+      mcp.callTool({ name: 'track_package', arguments: { tracking_number: 42 } }),
+      (error) => {
+        assert.ok(error instanceof McpError);
+        assert.equal(error.code, -32602);
+        assert.equal(error.message.split('MCP error').length - 1, 1, error.message);
+        assert.match(error.message, /tracking_number/);
+        assert.doesNotMatch(error.message, /trackingNumber/);
+        const data = error.data as { error_code: string; details: { fields: Array<{ field: string }> } };
+        assert.equal(data.error_code, 'VALIDATION_FAILED');
+        assert.deepEqual(
+          data.details.fields.map((field) => field.field),
+          ['tracking_number'],
+        );
+        return true;
+      },
+    );
+    await assert.rejects(mcp.callTool({ name: 'no_such_tool', arguments: {} }), (error) => {
+      assert.ok(error instanceof McpError);
+      assert.equal(error.message, 'MCP error -32602: Unknown tool: no_such_tool');
+      return true;
+    });
+  });
+});
