@@ -208,7 +208,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     shipping: new ShippingService(clock, orders, tracking, documents, events),
     webhooks,
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
-    approvals: new ApprovalsService(clock, accounts, agentTools),
+    approvals: new ApprovalsService(clock, accounts, orders, agentTools),
     addresses,
     alliances,
     analytics: new AnalyticsService(clock, accounts, orders, dispatch),
@@ -269,16 +269,28 @@ export class AgentToolCalls implements ToolCalls {
     return this.runtime().tools.get(name)?.operation.kind === 'mutation';
   }
 
+  titleOf(name: string): string {
+    return this.toolNamed(name).operation.summary;
+  }
+
   run(
     ctx: OperationContext,
     name: string,
     args: Record<string, unknown>,
     options?: { preview?: boolean; confirmed?: boolean },
   ) {
-    const { tools, executor } = this.runtime();
-    const tool = tools.get(name);
+    const tool = this.toolNamed(name);
+    return this.runtime().executor.runWithin(ctx, tool.operation, inputOf(tool, args), options);
+  }
+
+  refusal(ctx: OperationContext, name: string) {
+    return this.runtime().executor.refusal(this.toolNamed(name).operation, ctx.caller, ctx.door);
+  }
+
+  private toolNamed(name: string): Tool {
+    const tool = this.runtime().tools.get(name);
     if (!tool) throw new Error(`No tool ${name} on the user agent server`);
-    return executor.runWithin(ctx, tool.operation, inputOf(tool, args), options);
+    return tool;
   }
 
   private runtime() {
@@ -332,7 +344,7 @@ export interface App {
    * external broker at MQTT_URL.
    */
   mqtt: MqttPublisher;
-  /** Starts the background work: the MQTT broker (or the connection to it), the outbox worker (listening on the pool) and the hourly log pruning. */
+  /** Starts the background work: the MQTT broker (or the connection to it), the outbox worker (listening on the pool) and the hourly pruning. */
   startBackground(pool?: pg.Pool): Promise<void>;
   /** Stops it, letting deliveries in hand finish. */
   stopBackground(): Promise<void>;
@@ -367,7 +379,7 @@ export async function createApp(
   http.addHook('onClose', () => limits.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
-  registerApprovalsPage(http, catalog, executor, {
+  registerApprovalsPage(http, catalog, executor, services.approvals.sessions.on(db), {
     secureCookies: config.publicBaseUrl.startsWith('https:'),
   });
   registerOtepGuide(http, config.publicBaseUrl);
@@ -421,10 +433,12 @@ export async function createApp(
     startBackground: async (pool) => {
       await mqtt.start();
       await outbox.start(pool);
-      // Delivery logs past their retention, and drivers' writes past any replay, hourly.
+      // Delivery logs past their retention, drivers' writes past any replay and the approvals
+      // page's ended sessions, hourly.
       const prune = () => {
         void services.webhooks.pruneLogs(db).catch(() => {});
         void services.driverWork.pruneWrites(db).catch(() => {});
+        void services.approvals.sessions.prune(db).catch(() => {});
       };
       prune();
       pruning = setInterval(prune, 3_600_000);

@@ -145,6 +145,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0031_plan_edits.sql': 'dispatch',
   '0032_dispatch_settings.sql': 'dispatch',
   '0033_skills.sql': 'skills',
+  '0034_approval_page_sessions.sql': 'approvals',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

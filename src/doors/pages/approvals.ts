@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type PageSessions, REVIEW_SESSION_MAX_HOURS } from '../../modules/approvals/index.ts';
 import type { Executor } from '../../platform/catalog/executor.ts';
+import type { Caller, Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { type AppError, isAppError } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/html.ts';
@@ -8,14 +10,17 @@ import { errorBody } from '../../platform/http/errors.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { type Language, supportedLanguage } from '../../platform/i18n/index.ts';
 import { invocationOf } from '../invocation.ts';
+import { TEXTS, type TextKey } from './approvals-texts.ts';
 import { languageLinks, sendPage } from './layout.ts';
 
 /**
  * The approval queue for people: `/mcp-approvals` signs a person in with email and password (the
- * `login` operation; the token lives in an HttpOnly, SameSite=Strict cookie on this path only),
- * lists the business's pending agent write proposals with their arguments and preview, and
- * approves or rejects them through the same operations as every door. No script: plain forms,
- * each carrying a CSRF token tied to the session.
+ * `login` operation) and keeps a session of its own: the browser holds an opaque session id in an
+ * HttpOnly, SameSite=Strict cookie on this path only, never a bearer token, and no bearer token
+ * put in the cookie opens the page (see the approvals module's sessions). It lists the business's
+ * pending agent write proposals in words a dispatcher reads, and approves or rejects them through
+ * the same operations as every door, as the person signed in. No script: plain forms, each
+ * carrying a CSRF token tied to the session.
  */
 const BASE = '/mcp-approvals';
 const SESSION_COOKIE = 'tms_approvals';
@@ -26,7 +31,9 @@ type Fields = Record<string, string | undefined>;
 interface Proposal {
   id: number;
   tool: string;
+  title: string;
   arguments: Record<string, unknown>;
+  orders: Array<{ id: number; order_ref: string; customer: string | null; recipient: string | null }>;
   reason: string;
   preview: Record<string, unknown>;
   proposed_by: { name: string };
@@ -34,10 +41,22 @@ interface Proposal {
   expires_at: string;
 }
 
+interface Reviewer {
+  user: { name: string; email: string };
+  business: { time_zone: string } | null;
+}
+
+/** A session found in the cookie: its id, and the person it acts as (null: it opens nothing). */
+interface Session {
+  id: string;
+  person: Caller | null;
+}
+
 export function registerApprovalsPage(
   app: FastifyInstance,
   catalog: Catalog,
   executor: Executor,
+  sessions: PageSessions,
   settings: { secureCookies: boolean },
 ): void {
   const operation = (name: string) => {
@@ -45,16 +64,18 @@ export function registerApprovalsPage(
     if (!found) throw new Error(`The catalog has no ${name} operation`);
     return found;
   };
-  const [login, logout, me, pending, approve, reject] = [
-    'login',
-    'logout',
-    'get_me',
-    'list_pending_approvals',
-    'approve_pending_write',
-    'reject_pending_write',
-  ].map(operation);
-  const run = (request: FastifyRequest, lang: Language, op: typeof login, input: unknown, bearer?: string) =>
-    executor.execute(op!, input, { ...invocationOf(request, 'page', { lang, anonymous: true }), bearer });
+  const login = operation('login');
+  const logout = operation('logout');
+  const me = operation('get_me');
+  const pending = operation('list_pending_approvals');
+  const approve = operation('approve_pending_write');
+  const reject = operation('reject_pending_write');
+  /** Runs an operation from the page: anonymously (sign-in), or as the session's person. */
+  const run = (request: FastifyRequest, lang: Language, op: Operation, input: unknown, person?: Caller) =>
+    executor.execute(op, input, {
+      ...invocationOf(request, 'page', { lang, anonymous: true }),
+      ...(person ? { signedIn: person } : {}),
+    });
 
   const cookie = (name: string, value: string, maxAgeSeconds?: number) =>
     [
@@ -66,28 +87,45 @@ export function registerApprovalsPage(
       ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]),
     ].join('; ');
 
-  /** The queue, or the sign-in form when the session is missing or over. */
+  const sessionOf = async (request: FastifyRequest): Promise<Session | undefined> => {
+    const id = cookiesOf(request)[SESSION_COOKIE];
+    return id ? { id, person: await sessions.personOf(id) } : undefined;
+  };
+
+  /** Ends the session: the sign-in's token revoked, the session revoked, the cookie cleared. */
+  const signOut = async (request: FastifyRequest, reply: FastifyReply, lang: Language, session: Session) => {
+    if (session.person) await run(request, lang, logout, {}, session.person).catch(() => undefined);
+    await sessions.close(session.id);
+    reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
+  };
+
+  /** The queue, or the sign-in form when the session is missing, over, or its account may not review. */
   const show = async (request: FastifyRequest, reply: FastifyReply, notice?: Notice) => {
     const view = viewOf(request);
-    const token = cookiesOf(request)[SESSION_COOKIE];
-    if (token) {
+    const session = await sessionOf(request);
+    if (session?.person) {
       try {
         const [who, queue] = await Promise.all([
-          run(request, view.lang, me, {}, token) as Promise<{ user: { name: string; email: string } }>,
-          run(request, view.lang, pending, { page: 1, per_page: 50 }, token) as Promise<{
+          run(request, view.lang, me, {}, session.person) as Promise<Reviewer>,
+          run(request, view.lang, pending, { page: 1, per_page: 50 }, session.person) as Promise<{
             proposals: Proposal[];
           }>,
         ]);
+        const timeZone = who.business?.time_zone ?? 'UTC';
         return page(
           reply,
           view,
           notice?.status ?? 200,
-          queueBody(view, who.user, queue.proposals, csrfOf(token), notice),
+          queueBody(view, who.user, timeZone, queue.proposals, csrfOf(session.id), notice),
         );
       } catch (error) {
-        if (!isAppError(error) || error.code !== 'UNAUTHENTICATED') throw error;
-        reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
+        if (!isAppError(error)) throw error;
+        // An account that may not review (a customer, a driver) is signed out, told why.
+        await signOut(request, reply, view.lang, session);
+        if (error.code !== 'UNAUTHENTICATED') notice = notice ?? failed(error, view);
       }
+    } else if (session) {
+      reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
     }
     const csrf = randomBytes(24).toString('base64url');
     reply.header('set-cookie', cookie(CSRF_COOKIE, csrf));
@@ -115,7 +153,12 @@ export function registerApprovalsPage(
           email: fields.email ?? '',
           password: fields.password ?? '',
         })) as { access_token: string };
-        reply.header('set-cookie', cookie(SESSION_COOKIE, signedIn.access_token));
+        // The token stays here: the browser gets a session id of the page's own.
+        const sessionId = await sessions.open(signedIn.access_token);
+        if (!sessionId) throw new Error('A person signed in, and no approvals page session opened');
+        const previous = cookiesOf(request)[SESSION_COOKIE];
+        if (previous) await sessions.close(previous);
+        reply.header('set-cookie', cookie(SESSION_COOKIE, sessionId, REVIEW_SESSION_MAX_HOURS * 3600));
         return reply.redirect(view.url(BASE), 303);
       } catch (error) {
         if (!isAppError(error)) throw error;
@@ -123,19 +166,20 @@ export function registerApprovalsPage(
       }
     });
 
-    /** A form of a signed-in person: the session's token, once its CSRF field matches it. */
-    const signedIn = (request: FastifyRequest): string | undefined => {
-      const token = cookiesOf(request)[SESSION_COOKIE];
+    /** The session of a signed-in person's form, once its CSRF field matches the session. */
+    const formSession = async (request: FastifyRequest): Promise<Session | undefined> => {
+      const id = cookiesOf(request)[SESSION_COOKIE];
       const csrf = ((request.body ?? {}) as Fields).csrf ?? '';
-      return token && sameSecret(csrf, csrfOf(token)) ? token : undefined;
+      if (!id || !sameSecret(csrf, csrfOf(id))) return undefined;
+      const session = await sessionOf(request);
+      return session?.person ? session : undefined;
     };
 
     scope.post(`${BASE}/sign-out`, async (request, reply) => {
       const view = viewOf(request);
-      const token = signedIn(request);
-      if (!token) return show(request, reply, refusedForm(view));
-      await run(request, view.lang, logout, {}, token).catch(() => undefined);
-      reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
+      const session = await formSession(request);
+      if (!session) return show(request, reply, refusedForm(view));
+      await signOut(request, reply, view.lang, session);
       return reply.redirect(view.url(BASE), 303);
     });
 
@@ -143,18 +187,23 @@ export function registerApprovalsPage(
       `${BASE}/:id/:decision`,
       async (request, reply) => {
         const view = viewOf(request);
-        const token = signedIn(request);
+        const session = await formSession(request);
         const decision = request.params.decision;
         const id = Number(request.params.id);
-        if (!token || !Number.isSafeInteger(id) || (decision !== 'approve' && decision !== 'reject')) {
+        if (
+          !session?.person ||
+          !Number.isSafeInteger(id) ||
+          (decision !== 'approve' && decision !== 'reject')
+        ) {
           return show(request, reply, refusedForm(view));
         }
         const fields = (request.body ?? {}) as Fields;
         try {
           if (decision === 'approve') {
-            await run(request, view.lang, approve, { proposal_id: id }, token);
+            await run(request, view.lang, approve, { proposal_id: id }, session.person);
           } else {
-            await run(request, view.lang, reject, { proposal_id: id, reason: fields.reason ?? '' }, token);
+            const input = { proposal_id: id, reason: fields.reason ?? '' };
+            await run(request, view.lang, reject, input, session.person);
           }
           const done = decision === 'approve' ? 'approved' : 'rejected';
           return reply.redirect(view.url(BASE, { done, id: String(id) }), 303);
@@ -183,8 +232,8 @@ function refusedForm(view: View): Notice {
 }
 
 /** The anti-forgery token of a session's forms: only a page that could read the session has it. */
-function csrfOf(token: string): string {
-  return createHash('sha256').update(`mcp-approvals csrf\n${token}`).digest('base64url');
+function csrfOf(sessionId: string): string {
+  return createHash('sha256').update(`mcp-approvals csrf\n${sessionId}`).digest('base64url');
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -274,11 +323,12 @@ ${noticeOf(view, notice)}
 function queueBody(
   view: View,
   who: { name: string; email: string },
+  timeZone: string,
   proposals: Proposal[],
   csrf: string,
   notice: Notice | undefined,
 ): SafeHtml {
-  const items = proposals.map((proposal) => proposalCard(view, proposal, csrf));
+  const items = proposals.map((proposal) => proposalCard(view, timeZone, proposal, csrf));
   return html`<h1>${view.text('title')}</h1>
 <form method="post" action="${view.url(`${BASE}/sign-out`)}" class="who">
 <input type="hidden" name="csrf" value="${csrf}">
@@ -290,21 +340,29 @@ ${noticeOf(view, notice)}
 ${proposals.length === 0 ? html`<p class="card">${view.text('none')}</p>` : items}`;
 }
 
-function proposalCard(view: View, proposal: Proposal, csrf: string): SafeHtml {
+/**
+ * One proposal in a dispatcher's words: what the tool does, each argument under its label (the
+ * orders it names by reference and customer), who asked, why and when, in the business's time.
+ * The tool's name and the raw preview stay in the collapsed details, for whoever wants them.
+ */
+function proposalCard(view: View, timeZone: string, proposal: Proposal, csrf: string): SafeHtml {
   const heading = `proposal-${proposal.id}`;
   const refused = proposal.preview.result === false;
+  const shown = { view, timeZone, orders: new Map(proposal.orders.map((order) => [order.id, order])) };
   return html`<section class="card" aria-labelledby="${heading}">
-<h3 id="${heading}"><code>${proposal.tool}</code> <span class="meta">#${proposal.id}</span></h3>
-<dl>
+<h3 id="${heading}">${proposal.title}</h3>
+<p class="meta">${view.text('proposal').replace('{id}', String(proposal.id))}</p>
+<h4>${view.text('whatChanges')}</h4>
+${argumentList(shown, proposal.arguments)}
+<dl class="about">
 <dt>${view.text('reason')}</dt><dd>${proposal.reason}</dd>
 <dt>${view.text('proposedBy')}</dt><dd>${proposal.proposed_by.name}</dd>
-<dt>${view.text('proposedAt')}</dt><dd>${when(proposal.proposed_at, view.lang)}</dd>
-<dt>${view.text('expiresAt')}</dt><dd>${when(proposal.expires_at, view.lang)}</dd>
+<dt>${view.text('proposedAt')}</dt><dd>${when(proposal.proposed_at, shown)}</dd>
+<dt>${view.text('expiresAt')}</dt><dd>${when(proposal.expires_at, shown)}</dd>
 </dl>
-<h4>${view.text('arguments')}</h4>
-${argumentList(proposal.arguments)}
 <details${refused ? ' open' : ''}>
 <summary>${view.text(refused ? 'previewRefused' : 'preview')}</summary>
+<p class="meta">${view.text('tool')}: <code>${proposal.tool}</code></p>
 <pre>${JSON.stringify(proposal.preview, null, 2)}</pre>
 </details>
 <div class="decide">
@@ -323,232 +381,100 @@ ${argumentList(proposal.arguments)}
 `;
 }
 
-/** Each argument on its line: text as it is, anything else as indented JSON. */
-function argumentList(args: Record<string, unknown>): SafeHtml {
+/** What a card shows values with: the page's words, the business's time zone, the orders named. */
+interface Shown {
+  view: View;
+  timeZone: string;
+  orders: Map<number, Proposal['orders'][number]>;
+}
+
+/** Each argument under its label; objects and lists as nested labelled lists, never raw JSON. */
+function argumentList(shown: Shown, args: Record<string, unknown>): SafeHtml {
   const rows = Object.entries(args).map(
-    ([name, value]) =>
-      html`<dt><code>${name}</code></dt><dd>${
-        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-          ? String(value)
-          : html`<pre>${JSON.stringify(value, null, 2)}</pre>`
-      }</dd>`,
+    ([name, value]) => html`<dt>${labelOf(name)}</dt><dd>${argumentValue(shown, name, value)}</dd>`,
   );
   return rows.length === 0 ? html`<p class="meta">—</p>` : html`<dl>${rows}</dl>`;
 }
 
-function when(iso: string, lang: Language): SafeHtml {
-  const text = new Intl.DateTimeFormat(lang, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
+function argumentValue(shown: Shown, name: string, value: unknown): SafeHtml | string {
+  if (name === 'order_id' && typeof value === 'number') return orderOf(shown, value);
+  if (name === 'order_ids' && Array.isArray(value)) {
+    return html`<ul>${value.map((id) => html`<li>${typeof id === 'number' ? orderOf(shown, id) : String(id)}</li>`)}</ul>`;
+  }
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'boolean') return shown.view.text(value ? 'yes' : 'no');
+  if (typeof value === 'string') return INSTANT.test(value) ? when(value, shown) : value;
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) {
+    return value.every((item) => item === null || typeof item !== 'object')
+      ? value.map((item) => String(item)).join(', ')
+      : html`<ol>${value.map((item) => html`<li>${argumentValue(shown, '', item)}</li>`)}</ol>`;
+  }
+  return argumentList(shown, value as Record<string, unknown>);
+}
+
+/** An order by its reference, with its customer and recipient when it has them. */
+function orderOf(shown: Shown, id: number): SafeHtml {
+  const order = shown.orders.get(id);
+  if (!order) return html`#${id} <span class="meta">(${shown.view.text('unknownOrder')})</span>`;
+  const who = [
+    order.customer ? `${shown.view.text('customer')}: ${order.customer}` : '',
+    order.recipient ? `${shown.view.text('recipient')}: ${order.recipient}` : '',
+  ].filter(Boolean);
+  return html`<strong>${order.order_ref}</strong>${who.length ? html`<br><span class="meta">${who.join(' · ')}</span>` : ''}`;
+}
+
+/** An argument's name in words: `delivery_instruction` is "Delivery instruction", `order_id` "Order", `line1` "Line 1". */
+function labelOf(name: string): string {
+  const words = name
+    .replace(/_ids$/, 's')
+    .replace(/_id$/, '')
+    .replace(/([a-z])([A-Z0-9])/g, '$1 $2')
+    .replaceAll('_', ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : name;
+}
+
+/** An instant with its offset (what the service answers), told apart from a calendar date. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** A moment in the business's local time, saying which zone. */
+function when(iso: string, shown: { view: View; timeZone: string }): SafeHtml {
+  const text = new Intl.DateTimeFormat(shown.view.lang, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: shown.timeZone,
+    timeZoneName: 'short',
   }).format(new Date(iso));
-  return html`<time datetime="${iso}">${text} UTC</time>`;
+  return html`<time datetime="${iso}">${text}</time>`;
 }
 
 const CSS = `
-h3{font-size:1rem;margin:0 0 .5rem}
+h3{font-size:1rem;margin:0}
 h4{font-size:.875rem;margin:.75rem 0 .25rem;color:#4b5259}
-code{font-family:ui-monospace,Menlo,Consolas,monospace}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere}
 pre{margin:0;padding:.5rem;background:#f3f4f6;border-radius:8px;overflow-x:auto;font-size:.8125rem;white-space:pre-wrap;overflow-wrap:anywhere}
+dd dl{grid-template-columns:minmax(0,auto) minmax(0,1fr);font-size:.9375rem}
+dd ul,dd ol{margin:0;padding-left:1.25rem}
+.about{margin-top:.75rem}
 details{margin:.75rem 0}
 summary{cursor:pointer;font-weight:600;color:#1a56a8}
-.stack{flex-direction:column;align-items:stretch}
-.stack input,.stack textarea{flex:0 0 auto}
-textarea{font:inherit;padding:.5rem .75rem;border:1px solid #767d85;border-radius:8px;resize:vertical}
+.stack{flex-direction:column;flex-wrap:nowrap;align-items:stretch}
+.stack label,.stack input,.stack textarea{flex:0 0 auto}
+textarea{min-width:0;font:inherit;padding:.5rem .75rem;border:1px solid #767d85;border-radius:8px;resize:vertical}
 textarea:focus-visible{outline:3px solid #1b1e23;outline-offset:2px}
-.decide{display:grid;grid-template-columns:1fr;gap:.75rem;margin-top:.75rem}
-@media (min-width:40rem){.decide{grid-template-columns:auto 1fr;align-items:start}}
+.decide{display:grid;grid-template-columns:minmax(0,1fr);gap:.75rem;margin-top:.75rem}
+.decide>form{min-width:0}
+@media (min-width:40rem){.decide{grid-template-columns:auto minmax(0,1fr);align-items:start}}
 button.secondary{background:#fff;color:#1a56a8;border:2px solid #1a56a8}
 .who{align-items:center;justify-content:space-between;margin:0 0 1rem}
-.who p{margin:0}
+.who p{margin:0;min-width:0;overflow-wrap:anywhere}
 .notice{padding:.75rem 1rem;border-radius:8px;margin:0 0 1rem;font-weight:600}
 .notice.done{background:#e3f3e8;color:#14602f}
 .notice.alert{background:#fbe4e2;color:#8a1c15}
 .count{margin:1rem 0 .5rem}
 `;
-
-type TextKey =
-  | 'title'
-  | 'signInTitle'
-  | 'signInHint'
-  | 'email'
-  | 'password'
-  | 'signIn'
-  | 'signOut'
-  | 'signedInAs'
-  | 'pending'
-  | 'none'
-  | 'arguments'
-  | 'reason'
-  | 'proposedBy'
-  | 'proposedAt'
-  | 'expiresAt'
-  | 'preview'
-  | 'previewRefused'
-  | 'approve'
-  | 'reject'
-  | 'rejectReason'
-  | 'approvedNotice'
-  | 'rejectedNotice'
-  | 'formExpired'
-  | 'language';
-
-const TEXTS: Record<Language, Record<TextKey, string>> = {
-  en: {
-    title: 'Agent write approvals',
-    signInTitle: 'Sign in',
-    signInHint: 'Sign in with your business account to review what agents propose to change.',
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Sign in',
-    signOut: 'Sign out',
-    signedInAs: 'Signed in as',
-    pending: 'Waiting for a decision',
-    none: 'Nothing waits for a decision.',
-    arguments: 'Arguments',
-    reason: 'Reason',
-    proposedBy: 'Proposed by',
-    proposedAt: 'Proposed',
-    expiresAt: 'Expires',
-    preview: 'Preview: what it would do',
-    previewRefused: 'Preview: it would be refused',
-    approve: 'Approve and run',
-    reject: 'Reject',
-    rejectReason: 'Reason for rejecting',
-    approvedNotice: 'Proposal #{id} approved: it ran.',
-    rejectedNotice: 'Proposal #{id} rejected.',
-    formExpired: 'This form is no longer valid. Please try again.',
-    language: 'Language',
-  },
-  fr: {
-    title: 'Approbation des écritures d’agents',
-    signInTitle: 'Connexion',
-    signInHint:
-      'Connectez-vous avec votre compte d’entreprise pour examiner ce que les agents proposent de modifier.',
-    email: 'E-mail',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    signOut: 'Se déconnecter',
-    signedInAs: 'Connecté en tant que',
-    pending: 'En attente de décision',
-    none: 'Rien n’attend de décision.',
-    arguments: 'Arguments',
-    reason: 'Motif',
-    proposedBy: 'Proposé par',
-    proposedAt: 'Proposé le',
-    expiresAt: 'Expire le',
-    preview: 'Aperçu : ce que cela ferait',
-    previewRefused: 'Aperçu : ce serait refusé',
-    approve: 'Approuver et exécuter',
-    reject: 'Rejeter',
-    rejectReason: 'Motif du rejet',
-    approvedNotice: 'Proposition n° {id} approuvée : elle a été exécutée.',
-    rejectedNotice: 'Proposition n° {id} rejetée.',
-    formExpired: 'Ce formulaire n’est plus valide. Veuillez réessayer.',
-    language: 'Langue',
-  },
-  de: {
-    title: 'Freigabe von Agenten-Änderungen',
-    signInTitle: 'Anmelden',
-    signInHint: 'Melden Sie sich mit Ihrem Unternehmenskonto an, um zu prüfen, was Agenten ändern möchten.',
-    email: 'E-Mail',
-    password: 'Passwort',
-    signIn: 'Anmelden',
-    signOut: 'Abmelden',
-    signedInAs: 'Angemeldet als',
-    pending: 'Wartet auf Entscheidung',
-    none: 'Nichts wartet auf eine Entscheidung.',
-    arguments: 'Argumente',
-    reason: 'Begründung',
-    proposedBy: 'Vorgeschlagen von',
-    proposedAt: 'Vorgeschlagen am',
-    expiresAt: 'Läuft ab am',
-    preview: 'Vorschau: was es bewirken würde',
-    previewRefused: 'Vorschau: es würde abgelehnt',
-    approve: 'Genehmigen und ausführen',
-    reject: 'Ablehnen',
-    rejectReason: 'Grund der Ablehnung',
-    approvedNotice: 'Vorschlag #{id} genehmigt: Er wurde ausgeführt.',
-    rejectedNotice: 'Vorschlag #{id} abgelehnt.',
-    formExpired: 'Dieses Formular ist nicht mehr gültig. Bitte versuchen Sie es erneut.',
-    language: 'Sprache',
-  },
-  es: {
-    title: 'Aprobación de escrituras de agentes',
-    signInTitle: 'Iniciar sesión',
-    signInHint: 'Inicie sesión con su cuenta de empresa para revisar lo que los agentes proponen cambiar.',
-    email: 'Correo electrónico',
-    password: 'Contraseña',
-    signIn: 'Iniciar sesión',
-    signOut: 'Cerrar sesión',
-    signedInAs: 'Sesión iniciada como',
-    pending: 'Pendiente de decisión',
-    none: 'Nada espera una decisión.',
-    arguments: 'Argumentos',
-    reason: 'Motivo',
-    proposedBy: 'Propuesto por',
-    proposedAt: 'Propuesto el',
-    expiresAt: 'Caduca el',
-    preview: 'Vista previa: lo que haría',
-    previewRefused: 'Vista previa: sería rechazado',
-    approve: 'Aprobar y ejecutar',
-    reject: 'Rechazar',
-    rejectReason: 'Motivo del rechazo',
-    approvedNotice: 'Propuesta n.º {id} aprobada: se ejecutó.',
-    rejectedNotice: 'Propuesta n.º {id} rechazada.',
-    formExpired: 'Este formulario ya no es válido. Inténtelo de nuevo.',
-    language: 'Idioma',
-  },
-  'zh-Hans': {
-    title: '代理写入审批',
-    signInTitle: '登录',
-    signInHint: '使用企业账号登录，审阅代理提议的更改。',
-    email: '电子邮件',
-    password: '密码',
-    signIn: '登录',
-    signOut: '退出登录',
-    signedInAs: '当前登录：',
-    pending: '等待决定',
-    none: '没有等待决定的提议。',
-    arguments: '参数',
-    reason: '理由',
-    proposedBy: '提议人',
-    proposedAt: '提议时间',
-    expiresAt: '过期时间',
-    preview: '预览：将会执行的内容',
-    previewRefused: '预览：将被拒绝',
-    approve: '批准并执行',
-    reject: '拒绝',
-    rejectReason: '拒绝理由',
-    approvedNotice: '提议 #{id} 已批准并已执行。',
-    rejectedNotice: '提议 #{id} 已拒绝。',
-    formExpired: '此表单已失效，请重试。',
-    language: '语言',
-  },
-  'zh-Hant': {
-    title: '代理寫入審批',
-    signInTitle: '登入',
-    signInHint: '使用企業帳號登入，審閱代理提議的變更。',
-    email: '電子郵件',
-    password: '密碼',
-    signIn: '登入',
-    signOut: '登出',
-    signedInAs: '目前登入：',
-    pending: '等待決定',
-    none: '沒有等待決定的提議。',
-    arguments: '參數',
-    reason: '理由',
-    proposedBy: '提議人',
-    proposedAt: '提議時間',
-    expiresAt: '到期時間',
-    preview: '預覽：將會執行的內容',
-    previewRefused: '預覽：將被拒絕',
-    approve: '核准並執行',
-    reject: '拒絕',
-    rejectReason: '拒絕理由',
-    approvedNotice: '提議 #{id} 已核准並已執行。',
-    rejectedNotice: '提議 #{id} 已拒絕。',
-    formExpired: '此表單已失效，請重試。',
-    language: '語言',
-  },
-};

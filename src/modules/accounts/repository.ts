@@ -206,7 +206,12 @@ export async function insertToken(
 }
 
 /** A live token with its enabled owner, or nothing. */
-export function findLiveToken(db: Queryable<AccountsTables>, tokenHash: Buffer, now: Date) {
+/** A token that is neither revoked nor expired, of an account not disabled, by its digest or its id. */
+export function findLiveToken(
+  db: Queryable<AccountsTables>,
+  token: { hash: Buffer } | { id: number },
+  now: Date,
+) {
   return db
     .selectFrom('access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -222,7 +227,8 @@ export function findLiveToken(db: Queryable<AccountsTables>, tokenHash: Buffer, 
       'u.business_id',
       'u.contractor_company_id',
     ])
-    .where('t.token_hash', '=', tokenHash)
+    .$if('hash' in token, (q) => q.where('t.token_hash', '=', (token as { hash: Buffer }).hash))
+    .$if('id' in token, (q) => q.where('t.id', '=', (token as { id: number }).id))
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', now)
     .where('u.disabled', '=', false)

@@ -137,22 +137,24 @@ export class AccountsService {
 
   readonly authenticate: Authenticator = async (db, bearer, now) => {
     if (!looksLikeToken(bearer)) return null;
-    const row = await repo.findLiveToken(db, digestToken(bearer), now);
-    if (!row) return null;
-    const scope = row.business_scope_id;
-    // An app session of a business the account has since left is no session at all.
-    if (scope !== null && row.business_id !== null && scope !== row.business_id) return null;
-    return {
-      userId: row.user_id,
-      kind: row.kind,
-      businessId: row.business_id,
-      contractorCompanyId: row.contractor_company_id,
-      tokenId: row.token_id,
-      scopes: row.scopes === null ? 'all' : new Set(row.scopes),
-      ...(scope === null ? {} : { clientScope: scope }),
-      ...(row.token_kind === 'agent' ? { agent: true as const } : {}),
-    } satisfies Caller;
+    return callerOfToken(await repo.findLiveToken(db, { hash: digestToken(bearer) }, now));
   };
+
+  /**
+   * The person a login token signed in (email and password, the `login` operation), by the token
+   * or its id: for a page that keeps its own session over that sign-in (the approvals page). Null
+   * when the token is revoked, expired, of a disabled account, or anything but a person's sign-in
+   * (an agent's, a personal or an app token).
+   */
+  async signedInPerson(db: Queryable, token: { token: string } | { tokenId: number }, now: Date) {
+    if ('token' in token && !looksLikeToken(token.token)) return null;
+    const row = await repo.findLiveToken(
+      db,
+      'token' in token ? { hash: digestToken(token.token) } : { id: token.tokenId },
+      now,
+    );
+    return row?.token_kind === 'login' ? callerOfToken(row) : null;
+  }
 
   /** The signed-in account: who it is, where it belongs, and what its token allows. */
   async me(ctx: OperationContext) {
@@ -575,4 +577,22 @@ async function uniquely<T>(
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new AppError(code);
     throw error;
   }
+}
+
+/** The caller a live token makes, or null. */
+function callerOfToken(row: Awaited<ReturnType<typeof repo.findLiveToken>>): Caller | null {
+  if (!row) return null;
+  const scope = row.business_scope_id;
+  // An app session of a business the account has since left is no session at all.
+  if (scope !== null && row.business_id !== null && scope !== row.business_id) return null;
+  return {
+    userId: row.user_id,
+    kind: row.kind,
+    businessId: row.business_id,
+    contractorCompanyId: row.contractor_company_id,
+    tokenId: row.token_id,
+    scopes: row.scopes === null ? 'all' : new Set(row.scopes),
+    ...(scope === null ? {} : { clientScope: scope }),
+    ...(row.token_kind === 'agent' ? { agent: true as const } : {}),
+  };
 }

@@ -8,10 +8,21 @@ const STAFF = ['client_admin', 'employee'] as const;
 
 const person = z.object({ id: z.int(), name: z.string() });
 
+const namedOrder = z.object({
+  id: z.int(),
+  order_ref: z.string(),
+  customer: z.string().nullable().describe("The customer account's name"),
+  recipient: z.string().nullable().describe("The drop-off's name"),
+});
+
 const proposalSchema = z.object({
   id: z.int(),
   tool: z.string(),
+  title: z.string().describe('What the tool does, in a line a person reads'),
   arguments: z.record(z.string(), z.unknown()),
+  orders: z
+    .array(namedOrder)
+    .describe('The orders of the business the arguments name (order_id, order_ids), as people know them'),
   reason: z.string(),
   preview: z
     .record(z.string(), z.unknown())
@@ -86,7 +97,9 @@ export function approvalsOperations(approvals: ApprovalsService): Operation[] {
       summary: 'Approve a proposal: its call runs now, as the approver',
       description:
         "The call runs once, with the approver's token's scopes and account kind; the proposal keeps what it " +
-        'answered, or the refusal it met. The token that proposed it cannot approve it.',
+        'answered, or the refusal it met. An approver who may not call the tool (its scopes, its account kinds) ' +
+        'is refused as a direct call would be, and the proposal stays pending. The token that proposed it ' +
+        'cannot approve it.',
       tag: 'Approvals',
       kind: 'mutation',
       risk: 'high',

@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
 import { jsonb } from '../../platform/db/database.ts';
 import type { ApprovalsTables, ProposalStatus } from './tables.ts';
@@ -82,4 +83,59 @@ export async function recordOutcome(
     .set({ succeeded: outcome.succeeded, outcome: jsonb(outcome.outcome) })
     .where('id', '=', id)
     .execute();
+}
+
+// ----- the approvals page's sessions -----
+
+type Session = ApprovalsTables['approval_page_sessions'];
+
+export async function insertSession(db: Queryable<ApprovalsTables>, values: Insertable<Session>) {
+  await db.insertInto('approval_page_sessions').values(values).execute();
+}
+
+/** A session neither revoked, expired, nor idle since `idleBefore`, by its id's digest. */
+export function liveSession(
+  db: Queryable<ApprovalsTables>,
+  sessionHash: Buffer,
+  at: { now: Date; idleBefore: Date },
+) {
+  return db
+    .selectFrom('approval_page_sessions')
+    .select(['id', 'user_id', 'token_id'])
+    .where('session_hash', '=', sessionHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at.now)
+    .where('last_used_at', '>', at.idleBefore)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Queryable<ApprovalsTables>, id: number, now: Date) {
+  await db.updateTable('approval_page_sessions').set({ last_used_at: now }).where('id', '=', id).execute();
+}
+
+export async function revokeSession(db: Queryable<ApprovalsTables>, sessionHash: Buffer, now: Date) {
+  await db
+    .updateTable('approval_page_sessions')
+    .set({ revoked_at: now })
+    .where('session_hash', '=', sessionHash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Deletes the sessions that can no longer open the page; answers how many. */
+export async function pruneSessions(
+  db: Queryable<ApprovalsTables>,
+  at: { now: Date; idleBefore: Date },
+): Promise<number> {
+  const result = await db
+    .deleteFrom('approval_page_sessions')
+    .where((eb) =>
+      eb.or([
+        eb('revoked_at', 'is not', null),
+        eb('expires_at', '<=', at.now),
+        eb('last_used_at', '<=', at.idleBefore),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -5,7 +5,9 @@ import { AppError, isAppError } from '../../platform/errors.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import type { OrdersService } from '../orders/index.ts';
 import * as repo from './repository.ts';
+import { ReviewSessions } from './sessions.ts';
 import type { ApprovalsTables } from './tables.ts';
 
 /** How long a proposal waits for a decision before it expires. */
@@ -18,6 +20,13 @@ export const PROPOSAL_TTL_HOURS = 24;
 export interface ToolCalls {
   /** Whether the name is a write tool of the user server. */
   isWrite(tool: string): boolean;
+  /** What the tool does, in a line a person reads (its operation's summary). */
+  titleOf(tool: string): string;
+  /**
+   * Why the context's caller may not call the tool at all (account kind, scopes), as a direct
+   * call on the context's door would be refused; none: it may.
+   */
+  refusal(ctx: OperationContext, tool: string): AppError | undefined;
   /**
    * Runs the tool call inside the context's transaction, as its caller, with every check a call
    * gets; `preview` undoes it at once and performs nothing outside (a dry run).
@@ -38,11 +47,17 @@ type Row = Selectable<ApprovalsTables['agent_write_proposals']>;
  * transaction, so a proposal runs at most once however many approve it at the same moment.
  */
 export class ApprovalsService {
+  /** The approvals page's own sign-in sessions. */
+  readonly sessions: ReviewSessions;
+
   constructor(
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
+    private readonly orders: OrdersService,
     private readonly tools: ToolCalls,
-  ) {}
+  ) {
+    this.sessions = new ReviewSessions(clock, accounts);
+  }
 
   async propose(
     ctx: OperationContext,
@@ -89,6 +104,10 @@ export class ApprovalsService {
     const decided = await this.decide(ctx, id, { status: 'approved', reason: null });
     // The agent that proposed a write cannot wave it through with its own token.
     if (decided.proposed_token_id === caller.tokenId) throw new AppError('OWN_PROPOSAL');
+    // The reviewer needs what the call needs (the tool's account kinds and scopes). Refused, the
+    // approval's transaction is undone: the proposal stays pending for a reviewer who has them.
+    const refusal = this.tools.refusal(ctx, decided.tool);
+    if (refusal) throw refusal;
     // The approval is the confirmation a high-risk call needs.
     const ran = await this.outcomeOf(ctx, decided.tool, decided.arguments, { confirmed: true });
     await repo.recordOutcome(ctx.db, id, { succeeded: ran.succeeded, outcome: ran.outcome });
@@ -153,16 +172,36 @@ export class ApprovalsService {
   }
 
   private async views(ctx: OperationContext, rows: Row[]) {
-    const names = await this.accounts.namesOf(
-      ctx.db,
-      rows.flatMap((row) => [row.proposed_by, ...(row.decided_by === null ? [] : [row.decided_by])]),
-    );
+    const orderIds = new Map(rows.map((row) => [row.id, orderIdsIn(row.arguments)]));
+    const orders = await this.orders.queries.summaries(ctx.db, businessOf(ctx), [
+      ...new Set([...orderIds.values()].flat()),
+    ]);
+    const names = await this.accounts.namesOf(ctx.db, [
+      ...rows.flatMap((row) => [row.proposed_by, ...(row.decided_by === null ? [] : [row.decided_by])]),
+      ...[...orders.values()].flatMap((order) =>
+        order.customer_user_id === null ? [] : [order.customer_user_id],
+      ),
+    ]);
     const person = (id: number | null) => (id === null ? null : { id, name: names.get(id) ?? '' });
+    const named = (id: number) => {
+      const order = orders.get(id);
+      if (!order) return [];
+      return [
+        {
+          id,
+          order_ref: order.order_ref,
+          customer: order.customer_user_id === null ? null : (names.get(order.customer_user_id) ?? null),
+          recipient: order.dropoff?.name ?? null,
+        },
+      ];
+    };
     const now = this.clock.now();
     return rows.map((row) => ({
       id: row.id,
       tool: row.tool,
+      title: this.tools.titleOf(row.tool),
       arguments: row.arguments,
+      orders: (orderIds.get(row.id) ?? []).flatMap(named),
       reason: row.reason,
       preview: row.preview,
       status: row.status === 'pending' && row.expires_at <= now ? ('expired' as const) : row.status,
@@ -176,4 +215,13 @@ export class ApprovalsService {
       outcome: row.outcome,
     }));
   }
+}
+
+/**
+ * The orders a tool call's arguments name by id (`order_id`, `order_ids`, the catalog's names for
+ * an order of the caller's business), so a reviewer sees them by reference and customer.
+ */
+function orderIdsIn(args: Record<string, unknown>): number[] {
+  const ids = [args.order_id, ...(Array.isArray(args.order_ids) ? args.order_ids : [])];
+  return [...new Set(ids.filter((id): id is number => Number.isSafeInteger(id) && (id as number) > 0))];
 }

@@ -25,4 +25,17 @@ export interface ApprovalsTables {
     outcome: Record<string, unknown> | null;
     succeeded: boolean | null;
   };
+  /** The approvals page's sign-in sessions (see sessions.ts). */
+  approval_page_sessions: {
+    id: Generated<number>;
+    /** SHA-256 of the session id the browser holds; the id itself is never stored. */
+    session_hash: Buffer;
+    user_id: number;
+    /** The login token of the sign-in: what the page's calls run as, never sent to the browser. */
+    token_id: number;
+    created_at: Date;
+    last_used_at: Date;
+    expires_at: Date;
+    revoked_at: Date | null;
+  };
 }

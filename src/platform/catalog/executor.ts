@@ -64,6 +64,11 @@ export interface AlliedAccess {
 /** What a door knows about one call. */
 export interface Invocation {
   bearer: string | undefined;
+  /**
+   * The caller, when the door signed it in itself and keeps its own session over that sign-in
+   * (the approvals page): the bearer is not read then.
+   */
+  signedIn?: Caller;
   /** A tracking provider's key (REST: the X-OTEP-Provider-Key header). */
   providerKey?: string;
   /** The media type the door negotiated for the answer (see Operation.representations). */
@@ -231,6 +236,11 @@ export class Executor {
     return mayCall(operation, caller);
   }
 
+  /** Why this caller may not call the operation at all (kind, scopes), as this door says it; none: it may. */
+  refusal(operation: Operation, caller: Caller | null, door: Door): AppError | undefined {
+    return refusalOf(operation, caller, door);
+  }
+
   async execute(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<unknown> {
     const started = performance.now();
     let outcome: Outcome = 'failed';
@@ -357,7 +367,7 @@ export class Executor {
   }
 
   private async authorize(operation: Operation, invocation: Invocation): Promise<Caller | null> {
-    const caller = await this.callerOf(invocation.bearer, invocation.scopes);
+    const caller = invocation.signedIn ?? (await this.callerOf(invocation.bearer, invocation.scopes));
     const refusal = refusalOf(operation, caller, invocation.door);
     if (refusal) throw refusal;
     return caller;

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ClientError, GraphQLClient, gql } from 'graphql-request';
+import { createTenant, DROPOFF, issuedToken, login, type Tenant } from './support/fixtures.ts';
+import { type Client as Http, client as http } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+/**
+ * The approval queue on every door: a reviewer needs what the proposed call needs, and a proposal
+ * tells a person what it would change (the tool's title, the orders it names).
+ */
+describe('the approval queue', () => {
+  let server: TestServer;
+  let api: Http;
+  let tenant: Tenant;
+  let admin: string;
+  /** An employee's token that may decide proposals, and nothing else. */
+  let reviewerWithoutOrders: string;
+  const mcpClients: Client[] = [];
+
+  const newOrder = async (extra: Record<string, unknown> = {}) =>
+    (await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF, ...extra }, { token: admin })).body
+      .orders[0] as { id: number; order_ref: string };
+  const statusOf = async (id: number) =>
+    (await api.get(`/api/v1/client/orders/${id}`, { token: admin })).body.order.status as string;
+  /** An agent's proposal to cancel an order (cancel_order needs orders:write). */
+  const proposeCancel = async (orderId: number) => {
+    const agent = await issuedToken(server, { userId: tenant.userIds.employee, kind: 'agent' });
+    const answer = await api.post(
+      '/api/v1/agent/approvals',
+      { tool: 'cancel_order', arguments: { order_id: orderId }, reason: 'The customer cancelled by phone' },
+      { token: agent },
+    );
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body.proposal as { id: number; status: string };
+  };
+  const pendingIds = async () =>
+    (await api.get('/api/v1/agent/approvals', { token: admin })).body.proposals.map(
+      (proposal: { id: number }) => proposal.id,
+    ) as number[];
+  /** After a refused approval: still pending, nothing ran, and a reviewer with the scopes can approve it. */
+  const stillApprovable = async (proposalId: number, orderId: number) => {
+    assert.ok((await pendingIds()).includes(proposalId));
+    assert.equal(await statusOf(orderId), 'NEW_ORDER');
+    const approved = await api.post(
+      `/api/v1/agent/approvals/${proposalId}/approve`,
+      {},
+      { token: admin, headers: { 'x-confirm': '1' } },
+    );
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.proposal.status, 'approved');
+    assert.equal(approved.body.proposal.succeeded, true);
+    assert.equal(await statusOf(orderId), 'CANCELLED');
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    api = http(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'approvals');
+    admin = await login(api, tenant.emails.client_admin);
+    reviewerWithoutOrders = await issuedToken(server, {
+      userId: tenant.userIds.employee,
+      kind: 'personal',
+      scopes: ['approvals:read', 'approvals:write'],
+    });
+  });
+  after(async () => {
+    for (const mcp of mcpClients) await mcp.close();
+    await server.close();
+  });
+
+  it('REST: refuses a reviewer without the tool’s scopes, naming them, and the proposal stays pending', async () => {
+    const order = await newOrder();
+    const proposal = await proposeCancel(order.id);
+    const refused = await api.post(
+      `/api/v1/agent/approvals/${proposal.id}/approve`,
+      {},
+      { token: reviewerWithoutOrders },
+    );
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error_code, 'INSUFFICIENT_SCOPE');
+    assert.deepEqual(refused.body.details.missing, ['orders:write']);
+    assert.match(refused.body.message, /orders:write/);
+    await stillApprovable(proposal.id, order.id);
+  });
+
+  it('GraphQL: the same refusal, and the proposal stays pending', async () => {
+    const order = await newOrder();
+    const proposal = await proposeCancel(order.id);
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${reviewerWithoutOrders}` },
+    });
+    const refusal = await graphql
+      .request(
+        gql`
+          mutation ($id: Int!) {
+            approvePendingWrite(proposal_id: $id) {
+              proposal {
+                status
+              }
+            }
+          }
+        `,
+        { id: proposal.id },
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assert.ok(refusal instanceof ClientError, 'the approval was not refused');
+    const extensions = refusal.response.errors?.[0]?.extensions as { error_code?: string; details?: unknown };
+    assert.equal(extensions.error_code, 'INSUFFICIENT_SCOPE');
+    assert.deepEqual(extensions.details, { missing: ['orders:write'] });
+    await stillApprovable(proposal.id, order.id);
+  });
+
+  it('MCP: the same refusal as SCOPE_REQUIRED, and the proposal stays pending', async () => {
+    const order = await newOrder();
+    const proposal = await proposeCancel(order.id);
+    const mcp = new Client({ name: 'approvals-test', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${reviewerWithoutOrders}` } },
+      }),
+    );
+    mcpClients.push(mcp);
+    const refused = (await mcp.callTool({
+      name: 'approve_pending_write',
+      arguments: { proposal_id: proposal.id, confirm: true },
+    })) as CallToolResult & { structuredContent: { error_code: string; details: { missing: string[] } } };
+    assert.equal(refused.isError, true);
+    assert.equal(refused.structuredContent.error_code, 'SCOPE_REQUIRED');
+    assert.deepEqual(refused.structuredContent.details.missing, ['orders:write']);
+    await stillApprovable(proposal.id, order.id);
+  });
+
+  it('says what a proposal would change: the tool’s title and the orders it names, by reference and customer', async () => {
+    const order = await newOrder({ customer_id: tenant.userIds.customer });
+    const proposal = (await proposeCancel(order.id)) as unknown as {
+      title: string;
+      orders: Array<{ id: number; order_ref: string; customer: string | null; recipient: string | null }>;
+    };
+    const cancel = server.app.catalog.list().find((operation) => operation.tool?.user === 'cancel_order');
+    assert.equal(proposal.title, cancel?.summary);
+    assert.deepEqual(proposal.orders, [
+      {
+        id: order.id,
+        order_ref: order.order_ref,
+        customer: `customer of ${tenant.code}`,
+        recipient: DROPOFF.name,
+      },
+    ]);
+  });
+});
