@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import { maxHeaderSize } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -55,6 +56,37 @@ describe('the HTTP shell', () => {
     const undecodable = await api.get('/api/v1/otep/trackings/%E0%A4%A');
     assert.equal(undecodable.status, 400);
     assert.equal(undecodable.body.error_code, 'INVALID_URL');
+  });
+
+  it('answers requests Node refuses before parsing them in the error shape: headers too large, malformed', async () => {
+    const huge = await fetch(`${server.baseUrl}/api/health?q=${'a'.repeat(20_000)}`);
+    assert.equal(huge.status, 431);
+    assert.match(huge.headers.get('content-type') ?? '', /application\/json/);
+    const body = (await huge.json()) as Record<string, unknown>;
+    assert.equal(body.result, false);
+    assert.equal(body.error_code, 'HEADERS_TOO_LARGE');
+    assert.deepEqual(body.details, { limit_bytes: maxHeaderSize });
+    assert.match(String(body.message), /16384 bytes/);
+    const bigHeader = await fetch(`${server.baseUrl}/api/health`, {
+      headers: { 'x-padding': 'b'.repeat(20_000) },
+    });
+    assert.equal(bigHeader.status, 431);
+    assert.equal(((await bigHeader.json()) as { error_code: string }).error_code, 'HEADERS_TOO_LARGE');
+
+    // A request line no HTTP parser takes, sent as raw bytes.
+    const { port } = new URL(server.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('NOT AN HTTP REQUEST\r\n\r\n'));
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString();
+      });
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    assert.match(raw, /^HTTP\/1\.1 400 Bad Request\r\n/);
+    const [, rawBody] = raw.split('\r\n\r\n');
+    assert.equal((JSON.parse(rawBody!) as { error_code: string }).error_code, 'BAD_REQUEST');
   });
 
   it('refuses a body that is not JSON, or not an object', async () => {

@@ -1,4 +1,5 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import Fastify, {
   type FastifyInstance,
   type FastifyReply,
@@ -63,6 +64,13 @@ export function createHttpServer(config: HttpSettings, metrics: Metrics): Fastif
     // Keep-alive sockets must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    // Requests Node refuses before they are parsed (headers too large, too slow, malformed) in the
+    // one error shape too. Nothing of the request is known: English, and a fresh request id.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(clientErrorResponse(error));
+      socket.destroy(error);
+    },
     // Refusals of the router (a path value too long, bad percent-encoding) in the one error shape.
     frameworkErrors: (error, request, reply) => {
       request.lang = negotiateLanguage(request.headers['accept-language']);
@@ -169,4 +177,28 @@ export function bearerOf(request: FastifyRequest): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** The raw HTTP answer to a request Node refused before parsing it, in the one error shape. */
+function clientErrorResponse(error: NodeJS.ErrnoException): string {
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('HEADERS_TOO_LARGE', {
+          params: { limit: maxHeaderSize },
+          details: { limit_bytes: maxHeaderSize },
+        })
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('REQUEST_TIMEOUT')
+        : new AppError('BAD_REQUEST');
+  const requestId = randomUUID();
+  const body = JSON.stringify(errorBody(appError, 'en', requestId));
+  return [
+    `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
 }

@@ -23,6 +23,9 @@ export const de: ErrorMessages = {
   EMAIL_TAKEN: 'Ein Benutzer mit dieser E-Mail-Adresse existiert bereits.',
   BUSINESS_CODE_TAKEN: 'Ein Unternehmen mit diesem Code existiert bereits.',
   PAYLOAD_TOO_LARGE: 'Der Anfragetext überschreitet die Grenze von {limit} Bytes.',
+  HEADERS_TOO_LARGE:
+    'Die Kopfzeilen und die URL der Anfrage sind größer, als der Server annimmt ({limit} Bytes); senden Sie darin weniger oder die Daten im Anfragetext.',
+  REQUEST_TIMEOUT: 'Die Anfrage ist nicht rechtzeitig vollständig angekommen.',
   UNSUPPORTED_MEDIA_TYPE: 'Der Anfragetext muss als application/json gesendet werden.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Senden Sie das PDF selbst als application/pdf oder seinen SHA-256-Wert als application/json ({ "sha256": "<hex>" }).',

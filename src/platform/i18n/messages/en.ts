@@ -24,6 +24,9 @@ export const en: ErrorMessages = {
   EMAIL_TAKEN: 'A user with this email already exists.',
   BUSINESS_CODE_TAKEN: 'A business with this code already exists.',
   PAYLOAD_TOO_LARGE: 'The request body is larger than the limit of {limit} bytes.',
+  HEADERS_TOO_LARGE:
+    'The request headers and URL are larger than the server takes ({limit} bytes); send less in them, or put data in the body.',
+  REQUEST_TIMEOUT: 'The request did not arrive in full in time.',
   UNSUPPORTED_MEDIA_TYPE: 'The request body must be sent as application/json.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Send the PDF itself as application/pdf, or its SHA-256 as application/json ({ "sha256": "<hex>" }).',

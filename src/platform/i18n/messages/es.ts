@@ -23,6 +23,9 @@ export const es: ErrorMessages = {
   EMAIL_TAKEN: 'Ya existe un usuario con este correo electrónico.',
   BUSINESS_CODE_TAKEN: 'Ya existe una empresa con este código.',
   PAYLOAD_TOO_LARGE: 'El cuerpo de la solicitud supera el límite de {limit} bytes.',
+  HEADERS_TOO_LARGE:
+    'Las cabeceras y la URL de la solicitud superan lo que el servidor admite ({limit} bytes); envíe menos en ellas o los datos en el cuerpo.',
+  REQUEST_TIMEOUT: 'La solicitud no llegó completa a tiempo.',
   UNSUPPORTED_MEDIA_TYPE: 'El cuerpo de la solicitud debe enviarse como application/json.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envíe el PDF tal cual como application/pdf, o su SHA-256 como application/json ({ "sha256": "<hex>" }).',

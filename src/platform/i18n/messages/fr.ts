@@ -23,6 +23,9 @@ export const fr: ErrorMessages = {
   EMAIL_TAKEN: 'Un utilisateur avec cette adresse e-mail existe déjà.',
   BUSINESS_CODE_TAKEN: 'Une entreprise avec ce code existe déjà.',
   PAYLOAD_TOO_LARGE: 'Le corps de la requête dépasse la limite de {limit} octets.',
+  HEADERS_TOO_LARGE:
+    'Les en-têtes et l’URL de la requête dépassent ce que le serveur accepte ({limit} octets) ; envoyez-y moins, ou les données dans le corps.',
+  REQUEST_TIMEOUT: 'La requête n’est pas arrivée en entier à temps.',
   UNSUPPORTED_MEDIA_TYPE: 'Le corps de la requête doit être envoyé en application/json.',
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envoyez le PDF lui-même en application/pdf, ou son SHA-256 en application/json ({ "sha256": "<hex>" }).',

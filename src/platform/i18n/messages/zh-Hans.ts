@@ -20,6 +20,9 @@ export const zhHans: ErrorMessages = {
   EMAIL_TAKEN: '使用该邮箱的用户已存在。',
   BUSINESS_CODE_TAKEN: '使用该代码的企业已存在。',
   PAYLOAD_TOO_LARGE: '请求正文超过了 {limit} 字节的上限。',
+  HEADERS_TOO_LARGE:
+    '请求头和 URL 超过了服务器接受的大小（{limit} 字节）；请减少其中的内容，或将数据放在正文中。',
+  REQUEST_TIMEOUT: '请求未能及时完整到达。',
   UNSUPPORTED_MEDIA_TYPE: '请求正文必须以 application/json 格式发送。',
   UNSUPPORTED_DOCUMENT_TYPE:
     '请以 application/pdf 发送 PDF 文件本身，或以 application/json 发送其 SHA-256（{ "sha256": "<hex>" }）。',

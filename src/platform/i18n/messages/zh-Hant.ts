@@ -20,6 +20,9 @@ export const zhHant: ErrorMessages = {
   EMAIL_TAKEN: '使用該電子郵件的使用者已存在。',
   BUSINESS_CODE_TAKEN: '使用該代碼的企業已存在。',
   PAYLOAD_TOO_LARGE: '請求內文超過了 {limit} 位元組的上限。',
+  HEADERS_TOO_LARGE:
+    '請求標頭和 URL 超過了伺服器接受的大小（{limit} 位元組）；請減少其中的內容，或將資料放在內文中。',
+  REQUEST_TIMEOUT: '請求未能及時完整到達。',
   UNSUPPORTED_MEDIA_TYPE: '請求內文必須以 application/json 格式傳送。',
   UNSUPPORTED_DOCUMENT_TYPE:
     '請以 application/pdf 傳送 PDF 檔案本身，或以 application/json 傳送其 SHA-256（{ "sha256": "<hex>" }）。',
