@@ -66,6 +66,13 @@ describe('public tracking: GET /api/v1/tracking/{number} and trackingPublic', ()
     });
   });
 
+  it('finds a number typed in lower case, as the same parcel', async () => {
+    const typed = await api.get(`/api/v1/tracking/${number.toLowerCase()}`);
+    assert.equal(typed.status, 200, JSON.stringify(typed.body));
+    assert.equal(typed.body.trackingNumber, number);
+    assert.equal(typed.body.status, 'delivered');
+  });
+
   it("speaks the caller's language", async () => {
     const answer = await api.get(`/api/v1/tracking/${number}`, { headers: { 'accept-language': 'fr' } });
     assert.equal(answer.status, 200);

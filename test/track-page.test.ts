@@ -89,6 +89,13 @@ describe('tracking page /track/{number}', () => {
     await close();
   });
 
+  it('finds a number typed in lower case', async () => {
+    const { page, status, close } = await open(`/track/${number.toLowerCase()}`);
+    assert.equal(status, 200);
+    assert.equal(await page.locator('.status-text').innerText(), 'Delivered');
+    await close();
+  });
+
   it('speaks German with ?lang=de, and the browser’s language otherwise', async () => {
     const german = await open(`/track/${number}?lang=de`, { locale: 'fr-FR' });
     assert.equal(await german.page.getAttribute('html', 'lang'), 'de');

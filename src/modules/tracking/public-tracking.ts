@@ -11,8 +11,11 @@ import { progressRank } from './validator.ts';
 
 export const GET_PUBLIC_TRACKING = 'get_public_tracking';
 
-/** A tracking number as the public may type it. */
-export const trackingNumberParam = z.string().trim().min(1).max(64);
+/**
+ * A tracking number as the public may type it: the service issues them in capitals (a business's
+ * prefix and Crockford base32), so one typed in lower case is the same number.
+ */
+export const trackingNumberParam = z.string().trim().toUpperCase().min(1).max(64);
 
 /** Events a page holds at most: a long timeline is read a page at a time, newest first. */
 export const MAX_EVENTS_PER_PAGE = 1000;
