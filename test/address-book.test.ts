@@ -262,7 +262,7 @@ describe('address book', () => {
       { token: admin, headers: { 'accept-language': 'fr' } },
     );
     assert.equal(both.status, 422);
-    assert.equal(both.body.details.fields[0].field, 'orders.0.dropoff_address_id');
+    assert.equal(both.body.details.fields[0].field, 'dropoff_address_id');
     assert.match(both.body.details.fields[0].message, /exactement/);
   });
 

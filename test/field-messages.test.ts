@@ -38,7 +38,7 @@ describe("the service's own validation messages, in the caller's language", () =
   after(() => server.close());
 
   it('words the shapes of an order in French and German: country, currency, local time, time window', async () => {
-    // One order is orders[0] of a list of one.
+    // One order sent as it is: the refusals name its fields as sent, not orders.0.*.
     const order = {
       dropoff: { line1: '1 rue de la Paix', country: 'France' },
       currency: 'euro',
@@ -48,21 +48,15 @@ describe("the service's own validation messages, in the caller's language", () =
     const fr = fieldMessages(
       await api.post('/api/v1/client/orderCreate', order, { token: admin, headers: inLanguage('fr') }),
     );
-    assert.equal(
-      fr['orders.0.dropoff.country'],
-      'Un code pays ISO 3166-1 alpha-2 est attendu, par exemple FR.',
-    );
-    assert.equal(fr['orders.0.currency'], 'Un code devise ISO 4217 est attendu, par exemple EUR.');
-    assert.equal(fr['orders.0.time_window.start'], 'Une heure locale HH:MM est attendue, par exemple 08:30.');
+    assert.equal(fr['dropoff.country'], 'Un code pays ISO 3166-1 alpha-2 est attendu, par exemple FR.');
+    assert.equal(fr['currency'], 'Un code devise ISO 4217 est attendu, par exemple EUR.');
+    assert.equal(fr['time_window.start'], 'Une heure locale HH:MM est attendue, par exemple 08:30.');
     const de = fieldMessages(
       await api.post('/api/v1/client/orderCreate', order, { token: admin, headers: inLanguage('de') }),
     );
-    assert.equal(
-      de['orders.0.dropoff.country'],
-      'Erwartet wird ein Ländercode nach ISO 3166-1 Alpha-2, etwa DE.',
-    );
-    assert.equal(de['orders.0.currency'], 'Erwartet wird ein Währungscode nach ISO 4217, etwa EUR.');
-    assert.equal(de['orders.0.time_window.start'], 'Erwartet wird eine Ortszeit HH:MM, etwa 08:30.');
+    assert.equal(de['dropoff.country'], 'Erwartet wird ein Ländercode nach ISO 3166-1 Alpha-2, etwa DE.');
+    assert.equal(de['currency'], 'Erwartet wird ein Währungscode nach ISO 4217, etwa EUR.');
+    assert.equal(de['time_window.start'], 'Erwartet wird eine Ortszeit HH:MM, etwa 08:30.');
 
     const backwards = fieldMessages(
       await api.post(
@@ -71,7 +65,7 @@ describe("the service's own validation messages, in the caller's language", () =
         { token: admin, headers: inLanguage('de') },
       ),
     );
-    assert.deepEqual(backwards, { 'orders.0.time_window.end': 'Das Ende muss nach dem Beginn liegen.' });
+    assert.deepEqual(backwards, { 'time_window.end': 'Das Ende muss nach dem Beginn liegen.' });
   });
 
   it("words a warehouse's code, time zone, country and opening hours in the caller's language", async () => {

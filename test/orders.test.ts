@@ -100,13 +100,20 @@ describe('orders', () => {
 
   it('checks the fields each kind of order needs, naming them in the caller language', async () => {
     const cases: Array<[unknown, string[]]> = [
-      [{ type: 'P', dropoff: { line1: 'x' } }, ['orders.0.pickup']],
-      [{ type: 'P2P', pickup: { line1: 'x' } }, ['orders.0.dropoff']],
-      [{ family: 'label_service', type: 'D', dropoff: { line1: 'x' } }, ['orders.0.type']],
-      [{ dropoff: { line1: 'x' }, shipping_price: 3 }, ['orders.0.currency']],
+      // One order sent as it is: its own fields are named.
+      [{ type: 'P', dropoff: { line1: 'x' } }, ['pickup']],
+      [{ type: 'P2P', pickup: { line1: 'x' } }, ['dropoff']],
+      [{ order_ref: 'NO-DROPOFF' }, ['dropoff']],
+      [{ family: 'label_service', type: 'D', dropoff: { line1: 'x' } }, ['type']],
+      [{ dropoff: { line1: 'x' }, shipping_price: 3 }, ['currency']],
       [
         { dropoff: { line1: '' }, time_window: { start: '12:00', end: '09:00' } },
-        ['orders.0.time_window.end', 'orders.0.dropoff.line1'],
+        ['time_window.end', 'dropoff.line1'],
+      ],
+      // A list: each order by its place in it.
+      [
+        { orders: [{ dropoff: { line1: 'x' } }, { type: 'P2P', pickup: { line1: 'x' } }] },
+        ['orders.1.dropoff'],
       ],
     ];
     for (const [body, fields] of cases) {

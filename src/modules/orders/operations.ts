@@ -38,7 +38,28 @@ const orderResult = z.object({ result: z.literal(true), order: orderSchema });
 
 /** A single order, or `{ orders: [...] }` with up to 100. */
 const oneOrMany = z.preprocess(
-  (body) => (body && typeof body === 'object' && 'orders' in body ? body : { orders: [body] }),
+  (body, ctx) => {
+    if (body && typeof body === 'object' && 'orders' in body) return body;
+    // One order sent as it is: its refusals name its own fields (dropoff), not orders.0.dropoff.
+    // Each goes on as zod raised it (with the check that named its message), unworded: the
+    // caller's language map words it.
+    const raised: z.core.$ZodRawIssue[] = [];
+    const one = orderInputSchema.safeParse(body, {
+      error: (issue) => {
+        raised.push(issue);
+        return undefined;
+      },
+    });
+    if (one.success) return { orders: [body] };
+    for (const { message: _message, ...issue } of one.error.issues) {
+      const path = JSON.stringify(issue.path);
+      const raw = raised.find(
+        (candidate) => candidate.code === issue.code && JSON.stringify(candidate.path) === path,
+      );
+      ctx.addIssue((raw ?? issue) as never);
+    }
+    return body;
+  },
   z.object({ orders: z.array(orderInputSchema).min(1).max(100) }),
 );
 
