@@ -49,13 +49,13 @@ describe("the service's own validation messages, in the caller's language", () =
       await api.post('/api/v1/client/orderCreate', order, { token: admin, headers: inLanguage('fr') }),
     );
     assert.equal(fr['dropoff.country'], 'Un code pays ISO 3166-1 alpha-2 est attendu, par exemple FR.');
-    assert.equal(fr['currency'], 'Un code devise ISO 4217 est attendu, par exemple EUR.');
+    assert.equal(fr.currency, 'Un code devise ISO 4217 est attendu, par exemple EUR.');
     assert.equal(fr['time_window.start'], 'Une heure locale HH:MM est attendue, par exemple 08:30.');
     const de = fieldMessages(
       await api.post('/api/v1/client/orderCreate', order, { token: admin, headers: inLanguage('de') }),
     );
     assert.equal(de['dropoff.country'], 'Erwartet wird ein Ländercode nach ISO 3166-1 Alpha-2, etwa DE.');
-    assert.equal(de['currency'], 'Erwartet wird ein Währungscode nach ISO 4217, etwa EUR.');
+    assert.equal(de.currency, 'Erwartet wird ein Währungscode nach ISO 4217, etwa EUR.');
     assert.equal(de['time_window.start'], 'Erwartet wird eine Ortszeit HH:MM, etwa 08:30.');
 
     const backwards = fieldMessages(
