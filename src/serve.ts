@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { createApp, createServices } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { openServiceDatabase } from './database.ts';
 import { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo } from './demo/seed.ts';
 import { systemClock } from './platform/clock.ts';
@@ -15,6 +16,8 @@ const SHUTDOWN_GRACE_MS = 15_000;
  */
 export async function serve(config: Config): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
+  // Before a database is started or seeded: its sign-in details would be for a service nobody reaches.
+  await requireFreePort(config.host, config.port);
   const database = await openServiceDatabase(config, say);
 
   if (database.embedded) {
@@ -69,4 +72,22 @@ export async function serve(config: Config): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Refuses, naming PORT, a port another process holds (or this account may not take). */
+async function requireFreePort(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = net.createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ port, host, exclusive: true }, resolve);
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'is already in use by another process' : `cannot be taken (${code})`;
+    throw new ConfigError(`PORT=${port}: ${host}:${port} ${why}. Stop that process, or set PORT to a free port.`);
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+  }
 }

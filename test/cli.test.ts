@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -253,6 +254,23 @@ describe('tms help and configuration errors', () => {
     const tokenHelp = await run(['token', 'create', '--help'], {});
     assert.match(tokenHelp.stdout, /--profile <name>/);
     assert.match(tokenHelp.stdout, /ops-readonly/);
+  });
+
+  it('refuses a port already in use before it starts or seeds any database, naming PORT', async () => {
+    const holder = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => holder.once('listening', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'tms-port-'));
+    try {
+      const taken = await run(['serve'], { HOST: '127.0.0.1', PORT: String(port), TMS_DATA_DIR: dataDir });
+      assert.equal(taken.code, 2, taken.stderr);
+      assert.match(taken.stderr, new RegExp(`PORT=${port}: 127\\.0\\.0\\.1:${port} is already in use`));
+      assert.doesNotMatch(taken.stdout, /admin@demo\.test|Demo/);
+      assert.deepEqual(await readdir(dataDir), [], 'no database was created');
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a bad setting with a message naming it', async () => {
