@@ -86,7 +86,9 @@ async function requireFreePort(host: string, port: number): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'is already in use by another process' : `cannot be taken (${code})`;
-    throw new ConfigError(`PORT=${port}: ${host}:${port} ${why}. Stop that process, or set PORT to a free port.`);
+    throw new ConfigError(
+      `PORT=${port}: ${host}:${port} ${why}. Stop that process, or set PORT to a free port.`,
+    );
   } finally {
     await new Promise((resolve) => probe.close(resolve));
   }
