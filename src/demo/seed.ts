@@ -204,7 +204,7 @@ async function seedDemoWarehouses(services: Services, ctx: OperationContext, inp
   const { warehouses, orders, dispatch } = services;
   const businessId = ctx.business!;
   const today = await dispatch.today(ctx.db, businessId);
-  const { warehouse: paris } = await warehouses.createWarehouse(ctx, {
+  const { warehouse: paris } = await warehouses.sites.createWarehouse(ctx, {
     code: 'PAR-BERCY',
     name: 'Paris Bercy warehouse',
     line1: '7 Quai de Bercy',
@@ -222,7 +222,7 @@ async function seedDemoWarehouses(services: Services, ctx: OperationContext, inp
     ),
     postal_prefixes: ['75', '92', '93', '94'],
   });
-  await warehouses.createWarehouse(ctx, {
+  await warehouses.sites.createWarehouse(ctx, {
     code: 'LYS-GERLAND',
     name: 'Lyon Gerland warehouse',
     line1: '20 Avenue Tony Garnier',
@@ -234,14 +234,18 @@ async function seedDemoWarehouses(services: Services, ctx: OperationContext, inp
     time_zone: 'Europe/Paris',
     postal_prefixes: ['69'],
   });
-  await warehouses.createLocation(ctx, paris.id, { code: 'A', kind: 'zone', capacity: 500 });
+  await warehouses.sites.createLocation(ctx, paris.id, { code: 'A', kind: 'zone', capacity: 500 });
   for (const n of [1, 2, 3, 4]) {
-    await warehouses.createLocation(ctx, paris.id, { code: `A-0${n}`, kind: 'bin', capacity: 40 });
+    await warehouses.sites.createLocation(ctx, paris.id, { code: `A-0${n}`, kind: 'bin', capacity: 40 });
   }
   for (const n of [1, 2, 3, 4, 5, 6]) {
-    await warehouses.createLocation(ctx, paris.id, { code: `LANE-${n}`, kind: 'staging_lane', capacity: 80 });
+    await warehouses.sites.createLocation(ctx, paris.id, {
+      code: `LANE-${n}`,
+      kind: 'staging_lane',
+      capacity: 80,
+    });
   }
-  await warehouses.setStaff(ctx, paris.id, input.staff);
+  await warehouses.sites.setStaff(ctx, paris.id, input.staff);
   const [lyon] = await orders.intake.create(ctx, [
     orderInputSchema.parse({
       order_ref: 'DEMO-LYON-1',
@@ -260,7 +264,7 @@ async function seedDemoWarehouses(services: Services, ctx: OperationContext, inp
   const received = planned.filter((order) => order.route_id !== lastRoute);
   const numbers = [...received, lyon!].flatMap((order) => order.packages.map((p) => p.tracking_number));
   for (let i = 0; i < numbers.length; i += 100)
-    await warehouses.receive(ctx, paris.id, numbers.slice(i, i + 100));
+    await warehouses.receiving.receive(ctx, paris.id, numbers.slice(i, i + 100));
 }
 
 /**

@@ -130,7 +130,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         ...pageParams,
       }),
       output: z.object({ result: z.literal(true), ...pageEnvelope, warehouses: z.array(warehouseSchema) }),
-      handler: (ctx, input) => warehouses.list(ctx, input),
+      handler: (ctx, input) => warehouses.sites.list(ctx, input),
     }),
     defineOperation({
       name: 'get_inventory',
@@ -198,7 +198,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
           }),
         ),
       }),
-      handler: (ctx, input) => warehouses.inventory(ctx, input),
+      handler: (ctx, input) => warehouses.sites.inventory(ctx, input),
     }),
     defineOperation({
       name: 'create_warehouse',
@@ -213,7 +213,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       graphql: 'createWarehouse',
       input: warehouseInput,
       output: warehouseAnswer,
-      handler: (ctx, input) => warehouses.createWarehouse(ctx, input),
+      handler: (ctx, input) => warehouses.sites.createWarehouse(ctx, input),
     }),
     defineOperation({
       name: 'update_warehouse',
@@ -243,7 +243,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         postal_prefixes: warehouseInput.shape.postal_prefixes.unwrap().nullable().optional(),
       }),
       output: warehouseAnswer,
-      handler: (ctx, { warehouse_id, ...changes }) => warehouses.updateWarehouse(ctx, warehouse_id, changes),
+      handler: (ctx, { warehouse_id, ...changes }) =>
+        warehouses.sites.updateWarehouse(ctx, warehouse_id, changes),
     }),
     defineOperation({
       name: 'create_warehouse_location',
@@ -265,7 +266,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         capacity: z.int().min(0).max(1_000_000),
       }),
       output: z.object({ result: z.literal(true), location: locationSchema }),
-      handler: (ctx, { warehouse_id, ...input }) => warehouses.createLocation(ctx, warehouse_id, input),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.sites.createLocation(ctx, warehouse_id, input),
     }),
     defineOperation({
       name: 'update_warehouse_location',
@@ -294,7 +295,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       }),
       output: z.object({ result: z.literal(true), location: locationSchema }),
       handler: (ctx, { warehouse_id, location_id, ...changes }) =>
-        warehouses.updateLocation(ctx, warehouse_id, location_id, changes),
+        warehouses.sites.updateLocation(ctx, warehouse_id, location_id, changes),
     }),
     defineOperation({
       name: 'set_warehouse_staff',
@@ -310,7 +311,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       graphql: 'setWarehouseStaff',
       input: z.object({ warehouse_id: warehouseId, user_ids: z.array(idParam).max(500) }),
       output: warehouseAnswer,
-      handler: (ctx, input) => warehouses.setStaff(ctx, input.warehouse_id, input.user_ids),
+      handler: (ctx, input) => warehouses.sites.setStaff(ctx, input.warehouse_id, input.user_ids),
     }),
     defineOperation({
       name: 'receive_packages',
@@ -329,7 +330,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         tracking_numbers: z.array(trackingNumber).min(1).max(MAX_BATCH),
       }),
       output: z.object({ result: z.literal(true), received: z.int(), results: z.array(scanResult) }),
-      handler: (ctx, input) => warehouses.receive(ctx, input.warehouse_id, input.tracking_numbers),
+      handler: (ctx, input) => warehouses.receiving.receive(ctx, input.warehouse_id, input.tracking_numbers),
     }),
     defineOperation({
       name: 'receive_stock',
@@ -357,7 +358,8 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         customer_id: z.int(),
         unplaced_quantity: z.int().describe('Units of this SKU waiting to be put away'),
       }),
-      handler: (ctx, { warehouse_id, ...input }) => warehouses.receiveStock(ctx, warehouse_id, input),
+      handler: (ctx, { warehouse_id, ...input }) =>
+        warehouses.receiving.receiveStock(ctx, warehouse_id, input),
     }),
     defineOperation({
       name: 'putaway',
@@ -410,7 +412,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         outcome: z.enum(['moved', 'unchanged']),
         location: locationSchema,
       }),
-      handler: (ctx, { warehouse_id, ...input }) => warehouses.putaway(ctx, warehouse_id, input),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.receiving.putaway(ctx, warehouse_id, input),
     }),
     defineOperation({
       name: 'sort_package',
@@ -441,7 +443,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         lane: z.object({ id: z.int(), code: z.string() }).nullable(),
         stop_sequence: z.int().nullable(),
       }),
-      handler: (ctx, { warehouse_id, ...input }) => warehouses.sort(ctx, warehouse_id, input),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.routes.sort(ctx, warehouse_id, input),
     }),
     defineOperation({
       name: 'get_route_sorting',
@@ -471,7 +473,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         ),
         unrouted: z.array(z.string()).describe('Packages held here whose order is on no route that day'),
       }),
-      handler: (ctx, { warehouse_id, ...input }) => warehouses.sortPlan(ctx, warehouse_id, input),
+      handler: (ctx, { warehouse_id, ...input }) => warehouses.routes.sortPlan(ctx, warehouse_id, input),
     }),
     defineOperation({
       name: 'load_package',
@@ -501,7 +503,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         route_id: z.int(),
       }),
       handler: (ctx, input) =>
-        warehouses.load(ctx, input.warehouse_id, input.route_id, input.tracking_number),
+        warehouses.routes.load(ctx, input.warehouse_id, input.route_id, input.tracking_number),
     }),
     defineOperation({
       name: 'get_route_outbound',
@@ -517,7 +519,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       graphql: 'routeOutbound',
       input: z.object({ warehouse_id: warehouseId, route_id: idParam }),
       output: z.object({ result: z.literal(true), ...outboundReport }),
-      handler: (ctx, input) => warehouses.outbound(ctx, input.warehouse_id, input.route_id),
+      handler: (ctx, input) => warehouses.routes.outbound(ctx, input.warehouse_id, input.route_id),
     }),
     defineOperation({
       name: 'dispatch_route',
@@ -538,7 +540,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         outcome: z.enum(['dispatched', 'already_dispatched']),
         ...outboundReport,
       }),
-      handler: (ctx, input) => warehouses.dispatchRoute(ctx, input.warehouse_id, input.route_id),
+      handler: (ctx, input) => warehouses.routes.dispatchRoute(ctx, input.warehouse_id, input.route_id),
     }),
     defineOperation({
       name: 'transfer_packages',
@@ -565,7 +567,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
           path: ['to_warehouse_id'],
         }),
       output: z.object({ result: z.literal(true), transfer: transferSchema }),
-      handler: (ctx, input) => warehouses.transfer(ctx, input),
+      handler: (ctx, input) => warehouses.transfers.transfer(ctx, input),
     }),
     defineOperation({
       name: 'rollback_warehouse_transfer',
@@ -582,7 +584,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       graphql: 'rollbackWarehouseTransfer',
       input: z.object({ transfer_id: idParam }),
       output: z.object({ result: z.literal(true), transfer: transferSchema }),
-      handler: (ctx, input) => warehouses.rollbackTransfer(ctx, input.transfer_id),
+      handler: (ctx, input) => warehouses.transfers.rollbackTransfer(ctx, input.transfer_id),
     }),
   ];
 }
