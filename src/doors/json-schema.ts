@@ -36,18 +36,26 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<
  * type holds anyway, and noise in every document that shows the schema.
  */
 function withoutSafeIntegerBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  return withoutKeywords(
+    node,
+    (key, value) =>
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER),
+  );
+}
+
+/** The schema, at every depth, without the keywords `drop` picks (given each one's schema). */
+export function withoutKeywords(
+  node: unknown,
+  drop: (key: string, value: unknown, schema: Record<string, unknown>) => boolean,
+): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutKeywords(item, drop));
   if (!node || typeof node !== 'object') return node;
+  const schema = node as Record<string, unknown>;
   return Object.fromEntries(
-    Object.entries(node)
-      .filter(
-        ([key, value]) =>
-          !(
-            (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
-            (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
-          ),
-      )
-      .map(([key, value]) => [key, withoutSafeIntegerBounds(value)]),
+    Object.entries(schema)
+      .filter(([key, value]) => !drop(key, value, schema))
+      .map(([key, value]) => [key, withoutKeywords(value, drop)]),
   );
 }
 

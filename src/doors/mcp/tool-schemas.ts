@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../json-schema.ts';
+import { type JsonSchema, withoutKeywords } from '../json-schema.ts';
 
 /**
  * Tool schemas as an agent reads them. A tool list is read into the agent's context at the start
@@ -19,13 +19,9 @@ export function agentInputSchema(input: JsonSchema): JsonSchema {
 
 /** A format (date, date-time, email) says what its pattern spells out, in a word. */
 function withoutPatternsBesideFormats(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutPatternsBesideFormats);
-  if (!node || typeof node !== 'object') return node;
-  const schema = node as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.entries(schema)
-      .filter(([key]) => !(key === 'pattern' && typeof schema.format === 'string'))
-      .map(([key, value]) => [key, withoutPatternsBesideFormats(value)]),
+  return withoutKeywords(
+    node,
+    (key, _value, schema) => key === 'pattern' && typeof schema.format === 'string',
   );
 }
 
