@@ -146,10 +146,12 @@ describe('the tool list an agent reads', () => {
         (entry.function as { parameters: unknown } | undefined)?.parameters;
       const nameOf = (entry: Record<string, unknown>) =>
         (entry.name ?? (entry.function as { name: string }).name) as string;
-      for (const entry of entries) {
-        const tool = listed.get(nameOf(entry));
-        if (!tool) continue;
-        assert.deepEqual(schemaOf(entry), tool.inputSchema, `${format} ${nameOf(entry)}`);
+      // Discovery lists every tool of the server: each one a connection lists is there, alike.
+      const discovered = new Map(entries.map((entry) => [nameOf(entry), entry]));
+      for (const [name, tool] of listed) {
+        const entry = discovered.get(name);
+        assert.ok(entry, `${format} lists ${name}`);
+        assert.deepEqual(schemaOf(entry), tool.inputSchema, `${format} ${name}`);
       }
     }
   });
