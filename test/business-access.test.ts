@@ -9,7 +9,7 @@ import { Catalog } from '../src/platform/catalog/registry.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { actingBusinessParam, idParam } from '../src/platform/schemas.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 import { createTenant, type Tenant } from './support/fixtures.ts';
 
 // Whose objects a call acts on is declared on the operation and resolved by the executor, once,
@@ -62,7 +62,7 @@ describe('business access declared on operations', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    handle = openDatabase(database.url);
+    handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
     const clock = new ManualClock();
     const services = createServices(loadConfig({}), clock);
     executor = new Executor({

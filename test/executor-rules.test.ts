@@ -10,7 +10,7 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { AppError, featureDisabled } from '../src/platform/errors.ts';
 import { errorBody } from '../src/platform/http/errors.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 import { createTenant, type Tenant } from './support/fixtures.ts';
 
 // Rules the executor applies to every operation on every door: a high-risk call through the agent
@@ -48,7 +48,7 @@ describe('executor rules', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    handle = openDatabase(database.url);
+    handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
     const clock = new ManualClock();
     services = createServices(loadConfig({}), clock);
     executor = new Executor({ db: handle.db, clock, authenticate: services.accounts.authenticate });

@@ -9,7 +9,7 @@ import { Catalog } from '../src/platform/catalog/registry.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { AppError } from '../src/platform/errors.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 import { createTenant, type Tenant } from './support/fixtures.ts';
 
 /** Operations made for exercising the executor's rules, run against the real database. */
@@ -95,7 +95,7 @@ describe('the operation executor', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    handle = openDatabase(database.url);
+    handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
     const clock = new ManualClock();
     const services = createServices(loadConfig({}), clock);
     executor = new Executor({ db: handle.db, clock, authenticate: services.accounts.authenticate });

@@ -36,7 +36,6 @@ test('the discovery document names the issuer and a jwks_uri that serves signing
 });
 
 test('an issued ID token verifies against the JWKS and carries the claims asked for', async () => {
-  const started = Date.now();
   const token = await provider.idToken({
     clientId: 'tms-web',
     sub: 'user-42',
@@ -44,7 +43,6 @@ test('an issued ID token verifies against the JWKS and carries the claims asked 
     emailVerified: true,
     name: 'Ada Lovelace',
   });
-  assert.ok(Date.now() - started < 1000, 'a token takes well under a second');
 
   const jwks = createRemoteJWKSet(new URL(provider.jwksUri));
   const { payload, protectedHeader } = await jwtVerify(token, jwks, {

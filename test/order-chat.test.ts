@@ -65,7 +65,7 @@ class Listener {
   }
 
   /** The push of message `id` on `topic`, waiting up to `ms` for it. */
-  async next(topic: string, id: number, ms = 10_000): Promise<Push> {
+  async next(topic: string, id: number, ms = 60_000): Promise<Push> {
     const deadline = Date.now() + ms;
     for (;;) {
       const found = this.received.find((r) => r.topic === topic && r.push.message.id === id);
@@ -388,7 +388,7 @@ describe('order chat on the embedded broker', () => {
     const posted = await post('Sent while the broker is away');
     const id = posted.body.message.id;
     // The worker tried and was told to wait.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 60_000;
     let row: { attempts: number; last_error: string | null; done_at: Date | null } | undefined;
     while (Date.now() < deadline) {
       row = await server.db

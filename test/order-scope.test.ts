@@ -7,7 +7,7 @@ import { OrderQueries } from '../src/modules/orders/queries.ts';
 import type { ContractorPools } from '../src/modules/orders/views.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 import { createTenant, DROPOFF, type Tenant } from './support/fixtures.ts';
 
 // Staff see their whole business: reading orders asks the contractors module for nothing. Only a
@@ -24,7 +24,7 @@ describe('the order scope of staff', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    handle = openDatabase(database.url);
+    handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
     services = createServices(loadConfig({}), clock);
     tenant = await createTenant(handle.db, services, 'scope');
   });

@@ -4,10 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { enqueue, type OutboxMessage, OutboxWorker } from '../src/platform/outbox/outbox.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 
 /** Waits for a condition, polling; fails after the limit (a safety net, not a speed requirement). */
-async function eventually(condition: () => Promise<boolean> | boolean, what: string, limitMs = 15_000) {
+async function eventually(condition: () => Promise<boolean> | boolean, what: string, limitMs = 60_000) {
   const deadline = Date.now() + limitMs;
   while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
@@ -23,7 +23,7 @@ describe('the transactional outbox', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    handle = openDatabase(database.url);
+    handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
   });
   after(async () => {
     await handle.close();

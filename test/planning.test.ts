@@ -290,7 +290,7 @@ describe('planning on a routing engine (an OSRM stand-in)', () => {
       osrm: {
         url: `http://127.0.0.1:${port}`,
         allow: { loopback: true, privateNetworks: false },
-        timeoutMs: 2000,
+        timeoutMs: 10_000,
       },
     });
     api = client(server.baseUrl);

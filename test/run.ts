@@ -70,7 +70,7 @@ try {
         'tsx',
         '--test',
         `--test-concurrency=${availableParallelism()}`,
-        '--test-reporter=spec',
+        '--test-reporter=./test/support/progress-reporter.mjs',
         ...files,
       ],
       {
@@ -80,6 +80,7 @@ try {
           TMS_TEST_ADMIN_URL: adminUrl,
           TMS_TEST_TEMPLATE: template,
           CHROMIUM_PATH: browser,
+          TMS_TEST_FILE_COUNT: String(files.length),
         },
       },
     );

@@ -7,12 +7,12 @@ import { createApp, createServices } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 import { createTenant, login } from './support/fixtures.ts';
 import { client } from './support/http.ts';
 import { startServe, stopServe } from './support/process.ts';
 
-async function eventually(condition: () => boolean | Promise<boolean>, what: string, limitMs = 30_000) {
+async function eventually(condition: () => boolean | Promise<boolean>, what: string, limitMs = 60_000) {
   const deadline = Date.now() + limitMs;
   while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
@@ -48,7 +48,7 @@ describe('webhook deliveries across crashes and instances', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    handle = openDatabase(database.url);
+    handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   });

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
+/**
+ * The database bounds of tests that do not test them: the service's own (5 s a statement, 3 s to
+ * connect) are for answering 503 quickly, and a loaded 2-core machine running the suite can take
+ * longer than that for ordinary work.
+ */
+export const TEST_DATABASE_TIMEOUTS = { statementMs: 60_000, connectMs: 30_000 };
+
 /** The same server as `serverUrl`, another database. */
 export function databaseUrl(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);

@@ -4,7 +4,7 @@ import { type App, createApp, type Ports } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { type Db, openDatabase } from '../../src/platform/db/database.ts';
-import { createTestDatabase } from './database.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS } from './database.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -45,10 +45,11 @@ export async function startTestServer(
     limits: UNLIMITED,
     // Any free port: tests run beside each other and beside a local Mosquitto.
     mqtt: { ...loadConfig({}).mqtt, port: 0 },
+    databaseTimeouts: TEST_DATABASE_TIMEOUTS,
     ...overrides,
     databaseUrl: database.url,
   };
-  const handle = openDatabase(database.url);
+  const handle = openDatabase(database.url, { timeouts: config.databaseTimeouts });
   const clock = new ManualClock(new Date('2026-11-02T09:30:00Z'));
   const app = await createApp(config, handle.db, clock, ports);
   await app.http.listen({ port: 0, host: '127.0.0.1' });

@@ -494,12 +494,12 @@ describe('solveRoutes with P2P orders and depot pickups beside deliveries', () =
     const output = solveRoutes({ ...instance, timeLimitMs: 400 });
     const wall = performance.now() - started;
     assertValidPlan(instance, output);
-    assert.ok(output.search.iterations > 0);
-    // It used its budget, and reports the time it searched (in whole milliseconds, so rounded up
-    // by half a millisecond at most): no upper bound in wall time, which a busy machine
-    // stretches whatever the solver does.
+    // A day this size does not stall in 400 ms, so the search ends at its limit and not before,
+    // and reports the time it took (whole milliseconds: rounded up by half a millisecond at most).
+    // How many iterations fit in the limit is the machine's business, never asserted: a busy one
+    // may spend it all on the first construction.
     assert.ok(
-      output.search.elapsedMs >= 300 && output.search.elapsedMs <= wall + 0.5,
+      output.search.elapsedMs >= 400 && output.search.elapsedMs <= wall + 0.5,
       `${output.search.elapsedMs} ms searched, ${wall} ms in all`,
     );
   });
