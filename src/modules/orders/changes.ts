@@ -257,7 +257,13 @@ export class OrderChanges {
       writes.set(key, write);
     }
     for (const { orderIds, changes, events } of writes.values()) {
-      await repo.updateOrders(ctx.db, businessId, orderIds, changes, this.journal.rows(ctx, businessId, at, events));
+      await repo.updateOrders(
+        ctx.db,
+        businessId,
+        orderIds,
+        changes,
+        this.journal.rows(ctx, businessId, at, events),
+      );
     }
     await this.journal.notifyChanges(ctx, told);
   }

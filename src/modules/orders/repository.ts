@@ -184,7 +184,11 @@ export function findOrder(
  * Orders' whole rows, locked for update in id order, each with its packages' ids and numbers:
  * what a status change reads, in one round trip whatever the number of orders.
  */
-export function lockOrdersWithPackages(db: Queryable<OrdersTables>, businessId: number, ids: readonly number[]) {
+export function lockOrdersWithPackages(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  ids: readonly number[],
+) {
   return db
     .selectFrom('orders as o')
     .selectAll('o')

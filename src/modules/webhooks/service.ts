@@ -6,7 +6,12 @@ import { type Db, type Queryable, TransactionMemo } from '../../platform/db/data
 import { AppError } from '../../platform/errors.ts';
 import type { DomainEvent } from '../../platform/events.ts';
 import { checkDestination, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
-import { type EnqueuedMessage, enqueue, enqueueMany, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import {
+  type EnqueuedMessage,
+  enqueue,
+  enqueueMany,
+  type OutboxHandler,
+} from '../../platform/outbox/outbox.ts';
 import { pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
