@@ -27,6 +27,10 @@ const RATE = knob('RATE', 50);
 const SECONDS = knob('SECONDS', 60);
 const ROUTES = knob('ROUTES', 40);
 const WARMUP = knob('WARMUP', 100);
+/** 1: the incoming parcels come in straight from their senders (NEW_ORDER: picked up, then at the warehouse, in one scan). */
+const STRAIGHT = knob('STRAIGHT', 0) === 1;
+/** 1: the business has webhooks on (order and tracking events): each scan also writes their outbox rows. */
+const WEBHOOKS = knob('WEBHOOKS', 0) === 1;
 const TIME_ZONE = 'Europe/Paris';
 const SCANS = RATE * SECONDS;
 /** Each kind of scan gets a third of the ticks. */
@@ -41,7 +45,13 @@ const loader = openDatabase(cluster.url, { timeouts: 'none', maxConnections: 2 }
 try {
   await migrateToLatest(handle.db);
   const defaults = loadConfig({ LOG_LEVEL: 'silent' });
-  const config = { ...defaults, databaseUrl: cluster.url, limits: withoutRequestLimits(defaults.limits) };
+  const config = {
+    ...defaults,
+    databaseUrl: cluster.url,
+    limits: withoutRequestLimits(defaults.limits),
+    // Nothing is delivered (the outbox worker is not started): the URLs only have to be accepted.
+    webhooks: { ...defaults.webhooks, allow: { ...defaults.webhooks.allow, loopback: true } },
+  };
   const app = await createApp(config, handle.db, systemClock);
   // The service's own time for each scan (Fastify's, from the request's arrival to its answer's
   // end), beside the scanner's: what the network and the scanner add is their difference.
@@ -121,9 +131,20 @@ try {
     });
   }
 
+  if (WEBHOOKS) {
+    const hooks = 'http://127.0.0.1:9';
+    await call('PUT', '/v1/webhook-settings', {
+      urls: {
+        'order.status_changed': `${hooks}/status`,
+        'tracking.event': `${hooks}/tracking`,
+      },
+      generate_secret: true,
+    });
+  }
+
   // ----- setup in SQL: orders with one package each -----
   // 1 .. HELD: at the warehouse already (the first ROUTES x PER_ROUTE of them on today's routes);
-  // then PER_KIND picked up and on their way in, for the receiving scans.
+  // then PER_KIND picked up and on their way in (STRAIGHT: not yet picked up), for the receiving scans.
   const step = performance.now();
   const incoming = PER_KIND;
   const total = HELD + incoming;
@@ -135,7 +156,7 @@ try {
   await sql`
     INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, dropoff, created_at, updated_at)
     SELECT ${businessId}, 'W' || i, 'local_delivery', 'D',
-           CASE WHEN i <= ${HELD} THEN 'AT_WAREHOUSE' ELSE 'PICKED_UP' END, ${today}::date,
+           CASE WHEN i <= ${HELD} THEN 'AT_WAREHOUSE' ELSE ${STRAIGHT ? 'NEW_ORDER' : 'PICKED_UP'} END, ${today}::date,
            jsonb_build_object('line1', i || ' Rue de Bercy', 'postal_code', '75012', 'city', 'Paris'),
            now(), now()
     FROM generate_series(1, ${total}) AS i`.execute(db);

@@ -117,6 +117,11 @@ export class Deltas {
     }
   }
 
+  /** Drops the status rows that add nothing: a status an order passed through within one change. */
+  dropPassedThrough(): void {
+    for (const [key, row] of this.statuses) if (row.orders === 0) this.statuses.delete(key);
+  }
+
   get size(): number {
     return (
       this.daily.size + this.statuses.size + this.revenue.size + this.reasons.size + this.exceptions.length

@@ -32,9 +32,12 @@ export function timing(
 }
 
 /** What one order change adds to the rollup (the same definitions as the orders module's facts). */
-export function deltasOf(change: OrderStatusChange, timeZone: string): repo.Deltas {
+export function deltasOf(
+  change: OrderStatusChange,
+  timeZone: string,
+  deltas = new repo.Deltas(change.businessId),
+): repo.Deltas {
   const { order, from, to, at } = change;
-  const deltas = new repo.Deltas(change.businessId);
   const customer = order.customer_user_id;
   const eventDay = localDay(at, timeZone);
   const createdDay = localDay(order.created_at, timeZone);
@@ -110,5 +113,19 @@ export class AnalyticsRollup implements OrderStatusListener {
     const deltas = deltasOf(change, timeZone);
     if (deltas.size === 0) return;
     await repo.apply(ctx.db, deltas, { lock: true });
+  }
+
+  /** Changes made together (an order's steps in one scan, a batch received): one write per business. */
+  async ordersStatusChanged(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void> {
+    const byBusiness = new Map<number, repo.Deltas>();
+    for (const change of changes) {
+      const timeZone = await this.accounts.timeZoneOf(ctx.db, change.businessId);
+      const deltas = byBusiness.get(change.businessId) ?? new repo.Deltas(change.businessId);
+      byBusiness.set(change.businessId, deltasOf(change, timeZone, deltas));
+    }
+    for (const deltas of byBusiness.values()) {
+      deltas.dropPassedThrough();
+      if (deltas.size > 0) await repo.apply(ctx.db, deltas, { lock: true });
+    }
   }
 }

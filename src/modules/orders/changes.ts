@@ -3,7 +3,13 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
-import { diff, type OrderJournal, type StatusDetails } from './journal.ts';
+import {
+  diff,
+  type JournalEvent,
+  type OrderJournal,
+  type OrderStatusChange,
+  type StatusDetails,
+} from './journal.ts';
 import type { OrderQueries } from './queries.ts';
 import * as repo from './repository.ts';
 import type { OrderReturns } from './returns.ts';
@@ -34,10 +40,9 @@ export class OrderChanges {
     orderId: number,
     route: { id: number; driverId: number },
   ): Promise<void> {
-    await this.move(ctx, businessId, orderId, ['PLANNED'], {
-      route_id: route.id,
-      driver_user_id: route.driverId,
-    });
+    await this.move(ctx, businessId, [
+      { orderId, steps: ['PLANNED'], extra: { route_id: route.id, driver_user_id: route.driverId } },
+    ]);
   }
 
   /**
@@ -142,7 +147,7 @@ export class OrderChanges {
    * changeStatus without reading the order back: for another module's use case that answers
    * with its own view (a warehouse scan, which must answer fast). Several statuses in a row (a
    * parcel received at a warehouse is picked up, then at the warehouse) are one change of the
-   * order's row, with an audit event and a word to the listeners for each step.
+   * order's row, with an audit event for each step, told to the listeners together.
    */
   async advance(
     ctx: OperationContext,
@@ -150,74 +155,117 @@ export class OrderChanges {
     to: OrderStatus | readonly OrderStatus[],
     details?: StatusDetails,
   ): Promise<void> {
+    await this.advanceMany(ctx, [{ orderId, to: typeof to === 'string' ? [to] : to, details }]);
+  }
+
+  /**
+   * `advance` of many orders at once (a warehouse receiving a batch of parcels): the orders read
+   * under lock in one statement, changed with their audit events in one statement for each
+   * distinct change, and the listeners told of every step together, so the statements a change
+   * costs do not grow with the orders it moves.
+   */
+  async advanceMany(
+    ctx: OperationContext,
+    moves: ReadonlyArray<{ orderId: number; to: readonly OrderStatus[]; details?: StatusDetails }>,
+  ): Promise<void> {
     const businessId = businessOf(ctx);
-    const steps = typeof to === 'string' ? [to] : to;
-    if (steps.at(-1) === 'RETURNED') {
+    for (const { to, details } of moves) {
+      if (to.at(-1) !== 'RETURNED') continue;
       await this.returns.check(ctx.db, businessId, {
         reason: details?.return_reason,
         photoUrls: details?.pod?.photo_urls,
         photoProofIds: details?.pod?.photo_proof_ids,
       });
     }
-    await this.move(ctx, businessId, orderId, steps, {}, details);
+    await this.move(
+      ctx,
+      businessId,
+      moves.map(({ orderId, to, details }) => ({ orderId, steps: to, details })),
+    );
   }
 
   private async move(
     ctx: OperationContext,
     businessId: number,
-    orderId: number,
-    steps: readonly OrderStatus[],
-    extra: Partial<{ route_id: number; driver_user_id: number }> = {},
-    details?: StatusDetails,
+    moves: ReadonlyArray<{
+      orderId: number;
+      steps: readonly OrderStatus[];
+      extra?: Partial<{ route_id: number; driver_user_id: number }>;
+      details?: StatusDetails;
+    }>,
   ): Promise<void> {
-    const locked = await repo.lockOrderWithPackages(ctx.db, businessId, orderId);
-    if (!locked) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
-    const { packages, ...order } = locked;
-    const at = this.clock.now();
-    const moves: Array<{
-      before: repo.StoredOrder;
-      after: repo.StoredOrder;
-      changes: Record<string, unknown>;
-    }> = [];
-    let current: repo.StoredOrder = order;
-    for (const to of steps) {
-      if (!canMove(current.status, to)) throw illegalTransition(current.status, to);
-      // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
-      const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
-      const after = { ...current, ...changes, updated_at: at };
-      moves.push({ before: current, after, changes });
-      current = after;
-    }
     if (moves.length === 0) return;
-    // The reasons go in the audit trail too (with the last step, which they explain): the
-    // analytics rebuild counts them from it.
-    const reasons: Record<string, { from: unknown; to: unknown }> = {
-      ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
-      ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
-    };
-    await repo.updateOrder(
-      ctx.db,
-      businessId,
-      orderId,
-      { ...Object.assign({}, ...moves.map((move) => move.changes)), updated_at: at },
-      this.journal.rows(
-        ctx,
-        businessId,
-        at,
-        moves.map((move, index) => ({
+    const locked = new Map(
+      (
+        await repo.lockOrdersWithPackages(
+          ctx.db,
+          businessId,
+          moves.map((move) => move.orderId),
+        )
+      ).map(({ packages, ...order }) => [order.id, { order: order as repo.StoredOrder, packages }]),
+    );
+    const at = this.clock.now();
+    // Orders whose rows change alike are written by one statement, with their audit events.
+    type Write = { orderIds: number[]; changes: Partial<repo.StoredOrder>; events: JournalEvent[] };
+    const writes = new Map<string, Write>();
+    const told: OrderStatusChange[] = [];
+    for (const { orderId, steps, extra = {}, details } of moves) {
+      const held = locked.get(orderId);
+      if (!held) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+      const changed: Array<{ before: repo.StoredOrder; changes: Record<string, unknown> }> = [];
+      let current = held.order;
+      for (const to of steps) {
+        if (!canMove(current.status, to)) throw illegalTransition(current.status, to);
+        // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
+        const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
+        const after: repo.StoredOrder = { ...current, ...changes, updated_at: at };
+        changed.push({ before: current, changes });
+        told.push({
+          businessId,
+          order: after,
+          packages: held.packages,
+          from: current.status,
+          to,
+          at,
+          ...(details ? { details } : {}),
+        });
+        current = after;
+      }
+      if (changed.length === 0) continue;
+      // The same order twice in one call goes on from where its first move left it.
+      locked.set(orderId, { ...held, order: current });
+      // The reasons go in the audit trail too (with the last step, which they explain): the
+      // analytics rebuild counts them from it.
+      const reasons: Record<string, { from: unknown; to: unknown }> = {
+        ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
+        ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
+      };
+      const changes: Partial<repo.StoredOrder> = {
+        ...Object.assign({}, ...changed.map((step) => step.changes)),
+        updated_at: at,
+      };
+      const key = JSON.stringify(changes);
+      const write: Write = writes.get(key) ?? { orderIds: [], changes, events: [] };
+      write.orderIds.push(orderId);
+      write.events.push(
+        ...changed.map((step, index) => ({
           orderId,
           action: 'status_changed',
-          changes: { ...diff(move.before, move.changes), ...(index === moves.length - 1 ? reasons : {}) },
+          changes: { ...diff(step.before, step.changes), ...(index === changed.length - 1 ? reasons : {}) },
         })),
-      ),
-    );
-    for (const move of moves) {
-      await this.journal.notify(ctx, businessId, move.after, move.before.status, move.after.status, {
-        details,
-        at,
-        packages,
-      });
+      );
+      writes.set(key, write);
     }
+    for (const { orderIds, changes, events } of writes.values()) {
+      await repo.updateOrders(
+        ctx.db,
+        businessId,
+        orderIds,
+        changes,
+        this.journal.rows(ctx, businessId, at, events),
+      );
+    }
+    await this.journal.notifyChanges(ctx, told);
   }
 
   async updateText(

@@ -169,19 +169,31 @@ export class OrderJournal {
       list.push({ id: p.id, tracking_number: p.tracking_number });
       packagesByOrder.set(p.order_id, list);
     }
-    const statusChanges: OrderStatusChange[] = changes.map(({ orderId, from, to }) => ({
-      businessId,
-      order: orders.get(orderId)!,
-      packages: packagesByOrder.get(orderId) ?? [],
-      from,
-      to,
-      at,
-    }));
+    await this.notifyChanges(
+      ctx,
+      changes.map(({ orderId, from, to }) => ({
+        businessId,
+        order: orders.get(orderId)!,
+        packages: packagesByOrder.get(orderId) ?? [],
+        from,
+        to,
+        at,
+      })),
+    );
+  }
+
+  /**
+   * Tells the listeners and the domain events of status changes made together (an order's steps
+   * in one scan, a batch received, a plan saved): a listener that can hears them all at once, and
+   * the domain events go out as one batch.
+   */
+  async notifyChanges(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void> {
+    if (changes.length === 0) return;
     for (const listener of this.statusListeners) {
-      if (listener.ordersStatusChanged) await listener.ordersStatusChanged(ctx, statusChanges);
-      else for (const change of statusChanges) await listener.orderStatusChanged(ctx, change);
+      if (listener.ordersStatusChanged) await listener.ordersStatusChanged(ctx, changes);
+      else for (const change of changes) await listener.orderStatusChanged(ctx, change);
     }
-    await this.events.publish(ctx, ...statusChanges.map((change) => statusEvent(change)));
+    await this.events.publish(ctx, ...changes.map((change) => statusEvent(change)));
   }
 
   /**

@@ -181,10 +181,14 @@ export function findOrder(
 }
 
 /**
- * An order's whole row, locked for update, with its packages' ids and numbers: what a status
- * change reads, in one round trip.
+ * Orders' whole rows, locked for update in id order, each with its packages' ids and numbers:
+ * what a status change reads, in one round trip whatever the number of orders.
  */
-export function lockOrderWithPackages(db: Queryable<OrdersTables>, businessId: number, id: number) {
+export function lockOrdersWithPackages(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  ids: readonly number[],
+) {
   return db
     .selectFrom('orders as o')
     .selectAll('o')
@@ -199,9 +203,10 @@ export function lockOrderWithPackages(db: Queryable<OrdersTables>, businessId: n
       ).as('packages'),
     )
     .where('o.business_id', '=', businessId)
-    .where('o.id', '=', id)
+    .where('o.id', 'in', [...new Set(ids)])
+    .orderBy('o.id')
     .forUpdate()
-    .executeTakeFirst();
+    .execute();
 }
 
 /** Whole rows of these orders of the business, optionally locked for update, in id order. */
@@ -334,12 +339,28 @@ export async function updateOrder(
   changes: Partial<Omit<OrderRow, 'id' | 'business_id'>>,
   events: ReadonlyArray<Omit<OrdersTables['order_events'], 'id'>> = [],
 ): Promise<void> {
+  await updateOrders(db, businessId, [id], changes, events);
+}
+
+/** The same change to several orders, with their audit events, in one statement. */
+export async function updateOrders(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  ids: readonly number[],
+  changes: Partial<Omit<OrderRow, 'id' | 'business_id'>>,
+  events: ReadonlyArray<Omit<OrdersTables['order_events'], 'id'>> = [],
+): Promise<void> {
+  if (ids.length === 0) return;
   const values: Record<string, unknown> = { ...changes };
   for (const field of ['pickup', 'dropoff', 'surcharges', 'price_details'] as const) {
     if (field in changes) values[field] = json(changes[field] ?? null);
   }
   const update = (q: QueryCreator<OrdersTables>) =>
-    q.updateTable('orders').set(values).where('business_id', '=', businessId).where('id', '=', id);
+    q
+      .updateTable('orders')
+      .set(values)
+      .where('business_id', '=', businessId)
+      .where('id', 'in', [...ids]);
   if (events.length === 0) {
     await update(db).execute();
     return;

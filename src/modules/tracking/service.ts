@@ -407,13 +407,30 @@ export class TrackingService implements OrderStatusListener {
     pkg: { id: number; trackingNumber: string },
     event: Omit<IncomingEvent, 'tracking_number' | 'occurred_at'> & { occurred_at?: string },
   ): Promise<void> {
-    await this.store(ctx, businessId, [
-      this.row(businessId, pkg.id, {
-        ...event,
-        tracking_number: pkg.trackingNumber,
-        occurred_at: event.occurred_at ?? this.clock.now().toISOString(),
-      }),
-    ]);
+    await this.appendEvents(ctx, businessId, [{ pkg, event }]);
+  }
+
+  /** `appendEvent` for several packages at once (a batch scanned together): one insert. */
+  async appendEvents(
+    ctx: OperationContext,
+    businessId: number,
+    events: ReadonlyArray<{
+      pkg: { id: number; trackingNumber: string };
+      event: Omit<IncomingEvent, 'tracking_number' | 'occurred_at'> & { occurred_at?: string };
+    }>,
+  ): Promise<void> {
+    if (events.length === 0) return;
+    await this.store(
+      ctx,
+      businessId,
+      events.map(({ pkg, event }) =>
+        this.row(businessId, pkg.id, {
+          ...event,
+          tracking_number: pkg.trackingNumber,
+          occurred_at: event.occurred_at ?? this.clock.now().toISOString(),
+        }),
+      ),
+    );
   }
 
   // ----- providers -----

@@ -66,6 +66,13 @@ export class WarehouseReceiving {
       ).map((row) => [row.package_id, row]),
     );
     const results = [];
+    // What the received packages change, gathered first and then written set-based: a batch of
+    // parcels costs about the statements of one.
+    const at = this.clock.now();
+    const location = locationOfWarehouse(here);
+    const saved: Parameters<typeof repo.savePackages>[1][number][] = [];
+    const advances: Parameters<OrdersService['changes']['advanceMany']>[1][number][] = [];
+    const ownEvents: Parameters<TrackingService['appendEvents']>[2][number][] = [];
     for (const number of unique) {
       const pkg = packages.get(number);
       if (!pkg) {
@@ -108,40 +115,43 @@ export class WarehouseReceiving {
         results.push(refusedScan(ctx, number, 'ILLEGAL_STATUS_TRANSITION', params, params));
         continue;
       }
-      const at = this.clock.now();
       const after = { warehouse_id: warehouseId, state: 'received', location_id: null };
-      const movement = this.floor.movement(ctx, businessId, warehouseId, 'received', {
-        package_id: pkg.id,
-        before: existing ? { warehouse_id: existing.warehouse_id, state: existing.state } : null,
-        after,
+      saved.push({
+        movement: this.floor.movement(ctx, businessId, warehouseId, 'received', {
+          package_id: pkg.id,
+          before: existing ? { warehouse_id: existing.warehouse_id, state: existing.state } : null,
+          after,
+        }),
+        row: {
+          package_id: pkg.id,
+          business_id: businessId,
+          warehouse_id: warehouseId,
+          order_id: pkg.order_id,
+          tracking_number: number,
+          state: 'received',
+          location_id: null,
+          route_id: null,
+          home_warehouse_id: misReceived ? home!.id : null,
+          received_at: at,
+          updated_at: at,
+        },
       });
-      await repo.savePackage(ctx.db, movement, {
-        package_id: pkg.id,
-        business_id: businessId,
-        warehouse_id: warehouseId,
-        order_id: pkg.order_id,
-        tracking_number: number,
-        state: 'received',
-        location_id: null,
-        route_id: null,
-        home_warehouse_id: misReceived ? home!.id : null,
-        received_at: at,
-        updated_at: at,
-      });
-      const details = { location: locationOfWarehouse(here), package_ids: [pkg.id] };
-      if (steps.length > 0) await this.orders.changes.advance(ctx, pkg.order_id, steps, details);
-      else {
+      if (steps.length > 0) {
+        // Picked up and at the warehouse (a parcel straight from its sender): one change of the order.
+        advances.push({ orderId: pkg.order_id, to: steps, details: { location, package_ids: [pkg.id] } });
+      } else {
         // The order is at a warehouse already (another of its packages came first): this package's own event.
-        await this.tracking.appendEvent(
-          ctx,
-          businessId,
-          { id: pkg.id, trackingNumber: number },
-          { status_code: 'received', source: { type: 'self_delivery' }, location: locationOfWarehouse(here) },
-        );
+        ownEvents.push({
+          pkg: { id: pkg.id, trackingNumber: number },
+          event: { status_code: 'received', source: { type: 'self_delivery' }, location },
+        });
       }
       locked.set(pkg.order_id, { ...order, status: 'AT_WAREHOUSE' });
       results.push({ ...answer, outcome: 'received' as const, order_status: 'AT_WAREHOUSE' as const });
     }
+    await repo.savePackages(ctx.db, saved);
+    await this.orders.changes.advanceMany(ctx, advances);
+    await this.tracking.appendEvents(ctx, businessId, ownEvents);
     return {
       result: true as const,
       received: results.filter((r) => r.outcome === 'received').length,

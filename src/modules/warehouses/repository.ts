@@ -251,6 +251,43 @@ export async function savePackage(
 }
 
 /**
+ * `savePackage` for many packages in one statement (a batch received): each movement inserted,
+ * and each package's row pointing at its own. One row a package.
+ */
+export async function savePackages(
+  db: Db,
+  saved: ReadonlyArray<{ movement: MovementRow; row: Omit<PackageRow, 'last_movement_id'> }>,
+): Promise<void> {
+  if (saved.length === 0) return;
+  const columns = Object.keys(saved[0]!.row) as Array<keyof Omit<PackageRow, 'last_movement_id'>>;
+  const changed = columns.filter((column) => column !== 'package_id');
+  await db
+    .with('m', (q) =>
+      q
+        .insertInto('warehouse_movements')
+        .values(saved.map(({ movement }) => movementValues(movement)))
+        .returning(['id', 'package_id']),
+    )
+    .insertInto('warehouse_packages')
+    .columns([...columns, 'last_movement_id'])
+    .expression(
+      sql`SELECT ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))}, m.id
+          FROM jsonb_populate_recordset(NULL::warehouse_packages, ${JSON.stringify(saved.map(({ row }) => row))}::jsonb) r
+          JOIN m ON m.package_id = r.package_id`,
+    )
+    .onConflict((oc) =>
+      oc
+        .column('package_id')
+        .doUpdateSet((eb) =>
+          Object.fromEntries(
+            [...changed, 'last_movement_id' as const].map((column) => [column, eb.ref(`excluded.${column}`)]),
+          ),
+        ),
+    )
+    .execute();
+}
+
+/**
  * Records a stock scan's movement unless its scan id was recorded already at that warehouse
  * (then: false, and nothing is written). A second transaction with the same scan id waits here
  * for the first, and sees it once it commits.

@@ -6,7 +6,12 @@ import { type Db, type Queryable, TransactionMemo } from '../../platform/db/data
 import { AppError } from '../../platform/errors.ts';
 import type { DomainEvent } from '../../platform/events.ts';
 import { checkDestination, OutboundRefused, safeDelivery } from '../../platform/http/outbound.ts';
-import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import {
+  type EnqueuedMessage,
+  enqueue,
+  enqueueMany,
+  type OutboxHandler,
+} from '../../platform/outbox/outbox.ts';
 import { pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
@@ -142,6 +147,7 @@ export class WebhooksService {
       this.settingsRead.read(ctx.db, `${businessId}:${customerId}`, () =>
         repo.settingsOf(ctx.db, businessId, customerId),
       );
+    const deliveries: EnqueuedMessage[] = [];
     for (const event of events) {
       if (!(WEBHOOK_KINDS as readonly string[]).includes(event.kind)) continue;
       // Label-service orders announce themselves as label.created, not as new deliveries.
@@ -151,15 +157,13 @@ export class WebhooksService {
       const settings = override ?? (await settingsOf(event.businessId, null));
       const url = settings?.active ? settings.urls[event.kind as WebhookKind] : undefined;
       if (!settings || !url) continue;
-      await this.enqueueDelivery(ctx, event, { settingsId: settings.id, url });
+      deliveries.push(this.delivery(event, { settingsId: settings.id, url }));
     }
+    // The change's deliveries in one statement: a scan's status steps and tracking events together.
+    await enqueueMany(ctx.db, this.clock, deliveries);
   };
 
-  private async enqueueDelivery(
-    ctx: OperationContext,
-    event: DomainEvent,
-    to: { settingsId: number; url: string },
-  ) {
+  private delivery(event: DomainEvent, to: { settingsId: number; url: string }): EnqueuedMessage {
     const messageId = `msg_${randomUUID()}`;
     const body = JSON.stringify({
       id: messageId,
@@ -171,12 +175,7 @@ export class WebhooksService {
     if (Buffer.byteLength(body) > MAX_PAYLOAD_BYTES)
       throw new Error(`${event.kind} payload over ${MAX_PAYLOAD_BYTES} bytes`);
     const payload: DeliveryPayload = { ...to, kind: event.kind as WebhookKind, body };
-    await enqueue(ctx.db, this.clock, {
-      topic: WEBHOOK_TOPIC,
-      businessId: event.businessId,
-      messageId,
-      payload,
-    });
+    return { topic: WEBHOOK_TOPIC, businessId: event.businessId, messageId, payload };
   }
 
   // ----- delivery (the outbox worker's handler) -----

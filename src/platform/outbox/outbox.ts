@@ -20,35 +20,52 @@ export interface OutboxMessage {
 export type HandlerOutcome = { done: true; error?: string } | { retryAt: Date; error: string };
 export type OutboxHandler = (message: OutboxMessage) => Promise<HandlerOutcome>;
 
+export interface EnqueuedMessage {
+  topic: string;
+  businessId: number | null;
+  payload: unknown;
+  /** Stable across attempts and replays: what receivers deduplicate on. */
+  messageId: string;
+}
+
 /** Writes a message in the caller's transaction: it exists exactly when the change that caused it commits. */
-export async function enqueue(
+export async function enqueue(db: Queryable, clock: Clock, message: EnqueuedMessage): Promise<void> {
+  await enqueueMany(db, clock, [message]);
+}
+
+/**
+ * `enqueue` for the messages of one change (a scan's status steps and tracking events): the
+ * rows and the notification of each topic in one statement, whatever their number.
+ */
+export async function enqueueMany(
   db: Queryable,
   clock: Clock,
-  message: {
-    topic: string;
-    businessId: number | null;
-    payload: unknown;
-    /** Stable across attempts and replays: what receivers deduplicate on. */
-    messageId: string;
-  },
+  messages: readonly EnqueuedMessage[],
 ): Promise<void> {
+  if (messages.length === 0) return;
   const now = clock.now();
+  const topics = [...new Set(messages.map((message) => message.topic))];
+  // A data-modifying WITH runs whether or not the query reads it.
   await db
-    .insertInto('outbox')
-    .values({
-      message_id: message.messageId,
-      topic: message.topic,
-      business_id: message.businessId,
-      payload: jsonb(message.payload),
-      created_at: now,
-      available_at: now,
-      leased_until: null,
-      leased_by: null,
-      done_at: null,
-      last_error: null,
-    })
+    .with('written', (q) =>
+      q.insertInto('outbox').values(
+        messages.map((message) => ({
+          message_id: message.messageId,
+          topic: message.topic,
+          business_id: message.businessId,
+          payload: jsonb(message.payload),
+          created_at: now,
+          available_at: now,
+          leased_until: null,
+          leased_by: null,
+          done_at: null,
+          last_error: null,
+        })),
+      ),
+    )
+    .selectFrom(sql<{ topic: string }>`unnest(${topics}::text[])`.as('topic'))
+    .select(sql`pg_notify(${CHANNEL}, topic)`.as('notified'))
     .execute();
-  await sql`SELECT pg_notify(${CHANNEL}, ${message.topic})`.execute(db);
 }
 
 export interface WorkerOptions {
