@@ -9,7 +9,7 @@ import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /** Waits for a condition, polling; fails after the limit (a safety net, not a speed requirement). */
-async function eventually(condition: () => boolean, what: string, limitMs = 30_000) {
+async function eventually(condition: () => boolean, what: string, limitMs = 60_000) {
   const deadline = Date.now() + limitMs;
   while (!condition()) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
