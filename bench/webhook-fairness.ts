@@ -1,12 +1,14 @@
 /**
- * Webhook fairness: one business floods a slow receiver (every answer takes 150 ms) with
- * thousands of queued deliveries, while another business creates an order every 200 ms and its
- * receiver notes when each order.created arrives. Run twice on a fresh embedded PostgreSQL each:
- * deliveries one at a time oldest first (OUTBOX_CONCURRENCY=1, no per-business share: the old
- * worker), then the defaults. Target: the other business's webhooks arrive within 2 s, p99.
+ * Webhook fairness: one business has hundreds of deliveries queued for a receiver that takes
+ * 5 s to answer, while another business creates an order every 200 ms and its receiver notes when
+ * each order.created arrives. A receiver that slow keeps every one of the first business's
+ * slots busy for the whole run, so a worker that waits on a delivery in hand before claiming
+ * again shows up as the other business waiting seconds. Run twice on a fresh embedded
+ * PostgreSQL each: no per-business share (OUTBOX_PER_BUSINESS = OUTBOX_CONCURRENCY), then the
+ * defaults. Target: the other business's webhooks arrive within 200 ms, p99.
  *
  *   node --import tsx bench/webhook-fairness.ts
- *   FLOOD=1000 SECONDS=10 node --import tsx bench/webhook-fairness.ts
+ *   FLOOD=100 SECONDS=10 node --import tsx bench/webhook-fairness.ts
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -20,12 +22,13 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
-import { say } from './support.ts';
+import { knob, percentile, say } from './support.ts';
 
-const FLOOD = Number(process.env.FLOOD ?? 3000);
-const SECONDS = Number(process.env.SECONDS ?? 20);
-const SLOW_MS = 150;
+const FLOOD = knob('FLOOD', 300);
+const SECONDS = knob('SECONDS', 20);
+const SLOW_MS = knob('SLOW_MS', 5000);
 const VICTIM_EVERY_MS = 200;
+const TARGET_P99_MS = 200;
 
 /** A receiver on loopback answering 200 after `delayMs`, calling `onBody` with each body. */
 async function receiver(delayMs: number, onBody: (body: string) => void) {
@@ -62,14 +65,13 @@ async function scenario(label: string, outbox: { concurrency: number; perBusines
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
   let flooded = 0;
-  const sentAt = new Map<number, number>();
   const latencies: number[] = [];
   const slow = await receiver(SLOW_MS, () => flooded++);
-  const fast = await receiver(0, (body) => {
-    const orderId = JSON.parse(body).data?.order_id as number;
-    const sent = sentAt.get(orderId);
-    if (sent !== undefined) latencies.push(performance.now() - sent);
-  });
+  // The delay is counted from the event (the envelope's created_at, stamped as the order is
+  // written) to its arrival: the create request's own time, long on a busy machine, is not in it.
+  const fast = await receiver(0, (body) =>
+    latencies.push(Date.now() - Date.parse(JSON.parse(body).created_at)),
+  );
   try {
     const { accounts } = app.services;
     const tokenOf = async (code: string, hook: string) => {
@@ -114,11 +116,9 @@ async function scenario(label: string, outbox: { concurrency: number; perBusines
     const started = performance.now();
     let created = 0;
     while (performance.now() - started < SECONDS * 1000) {
-      const before = performance.now();
-      const order = await post(victim, '/api/v1/client/orderCreate', {
+      await post(victim, '/api/v1/client/orderCreate', {
         dropoff: { line1: 'Victim street', city: 'Nantes' },
       });
-      sentAt.set(order.order_id as number, before);
       created++;
       await new Promise((resolve) => setTimeout(resolve, VICTIM_EVERY_MS));
     }
@@ -129,14 +129,12 @@ async function scenario(label: string, outbox: { concurrency: number; perBusines
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const sorted = [...latencies].sort((a, b) => a - b);
-    const at = (q: number) =>
-      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
     return {
       label,
       created,
       arrived: latencies.length,
-      p50: at(0.5),
-      p99: at(0.99),
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
       max: sorted.at(-1) ?? Number.NaN,
       floodPerSecond: floodedDuring / SECONDS,
     };
@@ -153,12 +151,13 @@ async function scenario(label: string, outbox: { concurrency: number; perBusines
   }
 }
 
-const before = await scenario('one at a time, oldest first', { concurrency: 1, perBusiness: 1_000_000 });
-const after = await scenario('defaults', {
-  concurrency: loadConfig({}).outboxConcurrency,
-  perBusiness: loadConfig({}).outboxPerBusiness,
+const { outboxConcurrency, outboxPerBusiness } = loadConfig({});
+const before = await scenario('no per-business share', {
+  concurrency: outboxConcurrency,
+  perBusiness: outboxConcurrency,
 });
-const ms = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(2)} s` : 'never');
+const after = await scenario('defaults', { concurrency: outboxConcurrency, perBusiness: outboxPerBusiness });
+const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'never');
 process.stdout.write(
   `${[
     `Node ${process.version}; ${FLOOD} deliveries queued for a receiver answering in ${SLOW_MS} ms; ` +
@@ -171,6 +170,6 @@ process.stdout.write(
         `| ${run.label} | ${run.arrived} of ${run.created} | ${ms(run.p50)} | ${ms(run.p99)} | ${ms(run.max)} | ${run.floodPerSecond.toFixed(1)} |`,
     ),
     '',
-    `Target: the victim's p99 within 2 s with the defaults: ${after.p99 <= 2000 && after.arrived === after.created ? 'met' : 'not met'}.`,
+    `Target: the victim's p99 within ${TARGET_P99_MS} ms with the defaults: ${after.p99 < TARGET_P99_MS && after.arrived === after.created ? 'met' : 'not met'}.`,
   ].join('\n')}\n`,
 );

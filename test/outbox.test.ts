@@ -147,9 +147,11 @@ describe('the transactional outbox', () => {
         messageId: `a-${i}`,
       });
     }
-    await enqueue(handle.db, clock, { topic: 'fair', businessId: second, payload: {}, messageId: 'b-0' });
     await worker.start(handle.pool);
     try {
+      await eventually(() => firstInHand === 2, "the first business's two slots taken");
+      // Arrives while the worker holds messages that do not finish: its wake-up must not wait on them.
+      await enqueue(handle.db, clock, { topic: 'fair', businessId: second, payload: {}, messageId: 'b-0' });
       await eventually(() => started.includes('b-0'), "the second business's message");
       assert.equal(mostFirstInHand, 2, 'the first business holds its two slots, no more');
       assert.deepEqual(

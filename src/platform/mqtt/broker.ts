@@ -41,6 +41,12 @@ export interface EmbeddedBrokerOptions {
   recheckMs?: number;
 }
 
+/**
+ * Where a client's own PUBLISH is sent instead of its topic: no subscription to it is ever
+ * granted (only the policy's exact topics are), so it reaches no one and nothing is retained.
+ */
+const REFUSED_TOPIC = '$tms/refused-publish';
+
 /** The broker inside the service (aedes): TCP, and MQTT over WebSocket through the HTTP server. */
 export class EmbeddedBroker<P> implements MqttPublisher {
   private broker: Aedes | undefined;
@@ -86,8 +92,17 @@ export class EmbeddedBroker<P> implements MqttPublisher {
           () => refuse(),
         );
       },
-      // Clients only listen: every message is posted through the API, which publishes it.
-      authorizePublish: (_client, _packet, callback) => callback(new Error('Publishing is not allowed')),
+      // Clients only listen: every message is posted through the API, which publishes it. A
+      // client's PUBLISH (or will) is acknowledged as usual and goes nowhere, as MQTT 3.1.1 lets a
+      // server refuse one (MQTT-3.3.5-2): failing it instead makes aedes drop the connection, and
+      // the client would miss the pushes that follow. aedes 1.2.0 speaks no MQTT 5, so there is
+      // no PUBACK reason code to send.
+      authorizePublish: (_client, packet, callback) => {
+        packet.topic = REFUSED_TOPIC;
+        packet.payload = Buffer.alloc(0);
+        packet.retain = false;
+        callback(null);
+      },
       authorizeSubscribe: (client, subscription, callback) => {
         const principal = this.principals.get(client);
         if (principal === undefined || /[+#]/.test(subscription.topic)) return callback(null, null);

@@ -94,7 +94,9 @@ const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
  * instances never take the same one), runs their topic's handlers, several at once, and records
  * the outcome. Claims are fair: each business's oldest messages first, at most `perBusiness` of
  * a business in hand at a time, so one business's backlog never delays another's messages.
- * Woken by LISTEN/NOTIFY as soon as a writing transaction commits, and by a slow poll.
+ * The worker never waits on a message in hand before claiming more: it claims again whenever a
+ * transaction commits (LISTEN/NOTIFY), a message in hand finishes, or the slow poll ticks, and a
+ * wake-up that comes while a claim is under way makes that claim run once more.
  * Delivery is at least once: a crash between sending and recording means a second attempt with
  * the same message id.
  */
@@ -103,11 +105,16 @@ export class OutboxWorker {
   private readonly name = `worker_${randomUUID().slice(0, 8)}`;
   private running = false;
   private stopping = false;
-  private wake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
   private listener: pg.PoolClient | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly inHand = new Set<Promise<void>>();
+  /** The claim under way: one at a time, as two would only race each other for the same rows. */
+  private claiming: Promise<void> | undefined;
+  /** Something may have become claimable since the claim under way read the table. */
+  private wanted = false;
+  /** Messages handled since the worker was made (what drainOnce counts). */
+  private handled = 0;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly db: Db,
@@ -136,12 +143,12 @@ export class OutboxWorker {
     }
     this.timer = setInterval(() => this.poke(), this.options.pollMs);
     this.timer.unref();
-    this.loop = this.run();
+    this.claimSoon();
   }
 
   /** Wakes the worker now (a notification, a test that moved the clock). */
   poke(): void {
-    this.wake?.();
+    if (this.running) this.claimSoon();
   }
 
   /** Stops claiming, lets the messages in hand finish, and releases the listening connection. */
@@ -150,8 +157,7 @@ export class OutboxWorker {
     this.running = false;
     this.stopping = true;
     clearInterval(this.timer);
-    this.poke();
-    await this.loop;
+    await this.idle();
     if (this.listener) {
       await this.listener.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
       this.listener.release();
@@ -161,40 +167,71 @@ export class OutboxWorker {
 
   /**
    * Claims and handles due messages until none is left and none is in hand (or, stopping, until
-   * the ones in hand are done); returns how many it handled.
+   * the ones in hand are done); returns how many were handled meanwhile.
    */
   async drainOnce(): Promise<number> {
-    let handled = 0;
-    for (;;) {
+    const before = this.handled;
+    this.claimSoon();
+    await this.idle();
+    return this.handled - before;
+  }
+
+  /** Claims now, or right after the claim under way (whose reading may predate what woke us). */
+  private claimSoon(): void {
+    this.wanted = true;
+    if (this.claiming || this.stopping) return;
+    const claiming: Promise<void> = this.claimWhileWanted().finally(() => {
+      this.claiming = undefined;
+      // A wake-up between the loop's last look and here is not lost.
+      if (this.wanted) this.claimSoon();
+      this.settle();
+    });
+    this.claiming = claiming;
+  }
+
+  private async claimWhileWanted(): Promise<void> {
+    while (this.wanted && !this.stopping) {
+      this.wanted = false;
       const free = this.options.concurrency - this.inHand.size;
-      const batch = free > 0 && !this.stopping ? await this.claim(free) : [];
-      for (const message of batch) {
-        // A failure to record the outcome (the database went away) leaves the lease to run out.
-        const handling: Promise<void> = this.process(message)
-          .catch(() => {})
-          .finally(() => this.inHand.delete(handling));
-        this.inHand.add(handling);
+      // Full: the next message to finish claims again.
+      if (free <= 0) return;
+      let batch: OutboxMessage[];
+      try {
+        batch = await this.claim(free);
+      } catch {
+        // The database is away; the next poll tries again.
+        return;
       }
-      handled += batch.length;
-      if (this.inHand.size === 0 && (batch.length === 0 || this.stopping)) return handled;
-      // Full, or nothing more may be claimed now: wait for a message in hand to finish.
-      if (batch.length === 0 || this.inHand.size >= this.options.concurrency) await Promise.race(this.inHand);
+      for (const message of batch) this.begin(message);
     }
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      const nextWake = new Promise<void>((resolve) => {
-        this.wake = resolve;
+  /** Handles a claimed message without waiting for it: the worker goes on claiming meanwhile. */
+  private begin(message: OutboxMessage): void {
+    // A failure to record the outcome (the database went away) leaves the lease to run out.
+    const handling: Promise<void> = this.process(message)
+      .catch(() => {})
+      .finally(() => {
+        this.inHand.delete(handling);
+        this.handled++;
+        // A slot is free, and this message's business may have its next one waiting.
+        this.claimSoon();
+        this.settle();
       });
-      try {
-        await this.drainOnce();
-      } catch {
-        // The database is away; the next poll tries again.
-      }
-      if (!this.running) break;
-      await nextWake;
-    }
+    this.inHand.add(handling);
+  }
+
+  /** Resolves once no claim is under way and no message is in hand. */
+  private idle(): Promise<void> {
+    if (!this.claiming && this.inHand.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private settle(): void {
+    if (this.claiming || this.inHand.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private async claim(slots: number): Promise<OutboxMessage[]> {
@@ -212,17 +249,23 @@ export class OutboxWorker {
       UPDATE outbox SET leased_until = ${leasedUntil}, leased_by = ${this.name}, attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM outbox WHERE id IN (
-          -- Each business's due messages in order, those in hand first (they are its oldest):
-          -- a business already holding perBusiness of them gets none more.
-          SELECT id FROM (
-            SELECT id, available_at, leased_until,
+          -- Each business's free due messages in order, behind the ones it already has in hand
+          -- (over every worker): a business holding perBusiness of them gets none more.
+          SELECT lanes.id FROM (
+            SELECT id, business_id, available_at,
               row_number() OVER (PARTITION BY business_id ORDER BY available_at, id) AS lane_rank
             FROM outbox
             WHERE done_at IS NULL AND available_at <= ${now} AND topic = ANY(${topics})
+              AND (leased_until IS NULL OR leased_until < ${now})
           ) lanes
-          WHERE lane_rank <= ${this.options.perBusiness} AND (leased_until IS NULL OR leased_until < ${now})
-          -- Round robin: every business's first free message before any business's second.
-          ORDER BY lane_rank, available_at, id
+          LEFT JOIN (
+            SELECT business_id, count(*) AS held FROM outbox
+            WHERE done_at IS NULL AND leased_until >= ${now} AND topic = ANY(${topics})
+            GROUP BY business_id
+          ) busy ON busy.business_id IS NOT DISTINCT FROM lanes.business_id
+          WHERE lanes.lane_rank + coalesce(busy.held, 0) <= ${this.options.perBusiness}
+          -- Round robin: every business's first slot before any business's second.
+          ORDER BY lanes.lane_rank + coalesce(busy.held, 0), lanes.available_at, lanes.id
           LIMIT ${slots}
         )
         -- Checked again on the row as it is once locked: another worker may have just leased it.
