@@ -58,32 +58,41 @@ export async function openCommandDatabase(
   const service = await runningService(config.dataDir);
   if (service) {
     const url = await embeddedServerUrl(config.dataDir, service.port);
-    // Migrations may wait for the service's own: no statement limit for them, as at its start.
-    const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
-    let answers = false;
-    try {
-      // The pid may have been reused since: only our own server accepts this data directory's password.
-      await migrating.pool.query('SELECT 1');
-      answers = true;
-    } catch {}
+    const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
+    // The pid may have been reused since: only our own server accepts this data directory's
+    // password, and the connect timeout bounds a port now held by something else.
+    const answers = await handle.pool.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
     if (answers) {
       log(`Using the running service's database (embedded, port ${service.port}, ${config.dataDir})`);
       try {
         // A checkout newer than the running service may bring migrations of its own.
-        const { applied } = await migrateToLatest(migrating.db);
-        if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
-      } finally {
-        await migrating.close();
+        await migrate(url, log);
+      } catch (error) {
+        await handle.close();
+        throw error;
       }
-      const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
       // The service's server stays up: the command only closes its own connections.
       return { ...handle, embedded: true, shutdown: () => handle.close() };
     }
-    await migrating.close();
+    await handle.close();
   }
   log(`Starting the embedded database in ${config.dataDir}`);
   // The line above says it already, on this command's terms.
   return openServiceDatabase(config, (line) => {
     if (!line.startsWith('Embedded PostgreSQL')) log(line);
   });
+}
+
+/** Migrations may wait for the service's own: no statement limit for them, as at its start. */
+async function migrate(url: string, log: (line: string) => void): Promise<void> {
+  const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
+  try {
+    const { applied } = await migrateToLatest(migrating.db);
+    if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
+  } finally {
+    await migrating.close();
+  }
 }
