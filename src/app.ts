@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
 import { registerDiscovery } from './doors/discovery/index.ts';
 import { CatalogSurface } from './doors/discovery/surface.ts';
@@ -88,8 +87,6 @@ import { Metrics } from './platform/metrics.ts';
 import { EmbeddedBroker, ExternalBroker, type MqttPublisher } from './platform/mqtt/broker.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
 import { type FileStorage, storageOf } from './platform/storage/index.ts';
-
-export const VERSION = packageJson.version;
 
 /** The module services, wired once; the CLI and the tests reach use cases through these. */
 export interface Services {

@@ -6,6 +6,8 @@ import { migrateToLatest } from './platform/db/migrate.ts';
 export interface RunningDatabase extends DatabaseHandle {
   /** True when the service runs its own embedded PostgreSQL server. */
   embedded: boolean;
+  /** The embedded server's port, told to the commands run beside the service. */
+  embeddedPort?: number;
   /** Closes the pool, then stops the embedded server if there is one. */
   shutdown(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export async function openServiceDatabase(
   return {
     ...handle,
     embedded: server !== undefined,
+    embeddedPort: server ? Number(new URL(server.url).port) : undefined,
     shutdown: async () => {
       await handle.close();
       await server?.stop();

@@ -1,26 +1,59 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createServices, VERSION } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { openServiceDatabase, type RunningDatabase } from './database.ts';
-import { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo } from './demo/seed.ts';
-import { PROFILES } from './modules/accounts/index.ts';
+import packageJson from '../package.json' with { type: 'json' };
+import type { Services } from './app.ts';
+import type { Config } from './config.ts';
+import type { RunningDatabase } from './database.ts';
+import type { AccountsService } from './modules/accounts/index.ts';
 import { ACCOUNT_KINDS, type AccountKind } from './platform/catalog/operation.ts';
-import { systemClock } from './platform/clock.ts';
 import { isAppError } from './platform/errors.ts';
-import { errorMessage } from './platform/i18n/index.ts';
-import { serve } from './serve.ts';
+
+// Only commander and a few constants load up front: every command imports what it needs in its
+// action, so `--help` starts nothing and an account command does not load the whole service.
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+// Which database a command uses goes to stderr: stdout carries what the command prints (a token).
+const note = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Opens the configured database for one command, and always closes it. */
-async function withDatabase<T>(work: (database: RunningDatabase) => Promise<T>): Promise<T> {
-  const database = await openServiceDatabase(loadConfig(), say);
+/**
+ * Opens the database for one command (the running service's when there is one) while loading
+ * what the command needs, and always closes it.
+ */
+async function withDatabase<S, T>(
+  load: (config: Config) => Promise<S>,
+  work: (database: RunningDatabase, loaded: S, config: Config) => Promise<T>,
+): Promise<T> {
+  const config = (await import('./config.ts')).loadConfig();
+  const [database, loaded] = await Promise.allSettled([
+    import('./running-service.ts').then(({ openCommandDatabase }) => openCommandDatabase(config, note)),
+    load(config),
+  ]);
+  if (database.status === 'rejected') throw database.reason;
   try {
-    return await work(database);
+    if (loaded.status === 'rejected') throw loaded.reason;
+    return await work(database.value, loaded.value, config);
   } finally {
-    await database.shutdown();
+    await database.value.shutdown();
   }
+}
+
+/** The accounts module alone: what the business, user and token commands use. */
+async function accountsOf(config: Config): Promise<AccountsService> {
+  const [{ AccountsService }, { systemClock }] = await Promise.all([
+    import('./modules/accounts/index.ts'),
+    import('./platform/clock.ts'),
+  ]);
+  return new AccountsService(systemClock, { tokenTtlHours: config.tokenTtlHours, login: config.login });
+}
+
+/** Every module, wired as the service wires them. */
+async function servicesOf(config: Config): Promise<Services> {
+  const [{ createServices }, { systemClock }] = await Promise.all([
+    import('./app.ts'),
+    import('./platform/clock.ts'),
+  ]);
+  return createServices(config, systemClock);
 }
 
 function positiveInteger(value: string): number {
@@ -31,25 +64,32 @@ function positiveInteger(value: string): number {
 
 const program = new Command('tms')
   .description('Transport management service: orders, drivers, routes, contractors and tracking.')
-  .version(VERSION)
+  .version(packageJson.version)
   .showHelpAfterError()
   .addHelpText(
     'after',
-    '\nConfiguration comes from the environment (PORT, HOST, DATABASE_URL, TMS_DATA_DIR, ...); see README.md.',
+    '\nConfiguration comes from the environment (PORT, HOST, DATABASE_URL, TMS_DATA_DIR, ...); see README.md.\n' +
+      'Commands use the database of the service running on TMS_DATA_DIR (default .data) when there is one.',
   );
 
 program
   .command('serve')
   .description('Run the HTTP service (embedded PostgreSQL and demo data unless DATABASE_URL is set)')
-  .action(async () => serve(loadConfig()));
+  .action(async () => {
+    const [{ serve }, { loadConfig }] = await Promise.all([import('./serve.ts'), import('./config.ts')]);
+    await serve(loadConfig());
+  });
 
 program
   .command('migrate')
   .description('Apply pending database migrations and exit')
   .action(() =>
-    withDatabase(async () => {
-      say('Database schema is up to date.');
-    }),
+    withDatabase(
+      async () => {},
+      async () => {
+        say('Database schema is up to date.');
+      },
+    ),
   );
 
 program
@@ -57,17 +97,23 @@ program
   .description('Load data into the configured database')
   .requiredOption('--demo', 'the demo business with one account of every kind')
   .action(() =>
-    withDatabase(async (database) => {
-      const config = loadConfig();
-      const services = createServices(config, systemClock);
-      const credentials = await seedDemo(database.db, services, demoPassword(config.demoPassword));
-      if (!credentials) {
-        say('The demo business already exists; nothing was changed.');
-        return;
-      }
-      say(describeDemoCredentials(credentials, config.publicBaseUrl));
-      if (database.embedded) say(`(saved in ${await saveDemoCredentials(config.dataDir, credentials)})`);
-    }),
+    withDatabase(
+      async (config) => ({ services: await servicesOf(config), demo: await import('./demo/seed.ts') }),
+      async (database, { services, demo }, config) => {
+        const credentials = await demo.seedDemo(
+          database.db,
+          services,
+          demo.demoPassword(config.demoPassword),
+        );
+        if (!credentials) {
+          say('The demo business already exists; nothing was changed.');
+          return;
+        }
+        say(demo.describeDemoCredentials(credentials, config.publicBaseUrl));
+        if (database.embedded)
+          say(`(saved in ${await demo.saveDemoCredentials(config.dataDir, credentials)})`);
+      },
+    ),
   );
 
 const business = program.command('business').description('Manage businesses (the clients of the service)');
@@ -78,8 +124,7 @@ business
   .requiredOption('--name <name>', 'display name')
   .option('--time-zone <zone>', 'IANA time zone of the business', 'UTC')
   .action((options: { code: string; name: string; timeZone: string }) =>
-    withDatabase(async (database) => {
-      const { accounts } = createServices(loadConfig(), systemClock);
+    withDatabase(accountsOf, async (database, accounts) => {
       const id = await accounts.createBusiness(database.db, options);
       say(`Created business ${options.code} (id ${id}).`);
     }),
@@ -92,8 +137,7 @@ contractors
   .requiredOption('--name <name>', 'company name')
   .requiredOption('--business <code...>', 'codes of the businesses it works for')
   .action((options: { name: string; business: string[] }) =>
-    withDatabase(async (database) => {
-      const { accounts } = createServices(loadConfig(), systemClock);
+    withDatabase(accountsOf, async (database, accounts) => {
       const businessIds = [];
       for (const code of options.business)
         businessIds.push((await accounts.businessByCode(database.db, code)).id);
@@ -121,9 +165,10 @@ user
       contractorCompany?: number;
       passwordStdin?: boolean;
     }) =>
-      withDatabase(async (database) => {
-        const { accounts } = createServices(loadConfig(), systemClock);
-        const password = options.passwordStdin ? readFileSync(0, 'utf8').trim() : demoPassword(undefined);
+      withDatabase(accountsOf, async (database, accounts) => {
+        const password = options.passwordStdin
+          ? readFileSync(0, 'utf8').trim()
+          : randomBytes(12).toString('base64url');
         if (password.length < 8) throw new InvalidArgumentError('the password must be at least 8 characters');
         const businessId = options.business
           ? (await accounts.businessByCode(database.db, options.business)).id
@@ -141,12 +186,21 @@ user
       }),
   );
 
-const token = program.command('token').description('Manage bearer tokens');
+const profileOption = new Option('--profile <name>', 'named scope bundle');
+const token = program
+  .command('token')
+  .description('Manage bearer tokens')
+  // The profile names come from the accounts module, loaded only once a token command is chosen
+  // (its run or its --help), so the top-level help does not load it.
+  .hook('preSubcommand', async () => {
+    const { PROFILES } = await import('./modules/accounts/index.ts');
+    profileOption.choices(Object.keys(PROFILES));
+  });
 token
   .command('create')
   .description('Issue a bearer token for a user, for scripts and agents')
   .requiredOption('--user <email>', 'email of the user the token acts for')
-  .addOption(new Option('--profile <name>', 'named scope bundle').choices(Object.keys(PROFILES)))
+  .addOption(profileOption)
   .option('--scopes <list>', 'explicit comma-separated scopes; overrides the profile', (value) =>
     value
       .split(',')
@@ -165,8 +219,7 @@ token
       days: number;
       name?: string;
     }) =>
-      withDatabase(async (database) => {
-        const { accounts } = createServices(loadConfig(), systemClock);
+      withDatabase(accountsOf, async (database, accounts) => {
         const owner = await accounts.userByEmail(database.db, options.user);
         const issued = await accounts.issueToken(database.db, {
           userId: owner.id,
@@ -191,8 +244,7 @@ analytics
   )
   .requiredOption('--business <code>', 'code of the business')
   .action((options: { business: string }) =>
-    withDatabase(async (database) => {
-      const services = createServices(loadConfig(), systemClock);
+    withDatabase(servicesOf, async (database, services) => {
       const business = await services.accounts.businessByCode(database.db, options.business);
       const started = Date.now();
       const written = await services.analytics.rebuild(database.db, business.id, (step) =>
@@ -210,11 +262,13 @@ analytics
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof ConfigError) {
+  // What the error is decides which module explains it; those load only on this path.
+  if (error instanceof (await import('./config.ts')).ConfigError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
   if (isAppError(error)) {
+    const { errorMessage } = await import('./platform/i18n/index.ts');
     process.stderr.write(`${errorMessage(error.code, 'en', error.options.params)}\n`);
     process.exit(1);
   }

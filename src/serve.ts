@@ -6,6 +6,7 @@ import { type Config, ConfigError } from './config.ts';
 import { openServiceDatabase } from './database.ts';
 import { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo } from './demo/seed.ts';
 import { systemClock } from './platform/clock.ts';
+import { announceRunningService } from './running-service.ts';
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -42,6 +43,10 @@ export async function serve(config: Config): Promise<void> {
     await database.shutdown();
     throw error;
   }
+  // Commands run beside the service use its database rather than start their own.
+  const forget = database.embeddedPort
+    ? await announceRunningService(config.dataDir, database.embeddedPort)
+    : async () => {};
   say(`TMS listening on ${config.publicBaseUrl} (API reference: ${config.publicBaseUrl}/api/docs)`);
   say(
     config.mqtt.url
@@ -63,6 +68,7 @@ export async function serve(config: Config): Promise<void> {
       await app.http.close();
       // Deliveries in hand finish; the rest wait in the outbox for the next start.
       await app.stopBackground();
+      await forget();
       await database.shutdown();
       process.exitCode = 0;
     } catch (error) {

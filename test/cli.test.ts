@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +19,12 @@ async function postgresProcessesOf(dataDir: string): Promise<number[]> {
     if (command.includes('postgres') && command.includes(path.join(dataDir, 'pg'))) pids.push(Number(entry));
   }
   return pids;
+}
+
+/** The port of the PostgreSQL server running the cluster in `dataDir`, from its postmaster.pid. */
+async function postgresPortOf(dataDir: string): Promise<number> {
+  const lines = (await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n');
+  return Number(lines[3]);
 }
 
 describe('tms serve with the embedded database', () => {
@@ -73,6 +81,17 @@ describe('tms serve with the embedded database', () => {
     );
     assert.equal(added.code, 0, added.stderr);
     assert.deepEqual(await postgresProcessesOf(dataDir), servers);
+    // It found the server through the note the service keeps in its data directory (owner only),
+    // and says so.
+    const note = path.join(dataDir, 'service.json');
+    assert.equal((await stat(note)).mode & 0o777, 0o600);
+    const { port } = JSON.parse(await readFile(note, 'utf8'));
+    assert.equal(port, await postgresPortOf(dataDir));
+    assert.ok(
+      added.stderr.includes(`Using the running service's database (embedded, port ${port}, ${dataDir})`),
+      added.stderr,
+    );
+    assert.doesNotMatch(added.stdout, /database/i);
     assert.equal(
       (await api.post('/api/v1/user/login', { email: 'late@demo.test', password: 'late-comer-password' }))
         .status,
@@ -80,6 +99,15 @@ describe('tms serve with the embedded database', () => {
     );
 
     assert.equal(await stopServe(first), 0);
+    assert.deepEqual(await postgresProcessesOf(dataDir), []);
+    assert.equal(existsSync(path.join(dataDir, 'service.json')), false, 'the note goes with the service');
+
+    // With no service, a command starts the embedded server for itself, and stops it.
+    const alone = await run(['business', 'create', '--code', 'alone', '--name', 'Alone'], {
+      TMS_DATA_DIR: dataDir,
+    });
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.ok(alone.stderr.includes(`Starting the embedded database in ${dataDir}`), alone.stderr);
     assert.deepEqual(await postgresProcessesOf(dataDir), []);
 
     const second = await startServe({ TMS_DATA_DIR: dataDir });
@@ -118,6 +146,19 @@ describe('tms serve with the embedded database', () => {
     }
     assert.deepEqual(await postgresProcessesOf(dataDir), []);
   });
+
+  it('ignores the note of a service that no longer runs, and starts the database itself', async () => {
+    const gone = spawn(process.execPath, ['-e', '']);
+    const pid = gone.pid!;
+    await new Promise((resolve) => gone.on('exit', resolve));
+    await writeFile(path.join(dataDir, 'service.json'), JSON.stringify({ pid, port: 1 }), { mode: 0o600 });
+    const added = await run(['business', 'create', '--code', 'after-crash', '--name', 'After Crash'], {
+      TMS_DATA_DIR: dataDir,
+    });
+    assert.equal(added.code, 0, added.stderr);
+    assert.ok(added.stderr.includes(`Starting the embedded database in ${dataDir}`), added.stderr);
+    assert.deepEqual(await postgresProcessesOf(dataDir), []);
+  });
 });
 
 describe('tms commands against DATABASE_URL', () => {
@@ -133,6 +174,10 @@ describe('tms commands against DATABASE_URL', () => {
     const migrated = await run(['migrate'], env);
     assert.equal(migrated.code, 0, migrated.stderr);
     assert.match(migrated.stdout, /up to date/);
+    assert.ok(
+      migrated.stderr.includes(`Using DATABASE_URL (${new URL(database.url).host})`),
+      migrated.stderr,
+    );
 
     const seeded = await run(['seed', '--demo'], env);
     assert.equal(seeded.code, 0, seeded.stderr);
@@ -194,6 +239,12 @@ describe('tms commands against DATABASE_URL', () => {
     assert.equal(duplicate.code, 1);
     assert.match(duplicate.stderr, /already exists/);
 
+    const unknownProfile = await run(
+      ['token', 'create', '--user', 'ops@north.test', '--profile', 'most'],
+      env,
+    );
+    assert.equal(unknownProfile.code, 1);
+    assert.match(unknownProfile.stderr, /Allowed choices are .*ops-readonly/);
     const token = await run(['token', 'create', '--user', 'ops@north.test', '--profile', 'support'], env);
     assert.equal(token.code, 0, token.stderr);
     const bearer = token.stdout.trim();
@@ -245,15 +296,25 @@ describe('tms commands against DATABASE_URL', () => {
 });
 
 describe('tms help and configuration errors', () => {
-  it('explains every command', async () => {
-    const help = await run(['--help'], {});
+  it('explains every command without starting or reaching any database', async () => {
+    const dataDir = path.join(await mkdtemp(path.join(tmpdir(), 'tms-help-')), 'data');
+    // Nothing listens there: a command that tried it would fail.
+    const env = { TMS_DATA_DIR: dataDir, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
+    const help = await run(['--help'], env);
     assert.equal(help.code, 0);
+    assert.equal(help.stderr, '');
+    assert.match(help.stdout, /TMS_DATA_DIR/);
     for (const command of ['serve', 'migrate', 'seed', 'user', 'token', 'business', 'analytics']) {
       assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
     }
-    const tokenHelp = await run(['token', 'create', '--help'], {});
+    const tokenHelp = await run(['token', 'create', '--help'], env);
+    assert.equal(tokenHelp.code, 0);
     assert.match(tokenHelp.stdout, /--profile <name>/);
     assert.match(tokenHelp.stdout, /ops-readonly/);
+    const userHelp = await run(['user', 'create', '--help'], env);
+    assert.match(userHelp.stdout, /client_admin/);
+    assert.equal(existsSync(dataDir), false, 'no embedded database was made');
+    await rm(path.dirname(dataDir), { recursive: true, force: true });
   });
 
   it('refuses a port already in use before it starts or seeds any database, naming PORT', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
+// The named export: 4.13's package gives TypeScript CommonJS types, where the default is the module.
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser.ts';
 import { createTenant, DROPOFF, deliverWithProof, login } from './support/fixtures.ts';

@@ -341,6 +341,15 @@ async function stopServer(server: ChildProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * The URL of the database on the server another process of ours started on this directory's
+ * cluster, listening on `port` (its password is kept beside the cluster).
+ */
+export async function embeddedServerUrl(directory: string, port: number, database = 'tms'): Promise<string> {
+  const password = (await readFile(path.join(directory, 'pg-password'), 'utf8')).trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
 async function readOrCreateSecret(file: string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   const secret = randomBytes(24).toString('base64url');
