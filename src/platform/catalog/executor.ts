@@ -7,6 +7,7 @@ import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
 import type { RequestLimits } from '../limits.ts';
+import { safeParseInSlices } from '../slices.ts';
 import { recordAudit } from './audit.ts';
 import {
   type AccountKind,
@@ -520,7 +521,11 @@ export class Executor {
 
   /** The handler's answer, through the output contract and the response policies. */
   private async answerOf(ctx: OperationContext, operation: Operation, input: unknown): Promise<unknown> {
-    return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
+    return this.respond(
+      ctx,
+      operation,
+      await this.checkOutput(operation, await operation.handler(ctx, input)),
+    );
   }
 
   private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {
@@ -531,9 +536,10 @@ export class Executor {
   }
 
   /** The output schema is an allowlist: fields it does not name never leave the service. */
-  private checkOutput(operation: Operation, result: unknown): unknown {
+  private async checkOutput(operation: Operation, result: unknown): Promise<unknown> {
     if (result instanceof Representation) return result;
-    const parsed = operation.output.safeParse(result);
+    // In slices: the report of a 5,000-row import must not hold every other request meanwhile.
+    const parsed = await safeParseInSlices(operation.output, result);
     if (parsed.success) return parsed.data;
     throw new Error(`Operation ${operation.name} broke its output contract: ${parsed.error.message}`);
   }
