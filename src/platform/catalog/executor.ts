@@ -88,6 +88,21 @@ export interface Invocation {
   confirmed?: boolean;
   /** Filled by the operation for the door: the version its answer was built from, ... */
   answer?: AnswerMeta;
+  /** The door already counted the request this call belongs to (Executor.admitRequest). */
+  admission?: RequestAdmission;
+}
+
+/**
+ * A request a door counted against the caller's shares before any of it ran (GraphQL, MCP): the
+ * first call it makes is paid for; any further call counts as a call of its own.
+ */
+export interface RequestAdmission {
+  /** Who the request's token is, when it is a valid one. */
+  caller: Caller | null;
+  bearer: string | undefined;
+  share: number | undefined;
+  /** The call the request paid for has been made. */
+  spent: boolean;
 }
 
 export type Outcome = 'ok' | 'rejected' | 'failed';
@@ -169,6 +184,22 @@ export class Executor {
       this.contextFor(this.deps.db, admitted, invocation, PERFORM_EVERYTHING),
       admitted.input,
     );
+  }
+
+  /**
+   * Counts a whole request against its token (or its address, without a valid one) and its
+   * business, before anything of it is parsed or run: RATE_LIMITED past a share. A door whose
+   * requests may run no operation at all (a GraphQL `__typename`, an MCP `tools/list`) calls it so
+   * that every request counts, and hands the admission to the calls the request makes.
+   */
+  async admitRequest(invocation: Pick<Invocation, 'bearer' | 'ip' | 'scopes'>): Promise<RequestAdmission> {
+    const limits = this.deps.limits;
+    await limits?.admitToken(invocation.bearer);
+    const caller = await this.callerOf(invocation.bearer, invocation.scopes);
+    if (!caller) await limits?.admitAddress(invocation.ip);
+    const share = caller?.clientScope ?? caller?.businessId ?? undefined;
+    await limits?.admitBusiness(share);
+    return { caller, bearer: invocation.bearer, share, spent: false };
   }
 
   /** Who a bearer token belongs to, or null: for doors that size what they allow by it. */
@@ -271,7 +302,12 @@ export class Executor {
    * against its address.
    */
   private async admit(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<Admitted> {
-    const limits = this.deps.limits;
+    // The first call of a request the door counted is paid for, as long as it is the same caller's.
+    const admission = invocation.admission;
+    const paid =
+      admission && !admission.spent && admission.bearer === invocation.bearer ? admission : undefined;
+    if (paid) paid.spent = true;
+    const limits = paid ? undefined : this.deps.limits;
     await limits?.admitToken(invocation.bearer);
     let provider: ProviderCaller | null;
     let caller: Caller | null;
@@ -284,7 +320,8 @@ export class Executor {
     }
     if (!caller && !provider) await limits?.admitAddress(invocation.ip);
     const share = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
-    await limits?.admitBusiness(share);
+    // A business the door did not count (a provider key's) counts now.
+    await (paid && paid.share !== share ? this.deps.limits : limits)?.admitBusiness(share);
     await this.requireFeature(operation, caller, rawInput);
     requireConfirmation(operation, caller, invocation);
     const input = this.validate(operation, rawInput, invocation.lang);
