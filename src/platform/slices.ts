@@ -89,35 +89,64 @@ function longLists(value: unknown): string[] {
 }
 
 /**
- * `schema.safeParse(value)`, with the items of a long list of the object (an import's report of
- * 5,000 rows) checked against the list's item schema in slices. A list whose schema bounds its
- * length, or any other shape of schema, is checked in one piece.
+ * `schema.safeParse(value, params)`, with the items of a long list of the object (an import's
+ * 5,000 records, its report of 5,000 rows) checked against the list's item schema in slices, the
+ * list's own bounds (min, max) on its length. Every issue is reported, at its full path, as one
+ * parse would; any other shape of schema (a refined object, a list behind a default) is checked in
+ * one piece.
  */
 export async function safeParseInSlices(
   schema: z.ZodType,
   value: unknown,
+  params?: z.core.ParseContext<z.core.$ZodIssue>,
 ): Promise<z.ZodSafeParseResult<unknown>> {
-  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
-  const lists = longLists(value).filter((key) => {
-    const field = shape[key];
-    return field instanceof z.ZodArray && (field._zod.def.checks ?? []).length === 0;
-  });
-  if (lists.length === 0) return schema.safeParse(value);
+  // A refinement of the whole object would see the lists empty: such an object goes in one piece.
+  const sliceable = schema instanceof z.ZodObject && (schema._zod.def.checks ?? []).length === 0;
+  const shape = sliceable ? (schema.shape as Record<string, z.ZodType>) : {};
+  const lists = longLists(value).filter((key) => shape[key] instanceof z.ZodArray);
+  if (lists.length === 0) return schema.safeParse(value, params);
   const record = value as Record<string, unknown>;
   const items: Record<string, unknown[]> = {};
+  const listIssues: Record<string, z.core.$ZodIssue[]> = {};
   const slices = new TimeSlices();
   for (const key of lists) {
-    const element = (shape[key] as z.ZodArray<z.ZodType>).element;
+    const list = shape[key] as z.ZodArray<z.ZodType>;
+    const given = record[key] as unknown[];
+    const checks = (list._zod.def.checks ?? []) as Array<z.core.$ZodCheck<unknown[]>>;
+    const bounds = z
+      .array(z.unknown())
+      .check(...checks)
+      .safeParse(given, params);
+    listIssues[key] = bounds.success ? [] : bounds.error.issues.map((issue) => at([key], issue));
     items[key] = [];
-    for (const item of record[key] as unknown[]) {
-      const parsed = element.safeParse(item);
-      if (!parsed.success) return parsed;
-      items[key].push(parsed.data);
+    for (const [index, item] of given.entries()) {
+      const parsed = list.element.safeParse(item, params);
+      if (parsed.success) items[key].push(parsed.data);
+      else listIssues[key].push(...parsed.error.issues.map((issue) => at([key, index], issue)));
       await slices.next();
     }
   }
-  const rest = schema.safeParse({ ...record, ...Object.fromEntries(lists.map((key) => [key, []])) });
-  return rest.success ? { success: true, data: { ...(rest.data as object), ...items } } : rest;
+  const omitted = Object.fromEntries(lists.map((key) => [key, true]));
+  const others = Object.fromEntries(Object.entries(record).filter(([key]) => !lists.includes(key)));
+  const rest = (schema as z.ZodObject).omit(omitted as never).safeParse(others, params);
+  // Issues and fields in the schema's order, as one parse gives them.
+  const issues: z.core.$ZodIssue[] = [];
+  const restIssues = rest.success ? [] : rest.error.issues;
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) {
+    issues.push(...(listIssues[key] ?? restIssues.filter((issue) => issue.path[0] === key)));
+    if (key in items) data[key] = items[key];
+    else if (rest.success && key in (rest.data as object))
+      data[key] = (rest.data as Record<string, unknown>)[key];
+  }
+  issues.push(...restIssues.filter((issue) => !(String(issue.path[0]) in shape)));
+  if (issues.length > 0) return { success: false, error: new z.ZodError(issues) };
+  return { success: true, data: { ...data, ...(rest.data as object), ...items } };
+}
+
+/** An issue of an item, at its path in the whole value. */
+function at(prefix: PropertyKey[], issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  return { ...issue, path: [...prefix, ...issue.path] };
 }
 
 /**

@@ -228,7 +228,7 @@ export class Executor {
       requireConfirmation(operation, caller, { door: outer.door, confirmed: options.confirmed });
     }
     await this.requireFeature(operation, caller, rawInput);
-    const input = this.validate(operation, rawInput, outer.lang);
+    const input = await this.validate(operation, rawInput, outer.lang);
     const business = caller ? await this.businessOfCall(operation, caller, input, outer.door) : null;
     const skipped: OutsideEffect[] = [];
     const outside: OutsideWorld = options.preview
@@ -324,7 +324,7 @@ export class Executor {
     await (paid && paid.share !== share ? this.deps.limits : limits)?.admitBusiness(share);
     await this.requireFeature(operation, caller, rawInput);
     requireConfirmation(operation, caller, invocation);
-    const input = this.validate(operation, rawInput, invocation.lang);
+    const input = await this.validate(operation, rawInput, invocation.lang);
     const business = caller
       ? await this.businessOfCall(operation, caller, input, invocation.door)
       : (provider?.businessId ?? null);
@@ -432,8 +432,11 @@ export class Executor {
     });
   }
 
-  private validate(operation: Operation, rawInput: unknown, lang: Language): unknown {
-    const parsed = operation.input.safeParse(rawInput ?? {}, { error: validationErrorMap(lang) });
+  private async validate(operation: Operation, rawInput: unknown, lang: Language): Promise<unknown> {
+    // In slices: 5,000 records to import must not hold every other request meanwhile.
+    const parsed = await safeParseInSlices(operation.input, rawInput ?? {}, {
+      error: validationErrorMap(lang),
+    });
     if (parsed.success) return parsed.data;
     throw validationFailed(parsed.error);
   }
