@@ -355,3 +355,40 @@ describe('GraphQL requests and the request limits', () => {
     assert.equal(refused.response.errors?.[0]?.extensions?.error_code, 'RATE_LIMITED');
   });
 });
+
+/** Each operation past the first of one request counts as a call of its own. */
+describe('GraphQL operations beyond the first of a request', () => {
+  let server: TestServer;
+  let api: Client;
+  let admin: string;
+
+  before(async () => {
+    server = await startTestServer({ limits: { ...UNLIMITED, perBusinessPerMinute: 2 } });
+    api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'gqlops');
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(() => server.close());
+
+  it('refuses the one past the share beside the others that ran, then refuses the next request with 429', async () => {
+    // The request counts once (paying for a), b is the business's second call, c its third.
+    const partial = await api.post(
+      '/api/graphql',
+      { query: '{ a: me { result } b: me { result } c: me { result } }' },
+      { token: admin },
+    );
+    assert.equal(partial.status, 200, JSON.stringify(partial.body));
+    assert.deepEqual(partial.body.data, { a: { result: true }, b: { result: true }, c: null });
+    assert.deepEqual(
+      partial.body.errors.map((error: { path: string[]; extensions: { error_code: string } }) => [
+        error.path[0],
+        error.extensions.error_code,
+      ]),
+      [['c', 'RATE_LIMITED']],
+    );
+    assert.ok(Number(partial.headers.get('retry-after')) >= 1);
+    const refused = await api.post('/api/graphql', { query: '{ me { result } }' }, { token: admin });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.data, null);
+  });
+});

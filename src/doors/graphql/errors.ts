@@ -47,7 +47,9 @@ export function graphqlErrorFormatter(bodyLimitBytes: number) {
     // A refusal's own headers (RATE_LIMITED's Retry-After) go with its answer.
     const headers: Record<string, string> = {};
     for (const error of execution.errors) {
-      const appError = error.originalError;
+      // An operation's refusal comes wrapped twice: graphql-js locates toGraphqlError's error.
+      let appError: unknown = error.originalError;
+      while (appError instanceof GraphQLError) appError = appError.originalError;
       if (isAppError(appError)) Object.assign(headers, appError.options.headers);
       const original = error.originalError as MercuriusFailure | undefined;
       if (original && Array.isArray(original.errors)) {
