@@ -7,7 +7,7 @@ import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import { loadConfig } from '../src/config.ts';
 import { createTenant, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startTestServer, type TestServer, UNLIMITED } from './support/server.ts';
 
 const aliases = (count: number, field: string) =>
   `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${field}`).join(' ')} }`;
@@ -55,6 +55,43 @@ describe('GraphQL query budgets', () => {
     assert.match(error.message, /^Die Abfrage verlangt zu viel: aliases = 200, über der Grenze von 5\./);
     assert.equal(executed, before, 'no operation ran');
     assert.equal(answer.body.data, null);
+  });
+
+  it('counts aliases of __typename too: 1,600 of them are refused anonymously before anything runs', async () => {
+    const before = executed;
+    const answer = await graphql(aliases(1600, '__typename'));
+    assert.equal(answer.status, 400);
+    const [error] = answer.body.errors;
+    assert.equal(error.extensions.error_code, 'QUERY_TOO_COMPLEX');
+    assert.deepEqual(
+      [error.extensions.details.measure, error.extensions.details.limit, error.extensions.details.found],
+      ['aliases', 5, 1600],
+    );
+    assert.equal(answer.body.data, null);
+    assert.equal(executed, before);
+    // Introspection fields are aliases like any other.
+    const typeNames = await graphql(aliases(6, '__type(name: "Query") { name }'));
+    assert.equal(typeNames.body.errors[0].extensions.details.measure, 'aliases');
+  });
+
+  it('counts every field into the cost, introspection and fragments included', async () => {
+    // 100 fields spread 60 times: 6,000 fields from about 230 tokens and no alias.
+    const fragment = `fragment Names on Query { ${'__typename '.repeat(100)}}`;
+    const query = `query { ${'...Names '.repeat(60)}} ${fragment}`;
+    const before = executed;
+    const answer = await graphql(query);
+    assert.equal(answer.status, 400);
+    const [error] = answer.body.errors;
+    assert.equal(error.extensions.error_code, 'QUERY_TOO_COMPLEX');
+    assert.deepEqual(
+      [error.extensions.details.measure, error.extensions.details.limit, error.extensions.details.found],
+      ['cost', 5000, 6000],
+    );
+    assert.equal(executed, before);
+    // Within the budget, the same fields answer.
+    const fewer = await graphql(`query { ${'...Names '.repeat(40)}} ${fragment}`);
+    assert.equal(fewer.status, 200, JSON.stringify(fewer.body).slice(0, 300));
+    assert.equal(fewer.body.data.__typename, 'Query');
   });
 
   it('refuses 1,000 aliases of a 200-order page even from a signed-in caller', async () => {
@@ -240,5 +277,118 @@ describe('GraphQL query budgets, configured', () => {
       [page.body.errors[0].extensions.details.measure, page.body.errors[0].extensions.details.limit],
       ['cost', 500],
     );
+  });
+});
+
+/** Every GraphQL request counts against the caller's shares, and past one it is a 429 as on REST. */
+describe('GraphQL requests and the request limits', () => {
+  let server: TestServer;
+  let api: Client;
+  let admin: string;
+  /** Each test calls from an address of its own (X-Forwarded-For, with TRUST_PROXY on). */
+  const from = (address: string, token?: string) => ({ token, headers: { 'x-forwarded-for': address } });
+
+  before(async () => {
+    server = await startTestServer({
+      trustProxy: true,
+      limits: { ...UNLIMITED, perTokenPerMinute: 3, perAddressPerMinute: 3 },
+    });
+    api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'gqlshare');
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(() => server.close());
+
+  it('counts requests that run no operation, and refuses past the share with 429 and Retry-After', async () => {
+    const address = '198.51.100.1';
+    // Refused for its budget, or asking only for __typename: each counts all the same.
+    const over = await api.post('/api/graphql', { query: aliases(1600, '__typename') }, from(address));
+    assert.equal(over.status, 400);
+    for (let i = 0; i < 2; i++) {
+      const answer = await api.post('/api/graphql', { query: '{ __typename }' }, from(address));
+      assert.equal(answer.status, 200);
+    }
+    const refused = await api.post(
+      '/api/graphql',
+      { query: '{ __typename }' },
+      { headers: { 'x-forwarded-for': address, 'accept-language': 'fr' } },
+    );
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.equal(refused.body.data, null);
+    const [error] = refused.body.errors;
+    assert.equal(error.extensions.error_code, 'RATE_LIMITED');
+    assert.equal(error.extensions.status, 429);
+    assert.equal(error.extensions.details.retry_after_seconds, Number(refused.headers.get('retry-after')));
+    assert.match(error.message, /secondes/);
+    // GET requests count as well.
+    const viaGet = await api.get(`/api/graphql?query=${encodeURIComponent('{ __typename }')}`, from(address));
+    assert.equal(viaGet.status, 429);
+    // Another address is not held back.
+    assert.equal(
+      (await api.post('/api/graphql', { query: '{ __typename }' }, from('198.51.100.2'))).status,
+      200,
+    );
+  });
+
+  it('counts a request running one operation once, against the token', async () => {
+    for (let i = 0; i < 3; i++) {
+      const answer = await api.post(
+        '/api/graphql',
+        { query: '{ me { result } }' },
+        from('198.51.100.3', admin),
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.body.data.me.result, true);
+    }
+    const refused = await new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${admin}`, 'x-forwarded-for': '198.51.100.3' },
+    })
+      .request('{ me { result } }')
+      .then(
+        () => assert.fail('a fourth request went through'),
+        (error: unknown) => error,
+      );
+    assert.ok(refused instanceof ClientError);
+    assert.equal(refused.response.status, 429);
+    assert.ok(Number(refused.response.headers.get('retry-after')) >= 1);
+    assert.equal(refused.response.errors?.[0]?.extensions?.error_code, 'RATE_LIMITED');
+  });
+});
+
+/** Each operation past the first of one request counts as a call of its own. */
+describe('GraphQL operations beyond the first of a request', () => {
+  let server: TestServer;
+  let api: Client;
+  let admin: string;
+
+  before(async () => {
+    server = await startTestServer({ limits: { ...UNLIMITED, perBusinessPerMinute: 2 } });
+    api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'gqlops');
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(() => server.close());
+
+  it('refuses the one past the share beside the others that ran, then refuses the next request with 429', async () => {
+    // The request counts once (paying for a), b is the business's second call, c its third.
+    const partial = await api.post(
+      '/api/graphql',
+      { query: '{ a: me { result } b: me { result } c: me { result } }' },
+      { token: admin },
+    );
+    assert.equal(partial.status, 200, JSON.stringify(partial.body));
+    assert.deepEqual(partial.body.data, { a: { result: true }, b: { result: true }, c: null });
+    assert.deepEqual(
+      partial.body.errors.map((error: { path: string[]; extensions: { error_code: string } }) => [
+        error.path[0],
+        error.extensions.error_code,
+      ]),
+      [['c', 'RATE_LIMITED']],
+    );
+    assert.ok(Number(partial.headers.get('retry-after')) >= 1);
+    const refused = await api.post('/api/graphql', { query: '{ me { result } }' }, { token: admin });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.data, null);
   });
 });

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTenant, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer, UNLIMITED } from './support/server.ts';
@@ -33,11 +36,9 @@ describe('request limits through the service', () => {
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
     assert.match(refused.body.message, /secondes/);
     const graphql = await api.post('/api/graphql', { query: '{ me { result } }' }, { token: admin });
-    assert.equal(
-      graphql.body.errors[0].extensions.error_code,
-      'RATE_LIMITED',
-      'GraphQL counts against the same share',
-    );
+    assert.equal(graphql.status, 429, 'GraphQL counts against the same share');
+    assert.equal(graphql.body.errors[0].extensions.error_code, 'RATE_LIMITED');
+    assert.ok(Number(graphql.headers.get('retry-after')) >= 1);
     assert.equal((await api.get('/api/v1/user/me', { token: otherBusiness })).status, 200);
   });
 
@@ -69,5 +70,71 @@ describe('request limits through the service', () => {
       'otep_ingest',
       'otep_ingest_epcis',
     ]);
+  });
+});
+
+/** The MCP door counts every message, and past a share answers 429 with Retry-After and a JSON-RPC error. */
+describe('request limits on the MCP door', () => {
+  let server: TestServer;
+  let api: Client;
+  let admin: string;
+  const rpc = (message: Record<string, unknown>, address: string, token?: string) =>
+    api.post('/mcp', { jsonrpc: '2.0', ...message }, { token, headers: { 'x-forwarded-for': address } });
+
+  before(async () => {
+    server = await startTestServer({
+      trustProxy: true,
+      limits: { ...UNLIMITED, perTokenPerMinute: 4, perAddressPerMinute: 3 },
+    });
+    api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'mcpshare');
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(() => server.close());
+
+  it('counts messages that run no tool, and answers 429 with Retry-After and the error body as data', async () => {
+    const address = '198.51.100.10';
+    for (let id = 1; id <= 3; id++) {
+      const listed = await rpc({ id, method: 'tools/list' }, address);
+      assert.equal(listed.status, 200);
+      assert.ok(Array.isArray(listed.body.result.tools));
+    }
+    const refused = await rpc({ id: 'fourth', method: 'tools/list' }, address);
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.equal(refused.body.jsonrpc, '2.0');
+    assert.equal(refused.body.id, 'fourth');
+    assert.equal(refused.body.error.code, -32029);
+    assert.equal(refused.body.error.data.error_code, 'RATE_LIMITED');
+    assert.equal(
+      refused.body.error.data.details.retry_after_seconds,
+      Number(refused.headers.get('retry-after')),
+    );
+    assert.equal(refused.body.error.message, refused.body.error.data.message);
+    assert.equal((await rpc({ id: 1, method: 'tools/list' }, '198.51.100.11')).status, 200);
+  });
+
+  it('counts a tool call once, and refuses an SDK client past its token share before the tool runs', async () => {
+    const address = '198.51.100.12';
+    const headers = { authorization: `Bearer ${admin}`, 'x-forwarded-for': address };
+    const mcp = new McpClient({ name: 'limits-test', version: '1.0.0' });
+    // initialize and its notification: two of the token's four.
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers } }),
+    );
+    try {
+      for (let i = 0; i < 2; i++) {
+        const answer = (await mcp.callTool({ name: 'get_orders', arguments: {} })) as CallToolResult;
+        assert.notEqual(answer.isError, true, JSON.stringify(answer.structuredContent));
+      }
+      const refused = await mcp.callTool({ name: 'get_orders', arguments: {} }).then(
+        () => assert.fail('a fifth message went through'),
+        (error: unknown) => error as Error & { code?: number },
+      );
+      assert.equal(refused.code, 429, refused.message);
+      assert.match(refused.message, /RATE_LIMITED/);
+    } finally {
+      await mcp.close();
+    }
   });
 });

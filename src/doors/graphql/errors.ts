@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type ExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { MercuriusContext } from 'mercurius';
+import { isAppError } from '../../platform/errors.ts';
 import { errorBody, toAppError } from '../../platform/http/errors.ts';
 
 /**
@@ -43,7 +44,13 @@ export function graphqlErrorFormatter(bodyLimitBytes: number) {
     const request = reply.request;
     const errors: GraphQLFormattedError[] = [];
     let statusCode: number | undefined;
+    // A refusal's own headers (RATE_LIMITED's Retry-After) go with its answer.
+    const headers: Record<string, string> = {};
     for (const error of execution.errors) {
+      // An operation's refusal comes wrapped twice: graphql-js locates toGraphqlError's error.
+      let appError: unknown = error.originalError;
+      while (appError instanceof GraphQLError) appError = appError.originalError;
+      if (isAppError(appError)) Object.assign(headers, appError.options.headers);
       const original = error.originalError as MercuriusFailure | undefined;
       if (original && Array.isArray(original.errors)) {
         const status = original.statusCode ?? 400;
@@ -61,12 +68,27 @@ export function graphqlErrorFormatter(bodyLimitBytes: number) {
       }
     }
     reply.header('content-language', request.lang);
-    // With data, the operations ran and their errors sit beside it: 200, as GraphQL over HTTP says.
+    reply.headers(headers);
     return {
-      statusCode: execution.data ? 200 : (statusCode ?? 400),
+      statusCode: statusOf(execution, errors, statusCode),
       response: { data: execution.data ?? null, errors },
     };
   };
+}
+
+/**
+ * With data, the operations ran and their errors sit beside it: 200, as GraphQL over HTTP says.
+ * Every root field refused for the caller's shares (RATE_LIMITED: nothing ran) is a 429, as on REST.
+ */
+function statusOf(
+  execution: ExecutionResult,
+  errors: GraphQLFormattedError[],
+  statusCode: number | undefined,
+): number {
+  if (!execution.data) return statusCode ?? 400;
+  const nothingRan = Object.values(execution.data).every((value) => value === null);
+  const rateLimited = errors.every((error) => error.extensions?.error_code === 'RATE_LIMITED');
+  return nothingRan && rateLimited ? 429 : 200;
 }
 
 function badRequest(error: GraphQLFormattedError, status: number): GraphQLFormattedError {

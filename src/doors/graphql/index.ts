@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import mercurius, { type MercuriusContext } from 'mercurius';
-import type { Executor } from '../../platform/catalog/executor.ts';
+import type { Executor, RequestAdmission } from '../../platform/catalog/executor.ts';
 import type { AnswerMeta } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import { bearerOf } from '../../platform/http/server.ts';
 import { invocationOf } from '../invocation.ts';
 import { API_PREFIX } from '../rest/index.ts';
 import { graphqlErrorFormatter, toGraphqlError } from './errors.ts';
@@ -33,12 +32,24 @@ export async function registerGraphqlDoor(
     }
     return answer;
   };
+  // Every request counts against the caller's shares once, before it is parsed (whatever it asks
+  // for, `__typename` alone included); the first operation it runs is paid for by that count.
+  const admissions = new WeakMap<FastifyRequest, Promise<RequestAdmission>>();
+  const admissionOf = (request: FastifyRequest): Promise<RequestAdmission> => {
+    let admission = admissions.get(request);
+    if (!admission) {
+      admission = executor.admitRequest(invocationOf(request, 'graphql'));
+      admissions.set(request, admission);
+    }
+    return admission;
+  };
   const schema = buildGraphqlSchema(catalog, async (operation, input, context) => {
     const request = (context as MercuriusContext).reply.request;
     try {
       return await executor.execute(operation, input, {
         ...invocationOf(request, 'graphql'),
         answer: answerOf(request),
+        admission: await admissionOf(request),
       });
     } catch (error) {
       throw toGraphqlError(error, request, bodyLimitBytes);
@@ -54,25 +65,18 @@ export async function registerGraphqlDoor(
     // validating again costs about 0.2 ms for an everyday query.
     cache: false,
   });
-  // The caller's budget, found once per request: a valid bearer token gets the signed-in one.
-  const budgetsOfRequests = new WeakMap<FastifyRequest, Promise<QueryBudget>>();
-  const budgetOf = (request: FastifyRequest): Promise<QueryBudget> => {
-    let budget = budgetsOfRequests.get(request);
-    if (!budget) {
-      budget = executor
-        .callerOf(bearerOf(request))
-        .then((caller) => (caller ? budgets.signedIn : budgets.anonymous));
-      budgetsOfRequests.set(request, budget);
-    }
-    return budget;
-  };
-  // Every request is measured against the caller's budget before it runs: its size before it is
-  // parsed, what it asks for once it is valid.
+  // The caller's budget: a valid bearer token gets the signed-in one.
+  const budgetOf = async (request: FastifyRequest): Promise<QueryBudget> =>
+    (await admissionOf(request)).caller ? budgets.signedIn : budgets.anonymous;
+  // Every request is counted, then measured against the caller's budget before it runs: its size
+  // before it is parsed, what it asks for before graphql-js validates it (validation of thousands
+  // of fields costs far more than counting them).
   app.graphql.addHook('preParsing', async (_schema, source, context) => {
     checkDocumentSize(source, await budgetOf(context.reply.request));
   });
-  app.graphql.addHook('preExecution', async (schema, document, context, variables) => {
-    checkQueryBudget(schema, document, variables, await budgetOf(context.reply.request));
+  app.graphql.addHook('preValidation', async (schema, document, context) => {
+    const request = context.reply.request;
+    checkQueryBudget(schema, document, variablesOf(request), await budgetOf(request));
   });
   // GraphQL types cannot grow a dry_run field: a dry run says so, and what it skipped, aside.
   app.graphql.addHook('onResolution', async (execution, context) => {
@@ -85,4 +89,23 @@ export async function registerGraphqlDoor(
     };
   });
   registerGraphiql(app, `${API_PREFIX}/graphiql`, `${API_PREFIX}/graphql`);
+}
+
+/** The variables a request sends (a JSON object in a POST body, a JSON string in a GET query). */
+function variablesOf(request: FastifyRequest): Record<string, unknown> | undefined {
+  const given =
+    request.method === 'GET'
+      ? (request.query as { variables?: unknown } | undefined)?.variables
+      : (request.body as { variables?: unknown } | undefined)?.variables;
+  let variables = given;
+  if (typeof given === 'string') {
+    try {
+      variables = JSON.parse(given);
+    } catch {
+      return undefined;
+    }
+  }
+  return variables !== null && typeof variables === 'object' && !Array.isArray(variables)
+    ? (variables as Record<string, unknown>)
+    : undefined;
 }

@@ -2,9 +2,12 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
   type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLError,
   type GraphQLSchema,
+  Kind,
   Lexer,
+  type SelectionSetNode,
   Source,
   TokenKind,
   type ValidationContext,
@@ -17,9 +20,9 @@ import { AppError } from '../../platform/errors.ts';
 export interface QueryBudget {
   /** Tokens of the document (names, punctuation, values), counted before it is parsed. */
   tokens: number;
-  /** Nesting of selections (introspection not counted). */
+  /** Nesting of selections (`__schema` introspection not counted). */
   depth: number;
-  /** Aliased fields: the way to ask for one expensive field many times in one request. */
+  /** Aliased fields, `__typename` and introspection included: the way to ask for one field many times. */
   aliases: number;
   /** The cost model below, summed over the request. */
   cost: number;
@@ -37,13 +40,13 @@ const OPERATION_COST = 10;
 const PAGE_SIZE_ARGUMENTS = ['per_page', 'limit', 'first'];
 
 /**
- * The cost model: every field costs 1, a root field 10 more; a field whose arguments size a
- * page (`per_page`, `limit`, `first`) or carry a list of inputs (many tracking numbers, many
- * orders) multiplies the cost of what is selected under it by that size. Introspection is free,
- * so GraphiQL and code generators always work.
+ * The cost model: every field costs 1, `__typename` and introspection included (GraphiQL's whole
+ * schema query costs a few hundred), a root field 10 more; a field whose arguments size a page
+ * (`per_page`, `limit`, `first`) or carry a list of inputs (many tracking numbers, many orders)
+ * multiplies the cost of what is selected under it by that size.
  */
 function estimateCost({ type, field, args, childComplexity }: ComplexityEstimatorArgs): number {
-  if (field.name.startsWith('__') || type.name.startsWith('__')) return 0;
+  if (field.name.startsWith('__') || type.name.startsWith('__')) return 1 + childComplexity;
   const sizes = [
     ...PAGE_SIZE_ARGUMENTS.map((name) => args[name]).filter(
       (value): value is number => typeof value === 'number',
@@ -98,14 +101,16 @@ export function checkQueryBudget(
     }),
     maxAliasesRule({
       n: budget.aliases,
+      // GraphQL Armor lets `__typename` aliases through by default: 1,600 of them are work all the same.
+      allowList: [],
       propagateOnRejection: false,
       onReject: [refusal('aliases', budget.aliases)],
     }),
   ]);
   if (over.length === 0) {
-    const cost = costOf(schema, document, variables);
-    if (cost !== undefined && cost > budget.cost)
-      over.push({ measure: 'cost', limit: budget.cost, found: cost });
+    // A document the cost model cannot read (a bad variable, an unknown field) still costs a field each.
+    const cost = costOf(schema, document, variables) ?? fieldCount(document);
+    if (cost > budget.cost) over.push({ measure: 'cost', limit: budget.cost, found: cost });
   }
   const [first] = over;
   if (first) throw overBudget(first, budget);
@@ -113,6 +118,35 @@ export function checkQueryBudget(
 
 function overBudget(over: { measure: string; limit: number; found: number }, budget: QueryBudget): AppError {
   return new AppError('QUERY_TOO_COMPLEX', { params: over, details: { ...over, budget } });
+}
+
+/** Fields the document selects, each fragment counted where it is spread (a cycle counts nothing). */
+function fieldCount(document: DocumentNode): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const counted = new Map<string, number>();
+  const countIn = (set: SelectionSetNode | undefined, visiting: Set<string>): number => {
+    let fields = 0;
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) fields += 1 + countIn(selection.selectionSet, visiting);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) fields += countIn(selection.selectionSet, visiting);
+      else {
+        const name = selection.name.value;
+        if (!counted.has(name) && !visiting.has(name)) {
+          visiting.add(name);
+          counted.set(name, countIn(fragments.get(name)?.selectionSet, visiting));
+          visiting.delete(name);
+        }
+        fields += counted.get(name) ?? 0;
+      }
+    }
+    return fields;
+  };
+  let fields = 0;
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.OPERATION_DEFINITION) fields += countIn(definition.selectionSet, new Set());
+  return fields;
 }
 
 /** The request's cost, or undefined when it cannot be computed (graphql-js then refuses it itself). */

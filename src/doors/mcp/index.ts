@@ -90,6 +90,14 @@ function registerServer(
     const refusal = foreignRequest(request, base) ?? connectionRefusal(request);
     if (refusal) return sendRpcError(reply, refusal.status, refusal.code, refusal.message);
     const connection = connectionOf(request);
+    // Every message counts against the caller's shares before anything is done for it (initialize
+    // and tools/list included); the tool call it makes is paid for by that count.
+    try {
+      connection.invocation.admission = await executor.admitRequest(connection.invocation);
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'RATE_LIMITED') throw error;
+      return sendRateLimited(request, reply, error);
+    }
     const mcp = new Server(
       { name: `tms-${server}`, version: settings.version },
       {
@@ -99,7 +107,7 @@ function registerServer(
       },
     );
     mcp.setRequestHandler(ListToolsRequestSchema, async () => {
-      const caller = await executor.callerOf(connection.invocation.bearer, connection.invocation.scopes);
+      const caller = connection.invocation.admission?.caller ?? null;
       return {
         tools: [...tools.values()]
           .filter((tool) => executor.mayCall(tool.operation, caller))
@@ -290,11 +298,39 @@ function refused(body: Record<string, unknown>): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-function sendRpcError(reply: FastifyReply, status: number, code: number, message: string) {
+/** JSON-RPC code of a message refused for the caller's shares (in the range left to servers). */
+export const RATE_LIMITED_RPC_CODE = -32029;
+
+function sendRpcError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  options: { data?: unknown; id?: unknown } = {},
+) {
   return reply
     .code(status)
     .type('application/json')
-    .send({ jsonrpc: '2.0', error: { code, message }, id: null });
+    .send({
+      jsonrpc: '2.0',
+      error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) },
+      id: options.id ?? null,
+    });
+}
+
+/**
+ * 429 with Retry-After, as every door answers past a share: a JSON-RPC error whose data is the
+ * REST error body (RATE_LIMITED, details.retry_after_seconds), answering the message's id.
+ */
+function sendRateLimited(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  const body = errorBody(error, request.lang, request.id);
+  const message = request.body as { id?: unknown } | undefined;
+  const id =
+    message && !Array.isArray(message) && (typeof message.id === 'string' || typeof message.id === 'number')
+      ? message.id
+      : null;
+  reply.headers(error.options.headers ?? {}).header('content-language', request.lang);
+  return sendRpcError(reply, 429, RATE_LIMITED_RPC_CODE, body.message, { data: body, id });
 }
 
 function isSet(header: string | undefined): boolean {

@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { validationFailed } from '../../platform/catalog/executor.ts';
@@ -10,6 +9,7 @@ import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { errorMessage, validationErrorMap } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { addressSchema, openingHoursSchema } from '../../platform/schemas.ts';
+import { mapInSlices, parseCsvInSlices, TimeSlices } from '../../platform/slices.ts';
 import { GeocoderUnavailable, type PlaceMatch, type PlaceSource } from './geocoding.ts';
 import * as repo from './repository.ts';
 import { type AddressesTables, POI_CATEGORIES } from './tables.ts';
@@ -127,18 +127,15 @@ export class AddressesService {
     input: { csv: string; customer_id?: number; all_or_nothing: boolean },
   ) {
     const book = this.bookOf(ctx, input.customer_id);
-    let records: Array<Record<string, string>>;
-    try {
-      records = parse(input.csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
-    } catch (error) {
-      throw new AppError('CSV_UNREADABLE', { params: { reason: (error as Error).message } });
-    }
-    if (records.length > MAX_IMPORT_ROWS) {
-      throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
-    }
-    const checked = records.map((record, index) => {
+    // Parsed and checked in slices: a 5,000-row file must not hold every other request meanwhile.
+    const csv = await parseCsvInSlices(input.csv, MAX_IMPORT_ROWS);
+    if ('unreadable' in csv) throw new AppError('CSV_UNREADABLE', { params: { reason: csv.unreadable } });
+    if ('tooLong' in csv) throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
+    const records = csv.rows;
+    const errorMap = { error: validationErrorMap(ctx.lang) };
+    const checked = await mapInSlices(records, (record, index) => {
       const line = index + 2;
-      const parsed = savedAddressInput.safeParse(fromCsv(record), { error: validationErrorMap(ctx.lang) });
+      const parsed = savedAddressInput.safeParse(fromCsv(record), errorMap);
       return parsed.success
         ? { line, input: parsed.data }
         : { line, refusal: validationFailed(parsed.error) };
@@ -146,7 +143,9 @@ export class AddressesService {
     const refused = checked.filter((row) => 'refusal' in row).length;
     const saving = !input.all_or_nothing || refused === 0;
     const rows = [];
+    const slices = new TimeSlices();
     for (const row of checked) {
+      await slices.next();
       if ('refusal' in row) {
         const refusal = row.refusal!;
         rows.push({

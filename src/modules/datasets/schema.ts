@@ -111,17 +111,22 @@ function valueSchema(field: FieldSpec): z.ZodType {
   }
 }
 
+/** The outcome of checking one record's values (see valuesChecker). */
+export type CheckedValues =
+  | { ok: true; values: Record<string, unknown> }
+  | { ok: false; issues: z.core.$ZodIssue[] };
+
 /**
- * The values of a record checked against its dataset's fields, with the refusals as the executor's
- * (`values.<field>` named in `details`, messages in the caller's language). A null or absent
- * optional value is left out; a key the schema does not declare is refused.
+ * The check of a record's values against its dataset's fields, with the refusals as the
+ * executor's (`values.<field>` named in `details`, messages in the caller's language). A null or
+ * absent optional value is left out; a key the schema does not declare is refused. The schemas
+ * are built once: an import checks thousands of records against the same fields, and building
+ * them cost more than using them.
  */
-export function checkValues(
+export function valuesChecker(
   fields: FieldSpec[],
-  values: Record<string, unknown>,
   lang: Language,
-): { ok: true; values: Record<string, unknown> } | { ok: false; issues: z.core.$ZodIssue[] } {
-  const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
+): (values: Record<string, unknown>) => CheckedValues {
   const shape = Object.fromEntries(
     fields.map((field) => [field.name, field.required ? valueSchema(field) : valueSchema(field).optional()]),
   );
@@ -144,25 +149,28 @@ export function checkValues(
       }),
   });
   const error = { error: validationErrorMap(lang) };
-  const parsed = schema.safeParse({ values: given }, error);
-  const outer = whole.safeParse({ values: given }, error);
-  const issues = [
-    ...(outer.success ? [] : outer.error.issues),
-    ...(parsed.success ? [] : parsed.error.issues),
-  ];
-  if (!parsed.success || issues.length > 0) return { ok: false, issues };
-  // Keys come back in the schema's order, so equal records read alike.
-  const ordered: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = (parsed.data.values as Record<string, unknown>)[field.name];
-    if (value !== undefined) ordered[field.name] = value;
-  }
-  return { ok: true, values: ordered };
+  return (values) => {
+    const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
+    const parsed = schema.safeParse({ values: given }, error);
+    const outer = whole.safeParse({ values: given }, error);
+    const issues = [
+      ...(outer.success ? [] : outer.error.issues),
+      ...(parsed.success ? [] : parsed.error.issues),
+    ];
+    if (!parsed.success || issues.length > 0) return { ok: false, issues };
+    // Keys come back in the schema's order, so equal records read alike.
+    const ordered: Record<string, unknown> = {};
+    for (const field of fields) {
+      const value = (parsed.data.values as Record<string, unknown>)[field.name];
+      if (value !== undefined) ordered[field.name] = value;
+    }
+    return { ok: true, values: ordered };
+  };
 }
 
-/** checkValues, throwing the 422 VALIDATION_FAILED refusal. */
+/** One record's values checked, or the 422 VALIDATION_FAILED refusal thrown. */
 export function validValues(fields: FieldSpec[], values: Record<string, unknown>, lang: Language) {
-  const checked = checkValues(fields, values, lang);
+  const checked = valuesChecker(fields, lang)(values);
   if (!checked.ok) throw validationFailed({ issues: checked.issues });
   return checked.values;
 }

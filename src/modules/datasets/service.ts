@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { parse } from 'csv-parse/sync';
 import type { Selectable } from 'kysely';
 import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
@@ -11,17 +10,18 @@ import type { Geocoder } from '../../platform/geocoding.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import { mapInSlices, parseCsvInSlices, TimeSlices } from '../../platform/slices.ts';
 import * as repo from './repository.ts';
 import {
   type Condition,
   checkConditions,
-  checkValues,
   labelOf,
   locationField,
   MAX_IMPORT_ROWS,
   MAX_RECORDS,
   searchTextOf,
   validValues,
+  valuesChecker,
   valuesFromCsv,
 } from './schema.ts';
 import { type DatasetsTables, type FieldSpec, GEOCODING_STATUSES, type GeocodingStatus } from './tables.ts';
@@ -224,12 +224,15 @@ export class DatasetsService {
     const conflicts: Array<{ record_id: number; fields: unknown }> = [];
     let refused = 0;
     const searchTexts = new Map<number, string>();
+    const check = valuesChecker(fields, ctx.lang);
+    const slices = new TimeSlices();
     for (let after = 0; ; ) {
       const batch = await repo.recordsAfter(ctx.db, current.id, after, SCHEMA_CHECK_BATCH);
       if (batch.length === 0) break;
       for (const row of batch) {
         const values = Object.fromEntries(Object.entries(row.data).filter(([name]) => kept.has(name)));
-        const checked = checkValues(fields, values, ctx.lang);
+        const checked = check(values);
+        await slices.next();
         if (!checked.ok) {
           refused++;
           if (conflicts.length < CONFLICTS_SHOWN) {
@@ -332,18 +335,14 @@ export class DatasetsService {
     input: { dataset_id: number; csv: string; all_or_nothing: boolean },
   ) {
     const dataset = await this.forRecords(ctx, input.dataset_id);
-    let rows: Array<Record<string, string>>;
-    try {
-      rows = parse(input.csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
-    } catch (error) {
-      throw new AppError('CSV_UNREADABLE', { params: { reason: (error as Error).message } });
-    }
-    if (rows.length > MAX_IMPORT_ROWS)
-      throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
+    // Parsed and checked in slices: a 5,000-row file must not hold every other request meanwhile.
+    const csv = await parseCsvInSlices(input.csv, MAX_IMPORT_ROWS);
+    if ('unreadable' in csv) throw new AppError('CSV_UNREADABLE', { params: { reason: csv.unreadable } });
+    if ('tooLong' in csv) throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
     const report = await this.importRows(
       ctx,
       dataset,
-      rows.map((row) => valuesFromCsv(dataset.fields, row)),
+      await mapInSlices(csv.rows, (row) => valuesFromCsv(dataset.fields, row)),
       input.all_or_nothing,
     );
     return {
@@ -371,15 +370,15 @@ export class DatasetsService {
     rows: Values[],
     allOrNothing: boolean,
   ) {
-    const checked = rows.map((values, index) => ({
-      index,
-      checked: checkValues(dataset.fields, values, ctx.lang),
-    }));
+    const check = valuesChecker(dataset.fields, ctx.lang);
+    const checked = await mapInSlices(rows, (values, index) => ({ index, checked: check(values) }));
     const refused = checked.filter((row) => !row.checked.ok).length;
     const saving = !allOrNothing || refused === 0;
     if (saving) await this.roomFor(ctx, dataset, rows.length - refused);
     const report = [];
+    const slices = new TimeSlices();
     for (const { index, checked: row } of checked) {
+      await slices.next();
       if (!row.ok) {
         const refusal = validationFailed({ issues: row.issues });
         report.push({

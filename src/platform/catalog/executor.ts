@@ -7,6 +7,7 @@ import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
 import type { RequestLimits } from '../limits.ts';
+import { safeParseInSlices } from '../slices.ts';
 import { recordAudit } from './audit.ts';
 import {
   type AccountKind,
@@ -87,6 +88,21 @@ export interface Invocation {
   confirmed?: boolean;
   /** Filled by the operation for the door: the version its answer was built from, ... */
   answer?: AnswerMeta;
+  /** The door already counted the request this call belongs to (Executor.admitRequest). */
+  admission?: RequestAdmission;
+}
+
+/**
+ * A request a door counted against the caller's shares before any of it ran (GraphQL, MCP): the
+ * first call it makes is paid for; any further call counts as a call of its own.
+ */
+export interface RequestAdmission {
+  /** Who the request's token is, when it is a valid one. */
+  caller: Caller | null;
+  bearer: string | undefined;
+  share: number | undefined;
+  /** The call the request paid for has been made. */
+  spent: boolean;
 }
 
 export type Outcome = 'ok' | 'rejected' | 'failed';
@@ -170,6 +186,22 @@ export class Executor {
     );
   }
 
+  /**
+   * Counts a whole request against its token (or its address, without a valid one) and its
+   * business, before anything of it is parsed or run: RATE_LIMITED past a share. A door whose
+   * requests may run no operation at all (a GraphQL `__typename`, an MCP `tools/list`) calls it so
+   * that every request counts, and hands the admission to the calls the request makes.
+   */
+  async admitRequest(invocation: Pick<Invocation, 'bearer' | 'ip' | 'scopes'>): Promise<RequestAdmission> {
+    const limits = this.deps.limits;
+    await limits?.admitToken(invocation.bearer);
+    const caller = await this.callerOf(invocation.bearer, invocation.scopes);
+    if (!caller) await limits?.admitAddress(invocation.ip);
+    const share = caller?.clientScope ?? caller?.businessId ?? undefined;
+    await limits?.admitBusiness(share);
+    return { caller, bearer: invocation.bearer, share, spent: false };
+  }
+
   /** Who a bearer token belongs to, or null: for doors that size what they allow by it. */
   async callerOf(bearer: string | undefined, connectionScopes?: ConnectionScopes): Promise<Caller | null> {
     const caller = bearer ? await this.deps.authenticate(this.deps.db, bearer, this.deps.clock.now()) : null;
@@ -196,7 +228,7 @@ export class Executor {
       requireConfirmation(operation, caller, { door: outer.door, confirmed: options.confirmed });
     }
     await this.requireFeature(operation, caller, rawInput);
-    const input = this.validate(operation, rawInput, outer.lang);
+    const input = await this.validate(operation, rawInput, outer.lang);
     const business = caller ? await this.businessOfCall(operation, caller, input, outer.door) : null;
     const skipped: OutsideEffect[] = [];
     const outside: OutsideWorld = options.preview
@@ -270,7 +302,12 @@ export class Executor {
    * against its address.
    */
   private async admit(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<Admitted> {
-    const limits = this.deps.limits;
+    // The first call of a request the door counted is paid for, as long as it is the same caller's.
+    const admission = invocation.admission;
+    const paid =
+      admission && !admission.spent && admission.bearer === invocation.bearer ? admission : undefined;
+    if (paid) paid.spent = true;
+    const limits = paid ? undefined : this.deps.limits;
     await limits?.admitToken(invocation.bearer);
     let provider: ProviderCaller | null;
     let caller: Caller | null;
@@ -283,10 +320,11 @@ export class Executor {
     }
     if (!caller && !provider) await limits?.admitAddress(invocation.ip);
     const share = caller?.clientScope ?? caller?.businessId ?? provider?.businessId;
-    await limits?.admitBusiness(share);
+    // A business the door did not count (a provider key's) counts now.
+    await (paid && paid.share !== share ? this.deps.limits : limits)?.admitBusiness(share);
     await this.requireFeature(operation, caller, rawInput);
     requireConfirmation(operation, caller, invocation);
-    const input = this.validate(operation, rawInput, invocation.lang);
+    const input = await this.validate(operation, rawInput, invocation.lang);
     const business = caller
       ? await this.businessOfCall(operation, caller, input, invocation.door)
       : (provider?.businessId ?? null);
@@ -394,8 +432,11 @@ export class Executor {
     });
   }
 
-  private validate(operation: Operation, rawInput: unknown, lang: Language): unknown {
-    const parsed = operation.input.safeParse(rawInput ?? {}, { error: validationErrorMap(lang) });
+  private async validate(operation: Operation, rawInput: unknown, lang: Language): Promise<unknown> {
+    // In slices: 5,000 records to import must not hold every other request meanwhile.
+    const parsed = await safeParseInSlices(operation.input, rawInput ?? {}, {
+      error: validationErrorMap(lang),
+    });
     if (parsed.success) return parsed.data;
     throw validationFailed(parsed.error);
   }
@@ -520,7 +561,11 @@ export class Executor {
 
   /** The handler's answer, through the output contract and the response policies. */
   private async answerOf(ctx: OperationContext, operation: Operation, input: unknown): Promise<unknown> {
-    return this.respond(ctx, operation, this.checkOutput(operation, await operation.handler(ctx, input)));
+    return this.respond(
+      ctx,
+      operation,
+      await this.checkOutput(operation, await operation.handler(ctx, input)),
+    );
   }
 
   private async respond(ctx: OperationContext, operation: Operation, result: unknown): Promise<unknown> {
@@ -531,9 +576,10 @@ export class Executor {
   }
 
   /** The output schema is an allowlist: fields it does not name never leave the service. */
-  private checkOutput(operation: Operation, result: unknown): unknown {
+  private async checkOutput(operation: Operation, result: unknown): Promise<unknown> {
     if (result instanceof Representation) return result;
-    const parsed = operation.output.safeParse(result);
+    // In slices: the report of a 5,000-row import must not hold every other request meanwhile.
+    const parsed = await safeParseInSlices(operation.output, result);
     if (parsed.success) return parsed.data;
     throw new Error(`Operation ${operation.name} broke its output contract: ${parsed.error.message}`);
   }

@@ -10,7 +10,7 @@ import { AppError } from '../errors.ts';
 import { type Language, negotiateLanguage } from '../i18n/index.ts';
 import type { Metrics } from '../metrics.ts';
 import { errorBody, toAppError } from './errors.ts';
-import { unstorableFields } from './text.ts';
+import { storableInSlices, unstorableFields } from './text.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -104,7 +104,11 @@ export function createHttpServer(config: HttpSettings, metrics: Metrics): Fastif
     if (unstorableFields(request.params).length > 0) throw new AppError('INVALID_URL');
     const fields = [
       ...unstorableFields(request.query),
-      ...(request.body === undefined || Buffer.isBuffer(request.body) ? [] : unstorableFields(request.body)),
+      ...(request.body === undefined ||
+      Buffer.isBuffer(request.body) ||
+      (await storableInSlices(request.body))
+        ? []
+        : unstorableFields(request.body)),
     ];
     if (fields.length > 0) {
       throw new AppError('UNSUPPORTED_CHARACTERS', {
