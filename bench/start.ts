@@ -13,9 +13,11 @@ import { knob, percentile, say } from './support.ts';
 // start.
 //
 //   RUNS=5 node --import tsx bench/start.ts
+//
+// START_ROOT=<another checkout> times that checkout's start instead (an earlier commit, to compare).
 
 const RUNS = knob('RUNS', 5);
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(process.env.START_ROOT ?? path.join(import.meta.dirname, '..'));
 
 async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');

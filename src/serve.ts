@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { type App, createApp, createServices } from './app.ts';
+import type { App } from './app.ts';
 import { type Config, ConfigError } from './config.ts';
 import { openServiceDatabase, type RunningDatabase } from './database.ts';
-import { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo } from './demo/seed.ts';
 import { systemClock } from './platform/clock.ts';
 import { announceRunningService } from './running-service.ts';
 
@@ -46,6 +45,9 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   if (requested) return release();
+  // The service's code loads while the database server starts: two processes, two cores.
+  const code = Promise.all([import('./app.ts'), import('./demo/seed.ts')]);
+  code.catch(() => {});
   const database = await openServiceDatabase(config, say).catch((error: unknown) => {
     release();
     throw error;
@@ -61,6 +63,10 @@ export async function serve(config: Config): Promise<void> {
 
   let app: App | undefined;
   try {
+    const [
+      { createApp, createServices },
+      { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo },
+    ] = await code;
     if (database.embedded) {
       const services = createServices(config, systemClock);
       if ((await services.accounts.countBusinesses(database.db)) === 0) {
