@@ -12,12 +12,15 @@ import { knob, percentile, say } from './support.ts';
 // the time goes. LOAD is the same node loading the service's code and exiting: the floor of any
 // start.
 //
-//   RUNS=5 node --import tsx bench/start.ts
+//   RUNS=5 node --import tsx bench/start.ts [--compare <checkout>]
 //
-// START_ROOT=<another checkout> times that checkout's start instead (an earlier commit, to compare).
+// With `--compare <another checkout>` (an earlier commit), each run times that checkout's starts
+// too, in turn with this one's, each on its own data directory, so both meet the same load.
 
 const RUNS = knob('RUNS', 5);
-const ROOT = path.resolve(process.env.START_ROOT ?? path.join(import.meta.dirname, '..'));
+const HERE = path.resolve(import.meta.dirname, '..');
+const compareAt = process.argv.indexOf('--compare');
+const ROOTS = compareAt > 0 ? [HERE, path.resolve(process.argv[compareAt + 1]!)] : [HERE];
 
 async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
@@ -39,7 +42,7 @@ const MARKS: Array<[string, RegExp]> = [
   ['listening', /TMS listening on/],
 ];
 
-async function start(dataDir: string): Promise<Start> {
+async function start(root: string, dataDir: string): Promise<Start> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -51,7 +54,7 @@ async function start(dataDir: string): Promise<Start> {
   delete env.DATABASE_URL;
   const began = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    cwd: ROOT,
+    cwd: root,
     env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,12 +86,12 @@ async function start(dataDir: string): Promise<Start> {
   return { total, marks };
 }
 
-async function load(): Promise<number> {
+async function load(root: string): Promise<number> {
   const began = performance.now();
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--input-type=module', '--eval', "await import('./src/serve.ts')"],
-    { cwd: ROOT, stdio: 'inherit' },
+    { cwd: root, stdio: 'inherit' },
   );
   await new Promise((resolve) => child.once('exit', resolve));
   return performance.now() - began;
@@ -113,35 +116,40 @@ function row(name: string, starts: Start[]) {
   return `| ${name} | ${cells.join(' | ')} | ${all} |`;
 }
 
-const firsts: Start[] = [];
-const restarts: Start[] = [];
-const loads: number[] = [];
+const results = ROOTS.map(() => ({ firsts: [] as Start[], restarts: [] as Start[], loads: [] as number[] }));
 const dirs: string[] = [];
 try {
   for (let run = 1; run <= RUNS; run++) {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'tms-bench-start-'));
-    dirs.push(dataDir);
-    firsts.push(await start(dataDir));
-    restarts.push(await start(dataDir));
-    loads.push(await load());
-    say(
-      `run ${run}: first start ${ms(firsts.at(-1)!.total)} s, restart ${ms(restarts.at(-1)!.total)} s, ` +
-        `loading the code ${ms(loads.at(-1))} s`,
-    );
+    for (const [n, root] of ROOTS.entries()) {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'tms-bench-start-'));
+      dirs.push(dataDir);
+      const { firsts, restarts, loads } = results[n]!;
+      firsts.push(await start(root, dataDir));
+      restarts.push(await start(root, dataDir));
+      loads.push(await load(root));
+      say(
+        `run ${run}, ${root}: first start ${ms(firsts.at(-1)!.total)} s, restart ${ms(restarts.at(-1)!.total)} s, ` +
+          `loading the code ${ms(loads.at(-1))} s`,
+      );
+    }
   }
 } finally {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 }
 
-process.stdout.write(
-  [
-    `Seconds from spawn, median of ${RUNS} runs (each mark: when the service printed it).`,
-    '',
-    `| start | /api/health 200 | ${MARKS.map(([mark]) => mark).join(' | ')} | every run |`,
-    `|---|---|${MARKS.map(() => '---|').join('')}---|`,
-    row('first (empty data directory)', firsts),
-    row('restart (existing data)', restarts),
-    `| loading the code only | ${ms(median(loads))} | ${MARKS.map(() => '').join(' | ')} | ${loads.map(ms).join(', ')} |`,
-    '',
-  ].join('\n'),
-);
+const lines = [
+  `Seconds from spawn, median of ${RUNS} runs (each mark: when the service printed it).`,
+  '',
+  `| checkout | start | /api/health 200 | ${MARKS.map(([mark]) => mark).join(' | ')} | every run |`,
+  `|---|---|---|${MARKS.map(() => '---|').join('')}---|`,
+];
+for (const [n, root] of ROOTS.entries()) {
+  const { firsts, restarts, loads } = results[n]!;
+  const name = n === 0 ? 'this' : root;
+  lines.push(
+    row(`${name} | first (empty data directory)`, firsts),
+    row(`${name} | restart (existing data)`, restarts),
+    `| ${name} | loading the code only | ${ms(median(loads))} | ${MARKS.map(() => '').join(' | ')} | ${loads.map(ms).join(', ')} |`,
+  );
+}
+process.stdout.write(`${lines.join('\n')}\n`);
