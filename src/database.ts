@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './platform/db/database.ts';
 import { startEmbeddedPostgres } from './platform/db/embedded.ts';
-import { migrateToLatest } from './platform/db/migrate.ts';
+import { isMigrated, migrateToLatest } from './platform/db/migrate.ts';
 
 export interface RunningDatabase extends DatabaseHandle {
   /** True when the service runs its own embedded PostgreSQL server. */
@@ -20,18 +20,24 @@ export async function openServiceDatabase(
   const server = config.databaseUrl ? undefined : await startEmbeddedPostgres({ directory: config.dataDir });
   if (server) log(`Embedded PostgreSQL ${server.created ? 'created and ' : ''}started in ${config.dataDir}`);
   const url = config.databaseUrl ?? server!.url;
-  // Migrations may take long, and wait for another instance's: no statement limit for them.
-  const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
+  const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
   try {
-    const { applied } = await migrateToLatest(migrating.db);
-    if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
+    // A restart finds every migration applied: one read instead of the migrator's lock and connection.
+    if (!(await isMigrated(handle.db))) {
+      // Migrations may take long, and wait for another instance's: no statement limit for them.
+      const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
+      try {
+        const { applied } = await migrateToLatest(migrating.db);
+        if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
+      } finally {
+        await migrating.close();
+      }
+    }
   } catch (error) {
-    await migrating.close();
+    await handle.close();
     await server?.stop();
     throw error;
   }
-  await migrating.close();
-  const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
   return {
     ...handle,
     embedded: server !== undefined,

@@ -1,83 +1,135 @@
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { createApp, createServices } from './app.ts';
+import type { App } from './app.ts';
 import { type Config, ConfigError } from './config.ts';
-import { openServiceDatabase } from './database.ts';
-import { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo } from './demo/seed.ts';
+import { openServiceDatabase, type RunningDatabase } from './database.ts';
 import { systemClock } from './platform/clock.ts';
 import { announceRunningService } from './running-service.ts';
 
 const SHUTDOWN_GRACE_MS = 15_000;
+/** What a terminal, a process manager or a closed session sends to stop the service. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
- * Runs the service until SIGTERM or SIGINT: database (embedded unless DATABASE_URL), migrations,
- * demo data on a fresh embedded database, then HTTP. Shutdown stops accepting, lets requests
- * finish, closes the pool and stops the embedded server.
+ * Runs the service until SIGINT, SIGTERM or SIGHUP: database (embedded unless DATABASE_URL),
+ * migrations, demo data on a fresh embedded database, then HTTP. Shutdown stops accepting, lets
+ * requests finish, closes the pool and stops the embedded server.
+ *
+ * The signals are ours from the first line: a signal during the start lets the step in hand
+ * finish (a seed is one transaction) and then stops the database, instead of leaving the
+ * embedded server running with nobody to stop it. Later signals while stopping are only noted:
+ * `npm start` forwards the terminal's Ctrl-C a second time, and dying on it would orphan the server.
  */
 export async function serve(config: Config): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
+  let requested: NodeJS.Signals | undefined;
+  let stopRunning: ((signal: NodeJS.Signals) => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Said nothing: `npm start` repeats every Ctrl-C, so a second one is the rule, not news.
+    if (requested) return;
+    requested = signal;
+    if (stopRunning) stopRunning(signal);
+    else say(`${signal} received: stopping once the step in hand ends`);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  const release = () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  };
+
   // Before a database is started or seeded: its sign-in details would be for a service nobody reaches.
-  await requireFreePort(config.host, config.port);
-  const database = await openServiceDatabase(config, say);
-
-  if (database.embedded) {
-    const services = createServices(config, systemClock);
-    if ((await services.accounts.countBusinesses(database.db)) === 0) {
-      const credentials = await seedDemo(database.db, services, demoPassword(config.demoPassword));
-      if (credentials) {
-        const file = await saveDemoCredentials(config.dataDir, credentials);
-        say(`\n${describeDemoCredentials(credentials, config.publicBaseUrl)}\n(saved in ${file})\n`);
-      }
-    } else if (existsSync(path.join(config.dataDir, 'demo-credentials.json'))) {
-      say(`Demo sign-in details are in ${path.join(config.dataDir, 'demo-credentials.json')}`);
-    }
-  }
-
-  const app = await createApp(config, database.db);
   try {
+    await requireFreePort(config.host, config.port);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  if (requested) return release();
+  // The service's code loads while the database server starts: two processes, two cores.
+  const code = Promise.all([import('./app.ts'), import('./demo/seed.ts')]);
+  code.catch(() => {});
+  const database = await openServiceDatabase(config, say).catch((error: unknown) => {
+    release();
+    throw error;
+  });
+  // Stopping for good: the handlers stay, so a repeated signal never cuts the stop short.
+  const stoppedEarly = async () => {
+    if (!requested) return false;
+    await database.shutdown();
+    process.exitCode = 0;
+    return true;
+  };
+  if (await stoppedEarly()) return;
+
+  let app: App | undefined;
+  try {
+    const [
+      { createApp, createServices },
+      { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo },
+    ] = await code;
+    if (database.embedded) {
+      const services = createServices(config, systemClock);
+      if ((await services.accounts.countBusinesses(database.db)) === 0) {
+        const credentials = await seedDemo(database.db, services, demoPassword(config.demoPassword));
+        if (credentials) {
+          const file = await saveDemoCredentials(config.dataDir, credentials);
+          say(`\n${describeDemoCredentials(credentials, config.publicBaseUrl)}\n(saved in ${file})\n`);
+        }
+      } else if (existsSync(path.join(config.dataDir, 'demo-credentials.json'))) {
+        say(`Demo sign-in details are in ${path.join(config.dataDir, 'demo-credentials.json')}`);
+      }
+    }
+    if (await stoppedEarly()) return;
+    app = await createApp(config, database.db);
+    if (await stoppedEarly()) return;
     await app.http.listen({ port: config.port, host: config.host });
     await app.startBackground(database.pool);
   } catch (error) {
-    await app.stopBackground();
+    await app?.stopBackground();
     await database.shutdown();
+    release();
     throw error;
   }
+  const running = app;
   // Commands run beside the service use its database rather than start their own.
   const forget = database.embeddedPort
     ? await announceRunningService(config.dataDir, database.embeddedPort)
     : async () => {};
+  if (requested) return stopService(running, database, requested, forget);
   say(`TMS listening on ${config.publicBaseUrl} (API reference: ${config.publicBaseUrl}/api/docs)`);
   say(
     config.mqtt.url
-      ? `Live push (MQTT) published to ${app.mqtt.where()}`
-      : `Live push (MQTT): ${app.mqtt.where()}, and over WebSocket at ${config.publicBaseUrl.replace(/^http/, 'ws')}${config.mqtt.wsPath}`,
+      ? `Live push (MQTT) published to ${running.mqtt.where()}`
+      : `Live push (MQTT): ${running.mqtt.where()}, and over WebSocket at ${config.publicBaseUrl.replace(/^http/, 'ws')}${config.mqtt.wsPath}`,
   );
+  stopRunning = (signal) => void stopService(running, database, signal, forget);
+}
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.http.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      app.http.log.error('graceful shutdown timed out');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    try {
-      await app.http.close();
-      // Deliveries in hand finish; the rest wait in the outbox for the next start.
-      await app.stopBackground();
-      await forget();
-      await database.shutdown();
-      process.exitCode = 0;
-    } catch (error) {
-      app.http.log.error({ err: error }, 'shutdown failed');
-      process.exitCode = 1;
-    }
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+/** Stops accepting, lets requests and deliveries in hand finish, then closes the database. */
+async function stopService(
+  app: App,
+  database: RunningDatabase,
+  signal: NodeJS.Signals,
+  forget: () => Promise<void>,
+): Promise<void> {
+  app.http.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => {
+    // The embedded server is stopped on exit (src/platform/db/embedded.ts).
+    app.http.log.error('graceful shutdown timed out');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  try {
+    await app.http.close();
+    // Deliveries in hand finish; the rest wait in the outbox for the next start.
+    await app.stopBackground();
+    await forget();
+    await database.shutdown();
+    process.exitCode = 0;
+  } catch (error) {
+    app.http.log.error({ err: error }, 'shutdown failed');
+    process.exitCode = 1;
+  }
 }
 
 /** Refuses, naming PORT, a port another process holds (or this account may not take). */

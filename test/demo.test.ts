@@ -17,7 +17,8 @@ interface Order {
   postal?: string;
   time_window: { start: string; end: string } | null;
   dropoff: { postal_code?: string } | null;
-  packages: Array<{ weight_grams: number | null }>;
+  scheduled_date: string | null;
+  packages: Array<{ weight_grams: number | null; tracking_number: string }>;
 }
 
 describe('demo data', () => {
@@ -73,6 +74,45 @@ describe('demo data', () => {
       month.body.returned > 0 && month.body.top_exception_reasons.length > 0,
       JSON.stringify(month.body),
     );
+  });
+
+  it('stamps the history at the moments it happened: tracking events and audit trail on their own days', async () => {
+    // Midnight in Paris: whatever was seeded now (the test clock's 10:30) comes after it.
+    const todayStarts = Date.parse(`${TODAY}T00:00:00+01:00`);
+    const past = all.filter((o) => o.scheduled_date !== null && o.scheduled_date < TODAY);
+    assert.ok(
+      past.some((o) => o.order_ref === 'DEMO-20261101-000'),
+      "yesterday's demo orders are history too",
+    );
+    assert.ok(past.length >= 40, `${past.length} past orders`);
+    const numbers = past.map((o) => o.packages[0]!.tracking_number);
+    const batch = await api.post(
+      '/api/v1/otep/trackings/batch',
+      { tracking_numbers: numbers.slice(0, 100) },
+      { token: admin },
+    );
+    assert.equal(batch.status, 200, JSON.stringify(batch.body));
+    let events = 0;
+    for (const { tracking_number, data } of batch.body.data.trackings) {
+      for (const event of data.events as Array<{ occurred_at: string; status_code: string }>) {
+        events++;
+        assert.ok(
+          Date.parse(event.occurred_at) < todayStarts,
+          `${tracking_number} ${event.status_code} at ${event.occurred_at}`,
+        );
+      }
+    }
+    assert.ok(events > Math.min(past.length, 100), `${events} events`);
+    const trail = await api.post(
+      '/api/v1/tracking/operationevents',
+      { order_refs: past.map((o) => o.order_ref) },
+      { token: admin },
+    );
+    assert.equal(trail.status, 200, JSON.stringify(trail.body));
+    assert.ok(trail.body.events.length > past.length);
+    for (const event of trail.body.events as Array<{ order_ref: string; action: string; at: string }>) {
+      assert.ok(Date.parse(event.at) < todayStarts, `${event.order_ref} ${event.action} at ${event.at}`);
+    }
   });
 
   it('keeps an address book, points of interest, return reasons and skills to work with', async () => {

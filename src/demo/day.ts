@@ -52,7 +52,8 @@ export interface DemoDayInput {
   contractorCompanyId: number;
   /** The contractor company's dispatcher account. */
   contractorId: number;
-  password: string;
+  /** The demo accounts' one password, hashed once (AccountsService.hashPassword). */
+  passwordHash: string;
 }
 
 /** The context the demo's use cases run in: the given account, acting from inside the service. */
@@ -82,7 +83,8 @@ export function demoContext(
  * contractor company), a contractor rule, orders of every family across the lifecycle (yesterday
  * delivered or failed, today's planned by build-route, tomorrow's waiting in the pools, one of
  * them assigned to the contractor, with the assignment module on), all made
- * through the modules' use cases, so audit trails and statuses are as real use would leave them.
+ * through the modules' use cases, so audit trails and statuses are as real use would leave them:
+ * the orders and their changes in a few set-based batches, each change at its own moment.
  */
 /** The places dispatchers reuse: saved addresses, points of interest, and the reasons of returns. */
 async function seedPlaces(ctx: OperationContext, services: Services) {
@@ -157,7 +159,7 @@ export async function seedDemoDay(
   services: Services,
   clock: Clock,
   input: DemoDayInput,
-  // The history is recorded as it happened, by the same use cases on a clock set to each moment.
+  // Route building plans at its clock's now: past mornings' plans are built on a clock set to them.
   history: () => HistoryServices = () => {
     const at = new ManualClock();
     return { services: createServices(loadConfig(), at), clock: at };
@@ -171,7 +173,6 @@ export async function seedDemoDay(
   });
 
   const today = await dispatch.today(db, input.businessId);
-  const yesterday = shiftDate(today, -1);
   const tomorrow = shiftDate(today, 1);
 
   const { depot } = await dispatch.createDepot(ctx, DEPOT);
@@ -189,16 +190,17 @@ export async function seedDemoDay(
   // The catalogue names the skill the demo's driver holds and one order needs.
   await skills.save(ctx, { code: 'fragile', label: 'Fragile goods' });
   await van(input.driverId, false, ['fragile']);
-  for (const driver of EXTRA_DRIVERS) {
-    const id = await accounts.createUser(db, {
-      kind: 'driver',
+  const extra = await accounts.createUsers(
+    db,
+    EXTRA_DRIVERS.map((driver) => ({
+      kind: 'driver' as const,
       email: driver.email,
       name: driver.name,
-      password: input.password,
       businessId: input.businessId,
-    });
-    await van(id, driver.contractor);
-  }
+    })),
+    input.passwordHash,
+  );
+  for (const [n, driver] of EXTRA_DRIVERS.entries()) await van(extra[n]!, driver.contractor);
   const delivery = (n: number, date: string, extra: Partial<OrderInput> = {}) => {
     const place = ARRONDISSEMENTS[n % ARRONDISSEMENTS.length]!;
     // Spread the stops a few hundred metres around the arrondissement's point.
@@ -229,8 +231,8 @@ export async function seedDemoDay(
     });
   };
 
-  await seedHistory(db, history(), input, today, delivery);
-
+  const past = history();
+  await seedHistory(db, services, past, input, today, delivery);
   // Swift Couriers serves the north of Paris from tomorrow on.
   await contractors.createRule(ctx, {
     contractor_company_id: input.contractorCompanyId,
@@ -239,48 +241,49 @@ export async function seedDemoDay(
     note: 'North of Paris',
   });
 
-  // Yesterday: delivered, one failed attempt.
-  const past = await orders.intake.create(
-    ctx,
-    Array.from({ length: 6 }, (_, n) => delivery(n, yesterday)),
-  );
-  for (const [index, order] of past.entries()) {
-    await orders.changes.changeStatus(ctx, order.id, 'PICKED_UP');
-    await orders.changes.changeStatus(ctx, order.id, index === 5 ? 'FAILED_ATTEMPT' : 'DELIVERED');
-  }
-
   // Today: deliveries, a pickup and a peer-to-peer order, then route building.
-  const todays = await orders.intake.create(ctx, [
-    ...Array.from({ length: 24 }, (_, n) => delivery(n, today)),
-    delivery(24, today, {
-      delivery_instruction: 'Fragile glassware, keep upright',
-      required_skills: ['fragile'],
-    }),
-    delivery(25, today, {
-      type: 'P',
-      pickup: {
-        line1: '3 Rue du Faubourg Saint-Antoine',
-        city: 'Paris',
-        postal_code: '75011',
-        lat: 48.8532,
-        lng: 2.3713,
-      },
-      dropoff: undefined,
-      note: 'Customer return, collect two boxes',
-    }),
-    delivery(26, today, {
-      type: 'P2P',
-      pickup: { line1: '40 Rue de Charonne', city: 'Paris', postal_code: '75011', lat: 48.8537, lng: 2.3787 },
-    }),
+  const now = clock.now();
+  const todays = await orders.intake.createMany(
+    ctx,
+    [
+      ...Array.from({ length: 24 }, (_, n) => delivery(n, today)),
+      delivery(24, today, {
+        delivery_instruction: 'Fragile glassware, keep upright',
+        required_skills: ['fragile'],
+      }),
+      delivery(25, today, {
+        type: 'P',
+        pickup: {
+          line1: '3 Rue du Faubourg Saint-Antoine',
+          city: 'Paris',
+          postal_code: '75011',
+          lat: 48.8532,
+          lng: 2.3713,
+        },
+        dropoff: undefined,
+        note: 'Customer return, collect two boxes',
+      }),
+      delivery(26, today, {
+        type: 'P2P',
+        pickup: {
+          line1: '40 Rue de Charonne',
+          city: 'Paris',
+          postal_code: '75011',
+          lat: 48.8537,
+          lng: 2.3787,
+        },
+      }),
+    ].map((order) => ({ input: order, at: now })),
+  );
+  await orders.changes.advanceAt(ctx, [
+    { orderId: todays[3]!.id, to: 'HOLD', at: now },
+    { orderId: todays[7]!.id, to: 'CANCELLED', at: now },
   ]);
-  await orders.changes.changeStatus(ctx, todays[3]!.id, 'HOLD');
-  await orders.changes.changeStatus(ctx, todays[7]!.id, 'CANCELLED');
   // Planned this morning at 07:00, as a dispatcher does, whatever the hour the demo is created at:
   // planning today never starts a van before now, so an evening start would plan nothing.
-  const morning = history();
-  morning.clock.set(localTime(today, 7 * 60, await accounts.timeZoneOf(db, input.businessId)));
-  await morning.services.dispatch.buildRoutes(
-    demoContext(db, morning.clock, {
+  past.clock.set(localTime(today, 7 * 60, await accounts.timeZoneOf(db, input.businessId)));
+  await past.services.dispatch.buildRoutes(
+    demoContext(db, past.clock, {
       userId: input.adminId,
       kind: 'client_admin',
       businessId: input.businessId,
@@ -290,22 +293,23 @@ export async function seedDemoDay(
 
   // Tomorrow: waiting to be planned; the north of Paris is also in Swift Couriers' pool, and
   // one order in the south is handed to its dispatcher outright.
-  const tomorrows = await orders.intake.create(
+  const tomorrows = Array.from({ length: 12 }, (_, n) => delivery(n + 30, tomorrow));
+  const tomorrowIds = await orders.intake.createMany(
     ctx,
-    Array.from({ length: 12 }, (_, n) => delivery(n + 30, tomorrow)),
+    tomorrows.map((order) => ({ input: order, at: now })),
   );
   await accounts.setPlatformModule(ctx, 'contractor_assignment', true);
   await accounts.setBusinessModule(ctx, input.businessId, 'contractor_assignment', true);
-  const south = tomorrows.find((order) => order.dropoff?.postal_code === '75014')!;
+  const south = tomorrows.findIndex((order) => order.dropoff?.postal_code === '75014');
   await assignments.assign(ctx, {
-    order_ids: [south.id],
+    order_ids: [tomorrowIds[south]!.id],
     broker_id: input.contractorId,
     note: 'Fragile furniture, needs two people',
   });
 
   // The other families: labels, parcels with carriers, freight, storage, a move, a device.
   const address = (n: number) => delivery(n, tomorrow).dropoff!;
-  await orders.intake.create(
+  await orders.intake.createMany(
     ctx,
     [
       { family: 'label_service', dropoff: address(50), order_ref: 'DEMO-LABEL-1' },
@@ -324,14 +328,15 @@ export async function seedDemoDay(
       { family: 'storage_service', dropoff: address(53), order_ref: 'DEMO-STORE-1' },
       { family: 'moving_service', pickup: address(54), dropoff: address(55), order_ref: 'DEMO-MOVE-1' },
       { family: 'device_order', dropoff: address(56), order_ref: 'DEMO-DEVICE-1' },
-    ].map((order) =>
-      orderInputSchema.parse({
+    ].map((order) => ({
+      input: orderInputSchema.parse({
         scheduled_date: tomorrow,
         currency: 'EUR',
         shipping_price: '24.90',
         ...order,
       }),
-    ),
+      at: now,
+    })),
   );
   await seedDemoCarriers(services, ctx);
   return { today, tomorrow };
@@ -347,78 +352,100 @@ export const HISTORY_DAYS = 14;
 const INCIDENTS = ['recipient_absent', 'address_not_found', 'refused'] as const;
 
 /**
- * Two weeks of finished work before today: each day's orders created in the morning, delivered
- * in or out of their windows, a few failed attempts (some returned), one cancelled; routes built
- * for yesterday and the same weekday a week before.
+ * Two weeks of finished work before today, yesterday's included, stamped at the moments it
+ * happened: each day's orders created at 07:00, delivered in or out of their windows, a few
+ * failed attempts (some returned), one cancelled; routes built at 07:30 for yesterday and the
+ * same weekday a week before. Set-based: all orders in one batch, all their changes in another.
  */
 async function seedHistory(
   db: Queryable,
-  { services, clock }: HistoryServices,
+  services: Services,
+  past: HistoryServices,
   input: DemoDayInput,
   today: string,
   delivery: (n: number, date: string, extra?: Partial<OrderInput>) => OrderInput,
 ) {
   const timeZone = await services.accounts.timeZoneOf(db, input.businessId);
-  const ctx = demoContext(db, clock, {
+  const ctx = demoContext(db, past.clock, {
     userId: input.adminId,
     kind: 'client_admin',
     businessId: input.businessId,
   });
-  const at = (day: string, minutes: number) => {
-    clock.set(localTime(day, minutes, timeZone));
-  };
-  const { changes, intake } = services.orders;
-  for (let back = HISTORY_DAYS; back >= 1; back--) {
+  const at = (day: string, minutes: number) => localTime(day, minutes, timeZone);
+  const days = Array.from({ length: HISTORY_DAYS }, (_, n) => {
+    const back = HISTORY_DAYS - n;
     const day = shiftDate(today, -back);
-    at(day, 7 * 60);
     // Yesterday and the same weekday a week before hold more, for a digest worth reading.
     const count = back % 7 === 1 ? 8 : 4;
-    const orders = await intake.create(
-      ctx,
-      Array.from({ length: count }, (_, n) => ({
-        ...delivery(n, day),
-        order_ref: `HIST-${day.replaceAll('-', '')}-${String(n).padStart(3, '0')}`,
-      })),
-    );
-    if (back === 1 || back === 8) {
-      at(day, 7 * 60 + 30);
-      await services.dispatch.buildRoutes(ctx, { date: day, service_minutes: 5, time_limit_ms: 200 });
-    }
-    for (const [n, order] of orders.entries()) {
+    const history = Array.from({ length: count }, (_, n) => ({
+      ...delivery(n, day),
+      order_ref: `HIST-${day.replaceAll('-', '')}-${String(n).padStart(3, '0')}`,
+    }));
+    // Yesterday also holds the DEMO- orders a newcomer finds beside today's: delivered, one failed.
+    const demo = back === 1 ? Array.from({ length: 6 }, (_, n) => delivery(n, day)) : [];
+    return { back, day, history, demo };
+  });
+  const created = await services.orders.intake.createMany(
+    ctx,
+    days.flatMap(({ day, history, demo }) =>
+      [...history, ...demo].map((order) => ({ input: order, at: at(day, 7 * 60) })),
+    ),
+  );
+  for (const { back, day } of days) {
+    if (back !== 1 && back !== 8) continue;
+    past.clock.set(at(day, 7 * 60 + 30));
+    await past.services.dispatch.buildRoutes(ctx, { date: day, service_minutes: 5, time_limit_ms: 200 });
+  }
+
+  const moves: Parameters<Services['orders']['changes']['advanceAt']>[1][number][] = [];
+  let next = 0;
+  for (const { back, day, history, demo } of days) {
+    for (const n of history.keys()) {
+      const orderId = created[next++]!.id;
       if ((n + back) % 11 === 10) {
-        at(day, 8 * 60);
-        await changes.changeStatus(ctx, order.id, 'CANCELLED');
+        moves.push({ orderId, to: 'CANCELLED', at: at(day, 8 * 60) });
         continue;
       }
-      at(day, 8 * 60 + 30);
-      await changes.changeStatus(ctx, order.id, 'PICKED_UP');
+      moves.push({ orderId, to: 'PICKED_UP', at: at(day, 8 * 60 + 30) });
       if ((n + back) % 5 === 3) {
-        at(day, 11 * 60 + n);
-        await changes.changeStatus(ctx, order.id, 'FAILED_ATTEMPT', {
-          incident_reason: { code: INCIDENTS[(n + back) % INCIDENTS.length]! },
+        moves.push({
+          orderId,
+          to: 'FAILED_ATTEMPT',
+          at: at(day, 11 * 60 + n),
+          details: { incident_reason: { code: INCIDENTS[(n + back) % INCIDENTS.length]! } },
         });
         if (n % 2 === 1) {
-          at(day, 16 * 60);
-          await changes.changeStatus(ctx, order.id, 'RETURNED', { return_reason: { code: 'refused' } });
+          moves.push({
+            orderId,
+            to: 'RETURNED',
+            at: at(day, 16 * 60),
+            details: { return_reason: { code: 'refused' } },
+          });
         }
         continue;
       }
       const late = (n + back) % 6 === 1;
-      // Windows 09:00-12:00 (n % 3 = 0), 13:00-18:00 (n % 3 = 1) or none: see delivery().
-      const minutes =
-        n % 3 === 0
-          ? late
-            ? 12 * 60 + 25
-            : 9 * 60 + 20 + (n % 5) * 30
-          : n % 3 === 1
-            ? late
-              ? 18 * 60 + 20
-              : 13 * 60 + 30 + (n % 5) * 45
-            : 10 * 60 + n * 12;
-      at(day, minutes);
-      await changes.changeStatus(ctx, order.id, 'DELIVERED');
+      moves.push({ orderId, to: 'DELIVERED', at: at(day, deliveryMinute(n, late)) });
+    }
+    for (const n of demo.keys()) {
+      const orderId = created[next++]!.id;
+      moves.push({ orderId, to: 'PICKED_UP', at: at(day, 8 * 60 + 30) });
+      moves.push(
+        n === 5
+          ? { orderId, to: 'FAILED_ATTEMPT', at: at(day, 11 * 60 + 45) }
+          : { orderId, to: 'DELIVERED', at: at(day, deliveryMinute(n, false)) },
+      );
     }
   }
+  await services.orders.changes.advanceAt(ctx, moves);
+}
+
+/** The minute of the day an order numbered n is delivered: in its window (see delivery()) unless late. */
+function deliveryMinute(n: number, late: boolean): number {
+  // Windows 09:00-12:00 (n % 3 = 0), 13:00-18:00 (n % 3 = 1) or none.
+  if (n % 3 === 0) return late ? 12 * 60 + 25 : 9 * 60 + 20 + (n % 5) * 30;
+  if (n % 3 === 1) return late ? 18 * 60 + 20 : 13 * 60 + 30 + (n % 5) * 45;
+  return 10 * 60 + n * 12;
 }
 
 /** The instant a local day and minute of the business's time zone stands for. */

@@ -60,22 +60,27 @@ export async function seedDemo(
       name: 'Swift Couriers',
       businessIds: [businessId],
     });
-    const ids = {} as Record<AccountKind, number>;
-    for (const account of DEMO_ACCOUNTS) {
-      ids[account.kind] = await accounts.createUser(trx, {
+    const passwordHash = await accounts.hashPassword(password);
+    const created = await accounts.createUsers(
+      trx,
+      DEMO_ACCOUNTS.map((account) => ({
         ...account,
-        password,
         businessId: account.kind === 'platform_admin' || account.kind === 'contractor' ? null : businessId,
         contractorCompanyId: account.kind === 'contractor' ? contractorCompanyId : null,
-      });
-    }
+      })),
+      passwordHash,
+    );
+    const ids = Object.fromEntries(DEMO_ACCOUNTS.map((account, n) => [account.kind, created[n]!])) as Record<
+      AccountKind,
+      number
+    >;
     await seedDemoDay(trx, services, clock, {
       businessId,
       adminId: ids.client_admin,
       driverId: ids.driver,
       contractorCompanyId,
       contractorId: ids.contractor,
-      password,
+      passwordHash,
     });
     await seedDemoApp(
       services,
@@ -84,7 +89,7 @@ export async function seedDemo(
     await seedDemoPartner(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
-      password,
+      passwordHash,
     );
     await seedDemoDatasets(
       services,
@@ -117,19 +122,24 @@ export async function seedDemo(
  * `track_packages`, so the demo staff track the partner's parcels in full; the demo business
  * grants nothing back, so the partner sees only the public view of the demo's numbers.
  */
-async function seedDemoPartner(services: Services, demo: OperationContext, password: string): Promise<void> {
+async function seedDemoPartner(
+  services: Services,
+  demo: OperationContext,
+  passwordHash: string,
+): Promise<void> {
   const { accounts, alliances, orders } = services;
   const partnerId = await accounts.createBusiness(demo.db, {
     code: DEMO_PARTNER_CODE,
     name: 'Partner Parcels',
     timeZone: 'Europe/Paris',
   });
-  const ids: Partial<Record<AccountKind, number>> = {};
-  for (const account of DEMO_PARTNER_ACCOUNTS) {
-    ids[account.kind] = await accounts.createUser(demo.db, { ...account, password, businessId: partnerId });
-  }
+  const [adminId] = await accounts.createUsers(
+    demo.db,
+    DEMO_PARTNER_ACCOUNTS.map((account) => ({ ...account, businessId: partnerId })),
+    passwordHash,
+  );
   const partner = demoContext(demo.db, demo.clock, {
-    userId: ids.client_admin!,
+    userId: adminId!,
     kind: 'client_admin',
     businessId: partnerId,
   });

@@ -23,13 +23,24 @@ export interface JsonSchema {
  * service answers it (output): what the OpenAPI document publishes and the GraphQL door reads.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const known = converted[io].get(schema);
+  // A copy: the doors reshape what they get. Copying costs a small part of converting.
+  if (known) return structuredClone(known);
   const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;
   delete json.$schema;
-  return withoutSafeIntegerBounds(spellOutEnumKeyedRecords(json)) as Record<string, unknown>;
+  const done = withoutSafeIntegerBounds(spellOutEnumKeyedRecords(json)) as Record<string, unknown>;
+  converted[io].set(schema, done);
+  return structuredClone(done);
 }
+
+/**
+ * Each operation's schemas are converted once a process: the REST, GraphQL, MCP, discovery and
+ * OpenAPI doors all ask for them at start, and converting was most of the start's CPU time.
+ */
+const converted = { input: new WeakMap<z.ZodType, Record<string, unknown>>(), output: new WeakMap() };
 
 /**
  * zod bounds every integer by Number.MAX_SAFE_INTEGER either side: what any JSON number of the

@@ -305,6 +305,36 @@ export class AccountsService {
     );
   }
 
+  /** A password's stored form, for `createUsers`. */
+  hashPassword(password: string): Promise<string> {
+    return hashPassword(password);
+  }
+
+  /**
+   * Accounts that share one password (the demo's, which its README gives to all), hashed once by
+   * `hashPassword`: each scrypt hash costs a good part of a second of CPU. Ids in the order given.
+   */
+  async createUsers(db: Queryable, users: ReadonlyArray<Omit<NewUser, 'password'>>, passwordHash: string) {
+    const ids: number[] = [];
+    for (const user of users) {
+      ids.push(
+        await uniquely('EMAIL_TAKEN', () =>
+          repo.insertUser(db, {
+            kind: user.kind,
+            email: user.email.toLowerCase(),
+            name: user.name,
+            password_hash: passwordHash,
+            business_id: user.businessId ?? null,
+            contractor_company_id: user.contractorCompanyId ?? null,
+            ...(user.disabled ? { disabled: true } : {}),
+            created_at: this.clock.now(),
+          }),
+        ),
+      );
+    }
+    return ids;
+  }
+
   findUserByEmail(db: Queryable, email: string) {
     return repo.findUserByEmail(db, email.toLowerCase());
   }

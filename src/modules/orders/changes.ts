@@ -132,6 +132,67 @@ export class OrderChanges {
     );
   }
 
+  /**
+   * Status changes that happened at given moments, many orders at once (a history loaded in one
+   * go): the same checks, audit events and word to the listeners as `advanceMany`, each change
+   * stamped with its own time, and every order's row written by one statement. An order's
+   * changes apply in the order given.
+   */
+  async advanceAt(
+    ctx: OperationContext,
+    moves: ReadonlyArray<{ orderId: number; to: OrderStatus; at: Date; details?: StatusDetails }>,
+  ): Promise<void> {
+    if (moves.length === 0) return;
+    const businessId = businessOf(ctx);
+    const locked = await repo.lockOrdersWithPackages(
+      ctx.db,
+      businessId,
+      moves.map((move) => move.orderId),
+    );
+    const current = new Map(locked.map(({ packages: _, ...order }) => [order.id, order as repo.StoredOrder]));
+    const packagesOf = new Map(locked.map((row) => [row.id, row.packages]));
+    const events: JournalEvent[] = [];
+    const eventTimes: Date[] = [];
+    const told: OrderStatusChange[] = [];
+    for (const { orderId, to, at, details } of moves) {
+      const before = current.get(orderId);
+      if (!before) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+      if (!canMove(before.status, to)) throw illegalTransition(before.status, to);
+      if (to === 'RETURNED') {
+        await this.returns.check(ctx.db, businessId, {
+          reason: details?.return_reason,
+          photoUrls: details?.pod?.photo_urls,
+          photoProofIds: details?.pod?.photo_proof_ids,
+        });
+      }
+      const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}) };
+      const after: repo.StoredOrder = { ...before, ...changes, updated_at: at };
+      // The reasons go in the audit trail too: the analytics rebuild counts them from it.
+      const reasons = {
+        ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
+        ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
+      };
+      events.push({ orderId, action: 'status_changed', changes: { ...diff(before, changes), ...reasons } });
+      eventTimes.push(at);
+      told.push({
+        businessId,
+        order: after,
+        packages: packagesOf.get(orderId) ?? [],
+        from: before.status,
+        to,
+        at,
+        ...(details ? { details } : {}),
+      });
+      current.set(orderId, after);
+    }
+    await repo.saveOrderStates(ctx.db, businessId, [...current.values()]);
+    await repo.insertEvents(
+      ctx.db,
+      events.flatMap((event, n) => this.journal.rows(ctx, businessId, eventTimes[n]!, [event])),
+    );
+    await this.journal.notifyChanges(ctx, told);
+  }
+
   /** Moves an order to another status if the lifecycle allows it. */
   async changeStatus(
     ctx: OperationContext,

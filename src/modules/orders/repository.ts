@@ -46,6 +46,62 @@ export async function insertPackage(
   await db.insertInto('packages').values(values).execute();
 }
 
+/** Many orders in one statement; their ids by order reference (unique in a business). */
+export async function insertOrders(
+  db: Queryable<OrdersTables>,
+  rows: ReadonlyArray<Omit<OrderRow, 'id'>>,
+): Promise<Map<string, number>> {
+  if (rows.length === 0) return new Map();
+  const inserted = await db
+    .insertInto('orders')
+    .values(
+      rows.map((values) => ({
+        ...values,
+        pickup: json(values.pickup),
+        dropoff: json(values.dropoff),
+        surcharges: json(values.surcharges),
+        price_details: json(values.price_details),
+      })),
+    )
+    .returning(['id', 'order_ref'])
+    .execute();
+  return new Map(inserted.map((row) => [row.order_ref, Number(row.id)]));
+}
+
+/** Many packages in one statement, answered with their ids. */
+export async function insertPackages(
+  db: Queryable<OrdersTables>,
+  rows: ReadonlyArray<Omit<OrdersTables['packages'], 'id'>>,
+): Promise<StoredPackage[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insertInto('packages')
+    .values([...rows])
+    .returningAll()
+    .execute();
+  return inserted.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** Many orders' status, route and time set in one statement, each to its own values. */
+export async function saveOrderStates(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  states: ReadonlyArray<Pick<StoredOrder, 'id' | 'status' | 'route_id' | 'driver_user_id' | 'updated_at'>>,
+): Promise<void> {
+  if (states.length === 0) return;
+  await sql`
+    UPDATE orders o
+    SET status = v.status, route_id = v.route_id, driver_user_id = v.driver_user_id, updated_at = v.updated_at
+    FROM unnest(
+      ${states.map((state) => state.id)}::bigint[],
+      ${states.map((state) => state.status)}::text[],
+      ${states.map((state) => state.route_id)}::bigint[],
+      ${states.map((state) => state.driver_user_id)}::bigint[],
+      ${states.map((state) => state.updated_at)}::timestamptz[]
+    ) AS v(id, status, route_id, driver_user_id, updated_at)
+    WHERE o.business_id = ${businessId} AND o.id = v.id`.execute(db);
+}
+
 export interface OrderFilter {
   statuses?: OrderStatus[];
   scheduledDate?: string;

@@ -377,7 +377,8 @@ export class TrackingService implements OrderStatusListener {
       change.to === 'PICKED_UP' || code === 'pickup_failed' || change.order.type === 'P'
         ? change.order.pickup
         : change.order.dropoff;
-    const occurredAt = (change.details?.occurred_at ?? this.clock.now()).toISOString();
+    // When the change happened: now for a live change, a past moment for a history loaded at once.
+    const occurredAt = (change.details?.occurred_at ?? change.at).toISOString();
     const only = change.details?.package_ids;
     const packages = only ? change.packages.filter((pkg) => only.includes(pkg.id)) : change.packages;
     // A place the change names (a warehouse) is where it happened, whatever the code.

@@ -47,13 +47,24 @@ export class WarehousesService implements OrderStatusListener {
    * packages (`package_ids`) moves only those.
    */
   async orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void> {
-    if (!(['OUT_FOR_DELIVERY', 'DELIVERED', 'RETURNED'] as OrderStatus[]).includes(change.to)) return;
-    const only = change.details?.package_ids;
-    const ids = change.packages.map((p) => p.id).filter((id) => !only || only.includes(id));
-    const rows = await repo.packageRows(ctx.db, change.businessId, ids, { lock: true });
+    await this.ordersStatusChanged(ctx, [change]);
+  }
+
+  /** The same for many changes at once: the packages still held are read in one statement. */
+  async ordersStatusChanged(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void> {
+    const leaving = changes.filter((change) =>
+      (['OUT_FOR_DELIVERY', 'DELIVERED', 'RETURNED'] as OrderStatus[]).includes(change.to),
+    );
+    const businessId = leaving[0]?.businessId;
+    if (businessId === undefined) return;
+    const ids = leaving.flatMap((change) => {
+      const only = change.details?.package_ids;
+      return change.packages.map((p) => p.id).filter((id) => !only || only.includes(id));
+    });
+    const rows = await repo.packageRows(ctx.db, businessId, [...new Set(ids)], { lock: true });
     for (const row of rows) {
       if (row.state === 'dispatched') continue;
-      await this.floor.place(ctx, change.businessId, row.warehouse_id, row, null, {
+      await this.floor.place(ctx, businessId, row.warehouse_id, row, null, {
         state: 'dispatched',
         action: 'left',
       });

@@ -263,7 +263,8 @@ async function initialise(
         '--lc-messages=C',
         '--no-instructions',
       ],
-      { ...serverProcessOptions(account), stdio: ['ignore', 'pipe', 'pipe'] },
+      // Its own process group, as the server's: a Ctrl-C during a first start must not cut it short.
+      { ...serverProcessOptions(account), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     initdb.stdout?.on('data', (chunk: Buffer) => log(chunk.toString('utf8')));
     initdb.stderr?.on('data', (chunk: Buffer) => log(chunk.toString('utf8')));

@@ -10,9 +10,13 @@ export const MIGRATIONS_DIR = path.resolve(
 );
 
 /** Plain numbered SQL files; each runs in its own transaction, under Kysely's migration lock. */
+async function migrationFiles(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
+}
+
 class SqlFileMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
+    const files = await migrationFiles();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
       const text = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
@@ -39,4 +43,21 @@ export async function migrateToLatest(db: Db): Promise<MigrationReport> {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${cause}`, { cause: error });
   }
   return { applied: results.filter((result) => result.status === 'Success').map((r) => r.migrationName) };
+}
+
+/**
+ * Whether the database holds exactly the migration files, read in one statement: a restart
+ * then skips the migrator, its lock and its connection. Any doubt (no table yet) answers false.
+ */
+export async function isMigrated(db: Db): Promise<boolean> {
+  const names = (await migrationFiles()).map((file) => file.replace(/\.sql$/, ''));
+  try {
+    // Exactly the files: a migration the code does not know goes to the migrator, which refuses it.
+    const { rows } = await sql<{ known: number; total: number }>`
+      SELECT count(*) FILTER (WHERE name = ANY(${names}::text[]))::int AS known, count(*)::int AS total
+      FROM kysely_migration`.execute(db);
+    return rows[0]?.known === names.length && rows[0]?.total === names.length;
+  } catch {
+    return false;
+  }
 }
