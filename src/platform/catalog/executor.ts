@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
+import { type CacheInvalidation, TaggedCache } from '../cache/invalidation.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
@@ -113,6 +114,8 @@ export interface ExecutorDeps {
   /** Fair shares per token, business and address; none: unlimited (tools, tests of other things). */
   limits?: RequestLimits;
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
+  /** Keeps anonymous answers of operations with `publicCache` until a write invalidates them. */
+  cacheInvalidation?: CacheInvalidation;
 }
 
 /** A call let in: who makes it, the business it acts in, its valid input. */
@@ -153,8 +156,15 @@ export class Executor {
    * one query (what it finds is at most that query's few milliseconds old, as any read's is).
    */
   private readonly versionsInFlight = new Map<string, Promise<string | null>>();
+  /**
+   * Anonymous answers of operations with `publicCache`, with their versions, kept until a write on
+   * any instance invalidates their tags: neither the answer nor a 304 reaches the database.
+   */
+  private readonly keptAnswers: TaggedCache<{ answer: unknown; version: string | undefined }> | undefined;
 
-  constructor(private readonly deps: ExecutorDeps) {}
+  constructor(private readonly deps: ExecutorDeps) {
+    this.keptAnswers = deps.cacheInvalidation && new TaggedCache(deps.cacheInvalidation, 20_000);
+  }
 
   /**
    * The version of what the operation would answer (its `version`, after the same checks as a
@@ -164,10 +174,24 @@ export class Executor {
   async version(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<string | null> {
     if (!operation.version || operation.kind !== 'query') return null;
     const admitted = await this.admit(operation, rawInput, invocation);
-    return operation.version(
-      this.contextFor(this.deps.db, admitted, invocation, PERFORM_EVERYTHING),
+    const ctx = this.contextFor(this.deps.db, admitted, invocation, PERFORM_EVERYTHING);
+    const kept = this.keptAnswerKey(operation, admitted, ctx);
+    const version = kept === undefined ? undefined : this.keptAnswers!.get(kept)?.version;
+    return version ?? operation.version(ctx, admitted.input);
+  }
+
+  /** Where an answer of this call is kept, if it may be: an anonymous call of a `publicCache` operation. */
+  private keptAnswerKey(operation: Operation, admitted: Admitted, ctx: OperationContext): string | undefined {
+    const cache = operation.publicCache;
+    if (!cache || !this.keptAnswers?.usable || !operation.access.public) return undefined;
+    if (operation.kind !== 'query' || admitted.caller || admitted.provider) return undefined;
+    return JSON.stringify([
+      operation.name,
       admitted.input,
-    );
+      ctx.lang,
+      ctx.representation ?? null,
+      cache.variant?.() ?? null,
+    ]);
   }
 
   /** Who a bearer token belongs to, or null: for doors that size what they allow by it. */
@@ -422,6 +446,19 @@ export class Executor {
     if (operation.kind === 'query') {
       const ctx = context(this.deps.db);
       const build = () => this.answerOf(ctx, operation, input);
+      const keptKey = this.keptAnswerKey(operation, admitted, ctx);
+      if (keptKey !== undefined) {
+        const kept = this.keptAnswers!.get(keptKey);
+        if (kept) {
+          if (kept.version !== undefined) ctx.answer.version = kept.version;
+          return kept.answer;
+        }
+        const mark = this.keptAnswers!.mark();
+        const answer = await build();
+        const tags = operation.publicCache!.tags(input);
+        this.keptAnswers!.set(keptKey, tags, { answer, version: ctx.answer.version }, mark);
+        return answer;
+      }
       // Only an anonymous caller's answer is everyone's: a signed-in one may be shaped by who asks.
       if (!operation.version || !operation.access.public || admitted.caller || admitted.provider)
         return build();
