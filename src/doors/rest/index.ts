@@ -9,6 +9,7 @@ import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
 import { preferredRepresentation } from '../../platform/http/media-types.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
+import { toJson } from '../../platform/json.ts';
 import { invocationOf } from '../invocation.ts';
 import type { JsonSchema } from '../json-schema.ts';
 import { jsonSchemaOf } from '../json-schema.ts';
@@ -65,7 +66,7 @@ export async function registerRestDoor(
         const body =
           representation && Buffer.isBuffer(representation.body)
             ? representation.body
-            : JSON.stringify(representation ? representation.body : result);
+            : toJson(representation ? representation.body : result);
         if (binding.etag) {
           const version = invocation.answer?.version;
           const etag = version === undefined ? bytesTag(body) : versionTag(operation.name, version, request);

@@ -8,6 +8,7 @@ import {
   Representation,
 } from '../../platform/catalog/operation.ts';
 import { AppError } from '../../platform/errors.ts';
+import { composedOfShared } from '../../platform/json.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
 import { eventsFromEpcis } from './projections/epcis-reader.ts';
@@ -285,15 +286,20 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
           page: input.page,
           perPage: input.per_page,
         });
-        return answerIn(chosen, {
-          trackings: numbers.flatMap((number) => {
-            const document = found.get(number);
-            return document
-              ? [{ tracking_number: number, total_events: document.totalEvents, data: document.data }]
-              : [];
+        // Made of the numbers' shared documents: written to JSON around them, not through them.
+        const answer = answerIn(
+          chosen,
+          composedOfShared({
+            trackings: numbers.flatMap((number) => {
+              const document = found.get(number);
+              return document
+                ? [{ tracking_number: number, total_events: document.totalEvents, data: document.data }]
+                : [];
+            }),
+            not_found: numbers.filter((number) => !found.has(number)),
           }),
-          not_found: numbers.filter((number) => !found.has(number)),
-        });
+        );
+        return answer instanceof Representation ? answer : composedOfShared(answer);
       },
     }),
     defineOperation({

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/database.ts';
 import { TaggedCache } from '../../platform/cache/invalidation.ts';
+import { shareJson } from '../../platform/json.ts';
 import { FORMATS } from './projections/registry.ts';
 import { publicView } from './public-view.ts';
 import type { EventPage } from './repository.ts';
@@ -45,7 +46,8 @@ export class PublicDocuments {
     const project = FORMATS[format]!.project;
     for (const [number, read] of await this.tracking.timelines(db, missing, page)) {
       const document = {
-        data: project(publicView(read.timeline), { baseUrl: this.tracking.baseUrl }),
+        // Never changed once made, and sent in many batches: its JSON is written once.
+        data: shareJson(project(publicView(read.timeline), { baseUrl: this.tracking.baseUrl })),
         totalEvents: read.totalEvents,
       };
       found.set(number, document);

@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
+import { composedOfShared, isComposed, shareJson } from '../json.ts';
 import type { RequestLimits } from '../limits.ts';
 import { recordAudit } from './audit.ts';
 import {
@@ -455,6 +456,8 @@ export class Executor {
         }
         const mark = this.keptAnswers!.mark();
         const answer = await build();
+        // Sent again and again unchanged: its JSON is written once.
+        shareJson(answer instanceof Representation ? answer.body : answer);
         const tags = operation.publicCache!.tags(input);
         this.keptAnswers!.set(keptKey, tags, { answer, version: ctx.answer.version }, mark);
         return answer;
@@ -571,7 +574,8 @@ export class Executor {
   private checkOutput(operation: Operation, result: unknown): unknown {
     if (result instanceof Representation) return result;
     const parsed = operation.output.safeParse(result);
-    if (parsed.success) return parsed.data;
+    // An answer made of shared parts stays one through its contract (which copies the outer object).
+    if (parsed.success) return isComposed(result) ? composedOfShared(parsed.data) : parsed.data;
     throw new Error(`Operation ${operation.name} broke its output contract: ${parsed.error.message}`);
   }
 }
