@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { composedOfShared, shareJson, toJson } from './json.ts';
+import { composedOfShared, shareJson, toJson as bytesOrText } from './json.ts';
+
+const toJson = (value: unknown) => bytesOrText(value).toString();
 
 describe('toJson', () => {
   it('writes what JSON.stringify writes, shared parts or not', () => {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 
 /** Values that are never changed once shared: their JSON is written once. */
 const shared = new WeakSet<object>();
-const written = new WeakMap<object, string>();
+const written = new WeakMap<object, Buffer>();
 /** Answers made of shared values (not shared themselves): written around their shared parts. */
 const composed = new WeakSet<object>();
 
@@ -36,25 +36,33 @@ export function isComposed(value: unknown): boolean {
 const NONCE = randomBytes(12).toString('hex');
 const PLACEHOLDER = new RegExp(`"\\\\u0000${NONCE}:(\\d+)"`, 'g');
 
-/** `JSON.stringify`, reusing the text of shared values. */
-export function toJson(value: unknown): string {
+/**
+ * `JSON.stringify`, reusing the text of shared values: UTF-8 bytes when the answer is or holds
+ * shared values (put together from the bytes kept for them, with no text to encode again), the
+ * text otherwise.
+ */
+export function toJson(value: unknown): string | Buffer {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
   if (shared.has(value)) return writtenOnce(value);
   if (!composed.has(value)) return JSON.stringify(value);
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   const text = JSON.stringify(value, (_key, part: unknown) => {
     if (typeof part !== 'object' || part === null || !shared.has(part)) return part;
     parts.push(writtenOnce(part));
     return `\u0000${NONCE}:${parts.length - 1}`;
   });
-  return text.replace(PLACEHOLDER, (_match, index: string) => parts[Number(index)]!);
+  // Split by a pattern with a group: the text around placeholders, then each placeholder's index.
+  const pieces = text.split(PLACEHOLDER);
+  return Buffer.concat(
+    pieces.map((piece, index) => (index % 2 === 1 ? parts[Number(piece)]! : Buffer.from(piece))),
+  );
 }
 
-function writtenOnce(value: object): string {
-  let text = written.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    written.set(value, text);
+function writtenOnce(value: object): Buffer {
+  let bytes = written.get(value);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(value));
+    written.set(value, bytes);
   }
-  return text;
+  return bytes;
 }
