@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Config } from './config.ts';
-import { CacheInvalidation } from './platform/cache/invalidation.ts';
 import { registerDiscovery } from './doors/discovery/index.ts';
 import { CatalogSurface } from './doors/discovery/surface.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
@@ -75,6 +74,7 @@ import {
 } from './modules/tracking/index.ts';
 import { WarehousesService, warehousesOperations } from './modules/warehouses/index.ts';
 import { WEBHOOK_TOPIC, WebhooksService, webhooksOperations } from './modules/webhooks/index.ts';
+import { CacheInvalidation } from './platform/cache/invalidation.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import type { OperationContext } from './platform/catalog/operation.ts';
 import { Catalog } from './platform/catalog/registry.ts';

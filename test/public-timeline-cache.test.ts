@@ -62,8 +62,8 @@ describe('public timelines kept in memory across instances', () => {
     const created = await apiA.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin });
     number = created.body.tracking_number;
     orderId = created.body.order_id;
-    providerKey = (await apiA.post('/api/v1/client/otep/providers', { name: 'Hub Co' }, { token: admin })).body
-      .provider.key;
+    providerKey = (await apiA.post('/api/v1/client/otep/providers', { name: 'Hub Co' }, { token: admin }))
+      .body.provider.key;
     const tracking = a.app.services.tracking;
     for (const method of ['timelines', 'timelineVersion'] as const) {
       const original = tracking[method].bind(tracking) as (...args: unknown[]) => Promise<never>;
@@ -141,7 +141,9 @@ describe('public timelines kept in memory across instances', () => {
     assert.notEqual(page.headers.get('etag'), keptPage.headers.get('etag'));
     const batch = await apiA.post('/api/v1/otep/trackings/batch', { tracking_numbers: [number] });
     assert.notDeepEqual(batch.body, keptBatch.body);
-    assert.ok(batch.body.data.trackings[0].data.events.some((e: { event_id: string }) => e.event_id === 'via-b'));
+    assert.ok(
+      batch.body.data.trackings[0].data.events.some((e: { event_id: string }) => e.event_id === 'via-b'),
+    );
   });
 
   it('shows an event stored through the same instance at once', async () => {

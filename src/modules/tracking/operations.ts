@@ -13,6 +13,7 @@ import { idParam } from '../../platform/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
 import { eventsFromEpcis } from './projections/epcis-reader.ts';
 import { FORMAT_MEDIA_TYPES, FORMAT_NAMES, FORMATS, formatOfMediaType } from './projections/registry.ts';
+import { PublicDocuments } from './public-documents.ts';
 import {
   eventPageParams,
   PUBLIC_TIMELINE_CACHE,
@@ -21,7 +22,6 @@ import {
   trackingNumberParam,
 } from './public-tracking.ts';
 import { publicView } from './public-view.ts';
-import { PublicDocuments } from './public-documents.ts';
 import {
   joinPath,
   MAX_BATCH_NUMBERS,

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../platform/db/database.ts';
 import { TaggedCache } from '../../platform/cache/invalidation.ts';
+import type { Queryable } from '../../platform/db/database.ts';
 import { shareJson } from '../../platform/json.ts';
 import { FORMATS } from './projections/registry.ts';
 import { publicView } from './public-view.ts';

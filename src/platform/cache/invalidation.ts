@@ -68,7 +68,9 @@ export class CacheInvalidation {
   async invalidate(db: Queryable, tags: readonly string[]): Promise<void> {
     if (tags.length === 0) return;
     this.forget(tags);
-    await sql`SELECT pg_notify(${CHANNEL}, chunk) FROM unnest(${payloads(tags)}::text[]) AS chunk`.execute(db);
+    await sql`SELECT pg_notify(${CHANNEL}, chunk) FROM unnest(${payloads(tags)}::text[]) AS chunk`.execute(
+      db,
+    );
   }
 
   /** Starts listening on a connection of its own from the pool. */
@@ -176,7 +178,8 @@ export class TaggedCache<V extends object> {
         this.entries.clear();
         return;
       }
-      for (const tag of tags) for (const key of [...(this.keysByTag.get(tag) ?? [])]) this.entries.delete(key);
+      for (const tag of tags)
+        for (const key of [...(this.keysByTag.get(tag) ?? [])]) this.entries.delete(key);
     });
   }
 
