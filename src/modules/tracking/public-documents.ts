@@ -23,7 +23,8 @@ export class PublicDocuments {
 
   constructor(private readonly tracking: TrackingService) {
     const invalidation = tracking.cacheInvalidation;
-    this.kept = invalidation && new TaggedCache<PublicDocument>(invalidation, 50_000);
+    // Some 15 kB each with their JSON: 5,000 stay under 100 MB.
+    this.kept = invalidation && new TaggedCache<PublicDocument>(invalidation, 5_000);
   }
 
   /** The documents of the known numbers among these, by number; unknown numbers are absent. */
