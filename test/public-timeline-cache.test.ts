@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createTenant, DROPOFF, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
@@ -167,6 +168,33 @@ describe('public timelines kept in memory across instances', () => {
     assert.ok(!JSON.stringify(signedIn.body).includes(street));
     const anonymous = await publicRead();
     assert.ok(!JSON.stringify(anonymous.body).includes(street), 'the public never does');
+  });
+
+  it('keeps nothing while its listening connection is lost, then keeps again once it listens', async () => {
+    const invalidation = a.app.services.cacheInvalidation;
+    const path = `/api/v1/otep/trackings/${number}`;
+    await apiA.get(path);
+    // Both instances listen on one connection each: end them all, as a restarted database would.
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN tms_cache'`.execute(
+      server.db,
+    );
+    await eventually(
+      async () => invalidation.listening,
+      (listening) => !listening,
+      'instance A notices it no longer listens',
+    );
+    // Stored while A hears nothing: A must not answer what it kept before.
+    assert.equal((await pushVia(apiB, scan('unheard', 4))).status, 200);
+    assert.ok(eventIds(await apiA.get(path)).includes('unheard'));
+    await eventually(
+      async () => invalidation.listening,
+      (listening) => listening,
+      'instance A listens again',
+    );
+    await apiA.get(path);
+    const reads = readsOnA;
+    assert.ok(eventIds(await apiA.get(path)).includes('unheard'));
+    assert.equal(readsOnA, reads, 'kept again');
   });
 
   it('cancelling the order shows on the other instance', async () => {
