@@ -372,12 +372,12 @@ export class TrackingService implements OrderStatusListener {
 
   /** The same for many orders of one business at once (a saved plan): one insert per customer. */
   async ordersStatusChanged(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void> {
-    const businessId = changes[0]?.businessId;
+    const own = changes.filter((change) => change.order.carrier === null);
+    const businessId = own[0]?.businessId;
     if (businessId === undefined) return;
     const zone = await this.zones.timeZoneOf(ctx.db, businessId);
     const byCustomer = new Map<number | null, repo.EventRow[]>();
-    for (const change of changes) {
-      if (change.order.carrier !== null) continue;
+    for (const change of own) {
       const rows = byCustomer.get(change.order.customer_user_id) ?? [];
       rows.push(...this.rowsOf(change, zone));
       byCustomer.set(change.order.customer_user_id, rows);
