@@ -74,6 +74,7 @@ import {
 } from './modules/tracking/index.ts';
 import { WarehousesService, warehousesOperations } from './modules/warehouses/index.ts';
 import { WEBHOOK_TOPIC, WebhooksService, webhooksOperations } from './modules/webhooks/index.ts';
+import { CacheInvalidation } from './platform/cache/invalidation.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import type { OperationContext } from './platform/catalog/operation.ts';
 import { Catalog } from './platform/catalog/registry.ts';
@@ -121,6 +122,8 @@ export interface Services {
   apiSurface: CatalogSurface;
   /** A driver's working day on their own routes. */
   driverWork: DriverWork;
+  /** Tells the in-memory caches of every instance what changed (public timelines); listens once started. */
+  cacheInvalidation: CacheInvalidation;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -152,7 +155,16 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const orders = new OrdersService(clock, accounts, contractors, events, addresses);
   // Who shares what with whom; tracking and the executor ask it before every cross-business read.
   const alliances = new AlliancesService(clock, accounts);
-  const tracking = new TrackingService(clock, orders, config.publicBaseUrl, events, alliances);
+  const cacheInvalidation = new CacheInvalidation();
+  const tracking = new TrackingService(
+    clock,
+    orders,
+    config.publicBaseUrl,
+    events,
+    alliances,
+    accounts,
+    cacheInvalidation,
+  );
   const proofs = new ProofsService(clock, orders, ports.storage ?? storageOf(config.storage), {
     secret: config.proofLinkSecret,
     dataDir: config.dataDir,
@@ -222,6 +234,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     agentTools,
     apiSurface,
     driverWork: new DriverWork(clock, orders, dispatch),
+    cacheInvalidation,
   };
 }
 
@@ -369,6 +382,7 @@ export async function createApp(
     responsePolicies: [services.pricing.policy],
     limits,
     observe: metrics.observeOperation,
+    cacheInvalidation: services.cacheInvalidation,
   });
   services.agentTools.connect(catalog, executor);
   services.apiSurface.connect(catalog, executor);
@@ -430,6 +444,8 @@ export async function createApp(
     startBackground: async (pool) => {
       await mqtt.start();
       await outbox.start(pool);
+      // Public timelines are kept in memory only while this instance hears every change.
+      if (pool) await services.cacheInvalidation.start(pool);
       // Delivery logs past their retention, drivers' writes past any replay and the approvals
       // page's ended sessions, hourly.
       const prune = () => {
@@ -443,6 +459,7 @@ export async function createApp(
     },
     stopBackground: async () => {
       clearInterval(pruning);
+      await services.cacheInvalidation.stop();
       await outbox.stop();
       await mqtt.stop();
     },

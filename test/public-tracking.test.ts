@@ -54,10 +54,11 @@ describe('public tracking: GET /api/v1/tracking/{number} and trackingPublic', ()
       times,
       [...times].sort((a, b) => b - a),
     );
-    assert.equal(body.events[0].occurred_at, '2026-11-02T10:00:00Z');
+    // The service's own event, at its clock's instant, in the business's time zone (Asia/Shanghai).
+    assert.equal(body.events[0].occurred_at, '2026-11-02T18:00:00+08:00');
     assert.deepEqual(body.events[0].location, { city: 'Paris', postal_code: '75001', country: 'FR' });
     assert.deepEqual(body.proof_of_delivery, {
-      delivered_at: '2026-11-02T10:00:00Z',
+      delivered_at: '2026-11-02T18:00:00+08:00',
       recipient: 'Léa M.',
       note: 'Left with the concierge',
       signature_url: null,
@@ -121,7 +122,7 @@ describe('public tracking: GET /api/v1/tracking/{number} and trackingPublic', ()
     assert.deepEqual(tracking.events[1], {
       status_code: 'out_for_delivery',
       status_text: 'In Zustellung',
-      occurred_at: '2026-11-02T09:50:00Z',
+      occurred_at: '2026-11-02T17:50:00+08:00',
       location: { city: 'Paris', country: 'FR' },
     });
     assert.deepEqual(tracking.proof_of_delivery, { recipient: 'Léa M.' });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 // The named export: 4.13's package gives TypeScript CommonJS types, where the default is the module.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { phaseLabel } from '../src/modules/tracking/index.ts';
 import { launchBrowser } from './support/browser.ts';
 import { createTenant, DROPOFF, deliverWithProof, login } from './support/fixtures.ts';
 import { client } from './support/http.ts';
@@ -85,8 +86,61 @@ describe('tracking page /track/{number}', () => {
     assert.match(pod, /Proof of delivery/);
     assert.match(pod, /Signed by\s+Léa M\./);
     assert.match(pod, /Left with the concierge/);
-    assert.match(pod, /Nov 2, 2026, 10:00\sAM \(UTC\)/);
+    // The service's own event, timed by its clock, in the business's time zone (Asia/Shanghai).
+    assert.match(pod, /Nov 2, 2026, 6:00\sPM \(UTC\+08:00\)/);
     assert.equal(await page.locator('.steps [aria-current="step"]').innerText(), 'Delivered');
+    await close();
+  });
+
+  it('shows an event given without an offset at the time of the business’s zone, with its offset', async () => {
+    const api = client(server.baseUrl);
+    const paris = await createTenant(server.db, server.app.services, 'paris', { timeZone: 'Europe/Paris' });
+    const admin = await login(api, paris.emails.client_admin);
+    const created = await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin });
+    // Picked up at 19:58 in Paris: the status change says only the instant (the service's clock).
+    server.clock.set(new Date('2026-11-02T18:58:00Z'));
+    const moved = await api.post(
+      `/api/v1/client/orders/${created.body.order_id}/status`,
+      { status: 'PICKED_UP' },
+      { token: admin },
+    );
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const { page, close } = await open(`/track/${created.body.tracking_number}?lang=de`);
+    const [pickedUp] = await texts(page, '.timeline li');
+    assert.match(pickedUp!, /02\.11\.2026, 19:58 \(UTC\+01:00\)/);
+    const time = page.locator('.timeline li time').first();
+    assert.equal(await time.getAttribute('datetime'), '2026-11-02T19:58:00+01:00');
+    await close();
+  });
+
+  it('takes the status and the journey from the latest event by time, whatever order events came in', async () => {
+    const api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'late');
+    const admin = await login(api, tenant.emails.client_admin);
+    server.clock.set(new Date('2026-11-03T07:00:00Z'));
+    const created = await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin });
+    server.clock.set(new Date('2026-11-03T12:00:00Z'));
+    const trackingNumber = created.body.tracking_number;
+    const key = (await api.post('/api/v1/client/otep/providers', { name: 'Hub Co' }, { token: admin })).body
+      .provider.key;
+    const push = (occurredAt: string, statusCode: string) =>
+      api.post(
+        '/api/v1/otep/ingest',
+        {
+          otep_version: '0.1',
+          profile: 'parcel',
+          subject: { tracking_number: trackingNumber },
+          events: [{ occurred_at: occurredAt, status_code: statusCode, source: { type: 'provider_push' } }],
+        },
+        { headers: { 'x-otep-provider-key': key } },
+      );
+    // The latest scan first; an earlier out-for-delivery, further along the journey, comes in after it.
+    assert.equal((await push('2026-11-03T12:00:00+01:00', 'arrival_scan')).status, 200);
+    assert.equal((await push('2026-11-03T09:00:00+01:00', 'out_for_delivery')).status, 200);
+    const { page, close } = await open(`/track/${trackingNumber}`);
+    assert.equal(await page.locator('.status-text').innerText(), 'Arrived at facility');
+    assert.equal(await page.locator('.steps [aria-current="step"]').innerText(), phaseLabel('transit', 'en'));
+    assert.equal((await texts(page, '.timeline .event-status'))[0], 'Arrived at facility');
     await close();
   });
 

@@ -29,13 +29,14 @@ export interface Tenant {
 }
 
 /** A business with one account of every kind (its platform admin and contractor included). */
-export async function createTenant(db: Db, services: Services, code: string): Promise<Tenant> {
+export async function createTenant(
+  db: Db,
+  services: Services,
+  code: string,
+  { timeZone = 'Asia/Shanghai' }: { timeZone?: string } = {},
+): Promise<Tenant> {
   const { accounts } = services;
-  const businessId = await accounts.createBusiness(db, {
-    code,
-    name: `Business ${code}`,
-    timeZone: 'Asia/Shanghai',
-  });
+  const businessId = await accounts.createBusiness(db, { code, name: `Business ${code}`, timeZone });
   const contractorCompanyId = await accounts.createContractorCompany(db, {
     name: `Couriers of ${code}`,
     businessIds: [businessId],

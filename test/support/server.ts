@@ -13,6 +13,16 @@ export interface TestServer {
   /** The pool under `db`: the outbox worker listens for notifications on it. */
   pool: pg.Pool;
   clock: ManualClock;
+  /** The database's URL and the configuration the service runs with: another instance can share them. */
+  databaseUrl: string;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Another instance of the service on a test server's database, as a load balancer would have beside it. */
+export interface TestInstance {
+  baseUrl: string;
+  app: App;
   close(): Promise<void>;
 }
 
@@ -60,11 +70,34 @@ export async function startTestServer(
     db: handle.db,
     pool: handle.pool,
     clock,
+    databaseUrl: database.url,
+    config,
     close: async () => {
       await app.http.close();
       await app.stopBackground();
       await handle.close();
       await database.drop();
+    },
+  };
+}
+
+/**
+ * A second instance of the service on the same database, with its own pool and the same clock,
+ * its background work (the outbox worker, the cache listener) started.
+ */
+export async function startInstance(server: TestServer): Promise<TestInstance> {
+  const handle = openDatabase(server.databaseUrl);
+  const app = await createApp(server.config, handle.db, server.clock);
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  await app.startBackground(handle.pool);
+  const { port } = app.http.server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    app,
+    close: async () => {
+      await app.http.close();
+      await app.stopBackground();
+      await handle.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
 import { preferredRepresentation } from '../../platform/http/media-types.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
+import { holdsSharedParts, toJson } from '../../platform/json.ts';
 import { stringifyInSlices } from '../../platform/slices.ts';
 import { invocationOf } from '../invocation.ts';
 import type { JsonSchema } from '../json-schema.ts';
@@ -66,7 +67,7 @@ export async function registerRestDoor(
         const body =
           representation && Buffer.isBuffer(representation.body)
             ? representation.body
-            : await stringifyInSlices(representation ? representation.body : result);
+            : await answerJson(representation ? representation.body : result);
         if (binding.etag) {
           const version = invocation.answer?.version;
           const etag = version === undefined ? bytesTag(body) : versionTag(operation.name, version, request);
@@ -138,4 +139,12 @@ function bodyInput(request: FastifyRequest, body: RestBody | undefined): Record<
 function versionTag(operation: string, version: string, request: FastifyRequest): string {
   const variant = [operation, version, request.url, request.lang];
   return `"v${createHash('sha256').update(variant.join('\n')).digest('base64url').slice(0, 32)}"`;
+}
+
+/**
+ * An answer's JSON: kept answers reuse the text of their shared parts; others are written in
+ * slices, so a long list (a 5,000-row import's report) does not hold every other request.
+ */
+async function answerJson(value: unknown): Promise<string | Buffer> {
+  return holdsSharedParts(value) ? toJson(value) : stringifyInSlices(value);
 }

@@ -8,10 +8,12 @@ import {
   Representation,
 } from '../../platform/catalog/operation.ts';
 import { AppError } from '../../platform/errors.ts';
+import { composedOfShared } from '../../platform/json.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
 import { eventsFromEpcis } from './projections/epcis-reader.ts';
 import { FORMAT_MEDIA_TYPES, FORMAT_NAMES, FORMATS, formatOfMediaType } from './projections/registry.ts';
+import { PublicDocuments } from './public-documents.ts';
 import {
   eventPageParams,
   PUBLIC_TIMELINE_CACHE,
@@ -20,7 +22,13 @@ import {
   trackingNumberParam,
 } from './public-tracking.ts';
 import { publicView } from './public-view.ts';
-import { joinPath, MAX_BATCH_NUMBERS, MAX_INGEST_EVENTS, type TrackingService } from './service.ts';
+import {
+  joinPath,
+  MAX_BATCH_NUMBERS,
+  MAX_INGEST_EVENTS,
+  type TrackingService,
+  trackingTag,
+} from './service.ts';
 import type { OtepTimeline } from './timeline.ts';
 import { validateTimeline } from './validator.ts';
 
@@ -55,8 +63,14 @@ function render(
   format: string | undefined,
   build: (project: (t: OtepTimeline) => unknown, format: string) => unknown,
 ) {
-  const buildIn = (name: string) =>
-    build((timeline) => FORMATS[name]!.project(publicView(timeline), { baseUrl }), name);
+  const chosen = chosenFormat(ctx, format);
+  const project = (timeline: OtepTimeline) =>
+    FORMATS[chosen.name]!.project(publicView(timeline), { baseUrl });
+  return answerIn(chosen, build(project, chosen.name));
+}
+
+/** The format the caller asked for: by name, else by an Accept media type (the bare document), else otep. */
+function chosenFormat(ctx: OperationContext, format: string | undefined): { name: string; bare: boolean } {
   if (format !== undefined) {
     if (!Object.hasOwn(FORMATS, format)) {
       throw new AppError('UNKNOWN_FORMAT', {
@@ -64,11 +78,16 @@ function render(
         details: { formats: FORMAT_NAMES },
       });
     }
-    return { result: true as const, format, data: buildIn(format) };
+    return { name: format, bare: false };
   }
   const accepted = formatOfMediaType(ctx.representation);
-  if (accepted) return new Representation(FORMATS[accepted]!.mediaType, buildIn(accepted));
-  return { result: true as const, format: 'otep', data: buildIn('otep') };
+  return accepted ? { name: accepted, bare: true } : { name: 'otep', bare: false };
+}
+
+/** `{ result, format, data }`, or the bare document in the format's media type. */
+function answerIn(chosen: { name: string; bare: boolean }, data: unknown) {
+  if (chosen.bare) return new Representation(FORMATS[chosen.name]!.mediaType, data);
+  return { result: true as const, format: chosen.name, data };
 }
 
 /** The timeline's version, and the representation an Accept header picks when no format is named. */
@@ -117,6 +136,9 @@ const auditEntry = z.object({
 });
 
 export function trackingOperations(tracking: TrackingService): Operation[] {
+  const documents = new PublicDocuments(tracking);
+  /** Public answers of one number are kept until an event of it is stored (platform/cache). */
+  const publicCache = { tags: (input: { tracking_number: string }) => [trackingTag(input.tracking_number)] };
   return [
     defineOperation({
       name: 'get_order_audit_timeline',
@@ -208,6 +230,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       input: z.object({ tracking_number: trackingNumberParam, format: formatParam, ...eventPageParams }),
       output: projectedPage,
       version: (ctx, input) => versionOf(ctx, tracking, input),
+      publicCache,
       handler: (ctx, input) => renderPage(ctx, tracking, input, (document) => document),
     }),
     defineOperation({
@@ -230,6 +253,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       input: z.object({ tracking_number: trackingNumberParam, format: formatParam, ...eventPageParams }),
       output: projectedPage,
       version: (ctx, input) => versionOf(ctx, tracking, input),
+      publicCache,
       handler: (ctx, input) =>
         // The native format has an events list of its own; the others are event lists already.
         renderPage(ctx, tracking, input, (document, format) =>
@@ -256,20 +280,26 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       }),
       output: projected,
       handler: async (ctx, input) => {
-        const timelines = await tracking.timelines(ctx.db, input.tracking_numbers, {
+        const chosen = chosenFormat(ctx, input.format);
+        const numbers = [...new Set(input.tracking_numbers)];
+        const found = await documents.of(ctx.db, numbers, chosen.name, {
           page: input.page,
           perPage: input.per_page,
         });
-        const numbers = [...new Set(input.tracking_numbers)];
-        return render(ctx, tracking.baseUrl, input.format, (project) => ({
-          trackings: numbers.flatMap((number) => {
-            const read = timelines.get(number);
-            return read
-              ? [{ tracking_number: number, total_events: read.totalEvents, data: project(read.timeline) }]
-              : [];
+        // Made of the numbers' shared documents: written to JSON around them, not through them.
+        const answer = answerIn(
+          chosen,
+          composedOfShared({
+            trackings: numbers.flatMap((number) => {
+              const document = found.get(number);
+              return document
+                ? [{ tracking_number: number, total_events: document.totalEvents, data: document.data }]
+                : [];
+            }),
+            not_found: numbers.filter((number) => !found.has(number)),
           }),
-          not_found: numbers.filter((number) => !timelines.has(number)),
-        }));
+        );
+        return answer instanceof Representation ? answer : composedOfShared(answer);
       },
     }),
     defineOperation({

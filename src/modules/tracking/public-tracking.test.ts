@@ -6,7 +6,7 @@ import { JOURNEY_STEPS, journeyStep } from './public-tracking.ts';
 const events = (...phases: (Phase | null)[]) => phases.map((phase) => ({ phase }));
 
 describe('journeyStep', () => {
-  it('keeps the furthest step reached when an exception follows out for delivery', () => {
+  it('keeps the step reached when an exception follows out for delivery', () => {
     // Newest first, as the public answer lists them.
     const reached = journeyStep(events('exception', 'out_for_delivery', 'transit', 'pickup', 'pre_shipment'));
     assert.equal(JOURNEY_STEPS[reached], 'out_for_delivery');
@@ -15,6 +15,13 @@ describe('journeyStep', () => {
   it('counts inbound as transit and a delivery as the last step', () => {
     assert.equal(JOURNEY_STEPS[journeyStep(events('inbound', 'pickup'))], 'transit');
     assert.equal(journeyStep(events('delivered', 'out_for_delivery')), JOURNEY_STEPS.length - 1);
+  });
+
+  it('follows the most recent event, as the status does, not the furthest one ever reached', () => {
+    // A scan at a hub after an out-for-delivery that came in late with an earlier time.
+    assert.equal(JOURNEY_STEPS[journeyStep(events('transit', 'out_for_delivery', 'pickup'))], 'transit');
+    assert.equal(journeyStep(events('pre_shipment', 'pickup')), -1, 'information after pickup: none yet');
+    assert.equal(JOURNEY_STEPS[journeyStep(events('exception', 'return', 'transit'))], 'transit');
   });
 
   it('reaches no step before pickup, nor by exceptions, returns or experimental codes alone', () => {

@@ -5,7 +5,7 @@ import { PROOF_LINK_LIFETIME_SECONDS, type ProofLinkSigner } from '../proofs/ind
 import { PHASES, type Phase } from './codebook.ts';
 import { phaseLabel, statusLabel } from './labels.ts';
 import { publicView } from './public-view.ts';
-import { FIRST_PAGE, type TimelinePage, type TrackingService } from './service.ts';
+import { FIRST_PAGE, type TimelinePage, type TrackingService, trackingTag } from './service.ts';
 import type { OtepEvent, OtepLocation, OtepTimeline } from './timeline.ts';
 import { progressRank } from './validator.ts';
 
@@ -195,15 +195,20 @@ export const JOURNEY_STEPS = [
 ] as const satisfies readonly Phase[];
 
 /**
- * The index in JOURNEY_STEPS of the furthest step any event reached (-1 for none), so an
- * exception after "out for delivery" keeps its progress.
+ * The index in JOURNEY_STEPS the journey is at (-1 for none), read from the most recent event as
+ * the current status is, so the two never disagree: events newest first by event time (as answers
+ * list them), whatever order they were stored in. Before pickup nothing is reached; an exception,
+ * a return or an experimental code is no step, so the step of the latest event before it holds
+ * (an exception after "out for delivery" keeps its progress).
  */
-export function journeyStep(events: readonly { phase: Phase | null }[]): number {
-  const stepOf = (phase: Phase | null) => {
+export function journeyStep(newestFirst: readonly { phase: Phase | null }[]): number {
+  for (const { phase } of newestFirst) {
+    if (phase === 'pre_shipment') return -1;
     const rank = phase ? progressRank(phase) : undefined;
-    return JOURNEY_STEPS.findIndex((step) => progressRank(step) === rank);
-  };
-  return Math.max(-1, ...events.map((event) => stepOf(event.phase)));
+    const step = JOURNEY_STEPS.findIndex((candidate) => progressRank(candidate) === rank);
+    if (step >= 0) return step;
+  }
+  return -1;
 }
 
 /** The place fields only (an allowlist): even a facility's street and coordinates stay off a public page. */
@@ -237,6 +242,11 @@ export function publicTrackingOperations(tracking: TrackingService, proofs: Proo
       graphql: 'trackingPublic',
       input: z.object({ trackingNumber: trackingNumberParam, ...eventPageParams }),
       output: publicTrackingAnswer,
+      // Kept until an event of the number is stored, and no longer than its proof links' period.
+      publicCache: {
+        tags: (input) => [trackingTag(input.trackingNumber)],
+        variant: () => String(proofs.linkPeriod()),
+      },
       version: async (ctx, input) => {
         const version = await tracking.timelineVersion(ctx.db, input.trackingNumber);
         return version === null ? null : answerVersion(version, proofs);

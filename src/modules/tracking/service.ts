@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { CacheInvalidation } from '../../platform/cache/invalidation.ts';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
@@ -20,15 +21,13 @@ import type { EventPage } from './repository.ts';
 import * as repo from './repository.ts';
 import type { EventDetails } from './tables.ts';
 import type { OtepEvent, OtepLocation, OtepTimeline } from './timeline.ts';
-import { offsetOf, withOffset } from './times.ts';
+import { offsetIn, offsetOf, withOffset } from './times.ts';
 import { validateTimeline } from './validator.ts';
 
 /** Most events one ingest request may carry. */
 export const MAX_INGEST_EVENTS = 1000;
 /** Most tracking numbers one batch read may ask for. */
 export const MAX_BATCH_NUMBERS = 100;
-
-/** For the tracking bench, which writes events as the service stores them. */
 
 const KEY_PREFIX = 'otp_';
 
@@ -37,6 +36,11 @@ export interface TrackingProvider {
   id: number;
   businessId: number;
   name: string;
+}
+
+/** The cache tag of a tracking number's public timeline: invalidated whenever an event is stored. */
+export function trackingTag(trackingNumber: string): string {
+  return `tracking:${trackingNumber}`;
 }
 
 /** One event as it arrives, validated and normalised to the OTEP vocabulary. */
@@ -66,6 +70,10 @@ export class TrackingService implements OrderStatusListener {
     private readonly events: DomainEvents,
     /** Asked whether a number's business lets the caller's business track it in full. */
     private readonly alliances: Pick<AlliancesService, 'grants'>,
+    /** The time zone of a business: where its own events happen, when nothing says otherwise. */
+    private readonly zones: { timeZoneOf(db: Queryable, businessId: number): Promise<string> },
+    /** Tells the caches of public timelines, on every instance, that a timeline changed. */
+    readonly cacheInvalidation?: CacheInvalidation,
   ) {}
 
   /** Stores events and tells the other modules (webhooks) about the new ones, together. */
@@ -76,6 +84,10 @@ export class TrackingService implements OrderStatusListener {
     customerId: number | null = null,
   ) {
     const stored = await repo.insertEvents(ctx.db, rows);
+    // Storing an event is the only change to a public timeline: events are never updated or deleted.
+    await this.cacheInvalidation?.invalidate(ctx.db, [
+      ...new Set(stored.map((event) => trackingTag(event.tracking_number))),
+    ]);
     await this.events.publish(
       ctx,
       ...stored.map((event) => ({
@@ -354,31 +366,38 @@ export class TrackingService implements OrderStatusListener {
   /** Appends the OTEP event of a self-delivery order's status change to each of its packages' timelines. */
   async orderStatusChanged(ctx: OperationContext, change: OrderStatusChange): Promise<void> {
     if (change.order.carrier !== null) return;
-    await this.store(ctx, change.businessId, this.rowsOf(change), change.order.customer_user_id);
+    const zone = await this.zones.timeZoneOf(ctx.db, change.businessId);
+    await this.store(ctx, change.businessId, this.rowsOf(change, zone), change.order.customer_user_id);
   }
 
   /** The same for many orders of one business at once (a saved plan): one insert per customer. */
   async ordersStatusChanged(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void> {
+    const own = changes.filter((change) => change.order.carrier === null);
+    const businessId = own[0]?.businessId;
+    if (businessId === undefined) return;
+    const zone = await this.zones.timeZoneOf(ctx.db, businessId);
     const byCustomer = new Map<number | null, repo.EventRow[]>();
-    for (const change of changes) {
-      if (change.order.carrier !== null) continue;
+    for (const change of own) {
       const rows = byCustomer.get(change.order.customer_user_id) ?? [];
-      rows.push(...this.rowsOf(change));
+      rows.push(...this.rowsOf(change, zone));
       byCustomer.set(change.order.customer_user_id, rows);
     }
-    const businessId = changes[0]?.businessId;
-    if (businessId === undefined) return;
     for (const [customerId, rows] of byCustomer) await this.store(ctx, businessId, rows, customerId);
   }
 
-  private rowsOf(change: OrderStatusChange): repo.EventRow[] {
+  /**
+   * The events of a status change. Its time is an instant without an offset (the server's clock, a
+   * phone's), so it is written in the business's time zone: the public page shows the local time.
+   */
+  private rowsOf(change: OrderStatusChange, zone: string): repo.EventRow[] {
     const code = otepCodeOf(change);
     const address =
       change.to === 'PICKED_UP' || code === 'pickup_failed' || change.order.type === 'P'
         ? change.order.pickup
         : change.order.dropoff;
-    // When the change happened: now for a live change, a past moment for a history loaded at once.
-    const occurredAt = (change.details?.occurred_at ?? change.at).toISOString();
+    // When the change happened (now for a live change, a past moment for a history loaded at once),
+    // in the business's time zone.
+    const occurredAt = inZone(change.details?.occurred_at ?? change.at, zone);
     const only = change.details?.package_ids;
     const packages = only ? change.packages.filter((pkg) => only.includes(pkg.id)) : change.packages;
     // A place the change names (a warehouse) is where it happened, whatever the code.
@@ -421,6 +440,10 @@ export class TrackingService implements OrderStatusListener {
     }>,
   ): Promise<void> {
     if (events.length === 0) return;
+    // Observed now, here: in the business's time zone.
+    const now = events.some(({ event }) => event.occurred_at === undefined)
+      ? inZone(this.clock.now(), await this.zones.timeZoneOf(ctx.db, businessId))
+      : undefined;
     await this.store(
       ctx,
       businessId,
@@ -428,7 +451,7 @@ export class TrackingService implements OrderStatusListener {
         this.row(businessId, pkg.id, {
           ...event,
           tracking_number: pkg.trackingNumber,
-          occurred_at: event.occurred_at ?? this.clock.now().toISOString(),
+          occurred_at: event.occurred_at ?? now!,
         }),
       ),
     );
@@ -592,6 +615,11 @@ function toEvent(row: Awaited<ReturnType<typeof repo.newestEventsOf>>[number]): 
     ...(details.pod ? { pod: details.pod } : {}),
     ...(details.description ? { description: details.description } : {}),
   };
+}
+
+/** The instant as the clocks of a time zone read it, with their offset (`2026-11-02T19:58:00+01:00`). */
+function inZone(at: Date, zone: string): string {
+  return withOffset(at, offsetIn(at, zone));
 }
 
 /** Without an id from the source, the event is identified by what it says (the reference's rule). */

@@ -27,3 +27,18 @@ export function withOffset(at: Date, offset: string): string {
   const local = new Date(at.getTime() + minutes * 60_000).toISOString();
   return `${local.slice(0, 19)}${local.slice(19, 23) === '.000' ? '' : local.slice(19, 23)}${offset}`;
 }
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The offset the clocks of a time zone (`Europe/Paris`) showed at an instant: `+01:00`, or `Z` for none. */
+export function offsetIn(at: Date, timeZone: string): string {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    offsetFormats.set(timeZone, format);
+  }
+  // "GMT+01:00", or "GMT" when the zone is at UTC then.
+  const name = format.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
+  const offset = name.replace(/^GMT/, '');
+  return offset === '' || offset === '+00:00' || offset === '-00:00' ? 'Z' : offset;
+}

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
+import { type CacheInvalidation, TaggedCache } from '../cache/invalidation.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
+import { composedOfShared, isComposed, shareJson } from '../json.ts';
 import type { RequestLimits } from '../limits.ts';
 import { safeParseInSlices } from '../slices.ts';
 import { recordAudit } from './audit.ts';
@@ -129,6 +131,8 @@ export interface ExecutorDeps {
   /** Fair shares per token, business and address; none: unlimited (tools, tests of other things). */
   limits?: RequestLimits;
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
+  /** Keeps anonymous answers of operations with `publicCache` until a write invalidates them. */
+  cacheInvalidation?: CacheInvalidation;
 }
 
 /** A call let in: who makes it, the business it acts in, its valid input. */
@@ -169,8 +173,16 @@ export class Executor {
    * one query (what it finds is at most that query's few milliseconds old, as any read's is).
    */
   private readonly versionsInFlight = new Map<string, Promise<string | null>>();
+  /**
+   * Anonymous answers of operations with `publicCache`, with their versions, kept until a write on
+   * any instance invalidates their tags: neither the answer nor a 304 reaches the database.
+   */
+  private readonly keptAnswers: TaggedCache<{ answer: unknown; version: string | undefined }> | undefined;
 
-  constructor(private readonly deps: ExecutorDeps) {}
+  constructor(private readonly deps: ExecutorDeps) {
+    // A timeline's answer with its JSON is some 15 kB in memory: 5,000 of them stay under 100 MB.
+    this.keptAnswers = deps.cacheInvalidation && new TaggedCache(deps.cacheInvalidation, 5_000);
+  }
 
   /**
    * The version of what the operation would answer (its `version`, after the same checks as a
@@ -180,10 +192,24 @@ export class Executor {
   async version(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<string | null> {
     if (!operation.version || operation.kind !== 'query') return null;
     const admitted = await this.admit(operation, rawInput, invocation);
-    return operation.version(
-      this.contextFor(this.deps.db, admitted, invocation, PERFORM_EVERYTHING),
+    const ctx = this.contextFor(this.deps.db, admitted, invocation, PERFORM_EVERYTHING);
+    const kept = this.keptAnswerKey(operation, admitted, ctx);
+    const version = kept === undefined ? undefined : this.keptAnswers!.get(kept)?.version;
+    return version ?? operation.version(ctx, admitted.input);
+  }
+
+  /** Where an answer of this call is kept, if it may be: an anonymous call of a `publicCache` operation. */
+  private keptAnswerKey(operation: Operation, admitted: Admitted, ctx: OperationContext): string | undefined {
+    const cache = operation.publicCache;
+    if (!cache || !this.keptAnswers?.usable || !operation.access.public) return undefined;
+    if (operation.kind !== 'query' || admitted.caller || admitted.provider) return undefined;
+    return JSON.stringify([
+      operation.name,
       admitted.input,
-    );
+      ctx.lang,
+      ctx.representation ?? null,
+      cache.variant?.() ?? null,
+    ]);
   }
 
   /**
@@ -463,6 +489,21 @@ export class Executor {
     if (operation.kind === 'query') {
       const ctx = context(this.deps.db);
       const build = () => this.answerOf(ctx, operation, input);
+      const keptKey = this.keptAnswerKey(operation, admitted, ctx);
+      if (keptKey !== undefined) {
+        const kept = this.keptAnswers!.get(keptKey);
+        if (kept) {
+          if (kept.version !== undefined) ctx.answer.version = kept.version;
+          return kept.answer;
+        }
+        const mark = this.keptAnswers!.mark();
+        const answer = await build();
+        // Sent again and again unchanged: its JSON is written once.
+        shareJson(answer instanceof Representation ? answer.body : answer);
+        const tags = operation.publicCache!.tags(input);
+        this.keptAnswers!.set(keptKey, tags, { answer, version: ctx.answer.version }, mark);
+        return answer;
+      }
       // Only an anonymous caller's answer is everyone's: a signed-in one may be shaped by who asks.
       if (!operation.version || !operation.access.public || admitted.caller || admitted.provider)
         return build();
@@ -580,7 +621,8 @@ export class Executor {
     if (result instanceof Representation) return result;
     // In slices: the report of a 5,000-row import must not hold every other request meanwhile.
     const parsed = await safeParseInSlices(operation.output, result);
-    if (parsed.success) return parsed.data;
+    // An answer made of shared parts stays one through its contract (which copies the outer object).
+    if (parsed.success) return isComposed(result) ? composedOfShared(parsed.data) : parsed.data;
     throw new Error(`Operation ${operation.name} broke its output contract: ${parsed.error.message}`);
   }
 }

@@ -254,6 +254,12 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    */
   version?(ctx: OperationContext, input: z.output<I>): Promise<string | null>;
   /**
+   * Anonymous answers (and their versions) kept in memory until a write on any instance
+   * invalidates one of `tags` (platform/cache): a hot public read reaches no database. `variant`
+   * names what else shapes the answer that the input does not (the period its links are signed in).
+   */
+  publicCache?: { tags(input: z.output<I>): string[]; variant?(): string };
+  /**
    * GraphQL field name (camelCase), on Query for queries and on Mutation for mutations; the
    * GraphQL door exposes only operations that have one.
    */

@@ -1,0 +1,218 @@
+import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type pg from 'pg';
+import type { Queryable } from '../db/database.ts';
+
+/** The channel every instance listens on; a NOTIFY in a writing transaction fires only if it commits. */
+const CHANNEL = 'tms_cache';
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more: tags go in chunks below that. */
+const PAYLOAD_BYTES = 7_000;
+/** Tags whose last invalidation is remembered; an older one counts as invalidated at the floor. */
+const REMEMBERED_TAGS = 100_000;
+/** How long to wait before listening again after the listening connection was lost. */
+const RECONNECT_MS = 1_000;
+
+type Subscriber = (tags: readonly string[] | 'all') => void;
+
+/**
+ * Tells in-memory caches, on every instance sharing the database, that what they keep under some
+ * tags (`tracking:TMS123`) changed: a writer calls `invalidate` in its transaction, which forgets
+ * the tags here at once and, once the transaction commits, on every other instance through
+ * PostgreSQL LISTEN/NOTIFY (as the outbox wakes its workers).
+ *
+ * A cache keeps nothing while this instance is not listening (not started, or the connection was
+ * lost: everything kept is dropped then, since notifications may have been missed). A read that
+ * started before an invalidation of its tags is not kept either (`mark` / `unchangedSince`), so an
+ * answer read before a commit never outlives the notification of that commit.
+ */
+export class CacheInvalidation {
+  private sequence = 0;
+  /** The sequence number of each recently invalidated tag. */
+  private readonly invalidated = new LRUCache<string, number>({
+    max: REMEMBERED_TAGS,
+    dispose: (sequence, _tag, reason) => {
+      if (reason === 'evict') this.floor = Math.max(this.floor, sequence);
+    },
+  });
+  /** Tags no longer remembered count as invalidated at this sequence number. */
+  private floor = 0;
+  private readonly subscribers = new Set<Subscriber>();
+  private pool: pg.Pool | undefined;
+  private listener: pg.PoolClient | undefined;
+  private retry: NodeJS.Timeout | undefined;
+
+  /** Whether caches may keep answers: this instance hears every invalidation. */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
+
+  subscribe(subscriber: Subscriber): void {
+    this.subscribers.add(subscriber);
+  }
+
+  /** A mark to take before reading what a cache will keep. */
+  mark(): number {
+    return this.sequence;
+  }
+
+  /** Whether none of these tags was invalidated since `mark`, this instance listening all along. */
+  unchangedSince(mark: number, tags: readonly string[]): boolean {
+    if (!this.listening) return false;
+    return tags.every((tag) => (this.invalidated.peek(tag) ?? this.floor) <= mark);
+  }
+
+  /**
+   * In the writer's transaction: forgets the tags on this instance now, and on every instance when
+   * the transaction commits (one statement, however many tags).
+   */
+  async invalidate(db: Queryable, tags: readonly string[]): Promise<void> {
+    if (tags.length === 0) return;
+    this.forget(tags);
+    await sql`SELECT pg_notify(${CHANNEL}, chunk) FROM unnest(${payloads(tags)}::text[]) AS chunk`.execute(
+      db,
+    );
+  }
+
+  /** Starts listening on a connection of its own from the pool. */
+  async start(pool: pg.Pool): Promise<void> {
+    this.pool = pool;
+    await this.listen();
+  }
+
+  /** Stops listening, releases the connection, and drops what the caches keep. */
+  async stop(): Promise<void> {
+    this.pool = undefined;
+    clearTimeout(this.retry);
+    const listener = this.listener;
+    this.listener = undefined;
+    this.dropAll();
+    if (!listener) return;
+    await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
+    // Closed rather than pooled: the listeners attached to it stay with it.
+    listener.release(true);
+  }
+
+  private async listen(): Promise<void> {
+    const pool = this.pool;
+    if (!pool || this.listener) return;
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await pool.connect();
+      const connection = client;
+      connection.on('notification', (message) => {
+        if (message.channel === CHANNEL && message.payload) this.forget(message.payload.split('\n'));
+      });
+      connection.on('error', () => this.lost(connection));
+      connection.on('end', () => this.lost(connection));
+      await connection.query(`LISTEN ${CHANNEL}`);
+      if (this.pool !== pool) {
+        connection.release();
+        return;
+      }
+      this.listener = connection;
+    } catch {
+      client?.release(true);
+      this.listenLater();
+    }
+  }
+
+  /** The listening connection is gone: notifications may be missed, so nothing kept can be trusted. */
+  private lost(connection: pg.PoolClient): void {
+    if (this.listener !== connection) return;
+    this.listener = undefined;
+    this.dropAll();
+    connection.release(true);
+    this.listenLater();
+  }
+
+  private listenLater(): void {
+    if (!this.pool) return;
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => void this.listen(), RECONNECT_MS);
+    this.retry.unref();
+  }
+
+  private forget(tags: readonly string[]): void {
+    const sequence = ++this.sequence;
+    for (const tag of tags) this.invalidated.set(tag, sequence);
+    for (const subscriber of this.subscribers) subscriber(tags);
+  }
+
+  private dropAll(): void {
+    this.floor = ++this.sequence;
+    this.invalidated.clear();
+    for (const subscriber of this.subscribers) subscriber('all');
+  }
+}
+
+/** Tags joined by newlines into payloads NOTIFY accepts. */
+function payloads(tags: readonly string[]): string[] {
+  const chunks: string[] = [];
+  let chunk = '';
+  for (const tag of new Set(tags)) {
+    if (chunk && Buffer.byteLength(chunk) + Buffer.byteLength(tag) + 1 > PAYLOAD_BYTES) {
+      chunks.push(chunk);
+      chunk = '';
+    }
+    chunk = chunk ? `${chunk}\n${tag}` : tag;
+  }
+  if (chunk) chunks.push(chunk);
+  return chunks;
+}
+
+/**
+ * Values kept in memory under tags, until a write anywhere invalidates one of them (see
+ * CacheInvalidation), and at most `max` of them (least recently used dropped first).
+ */
+export class TaggedCache<V extends object> {
+  private readonly entries: LRUCache<string, { value: V; tags: readonly string[] }>;
+  private readonly keysByTag = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly invalidation: CacheInvalidation,
+    max: number,
+  ) {
+    this.entries = new LRUCache({ max, dispose: (entry, key) => this.unindex(key, entry.tags) });
+    invalidation.subscribe((tags) => {
+      if (tags === 'all') {
+        this.entries.clear();
+        return;
+      }
+      for (const tag of tags)
+        for (const key of [...(this.keysByTag.get(tag) ?? [])]) this.entries.delete(key);
+    });
+  }
+
+  /** Whether the cache keeps anything now (its instance hears every invalidation). */
+  get usable(): boolean {
+    return this.invalidation.listening;
+  }
+
+  get(key: string): V | undefined {
+    return this.usable ? this.entries.get(key)?.value : undefined;
+  }
+
+  /** A mark to take before reading what `set` will keep. */
+  mark(): number {
+    return this.invalidation.mark();
+  }
+
+  /** Keeps the value, unless one of its tags was invalidated since `mark` (it may be stale). */
+  set(key: string, tags: readonly string[], value: V, mark: number): void {
+    if (!this.invalidation.unchangedSince(mark, tags)) return;
+    this.entries.set(key, { value, tags });
+    for (const tag of tags) {
+      const keys = this.keysByTag.get(tag) ?? new Set<string>();
+      keys.add(key);
+      this.keysByTag.set(tag, keys);
+    }
+  }
+
+  private unindex(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
+      const keys = this.keysByTag.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.keysByTag.delete(tag);
+    }
+  }
+}
