@@ -101,8 +101,12 @@ export function openDatabase(
   return {
     db,
     pool,
-    // Kysely's destroy ends the pool it was given.
-    close: () => db.destroy(),
+    // Kysely's destroy ends the pool it was given, but only once Kysely has used it: a pool used
+    // directly alone (a probe) would keep the process alive for its idle clients' timeout.
+    close: async () => {
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 
