@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,10 +8,11 @@ import { knob, percentile, say } from './support.ts';
 
 // How long `npm start` takes until /api/health answers 200: a first start (an empty data
 // directory: initdb, migrations, the demo seed) and a restart on the data it left. Each start is
-// the command `npm start` runs (node --import tsx src/main.ts serve) in a process group of its
+// the command `npm start` runs (node bin/run.mjs serve; in a checkout without it, node --import tsx
+// src/main.ts serve) in a process group of its
 // own, timed from spawn; the moments it prints (database up, demo ready, listening) tell where
-// the time goes. "Loading the code only" is the same node importing the service's modules
-// (src/app.ts and src/serve.ts) and exiting: the floor of any start.
+// the time goes. "Loading the code only" is the same node loading the service's code and exiting
+// (`bin/run.mjs --version`, or importing src/app.ts and src/serve.ts): the floor of any start.
 //
 //   RUNS=5 node --import tsx bench/start.ts [--compare <checkout>]
 //
@@ -21,6 +23,13 @@ const RUNS = knob('RUNS', 5);
 const HERE = path.resolve(import.meta.dirname, '..');
 const compareAt = process.argv.indexOf('--compare');
 const ROOTS = compareAt > 0 ? [HERE, path.resolve(process.argv[compareAt + 1]!)] : [HERE];
+
+/** What `npm start` runs in a checkout, with `args` for the command line. */
+function command(root: string, args: string[]): string[] {
+  return existsSync(path.join(root, 'bin', 'run.mjs'))
+    ? ['bin/run.mjs', ...args]
+    : ['--import', 'tsx', 'src/main.ts', ...args];
+}
 
 async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
@@ -53,7 +62,7 @@ async function start(root: string, dataDir: string): Promise<Start> {
   };
   delete env.DATABASE_URL;
   const began = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, command(root, ['serve']), {
     cwd: root,
     env,
     detached: true,
@@ -88,17 +97,16 @@ async function start(root: string, dataDir: string): Promise<Start> {
 
 async function load(root: string): Promise<number> {
   const began = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '--eval',
-      "await import('./src/app.ts'); await import('./src/serve.ts')",
-    ],
-    { cwd: root, stdio: 'inherit' },
-  );
+  const args = existsSync(path.join(root, 'bin', 'run.mjs'))
+    ? command(root, ['--version'])
+    : [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '--eval',
+        "await import('./src/app.ts'); await import('./src/serve.ts')",
+      ];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'ignore' });
   await new Promise((resolve) => child.once('exit', resolve));
   return performance.now() - began;
 }

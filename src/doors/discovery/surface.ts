@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { GraphQLError, graphql, parse, validate } from 'graphql';
 import type { ApiSurface, Endpoint, GraphqlOperation, GuideName } from '../../modules/developer/index.ts';
 import { guideMarkdown } from '../../modules/tracking/index.ts';
@@ -8,12 +10,13 @@ import type { Operation, OperationContext } from '../../platform/catalog/operati
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { errorBody } from '../../platform/http/errors.ts';
+import { PROJECT_ROOT } from '../../platform/project.ts';
 import { checkDocumentSize, checkQueryBudget, type QueryBudgets } from '../graphql/limits.ts';
 import { buildGraphqlSchema } from '../graphql/schema.ts';
 import { type JsonSchema, jsonSchemaOf } from '../json-schema.ts';
 import { skillMarkdown } from './skill.ts';
 
-const DOCS = new URL('../../../docs/', import.meta.url);
+const DOCS = pathToFileURL(path.join(PROJECT_ROOT, 'docs/'));
 
 /** How an operation is called: publicly, with a bearer token, or with a tracking provider's key. */
 export function authOf(operation: Operation): 'public' | 'token' | 'provider_key' {

@@ -1,13 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { PROJECT_ROOT } from '../project.ts';
 import type { Db } from './database.ts';
 
-export const MIGRATIONS_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../migrations',
-);
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 
 /** Plain numbered SQL files; each runs in its own transaction, under Kysely's migration lock. */
 async function migrationFiles(): Promise<string[]> {

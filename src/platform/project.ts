@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The project's folder (the one holding package.json, migrations/ and docs/), found from this
+ * module whether it runs from its source file or from the single built file `npm start` loads.
+ */
+export const PROJECT_ROOT = (() => {
+  let folder = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(folder, 'package.json')) || folder.split(path.sep).includes('node_modules')) {
+    const parent = path.dirname(folder);
+    if (parent === folder) throw new Error(`No package.json above ${fileURLToPath(import.meta.url)}`);
+    folder = parent;
+  }
+  return folder;
+})();
