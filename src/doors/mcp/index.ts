@@ -9,7 +9,8 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROFILES } from '../../modules/accounts/index.ts';
-import type { ConnectionScopes, Executor, Invocation } from '../../platform/catalog/executor.ts';
+import type { ConnectionScopes } from '../../platform/catalog/access.ts';
+import type { Executor, Invocation } from '../../platform/catalog/executor.ts';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import type { Clock } from '../../platform/clock.ts';

@@ -1,5 +1,5 @@
 import { PROFILES } from '../../modules/accounts/index.ts';
-import { mayCall } from '../../platform/catalog/executor.ts';
+import { mayCall } from '../../platform/catalog/access.ts';
 import { ACCOUNT_KINDS, type AccountKind, type Caller } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { type ToolServer, toolsOf } from './tools.ts';

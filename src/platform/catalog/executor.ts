@@ -10,6 +10,15 @@ import { type Language, validationErrorMap } from '../i18n/index.ts';
 import { composedOfShared, isComposed, shareJson } from '../json.ts';
 import type { RequestLimits } from '../limits.ts';
 import { safeParseInSlices } from '../slices.ts';
+import {
+  type ConnectionScopes,
+  hasScope,
+  mayCall,
+  narrowed,
+  refusalOf,
+  requireConfirmation,
+  scopeRefusal,
+} from './access.ts';
 import { recordAudit } from './audit.ts';
 import {
   type AccountKind,
@@ -638,68 +647,6 @@ function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {
     return result;
   }
   return { ...result, dry_run: true, skipped_effects: skipped };
-}
-
-/** Scopes a connection asks for: a set, or 'all' for whatever the token grants. */
-export type ConnectionScopes = ReadonlySet<string> | 'all';
-
-/** The caller as the connection narrows it: only the scopes both the token and the connection name. */
-function narrowed(caller: Caller, connection: ConnectionScopes | undefined): Caller {
-  if (connection === undefined || connection === 'all') return caller;
-  const token = caller.scopes;
-  return {
-    ...caller,
-    scopes: token === 'all' ? connection : new Set([...connection].filter((s) => token.has(s))),
-  };
-}
-
-/**
- * Why this caller may not call the operation (none: it may). A stale token on a public operation
- * (say, login) is simply ignored. The agent doors name a missing scope SCOPE_REQUIRED, as the
- * interface's agent servers do; REST and GraphQL keep INSUFFICIENT_SCOPE.
- */
-/** The caller's account kind and scopes let it call the operation (what tool lists show). */
-export function mayCall(operation: Operation, caller: Caller | null): boolean {
-  return refusalOf(operation, caller, 'rest') === undefined;
-}
-
-function refusalOf(operation: Operation, caller: Caller | null, door: Door): AppError | undefined {
-  const access = operation.access;
-  if (access.public) return undefined;
-  if (!caller) return new AppError('UNAUTHENTICATED');
-  if (!('kinds' in access)) return new AppError('FORBIDDEN');
-  if (access.kinds !== 'any' && !access.kinds.includes(caller.kind)) return new AppError('FORBIDDEN');
-  const missing = (access.scopes ?? []).filter((scope) => !hasScope(caller, scope));
-  if (missing.length === 0) return undefined;
-  return scopeRefusal(missing, door);
-}
-
-function scopeRefusal(missing: string[], door: Door): AppError {
-  return new AppError(UNATTENDED_DOORS.has(door) ? 'SCOPE_REQUIRED' : 'INSUFFICIENT_SCOPE', {
-    params: { scopes: missing.join(', ') },
-    details: { missing },
-  });
-}
-
-/** Doors where no human stands in front of the call: a high-risk call there must be confirmed. */
-const UNATTENDED_DOORS: ReadonlySet<Door> = new Set(['mcp']);
-
-function requireConfirmation(
-  operation: Operation,
-  caller: Caller | null,
-  invocation: Pick<Invocation, 'door' | 'confirmed' | 'dryRun'>,
-): void {
-  if (!operation.confirm || invocation.confirmed || invocation.dryRun) return;
-  if (UNATTENDED_DOORS.has(invocation.door) || caller?.agent) {
-    throw new AppError('CONFIRMATION_REQUIRED', {
-      params: { operation: operation.name },
-      details: { operation: operation.name },
-    });
-  }
-}
-
-function hasScope(caller: Caller, scope: string): boolean {
-  return caller.scopes === 'all' || caller.scopes.has(scope);
 }
 
 export function validationFailed(error: { issues: readonly z.core.$ZodIssue[] }): AppError {
