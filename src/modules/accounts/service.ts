@@ -291,18 +291,7 @@ export class AccountsService {
 
   async createUser(db: Queryable, user: NewUser): Promise<number> {
     const passwordHash = user.password === null ? null : await hashPassword(user.password);
-    return uniquely('EMAIL_TAKEN', () =>
-      repo.insertUser(db, {
-        kind: user.kind,
-        email: user.email.toLowerCase(),
-        name: user.name,
-        password_hash: passwordHash,
-        business_id: user.businessId ?? null,
-        contractor_company_id: user.contractorCompanyId ?? null,
-        ...(user.disabled ? { disabled: true } : {}),
-        created_at: this.clock.now(),
-      }),
-    );
+    return this.insertUser(db, user, passwordHash);
   }
 
   /** A password's stored form, for `createUsers`. */
@@ -316,23 +305,23 @@ export class AccountsService {
    */
   async createUsers(db: Queryable, users: ReadonlyArray<Omit<NewUser, 'password'>>, passwordHash: string) {
     const ids: number[] = [];
-    for (const user of users) {
-      ids.push(
-        await uniquely('EMAIL_TAKEN', () =>
-          repo.insertUser(db, {
-            kind: user.kind,
-            email: user.email.toLowerCase(),
-            name: user.name,
-            password_hash: passwordHash,
-            business_id: user.businessId ?? null,
-            contractor_company_id: user.contractorCompanyId ?? null,
-            ...(user.disabled ? { disabled: true } : {}),
-            created_at: this.clock.now(),
-          }),
-        ),
-      );
-    }
+    for (const user of users) ids.push(await this.insertUser(db, user, passwordHash));
     return ids;
+  }
+
+  private insertUser(db: Queryable, user: Omit<NewUser, 'password'>, passwordHash: string | null) {
+    return uniquely('EMAIL_TAKEN', () =>
+      repo.insertUser(db, {
+        kind: user.kind,
+        email: user.email.toLowerCase(),
+        name: user.name,
+        password_hash: passwordHash,
+        business_id: user.businessId ?? null,
+        contractor_company_id: user.contractorCompanyId ?? null,
+        ...(user.disabled ? { disabled: true } : {}),
+        created_at: this.clock.now(),
+      }),
+    );
   }
 
   findUserByEmail(db: Queryable, email: string) {
