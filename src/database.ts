@@ -22,17 +22,7 @@ export async function openServiceDatabase(
   const url = config.databaseUrl ?? server!.url;
   const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
   try {
-    // A restart finds every migration applied: one read instead of the migrator's lock and connection.
-    if (!(await isMigrated(handle.db))) {
-      // Migrations may take long, and wait for another instance's: no statement limit for them.
-      const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
-      try {
-        const { applied } = await migrateToLatest(migrating.db);
-        if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
-      } finally {
-        await migrating.close();
-      }
-    }
+    await migrateIfBehind(handle, url, log);
   } catch (error) {
     await handle.close();
     await server?.stop();
@@ -47,4 +37,24 @@ export async function openServiceDatabase(
       await server?.stop();
     },
   };
+}
+
+/**
+ * Applies the migrations the database lacks. A restart finds every one applied: one read instead
+ * of the migrator's lock and connection. Migrations may take long, and wait for another
+ * instance's: no statement limit for them.
+ */
+export async function migrateIfBehind(
+  handle: DatabaseHandle,
+  url: string,
+  log: (line: string) => void,
+): Promise<void> {
+  if (await isMigrated(handle.db)) return;
+  const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
+  try {
+    const { applied } = await migrateToLatest(migrating.db);
+    if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
+  } finally {
+    await migrating.close();
+  }
 }

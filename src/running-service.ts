@@ -1,10 +1,9 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from './config.ts';
-import { openServiceDatabase, type RunningDatabase } from './database.ts';
+import { migrateIfBehind, openServiceDatabase, type RunningDatabase } from './database.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { embeddedServerUrl } from './platform/db/embedded.ts';
-import { migrateToLatest } from './platform/db/migrate.ts';
 
 /**
  * A running `tms serve` on the embedded database leaves a note in its data directory saying where
@@ -69,7 +68,7 @@ export async function openCommandDatabase(
       log(`Using the running service's database (embedded, port ${service.port}, ${config.dataDir})`);
       try {
         // A checkout newer than the running service may bring migrations of its own.
-        await migrate(url, log);
+        await migrateIfBehind(handle, url, log);
       } catch (error) {
         await handle.close();
         throw error;
@@ -84,15 +83,4 @@ export async function openCommandDatabase(
   return openServiceDatabase(config, (line) => {
     if (!line.startsWith('Embedded PostgreSQL')) log(line);
   });
-}
-
-/** Migrations may wait for the service's own: no statement limit for them, as at its start. */
-async function migrate(url: string, log: (line: string) => void): Promise<void> {
-  const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
-  try {
-    const { applied } = await migrateToLatest(migrating.db);
-    if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
-  } finally {
-    await migrating.close();
-  }
 }
