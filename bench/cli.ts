@@ -10,10 +10,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { knob, percentile, say } from './support.ts';
+import { freePort, knob, percentile, say } from './support.ts';
 
 const RUNS = knob('RUNS', 5);
 
@@ -48,14 +47,6 @@ async function timed(checkout: Checkout, args: string[]): Promise<number> {
   const elapsed = performance.now() - started;
   if (code !== 0) throw new Error(`${checkout.name}: tms ${args.join(' ')} exited with ${code}:\n${stderr}`);
   return elapsed;
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** `tms serve` on the checkout's data directory, once it listens (no time limit: a bench waits). */

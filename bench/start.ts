@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { knob, percentile, say } from './support.ts';
+import { freePort, knob, percentile, say } from './support.ts';
 
 // How long `npm start` takes until /api/health answers 200: a first start (an empty data
 // directory: initdb, migrations, the demo seed) and a restart on the data it left. Each start is
@@ -29,14 +28,6 @@ function command(root: string, args: string[]): string[] {
   return existsSync(path.join(root, 'bin', 'run.mjs'))
     ? ['bin/run.mjs', ...args]
     : ['--import', 'tsx', 'src/main.ts', ...args];
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 interface Start {

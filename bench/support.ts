@@ -1,3 +1,4 @@
+import net from 'node:net';
 /** What every bench script shares: its knobs, its progress lines and its percentiles. */
 
 /** A number from the environment (`HELD=2000 node ...`), or the default. */
@@ -17,3 +18,12 @@ export const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? Number.NaN
     : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** A loopback port nothing listens on at this moment. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { freePort } from './support/process.ts';
 
 /**
  * Stopping `npm start` as a terminal does: Ctrl-C sends SIGINT to the whole foreground process
  * group (npm, which forwards it to node once more, and node), and a process manager sends SIGTERM
  * to the group. Whatever the moment, the embedded PostgreSQL server must stop with the service.
  */
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 interface Started {
   child: ChildProcess;

@@ -37,7 +37,8 @@ export interface Running {
   baseUrl: string;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on at this moment. */
+export async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
   const { port } = probe.address() as net.AddressInfo;
