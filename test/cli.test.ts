@@ -8,18 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { client } from './support/http.ts';
-import { run, startServe, stopServe } from './support/process.ts';
-
-/** PostgreSQL processes serving the cluster in `dataDir`, found through /proc. */
-async function postgresProcessesOf(dataDir: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (command.includes('postgres') && command.includes(path.join(dataDir, 'pg'))) pids.push(Number(entry));
-  }
-  return pids;
-}
+import { postgresProcessesOf, run, startServe, stopServe } from './support/process.ts';
 
 /** The port of the PostgreSQL server running the cluster in `dataDir`, from its postmaster.pid. */
 async function postgresPortOf(dataDir: string): Promise<number> {

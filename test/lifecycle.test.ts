@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from './support/process.ts';
+import { freePort, postgresProcessesOf } from './support/process.ts';
 
 /**
  * Stopping `npm start` as a terminal does: Ctrl-C sends SIGINT to the whole foreground process
@@ -67,17 +67,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** PostgreSQL processes serving the cluster in `dataDir`, found through /proc. */
-async function postgresProcessesOf(dataDir: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (command.includes('postgres') && command.includes(path.join(dataDir, 'pg'))) pids.push(Number(entry));
-  }
-  return pids;
 }
 
 /** No server holds the cluster: its postmaster.pid is gone (or names a dead process), and none runs on it. */

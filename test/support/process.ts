@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -81,4 +82,15 @@ export async function stopServe(running: Running): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => running.child.on('exit', resolve));
   running.child.kill('SIGTERM');
   return exited;
+}
+
+/** PostgreSQL processes serving the cluster in `dataDir`, found through /proc. */
+export async function postgresProcessesOf(dataDir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const command = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (command.includes('postgres') && command.includes(path.join(dataDir, 'pg'))) pids.push(Number(entry));
+  }
+  return pids;
 }
