@@ -157,22 +157,13 @@ export class OrderChanges {
     for (const { orderId, to, at, details } of moves) {
       const before = current.get(orderId);
       if (!before) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
-      if (!canMove(before.status, to)) throw illegalTransition(before.status, to);
-      if (to === 'RETURNED') {
-        await this.returns.check(ctx.db, businessId, {
-          reason: details?.return_reason,
-          photoUrls: details?.pod?.photo_urls,
-          photoProofIds: details?.pod?.photo_proof_ids,
-        });
-      }
-      const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}) };
-      const after: repo.StoredOrder = { ...before, ...changes, updated_at: at };
-      // The reasons go in the audit trail too: the analytics rebuild counts them from it.
-      const reasons = {
-        ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
-        ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
-      };
-      events.push({ orderId, action: 'status_changed', changes: { ...diff(before, changes), ...reasons } });
+      const { changes, after } = step(before, to, at);
+      if (to === 'RETURNED') await this.checkReturn(ctx, businessId, details);
+      events.push({
+        orderId,
+        action: 'status_changed',
+        changes: { ...diff(before, changes), ...auditedReasons(details) },
+      });
       eventTimes.push(at);
       told.push({
         businessId,
@@ -231,18 +222,22 @@ export class OrderChanges {
   ): Promise<void> {
     const businessId = businessOf(ctx);
     for (const { to, details } of moves) {
-      if (to.at(-1) !== 'RETURNED') continue;
-      await this.returns.check(ctx.db, businessId, {
-        reason: details?.return_reason,
-        photoUrls: details?.pod?.photo_urls,
-        photoProofIds: details?.pod?.photo_proof_ids,
-      });
+      if (to.at(-1) === 'RETURNED') await this.checkReturn(ctx, businessId, details);
     }
     await this.move(
       ctx,
       businessId,
       moves.map(({ orderId, to, details }) => ({ orderId, steps: to, details })),
     );
+  }
+
+  /** A return needs a reason the business accepts, and the photos it asks for. */
+  private async checkReturn(ctx: OperationContext, businessId: number, details?: StatusDetails) {
+    await this.returns.check(ctx.db, businessId, {
+      reason: details?.return_reason,
+      photoUrls: details?.pod?.photo_urls,
+      photoProofIds: details?.pod?.photo_proof_ids,
+    });
   }
 
   private async move(
@@ -276,10 +271,7 @@ export class OrderChanges {
       const changed: Array<{ before: repo.StoredOrder; changes: Record<string, unknown> }> = [];
       let current = held.order;
       for (const to of steps) {
-        if (!canMove(current.status, to)) throw illegalTransition(current.status, to);
-        // Leaving dispatch (held, cancelled, back to the pool) also takes the order off its route.
-        const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
-        const after: repo.StoredOrder = { ...current, ...changes, updated_at: at };
+        const { changes, after } = step(current, to, at, extra);
         changed.push({ before: current, changes });
         told.push({
           businessId,
@@ -295,12 +287,8 @@ export class OrderChanges {
       if (changed.length === 0) continue;
       // The same order twice in one call goes on from where its first move left it.
       locked.set(orderId, { ...held, order: current });
-      // The reasons go in the audit trail too (with the last step, which they explain): the
-      // analytics rebuild counts them from it.
-      const reasons: Record<string, { from: unknown; to: unknown }> = {
-        ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
-        ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
-      };
+      // The reasons go with the last step, which they explain.
+      const reasons = auditedReasons(details);
       const changes: Partial<repo.StoredOrder> = {
         ...Object.assign({}, ...changed.map((step) => step.changes)),
         updated_at: at,
@@ -462,6 +450,30 @@ export class OrderChanges {
     if (!order) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
     return order;
   }
+}
+
+/**
+ * One status step of an order, refused when the lifecycle forbids it. Leaving dispatch (held,
+ * cancelled, back to the pool) also takes the order off its route.
+ */
+function step(
+  before: repo.StoredOrder,
+  to: OrderStatus,
+  at: Date,
+  extra: Partial<{ route_id: number; driver_user_id: number }> = {},
+) {
+  if (!canMove(before.status, to)) throw illegalTransition(before.status, to);
+  const changes = { status: to, ...(OFF_ROUTE.includes(to) ? OFF_ROUTE_CHANGES : {}), ...extra };
+  const after: repo.StoredOrder = { ...before, ...changes, updated_at: at };
+  return { changes, after };
+}
+
+/** The reasons a change gives, for its audit event: the analytics rebuild counts them from it. */
+function auditedReasons(details?: StatusDetails): Record<string, { from: unknown; to: unknown }> {
+  return {
+    ...(details?.return_reason ? { return_reason: { from: null, to: details.return_reason } } : {}),
+    ...(details?.incident_reason ? { incident_reason: { from: null, to: details.incident_reason } } : {}),
+  };
 }
 
 function illegalTransition(from: OrderStatus, to: OrderStatus): AppError {
