@@ -3,7 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createTenant, DROPOFF, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
-import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
+import {
+  startInstance,
+  startTestServer,
+  type TestInstance,
+  type TestServer,
+  UNLIMITED,
+} from './support/server.ts';
 
 /** Polls `read` until `done` holds of what it answers; fails after a generous while. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
@@ -197,6 +203,38 @@ describe('public timelines kept in memory across instances', () => {
     assert.equal(readsOnA, reads, 'kept again');
   });
 
+  it('answers the same anonymous words again without running the operation, until the link period turns', async () => {
+    const path = `/api/v1/tracking/${number}`;
+    const runs: string[] = [];
+    const executor = a.app.executor;
+    const execute = executor.execute.bind(executor);
+    executor.execute = (operation, input, invocation) => {
+      runs.push(operation.name);
+      return execute(operation, input, invocation);
+    };
+    try {
+      const first = await apiA.get(path);
+      const again = await apiA.get(path);
+      assert.deepEqual(again.body, first.body);
+      const conditional = await fetch(a.baseUrl + path, {
+        headers: { 'if-none-match': first.headers.get('etag')! },
+      });
+      assert.equal(conditional.status, 304);
+      assert.equal(runs.length, 1, 'only the first read ran the operation');
+      // Signed-in words are never answered from the anonymous ones.
+      await apiA.get(path, { token: admin });
+      assert.equal(runs.length, 2);
+      // Its proof links are signed per period: a new period builds the answer again.
+      const reads = readsOnA;
+      server.clock.advance(24 * 60 * 60_000);
+      await apiA.get(path);
+      assert.equal(runs.length, 3);
+      assert.equal(readsOnA, reads + 1, 'read again under the new period');
+    } finally {
+      executor.execute = execute;
+    }
+  });
+
   it('cancelling the order shows on the other instance', async () => {
     const path = `/api/v1/tracking/${number}`;
     await apiA.get(path);
@@ -209,5 +247,35 @@ describe('public timelines kept in memory across instances', () => {
       (answer) => answer.body.status === 'cancelled',
       'instance A shows the cancellation made through B',
     );
+  });
+});
+
+/** A kept answer is no way around the limits: every anonymous read counts against its address. */
+describe('kept public timelines and the per-address limit', () => {
+  let server: TestServer;
+  let instance: TestInstance;
+
+  before(async () => {
+    server = await startTestServer({ limits: { ...UNLIMITED, perAddressPerMinute: 4 } });
+    // An instance that listens for invalidations, as a served one does: it keeps answers.
+    instance = await startInstance(server);
+  });
+  after(async () => {
+    await instance?.close();
+    await server?.close();
+  });
+
+  it('counts reads answered from memory', async () => {
+    const tenant = await createTenant(server.db, server.app.services, 'kept-limits');
+    const api = client(instance.baseUrl);
+    const admin = await login(api, tenant.emails.client_admin);
+    const created = await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin });
+    const path = `/api/v1/otep/trackings/${created.body.tracking_number}`;
+    // The sign-in came from this address too: 4 - 1 left.
+    for (let i = 0; i < 3; i++) assert.equal((await api.get(path)).status, 200, `read ${i + 1}`);
+    const refused = await api.get(path);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error_code, 'RATE_LIMITED');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { type Executor, validationFailed } from '../../platform/catalog/executor.ts';
+import { type Executor, type Invocation, validationFailed } from '../../platform/catalog/executor.ts';
 import { Representation, type RestBody } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -35,10 +36,17 @@ export async function registerRestDoor(
       url: API_PREFIX + binding.path,
       ...(binding.body?.limitBytes ? { bodyLimit: binding.body.limitBytes } : {}),
       handler: async (request, reply) => {
-        const input = restInput(request, binding.body, readText);
-        const invocation = {
+        const representation = preferredRepresentation(
+          headerOf(request, 'accept'),
+          operation.representations,
+        );
+        const invocation: Invocation = {
           ...invocationOf(request, 'rest'),
-          representation: preferredRepresentation(headerOf(request, 'accept'), operation.representations),
+          representation,
+          // A public read's path and query are all its input is made from.
+          ...(operation.publicCache && binding.method === 'GET'
+            ? { requestWords: `${request.url}\n${request.lang}\n${representation ?? ''}` }
+            : {}),
         };
         if (binding.cache) {
           const { maxAgeSeconds, staleWhileRevalidateSeconds } = binding.cache;
@@ -51,8 +59,11 @@ export async function registerRestDoor(
         } else if (binding.etag) {
           reply.header('cache-control', 'no-cache');
         }
+        const kept = await executor.keptAnswerOf(operation, invocation);
+        if (kept) invocation.answer!.version = kept.version;
+        const input = kept ? undefined : restInput(request, binding.body, readText);
         // A caller holding a tag of the current version needs nothing built: 304 at once.
-        if (binding.etag && operation.version && headerOf(request, 'if-none-match')) {
+        if (!kept && binding.etag && operation.version && headerOf(request, 'if-none-match')) {
           const version = await executor.version(operation, input, invocation);
           if (
             version !== null &&
@@ -61,20 +72,22 @@ export async function registerRestDoor(
             return reply;
           }
         }
-        const result = await executor.execute(operation, input, invocation);
-        const representation = result instanceof Representation ? result : undefined;
+        const result = kept ? kept.answer : await executor.execute(operation, input, invocation);
+        const version = invocation.answer?.version;
+        if (binding.etag && version !== undefined) {
+          if (sendNotModified(request, reply, versionTag(operation.name, version, request))) return reply;
+        }
+        const answer = result instanceof Representation ? result : undefined;
         // Bytes (a PDF, ...) go as they are; any other document is JSON (in its own media type).
         const body =
-          representation && Buffer.isBuffer(representation.body)
-            ? representation.body
-            : await answerJson(representation ? representation.body : result);
-        if (binding.etag) {
-          const version = invocation.answer?.version;
-          const etag = version === undefined ? bytesTag(body) : versionTag(operation.name, version, request);
-          if (sendNotModified(request, reply, etag)) return reply;
+          answer && Buffer.isBuffer(answer.body)
+            ? answer.body
+            : await answerJson(answer ? answer.body : result);
+        if (binding.etag && version === undefined && sendNotModified(request, reply, bytesTag(body))) {
+          return reply;
         }
-        if (representation) reply.headers(representation.headers);
-        return reply.type(representation?.mediaType ?? 'application/json; charset=utf-8').send(body);
+        if (answer) reply.headers(answer.headers);
+        return reply.type(answer?.mediaType ?? 'application/json; charset=utf-8').send(body);
       },
     };
     const body = binding.body;
@@ -137,9 +150,17 @@ function bodyInput(request: FastifyRequest, body: RestBody | undefined): Record<
  * depends on the Accept header names the representation it chose itself.
  */
 function versionTag(operation: string, version: string, request: FastifyRequest): string {
-  const variant = [operation, version, request.url, request.lang];
-  return `"v${createHash('sha256').update(variant.join('\n')).digest('base64url').slice(0, 32)}"`;
+  const variant = [operation, version, request.url, request.lang].join('\n');
+  let tag = versionTags.get(variant);
+  if (tag === undefined) {
+    tag = `"v${createHash('sha256').update(variant).digest('base64url').slice(0, 32)}"`;
+    versionTags.set(variant, tag);
+  }
+  return tag;
 }
+
+/** Hot public reads and their revalidations ask for the same tags over and over: one hash each. */
+const versionTags = new LRUCache<string, string>({ max: 10_000 });
 
 /**
  * An answer's JSON: kept answers reuse the text of their shared parts; others are written in

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
-import { type CacheInvalidation, TaggedCache } from '../cache/invalidation.ts';
+import type { CacheInvalidation } from '../cache/invalidation.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
@@ -20,6 +20,7 @@ import {
   scopeRefusal,
 } from './access.ts';
 import { recordAudit } from './audit.ts';
+import { type KeptAnswer, KeptAnswers } from './kept-answers.ts';
 import {
   type AccountKind,
   type AnswerMeta,
@@ -101,6 +102,12 @@ export interface Invocation {
   answer?: AnswerMeta;
   /** The door already counted the request this call belongs to (Executor.admitRequest). */
   admission?: RequestAdmission;
+  /**
+   * The request in the door's own words, when they alone decide the input (a GET's path and
+   * query, with the language and media type): an anonymous answer kept for them is found again
+   * by them (Executor.keptAnswerOf).
+   */
+  requestWords?: string;
 }
 
 /**
@@ -182,15 +189,11 @@ export class Executor {
    * one query (what it finds is at most that query's few milliseconds old, as any read's is).
    */
   private readonly versionsInFlight = new Map<string, Promise<string | null>>();
-  /**
-   * Anonymous answers of operations with `publicCache`, with their versions, kept until a write on
-   * any instance invalidates their tags: neither the answer nor a 304 reaches the database.
-   */
-  private readonly keptAnswers: TaggedCache<{ answer: unknown; version: string | undefined }> | undefined;
+  /** Anonymous answers of operations with `publicCache`, kept until a write invalidates them. */
+  private readonly keptAnswers: KeptAnswers | undefined;
 
   constructor(private readonly deps: ExecutorDeps) {
-    // A timeline's answer with its JSON is some 15 kB in memory: 5,000 of them stay under 100 MB.
-    this.keptAnswers = deps.cacheInvalidation && new TaggedCache(deps.cacheInvalidation, 5_000);
+    this.keptAnswers = deps.cacheInvalidation && new KeptAnswers(deps.cacheInvalidation);
   }
 
   /**
@@ -207,18 +210,27 @@ export class Executor {
     return version ?? operation.version(ctx, admitted.input);
   }
 
+  /**
+   * The answer kept for an anonymous request the door named in the same words before
+   * (Invocation.requestWords): no input to read or check again, no database. It counts against
+   * the caller's address as any anonymous call does. None: the door calls `execute`.
+   */
+  async keptAnswerOf(operation: Operation, invocation: Invocation): Promise<KeptAnswer | undefined> {
+    const words = invocation.requestWords;
+    if (words === undefined || invocation.bearer || invocation.providerKey || invocation.signedIn) {
+      return undefined;
+    }
+    const kept = this.keptAnswers?.forRequest(operation, words);
+    if (!kept) return undefined;
+    await this.deps.limits?.admitAddress(invocation.ip);
+    this.deps.observe?.(operation.name, 'ok', 0);
+    return kept;
+  }
+
   /** Where an answer of this call is kept, if it may be: an anonymous call of a `publicCache` operation. */
   private keptAnswerKey(operation: Operation, admitted: Admitted, ctx: OperationContext): string | undefined {
-    const cache = operation.publicCache;
-    if (!cache || !this.keptAnswers?.usable || !operation.access.public) return undefined;
-    if (operation.kind !== 'query' || admitted.caller || admitted.provider) return undefined;
-    return JSON.stringify([
-      operation.name,
-      admitted.input,
-      ctx.lang,
-      ctx.representation ?? null,
-      cache.variant?.() ?? null,
-    ]);
+    if (admitted.caller || admitted.provider) return undefined;
+    return this.keptAnswers?.keyOf(operation, admitted.input, ctx);
   }
 
   /**
@@ -501,6 +513,9 @@ export class Executor {
       const keptKey = this.keptAnswerKey(operation, admitted, ctx);
       if (keptKey !== undefined) {
         const kept = this.keptAnswers!.get(keptKey);
+        if (invocation.requestWords !== undefined) {
+          this.keptAnswers!.nameRequest(operation, invocation.requestWords, keptKey);
+        }
         if (kept) {
           if (kept.version !== undefined) ctx.answer.version = kept.version;
           return kept.answer;
@@ -510,7 +525,7 @@ export class Executor {
         // Sent again and again unchanged: its JSON is written once.
         shareJson(answer instanceof Representation ? answer.body : answer);
         const tags = operation.publicCache!.tags(input);
-        this.keptAnswers!.set(keptKey, tags, { answer, version: ctx.answer.version }, mark);
+        this.keptAnswers!.keep(keptKey, tags, { answer, version: ctx.answer.version }, mark);
         return answer;
       }
       // Only an anonymous caller's answer is everyone's: a signed-in one may be shaped by who asks.
