@@ -29,12 +29,26 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'tms_' });
   }
 
+  // prom-client hashes a label set on every observation; each set's child is looked up by a key instead.
+  private readonly children = new Map<string, { observe(seconds: number): void } | { inc(): void }>();
+
+  private child<T extends object>(key: string, make: () => T): T {
+    let child = this.children.get(key) as T | undefined;
+    if (!child) {
+      child = make();
+      this.children.set(key, child as never);
+    }
+    return child;
+  }
+
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    this.requests.observe({ method, route, status: String(status) }, seconds);
+    this.child(`request ${method} ${status} ${route}`, () =>
+      this.requests.labels({ method, route, status: String(status) }),
+    ).observe(seconds);
   }
 
   observeOperation = (operation: string, outcome: Outcome, seconds: number): void => {
-    this.operations.inc({ operation, outcome });
-    this.operationSeconds.observe({ operation }, seconds);
+    this.child(`run ${outcome} ${operation}`, () => this.operations.labels({ operation, outcome })).inc();
+    this.child(`time ${operation}`, () => this.operationSeconds.labels({ operation })).observe(seconds);
   };
 }
