@@ -108,17 +108,17 @@ try {
   ].join('\n');
   const imports: Array<{ label: string; path: string; body: string }> = [
     {
-      label: 'dataset CSV import',
+      label: 'a dataset CSV import',
       path: `/api/v1/client/datasets/${datasetId}/import/csv`,
       body: JSON.stringify({ csv: datasetCsv }),
     },
     {
-      label: 'dataset JSON import',
+      label: 'a dataset JSON import',
       path: `/api/v1/client/datasets/${datasetId}/import`,
       body: JSON.stringify({ records }),
     },
     {
-      label: 'address book CSV import',
+      label: 'an address book CSV import',
       path: '/api/v1/client/addresses/import',
       body: JSON.stringify({ csv: addressCsv }),
     },
@@ -155,9 +155,9 @@ try {
     say(`round ${round}: health alone, ${SECONDS} s ...`);
     table.push(row(`round ${round}: health alone`, await load(health())));
     for (const job of imports) {
-      say(`round ${round}: health beside a ${job.label} ...`);
+      say(`round ${round}: health beside ${job.label} ...`);
       const [reads, runs] = await Promise.all([load(health()), load(importing(job))]);
-      table.push(row(`round ${round}: health beside a ${job.label}`, reads));
+      table.push(row(`round ${round}: health beside ${job.label}`, reads));
       importTable.push(row(`round ${round}: ${job.label}`, runs));
     }
   }
