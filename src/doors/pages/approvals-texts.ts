@@ -12,13 +12,7 @@ export type TextKey =
   | 'no'
   | 'unknownOrder'
   | 'title'
-  | 'signInTitle'
   | 'signInHint'
-  | 'email'
-  | 'password'
-  | 'signIn'
-  | 'signOut'
-  | 'signedInAs'
   | 'pending'
   | 'none'
   | 'reason'
@@ -31,9 +25,7 @@ export type TextKey =
   | 'reject'
   | 'rejectReason'
   | 'approvedNotice'
-  | 'rejectedNotice'
-  | 'formExpired'
-  | 'language';
+  | 'rejectedNotice';
 
 export const TEXTS: Record<Language, Record<TextKey, string>> = {
   en: {
@@ -46,13 +38,7 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     no: 'No',
     unknownOrder: 'not found in this business',
     title: 'Agent write approvals',
-    signInTitle: 'Sign in',
     signInHint: 'Sign in with your business account to review what agents propose to change.',
-    email: 'Email',
-    password: 'Password',
-    signIn: 'Sign in',
-    signOut: 'Sign out',
-    signedInAs: 'Signed in as',
     pending: 'Waiting for a decision',
     none: 'Nothing waits for a decision.',
     reason: 'Reason',
@@ -66,8 +52,6 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Reason for rejecting',
     approvedNotice: 'Proposal #{id} approved: it ran.',
     rejectedNotice: 'Proposal #{id} rejected.',
-    formExpired: 'This form is no longer valid. Please try again.',
-    language: 'Language',
   },
   fr: {
     whatChanges: 'Ce qui va changer',
@@ -79,14 +63,8 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     no: 'Non',
     unknownOrder: 'introuvable dans cette entreprise',
     title: 'Approbation des écritures d’agents',
-    signInTitle: 'Connexion',
     signInHint:
       'Connectez-vous avec votre compte d’entreprise pour examiner ce que les agents proposent de modifier.',
-    email: 'E-mail',
-    password: 'Mot de passe',
-    signIn: 'Se connecter',
-    signOut: 'Se déconnecter',
-    signedInAs: 'Connecté en tant que',
     pending: 'En attente de décision',
     none: 'Rien n’attend de décision.',
     reason: 'Motif',
@@ -100,8 +78,6 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Motif du rejet',
     approvedNotice: 'Proposition n° {id} approuvée : elle a été exécutée.',
     rejectedNotice: 'Proposition n° {id} rejetée.',
-    formExpired: 'Ce formulaire n’est plus valide. Veuillez réessayer.',
-    language: 'Langue',
   },
   de: {
     whatChanges: 'Was sich ändert',
@@ -113,13 +89,7 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     no: 'Nein',
     unknownOrder: 'in diesem Unternehmen nicht gefunden',
     title: 'Freigabe von Agenten-Änderungen',
-    signInTitle: 'Anmelden',
     signInHint: 'Melden Sie sich mit Ihrem Unternehmenskonto an, um zu prüfen, was Agenten ändern möchten.',
-    email: 'E-Mail',
-    password: 'Passwort',
-    signIn: 'Anmelden',
-    signOut: 'Abmelden',
-    signedInAs: 'Angemeldet als',
     pending: 'Wartet auf Entscheidung',
     none: 'Nichts wartet auf eine Entscheidung.',
     reason: 'Begründung',
@@ -133,8 +103,6 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Grund der Ablehnung',
     approvedNotice: 'Vorschlag #{id} genehmigt: Er wurde ausgeführt.',
     rejectedNotice: 'Vorschlag #{id} abgelehnt.',
-    formExpired: 'Dieses Formular ist nicht mehr gültig. Bitte versuchen Sie es erneut.',
-    language: 'Sprache',
   },
   es: {
     whatChanges: 'Qué cambiará',
@@ -146,13 +114,7 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     no: 'No',
     unknownOrder: 'no encontrado en esta empresa',
     title: 'Aprobación de escrituras de agentes',
-    signInTitle: 'Iniciar sesión',
     signInHint: 'Inicie sesión con su cuenta de empresa para revisar lo que los agentes proponen cambiar.',
-    email: 'Correo electrónico',
-    password: 'Contraseña',
-    signIn: 'Iniciar sesión',
-    signOut: 'Cerrar sesión',
-    signedInAs: 'Sesión iniciada como',
     pending: 'Pendiente de decisión',
     none: 'Nada espera una decisión.',
     reason: 'Motivo',
@@ -166,8 +128,6 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Motivo del rechazo',
     approvedNotice: 'Propuesta n.º {id} aprobada: se ejecutó.',
     rejectedNotice: 'Propuesta n.º {id} rechazada.',
-    formExpired: 'Este formulario ya no es válido. Inténtelo de nuevo.',
-    language: 'Idioma',
   },
   'zh-Hans': {
     whatChanges: '将要更改的内容',
@@ -179,13 +139,7 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     no: '否',
     unknownOrder: '在本企业中未找到',
     title: '代理写入审批',
-    signInTitle: '登录',
     signInHint: '使用企业账号登录，审阅代理提议的更改。',
-    email: '电子邮件',
-    password: '密码',
-    signIn: '登录',
-    signOut: '退出登录',
-    signedInAs: '当前登录：',
     pending: '等待决定',
     none: '没有等待决定的提议。',
     reason: '理由',
@@ -199,8 +153,6 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: '拒绝理由',
     approvedNotice: '提议 #{id} 已批准并已执行。',
     rejectedNotice: '提议 #{id} 已拒绝。',
-    formExpired: '此表单已失效，请重试。',
-    language: '语言',
   },
   'zh-Hant': {
     whatChanges: '將要變更的內容',
@@ -212,13 +164,7 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     no: '否',
     unknownOrder: '在本企業中找不到',
     title: '代理寫入審批',
-    signInTitle: '登入',
     signInHint: '使用企業帳號登入，審閱代理提議的變更。',
-    email: '電子郵件',
-    password: '密碼',
-    signIn: '登入',
-    signOut: '登出',
-    signedInAs: '目前登入：',
     pending: '等待決定',
     none: '沒有等待決定的提議。',
     reason: '理由',
@@ -232,7 +178,5 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: '拒絕理由',
     approvedNotice: '提議 #{id} 已核准並已執行。',
     rejectedNotice: '提議 #{id} 已拒絕。',
-    formExpired: '此表單已失效，請重試。',
-    language: '語言',
   },
 };

@@ -1,30 +1,34 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type PageSessions, REVIEW_SESSION_MAX_HOURS } from '../../modules/approvals/index.ts';
+import type { PageSessions } from '../../modules/approvals/index.ts';
 import type { Executor } from '../../platform/catalog/executor.ts';
 import type { Caller, Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { type AppError, isAppError } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { headerOf } from '../../platform/http/server.ts';
 import { type Language, supportedLanguage } from '../../platform/i18n/index.ts';
 import { invocationOf } from '../invocation.ts';
 import { TEXTS, type TextKey } from './approvals-texts.ts';
 import { languageLinks, sendPage } from './layout.ts';
+import {
+  acceptForms,
+  PageSignIn,
+  type Session,
+  SIGN_IN_TEXTS,
+  type SignInTextKey,
+  signedInBar,
+  signInForm,
+} from './sign-in.ts';
 
 /**
- * The approval queue for people: `/mcp-approvals` signs a person in with email and password (the
- * `login` operation) and keeps a session of its own: the browser holds an opaque session id in an
- * HttpOnly, SameSite=Strict cookie on this path only, never a bearer token, and no bearer token
- * put in the cookie opens the page (see the approvals module's sessions). It lists the business's
+ * The approval queue for people: `/mcp-approvals` signs a person in (./sign-in.ts: a session of
+ * the page's own, never a bearer token, and no bearer token put in the cookie opens the page). It
+ * lists the business's
  * pending agent write proposals in words a dispatcher reads, and approves or rejects them through
  * the same operations as every door, as the person signed in. No script: plain forms, each
  * carrying a CSRF token tied to the session.
  */
 const BASE = '/mcp-approvals';
-const SESSION_COOKIE = 'tms_approvals';
-const CSRF_COOKIE = 'tms_approvals_csrf';
 
 type Fields = Record<string, string | undefined>;
 
@@ -44,12 +48,6 @@ interface Proposal {
 interface Reviewer {
   user: { name: string; email: string };
   business: { time_zone: string } | null;
-}
-
-/** A session found in the cookie: its id, and the person it acts as (null: it opens nothing). */
-interface Session {
-  id: string;
-  person: Caller | null;
 }
 
 export function registerApprovalsPage(
@@ -77,32 +75,18 @@ export function registerApprovalsPage(
       ...(person ? { signedIn: person } : {}),
     });
 
-  const cookie = (name: string, value: string, maxAgeSeconds?: number) =>
-    [
-      `${name}=${value}`,
-      `Path=${BASE}`,
-      'HttpOnly',
-      'SameSite=Strict',
-      ...(settings.secureCookies ? ['Secure'] : []),
-      ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]),
-    ].join('; ');
-
-  const sessionOf = async (request: FastifyRequest): Promise<Session | undefined> => {
-    const id = cookiesOf(request)[SESSION_COOKIE];
-    return id ? { id, person: await sessions.personOf(id) } : undefined;
-  };
+  const signIn = new PageSignIn(BASE, 'tms_approvals', sessions, settings.secureCookies);
 
   /** Ends the session: the sign-in's token revoked, the session revoked, the cookie cleared. */
   const signOut = async (request: FastifyRequest, reply: FastifyReply, lang: Language, session: Session) => {
     if (session.person) await run(request, lang, logout, {}, session.person).catch(() => undefined);
-    await sessions.close(session.id);
-    reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
+    await signIn.close(reply, session);
   };
 
   /** The queue, or the sign-in form when the session is missing, over, or its account may not review. */
   const show = async (request: FastifyRequest, reply: FastifyReply, notice?: Notice) => {
     const view = viewOf(request);
-    const session = await sessionOf(request);
+    const session = await signIn.sessionOf(request);
     if (session?.person) {
       try {
         const [who, queue] = await Promise.all([
@@ -116,7 +100,7 @@ export function registerApprovalsPage(
           reply,
           view,
           notice?.status ?? 200,
-          queueBody(view, who.user, timeZone, queue.proposals, csrfOf(session.id), notice),
+          queueBody(view, who.user, timeZone, queue.proposals, signIn.csrfOf(session.id), notice),
         );
       } catch (error) {
         if (!isAppError(error)) throw error;
@@ -125,40 +109,27 @@ export function registerApprovalsPage(
         if (error.code !== 'UNAUTHENTICATED') notice = notice ?? failed(error, view);
       }
     } else if (session) {
-      reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
+      signIn.forget(reply);
     }
-    const csrf = randomBytes(24).toString('base64url');
-    reply.header('set-cookie', cookie(CSRF_COOKIE, csrf));
+    const csrf = signIn.issueSignInCsrf(reply);
     return page(reply, view, notice?.status ?? 200, signInBody(view, csrf, notice));
   };
 
   app.get(BASE, (request, reply) => show(request, reply));
 
   app.register(async (scope) => {
-    // Forms post urlencoded fields; nothing else is taken here.
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+    acceptForms(scope);
 
     scope.post(`${BASE}/sign-in`, async (request, reply) => {
       const view = viewOf(request);
       const fields = (request.body ?? {}) as Fields;
-      const expected = cookiesOf(request)[CSRF_COOKIE];
-      if (!expected || !sameSecret(fields.csrf ?? '', expected))
-        return show(request, reply, refusedForm(view));
+      if (!signIn.signInFormValid(request)) return show(request, reply, refusedForm(view));
       try {
         const signedIn = (await run(request, view.lang, login, {
           email: fields.email ?? '',
           password: fields.password ?? '',
         })) as { access_token: string };
-        // The token stays here: the browser gets a session id of the page's own.
-        const sessionId = await sessions.open(signedIn.access_token);
-        if (!sessionId) throw new Error('A person signed in, and no approvals page session opened');
-        const previous = cookiesOf(request)[SESSION_COOKIE];
-        if (previous) await sessions.close(previous);
-        reply.header('set-cookie', cookie(SESSION_COOKIE, sessionId, REVIEW_SESSION_MAX_HOURS * 3600));
+        await signIn.open(request, reply, signedIn.access_token);
         return reply.redirect(view.url(BASE), 303);
       } catch (error) {
         if (!isAppError(error)) throw error;
@@ -166,18 +137,9 @@ export function registerApprovalsPage(
       }
     });
 
-    /** The session of a signed-in person's form, once its CSRF field matches the session. */
-    const formSession = async (request: FastifyRequest): Promise<Session | undefined> => {
-      const id = cookiesOf(request)[SESSION_COOKIE];
-      const csrf = ((request.body ?? {}) as Fields).csrf ?? '';
-      if (!id || !sameSecret(csrf, csrfOf(id))) return undefined;
-      const session = await sessionOf(request);
-      return session?.person ? session : undefined;
-    };
-
     scope.post(`${BASE}/sign-out`, async (request, reply) => {
       const view = viewOf(request);
-      const session = await formSession(request);
+      const session = await signIn.formSession(request);
       if (!session) return show(request, reply, refusedForm(view));
       await signOut(request, reply, view.lang, session);
       return reply.redirect(view.url(BASE), 303);
@@ -187,7 +149,7 @@ export function registerApprovalsPage(
       `${BASE}/:id/:decision`,
       async (request, reply) => {
         const view = viewOf(request);
-        const session = await formSession(request);
+        const session = await signIn.formSession(request);
         const decision = request.params.decision;
         const id = Number(request.params.id);
         if (
@@ -231,31 +193,10 @@ function refusedForm(view: View): Notice {
   return { status: 403, tone: 'alert', text: view.text('formExpired') };
 }
 
-/** The anti-forgery token of a session's forms: only a page that could read the session has it. */
-function csrfOf(sessionId: string): string {
-  return createHash('sha256').update(`mcp-approvals csrf\n${sessionId}`).digest('base64url');
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
-function cookiesOf(request: FastifyRequest): Record<string, string> {
-  const header = headerOf(request, 'cookie') ?? '';
-  return Object.fromEntries(
-    header
-      .split(';')
-      .map((part) => part.trim().split('='))
-      .filter((pair) => pair.length === 2 && pair[0])
-      .map(([name, value]) => [name!, value!]),
-  );
-}
-
 interface View {
   lang: Language;
   chosen: Language | undefined;
-  text(key: TextKey): string;
+  text(key: TextKey | SignInTextKey): string;
   /** A link on this page that keeps a chosen language. */
   url(path: string, query?: Record<string, string>): string;
   /** The done/id of a decision just taken, from the redirect. */
@@ -274,7 +215,10 @@ function viewOf(request: FastifyRequest): View {
     lang,
     chosen,
     done,
-    text: (key) => TEXTS[lang][key] ?? TEXTS.en[key],
+    text: (key) =>
+      key in SIGN_IN_TEXTS.en
+        ? SIGN_IN_TEXTS[lang][key as SignInTextKey]
+        : (TEXTS[lang][key as TextKey] ?? TEXTS.en[key as TextKey]),
     url: (path, extra = {}) => {
       const params = new URLSearchParams({ ...(chosen ? { lang: chosen } : {}), ...extra }).toString();
       return params ? `${path}?${params}` : path;
@@ -306,18 +250,7 @@ function noticeOf(view: View, notice: Notice | undefined): SafeHtml | '' {
 function signInBody(view: View, csrf: string, notice: Notice | undefined): SafeHtml {
   return html`<h1>${view.text('title')}</h1>
 ${noticeOf(view, notice)}
-<section class="card" aria-labelledby="sign-in-heading">
-<h2 id="sign-in-heading">${view.text('signInTitle')}</h2>
-<p>${view.text('signInHint')}</p>
-<form method="post" action="${view.url(`${BASE}/sign-in`)}" class="stack">
-<input type="hidden" name="csrf" value="${csrf}">
-<label for="email">${view.text('email')}</label>
-<input id="email" name="email" type="email" autocomplete="username" required maxlength="254">
-<label for="password">${view.text('password')}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200">
-<button type="submit">${view.text('signIn')}</button>
-</form>
-</section>`;
+${signInForm(view.text, view.text('signInHint'), view.url(`${BASE}/sign-in`), csrf)}`;
 }
 
 function queueBody(
@@ -330,11 +263,7 @@ function queueBody(
 ): SafeHtml {
   const items = proposals.map((proposal) => proposalCard(view, timeZone, proposal, csrf));
   return html`<h1>${view.text('title')}</h1>
-<form method="post" action="${view.url(`${BASE}/sign-out`)}" class="who">
-<input type="hidden" name="csrf" value="${csrf}">
-<p>${view.text('signedInAs')} <strong>${who.name}</strong> (${who.email})</p>
-<button type="submit" class="secondary">${view.text('signOut')}</button>
-</form>
+${signedInBar(view.text, who, view.url(`${BASE}/sign-out`), csrf)}
 ${noticeOf(view, notice)}
 <h2 class="count">${view.text('pending')} (${proposals.length})</h2>
 ${proposals.length === 0 ? html`<p class="card">${view.text('none')}</p>` : items}`;
