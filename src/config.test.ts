@@ -113,6 +113,22 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ PROOF_LINK_SECRET: 'x'.repeat(32) }).proofLinkSecret, 'x'.repeat(32));
   });
 
+  it('reads the map tiles, and draws on a plain background without MAP_TILES_URL', () => {
+    assert.equal(loadConfig({}).mapTiles, undefined);
+    const url = 'https://tiles.example.net/osm/{z}/{x}/{y}.png';
+    assert.deepEqual(loadConfig({ MAP_TILES_URL: url }).mapTiles, {
+      url,
+      attribution: '© OpenStreetMap contributors',
+    });
+    assert.equal(
+      loadConfig({ MAP_TILES_URL: url, MAP_TILES_ATTRIBUTION: '© Example Maps' }).mapTiles?.attribution,
+      '© Example Maps',
+    );
+    for (const bad of ['https://tiles.example.net/osm.png', 'ftp://tiles.example.net/{z}/{x}/{y}.png']) {
+      assert.throws(() => loadConfig({ MAP_TILES_URL: bad }), /MAP_TILES_URL=.*\{z\}, \{x\} and \{y\}/);
+    }
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ DATABASE_URL: '', PORT: '' }).port, 3000);
   });

@@ -99,6 +99,14 @@ const environmentSchema = z.object({
     .default('us-east-1'),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
   PROOF_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  MAP_TILES_URL: z
+    .string()
+    .regex(
+      /^https?:\/\/[^\s/?#]+\/\S*\{z\}\S*\{x\}\S*\{y\}\S*$/,
+      'must be an http(s) tile URL template with {z}, {x} and {y}',
+    )
+    .optional(),
+  MAP_TILES_ATTRIBUTION: z.string().min(1).max(300).default('© OpenStreetMap contributors'),
 });
 
 /** With S3_ENDPOINT, the bucket and its credentials are required too. */
@@ -153,6 +161,8 @@ export interface Config {
   osrm: (OutboundRules & { url: string }) | undefined;
   /** Live pushes (order chat): the embedded broker, or an external one at `url`. */
   mqtt: MqttSettings;
+  /** The base map under the pages' maps: raster tiles by URL template; none: a plain background. */
+  mapTiles: { url: string; attribution: string } | undefined;
 }
 
 /** The MQTT channel of live pushes (docs/chat.md). */
@@ -303,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       topicPrefix: e.MQTT_TOPIC_PREFIX,
       retryMs: e.MQTT_RETRY_MS,
     },
+    mapTiles: e.MAP_TILES_URL ? { url: e.MAP_TILES_URL, attribution: e.MAP_TILES_ATTRIBUTION } : undefined,
   };
 }
 

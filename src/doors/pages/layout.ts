@@ -48,6 +48,13 @@ export function sendPage(
     css: string;
     /** Where images may load from (the tracking page's proof links); none by default. */
     imageSources?: readonly string[];
+    /**
+     * Stylesheets and scripts of this origin a page with a script loads (the dispatch console):
+     * nothing else runs, and the script may only talk to this origin.
+     */
+    assets?: { stylesheets: readonly string[]; scripts: readonly string[] };
+    /** The sites that may frame the page (a published map's embedding sites); none by default. */
+    frameAncestors?: readonly string[];
   },
 ): FastifyReply {
   const css = BASE_CSS + page.css;
@@ -58,14 +65,14 @@ export function sendPage(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${page.title}</title>
-<style>${new SafeHtml(css)}</style>
+${(page.assets?.stylesheets ?? []).map((href) => html`<link rel="stylesheet" href="${href}">\n`)}<style>${new SafeHtml(css)}</style>
 </head>
 <body>
 <main>
 ${page.body}
 </main>
 <footer>${page.footer}</footer>
-</body>
+${(page.assets?.scripts ?? []).map((src) => html`<script src="${src}"></script>\n`)}</body>
 </html>
 `;
   return reply
@@ -73,21 +80,32 @@ ${page.body}
     .type('text/html; charset=utf-8')
     .header('content-language', page.lang)
     .header('vary', 'accept-language')
-    .header('content-security-policy', cspFor(css, page.imageSources ?? []))
+    .header(
+      'content-security-policy',
+      cspFor(css, page.imageSources ?? [], page.assets !== undefined, page.frameAncestors ?? []),
+    )
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .send(document.value);
 }
 
 /**
- * Only this stylesheet applies (by its hash); nothing loads or runs but images from the sources
- * named, and forms go to this site only.
+ * Only this stylesheet applies (by its hash), with this origin's when the page loads assets;
+ * nothing loads or runs but images from the sources named and, on a page with assets, scripts of
+ * this origin talking to this origin; forms go to this site only; only the sites named may frame it.
  */
-function cspFor(css: string, imageSources: readonly string[]): string {
+function cspFor(
+  css: string,
+  imageSources: readonly string[],
+  assets: boolean,
+  frameAncestors: readonly string[],
+): string {
+  const inline = `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
   return (
-    `default-src 'none'; style-src 'sha256-${createHash('sha256').update(css).digest('base64')}'; ` +
+    `default-src 'none'; style-src ${assets ? `'self' ${inline}` : inline}; ` +
+    (assets ? "script-src 'self'; connect-src 'self'; " : '') +
     (imageSources.length > 0 ? `img-src ${imageSources.join(' ')}; ` : '') +
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    `base-uri 'none'; form-action 'self'; frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`
   );
 }
 
