@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { login, signedInDriversAtDepot, type Tenant } from './fixtures.ts';
+import { signedInDriversAtDepot, type Tenant } from './fixtures.ts';
 import type { Client } from './http.ts';
 import type { TestServer } from './server.ts';
 
