@@ -89,6 +89,9 @@ describe('custom maps', () => {
     assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
     assert.equal(renamed.body.map.name, 'Renamed');
     assert.deepEqual(renamed.body.map.style, { labels: false, clustering: false });
+    const restyled = await call('PATCH', `/v1/client/maps/${mapId}`, employee, { style: { labels: false } });
+    assert.deepEqual(restyled.body.map.style, { labels: false, clustering: true }, 'what is left out stays');
+    await call('PATCH', `/v1/client/maps/${mapId}`, employee, { style: { labels: true } });
     const deleted = await call('DELETE', `/v1/client/maps/${second.body.map.id}`, employee);
     assert.deepEqual(deleted.body, { result: true, deleted: second.body.map.id });
     const gone = await call('GET', `/v1/client/maps/${second.body.map.id}`, admin);

@@ -9,6 +9,7 @@ import {
   MAX_FEATURES,
   MAX_MAPS,
   MAX_ZONES,
+  mapStyleChanges,
   mapStyleInput,
   zoneGeometryInput,
 } from './schemas.ts';
@@ -157,15 +158,11 @@ export function mapsOperations(maps: MapsService): Operation[] {
       input: z.object({
         map_id: id,
         name: z.string().trim().min(1).max(100).optional(),
-        style: mapStyleInput.partial().optional(),
+        style: mapStyleChanges.optional(),
         embed_origins: embedOriginsInput.optional(),
       }),
       output: mapAnswer,
-      handler: (ctx, { map_id, ...changes }) =>
-        maps.update(ctx, map_id, {
-          ...changes,
-          style: changes.style as { labels: boolean; clustering: boolean } | undefined,
-        }),
+      handler: (ctx, { map_id, ...changes }) => maps.update(ctx, map_id, changes),
     }),
     defineOperation({
       name: 'delete_map',

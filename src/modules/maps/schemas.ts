@@ -35,6 +35,11 @@ export const mapStyleInput = z.object({
   clustering: z.boolean().default(false).describe('Nearby markers drawn as one numbered cluster'),
 });
 export type MapStyle = z.output<typeof mapStyleInput>;
+/** A change of style: what is left out stays as it is (no defaults here, unlike a new map's). */
+export const mapStyleChanges = z.object({
+  labels: z.boolean().optional(),
+  clustering: z.boolean().optional(),
+});
 
 const layerBase = {
   key: z

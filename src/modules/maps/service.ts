@@ -98,7 +98,7 @@ export class MapsService {
   async update(
     ctx: OperationContext,
     id: number,
-    changes: { name?: string; style?: MapStyle; embed_origins?: string[] },
+    changes: { name?: string; style?: Partial<MapStyle>; embed_origins?: string[] },
   ) {
     const businessId = businessOf(ctx);
     const current = await this.map(ctx, id, { lock: true });
