@@ -25,7 +25,7 @@ function refusals(answer: Answer): Record<string, string> {
   return Object.fromEntries(answer.body.details.fields.map((field: Json) => [field.field, field.message]));
 }
 
-/** Service zones: GeoJSON checked strictly on upload, refusals in the caller's language, bounded. */
+/** Service zones: GeoJSON checked strictly on upload, refusals in the caller’s language, bounded; and the bounds of maps. */
 describe('service zones', () => {
   let server: TestServer;
   let api: Http;
@@ -188,5 +188,18 @@ describe('service zones', () => {
       'embed_origins.4': message,
       'embed_origins.5': message,
     });
+  });
+  it('bounds the maps of a business', async () => {
+    const have = (await api.get('/api/v1/client/maps', { token: admin })).body.total;
+    for (let i = have; i < 100; i++) {
+      assert.equal(
+        (await api.post('/api/v1/client/maps', { name: `Map ${i}` }, { token: admin })).status,
+        200,
+      );
+    }
+    const full = await api.post('/api/v1/client/maps', { name: 'One too many' }, { token: admin });
+    assert.equal(full.status, 422);
+    assert.equal(full.body.error_code, 'MAPS_FULL');
+    assert.equal(full.body.message, 'A business keeps at most 100 maps: delete one first.');
   });
 });
