@@ -92,6 +92,8 @@ describe('custom maps', () => {
     const restyled = await call('PATCH', `/v1/client/maps/${mapId}`, employee, { style: { labels: false } });
     assert.deepEqual(restyled.body.map.style, { labels: false, clustering: true }, 'what is left out stays');
     await call('PATCH', `/v1/client/maps/${mapId}`, employee, { style: { labels: true } });
+    const empty = await call('GET', `/v1/client/maps/${second.body.map.id}/geojson`, employee);
+    assert.deepEqual(empty.body.geojson, { type: 'FeatureCollection', features: [] }, 'a map without layers');
     const deleted = await call('DELETE', `/v1/client/maps/${second.body.map.id}`, employee);
     assert.deepEqual(deleted.body, { result: true, deleted: second.body.map.id });
     const gone = await call('GET', `/v1/client/maps/${second.body.map.id}`, admin);

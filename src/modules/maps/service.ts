@@ -203,8 +203,9 @@ export class MapsService {
     const businessId = businessOf(ctx);
     const map = await this.map(ctx, id);
     const layers = layerKey === undefined ? map.layers : map.layers.filter((layer) => layer.key === layerKey);
-    if (layers.length === 0)
-      throw new AppError('MAP_LAYER_NOT_FOUND', { params: { map: id, layer: layerKey! } });
+    if (layerKey !== undefined && layers.length === 0) {
+      throw new AppError('MAP_LAYER_NOT_FOUND', { params: { map: id, layer: layerKey } });
+    }
     const contents = await this.reader.read(ctx.db, businessId, layers, {
       now: this.clock.now(),
       lang: ctx.lang,
