@@ -84,8 +84,8 @@ export function publicFeatures(layer: LayerDefinition, content: LayerContent): F
   }
 }
 
-/** Field types whose values say nothing of a person: free text and places may. */
-const SAFE_FIELD_TYPES: ReadonlySet<string> = new Set(['number', 'boolean', 'date', 'enum']);
+/** Field types whose values say nothing of a person (free text and places may): what `public_fields` may name. */
+export const SAFE_FIELD_TYPES: ReadonlySet<string> = new Set(['number', 'boolean', 'date', 'enum']);
 
 /** A coordinate on a 0.01° grid (about 1.1 km of latitude): a neighbourhood, not a door. */
 function coarse(degrees: number): number {

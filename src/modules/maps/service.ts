@@ -11,7 +11,7 @@ import { validationErrorMap } from '../../platform/i18n/index.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { type Feature, type FeatureCollection, staffFeatures } from './geojson.ts';
 import { type LayerContent, LayerReader, type LayerSources } from './layers.ts';
-import { publicFeatures } from './public-view.ts';
+import { publicFeatures, SAFE_FIELD_TYPES } from './public-view.ts';
 import * as repo from './repository.ts';
 import {
   type LayerDefinition,
@@ -29,9 +29,6 @@ export const GEOJSON = 'application/geo+json';
 
 type MapRow = Omit<Selectable<MapsTables['maps']>, 'link_hash'>;
 type LayerInput = z.output<typeof layerInput>;
-
-/** Field types a published map may show of dataset records (see public-view.ts). */
-const PUBLIC_FIELD_TYPES = new Set(['number', 'boolean', 'date', 'enum']);
 
 /**
  * Custom maps: a business's named sets of layers drawn from its own data (places, address book,
@@ -324,7 +321,7 @@ export class MapsService {
             key: 'unknown_field',
             params: { field: name },
           });
-        else if (!PUBLIC_FIELD_TYPES.has(field.type)) {
+        else if (!SAFE_FIELD_TYPES.has(field.type)) {
           problems.push({
             path: [index, 'public_fields', at],
             key: 'public_field_type',
