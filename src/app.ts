@@ -52,6 +52,7 @@ import {
   roadNetwork,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
+import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
   type PaymentProvider,
@@ -113,6 +114,7 @@ export interface Services {
   analytics: AnalyticsService;
   datasets: DatasetsService;
   warehouses: WarehousesService;
+  maps: MapsService;
   chat: ChatService;
   /** Order chat's live push: the outbox handler and the embedded broker's rules. */
   chatPush: ChatPush;
@@ -223,6 +225,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     analytics: new AnalyticsService(clock, accounts, orders, dispatch),
     datasets,
     warehouses,
+    // Custom maps draw each layer through the service of the module that owns its data.
+    maps: new MapsService(clock, { addresses, datasets, warehouses, dispatch }, config.publicBaseUrl),
     chat,
     chatPush: new ChatPush(
       chat,
@@ -338,6 +342,7 @@ export function createCatalog(services: Services): Catalog {
     .register(analyticsOperations(services.analytics))
     .register(datasetsOperations(services.datasets))
     .register(warehousesOperations(services.warehouses))
+    .register(mapsOperations(services.maps))
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }));
 }

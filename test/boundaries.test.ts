@@ -146,6 +146,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0032_dispatch_settings.sql': 'dispatch',
   '0033_skills.sql': 'skills',
   '0034_approval_page_sessions.sql': 'approvals',
+  '0036_maps.sql': 'maps',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -16,7 +16,7 @@ interface Order {
   type: string | null;
   postal?: string;
   time_window: { start: string; end: string } | null;
-  dropoff: { postal_code?: string } | null;
+  dropoff: { postal_code?: string; name?: string; phone?: string; line1?: string } | null;
   scheduled_date: string | null;
   packages: Array<{ weight_grams: number | null; tracking_number: string }>;
 }
@@ -26,6 +26,7 @@ describe('demo data', () => {
   let api: Client;
   let admin: string;
   let all: Order[];
+  let publicMap: { id: number; link: string };
   // The test clock is 2026-11-02T09:30Z: 10:30 in Paris.
   const TODAY = '2026-11-02';
   const TOMORROW = '2026-11-03';
@@ -35,6 +36,7 @@ describe('demo data', () => {
     api = client(server.baseUrl);
     const credentials = await seedDemo(server.db, server.app.services, 'demo-pass', server.clock);
     assert.ok(credentials);
+    publicMap = credentials.publicMap;
     admin = await login(api, 'admin@demo.test', 'demo-pass');
     all = (await api.get('/api/v1/client/orders?per_page=200', { token: admin })).body.orders;
   });
@@ -157,6 +159,28 @@ describe('demo data', () => {
       open.body.records.map((record: { values: { name: string } }) => record.values.name),
       ['Galeries Lafayette goods-in', 'Montparnasse tower reception'],
     );
+  });
+
+  it("publishes a map of the day that shows the business's places and routes, and no one's name", async () => {
+    const staff = await api.get(`/api/v1/client/maps/${publicMap.id}`, { token: admin });
+    assert.equal(staff.body.map.name, 'Today in Paris');
+    const count = (body: { layers: Array<{ key: string; geojson: { features: unknown[] } }> }, key: string) =>
+      body.layers.find((layer) => layer.key === key)!.geojson.features.length;
+    assert.equal(count(staff.body, 'customer-sites'), 3, 'the open customer sites');
+    assert.ok(count(staff.body, 'routes') > 0, "today's routes");
+    const open = await api.get(`/api/v1/maps/${publicMap.link}`);
+    assert.equal(open.status, 200, JSON.stringify(open.body));
+    assert.deepEqual(
+      open.body.layers.map((layer: { key: string }) => layer.key),
+      staff.body.layers.map((layer: { key: string }) => layer.key),
+    );
+    assert.equal(count(open.body, 'routes'), count(staff.body, 'routes'));
+    const text = JSON.stringify(open.body);
+    const people = all.flatMap((order) => [order.dropoff?.name, order.dropoff?.phone, order.dropoff?.line1]);
+    for (const words of people.filter((w): w is string => typeof w === 'string' && w.length > 3)) {
+      assert.ok(!text.includes(words), `${words} is on the published map`);
+    }
+    assert.ok(!text.includes('Dara Driver'));
   });
 
   it('assigns the customer app to the demo business, ready to bootstrap', async () => {

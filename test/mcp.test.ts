@@ -67,6 +67,9 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   get_dataset: { auth: 'A', risk: 'low', scopes: ['datasets:read'] },
   list_dataset_groups: { auth: 'A', risk: 'low', scopes: ['datasets:read'] },
   search_dataset_records: { auth: 'A', risk: 'low', scopes: ['datasets:read'] },
+  // The service's own read tools of custom maps (docs/maps.md).
+  list_maps: { auth: 'A', risk: 'low', scopes: ['maps:read'] },
+  get_map: { auth: 'A', risk: 'low', scopes: ['maps:read'] },
   list_alliances: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
   get_alliance: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },
   list_alliance_members: { auth: 'A', risk: 'low', scopes: ['alliance:read'] },

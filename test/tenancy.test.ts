@@ -242,6 +242,47 @@ describe('tenant isolation', () => {
   };
 
   /** A dataset of A (in a group of A) with one record, made by the first dataset check. */
+  let mapOfAMade: Promise<{ mapId: number; zoneId: number }> | undefined;
+  const mapOfA = () => {
+    mapOfAMade ??= (async () => {
+      const ring = [
+        [1, 1],
+        [1.1, 1],
+        [1.1, 1.1],
+        [1, 1],
+      ];
+      const zone = await api.post(
+        '/api/v1/client/service-zones',
+        { name: 'A zone', geometry: { type: 'Polygon', coordinates: [ring] } },
+        { token: tokenOfA },
+      );
+      const map = await api.post(
+        '/api/v1/client/maps',
+        { name: 'A map', layers: [{ key: 'zones', kind: 'service_zones', name: 'Zones' }] },
+        { token: tokenOfA },
+      );
+      return { mapId: map.body.map.id as number, zoneId: zone.body.zone.id as number };
+    })();
+    return mapOfAMade;
+  };
+  /** B reaching A's map or zone by its id: 404, and A's map and zone as they were. */
+  const mapRefused =
+    (
+      code: 'MAP_NOT_FOUND' | 'SERVICE_ZONE_NOT_FOUND',
+      method: string,
+      path: (ids: { mapId: number; zoneId: number }) => string,
+      body?: unknown,
+    ) =>
+    async () => {
+      const ids = await mapOfA();
+      const answer = await api.call(method, `/api/v1/client/${path(ids)}`, { token: adminOfB(), body });
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, code);
+      const map = await api.get(`/api/v1/client/maps/${ids.mapId}`, { token: tokenOfA });
+      assert.equal(map.body.map.name, 'A map');
+      assert.equal(map.body.map.visibility, 'authenticated');
+      assert.equal(map.body.layers[0].geojson.features[0].properties.name, 'A zone');
+    };
   let datasetOfAMade: Promise<{ groupId: number; datasetId: number; recordId: number }> | undefined;
   const datasetOfA = () => {
     datasetOfAMade ??= (async () => {
@@ -557,6 +598,78 @@ describe('tenant isolation', () => {
       await refusedAs('ORDER_NOT_FOUND', 'PUT', `orders/${orderOfA.id}/required-skills`, { skills: [] })();
       assert.deepEqual(await orderAsA(), before);
     },
+    list_maps: async () => {
+      const { mapId } = await mapOfA();
+      const answer = await api.get('/api/v1/client/maps', { token: adminOfB() });
+      assert.ok(answer.body.maps.every((map: { id: number }) => map.id !== mapId));
+    },
+    get_map: mapRefused('MAP_NOT_FOUND', 'GET', ({ mapId }) => `maps/${mapId}`),
+    create_map: async () => {
+      const { zoneId } = await mapOfA();
+      const answer = await api.post(
+        '/api/v1/client/maps',
+        { name: 'B', layers: [{ key: 'z', kind: 'service_zones', name: 'Z', zone_ids: [zoneId] }] },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 422, JSON.stringify(answer.body));
+      assert.equal(answer.body.details.fields[0].field, 'layers.0.zone_ids.0');
+    },
+    update_map: mapRefused('MAP_NOT_FOUND', 'PATCH', ({ mapId }) => `maps/${mapId}`, { name: 'taken' }),
+    delete_map: mapRefused('MAP_NOT_FOUND', 'DELETE', ({ mapId }) => `maps/${mapId}`),
+    set_map_layers: mapRefused('MAP_NOT_FOUND', 'PUT', ({ mapId }) => `maps/${mapId}/layers`, { layers: [] }),
+    export_map_geojson: mapRefused('MAP_NOT_FOUND', 'GET', ({ mapId }) => `maps/${mapId}/geojson`),
+    publish_map: mapRefused('MAP_NOT_FOUND', 'POST', ({ mapId }) => `maps/${mapId}/publish`, {}),
+    revoke_map_link: mapRefused('MAP_NOT_FOUND', 'POST', ({ mapId }) => `maps/${mapId}/revoke`, {}),
+    list_service_zones: async () => {
+      const { zoneId } = await mapOfA();
+      const answer = await api.get('/api/v1/client/service-zones', { token: adminOfB() });
+      assert.ok(answer.body.zones.every((zone: { id: number }) => zone.id !== zoneId));
+    },
+    upload_service_zone: async () => {
+      // B's upload is B's own: A's map still draws A's zone only.
+      const ring = [
+        [2, 2],
+        [2.1, 2],
+        [2.1, 2.1],
+        [2, 2],
+      ];
+      const answer = await api.post(
+        '/api/v1/client/service-zones',
+        { name: 'B zone', geometry: { type: 'Polygon', coordinates: [ring] } },
+        { token: adminOfB() },
+      );
+      assert.equal(answer.status, 200);
+      const { mapId } = await mapOfA();
+      const map = await api.get(`/api/v1/client/maps/${mapId}`, { token: tokenOfA });
+      assert.deepEqual(
+        map.body.layers[0].geojson.features.map((f: { properties: { name: string } }) => f.properties.name),
+        ['A zone'],
+      );
+    },
+    replace_service_zone: mapRefused(
+      'SERVICE_ZONE_NOT_FOUND',
+      'PUT',
+      ({ zoneId }) => `service-zones/${zoneId}`,
+      {
+        name: 'taken',
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        },
+      },
+    ),
+    delete_service_zone: mapRefused(
+      'SERVICE_ZONE_NOT_FOUND',
+      'DELETE',
+      ({ zoneId }) => `service-zones/${zoneId}`,
+    ),
     list_dataset_groups: async () => {
       const { groupId } = await datasetOfA();
       const answer = await api.get('/api/v1/client/dataset-groups', { token: adminOfB() });

@@ -35,6 +35,8 @@ export interface DemoCredentials {
   accounts: Array<{ kind: AccountKind; email: string }>;
   /** The allied second business and its accounts (same password). */
   partner: { business: string; accounts: Array<{ kind: AccountKind; email: string }> };
+  /** The demo's published map: its link id, shown here once (only its digest is stored). */
+  publicMap: { id: number; link: string };
 }
 
 /**
@@ -100,6 +102,10 @@ export async function seedDemo(
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       { staff: [ids.employee, ids.driver] },
     );
+    const publicMap = await seedDemoMaps(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     await seedDemoChat(services, {
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       driver: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
@@ -112,6 +118,7 @@ export async function seedDemo(
         business: DEMO_PARTNER_CODE,
         accounts: DEMO_PARTNER_ACCOUNTS.map(({ kind, email }) => ({ kind, email })),
       },
+      publicMap,
     };
   });
 }
@@ -376,6 +383,58 @@ async function seedDemoDatasets(services: Services, ctx: OperationContext): Prom
   }
 }
 
+/**
+ * A service zone over central Paris and a map of the day (the zone, the business's places, its
+ * sites, the open customer sites, today's routes and the drivers), published: what a map page
+ * shows at first start.
+ */
+async function seedDemoMaps(services: Services, ctx: OperationContext) {
+  const { maps, datasets } = services;
+  const { zone } = await maps.createZone(ctx, {
+    name: 'Central Paris',
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [2.25, 48.815],
+          [2.42, 48.815],
+          [2.42, 48.905],
+          [2.25, 48.905],
+          [2.25, 48.815],
+        ],
+      ],
+    },
+  });
+  const sites = (await datasets.list(ctx, { page: 1, per_page: 10 })).datasets.find(
+    (dataset) => dataset.name === 'Customer sites',
+  );
+  const { map } = await maps.create(ctx, {
+    name: 'Today in Paris',
+    style: { labels: true, clustering: false },
+    layers: [
+      { key: 'zones', kind: 'service_zones', name: 'Service area', zone_ids: [zone.id] },
+      { key: 'places', kind: 'points_of_interest', name: 'Our places' },
+      { key: 'sites', kind: 'sites', name: 'Warehouses and depots', include: ['warehouses', 'depots'] },
+      ...(sites
+        ? [
+            {
+              key: 'customer-sites',
+              kind: 'dataset' as const,
+              name: 'Open customer sites',
+              dataset_id: sites.id,
+              where: { status: { eq: 'open' } },
+              public_fields: ['status', 'docks'],
+            },
+          ]
+        : []),
+      { key: 'routes', kind: 'routes', name: "Today's routes" },
+      { key: 'drivers', kind: 'drivers', name: 'Drivers', within_minutes: 120 },
+    ],
+  });
+  const { link } = await maps.publish(ctx, map.id, {});
+  return { id: map.id, link: link.id };
+}
+
 export function demoPassword(configured: string | undefined): string {
   return configured ?? randomBytes(12).toString('base64url');
 }
@@ -397,6 +456,7 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     `Allied business "${credentials.partner.business}" (shares its tracking with "demo"), same password:`,
     ...credentials.partner.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
     `Customer app configuration: ${baseUrl}/api/v1/apps/${DEMO_APP_CODE}/clients/${credentials.business}/bootstrap`,
+    `Published map "Today in Paris": ${baseUrl}/api/v1/maps/${credentials.publicMap.link}`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,

@@ -84,6 +84,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Contractor (broker) companies working for a business: the rules that give each its planning pool.',
   Customer:
     'Customer-facing reads of a customer account: its settings (the families it settles offline) and its credit balance.',
+  'Custom Maps':
+    "Public/embed and authenticated business maps: layers of the business's own data, service zones, published links, GeoJSON export.",
   Dataset:
     "Flexible data storage and geocoding: a business's own tables of records (groups, datasets with a declared field schema, records checked on write, geocoded, imported from CSV or JSON and searched by fields, words and distance), and placing an address on the map.",
   Developer:

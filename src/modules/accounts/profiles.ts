@@ -18,6 +18,8 @@ export const SCOPES = [
   'wms:write',
   'datasets:read',
   'datasets:write',
+  'maps:read',
+  'maps:write',
   'alliance:read',
   'alliance:write',
   'webhooks:read',

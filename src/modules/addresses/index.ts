@@ -9,3 +9,4 @@ export {
 } from './geocoding.ts';
 export { addressesOperations } from './operations.ts';
 export { AddressesService } from './service.ts';
+export { POI_CATEGORIES, type PoiCategory } from './tables.ts';

@@ -270,3 +270,36 @@ export async function placesMatching(
      LIMIT 5`.execute(db);
   return rows;
 }
+
+/** The business's points of interest of these categories (all when none), oldest first, at most `limit`. */
+export function poisForMap(
+  db: Queryable<AddressesTables>,
+  businessId: number,
+  categories: readonly string[] | undefined,
+  limit: number,
+) {
+  return db
+    .selectFrom('points_of_interest')
+    .select(['id', 'name', 'category', 'line1', 'postal_code', 'city', 'country', 'lat', 'lng'])
+    .where('business_id', '=', businessId)
+    .$if(categories !== undefined && categories.length > 0, (q) =>
+      q.where('category', 'in', categories as AddressesTables['points_of_interest']['category'][]),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The business's own address book entries that have a point (never a customer's book), oldest first. */
+export function placedAddressesOf(db: Queryable<AddressesTables>, businessId: number, limit: number) {
+  return db
+    .selectFrom('saved_addresses')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('customer_user_id', 'is', null)
+    .where('lat', 'is not', null)
+    .where('lng', 'is not', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { GeocodeResult, Geocoder } from '../../platform/geocoding.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
@@ -275,6 +276,25 @@ export class AddressesService {
       repo.poisOf(ctx.db, businessId, { category: query.category, ...pageWindow(query) }),
     ]);
     return { result: true as const, ...envelopeOf(query, total), points: rows.map(poiView) };
+  }
+
+  /** The business's points of interest (of these categories) as a map draws them, at most `limit`. */
+  async mapPlaces(
+    db: Queryable,
+    businessId: number,
+    categories: readonly string[] | undefined,
+    limit: number,
+  ) {
+    return repo.poisForMap(db, businessId, categories, limit);
+  }
+
+  /**
+   * The entries of the business's own address book that have a point, as a map draws them, at
+   * most `limit`; customers' books never.
+   */
+  async mapAddresses(db: Queryable, businessId: number, limit: number) {
+    const rows = await repo.placedAddressesOf(db, businessId, limit);
+    return rows.map((row) => ({ ...viewOf(row), lat: row.lat!, lng: row.lng! }));
   }
 
   private async poi(ctx: OperationContext, id: number) {

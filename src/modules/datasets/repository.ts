@@ -356,6 +356,8 @@ export interface RecordSearch {
   where: Array<{ field: FieldSpec; condition: Condition }>;
   near?: { lat: number; lng: number; radius_m: number };
   order: 'relevance' | 'distance' | 'newest';
+  /** Only records with a point (a map layer's). */
+  placed?: boolean;
 }
 
 /** The great-circle distance from the record's point to `near`, in metres (haversine). */
@@ -396,6 +398,7 @@ function conditionsOf(search: RecordSearch) {
     }
   }
   if (search.words) parts.push(sql`${wordScore(search.words)} >= ${MIN_SIMILARITY}::float8`);
+  if (search.placed) parts.push(sql`r.lat is not null and r.lng is not null`);
   if (search.near) {
     parts.push(sql`r.lat is not null and ${distanceTo(search.near)} <= ${search.near.radius_m}::float8`);
   }

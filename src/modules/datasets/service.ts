@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Geocoder } from '../../platform/geocoding.ts';
-import { errorMessage } from '../../platform/i18n/index.ts';
+import { errorMessage, type Language } from '../../platform/i18n/index.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { mapInSlices, parseCsvInSlices, TimeSlices } from '../../platform/slices.ts';
@@ -597,6 +597,54 @@ export class DatasetsService {
         ...recordView(row),
         score: row.score === null ? null : rounded(row.score),
         distance_m: row.distance_m === null ? null : Math.round(row.distance_m),
+      })),
+    };
+  }
+
+  /**
+   * A dataset's placed records (those with a point) that match a search, newest first, at most
+   * `limit`, with the dataset's fields: what a map layer draws. Null when the business has no
+   * such dataset; conditions that do not fit its fields are refused as the search refuses them.
+   */
+  async placedRecords(
+    db: Queryable,
+    businessId: number,
+    search: { dataset_id: number; q?: string; where?: Record<string, Condition>; near?: SearchInput['near'] },
+    limit: number,
+    lang: Language,
+  ) {
+    const [dataset] = await repo.datasetsOf(db, businessId, {
+      ids: [search.dataset_id],
+      limit: 1,
+      offset: 0,
+    });
+    if (!dataset) return null;
+    const byName = checkConditions(dataset.fields, search.where ?? {}, lang);
+    const query: repo.RecordSearch = {
+      businessId,
+      datasetId: dataset.id,
+      words: search.q,
+      where: Object.entries(search.where ?? {}).map(([name, condition]) => ({
+        field: byName.get(name)!,
+        condition,
+      })),
+      near: search.near,
+      order: 'newest',
+      placed: true,
+    };
+    const [total, rows] = await Promise.all([
+      repo.countMatches(db, query),
+      repo.matches(db, query, { limit, offset: 0 }),
+    ]);
+    return {
+      dataset: { id: dataset.id, name: dataset.name, fields: dataset.fields },
+      total: Number(total),
+      records: rows.map((row) => ({
+        id: row.id,
+        label: labelOf(dataset.fields, row.data, dataset.name, row.id),
+        values: row.data,
+        lat: row.lat!,
+        lng: row.lng!,
       })),
     };
   }

@@ -3,6 +3,7 @@
 export { type DriverVocabulary, driverOperations } from './driver-operations.ts';
 export { DriverWork } from './driver-work.ts';
 export { planEditOperations } from './edit-operations.ts';
+export type { MapRoute, MapStop } from './map-reads.ts';
 export { dispatchOperations } from './operations.ts';
 export { PlanEdits } from './plan-edits.ts';
 export type { RoadNetwork, TravelMatrix } from './roads.ts';

@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrderScope, OrderStatusListener, OrdersService } from '../orders/index.ts';
 import { OFF_ROUTE } from '../orders/index.ts';
+import { DispatchMapReads } from './map-reads.ts';
 import { seconds } from './order-legs.ts';
 import {
   type BuildRouteInput,
@@ -41,6 +42,8 @@ interface Planner {
 /** Drivers and their working profiles, routes, and route building from the planning pool. */
 export class DispatchService implements PlanningFleet {
   private readonly planning: RoutePlanning;
+  /** Depots, a day's routes and the drivers' last positions as maps draw them. */
+  readonly maps: DispatchMapReads;
 
   constructor(
     private readonly clock: Clock,
@@ -49,6 +52,7 @@ export class DispatchService implements PlanningFleet {
     roads: RoadNetwork,
   ) {
     this.planning = new RoutePlanning(clock, accounts, orders, roads, this);
+    this.maps = new DispatchMapReads(accounts, orders);
   }
 
   /**

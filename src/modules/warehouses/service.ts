@@ -1,5 +1,6 @@
 import type { OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { DispatchService } from '../dispatch/index.ts';
 import type { OrderStatus, OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/index.ts';
@@ -38,6 +39,26 @@ export class WarehousesService implements OrderStatusListener {
     this.receiving = new WarehouseReceiving(clock, orders, tracking, this.floor);
     this.routes = new RouteScans(clock, orders, dispatch, this.floor);
     this.transfers = new WarehouseTransfers(clock, orders, tracking, this.floor);
+  }
+
+  /** The business's warehouses that have a point, at most `limit`, by code: what a map draws. */
+  async mapSites(db: Queryable, businessId: number, limit: number) {
+    const rows = await repo.warehousesOf(db, businessId);
+    return rows
+      .filter((row) => row.lat !== null && row.lng !== null)
+      .slice(0, limit)
+      .map((row) => ({
+        id: row.id,
+        code: row.code,
+        name: row.name,
+        line1: row.line1,
+        postal_code: row.postal_code,
+        city: row.city,
+        country: row.country,
+        lat: row.lat!,
+        lng: row.lng!,
+        depot_id: row.depot_id,
+      }));
   }
 
   /**

@@ -46,6 +46,17 @@ const en = {
   at_most_days: 'At most {max} days.',
   time_zone: 'Expected an IANA time zone such as Europe/Paris.',
   location_code: 'Expected up to 32 letters, digits, ., _ and -, starting with a letter or a digit.',
+  longitude: 'Expected a longitude from -180 to 180 (GeoJSON puts longitude first).',
+  latitude: 'Expected a latitude from -90 to 90 (GeoJSON puts latitude second).',
+  ring_positions: 'A linear ring needs at least 4 positions.',
+  ring_closed: 'A linear ring must end at the position it starts from.',
+  zone_vertices: 'A zone holds at most {max} positions.',
+  site_origin:
+    'Expected a site origin such as https://shop.example.com: http or https, a host and an optional port, nothing after.',
+  unknown_service_zone: 'No service zone {id} in this business.',
+  unknown_dataset: 'No dataset {id} in this business.',
+  public_field_type:
+    'A published map shows only number, boolean, date and enum fields; {field} is none of them.',
 };
 
 export type FieldMessageKey = keyof typeof en;
@@ -94,6 +105,17 @@ const fr: FieldMessages = {
   time_zone: 'Un fuseau horaire IANA est attendu, par exemple Europe/Paris.',
   location_code:
     'Jusqu’à 32 lettres, chiffres, ., _ et - sont attendus, en commençant par une lettre ou un chiffre.',
+  longitude: 'Une longitude de -180 à 180 est attendue (GeoJSON place la longitude en premier).',
+  latitude: 'Une latitude de -90 à 90 est attendue (GeoJSON place la latitude en second).',
+  ring_positions: 'Un anneau linéaire demande au moins 4 positions.',
+  ring_closed: 'Un anneau linéaire doit finir à la position où il commence.',
+  zone_vertices: 'Une zone compte au plus {max} positions.',
+  site_origin:
+    'Une origine de site est attendue, par exemple https://shop.example.com : http ou https, un hôte et un port facultatif, rien après.',
+  unknown_service_zone: 'Aucune zone de service {id} dans cette entreprise.',
+  unknown_dataset: 'Aucun jeu de données {id} dans cette entreprise.',
+  public_field_type:
+    'Une carte publiée ne montre que des champs nombre, booléen, date et énumération ; {field} n’en est pas un.',
 };
 
 const de: FieldMessages = {
@@ -141,6 +163,17 @@ const de: FieldMessages = {
   time_zone: 'Erwartet wird eine IANA-Zeitzone wie Europe/Paris.',
   location_code:
     'Erwartet werden bis zu 32 Buchstaben, Ziffern, ., _ und -, beginnend mit einem Buchstaben oder einer Ziffer.',
+  longitude: 'Erwartet wird ein Längengrad von -180 bis 180 (GeoJSON nennt den Längengrad zuerst).',
+  latitude: 'Erwartet wird ein Breitengrad von -90 bis 90 (GeoJSON nennt den Breitengrad als zweiten).',
+  ring_positions: 'Ein linearer Ring braucht mindestens 4 Positionen.',
+  ring_closed: 'Ein linearer Ring muss an der Position enden, an der er beginnt.',
+  zone_vertices: 'Eine Zone umfasst höchstens {max} Positionen.',
+  site_origin:
+    'Erwartet wird der Ursprung einer Website wie https://shop.example.com: http oder https, ein Host und ein optionaler Port, nichts danach.',
+  unknown_service_zone: 'Keine Servicezone {id} in diesem Unternehmen.',
+  unknown_dataset: 'Kein Datensatz {id} in diesem Unternehmen.',
+  public_field_type:
+    'Eine veröffentlichte Karte zeigt nur Zahlen-, Wahrheitswert-, Datums- und Auswahlfelder; {field} ist keines davon.',
 };
 
 const es: FieldMessages = {
@@ -183,6 +216,17 @@ const es: FieldMessages = {
   at_most_days: 'Como máximo {max} días.',
   time_zone: 'Se espera una zona horaria IANA, como Europe/Paris.',
   location_code: 'Se esperan hasta 32 letras, dígitos, ., _ y -, empezando por una letra o un dígito.',
+  longitude: 'Se espera una longitud de -180 a 180 (GeoJSON pone la longitud primero).',
+  latitude: 'Se espera una latitud de -90 a 90 (GeoJSON pone la latitud en segundo lugar).',
+  ring_positions: 'Un anillo lineal necesita al menos 4 posiciones.',
+  ring_closed: 'Un anillo lineal debe terminar en la posición donde empieza.',
+  zone_vertices: 'Una zona tiene como máximo {max} posiciones.',
+  site_origin:
+    'Se espera el origen de un sitio, como https://shop.example.com: http o https, un host y un puerto opcional, nada después.',
+  unknown_service_zone: 'No hay ninguna zona de servicio {id} en esta empresa.',
+  unknown_dataset: 'No hay ningún conjunto de datos {id} en esta empresa.',
+  public_field_type:
+    'Un mapa publicado solo muestra campos de número, booleano, fecha y enumeración; {field} no es ninguno de ellos.',
 };
 
 const zhHans: FieldMessages = {
@@ -224,6 +268,16 @@ const zhHans: FieldMessages = {
   at_most_days: '最多 {max} 天。',
   time_zone: '应为 IANA 时区，例如 Europe/Paris。',
   location_code: '应为最多 32 个字母、数字、.、_ 和 -，以字母或数字开头。',
+  longitude: '应为 -180 到 180 之间的经度（GeoJSON 中经度在前）。',
+  latitude: '应为 -90 到 90 之间的纬度（GeoJSON 中纬度在后）。',
+  ring_positions: '线性环至少需要 4 个位置。',
+  ring_closed: '线性环必须在起点位置结束。',
+  zone_vertices: '一个区域最多包含 {max} 个位置。',
+  site_origin:
+    '应为网站来源，例如 https://shop.example.com：http 或 https、主机名和可选端口，之后不能有其他内容。',
+  unknown_service_zone: '本企业没有服务区域 {id}。',
+  unknown_dataset: '本企业没有数据集 {id}。',
+  public_field_type: '公开地图只显示数字、布尔、日期和枚举字段；{field} 不属于其中任何一种。',
 };
 
 const zhHant: FieldMessages = {
@@ -265,6 +319,16 @@ const zhHant: FieldMessages = {
   at_most_days: '最多 {max} 天。',
   time_zone: '應為 IANA 時區，例如 Europe/Paris。',
   location_code: '應為最多 32 個字母、數字、.、_ 和 -，以字母或數字開頭。',
+  longitude: '應為 -180 到 180 之間的經度（GeoJSON 中經度在前）。',
+  latitude: '應為 -90 到 90 之間的緯度（GeoJSON 中緯度在後）。',
+  ring_positions: '線性環至少需要 4 個位置。',
+  ring_closed: '線性環必須在起點位置結束。',
+  zone_vertices: '一個區域最多包含 {max} 個位置。',
+  site_origin:
+    '應為網站來源，例如 https://shop.example.com：http 或 https、主機名稱和選用的連接埠，之後不能有其他內容。',
+  unknown_service_zone: '本企業沒有服務區域 {id}。',
+  unknown_dataset: '本企業沒有資料集 {id}。',
+  public_field_type: '公開地圖只顯示數字、布林、日期和列舉欄位；{field} 不屬於其中任何一種。',
 };
 
 export const FIELD_MESSAGES: Readonly<Record<Language, FieldMessages>> = {

@@ -216,4 +216,10 @@ export const de: ErrorMessages = {
   SMS_MARKETING_DISABLED: 'SMS-Marketing ist für dieses Unternehmen nicht eingeschaltet.',
   ORDER_CHAT_CLOSED: 'Der Chat zu Auftrag {order} ist geschlossen: Öffnen Sie ihn wieder, um zu schreiben.',
   CUSTOMER_CHAT_OFF: 'Kundenchat ist für Auftrag {order} nicht erlaubt.',
+  MAP_NOT_FOUND: 'Keine Karte {id} in diesem Unternehmen.',
+  MAP_LINK_NOT_FOUND: 'Keine veröffentlichte Karte hat diesen Link: Er wurde womöglich widerrufen.',
+  MAP_LAYER_NOT_FOUND: 'Die Karte {map} hat keine Ebene {layer}.',
+  MAPS_FULL: 'Ein Unternehmen hat höchstens {limit} Karten: Löschen Sie zuerst eine.',
+  SERVICE_ZONE_NOT_FOUND: 'Keine Servicezone {id} in diesem Unternehmen.',
+  SERVICE_ZONES_FULL: 'Ein Unternehmen hat höchstens {limit} Servicezonen: Löschen Sie zuerst eine.',
 };

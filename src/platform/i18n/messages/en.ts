@@ -198,4 +198,10 @@ export const en: ErrorMessages = {
   SMS_MARKETING_DISABLED: 'SMS marketing is not turned on for this business.',
   ORDER_CHAT_CLOSED: 'The chat of order {order} is closed: reopen it to post.',
   CUSTOMER_CHAT_OFF: 'Customer chat is not allowed on order {order}.',
+  MAP_NOT_FOUND: 'No map {id} in this business.',
+  MAP_LINK_NOT_FOUND: 'No published map has this link: it may have been revoked.',
+  MAP_LAYER_NOT_FOUND: 'Map {map} has no layer {layer}.',
+  MAPS_FULL: 'A business keeps at most {limit} maps: delete one first.',
+  SERVICE_ZONE_NOT_FOUND: 'No service zone {id} in this business.',
+  SERVICE_ZONES_FULL: 'A business keeps at most {limit} service zones: delete one first.',
 };

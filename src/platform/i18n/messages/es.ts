@@ -207,4 +207,10 @@ export const es: ErrorMessages = {
   SMS_MARKETING_DISABLED: 'El marketing por SMS no está activado para esta empresa.',
   ORDER_CHAT_CLOSED: 'El chat del pedido {order} está cerrado: vuelva a abrirlo para escribir.',
   CUSTOMER_CHAT_OFF: 'El chat con el cliente no está permitido en el pedido {order}.',
+  MAP_NOT_FOUND: 'No hay ningún mapa {id} en esta empresa.',
+  MAP_LINK_NOT_FOUND: 'Ningún mapa publicado tiene este enlace: puede haber sido revocado.',
+  MAP_LAYER_NOT_FOUND: 'El mapa {map} no tiene la capa {layer}.',
+  MAPS_FULL: 'Una empresa guarda como máximo {limit} mapas: elimine uno primero.',
+  SERVICE_ZONE_NOT_FOUND: 'No hay ninguna zona de servicio {id} en esta empresa.',
+  SERVICE_ZONES_FULL: 'Una empresa guarda como máximo {limit} zonas de servicio: elimine una primero.',
 };

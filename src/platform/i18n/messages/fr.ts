@@ -218,4 +218,10 @@ export const fr: ErrorMessages = {
   SMS_MARKETING_DISABLED: "Le marketing par SMS n'est pas activé pour cette entreprise.",
   ORDER_CHAT_CLOSED: 'La discussion de la commande {order} est fermée : rouvrez-la pour écrire.',
   CUSTOMER_CHAT_OFF: "La discussion avec le client n'est pas autorisée pour la commande {order}.",
+  MAP_NOT_FOUND: 'Aucune carte {id} dans cette entreprise.',
+  MAP_LINK_NOT_FOUND: 'Aucune carte publiée n’a ce lien : il a peut-être été révoqué.',
+  MAP_LAYER_NOT_FOUND: 'La carte {map} n’a pas de couche {layer}.',
+  MAPS_FULL: 'Une entreprise garde au plus {limit} cartes : supprimez-en une d’abord.',
+  SERVICE_ZONE_NOT_FOUND: 'Aucune zone de service {id} dans cette entreprise.',
+  SERVICE_ZONES_FULL: 'Une entreprise garde au plus {limit} zones de service : supprimez-en une d’abord.',
 };

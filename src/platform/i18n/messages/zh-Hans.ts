@@ -176,4 +176,10 @@ export const zhHans: ErrorMessages = {
   SMS_MARKETING_DISABLED: '此企业未开启短信营销。',
   ORDER_CHAT_CLOSED: '订单 {order} 的聊天已关闭：请重新打开后再发送。',
   CUSTOMER_CHAT_OFF: '订单 {order} 不允许客户聊天。',
+  MAP_NOT_FOUND: '本企业没有地图 {id}。',
+  MAP_LINK_NOT_FOUND: '没有已发布的地图使用此链接：它可能已被撤销。',
+  MAP_LAYER_NOT_FOUND: '地图 {map} 没有图层 {layer}。',
+  MAPS_FULL: '一个企业最多保留 {limit} 张地图：请先删除一张。',
+  SERVICE_ZONE_NOT_FOUND: '本企业没有服务区域 {id}。',
+  SERVICE_ZONES_FULL: '一个企业最多保留 {limit} 个服务区域：请先删除一个。',
 };

@@ -176,4 +176,10 @@ export const zhHant: ErrorMessages = {
   SMS_MARKETING_DISABLED: '此企業未開啟簡訊行銷。',
   ORDER_CHAT_CLOSED: '訂單 {order} 的聊天已關閉：請重新開啟後再傳送。',
   CUSTOMER_CHAT_OFF: '訂單 {order} 不允許客戶聊天。',
+  MAP_NOT_FOUND: '本企業沒有地圖 {id}。',
+  MAP_LINK_NOT_FOUND: '沒有已發布的地圖使用此連結：它可能已被撤銷。',
+  MAP_LAYER_NOT_FOUND: '地圖 {map} 沒有圖層 {layer}。',
+  MAPS_FULL: '一個企業最多保留 {limit} 張地圖：請先刪除一張。',
+  SERVICE_ZONE_NOT_FOUND: '本企業沒有服務區域 {id}。',
+  SERVICE_ZONES_FULL: '一個企業最多保留 {limit} 個服務區域：請先刪除一個。',
 };
