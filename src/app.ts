@@ -9,6 +9,8 @@ import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerApprovalsPage } from './doors/pages/approvals.ts';
+import { registerMapAssets } from './doors/pages/map-assets.ts';
+import { registerMapsPages } from './doors/pages/maps.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
 import { registerTrackingPage } from './doors/pages/track.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
@@ -395,9 +397,13 @@ export async function createApp(
   http.addHook('onClose', () => limits.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
-  registerApprovalsPage(http, catalog, executor, services.approvals.sessions.on(db), {
+  const pageSettings = {
     secureCookies: config.publicBaseUrl.startsWith('https:'),
-  });
+    mapTiles: config.mapTiles,
+  };
+  registerApprovalsPage(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
+  registerMapAssets(http);
+  registerMapsPages(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor, config.graphqlBudgets);
