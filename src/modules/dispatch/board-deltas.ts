@@ -30,17 +30,20 @@ export function deltasBetween(before: BoardAnswer, after: BoardAnswer): StreamEv
   for (const route of after.routes) {
     const previous = old.get(route.id);
     old.delete(route.id);
-    if (!previous || !sameLayout(previous.stops, route.stops)) {
+    // A route no read touched since keeps its very stops: nothing of them to compare.
+    const sameStops = previous?.stops === route.stops;
+    if (!previous || (!sameStops && !sameLayout(previous.stops, route.stops))) {
       push('route', { route });
       continue;
     }
     if (JSON.stringify(summaryOf(previous)) !== JSON.stringify(summaryOf(route))) {
       push('route', { route: summaryOf(route) });
     }
-    route.stops.forEach((stop, index) => {
-      if (JSON.stringify(stop) !== JSON.stringify(previous.stops[index]))
-        push('stop', { route_id: route.id, stop });
-    });
+    if (!sameStops)
+      route.stops.forEach((stop, index) => {
+        if (JSON.stringify(stop) !== JSON.stringify(previous.stops[index]))
+          push('stop', { route_id: route.id, stop });
+      });
     if (route.position && !samePosition(previous.position, route.position)) {
       push('position', { route_id: route.id, driver_id: route.driver.id, position: route.position });
     }

@@ -202,29 +202,33 @@ export class DispatchBoard {
       );
       const names = await this.accounts.namesOf(trx, driverIds);
       const orders = new Map(orderRows.filter((o) => !o.waiting).map((o) => [o.id, o]));
+      const stopsByRoute = new Map<number, typeof stops>();
+      for (const stop of stops) {
+        const list = stopsByRoute.get(stop.route_id);
+        if (list) list.push(stop);
+        else stopsByRoute.set(stop.route_id, [stop]);
+      }
       const routes = new Map<number, BoardState['routes'] extends Map<number, infer R> ? R : never>();
       for (const row of rows) {
-        const own = stops
-          .filter((stop) => stop.route_id === row.id)
-          .map((stop): BoardStop => {
-            const order = orders.get(stop.order_id);
-            const pickup = stop.leg === 'pickup';
-            // The order's window is its customer's: the delivery's, or the pickup's of a pickup order.
-            const windowed = !pickup || order?.type === 'P';
-            return {
-              order_id: stop.order_id,
-              order_ref: order?.order_ref ?? '',
-              sequence: stop.sequence,
-              leg: stop.leg,
-              state: stop.status,
-              order_status: order?.status ?? 'PLANNED',
-              window: windowed ? windowOf(order?.window_start ?? null, order?.window_end ?? null) : null,
-              lat: (pickup ? order?.pickup_lat : order?.dropoff_lat) ?? null,
-              lng: (pickup ? order?.pickup_lng : order?.dropoff_lng) ?? null,
-              arrived_at: stop.arrived_at?.toISOString() ?? null,
-              completed_at: stop.completed_at?.toISOString() ?? null,
-            };
-          });
+        const own = (stopsByRoute.get(row.id) ?? []).map((stop): BoardStop => {
+          const order = orders.get(stop.order_id);
+          const pickup = stop.leg === 'pickup';
+          // The order's window is its customer's: the delivery's, or the pickup's of a pickup order.
+          const windowed = !pickup || order?.type === 'P';
+          return {
+            order_id: stop.order_id,
+            order_ref: order?.order_ref ?? '',
+            sequence: stop.sequence,
+            leg: stop.leg,
+            state: stop.status,
+            order_status: order?.status ?? 'PLANNED',
+            window: windowed ? windowOf(order?.window_start ?? null, order?.window_end ?? null) : null,
+            lat: (pickup ? order?.pickup_lat : order?.dropoff_lat) ?? null,
+            lng: (pickup ? order?.pickup_lng : order?.dropoff_lng) ?? null,
+            arrived_at: stop.arrived_at?.toISOString() ?? null,
+            completed_at: stop.completed_at?.toISOString() ?? null,
+          };
+        });
         const position = positions.get(row.driver_user_id);
         routes.set(row.id, {
           id: row.id,
