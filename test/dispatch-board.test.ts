@@ -264,6 +264,24 @@ describe('the dispatch board', () => {
     assert.equal((await board(`?depot_id=${depotId}`)).routes.length, 2);
     const employee = await board('', await login(api, tenant.emails.employee));
     assert.equal(employee.routes.length, 2);
+    const graphql = await api.post(
+      '/api/graphql',
+      {
+        query:
+          '{ dispatchBoard(silent_minutes: 30) { version routes { id stops_done } exceptions { kind key } } }',
+      },
+      { token: admin },
+    );
+    assert.equal(graphql.status, 200, JSON.stringify(graphql.body));
+    const rest = await board('?silent_minutes=30');
+    assert.deepEqual(
+      graphql.body.data.dispatchBoard.routes,
+      rest.routes.map((route: Json) => ({ id: route.id, stops_done: route.stops_done })),
+    );
+    assert.deepEqual(
+      graphql.body.data.dispatchBoard.exceptions.map((e: Json) => e.key),
+      rest.exceptions.map((e: Json) => e.key),
+    );
     for (const token of [first.token, await login(api, tenant.emails.customer)]) {
       const refused = await api.get(BOARD, { token });
       assert.equal(refused.status, 403, JSON.stringify(refused.body));

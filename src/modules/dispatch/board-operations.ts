@@ -34,9 +34,10 @@ export const boardSchema = z.object({
   date: z.string(),
   depot_id: z.int().nullable(),
   version: z
-    .int()
+    .number()
     .describe(
-      'Never goes back: a board (or a live message) with a greater version was read later (docs/dispatch-board.md)',
+      'A whole number that never goes back: a board (or a live message) with a greater version was read later ' +
+        '(docs/dispatch-board.md). A number, not a 32-bit integer: it is the database transaction counter',
     ),
   observed_at: z.string().describe('When the exceptions and ages were judged'),
   silent_after_minutes: z.int(),
