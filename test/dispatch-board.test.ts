@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_STREAMS_PER_BUSINESS } from '../src/modules/dispatch/board-feed.ts';
 import {
   createTenant,
   DROPOFF,
@@ -369,5 +370,33 @@ describe('the dispatch board', () => {
     } finally {
       again.close();
     }
+  });
+
+  it('keeps a business to its share of live boards', { timeout: 60_000 }, async () => {
+    const open = [];
+    try {
+      for (let n = 0; n < MAX_STREAMS_PER_BUSINESS; n++) {
+        const live = await openBoard(server.baseUrl, admin);
+        open.push(live);
+        assert.equal((await live.next()).event, 'snapshot');
+      }
+      const refused = await api.get(BOARD, { token: admin, headers: { accept: 'text/event-stream' } });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.error_code, 'TOO_MANY_STREAMS');
+      assert.equal((await board()).result, true, 'the plain read is not counted');
+    } finally {
+      for (const live of open) live.close();
+    }
+  });
+
+  it('ends its live boards when the instance shuts down', { timeout: 60_000 }, async () => {
+    const instance = await startInstance(server);
+    const live = await openBoard(instance.baseUrl, admin);
+    assert.equal((await live.next()).event, 'snapshot');
+    await instance.close();
+    await assert.rejects(
+      live.until(() => false),
+      /the stream ended/,
+    );
   });
 });
