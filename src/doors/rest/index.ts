@@ -22,6 +22,8 @@ export const API_PREFIX = '/api';
 
 /** A comment line this often keeps an idle live answer open through proxies that drop quiet connections. */
 const HEARTBEAT_MS = 15_000;
+/** What a live answer may hold unsent for a slow client before it is closed. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 const JSON_OBJECT = z.record(z.string(), z.unknown());
 
@@ -158,9 +160,20 @@ function streamEvents(reply: FastifyReply, stream: EventStream, liveAnswers: Set
   liveAnswers.add(end);
   // The response closes when the client goes away (a request's own close comes once its body is read).
   raw.on('close', end);
-  const sink: EventSink = { send: (event) => !ended && raw.write(eventFrame(event)), end };
+  const sink: EventSink = {
+    send: (event) => {
+      if (ended) return;
+      // A client that reads slower than the messages come gets closed rather than held in memory;
+      // it reconnects to a fresh start.
+      if (raw.writableLength > MAX_BUFFERED_BYTES) end();
+      else raw.write(eventFrame(event));
+    },
+    end,
+  };
   detach = stream.attach(sink);
+  // Ended while attaching; or the client was gone before it could be told, and nothing else will end it.
   if (ended) detach();
+  else if (raw.destroyed) end();
 }
 
 /**
