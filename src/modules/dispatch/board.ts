@@ -326,7 +326,16 @@ export function exceptionsOf(
 ): BoardException[] {
   const local = formatLocalDateTime(now, timeZone);
   const passed = (time: string) => `${query.date} ${clockTime(time)}` < local;
-  const at = (time: string) => localInstant(query.date, time, timeZone).toISOString();
+  // A day's windows end at a few distinct times: each placed once.
+  const instants = new Map<string, string>();
+  const at = (time: string) => {
+    let instant = instants.get(time);
+    if (instant === undefined) {
+      instant = localInstant(query.date, time, timeZone).toISOString();
+      instants.set(time, instant);
+    }
+    return instant;
+  };
   const found: BoardException[] = [];
   const add = (exception: Omit<BoardException, 'order' | 'leg' | 'since'> & Partial<BoardException>) =>
     found.push({ leg: null, since: null, order: null, ...exception });
@@ -391,7 +400,7 @@ export function exceptionsOf(
     });
   }
   const rank = (kind: ExceptionKind) => EXCEPTION_KINDS.indexOf(kind);
-  return found.sort((a, b) => rank(a.kind) - rank(b.kind) || a.key.localeCompare(b.key, 'en'));
+  return found.sort((a, b) => rank(a.kind) - rank(b.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 function windowOf(start: string | null, end: string | null) {
