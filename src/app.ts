@@ -45,6 +45,9 @@ import {
 import { DatasetsService, datasetsOperations, PLACING_TOPIC } from './modules/datasets/index.ts';
 import { developerOperations } from './modules/developer/index.ts';
 import {
+  BoardFeed,
+  boardOperations,
+  DispatchBoard,
   DispatchService,
   DriverWork,
   dispatchOperations,
@@ -128,6 +131,10 @@ export interface Services {
   driverWork: DriverWork;
   /** Tells the in-memory caches of every instance what changed (public timelines); listens once started. */
   cacheInvalidation: CacheInvalidation;
+  /** The dispatch board's reads. */
+  dispatchBoard: DispatchBoard;
+  /** Live dispatch boards: hears changes committed on any instance once started. */
+  boardFeed: BoardFeed;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -195,6 +202,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   });
   const webhooks = new WebhooksService(clock, accounts, config.webhooks);
   events.subscribe(webhooks.onEvents);
+  // Every order status change tells the live dispatch boards of its business, once it commits.
+  events.subscribe(BoardFeed.hearsOrders);
+  const dispatchBoard = new DispatchBoard(clock, accounts, orders);
   const agentTools = new AgentToolCalls();
   const chat = new ChatService(clock, accounts, orders, contractors);
   // Order chat is "migrated" for a business once the business saved its chat settings.
@@ -241,6 +251,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apiSurface,
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
+    dispatchBoard,
+    boardFeed: new BoardFeed(dispatchBoard),
   };
 }
 
@@ -326,6 +338,7 @@ export function createCatalog(services: Services): Catalog {
     .register(contractorsOperations(services.contractors, services.assignments))
     .register(ordersOperations(services.orders, services.accounts, { incidentReasons: INCIDENT_REASONS }))
     .register(dispatchOperations(services.dispatch))
+    .register(boardOperations(services.dispatchBoard, services.boardFeed))
     .register(skillsOperations(services.skills))
     .register(planEditOperations(services.planEdits))
     .register(trackingOperations(services.tracking))
@@ -393,6 +406,7 @@ export async function createApp(
   });
   services.agentTools.connect(catalog, executor);
   services.apiSurface.connect(catalog, executor);
+  services.boardFeed.connect(db);
   const http = createHttpServer(config, metrics);
   http.addHook('onClose', () => limits.close());
   await registerRestDoor(http, catalog, executor);
@@ -457,6 +471,8 @@ export async function createApp(
       await outbox.start(pool);
       // Public timelines are kept in memory only while this instance hears every change.
       if (pool) await services.cacheInvalidation.start(pool);
+      // Live dispatch boards hear what every instance commits.
+      if (pool) await services.boardFeed.start(pool);
       // Delivery logs past their retention, drivers' writes past any replay and the approvals
       // page's ended sessions, hourly.
       const prune = () => {
@@ -471,6 +487,7 @@ export async function createApp(
     stopBackground: async () => {
       clearInterval(pruning);
       await services.cacheInvalidation.stop();
+      await services.boardFeed.stop();
       await outbox.stop();
       await mqtt.stop();
     },

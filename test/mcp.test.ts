@@ -40,6 +40,7 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   reject_pending_write: { auth: 'A', risk: 'medium', scopes: ['approvals:write'] },
   get_routes: { auth: 'A', risk: 'low', scopes: ['routes:read'] },
   get_route_detail: { auth: 'A', risk: 'low', scopes: ['routes:read'] },
+  get_dispatch_board: { auth: 'A', risk: 'low', scopes: ['routes:read'] },
   get_drivers: { auth: 'A', risk: 'low', scopes: ['drivers:read'] },
   get_driver_routes_today: { auth: 'A', risk: 'low', scopes: ['routes:read', 'drivers:read'] },
   get_build_route_options: { auth: 'A', risk: 'low', scopes: ['routes:read'] },

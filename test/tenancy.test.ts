@@ -1161,6 +1161,17 @@ describe('tenant isolation', () => {
       assert.equal(answer.status, 404);
       assert.equal(answer.body.error_code, 'ROUTE_NOT_FOUND');
     },
+    get_dispatch_board: async () => {
+      const asA = await api.get('/api/v1/client/dispatch/board?date=2026-11-04', { token: tokenOfA });
+      assert.ok(
+        asA.body.routes.some((r: { id: number }) => r.id === routeOfA),
+        JSON.stringify(asA.body),
+      );
+      const answer = await api.get('/api/v1/client/dispatch/board?date=2026-11-04', { token: adminOfB() });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.ok(answer.body.routes.every((r: { id: number }) => r.id !== routeOfA));
+      assert.ok(answer.body.exceptions.every((e: { order_id: number | null }) => e.order_id !== orderOfA.id));
+    },
     get_my_routes: async () => {
       const answer = await api.get('/api/v1/driver/routes?date=2026-11-04', { token: tokensOfB.driver });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));

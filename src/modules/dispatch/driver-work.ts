@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { OrderStatus, OrdersService, OrderView, StatusDetails } from '../orders/index.ts';
+import { signalBoard } from './board-repository.ts';
 import * as repo from './driver-repository.ts';
 import { type DispatchService, stopAnswer } from './service.ts';
 
@@ -305,6 +306,8 @@ export class DriverWork {
     const answer = await apply(
       write.device_time === undefined ? this.clock.now() : this.deviceTime(write.device_time),
     );
+    // The route's live boards read it again (its stops, its driver's position) once this commits.
+    await signalBoard(ctx.db, claimed.business_id, { routeIds: [write.route_id] });
     await repo.saveAnswer(ctx.db, driverId, write.client_id, answer);
     return answer;
   }

@@ -1,5 +1,8 @@
-// The dispatch module (depots, driver profiles, routes, route building, plan edits and the driver's work): what other modules, the doors and the composition root may use.
+// The dispatch module (depots, driver profiles, routes, route building, plan edits, the driver's work and the dispatch board): what other modules, the doors and the composition root may use.
 
+export { DispatchBoard } from './board.ts';
+export { BoardFeed } from './board-feed.ts';
+export { boardOperations } from './board-operations.ts';
 export { type DriverVocabulary, driverOperations } from './driver-operations.ts';
 export { DriverWork } from './driver-work.ts';
 export { planEditOperations } from './edit-operations.ts';

@@ -4,6 +4,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import type { TrackingService } from '../tracking/index.ts';
+import { signalBoard } from './board-repository.ts';
 import * as edits from './edits-repository.ts';
 import { clockTime, seconds } from './order-legs.ts';
 import {
@@ -292,6 +293,8 @@ export class PlanEdits {
     const rows = await edits.lockRoutes(ctx.db, businessOf(ctx), ids);
     const missing = ids.find((id) => !rows.some((row) => row.id === id));
     if (missing !== undefined) throw new AppError('ROUTE_NOT_FOUND', { params: { route: missing } });
+    // Every edit loads the routes it changes: their live boards read them again once it commits.
+    await signalBoard(ctx.db, businessOf(ctx), { routeIds: ids });
     const stopRows = await repo.stopsOf(ctx.db, ids);
     const views = new Map(
       (

@@ -5,6 +5,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrderScope, OrdersService } from '../orders/index.ts';
+import { signalBoard } from './board-repository.ts';
 import { clockTime, demandOf, legsOf, seconds } from './order-legs.ts';
 import * as repo from './repository.ts';
 import {
@@ -254,6 +255,8 @@ export class RoutePlanning {
       businessId,
       rebuild.dissolved.map((route) => route.id),
     );
+    // Routes made and dissolved: the business's live boards read the day again once this commits.
+    await signalBoard(ctx.db, businessId, { all: true });
 
     const refs = new Map(pool.map((order) => [order.id, order.order_ref]));
     const unassigned = [

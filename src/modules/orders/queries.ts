@@ -6,7 +6,7 @@ import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import type { OrderView } from './schemas.ts';
-import { ORDER_STATUSES, type OrderStatus, TERMINAL_STATUSES } from './statuses.ts';
+import { DISPATCHABLE, ORDER_STATUSES, type OrderStatus, TERMINAL_STATUSES } from './statuses.ts';
 import {
   type ContractorPools,
   type OrderScope,
@@ -15,6 +15,9 @@ import {
   visibleIn,
   wholeBusiness,
 } from './views.ts';
+
+/** Statuses of an order on no route that dispatch still has to plan (held orders apart). */
+const UNPLANNED = DISPATCHABLE.filter((status) => status !== 'HOLD');
 
 export interface OrderListQuery {
   status?: OrderStatus[];
@@ -173,6 +176,25 @@ export class OrderQueries {
    */
   async views(db: Queryable, businessId: number, orderIds: number[]): Promise<OrderView[]> {
     return viewsOf(db, wholeBusiness(businessId), orderIds);
+  }
+
+  /**
+   * What the dispatch board shows of orders (status, window, coordinates; no names or phones):
+   * these orders, and, for a date, those waiting on no route in a status dispatch still acts on
+   * (`waiting: true`) or held, at most `limit` of those. One statement.
+   */
+  boardOrders(
+    db: Queryable,
+    businessId: number,
+    ids: readonly number[],
+    waiting?: { date: string; limit: number },
+  ) {
+    return repo.boardOrders(db, businessId, ids, waiting ? { ...waiting, statuses: UNPLANNED } : null);
+  }
+
+  /** How many orders of the date the board counts as unplanned, and as held. */
+  waitingCounts(db: Queryable, businessId: number, date: string) {
+    return repo.countWaiting(db, businessId, date, UNPLANNED);
   }
 
   /** Order facts for listing beside other records (reference, status, date, route). */

@@ -584,3 +584,61 @@ export function deleteReturnReason(db: Queryable<OrdersTables>, businessId: numb
     .returning('code')
     .executeTakeFirst();
 }
+
+/**
+ * What the dispatch board shows of orders, in one statement: these orders, and those of the date
+ * waiting on no route (in `waiting` statuses, delivered by the business itself) or held, at most
+ * `limit` of the latter. Coordinates only, never names or phones.
+ */
+export function boardOrders(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  ids: readonly number[],
+  waiting: { date: string; statuses: readonly OrderStatus[]; limit: number } | null,
+) {
+  const columns = sql`o.id, o.order_ref, o.type, o.status, o.window_start, o.window_end, o.route_id,
+    (o.pickup ->> 'lat')::float8 AS pickup_lat, (o.pickup ->> 'lng')::float8 AS pickup_lng,
+    (o.dropoff ->> 'lat')::float8 AS dropoff_lat, (o.dropoff ->> 'lng')::float8 AS dropoff_lng`;
+  const listed = sql`SELECT ${columns}, false AS waiting FROM orders o
+    WHERE o.business_id = ${businessId} AND o.id = ANY(${[...ids]}::bigint[])`;
+  const query = waiting
+    ? sql`${listed} UNION ALL (SELECT ${columns}, true AS waiting FROM orders o
+        WHERE o.business_id = ${businessId} AND o.scheduled_date = ${waiting.date}::date
+          AND o.carrier IS NULL
+          AND (o.status = 'HOLD' OR (o.route_id IS NULL AND o.status = ANY(${[...waiting.statuses]}::text[])))
+        ORDER BY o.id LIMIT ${waiting.limit})`
+    : listed;
+  return query
+    .$castTo<{
+      id: number;
+      order_ref: string;
+      type: OrderRow['type'];
+      status: OrderStatus;
+      window_start: string | null;
+      window_end: string | null;
+      route_id: number | null;
+      pickup_lat: number | null;
+      pickup_lng: number | null;
+      dropoff_lat: number | null;
+      dropoff_lng: number | null;
+      waiting: boolean;
+    }>()
+    .execute(db)
+    .then((result) => result.rows);
+}
+
+/** How many orders of the date wait on no route, and how many are held (the board's totals). */
+export async function countWaiting(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  date: string,
+  statuses: readonly OrderStatus[],
+) {
+  const result = await sql<{ unplanned: number; held: number }>`SELECT
+      count(*) FILTER (WHERE o.route_id IS NULL AND o.status = ANY(${[...statuses]}::text[]))::int AS unplanned,
+      count(*) FILTER (WHERE o.status = 'HOLD')::int AS held
+    FROM orders o WHERE o.business_id = ${businessId} AND o.scheduled_date = ${date}::date AND o.carrier IS NULL`.execute(
+    db,
+  );
+  return result.rows[0] ?? { unplanned: 0, held: 0 };
+}

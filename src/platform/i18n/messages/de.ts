@@ -36,6 +36,8 @@ export const de: ErrorMessages = {
   PROOF_NOT_FOUND: '{proof} ist keine für diesen Auftrag hochgeladene Nachweisdatei ({kind}).',
   VALIDATION_FAILED: 'Einige Felder sind ungültig: {fields}.',
   RATE_LIMITED: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
+  TOO_MANY_STREAMS:
+    'Für dieses Unternehmen sind zu viele Live-Übersichten geöffnet (höchstens {limit}); schließen Sie eine und versuchen Sie es erneut.',
   INTERNAL_ERROR: 'Bei uns ist ein Fehler aufgetreten. Nennen Sie dem Support die Anfrage-ID {request_id}.',
   ORDER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Auftrag {order}.',
   ORDER_REF_TAKEN: 'Die Auftragsreferenz {order_ref} wird in diesem Unternehmen bereits verwendet.',

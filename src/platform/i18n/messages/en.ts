@@ -37,6 +37,8 @@ export const en: ErrorMessages = {
   PROOF_NOT_FOUND: '{proof} is not a {kind} proof file uploaded for this order.',
   VALIDATION_FAILED: 'Some fields are invalid: {fields}.',
   RATE_LIMITED: 'Too many attempts. Try again in {seconds} seconds.',
+  TOO_MANY_STREAMS:
+    'Too many live boards are open for this business ({limit} at most); close one and try again.',
   INTERNAL_ERROR: 'Something went wrong on our side. Quote request id {request_id} if you contact support.',
   ORDER_NOT_FOUND: 'No order {order} exists in this business.',
   ORDER_REF_TAKEN: 'The order reference {order_ref} is already used in this business.',

@@ -36,6 +36,8 @@ export const es: ErrorMessages = {
   PROOF_NOT_FOUND: '{proof} no es un archivo de prueba ({kind}) subido para este pedido.',
   VALIDATION_FAILED: 'Algunos campos no son válidos: {fields}.',
   RATE_LIMITED: 'Demasiados intentos. Vuelva a intentarlo dentro de {seconds} segundos.',
+  TOO_MANY_STREAMS:
+    'Hay demasiados tableros en vivo abiertos para esta empresa ({limit} como máximo); cierre uno y vuelva a intentarlo.',
   INTERNAL_ERROR:
     'Algo falló de nuestro lado. Indique el identificador de solicitud {request_id} si contacta con soporte.',
   ORDER_NOT_FOUND: 'No existe el pedido {order} en esta empresa.',

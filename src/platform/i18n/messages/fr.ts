@@ -36,6 +36,8 @@ export const fr: ErrorMessages = {
   PROOF_NOT_FOUND: '{proof} n’est pas un fichier de preuve ({kind}) envoyé pour cette commande.',
   VALIDATION_FAILED: 'Certains champs sont invalides : {fields}.',
   RATE_LIMITED: 'Trop de tentatives. Réessayez dans {seconds} secondes.',
+  TOO_MANY_STREAMS:
+    'Trop de tableaux en direct sont ouverts pour cette entreprise ({limit} au plus) ; fermez-en un et réessayez.',
   INTERNAL_ERROR:
     'Une erreur est survenue de notre côté. Indiquez l’identifiant de requête {request_id} si vous contactez le support.',
   ORDER_NOT_FOUND: "Aucune commande {order} n'existe dans cette entreprise.",

@@ -32,6 +32,7 @@ export const zhHans: ErrorMessages = {
   PROOF_NOT_FOUND: '{proof} 不是为此订单上传的证明文件（{kind}）。',
   VALIDATION_FAILED: '部分字段无效：{fields}。',
   RATE_LIMITED: '尝试次数过多，请在 {seconds} 秒后重试。',
+  TOO_MANY_STREAMS: '该企业打开的实时看板过多（最多 {limit} 个），请关闭一个后重试。',
   INTERNAL_ERROR: '服务器内部出错。联系客服时请提供请求编号 {request_id}。',
   ORDER_NOT_FOUND: '本企业不存在订单 {order}。',
   ORDER_REF_TAKEN: '订单参考号 {order_ref} 已在本企业中使用。',

@@ -32,6 +32,7 @@ export const zhHant: ErrorMessages = {
   PROOF_NOT_FOUND: '{proof} 不是為此訂單上傳的證明檔案（{kind}）。',
   VALIDATION_FAILED: '部分欄位無效：{fields}。',
   RATE_LIMITED: '嘗試次數過多，請於 {seconds} 秒後再試。',
+  TOO_MANY_STREAMS: '該企業開啟的即時看板過多（最多 {limit} 個），請關閉一個後再試。',
   INTERNAL_ERROR: '伺服器內部發生錯誤。聯絡客服時請提供請求編號 {request_id}。',
   ORDER_NOT_FOUND: '本企業不存在訂單 {order}。',
   ORDER_REF_TAKEN: '訂單參考號 {order_ref} 已在本企業中使用。',

@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { DispatchTables, DriverWorkTables, PlanEditTables } from './tables.ts';
+
+// SQL of the dispatch board: a day's routes with their vehicle and depot, drivers' last positions,
+// the version of a read, and the word that the board changed.
+
+type Db = Queryable<DispatchTables & DriverWorkTables & PlanEditTables>;
+
+/** The channel every instance listens on for board changes; a NOTIFY fires only if its transaction commits. */
+export const BOARD_CHANNEL = 'tms_board';
+
+/** Most routes one board shows (a day of 250 routes is the size the service is measured at). */
+export const MAX_BOARD_ROUTES = 1000;
+
+/**
+ * The routes of a date (or only these ids of it), with the vehicle type they drive (the route's
+ * vehicle, else the driver's profile) and their driver's depot, the depot filter applied.
+ */
+export function boardRoutes(
+  db: Db,
+  businessId: number,
+  filter: { date: string; depotId: number | null; ids?: readonly number[] },
+) {
+  return db
+    .selectFrom('routes as r')
+    .leftJoin('driver_profiles as p', 'p.user_id', 'r.driver_user_id')
+    .leftJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+    .select([
+      'r.id',
+      'r.driver_user_id',
+      'r.status',
+      'r.locked',
+      'r.departure',
+      'r.started_at',
+      'r.finished_at',
+      'p.depot_id',
+      sql<string | null>`coalesce(v.vehicle_type, p.vehicle_type)`.as('vehicle_type'),
+    ])
+    .where('r.business_id', '=', businessId)
+    .where('r.route_date', '=', filter.date)
+    .$if(filter.depotId !== null, (q) => q.where('p.depot_id', '=', filter.depotId!))
+    .$if(filter.ids !== undefined, (q) => q.where('r.id', 'in', filter.ids!.length ? [...filter.ids!] : [-1]))
+    .orderBy('r.id')
+    .limit(MAX_BOARD_ROUTES)
+    .execute();
+}
+
+/** Each driver's last reported position (by the phone's time), whatever the route; one statement. */
+export async function lastPositions(db: Db, businessId: number, driverIds: readonly number[]) {
+  if (driverIds.length === 0) return [];
+  const result = await sql<{
+    driver_user_id: number;
+    route_id: number;
+    lat: number;
+    lng: number;
+    accuracy_meters: number | null;
+    device_time: Date;
+  }>`SELECT d.id AS driver_user_id, p.route_id, p.lat, p.lng, p.accuracy_meters, p.device_time
+    FROM unnest(${[...new Set(driverIds)]}::bigint[]) AS d(id)
+    CROSS JOIN LATERAL (
+      SELECT route_id, lat, lng, accuracy_meters, device_time FROM driver_positions
+      WHERE business_id = ${businessId} AND driver_user_id = d.id
+      ORDER BY device_time DESC LIMIT 1) AS p`.execute(db);
+  return result.rows;
+}
+
+/**
+ * The version of what a read sees: PostgreSQL's next transaction id when its snapshot was taken.
+ * It never goes back, so a read with a greater version was taken later.
+ */
+export async function readVersion(db: Db): Promise<number> {
+  const result = await sql<{
+    version: string;
+  }>`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS version`.execute(db);
+  return Number(result.rows[0]!.version);
+}
+
+/** What of a business's board a change touched: some routes, some orders, or anything (`all`). */
+export interface BoardChange {
+  routeIds?: readonly number[];
+  orderIds?: readonly number[];
+  all?: boolean;
+}
+
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more: a longer change says "anything". */
+const PAYLOAD_BYTES = 7_000;
+
+/**
+ * In the writer's transaction: tells every instance, once it commits (never for a change rolled
+ * back, a dry run included), what of the business's board the change touched.
+ */
+export async function signalBoard(db: Queryable, businessId: number, change: BoardChange): Promise<void> {
+  let payload = JSON.stringify(
+    change.all
+      ? { b: businessId, a: 1 }
+      : { b: businessId, r: change.routeIds ?? [], o: change.orderIds ?? [] },
+  );
+  if (payload.length > PAYLOAD_BYTES) payload = JSON.stringify({ b: businessId, a: 1 });
+  await sql`SELECT pg_notify(${BOARD_CHANNEL}, ${payload})`.execute(db);
+}
+
+/** A notification's payload read back; undefined for anything else. */
+export function changeOf(payload: string): ({ businessId: number } & BoardChange) | undefined {
+  try {
+    const parsed = JSON.parse(payload) as { b?: unknown; r?: unknown; o?: unknown; a?: unknown };
+    if (typeof parsed.b !== 'number') return undefined;
+    const ids = (value: unknown) =>
+      Array.isArray(value) ? value.filter((id) => typeof id === 'number') : [];
+    return { businessId: parsed.b, all: parsed.a === 1, routeIds: ids(parsed.r), orderIds: ids(parsed.o) };
+  } catch {
+    return undefined;
+  }
+}
