@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-// The named export: 4.13's package gives TypeScript CommonJS types, where the default is the module.
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.ts';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
+import { graveViolations, launchBrowser } from './support/browser.ts';
 import { createTenant, DROPOFF, issuedToken, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -90,10 +88,6 @@ describe('approval page /mcp-approvals', () => {
     await page.waitForURL(/\/mcp-approvals$/);
     return { page, close: () => context.close() };
   }
-  const grave = async (page: Page) =>
-    (await new AxeBuilder({ page }).analyze()).violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.help}`);
 
   before(async () => {
     server = await startTestServer();
@@ -298,11 +292,11 @@ describe('approval page /mcp-approvals', () => {
       const context = await browser.newContext({ locale: 'en-US', ...options });
       const page = await context.newPage();
       await page.goto(`${server.baseUrl}/mcp-approvals`);
-      assert.deepEqual(await grave(page), [], 'sign-in form');
+      assert.deepEqual(await graveViolations(page), [], 'sign-in form');
       await context.close();
       const { page: queue, close } = await signedIn(options);
       assert.ok((await queue.locator('section.card').count()) > 0);
-      assert.deepEqual(await grave(queue), [], 'queue');
+      assert.deepEqual(await graveViolations(queue), [], 'queue');
       await close();
     }
   });

@@ -4,9 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.ts';
+import { graveViolations, launchBrowser } from './support/browser.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { everyLayer, type MapData, PERSONAL, seedMapData } from './support/maps.ts';
@@ -169,12 +168,7 @@ describe('maps pages /maps', () => {
       const page = await newPage(options);
       await page.goto(link.url);
       await drawn(page);
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(
-        serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        [],
-      );
+      assert.deepEqual(await graveViolations(page), []);
       if (process.env.SCREENSHOTS === '1') {
         await mkdir(SCREENSHOTS, { recursive: true });
         await page.screenshot({ path: path.join(SCREENSHOTS, `public-map-${name}.png`), fullPage: true });

@@ -1,5 +1,7 @@
+// The named export: 4.13's package gives TypeScript CommonJS types, where the default is the module.
+import { AxeBuilder } from '@axe-core/playwright';
 import sparticuz from '@sparticuz/chromium';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /**
  * Where the headless Chromium is: CHROMIUM_PATH when set, otherwise the build that the
@@ -13,4 +15,13 @@ export async function chromiumPath(): Promise<string> {
 /** A headless Chromium with its default flags: the page's own CSP and origin rules stay in force. */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: await chromiumPath(), headless: true });
+}
+
+/** axe-core's serious and critical violations on the page as it is now, each with where it is. */
+export async function graveViolations(page: Page): Promise<string[]> {
+  return (await new AxeBuilder({ page }).analyze()).violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
 }

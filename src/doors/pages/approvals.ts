@@ -1,21 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageSessions } from '../../modules/approvals/index.ts';
 import type { Executor } from '../../platform/catalog/executor.ts';
-import type { Caller, Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { type AppError, isAppError } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { type Language, supportedLanguage } from '../../platform/i18n/index.ts';
-import { invocationOf } from '../invocation.ts';
 import { TEXTS, type TextKey } from './approvals-texts.ts';
 import { languageLinks, sendPage } from './layout.ts';
 import {
   acceptForms,
   PageSignIn,
-  type Session,
-  SIGN_IN_TEXTS,
-  type SignInTextKey,
+  type PageView,
+  pageCalls,
+  pageView,
   signedInBar,
   signInForm,
 } from './sign-in.ts';
@@ -57,31 +54,13 @@ export function registerApprovalsPage(
   sessions: PageSessions,
   settings: { secureCookies: boolean },
 ): void {
-  const operation = (name: string) => {
-    const found = catalog.get(name);
-    if (!found) throw new Error(`The catalog has no ${name} operation`);
-    return found;
-  };
-  const login = operation('login');
-  const logout = operation('logout');
-  const me = operation('get_me');
-  const pending = operation('list_pending_approvals');
-  const approve = operation('approve_pending_write');
-  const reject = operation('reject_pending_write');
-  /** Runs an operation from the page: anonymously (sign-in), or as the session's person. */
-  const run = (request: FastifyRequest, lang: Language, op: Operation, input: unknown, person?: Caller) =>
-    executor.execute(op, input, {
-      ...invocationOf(request, 'page', { lang, anonymous: true }),
-      ...(person ? { signedIn: person } : {}),
-    });
-
-  const signIn = new PageSignIn(BASE, 'tms_approvals', sessions, settings.secureCookies);
-
-  /** Ends the session: the sign-in's token revoked, the session revoked, the cookie cleared. */
-  const signOut = async (request: FastifyRequest, reply: FastifyReply, lang: Language, session: Session) => {
-    if (session.person) await run(request, lang, logout, {}, session.person).catch(() => undefined);
-    await signIn.close(reply, session);
-  };
+  const calls = pageCalls(catalog, executor);
+  const me = calls.operation('get_me');
+  const pending = calls.operation('list_pending_approvals');
+  const approve = calls.operation('approve_pending_write');
+  const reject = calls.operation('reject_pending_write');
+  const run = calls.run;
+  const signIn = new PageSignIn(BASE, 'tms_approvals', sessions, settings.secureCookies, calls);
 
   /** The queue, or the sign-in form when the session is missing, over, or its account may not review. */
   const show = async (request: FastifyRequest, reply: FastifyReply, notice?: Notice) => {
@@ -105,7 +84,7 @@ export function registerApprovalsPage(
       } catch (error) {
         if (!isAppError(error)) throw error;
         // An account that may not review (a customer, a driver) is signed out, told why.
-        await signOut(request, reply, view.lang, session);
+        await signIn.signOut(request, reply, view.lang, session);
         if (error.code !== 'UNAUTHENTICATED') notice = notice ?? failed(error, view);
       }
     } else if (session) {
@@ -116,34 +95,14 @@ export function registerApprovalsPage(
   };
 
   app.get(BASE, (request, reply) => show(request, reply));
+  signIn.registerForms(app, {
+    viewOf,
+    show: (request, reply, refusal) =>
+      show(request, reply, refusal && { status: refusal.status, tone: 'alert', text: refusal.message }),
+  });
 
   app.register(async (scope) => {
     acceptForms(scope);
-
-    scope.post(`${BASE}/sign-in`, async (request, reply) => {
-      const view = viewOf(request);
-      const fields = (request.body ?? {}) as Fields;
-      if (!signIn.signInFormValid(request)) return show(request, reply, refusedForm(view));
-      try {
-        const signedIn = (await run(request, view.lang, login, {
-          email: fields.email ?? '',
-          password: fields.password ?? '',
-        })) as { access_token: string };
-        await signIn.open(request, reply, signedIn.access_token);
-        return reply.redirect(view.url(BASE), 303);
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        return show(request, reply, failed(error, view));
-      }
-    });
-
-    scope.post(`${BASE}/sign-out`, async (request, reply) => {
-      const view = viewOf(request);
-      const session = await signIn.formSession(request);
-      if (!session) return show(request, reply, refusedForm(view));
-      await signOut(request, reply, view.lang, session);
-      return reply.redirect(view.url(BASE), 303);
-    });
 
     scope.post<{ Params: { id: string; decision: string } }>(
       `${BASE}/:id/:decision`,
@@ -193,37 +152,18 @@ function refusedForm(view: View): Notice {
   return { status: 403, tone: 'alert', text: view.text('formExpired') };
 }
 
-interface View {
-  lang: Language;
-  chosen: Language | undefined;
-  text(key: TextKey | SignInTextKey): string;
-  /** A link on this page that keeps a chosen language. */
-  url(path: string, query?: Record<string, string>): string;
+interface View extends PageView<TextKey> {
   /** The done/id of a decision just taken, from the redirect. */
   done: { decision: string; id: string } | undefined;
 }
 
 function viewOf(request: FastifyRequest): View {
   const query = request.query as Record<string, unknown>;
-  const chosen = typeof query.lang === 'string' ? supportedLanguage(query.lang) : undefined;
-  const lang = chosen ?? request.lang;
   const done =
     (query.done === 'approved' || query.done === 'rejected') && typeof query.id === 'string'
       ? { decision: query.done, id: query.id }
       : undefined;
-  return {
-    lang,
-    chosen,
-    done,
-    text: (key) =>
-      key in SIGN_IN_TEXTS.en
-        ? SIGN_IN_TEXTS[lang][key as SignInTextKey]
-        : (TEXTS[lang][key as TextKey] ?? TEXTS.en[key as TextKey]),
-    url: (path, extra = {}) => {
-      const params = new URLSearchParams({ ...(chosen ? { lang: chosen } : {}), ...extra }).toString();
-      return params ? `${path}?${params}` : path;
-    },
-  };
+  return { ...pageView(request, TEXTS), done };
 }
 
 function page(reply: FastifyReply, view: View, status: number, body: SafeHtml) {

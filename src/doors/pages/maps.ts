@@ -1,26 +1,19 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageSessions } from '../../modules/approvals/index.ts';
 import type { Executor } from '../../platform/catalog/executor.ts';
-import type { Caller, Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { type Language, supportedLanguage } from '../../platform/i18n/index.ts';
-import { PROJECT_ROOT } from '../../platform/project.ts';
-import { invocationOf } from '../invocation.ts';
-import { languageLinks, sendPage } from './layout.ts';
+import { languageLinks, pageScript, sendPage } from './layout.ts';
 import { MAP_ASSETS } from './map-assets.ts';
 import { MAPS_TEXTS, type MapsTextKey } from './maps-texts.ts';
 import {
-  acceptForms,
+  type FormRefusal,
   PageSignIn,
-  type Session,
-  SIGN_IN_TEXTS,
-  type SignInTextKey,
+  type PageView,
+  pageCalls,
+  pageView,
   signedInBar,
   signInForm,
 } from './sign-in.ts';
@@ -33,19 +26,8 @@ import {
  * The map itself is drawn by browser/map.js from the page's own JSON block: no further request.
  */
 const BASE = '/maps';
-const SCRIPT = readFileSync(path.join(PROJECT_ROOT, 'src', 'doors', 'pages', 'browser', 'map.js'));
-const SCRIPT_PATH = `${BASE}/map.${createHash('sha256').update(SCRIPT).digest('base64url').slice(0, 12)}.js`;
 
-type Text = (key: MapsTextKey | SignInTextKey) => string;
-
-interface View {
-  lang: Language;
-  chosen: Language | undefined;
-  text: Text;
-  url(target: string): string;
-  /** This page's path, for its links in other languages. */
-  path: string;
-}
+type View = PageView<MapsTextKey>;
 
 /** What a map page draws: a name, a style, layers of GeoJSON. */
 interface Drawable {
@@ -67,23 +49,13 @@ export function registerMapsPages(
   sessions: PageSessions,
   settings: { secureCookies: boolean; mapTiles: { url: string; attribution: string } | undefined },
 ): void {
-  const operation = (name: string) => {
-    const found = catalog.get(name);
-    if (!found) throw new Error(`The catalog has no ${name} operation`);
-    return found;
-  };
-  const login = operation('login');
-  const logout = operation('logout');
-  const me = operation('get_me');
-  const list = operation('list_maps');
-  const one = operation('get_map');
-  const published = operation('get_public_map');
-  const signIn = new PageSignIn(BASE, 'tms_maps', sessions, settings.secureCookies);
-  const run = (request: FastifyRequest, lang: Language, op: Operation, input: unknown, person?: Caller) =>
-    executor.execute(op, input, {
-      ...invocationOf(request, 'page', { lang, anonymous: true }),
-      ...(person ? { signedIn: person } : {}),
-    });
+  const calls = pageCalls(catalog, executor);
+  const me = calls.operation('get_me');
+  const list = calls.operation('list_maps');
+  const one = calls.operation('get_map');
+  const published = calls.operation('get_public_map');
+  const signIn = new PageSignIn(BASE, 'tms_maps', sessions, settings.secureCookies, calls);
+  const script = pageScript(app, BASE, 'map');
   const tileOrigin = settings.mapTiles ? new URL(settings.mapTiles.url.split('{')[0]!).origin : undefined;
 
   const page = (
@@ -108,7 +80,7 @@ export function registerMapsPages(
       css: CSS,
       ...(content.map
         ? {
-            assets: { stylesheets: MAP_ASSETS.stylesheets, scripts: [...MAP_ASSETS.scripts, SCRIPT_PATH] },
+            assets: { stylesheets: MAP_ASSETS.stylesheets, scripts: [...MAP_ASSETS.scripts, script] },
             imageSources: ["'self'", 'data:', ...(tileOrigin ? [tileOrigin] : [])],
           }
         : {}),
@@ -143,16 +115,18 @@ export function registerMapsPages(
 <script type="application/json" id="map-data">${mapData(view, drawable, settings.mapTiles)}</script>`,
     });
 
-  const show = async (request: FastifyRequest, reply: FastifyReply, notice?: string, status = 200) => {
+  const show = async (request: FastifyRequest, reply: FastifyReply, refusal?: FormRefusal) => {
     const view = viewOf(request);
+    let notice = refusal?.message;
+    const status = refusal?.status ?? 200;
     const session = await signIn.sessionOf(request);
     if (session?.person) {
       try {
         const [who, maps] = await Promise.all([
-          run(request, view.lang, me, {}, session.person) as Promise<{
+          calls.run(request, view.lang, me, {}, session.person) as Promise<{
             user: { name: string; email: string };
           }>,
-          run(request, view.lang, list, { page: 1, per_page: 100 }, session.person) as Promise<{
+          calls.run(request, view.lang, list, { page: 1, per_page: 100 }, session.person) as Promise<{
             maps: MapSummary[];
           }>,
         ]);
@@ -163,7 +137,7 @@ export function registerMapsPages(
         });
       } catch (error) {
         if (!isAppError(error)) throw error;
-        await signOut(request, reply, view.lang, session);
+        await signIn.signOut(request, reply, view.lang, session);
         if (error.code !== 'UNAUTHENTICATED') notice = notice ?? errorBody(error, view.lang, '').message;
       }
     } else if (session) {
@@ -179,11 +153,6 @@ ${signInForm(view.text, view.text('signInHint'), view.url(`${BASE}/sign-in`), cs
     });
   };
 
-  const signOut = async (request: FastifyRequest, reply: FastifyReply, lang: Language, session: Session) => {
-    if (session.person) await run(request, lang, logout, {}, session.person).catch(() => undefined);
-    await signIn.close(reply, session);
-  };
-
   /** A map that is not there, or not for this caller: 404, in words. */
   const missing = (reply: FastifyReply, view: View, error: unknown) => {
     if (!isAppError(error)) throw error;
@@ -196,19 +165,12 @@ ${signInForm(view.text, view.text('signInHint'), view.url(`${BASE}/sign-in`), cs
   };
 
   app.get(BASE, (request, reply) => show(request, reply));
-  app.get(SCRIPT_PATH, (_request, reply) =>
-    reply
-      .type('text/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      .send(SCRIPT),
-  );
   app.get<{ Params: { mapId: string } }>(`${BASE}/:mapId/view`, async (request, reply) => {
     const view = viewOf(request);
     const session = await signIn.sessionOf(request);
     if (!session?.person) return reply.redirect(view.url(BASE), 303);
     try {
-      const drawable = (await run(
+      const drawable = (await calls.run(
         request,
         view.lang,
         one,
@@ -223,7 +185,7 @@ ${signInForm(view.text, view.text('signInHint'), view.url(`${BASE}/sign-in`), cs
   app.get<{ Params: { linkId: string } }>(`${BASE}/:linkId`, async (request, reply) => {
     const view = viewOf(request);
     try {
-      const drawable = (await run(request, view.lang, published, {
+      const drawable = (await calls.run(request, view.lang, published, {
         link_id: request.params.linkId,
       })) as Drawable & {
         frame_ancestors: string[];
@@ -234,48 +196,11 @@ ${signInForm(view.text, view.text('signInHint'), view.url(`${BASE}/sign-in`), cs
     }
   });
 
-  app.register(async (scope) => {
-    acceptForms(scope);
-    scope.post(`${BASE}/sign-in`, async (request, reply) => {
-      const view = viewOf(request);
-      const fields = (request.body ?? {}) as Record<string, string | undefined>;
-      if (!signIn.signInFormValid(request)) return show(request, reply, view.text('formExpired'), 403);
-      try {
-        const signedIn = (await run(request, view.lang, login, {
-          email: fields.email ?? '',
-          password: fields.password ?? '',
-        })) as { access_token: string };
-        await signIn.open(request, reply, signedIn.access_token);
-        return reply.redirect(view.url(BASE), 303);
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        return show(request, reply, errorBody(error, view.lang, '').message, error.status);
-      }
-    });
-    scope.post(`${BASE}/sign-out`, async (request, reply) => {
-      const view = viewOf(request);
-      const session = await signIn.formSession(request);
-      if (!session) return show(request, reply, view.text('formExpired'), 403);
-      await signOut(request, reply, view.lang, session);
-      return reply.redirect(view.url(BASE), 303);
-    });
-  });
+  signIn.registerForms(app, { viewOf, show });
 }
 
 function viewOf(request: FastifyRequest): View {
-  const query = request.query as Record<string, unknown>;
-  const chosen = typeof query.lang === 'string' ? supportedLanguage(query.lang) : undefined;
-  const lang = chosen ?? request.lang;
-  return {
-    lang,
-    chosen,
-    text: (key) =>
-      key in SIGN_IN_TEXTS.en
-        ? SIGN_IN_TEXTS[lang][key as SignInTextKey]
-        : MAPS_TEXTS[lang][key as MapsTextKey],
-    url: (target) => (chosen ? `${target}?lang=${chosen}` : target),
-    path: request.url.split('?')[0]!,
-  };
+  return pageView(request, MAPS_TEXTS);
 }
 
 function listBody(

@@ -1,10 +1,15 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type PageSessions, REVIEW_SESSION_MAX_HOURS } from '../../modules/approvals/index.ts';
-import type { Caller } from '../../platform/catalog/operation.ts';
+import type { Executor } from '../../platform/catalog/executor.ts';
+import type { Caller, Operation } from '../../platform/catalog/operation.ts';
+import type { Catalog } from '../../platform/catalog/registry.ts';
+import { isAppError } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/html.ts';
+import { errorBody } from '../../platform/http/errors.ts';
 import { headerOf } from '../../platform/http/server.ts';
-import type { Language } from '../../platform/i18n/index.ts';
+import { type Language, supportedLanguage } from '../../platform/i18n/index.ts';
+import { invocationOf } from '../invocation.ts';
 
 /**
  * Signing a person in to one of the service's pages (the approval queue, the dispatch console):
@@ -88,6 +93,41 @@ export const SIGN_IN_TEXTS: Record<Language, Record<SignInTextKey, string>> = {
   },
 };
 
+/** What a page says and links to, in the language of its reader. */
+export interface PageView<K extends string> {
+  lang: Language;
+  /** The language the reader chose with `?lang=`, which the page's links keep. */
+  chosen: Language | undefined;
+  text(key: K | SignInTextKey): string;
+  /** A link of the page that keeps a chosen language, with more query parameters if any. */
+  url(target: string, query?: Record<string, string>): string;
+  /** This page's path, for its links in other languages. */
+  path: string;
+}
+
+/** A page's view of a request: the chosen language (else the browser's), the page's words and the sign-in's. */
+export function pageView<K extends string>(
+  request: FastifyRequest,
+  texts: Record<Language, Record<K, string>>,
+): PageView<K> {
+  const query = request.query as Record<string, unknown>;
+  const chosen = typeof query.lang === 'string' ? supportedLanguage(query.lang) : undefined;
+  const lang = chosen ?? request.lang;
+  return {
+    lang,
+    chosen,
+    text: (key) =>
+      key in SIGN_IN_TEXTS.en
+        ? SIGN_IN_TEXTS[lang][key as SignInTextKey]
+        : (texts[lang][key as K] ?? texts.en[key as K]),
+    url: (target, extra = {}) => {
+      const params = new URLSearchParams({ ...(chosen ? { lang: chosen } : {}), ...extra }).toString();
+      return params ? `${target}?${params}` : target;
+    },
+    path: request.url.split('?')[0]!,
+  };
+}
+
 /** A session found in the cookie: its id, and the person it acts as (null: it opens nothing). */
 export interface Session {
   id: string;
@@ -96,19 +136,115 @@ export interface Session {
 
 type Fields = Record<string, string | undefined>;
 
+/** How a page reaches the catalog: its operations by name, run anonymously or as a session's person. */
+export function pageCalls(catalog: Catalog, executor: Executor) {
+  return {
+    operation(name: string): Operation {
+      const found = catalog.get(name);
+      if (!found) throw new Error(`The catalog has no ${name} operation`);
+      return found;
+    },
+    run(
+      request: FastifyRequest,
+      lang: Language,
+      operation: Operation,
+      input: unknown,
+      person?: Caller,
+      representation?: string,
+    ): Promise<unknown> {
+      return executor.execute(operation, input, {
+        ...invocationOf(request, 'page', { lang, anonymous: true }),
+        ...(person ? { signedIn: person } : {}),
+        ...(representation ? { representation } : {}),
+      });
+    },
+  };
+}
+export type PageCalls = ReturnType<typeof pageCalls>;
+
+/** Why a form was not taken, to show above the page's form. */
+export interface FormRefusal {
+  status: number;
+  message: string;
+}
+
+/** What a page tells its sign-in forms: the caller's language, its own links, how it shows itself. */
+export interface SignedInPage {
+  viewOf(request: FastifyRequest): { lang: Language; url(target: string): string };
+  show(request: FastifyRequest, reply: FastifyReply, refusal?: FormRefusal): Promise<unknown>;
+}
+
 /** One page's sign-in: its path, its cookies' names, the sessions it opens. */
 export class PageSignIn {
   private readonly sessionCookie: string;
   private readonly csrfCookie: string;
+  private readonly login: Operation;
+  private readonly logout: Operation;
 
   constructor(
     private readonly base: string,
     cookiePrefix: string,
     private readonly sessions: PageSessions,
     private readonly secureCookies: boolean,
+    private readonly calls: PageCalls,
   ) {
     this.sessionCookie = cookiePrefix;
     this.csrfCookie = `${cookiePrefix}_csrf`;
+    this.login = calls.operation('login');
+    this.logout = calls.operation('logout');
+  }
+
+  /**
+   * The page's forms: `POST {base}/sign-in` and `{base}/sign-out`, each checked against its CSRF
+   * token, then back to the page (303); or the page again with the refusal above its form.
+   */
+  registerForms(app: FastifyInstance, page: SignedInPage): void {
+    app.register(async (scope) => this.formRoutes(scope, page));
+  }
+
+  private formRoutes(scope: FastifyInstance, page: SignedInPage): void {
+    acceptForms(scope);
+    const expired = (request: FastifyRequest) => ({
+      status: 403,
+      message: SIGN_IN_TEXTS[page.viewOf(request).lang].formExpired,
+    });
+    scope.post(`${this.base}/sign-in`, async (request, reply) => {
+      const lang = page.viewOf(request).lang;
+      const fields = (request.body ?? {}) as Fields;
+      if (!this.signInFormValid(request)) return page.show(request, reply, expired(request));
+      try {
+        const signedIn = (await this.calls.run(request, lang, this.login, {
+          email: fields.email ?? '',
+          password: fields.password ?? '',
+        })) as { access_token: string };
+        await this.open(request, reply, signedIn.access_token);
+        return reply.redirect(page.viewOf(request).url(this.base), 303);
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        return page.show(request, reply, {
+          status: error.status,
+          message: errorBody(error, lang, '').message,
+        });
+      }
+    });
+    scope.post(`${this.base}/sign-out`, async (request, reply) => {
+      const session = await this.formSession(request);
+      if (!session) return page.show(request, reply, expired(request));
+      await this.signOut(request, reply, page.viewOf(request).lang, session);
+      return reply.redirect(page.viewOf(request).url(this.base), 303);
+    });
+  }
+
+  /** Ends a session: its sign-in's token revoked, the session revoked, the cookie cleared. */
+  async signOut(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    lang: Language,
+    session: Session,
+  ): Promise<void> {
+    if (session.person)
+      await this.calls.run(request, lang, this.logout, {}, session.person).catch(() => undefined);
+    await this.close(reply, session);
   }
 
   /** The session the request's cookie names, if it names one. */
@@ -148,7 +284,7 @@ export class PageSignIn {
   }
 
   /** Opens the page's session over a login token, ending the one the browser held before. */
-  async open(request: FastifyRequest, reply: FastifyReply, loginToken: string): Promise<void> {
+  private async open(request: FastifyRequest, reply: FastifyReply, loginToken: string): Promise<void> {
     // The token stays here: the browser gets a session id of the page's own.
     const sessionId = await this.sessions.open(loginToken);
     if (!sessionId) throw new Error(`A person signed in, and no ${this.base} session opened`);
@@ -158,7 +294,7 @@ export class PageSignIn {
   }
 
   /** Ends a session and clears its cookie. */
-  async close(reply: FastifyReply, session: Session): Promise<void> {
+  private async close(reply: FastifyReply, session: Session): Promise<void> {
     await this.sessions.close(session.id);
     this.forget(reply);
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { type Executor, type Invocation, validationFailed } from '../../platform/catalog/executor.ts';
@@ -7,7 +7,7 @@ import { Representation, type RestBody } from '../../platform/catalog/operation.
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
 import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
-import { type EventSink, EventStream, eventFrame } from '../../platform/http/event-stream.ts';
+import { EventStream, LiveAnswers } from '../../platform/http/event-stream.ts';
 import { preferredRepresentation } from '../../platform/http/media-types.ts';
 import { headerOf } from '../../platform/http/server.ts';
 import { validationErrorMap } from '../../platform/i18n/index.ts';
@@ -20,11 +20,6 @@ import { textValueReader } from './query-values.ts';
 
 export const API_PREFIX = '/api';
 
-/** A comment line this often keeps an idle live answer open through proxies that drop quiet connections. */
-const HEARTBEAT_MS = 15_000;
-/** What a live answer may hold unsent for a slow client before it is closed. */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
 const JSON_OBJECT = z.record(z.string(), z.unknown());
 
 /** One route per operation with a REST binding; the executor does everything else. */
@@ -33,11 +28,7 @@ export async function registerRestDoor(
   catalog: Catalog,
   executor: Executor,
 ): Promise<void> {
-  // Live answers end when the server closes, or it would wait on them for ever.
-  const liveAnswers = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of [...liveAnswers]) end();
-  });
+  const liveAnswers = new LiveAnswers(app);
   for (const operation of catalog.list()) {
     const binding = operation.rest;
     if (!binding) continue;
@@ -90,7 +81,7 @@ export async function registerRestDoor(
         }
         const answer = result instanceof Representation ? result : undefined;
         if (answer?.body instanceof EventStream) {
-          streamEvents(reply, answer.body, liveAnswers);
+          liveAnswers.write(reply, answer.body);
           return reply;
         }
         // Bytes (a PDF, ...) go as they are; any other document is JSON (in its own media type).
@@ -128,52 +119,6 @@ export async function registerRestDoor(
       scope.route(route);
     });
   }
-}
-
-/**
- * Writes a live answer as server-sent events: each message a frame, a comment line as heartbeat,
- * until the client leaves or the module or the server ends it. What the messages say is the module's.
- */
-function streamEvents(reply: FastifyReply, stream: EventStream, liveAnswers: Set<() => void>): void {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string | number | string[]>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    // Proxies that buffer answers (nginx) pass this one through as it comes.
-    'x-accel-buffering': 'no',
-  });
-  let ended = false;
-  let detach: (() => void) | undefined;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    clearInterval(heartbeat);
-    liveAnswers.delete(end);
-    detach?.();
-    raw.end();
-  };
-  const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
-  heartbeat.unref();
-  liveAnswers.add(end);
-  // The response closes when the client goes away (a request's own close comes once its body is read).
-  raw.on('close', end);
-  const sink: EventSink = {
-    send: (event) => {
-      if (ended) return;
-      // A client that reads slower than the messages come gets closed rather than held in memory;
-      // it reconnects to a fresh start.
-      if (raw.writableLength > MAX_BUFFERED_BYTES) end();
-      else raw.write(eventFrame(event));
-    },
-    end,
-  };
-  detach = stream.attach(sink);
-  // Ended while attaching; or the client was gone before it could be told, and nothing else will end it.
-  if (ended) detach();
-  else if (raw.destroyed) end();
 }
 
 /**
