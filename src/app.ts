@@ -9,6 +9,7 @@ import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerApprovalsPage } from './doors/pages/approvals.ts';
+import { registerDispatchPage } from './doors/pages/dispatch.ts';
 import { registerMapAssets } from './doors/pages/map-assets.ts';
 import { registerMapsPages } from './doors/pages/maps.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
@@ -417,6 +418,7 @@ export async function createApp(
   };
   registerApprovalsPage(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
   registerMapAssets(http);
+  registerDispatchPage(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
   registerMapsPages(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
   registerOtepGuide(http, config.publicBaseUrl);
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.

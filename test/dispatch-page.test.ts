@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { graveViolations, launchBrowser } from './support/browser.ts';
+import { createTenant, login, PASSWORD, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
+
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+/** 07:00 on 3 November 2026 in Shanghai, the tenant's time zone: the console opens on that day. */
+const SEVEN_AM = new Date('2026-11-02T23:00:00Z');
+const DAY = '2026-11-03';
+const DEPOT = { lat: 31.2304, lng: 121.4737 };
+/** Where `SCREENSHOTS=1` writes the pictures docs/dispatch-console.md shows. */
+const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'docs', 'images');
+
+interface Board {
+  version: number;
+  routes: Array<{
+    id: number;
+    stops: Array<{ order_id: number; order_ref: string; state: string; lat: number | null }>;
+  }>;
+  exceptions: Array<{ kind: string; order_id: number | null }>;
+}
+
+/** The dispatcher's console in a real (headless) browser: the board on a map, kept live. */
+describe('dispatch console /dispatch', () => {
+  let server: TestServer;
+  /** The instance the browser opens: it listens for what every instance commits, as a served one does. */
+  let served: TestInstance;
+  let api: Client;
+  let browser: Browser;
+  let tenant: Tenant;
+  let admin: string;
+  let drivers: Array<{ id: number; token: string }>;
+  let unplannedRef: string;
+  let writes = 0;
+
+  const board = async (): Promise<Board> => {
+    const answer = await api.get(`/api/v1/client/dispatch/board?date=${DAY}`, { token: admin });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body;
+  };
+  const drive = (token: string, route: number, step: string, body: Record<string, unknown> = {}) =>
+    api.post(
+      `/api/v1/driver/routes/${route}/${step}`,
+      { client_id: `console-${++writes}`, device_time: server.clock.now().toISOString(), ...body },
+      { token },
+    );
+  /** A page signed in through the console's own form. */
+  const signedIn = async (
+    options: BrowserContextOptions,
+    email = tenant.emails.client_admin,
+  ): Promise<Page> => {
+    const page = await (await browser.newContext(options)).newPage();
+    await page.goto(`${served.baseUrl}/dispatch`);
+    await page.fill('#email', email);
+    await page.fill('#password', PASSWORD);
+    await page.click('button[type=submit]');
+    return page;
+  };
+  /** Waits for the board's snapshot to be drawn. */
+  const drawn = (page: Page) => page.waitForSelector('body[data-board-version]');
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'console');
+    admin = await login(api, tenant.emails.client_admin);
+    server.clock.set(SEVEN_AM);
+    drivers = await signedInDriversAtDepot(server, api, tenant, admin, {
+      depot: DEPOT,
+      names: ['east', 'west'],
+      shift: { start: '08:00', end: '18:00' },
+    });
+    const place = (n: number) => ({
+      name: `Recipient ${n}`,
+      phone: `+86 21 5555 ${1000 + n}`,
+      line1: `${n} Huaihai Road`,
+      city: 'Shanghai',
+      country: 'CN',
+      lat: DEPOT.lat + 0.01 * Math.cos(n),
+      lng: DEPOT.lng + 0.01 * Math.sin(n),
+    });
+    for (let n = 1; n <= 8; n++) {
+      const created = await api.post(
+        '/api/v1/client/orderCreate',
+        { dropoff: place(n), scheduled_date: DAY, time_window: { start: '09:00', end: '17:00' } },
+        { token: admin },
+      );
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+    }
+    const built = await api.post(
+      '/api/v3/client/build-route',
+      { date: DAY, time_limit_ms: 300 },
+      { token: admin },
+    );
+    assert.equal(built.status, 200, JSON.stringify(built.body).slice(0, 400));
+    const late = await api.post(
+      '/api/v1/client/orderCreate',
+      { dropoff: place(9), scheduled_date: DAY, time_window: { start: '09:00', end: '17:00' } },
+      { token: admin },
+    );
+    unplannedRef = late.body.orders?.[0]?.order_ref ?? late.body.order_ref;
+    served = await startInstance(server);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await served?.close();
+    await server?.close();
+  });
+
+  it('asks a person to sign in, and draws every stop and route of the day the board answers', async () => {
+    const page = await signedIn(DESKTOP);
+    await drawn(page);
+    const expected = await board();
+    const located = expected.routes.flatMap((route) => route.stops.filter((stop) => stop.lat !== null));
+    assert.ok(located.length >= 8, 'the built routes hold the orders');
+    assert.equal(await page.locator('path.stop').count(), located.length, 'a marker per located stop');
+    const lines = expected.routes.filter(
+      (route) => route.stops.filter((stop) => stop.lat !== null).length > 1,
+    ).length;
+    assert.equal(await page.locator('path.route-line').count(), lines, 'a line per route');
+    assert.equal(await page.locator('#routes li').count(), expected.routes.length);
+    assert.match(await page.locator('#unplanned').innerText(), new RegExp(unplannedRef));
+    await page.context().close();
+  });
+
+  it('turns a delivered stop green on the open page, without a reload', async () => {
+    const page = await signedIn(DESKTOP);
+    await drawn(page);
+    assert.equal(await page.locator('path.stop-done').count(), 0);
+    const route = (await board()).routes[0]!;
+    const driver = drivers.find(
+      (candidate) => candidate.id === (route as { driver?: { id: number } }).driver?.id,
+    )!;
+    const stop = route.stops[0]!;
+    assert.equal((await drive(driver.token, route.id, 'start')).status, 200);
+    assert.equal((await drive(driver.token, route.id, `stops/${stop.order_id}/arrive`)).status, 200);
+    const done = await drive(driver.token, route.id, `stops/${stop.order_id}/complete`, {
+      outcome: 'delivered',
+      recipient: 'Li Wei',
+    });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    await page.waitForSelector('path.stop-done', { state: 'attached' });
+    assert.equal(await page.locator('path.stop-done').count(), 1);
+    await page.context().close();
+  });
+
+  it('shows an order when its stop is chosen from a list, by keyboard', async () => {
+    const page = await signedIn(DESKTOP);
+    await drawn(page);
+    const button = page.locator('#unplanned button').first();
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#order h3');
+    assert.equal(await page.locator('#order h3').innerText(), unplannedRef);
+    await page.context().close();
+  });
+
+  for (const [name, options] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    it(`has no serious or critical accessibility violation on a ${name}`, async () => {
+      const page = await signedIn(options);
+      await drawn(page);
+      assert.deepEqual(await graveViolations(page), []);
+      if (process.env.SCREENSHOTS === '1') {
+        await mkdir(SCREENSHOTS, { recursive: true });
+        await page.screenshot({
+          path: path.join(SCREENSHOTS, `dispatch-console-${name}.png`),
+          fullPage: true,
+        });
+      }
+      await page.context().close();
+    });
+  }
+
+  it('signs out a person who may not read the board, saying why', async () => {
+    const page = await signedIn(DESKTOP, tenant.emails.customer);
+    await page.waitForSelector('#email');
+    assert.match(await page.locator('[role=alert]').innerText(), /\S/);
+    await page.context().close();
+  });
+
+  it('answers the stream only to a session, in the error shape', async () => {
+    const answer = await fetch(`${served.baseUrl}/dispatch/stream`);
+    assert.equal(answer.status, 401);
+    const body = (await answer.json()) as { result: boolean; error_code: string };
+    assert.equal(body.result, false);
+    assert.equal(body.error_code, 'UNAUTHENTICATED');
+  });
+});
