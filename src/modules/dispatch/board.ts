@@ -182,7 +182,7 @@ export class DispatchBoard {
         depotId: query.depotId,
         ids: part?.routeIds,
       });
-      const stops = await repo.stopsOf(
+      const stops = await boardRepo.boardStops(
         trx,
         rows.map((row) => row.id),
       );
@@ -225,8 +225,8 @@ export class DispatchBoard {
             window: windowed ? windowOf(order?.window_start ?? null, order?.window_end ?? null) : null,
             lat: (pickup ? order?.pickup_lat : order?.dropoff_lat) ?? null,
             lng: (pickup ? order?.pickup_lng : order?.dropoff_lng) ?? null,
-            arrived_at: stop.arrived_at?.toISOString() ?? null,
-            completed_at: stop.completed_at?.toISOString() ?? null,
+            arrived_at: stop.arrived_at,
+            completed_at: stop.completed_at,
           };
         });
         const position = positions.get(row.driver_user_id);
