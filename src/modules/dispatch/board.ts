@@ -325,7 +325,15 @@ export function exceptionsOf(
   { query, now, timeZone }: { query: BoardQuery; now: Date; timeZone: string },
 ): BoardException[] {
   const local = formatLocalDateTime(now, timeZone);
-  const passed = (time: string) => `${query.date} ${clockTime(time)}` < local;
+  const judged = new Map<string, boolean>();
+  const passed = (time: string) => {
+    let answer = judged.get(time);
+    if (answer === undefined) {
+      answer = `${query.date} ${clockTime(time)}` < local;
+      judged.set(time, answer);
+    }
+    return answer;
+  };
   // A day's windows end at a few distinct times: each placed once.
   const instants = new Map<string, string>();
   const at = (time: string) => {
