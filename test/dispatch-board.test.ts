@@ -213,6 +213,11 @@ describe('the dispatch board', () => {
     const mine = working.routes[0];
     assert.equal(mine.status, 'started');
     assert.deepEqual([mine.stops_done, mine.stops_failed, mine.stops_remaining], [1, 1, 1]);
+    const f2 = mine.stops.find((stop: Json) => stop.order_id === orders.F2);
+    assert.deepEqual(
+      [f2.state, f2.order_status, f2.completed_at],
+      ['done', 'DELIVERED', MORNING.toISOString()],
+    );
     assert.deepEqual(
       { lat: mine.position.lat, lng: mine.position.lng, age: mine.position.age_seconds },
       { lat: 48.86, lng: 2.34, age: 0 },

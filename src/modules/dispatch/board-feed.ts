@@ -72,6 +72,7 @@ interface View {
  */
 export class BoardFeed {
   private db: Db | undefined;
+  private pool: pg.Pool | undefined;
   private readonly views = new Map<string, View>();
   private readonly listener = new ChannelListener(
     BOARD_CHANNEL,
@@ -104,13 +105,18 @@ export class BoardFeed {
     this.db = db;
   }
 
-  /** Listens for changes committed by any instance. */
+  /**
+   * Lets live boards hear changes committed by any instance: while one is open, a connection of
+   * the pool listens (none is held while no board is open).
+   */
   async start(pool: pg.Pool): Promise<void> {
-    await this.listener.start(pool);
+    this.pool = pool;
+    if (this.views.size > 0) await this.listener.start(pool);
   }
 
   /** Stops listening and ends every open board. */
   async stop(): Promise<void> {
+    this.pool = undefined;
     await this.listener.stop();
     for (const view of this.views.values()) {
       clearInterval(view.timer);
@@ -140,6 +146,8 @@ export class BoardFeed {
     const subscriber = new Subscriber();
     view.subscribers.add(subscriber);
     try {
+      // Listening before the first read, so that nothing committed after it goes unheard.
+      if (this.pool && !this.listener.listening) await this.listener.start(this.pool);
       await this.refresh(view, { all: true });
     } catch (error) {
       this.leave(view, subscriber);
@@ -177,6 +185,7 @@ export class BoardFeed {
     if (view.subscribers.size > 0 || this.views.get(view.key) !== view) return;
     clearInterval(view.timer);
     this.views.delete(view.key);
+    if (this.views.size === 0) void this.listener.stop();
   }
 
   private heard(payload: string): void {

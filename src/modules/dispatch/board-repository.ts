@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { DispatchTables, DriverWorkTables, PlanEditTables } from './tables.ts';
+import type { DispatchTables, DriverWorkTables, PlanEditTables, StopStatus } from './tables.ts';
 
 // SQL of the dispatch board: a day's routes with their vehicle and depot, drivers' last positions,
 // the version of a read, and the word that the board changed.
@@ -44,6 +44,32 @@ export function boardRoutes(
     .orderBy('r.id')
     .limit(MAX_BOARD_ROUTES)
     .execute();
+}
+
+/** An instant as JavaScript's toISOString writes it, in SQL. */
+const iso = (column: string) =>
+  sql<string | null>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The stops of these routes in sequence, as one JSON array of arrays: a day's 5,000 stops arrive
+ * and parse several times faster than rows.
+ */
+export async function boardStops(db: Db, routeIds: readonly number[]) {
+  if (routeIds.length === 0) return [];
+  type Row = [number, number, number, 'pickup' | 'delivery', StopStatus, string | null, string | null];
+  const result = await sql<{ rows: Row[] }>`SELECT coalesce(json_agg(json_build_array(
+      s.route_id, s.sequence, s.order_id, s.leg, s.status, ${iso('s.arrived_at')}, ${iso('s.completed_at')})
+      ORDER BY s.route_id, s.sequence), '[]') AS rows
+    FROM route_stops s WHERE s.route_id = ANY(${[...routeIds]}::bigint[])`.execute(db);
+  return result.rows[0]!.rows.map((row) => ({
+    route_id: row[0],
+    sequence: row[1],
+    order_id: row[2],
+    leg: row[3],
+    status: row[4],
+    arrived_at: row[5],
+    completed_at: row[6],
+  }));
 }
 
 /** Each driver's last reported position (by the phone's time), whatever the route; one statement. */

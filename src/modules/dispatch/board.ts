@@ -182,7 +182,7 @@ export class DispatchBoard {
         depotId: query.depotId,
         ids: part?.routeIds,
       });
-      const stops = await repo.stopsOf(
+      const stops = await boardRepo.boardStops(
         trx,
         rows.map((row) => row.id),
       );
@@ -225,8 +225,8 @@ export class DispatchBoard {
             window: windowed ? windowOf(order?.window_start ?? null, order?.window_end ?? null) : null,
             lat: (pickup ? order?.pickup_lat : order?.dropoff_lat) ?? null,
             lng: (pickup ? order?.pickup_lng : order?.dropoff_lng) ?? null,
-            arrived_at: stop.arrived_at?.toISOString() ?? null,
-            completed_at: stop.completed_at?.toISOString() ?? null,
+            arrived_at: stop.arrived_at,
+            completed_at: stop.completed_at,
           };
         });
         const position = positions.get(row.driver_user_id);
@@ -325,7 +325,15 @@ export function exceptionsOf(
   { query, now, timeZone }: { query: BoardQuery; now: Date; timeZone: string },
 ): BoardException[] {
   const local = formatLocalDateTime(now, timeZone);
-  const passed = (time: string) => `${query.date} ${clockTime(time)}` < local;
+  const judged = new Map<string, boolean>();
+  const passed = (time: string) => {
+    let answer = judged.get(time);
+    if (answer === undefined) {
+      answer = `${query.date} ${clockTime(time)}` < local;
+      judged.set(time, answer);
+    }
+    return answer;
+  };
   // A day's windows end at a few distinct times: each placed once.
   const instants = new Map<string, string>();
   const at = (time: string) => {
@@ -337,67 +345,55 @@ export function exceptionsOf(
     return instant;
   };
   const found: BoardException[] = [];
-  const add = (exception: Omit<BoardException, 'order' | 'leg' | 'since'> & Partial<BoardException>) =>
-    found.push({ leg: null, since: null, order: null, ...exception });
+  // Built whole, field by field: a day has thousands, and a live board compares them as JSON.
+  const add = (
+    kind: ExceptionKind,
+    key: string,
+    about: { route: number | null; driver: number | null; order: number | null; leg?: BoardStop['leg'] },
+    since: string | null,
+    order: WaitingOrder | null = null,
+  ) =>
+    found.push({
+      key,
+      kind,
+      route_id: about.route,
+      order_id: about.order,
+      driver_id: about.driver,
+      leg: about.leg ?? null,
+      since,
+      order,
+    });
   const silent = new Set<number>();
   for (const route of routes) {
-    const base = { route_id: route.id, driver_id: route.driver.id };
+    const driver = route.driver.id;
     for (const stop of route.stops) {
       const open = stop.state === 'pending' || stop.state === 'arrived';
-      const stopBase = { ...base, order_id: stop.order_id, leg: stop.leg };
-      if (open && stop.window && passed(stop.window.end)) {
-        add({
-          key: `stop_late:${stop.order_id}:${stop.leg}`,
-          kind: 'stop_late',
-          ...stopBase,
-          since: at(stop.window.end),
-        });
-      }
-      if (stop.state === 'failed' || (open && stop.order_status === 'FAILED_ATTEMPT')) {
-        add({
-          key: `failed_attempt:${stop.order_id}:${stop.leg}`,
-          kind: 'failed_attempt',
-          ...stopBase,
-          since: stop.completed_at,
-        });
-      }
+      const late = open && stop.window !== null && passed(stop.window.end);
+      const failed = stop.state === 'failed' || (open && stop.order_status === 'FAILED_ATTEMPT');
+      if (!late && !failed) continue;
+      const about = { route: route.id, driver, order: stop.order_id, leg: stop.leg };
+      if (late) add('stop_late', `stop_late:${stop.order_id}:${stop.leg}`, about, at(stop.window!.end));
+      if (failed)
+        add('failed_attempt', `failed_attempt:${stop.order_id}:${stop.leg}`, about, stop.completed_at);
     }
+    const about = { route: route.id, driver, order: null };
     if (route.status === 'planned' && passed(route.departure)) {
-      add({
-        key: `route_not_started:${route.id}`,
-        kind: 'route_not_started',
-        ...base,
-        order_id: null,
-        since: at(route.departure),
-      });
+      add('route_not_started', `route_not_started:${route.id}`, about, at(route.departure));
     }
-    if (route.status === 'started' && !silent.has(route.driver.id)) {
+    if (route.status === 'started' && !silent.has(driver)) {
       const heard = Math.max(
         Date.parse(route.started_at ?? '') || 0,
         Date.parse(route.position?.at ?? '') || 0,
       );
       if (now.getTime() - heard > query.silentMinutes * 60_000) {
-        silent.add(route.driver.id);
-        add({
-          key: `driver_silent:${route.driver.id}`,
-          kind: 'driver_silent',
-          ...base,
-          order_id: null,
-          since: new Date(heard).toISOString(),
-        });
+        silent.add(driver);
+        add('driver_silent', `driver_silent:${driver}`, about, new Date(heard).toISOString());
       }
     }
   }
   for (const order of waiting) {
     const kind = order.status === 'HOLD' ? 'order_held' : 'order_unplanned';
-    add({
-      key: `${kind}:${order.order_id}`,
-      kind,
-      route_id: null,
-      driver_id: null,
-      order_id: order.order_id,
-      order,
-    });
+    add(kind, `${kind}:${order.order_id}`, { route: null, driver: null, order: order.order_id }, null, order);
   }
   const rank = (kind: ExceptionKind) => EXCEPTION_KINDS.indexOf(kind);
   return found.sort((a, b) => rank(a.kind) - rank(b.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

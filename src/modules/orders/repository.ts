@@ -590,41 +590,57 @@ export function deleteReturnReason(db: Queryable<OrdersTables>, businessId: numb
  * waiting on no route (in `waiting` statuses, delivered by the business itself) or held, at most
  * `limit` of the latter. Coordinates only, never names or phones.
  */
-export function boardOrders(
+export async function boardOrders(
   db: Queryable<OrdersTables>,
   businessId: number,
   ids: readonly number[],
   waiting: { date: string; statuses: readonly OrderStatus[]; limit: number } | null,
 ) {
-  const columns = sql`o.id, o.order_ref, o.type, o.status, o.window_start, o.window_end, o.route_id,
-    (o.pickup ->> 'lat')::float8 AS pickup_lat, (o.pickup ->> 'lng')::float8 AS pickup_lng,
-    (o.dropoff ->> 'lat')::float8 AS dropoff_lat, (o.dropoff ->> 'lng')::float8 AS dropoff_lng`;
-  const listed = sql`SELECT ${columns}, false AS waiting FROM orders o
+  // One JSON array of arrays: a day's 5,000 orders arrive and parse several times faster than rows.
+  const columns = sql`json_build_array(o.id, o.order_ref, o.type, o.status, to_char(o.window_start, 'HH24:MI'),
+    to_char(o.window_end, 'HH24:MI'), o.route_id,
+    (o.pickup ->> 'lat')::float8, (o.pickup ->> 'lng')::float8,
+    (o.dropoff ->> 'lat')::float8, (o.dropoff ->> 'lng')::float8`;
+  const listed = sql`SELECT ${columns}, false) AS row FROM orders o
     WHERE o.business_id = ${businessId} AND o.id = ANY(${[...ids]}::bigint[])`;
   const query = waiting
-    ? sql`${listed} UNION ALL (SELECT ${columns}, true AS waiting FROM orders o
+    ? sql`${listed} UNION ALL (SELECT ${columns}, true) AS row FROM orders o
         WHERE o.business_id = ${businessId} AND o.scheduled_date = ${waiting.date}::date
           AND o.carrier IS NULL
           AND (o.status = 'HOLD' OR (o.route_id IS NULL AND o.status = ANY(${[...waiting.statuses]}::text[])))
         ORDER BY o.id LIMIT ${waiting.limit})`
     : listed;
-  return query
-    .$castTo<{
-      id: number;
-      order_ref: string;
-      type: OrderRow['type'];
-      status: OrderStatus;
-      window_start: string | null;
-      window_end: string | null;
-      route_id: number | null;
-      pickup_lat: number | null;
-      pickup_lng: number | null;
-      dropoff_lat: number | null;
-      dropoff_lng: number | null;
-      waiting: boolean;
-    }>()
-    .execute(db)
-    .then((result) => result.rows);
+  type Row = [
+    number,
+    string,
+    OrderRow['type'],
+    OrderStatus,
+    string | null,
+    string | null,
+    number | null,
+    number | null,
+    number | null,
+    number | null,
+    number | null,
+    boolean,
+  ];
+  const result = await sql<{
+    rows: Row[];
+  }>`SELECT coalesce(json_agg(q.row), '[]') AS rows FROM (${query}) AS q`.execute(db);
+  return result.rows[0]!.rows.map((row) => ({
+    id: row[0],
+    order_ref: row[1],
+    type: row[2],
+    status: row[3],
+    window_start: row[4],
+    window_end: row[5],
+    route_id: row[6],
+    pickup_lat: row[7],
+    pickup_lng: row[8],
+    dropoff_lat: row[9],
+    dropoff_lng: row[10],
+    waiting: row[11],
+  }));
 }
 
 /** How many orders of the date wait on no route, and how many are held (the board's totals). */

@@ -41,7 +41,17 @@ export class ChannelListener {
     listener.release(true);
   }
 
-  private async listen(): Promise<void> {
+  /** The connection being made, so that two starts at once make one. */
+  private connecting: Promise<void> | undefined;
+
+  private listen(): Promise<void> {
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
     const pool = this.pool;
     if (!pool || this.listener) return;
     let client: pg.PoolClient | undefined;
