@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
+import { ChannelListener } from '../db/channel.ts';
 import type { Queryable } from '../db/database.ts';
 
 /** The channel every instance listens on; a NOTIFY in a writing transaction fires only if it commits. */
@@ -9,8 +10,6 @@ const CHANNEL = 'tms_cache';
 const PAYLOAD_BYTES = 7_000;
 /** Tags whose last invalidation is remembered; an older one counts as invalidated at the floor. */
 const REMEMBERED_TAGS = 100_000;
-/** How long to wait before listening again after the listening connection was lost. */
-const RECONNECT_MS = 1_000;
 
 type Subscriber = (tags: readonly string[] | 'all') => void;
 
@@ -37,13 +36,19 @@ export class CacheInvalidation {
   /** Tags no longer remembered count as invalidated at this sequence number. */
   private floor = 0;
   private readonly subscribers = new Set<Subscriber>();
-  private pool: pg.Pool | undefined;
-  private listener: pg.PoolClient | undefined;
-  private retry: NodeJS.Timeout | undefined;
+  /**
+   * Each (re)start of listening drops everything kept: what was said while nobody listened is
+   * unknown (and while not listening, nothing is answered from or put in a cache).
+   */
+  private readonly listener = new ChannelListener(
+    CHANNEL,
+    (payload) => this.forget(payload.split('\n')),
+    () => this.dropAll(),
+  );
 
   /** Whether caches may keep answers: this instance hears every invalidation. */
   get listening(): boolean {
-    return this.listener !== undefined;
+    return this.listener.listening;
   }
 
   subscribe(subscriber: Subscriber): void {
@@ -75,61 +80,13 @@ export class CacheInvalidation {
 
   /** Starts listening on a connection of its own from the pool. */
   async start(pool: pg.Pool): Promise<void> {
-    this.pool = pool;
-    await this.listen();
+    await this.listener.start(pool);
   }
 
   /** Stops listening, releases the connection, and drops what the caches keep. */
   async stop(): Promise<void> {
-    this.pool = undefined;
-    clearTimeout(this.retry);
-    const listener = this.listener;
-    this.listener = undefined;
+    await this.listener.stop();
     this.dropAll();
-    if (!listener) return;
-    await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
-    // Closed rather than pooled: the listeners attached to it stay with it.
-    listener.release(true);
-  }
-
-  private async listen(): Promise<void> {
-    const pool = this.pool;
-    if (!pool || this.listener) return;
-    let client: pg.PoolClient | undefined;
-    try {
-      client = await pool.connect();
-      const connection = client;
-      connection.on('notification', (message) => {
-        if (message.channel === CHANNEL && message.payload) this.forget(message.payload.split('\n'));
-      });
-      connection.on('error', () => this.lost(connection));
-      connection.on('end', () => this.lost(connection));
-      await connection.query(`LISTEN ${CHANNEL}`);
-      if (this.pool !== pool) {
-        connection.release();
-        return;
-      }
-      this.listener = connection;
-    } catch {
-      client?.release(true);
-      this.listenLater();
-    }
-  }
-
-  /** The listening connection is gone: notifications may be missed, so nothing kept can be trusted. */
-  private lost(connection: pg.PoolClient): void {
-    if (this.listener !== connection) return;
-    this.listener = undefined;
-    this.dropAll();
-    connection.release(true);
-    this.listenLater();
-  }
-
-  private listenLater(): void {
-    if (!this.pool) return;
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => void this.listen(), RECONNECT_MS);
-    this.retry.unref();
   }
 
   private forget(tags: readonly string[]): void {

@@ -5,7 +5,7 @@ const RECONNECT_MS = 1_000;
 
 /**
  * Hears a PostgreSQL notification channel on a connection of its own from the pool, listening
- * again after the connection is lost (as the cache invalidation and the outbox do). A NOTIFY sent
+ * again after the connection is lost (the cache invalidation and the live boards use it). A NOTIFY sent
  * in a transaction reaches it only once that transaction commits. `onListening` runs each time
  * listening (re)starts: notifications sent while it was not listening are missed, and whoever
  * relies on them reads afresh then.
