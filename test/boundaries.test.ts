@@ -189,6 +189,22 @@ describe('module boundaries', () => {
     assert.deepEqual(migrationViolations(tableOwners(sourceFiles())), []);
   });
 
+  test('no source, script or benchmark file is longer than 700 lines', () => {
+    const code = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+        .filter((entry) => entry.isFile() && /\.(ts|js|mjs)$/.test(entry.name))
+        .map((entry) => join(entry.parentPath, entry.name));
+    const long = ['src', 'bench', 'bin']
+      .flatMap(code)
+      .map((file) => ({
+        file: relative(ROOT, file),
+        lines: readFileSync(file, 'utf8').split('\n').length - 1,
+      }))
+      .filter(({ lines }) => lines > 700)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    assert.deepEqual(long, []);
+  });
+
   test('every module declares its public interface', () => {
     const modules = readdirSync(join(ROOT, 'src/modules'));
     const files = new Set(sourceFiles().map((file) => file.path));

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Selectable } from 'kysely';
 import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -24,10 +23,9 @@ import {
   valuesChecker,
   valuesFromCsv,
 } from './schema.ts';
-import { type DatasetsTables, type FieldSpec, GEOCODING_STATUSES, type GeocodingStatus } from './tables.ts';
+import { type FieldSpec, GEOCODING_STATUSES, type GeocodingStatus } from './tables.ts';
+import { type DatasetRow, datasetView, groupView, type RecordRow, recordView, rounded } from './views.ts';
 
-type DatasetRow = Selectable<DatasetsTables['datasets']>;
-type RecordRow = Selectable<DatasetsTables['dataset_records']>;
 type Values = Record<string, unknown>;
 
 /** Where a record is on the map and how that was found: the columns beside its values. */
@@ -663,52 +661,4 @@ export class DatasetsService {
       score: rounded(row.score),
     }));
   }
-}
-
-const rounded = (score: number) => Math.round(score * 100) / 100;
-
-function groupView(row: Selectable<DatasetsTables['dataset_groups']> & { dataset_count: number | null }) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    dataset_count: row.dataset_count ?? 0,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
-function datasetView(row: DatasetRow & { group_name: string | null; record_count: number | null }) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    group: row.group_id === null ? null : { id: row.group_id, name: row.group_name ?? '' },
-    fields: row.fields.map((field) => ({
-      name: field.name,
-      label: field.label ?? null,
-      type: field.type,
-      required: field.required,
-      values: field.values ?? null,
-    })),
-    record_count: row.record_count ?? 0,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
-function recordView(row: RecordRow) {
-  return {
-    id: row.id,
-    dataset_id: row.dataset_id,
-    values: row.data,
-    location: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
-    geocoding: {
-      status: row.geocoding_status,
-      provider: row.geocoding_provider,
-      confidence: row.geocoding_confidence,
-    },
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
 }
