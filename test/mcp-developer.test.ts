@@ -248,7 +248,9 @@ describe('the developer MCP server and discovery', () => {
     for (const serverName of ['user', 'developer']) {
       const fetchFormat = async (format: string) =>
         (await (await get(`/api/ai/tools?format=${format}&server=${serverName}`)).json()) as Structured;
-      const mcp = (await fetchFormat('mcp')).tools as Structured[];
+      const mcpList = await fetchFormat('mcp');
+      assert.deepEqual(mcpList._meta, { 'tms/server': serverName });
+      const mcp = mcpList.tools as Structured[];
       const openai = (await fetchFormat('openai')) as Structured[];
       const anthropic = (await fetchFormat('anthropic')) as Structured[];
       const langchain = (await fetchFormat('langchain')) as Structured[];
@@ -270,13 +272,7 @@ describe('the developer MCP server and discovery', () => {
         assert.deepEqual(openai[index]!.function.parameters, tool.inputSchema);
         assert.deepEqual(anthropic[index]!.input_schema, tool.inputSchema);
         assert.deepEqual(langchain[index]!.schema, tool.inputSchema);
-        assert.deepEqual(Object.keys(tool._meta['tms/access']).sort(), [
-          'auth',
-          'confirm',
-          'risk',
-          'scopes',
-          'server',
-        ]);
+        assert.deepEqual(Object.keys(tool._meta['tms/access']).sort(), ['auth', 'confirm', 'risk', 'scopes']);
         // LangChain builds a tool from the definition, and turns it into the OpenAI shape we serve.
         const structured = new DynamicStructuredTool({
           name: langchain[index]!.name,

@@ -199,17 +199,19 @@ export function registerDiscovery(
 
 /** The tools in one ecosystem's shape; auth, risk, scopes and confirm where each keeps metadata. */
 function toolDocument(tools: Tool[], format: Format, server: ToolServer) {
-  const metadata = (tool: Tool) => ({
+  const access = (tool: Tool) => ({
     auth: authOf(tool.operation),
     risk: tool.operation.risk,
     scopes: scopesOf(tool.operation),
     confirm: tool.operation.confirm === true,
-    server,
   });
+  const metadata = (tool: Tool) => ({ ...access(tool), server });
   switch (format) {
     case 'mcp':
+      // The server is the whole list's, said once: the list stays within the tool-list budget.
       return {
-        tools: tools.map((tool) => ({ ...tool.definition, _meta: { 'tms/access': metadata(tool) } })),
+        _meta: { 'tms/server': server },
+        tools: tools.map((tool) => ({ ...tool.definition, _meta: { 'tms/access': access(tool) } })),
       };
     case 'openai':
       // OpenAI's function tools have no metadata field: the description already states access and risk.

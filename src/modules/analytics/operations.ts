@@ -84,10 +84,9 @@ export function analyticsOperations(analytics: AnalyticsService): Operation[] {
       tool: {
         user: 'get_orders_summary',
         guide:
-          'How orders went over a period (today, week, month, or from/to dates): orders created, delivered, failed ' +
+          'How orders went over a period (today, week, month, or from/to dates): created, delivered, failed ' +
           'attempts, returns, cancellations, on-time rate, average delivery time, revenue by family and currency, ' +
-          'and the top exception reasons. Use it to answer "how are we doing" questions; use daily_digest for one ' +
-          'day compared with the week before.',
+          'top exception reasons. For one day against the week before, use daily_digest.',
         idempotent: true,
       },
       access: { kinds: [...STAFF, 'customer'], scopes: ['analytics:read'], customer: 'customer_id' },

@@ -134,7 +134,7 @@ export function boardOperations(board: DispatchBoard, feed: BoardFeed): Operatio
       tool: {
         user: 'get_dispatch_board',
         guide:
-          "The dispatcher's live view of a day as observed now: each route's driver, status, stops done/failed/remaining and the driver's last position and its age, and the exceptions (late stops, failed attempts, routes not started, silent drivers, unplanned or held orders). No ETAs. Use it to see what needs attention.",
+          "A day as observed now: each route's driver, status, stops done/failed/remaining and last position, and what needs attention (late stops, failed attempts, routes not started, silent drivers, unplanned or held orders). No ETAs.",
         idempotent: true,
       },
       access: { kinds: STAFF, scopes: ['routes:read'] },

@@ -143,7 +143,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       tool: {
         user: 'get_inventory',
         guide:
-          "What a warehouse holds now. what=packages (default): the packages with their location, state (received, stored, sorted, loaded; dispatched only when asked) and order status, plus a count by location and state; filter by warehouse_id, location_id, state, tracking_number, route_id, mis_received. what=stock: storage customers' SKUs with quantity by location; filter by sku, customer_id. Paged.",
+          "What a warehouse holds now: what=packages (default), each with location, state and order status, counted by location and state (filters: warehouse_id, location_id, state, tracking_number, route_id, mis_received); what=stock, storage customers' SKUs by location (sku, customer_id). Paged.",
         idempotent: true,
       },
       access: { kinds: STAFF, scopes: ['wms:read'], customer: 'customer_id' },
