@@ -3,90 +3,29 @@ import { after, before, describe, it } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ClientError, GraphQLClient, gql } from 'graphql-request';
-import type { Queryable } from '../src/platform/db/database.ts';
-import type { GeocodeQuery, GeocodeResult, Geocoder } from '../src/platform/geocoding.ts';
-import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
-import { type Client, client } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
-
-/** Places a few known Lyon addresses, knows nothing else, and fails on "outage": records each call. */
-class StandInGeocoder implements Geocoder {
-  readonly calls: GeocodeQuery[] = [];
-  private readonly known: Record<string, { lat: number; lng: number }> = {
-    '8 quai perrache, 69002 lyon': { lat: 45.7485, lng: 4.8262 },
-    '1 place bellecour, 69002 lyon': { lat: 45.7578, lng: 4.832 },
-    '20 rue de la republique, 69002 lyon': { lat: 45.7625, lng: 4.8357 },
-  };
-
-  async geocode(_db: Queryable, query: GeocodeQuery): Promise<GeocodeResult | null> {
-    this.calls.push(query);
-    if (query.text.includes('outage')) throw new Error('geocoder unreachable');
-    const point = this.known[query.text.toLowerCase()];
-    return point ? { ...point, label: query.text, provider: 'stand_in', confidence: 0.9 } : null;
-  }
-}
-
-const SITES_FIELDS = [
-  { name: 'name', label: 'Site name', type: 'text', required: true },
-  { name: 'site', type: 'address', required: true },
-  { name: 'status', type: 'enum', values: ['open', 'closed', 'seasonal'], required: true },
-  { name: 'docks', type: 'number' },
-  { name: 'forklift', type: 'boolean' },
-  { name: 'opened_on', type: 'date' },
-];
-
-// Records are read field by field, as a test reads JSON.
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers
-type Json = any;
+import { gql } from 'graphql-request';
+import {
+  addRecord,
+  admin,
+  api,
+  datasetId,
+  employee,
+  fieldsAtFault,
+  geocoder,
+  graphql,
+  graphqlRefusal,
+  type Json,
+  records,
+  SITES_FIELDS,
+  search,
+  server,
+  setUpDatasets,
+  tenant,
+} from './support/datasets.ts';
+import { createTenant, issuedToken, login } from './support/fixtures.ts';
 
 describe('datasets', () => {
-  let server: TestServer;
-  let api: Client;
-  let tenant: Tenant;
-  let admin: string;
-  let employee: string;
-  let datasetId: number;
-  const geocoder = new StandInGeocoder();
-
-  const records = (id = datasetId) => `/api/v1/client/datasets/${id}/records`;
-  const addRecord = (values: Record<string, unknown>, token = admin, id = datasetId) =>
-    api.post(records(id), { values }, { token });
-  const search = (body: Record<string, unknown>, token = admin, id = datasetId) =>
-    api.post(`${records(id)}/search`, body, { token });
-  const fieldsAtFault = (body: Json) =>
-    (body.details.fields as Array<{ field: string }>).map((field) => field.field).sort();
-  const graphql = (token: string, headers: Record<string, string> = {}) =>
-    new GraphQLClient(`${server.baseUrl}/api/graphql`, {
-      headers: { authorization: `Bearer ${token}`, ...headers },
-    });
-  const graphqlRefusal = async (request: Promise<unknown>) => {
-    try {
-      await request;
-    } catch (error) {
-      assert.ok(error instanceof ClientError, String(error));
-      const [first] = error.response.errors ?? [];
-      return { message: first!.message, extensions: first!.extensions as Json };
-    }
-    assert.fail('expected a GraphQL error');
-  };
-
-  before(async () => {
-    server = await startTestServer({}, { geocoder });
-    api = client(server.baseUrl);
-    tenant = await createTenant(server.db, server.app.services, 'datasets');
-    admin = await login(api, tenant.emails.client_admin);
-    employee = await login(api, tenant.emails.employee);
-    const group = await api.post('/api/v1/client/dataset-groups', { name: 'Customers' }, { token: admin });
-    assert.equal(group.status, 200, JSON.stringify(group.body));
-    const created = await api.post(
-      '/api/v1/client/datasets',
-      { name: 'Customer sites', group_id: group.body.group.id, fields: SITES_FIELDS },
-      { token: admin },
-    );
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    datasetId = created.body.dataset.id;
-  });
+  before(setUpDatasets);
   after(() => server.close());
 
   it('keeps groups and datasets with their schema, and refuses a bad schema naming the field', async () => {
@@ -140,40 +79,6 @@ describe('datasets', () => {
     );
     assert.equal(duplicate.status, 409);
     assert.equal(duplicate.body.error_code, 'ALREADY_EXISTS');
-  });
-
-  it('checks each record against the schema: 422 naming the field, in the caller language', async () => {
-    const refused = await api.post(
-      records(),
-      { values: { name: '', status: 'demolished', docks: 'many', opened_on: '2026-13-01', colour: 'red' } },
-      { token: employee, headers: { 'accept-language': 'fr' } },
-    );
-    assert.equal(refused.status, 422);
-    assert.equal(refused.body.error_code, 'VALIDATION_FAILED');
-    assert.deepEqual(fieldsAtFault(refused.body), [
-      'values.colour',
-      'values.docks',
-      'values.name',
-      'values.opened_on',
-      'values.site',
-      'values.status',
-    ]);
-    assert.match(refused.body.message, /^Certains champs sont invalides/);
-    const unknown = refused.body.details.fields.find((field: Json) => field.field === 'values.colour');
-    assert.equal(unknown.message, 'Aucun champ colour dans ce jeu de données.');
-    const halfPoint = await addRecord({
-      name: 'x',
-      status: 'open',
-      site: { text: '1 Rue X, Lyon', lat: 45.7 },
-    });
-    assert.deepEqual(fieldsAtFault(halfPoint.body), ['values.site.lng']);
-    const tooLarge = await addRecord({
-      name: 'x'.repeat(2_000),
-      status: 'open',
-      site: { text: 'y'.repeat(300) },
-    });
-    assert.equal(tooLarge.status, 200, 'a record within the limits is kept');
-    await api.call('DELETE', `${records()}/${tooLarge.body.record.id}`, { token: admin });
   });
 
   it('places records: coordinates provided, geocoded, not found, or unavailable without losing the record', async () => {
@@ -518,75 +423,6 @@ describe('datasets', () => {
     });
     assert.equal(renamed.body.dataset.name, 'Customer sites (Lyon)');
     assert.equal(renamed.body.dataset.fields.length, 6);
-  });
-
-  it('deletes a group only empty, or with its datasets ungrouped', async () => {
-    const group = await api.post('/api/v1/client/dataset-groups', { name: 'Temporary' }, { token: admin });
-    const groupId = group.body.group.id;
-    const dataset = await api.post(
-      '/api/v1/client/datasets',
-      { name: 'Scratch', group_id: groupId, fields: [{ name: 'note', type: 'text' }] },
-      { token: admin },
-    );
-    const refused = await api.call('DELETE', `/api/v1/client/dataset-groups/${groupId}`, { token: admin });
-    assert.equal(refused.status, 409);
-    assert.equal(refused.body.error_code, 'DATASET_GROUP_NOT_EMPTY');
-    const renamed = await api.call('PATCH', `/api/v1/client/dataset-groups/${groupId}`, {
-      token: admin,
-      body: { name: 'Scratchpad' },
-    });
-    assert.equal(renamed.body.group.name, 'Scratchpad');
-    const deleted = await api.call(
-      'DELETE',
-      `/api/v1/client/dataset-groups/${groupId}?ungroup_datasets=true`,
-      {
-        token: admin,
-      },
-    );
-    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
-    assert.equal(deleted.body.ungrouped_datasets, 1);
-    const kept = await api.get(`/api/v1/client/datasets/${dataset.body.dataset.id}`, { token: admin });
-    assert.equal(kept.body.dataset.group, null);
-    await addRecord({ note: 'one' }, admin, dataset.body.dataset.id);
-    const removed = await api.call('DELETE', `/api/v1/client/datasets/${dataset.body.dataset.id}`, {
-      token: admin,
-    });
-    assert.deepEqual(removed.body, { result: true, deleted: dataset.body.dataset.id, deleted_records: 1 });
-    const gone = await api.get(`/api/v1/client/datasets/${dataset.body.dataset.id}`, { token: admin });
-    assert.equal(gone.status, 404);
-    assert.equal(gone.body.error_code, 'DATASET_NOT_FOUND');
-  });
-
-  it('refuses the wrong kind and a missing scope', async () => {
-    for (const kind of ['driver', 'customer', 'contractor'] as const) {
-      const token = await login(api, tenant.emails[kind]);
-      const answer = await api.get('/api/v1/client/datasets', { token });
-      assert.equal(answer.status, 403, kind);
-      assert.equal(answer.body.error_code, 'FORBIDDEN', kind);
-    }
-    // Employees keep records; the shape of the data is the admin's.
-    const design = await api.post(
-      '/api/v1/client/datasets',
-      { name: 'By an employee', fields: [{ name: 'x', type: 'text' }] },
-      { token: employee },
-    );
-    assert.equal(design.body.error_code, 'FORBIDDEN');
-    const readOnly = await issuedToken(server, {
-      userId: tenant.userIds.client_admin,
-      kind: 'agent',
-      profile: 'datasets-readonly',
-    });
-    assert.equal((await search({ q: 'perrache' }, readOnly)).status, 200);
-    assert.equal((await api.get('/api/v1/client/dataset-groups', { token: readOnly })).status, 200);
-    const write = await addRecord({ name: 'x', status: 'open', site: { text: 'somewhere' } }, readOnly);
-    assert.equal(write.status, 403);
-    assert.equal(write.body.error_code, 'INSUFFICIENT_SCOPE');
-    const opsReadOnly = await issuedToken(server, {
-      userId: tenant.userIds.client_admin,
-      kind: 'agent',
-    });
-    const read = await api.get('/api/v1/client/datasets', { token: opsReadOnly });
-    assert.equal(read.body.error_code, 'INSUFFICIENT_SCOPE');
   });
 
   it("never shows or changes one business's datasets to another", async () => {

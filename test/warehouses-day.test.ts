@@ -1,9 +1,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
-import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
-import { type Client, client } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { login } from './support/fixtures.ts';
+import {
+  admin,
+  api,
+  driver,
+  employee,
+  events,
+  get,
+  inventory,
+  lanes,
+  north,
+  orderIds,
+  otherAdmin,
+  otherNumber,
+  post,
+  ROUTE_DATE,
+  receive,
+  routeId,
+  server,
+  setUpWarehouses,
+  south,
+  statusOf,
+  tenant,
+  tn,
+} from './support/warehouses.ts';
 
 /**
  * The warehouse day, end to end through the API: receive a mixed batch, transfer the
@@ -11,133 +33,7 @@ import { startTestServer, type TestServer } from './support/server.ts';
  * route with one package missing and one extra, dispatch; with the refusals around it.
  */
 describe('warehouses', () => {
-  let server: TestServer;
-  let api: Client;
-  let tenant: Tenant;
-  let other: Tenant;
-  let admin: string;
-  let employee: string;
-  let driver: string;
-  let otherAdmin: string;
-  let north: number;
-  let south: number;
-  const lanes: Record<string, number> = {};
-  /** Tracking numbers by order ref. */
-  const tn: Record<string, string> = {};
-  const orderIds: Record<string, number> = {};
-  let routeId: number;
-  let otherNumber: string;
-  const ROUTE_DATE = '2026-11-03';
-
-  const post = (path: string, body: unknown, token = admin) => api.post(`/api${path}`, body, { token });
-  const get = (path: string, token = admin) => api.get(`/api${path}`, { token });
-  const receive = (numbers: string[], token = employee, at = north) =>
-    post(`/v1/warehouse/${at}/receive`, { tracking_numbers: numbers }, token);
-  const statusOf = async (ref: string) => (await get(`/v1/client/orders/${orderIds[ref]}`)).body.order.status;
-  const events = async (ref: string) =>
-    (await api.get(`/api/v1/otep/trackings/${tn[ref]}`)).body.data.events as Array<{
-      status_code: string;
-      location?: { name?: string };
-      description?: string;
-    }>;
-  const inventory = async (query: string) => (await get(`/v1/client/inventory?${query}`)).body;
-
-  before(async () => {
-    server = await startTestServer();
-    api = client(server.baseUrl);
-    tenant = await createTenant(server.db, server.app.services, 'wms');
-    other = await createTenant(server.db, server.app.services, 'wmsother');
-    admin = await login(api, tenant.emails.client_admin);
-    employee = await login(api, tenant.emails.employee);
-    driver = await login(api, tenant.emails.driver);
-    otherAdmin = await login(api, other.emails.client_admin);
-
-    const depot = await post('/v1/client/depots', { name: 'Paris depot', lat: 48.86, lng: 2.34 });
-    const warehouse = (code: string, prefixes: string[], lat: number, lng: number) =>
-      post('/v1/client/warehouses', {
-        code,
-        name: `Warehouse ${code}`,
-        line1: `1 Rue ${code}`,
-        city: code === 'NORTH' ? 'Paris' : 'Lyon',
-        country: 'FR',
-        lat,
-        lng,
-        time_zone: 'Europe/Paris',
-        opening_hours: { mon: [{ from: '06:00', to: '20:00' }] },
-        depot_id: depot.body.depot.id,
-        postal_prefixes: prefixes,
-      });
-    const n = await warehouse('NORTH', ['75'], 48.86, 2.34);
-    assert.equal(n.status, 200, JSON.stringify(n.body));
-    north = n.body.warehouse.id;
-    south = (await warehouse('SOUTH', ['69'], 45.75, 4.85)).body.warehouse.id;
-    for (const [code, kind, capacity] of [
-      ['BIN-1', 'bin', 1],
-      ['BIN-2', 'bin', 10],
-      ['LANE-A', 'staging_lane', 50],
-      ['LANE-B', 'staging_lane', 50],
-    ] as const) {
-      const made = await post(`/v1/client/warehouses/${north}/locations`, { code, kind, capacity });
-      assert.equal(made.status, 200, JSON.stringify(made.body));
-      lanes[code] = made.body.location.id;
-    }
-    // The warehouse role: the employee at both warehouses, the driver at NORTH only.
-    const staffed = await api.call('PUT', `/api/v1/client/warehouses/${north}/staff`, {
-      token: admin,
-      body: { user_ids: [tenant.userIds.employee, tenant.userIds.driver] },
-    });
-    assert.deepEqual(
-      staffed.body.warehouse.staff_user_ids,
-      [tenant.userIds.employee, tenant.userIds.driver].sort(),
-    );
-    await api.call('PUT', `/api/v1/client/warehouses/${south}/staff`, {
-      token: admin,
-      body: { user_ids: [tenant.userIds.employee] },
-    });
-
-    // Four Paris orders planned on one route, two Paris orders for later (no route), two for Lyon.
-    const paris = (i: number) => ({
-      line1: `${i} Rue de Rivoli`,
-      city: 'Paris',
-      postal_code: '75001',
-      lat: 48.86 + i / 1000,
-      lng: 2.34,
-    });
-    const lyon = (i: number) => ({
-      line1: `${i} Quai Perrache`,
-      city: 'Lyon',
-      postal_code: '69002',
-      lat: 45.75,
-      lng: 4.82 + i / 1000,
-    });
-    const orders = [
-      ...[1, 2, 3, 4, 5].map((i) => ({ order_ref: `R${i}`, scheduled_date: ROUTE_DATE, dropoff: paris(i) })),
-      ...[5, 6].map((i) => ({ order_ref: `U${i}`, scheduled_date: '2026-11-04', dropoff: paris(i) })),
-      ...[1, 2].map((i) => ({ order_ref: `L${i}`, scheduled_date: '2026-11-04', dropoff: lyon(i) })),
-    ];
-    for (const order of orders) {
-      const made = await post('/v1/client/orderCreate', order);
-      assert.equal(made.status, 200, JSON.stringify(made.body));
-      tn[order.order_ref] = made.body.tracking_number;
-      orderIds[order.order_ref] = made.body.order_id;
-    }
-    const profile = await api.call('PUT', `/api/v1/client/drivers/${tenant.userIds.driver}/profile`, {
-      token: admin,
-      body: {
-        depot_id: depot.body.depot.id,
-        capacity: { weight_grams: 1_000_000, volume_cm3: 100_000_000, count: 100 },
-        shift: { start: '06:00', end: '22:00' },
-      },
-    });
-    assert.equal(profile.status, 200, JSON.stringify(profile.body));
-    const built = await post('/v3/client/build-route', { date: ROUTE_DATE, time_limit_ms: 200 });
-    assert.equal(built.status, 200, JSON.stringify(built.body));
-    assert.equal(built.body.routes.length, 1);
-    routeId = built.body.routes[0].id;
-
-    const theirs = await post('/v1/client/orderCreate', { dropoff: paris(9) }, otherAdmin);
-    otherNumber = theirs.body.tracking_number;
-  });
+  before(setUpWarehouses);
   after(() => server.close());
 
   it('runs the whole day: receive, transfer, roll back, put away, sort, load, dispatch', async () => {
@@ -576,166 +472,6 @@ describe('warehouses', () => {
       (l: { code: string }) => l.code === 'BIN-RACE',
     );
     assert.equal(after.occupied, 1);
-  });
-
-  it('refuses the wrong kind, a missing role or scope, another business and bad input', async () => {
-    const customer = await login(api, tenant.emails.customer);
-    const contractor = await login(api, tenant.emails.contractor);
-    assert.equal((await get('/v1/client/warehouses', customer)).body.error_code, 'FORBIDDEN');
-    assert.equal((await receive([tn.U5!], contractor)).body.error_code, 'FORBIDDEN');
-    assert.equal(
-      (await post('/v1/client/warehouses', { code: 'X', name: 'X', line1: 'x', time_zone: 'UTC' }, employee))
-        .body.error_code,
-      'FORBIDDEN',
-    );
-    // The driver has the warehouse role at NORTH only.
-    const noRole = await receive([tn.U5!], driver, south);
-    assert.deepEqual([noRole.status, noRole.body.error_code], [403, 'WAREHOUSE_ROLE_REQUIRED']);
-    const noRoleTransfer = await post(
-      '/v1/client/warehouse-transfers',
-      { from_warehouse_id: north, to_warehouse_id: south, tracking_numbers: [tn.U5] },
-      customer,
-    );
-    assert.equal(noRoleTransfer.body.error_code, 'FORBIDDEN');
-
-    const readOnly = await issuedToken(server, {
-      userId: tenant.userIds.client_admin,
-      kind: 'agent',
-      profile: 'wms-readonly',
-    });
-    assert.equal((await get(`/v1/client/inventory?warehouse_id=${north}`, readOnly)).status, 200);
-    const noWrite = await receive([tn.U5!], readOnly);
-    assert.deepEqual([noWrite.status, noWrite.body.error_code], [403, 'INSUFFICIENT_SCOPE']);
-    const opsOnly = await issuedToken(server, {
-      userId: tenant.userIds.client_admin,
-      kind: 'agent',
-    });
-    assert.equal((await get('/v1/client/warehouses', opsOnly)).body.error_code, 'INSUFFICIENT_SCOPE');
-
-    // Another business: its warehouses are not found, its lists never show ours.
-    assert.equal((await get('/v1/client/warehouses', otherAdmin)).body.total, 0);
-    const theirInventory = await get(`/v1/client/inventory?warehouse_id=${north}`, otherAdmin);
-    assert.deepEqual([theirInventory.status, theirInventory.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
-    assert.equal((await get('/v1/client/inventory', otherAdmin)).body.total, 0);
-    const theirScan = await receive([tn.U5!], otherAdmin);
-    assert.deepEqual([theirScan.status, theirScan.body.error_code], [404, 'WAREHOUSE_NOT_FOUND']);
-    const theirSort = await post(`/v1/warehouse/${north}/sort`, { tracking_number: tn.U5 }, otherAdmin);
-    assert.equal(theirSort.status, 404);
-    const theirRollback = await post('/v1/client/warehouse-transfers/1/rollback', {}, otherAdmin);
-    assert.deepEqual([theirRollback.status, theirRollback.body.error_code], [404, 'TRANSFER_NOT_FOUND']);
-    const theirCustomer = await get(
-      `/v1/client/inventory?what=stock&customer_id=${tenant.userIds.customer}`,
-      otherAdmin,
-    );
-    assert.equal(theirCustomer.body.error_code, 'CUSTOMER_NOT_FOUND');
-
-    // Bad input: 422 in the documented shape, in the caller's language.
-    const empty = await receive([]);
-    assert.equal(empty.status, 422);
-    assert.deepEqual(Object.keys(empty.body).sort(), ['details', 'error_code', 'message', 'result']);
-    assert.deepEqual(
-      [empty.body.result, empty.body.error_code, empty.body.details.fields[0].field],
-      [false, 'VALIDATION_FAILED', 'tracking_numbers'],
-    );
-    const badZone = await post('/v1/client/warehouses', {
-      code: 'BAD',
-      name: 'Bad',
-      line1: 'x',
-      time_zone: 'Mars/Olympus',
-    });
-    assert.deepEqual([badZone.status, badZone.body.details.fields[0].field], [422, 'time_zone']);
-    const same = await post(
-      '/v1/client/warehouse-transfers',
-      { from_warehouse_id: north, to_warehouse_id: north, tracking_numbers: [tn.U5] },
-      employee,
-    );
-    assert.deepEqual([same.status, same.body.details.fields[0].field], [422, 'to_warehouse_id']);
-    const both = await post(`/v1/warehouse/${north}/putaway`, { location_id: lanes['BIN-2'] }, employee);
-    assert.equal(both.status, 422);
-    const duplicate = await post('/v1/client/warehouses', {
-      code: 'NORTH',
-      name: 'Again',
-      line1: 'x',
-      time_zone: 'UTC',
-    });
-    assert.deepEqual([duplicate.status, duplicate.body.error_code], [409, 'ALREADY_EXISTS']);
-    const french = await api.get(`/api/v1/client/inventory?warehouse_id=${north}&state=lost`, {
-      token: admin,
-      headers: { 'accept-language': 'fr' },
-    });
-    assert.equal(french.status, 422);
-    const unknownRoute = await post(
-      `/v1/warehouse/${north}/routes/999999/load`,
-      { tracking_number: tn.U5 },
-      driver,
-    );
-    assert.deepEqual([unknownRoute.status, unknownRoute.body.error_code], [404, 'ROUTE_NOT_FOUND']);
-  });
-
-  it('refuses every warehouse operation to the wrong kind, a token without its scope, and bad input', async () => {
-    const operations = server.app.catalog
-      .list()
-      .filter((operation) => ['Warehouse Mobile', 'Warehouse Transfer'].includes(operation.tag));
-    assert.equal(operations.length, 17);
-    const customer = await login(api, tenant.emails.customer);
-    const noWms = await issuedToken(server, {
-      userId: tenant.userIds.client_admin,
-      kind: 'agent',
-      profile: 'datasets-readonly',
-    });
-    for (const operation of operations) {
-      const { method, path } = operation.rest!;
-      // Ids of 0 are never valid: the input is refused whatever the business holds.
-      const url = (ids: string) =>
-        `/api${path.replace(/:[a-z_]+/g, ids)}${method === 'GET' ? '?page=0' : ''}`;
-      const send = (token: string, ids = '1') =>
-        api.call(method, url(ids), { token, ...(method === 'GET' ? {} : { body: {} }) });
-      const wrongKind = await send(customer);
-      assert.deepEqual([wrongKind.status, wrongKind.body.error_code], [403, 'FORBIDDEN'], operation.name);
-      const narrow = await send(noWms);
-      assert.deepEqual([narrow.status, narrow.body.error_code], [403, 'INSUFFICIENT_SCOPE'], operation.name);
-      const bad = await send(admin, '0');
-      assert.deepEqual(
-        [bad.status, bad.body.result, bad.body.error_code, Array.isArray(bad.body.details.fields)],
-        [422, false, 'VALIDATION_FAILED', true],
-        operation.name,
-      );
-    }
-  });
-
-  it('refuses to transfer a delivered package or one of another family, naming each', async () => {
-    const made = await post('/v1/client/orderCreate', {
-      order_ref: 'DONE-1',
-      dropoff: { line1: '1 Rue Mercière', postal_code: '69002' },
-    });
-    const storage = await post('/v1/client/orderCreate', {
-      order_ref: 'STORE-1',
-      family: 'storage_service',
-      dropoff: { line1: '2 Rue Mercière', postal_code: '69002' },
-    });
-    assert.equal(storage.status, 200, JSON.stringify(storage.body));
-    await receive([made.body.tracking_number, storage.body.tracking_number]);
-    for (const status of ['OUT_FOR_DELIVERY', 'DELIVERED']) {
-      await post(`/v1/client/orders/${made.body.order_id}/status`, { status });
-    }
-    // Sent out by another door than the warehouse's: it has left the inventory all the same.
-    const gone = await inventory(`tracking_number=${made.body.tracking_number}&state=dispatched`);
-    assert.equal(gone.total, 1);
-    assert.equal((await inventory(`tracking_number=${made.body.tracking_number}`)).total, 0);
-    const refused = await post(
-      '/v1/client/warehouse-transfers',
-      {
-        from_warehouse_id: north,
-        to_warehouse_id: south,
-        tracking_numbers: [made.body.tracking_number, storage.body.tracking_number],
-      },
-      employee,
-    );
-    assert.deepEqual(refused.body.details.failures, [
-      { tracking_number: made.body.tracking_number, reason: 'delivered' },
-      { tracking_number: storage.body.tracking_number, reason: 'not_local_delivery' },
-    ]);
-    assert.match(refused.body.message, /2/);
   });
 
   it("sorts a pickup-and-delivery package to its delivery's stop", async () => {
