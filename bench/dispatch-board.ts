@@ -9,6 +9,7 @@ import { formatLocalDateTime, systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { benchBusiness } from './day.ts';
 import { withoutRequestLimits } from './limits.ts';
 import { knob, percentile, say, seconds } from './support.ts';
 
@@ -68,38 +69,11 @@ try {
   say(
     `Loading ${ROUTES} started routes, ${ORDERS.toLocaleString('en')} orders on them, ${WAITING} waiting, ${POSITIONS} positions a driver ...`,
   );
-  const businessId = await accounts.createBusiness(db, { code: 'bench', name: 'Bench', timeZone: TIME_ZONE });
-  const adminId = await accounts.createUser(db, {
-    kind: 'client_admin',
-    email: 'admin@bench.test',
-    name: 'Admin',
-    password: null,
-    businessId,
+  const { businessId, admin, drivers } = await benchBusiness(accounts, db, {
+    drivers: ROUTES,
+    timeZone: TIME_ZONE,
   });
-  const admin = (await accounts.issueToken(db, { userId: adminId, kind: 'login' })).token;
-  const depotId = (
-    await sql<{ id: number }>`
-      INSERT INTO depots (business_id, name, lat, lng) VALUES (${businessId}, 'Hub', 48.85, 2.35) RETURNING id`.execute(
-      db,
-    )
-  ).rows[0]!.id;
-  const drivers: Array<{ id: number; token: string }> = [];
-  for (let n = 0; n < ROUTES; n++) {
-    const id = await accounts.createUser(db, {
-      kind: 'driver',
-      email: `d${n}@bench.test`,
-      name: `Driver ${n}`,
-      password: null,
-      businessId,
-    });
-    drivers.push({ id, token: (await accounts.issueToken(db, { userId: id, kind: 'login' })).token });
-  }
   const driverIds = drivers.map((driver) => driver.id);
-  await sql`
-    INSERT INTO driver_profiles (user_id, business_id, depot_id, capacity_weight_grams, capacity_volume_cm3,
-                                 capacity_count, shift_start, shift_end)
-    SELECT d, ${businessId}, ${depotId}, 1000000, 100000000, 200, '00:00', '23:59'
-    FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
   // Orders 1..ORDERS on the routes, out for delivery, windows spread over the day (some ended); the rest waiting.
   await sql`
     INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, window_start, window_end,

@@ -11,6 +11,7 @@ import { formatLocalDateTime, systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { benchBusiness } from './day.ts';
 import { withoutRequestLimits } from './limits.ts';
 import type { LoadJob, LoadResult, PlannedRequest } from './request-load.ts';
 import { knob, percentile, say, seconds } from './support.ts';
@@ -62,38 +63,11 @@ try {
   say(
     `Loading ${ROUTES} drivers and started routes, ${ORDERS.toLocaleString('en')} orders on them, ${LATE} waiting ...`,
   );
-  const businessId = await accounts.createBusiness(db, { code: 'bench', name: 'Bench', timeZone: TIME_ZONE });
-  const adminId = await accounts.createUser(db, {
-    kind: 'client_admin',
-    email: 'admin@bench.test',
-    name: 'Admin',
-    password: null,
-    businessId,
+  const { businessId, admin, drivers } = await benchBusiness(accounts, db, {
+    drivers: ROUTES,
+    timeZone: TIME_ZONE,
   });
-  const admin = (await accounts.issueToken(db, { userId: adminId, kind: 'login' })).token;
-  const depotId = (
-    await sql<{ id: number }>`
-      INSERT INTO depots (business_id, name, lat, lng) VALUES (${businessId}, 'Hub', 48.85, 2.35) RETURNING id`.execute(
-      db,
-    )
-  ).rows[0]!.id;
-  const drivers: Array<{ id: number; token: string }> = [];
-  for (let n = 0; n < ROUTES; n++) {
-    const id = await accounts.createUser(db, {
-      kind: 'driver',
-      email: `d${n}@bench.test`,
-      name: `Driver ${n}`,
-      password: null,
-      businessId,
-    });
-    drivers.push({ id, token: (await accounts.issueToken(db, { userId: id, kind: 'login' })).token });
-  }
   const driverIds = drivers.map((driver) => driver.id);
-  await sql`
-    INSERT INTO driver_profiles (user_id, business_id, depot_id, capacity_weight_grams, capacity_volume_cm3,
-                                 capacity_count, shift_start, shift_end)
-    SELECT d, ${businessId}, ${depotId}, 1000000, 100000000, 200, '00:00', '23:59'
-    FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
   // Orders 1..ORDERS on the routes, out for delivery; the rest waiting. Spread over 20 km of Paris.
   await sql`
     INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, dropoff, created_at, updated_at)
