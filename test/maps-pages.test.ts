@@ -8,7 +8,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { graveViolations, launchBrowser } from './support/browser.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
-import { everyLayer, type MapData, PERSONAL, seedMapData } from './support/maps.ts';
+import { everyLayer, type MapData, personalWords, seedMapData } from './support/maps.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
@@ -103,18 +103,7 @@ describe('maps pages /maps', () => {
     assert.ok((await page.locator('path.feature').count()) > 0, 'the layers are drawn');
     assert.equal(await page.locator('#legend-heading + ul li').count(), everyLayer(data).length);
     const everything = [...bodies, await page.content()].join('\n');
-    const personal = [
-      PERSONAL.recipient.name,
-      PERSONAL.recipient.phone,
-      PERSONAL.recipient.line1,
-      PERSONAL.bookEntry.name,
-      PERSONAL.bookEntry.phone,
-      PERSONAL.bookEntry.line1,
-      PERSONAL.customerSite,
-      PERSONAL.lockerOwner.text,
-      PERSONAL.lockerOwner.phone,
-      data.driver.name,
-    ];
+    const personal = personalWords(data);
     assert.deepEqual(
       personal.filter((value) => everything.includes(value)),
       [],

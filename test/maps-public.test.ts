@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
-import { everyLayer, geojsonProblems, type MapData, PERSONAL, seedMapData } from './support/maps.ts';
+import { everyLayer, geojsonProblems, type MapData, personalWords, seedMapData } from './support/maps.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 // Answers are read field by field, as a test reads JSON.
@@ -88,16 +88,7 @@ describe('published maps', () => {
     const body = (await call('GET', `/v1/maps/${link.id}`)).body;
     const text = JSON.stringify(body);
     const forbidden = [
-      PERSONAL.recipient.name,
-      PERSONAL.recipient.phone,
-      PERSONAL.recipient.line1,
-      PERSONAL.bookEntry.name,
-      PERSONAL.bookEntry.phone,
-      PERSONAL.bookEntry.line1,
-      PERSONAL.customerSite,
-      PERSONAL.lockerOwner.text,
-      PERSONAL.lockerOwner.phone,
-      data.driver.name,
+      ...personalWords(data),
       '1 Rue du Nord',
       'Bercy hub street',
       ...Object.values(shop.emails),

@@ -20,6 +20,22 @@ export const PERSONAL = {
   lockerOwner: { text: 'Chloé Garnier', phone: '+33 7 11 22 33 44' },
 };
 
+/** Every word of PERSONAL, and the driver's name: what a published map must never show. */
+export function personalWords(data: MapData): string[] {
+  return [
+    PERSONAL.recipient.name,
+    PERSONAL.recipient.phone,
+    PERSONAL.recipient.line1,
+    PERSONAL.bookEntry.name,
+    PERSONAL.bookEntry.phone,
+    PERSONAL.bookEntry.line1,
+    PERSONAL.customerSite,
+    PERSONAL.lockerOwner.text,
+    PERSONAL.lockerOwner.phone,
+    data.driver.name,
+  ];
+}
+
 export interface MapData {
   pois: { hub: number; customerSite: number };
   addressId: number;
