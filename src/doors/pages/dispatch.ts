@@ -9,7 +9,7 @@ import { errorBody } from '../../platform/http/errors.ts';
 import { EVENT_STREAM, EventStream, LiveAnswers } from '../../platform/http/event-stream.ts';
 import { DISPATCH_TEXTS, type DispatchTextKey } from './dispatch-texts.ts';
 import { languageLinks, pageScript, sendPage } from './layout.ts';
-import { MAP_ASSETS } from './map-assets.ts';
+import { type MapTiles, mapPageAssets } from './map-assets.ts';
 import {
   type FormRefusal,
   PageSignIn,
@@ -62,7 +62,7 @@ export function registerDispatchPage(
   catalog: Catalog,
   executor: Executor,
   sessions: PageSessions,
-  settings: { secureCookies: boolean; mapTiles: { url: string; attribution: string } | undefined },
+  settings: { secureCookies: boolean; mapTiles: MapTiles },
 ): void {
   const calls = pageCalls(catalog, executor);
   const me = calls.operation('get_me');
@@ -71,7 +71,6 @@ export function registerDispatchPage(
   const signIn = new PageSignIn(BASE, 'tms_dispatch', sessions, settings.secureCookies, calls);
   const liveAnswers = new LiveAnswers(app);
   const script = pageScript(app, BASE, 'console');
-  const tileOrigin = settings.mapTiles ? new URL(settings.mapTiles.url.split('{')[0]!).origin : undefined;
 
   /** The console, or the sign-in form when the session is missing, over, or may not read the board. */
   const show = async (request: FastifyRequest, reply: FastifyReply, refusal?: FormRefusal) => {
@@ -110,12 +109,7 @@ export function registerDispatchPage(
       body,
       footer,
       css: CSS,
-      ...(console
-        ? {
-            assets: { stylesheets: MAP_ASSETS.stylesheets, scripts: [...MAP_ASSETS.scripts, script] },
-            imageSources: ["'self'", 'data:', ...(tileOrigin ? [tileOrigin] : [])],
-          }
-        : {}),
+      ...(console ? mapPageAssets(script, settings.mapTiles) : {}),
     });
   };
 
@@ -169,7 +163,7 @@ function consoleBody(
   view: View,
   who: { name: string; email: string },
   csrf: string,
-  settings: { mapTiles: { url: string; attribution: string } | undefined },
+  settings: { mapTiles: MapTiles },
 ): SafeHtml {
   const texts = Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, view.text(key)]));
   // Data for the script, never run: `<` escaped so no text in it can close the element.

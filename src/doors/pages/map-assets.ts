@@ -26,7 +26,7 @@ const CLUSTERS = packageAssets('leaflet.markercluster', [
 ]);
 
 /** Where the pages load Leaflet and its marker clusters from: this service, never a CDN. */
-export const MAP_ASSETS = {
+const MAP_ASSETS = {
   stylesheets: [
     `${LEAFLET.base}/dist/leaflet.css`,
     `${CLUSTERS.base}/dist/MarkerCluster.css`,
@@ -34,6 +34,18 @@ export const MAP_ASSETS = {
   ],
   scripts: [`${LEAFLET.base}/dist/leaflet.js`, `${CLUSTERS.base}/dist/leaflet.markercluster.js`],
 } as const;
+
+/** The raster tiles under the pages' maps (MAP_TILES_URL); none: a plain background. */
+export type MapTiles = { url: string; attribution: string } | undefined;
+
+/** What a page drawing a map with its own `script` loads, and where its images may come from. */
+export function mapPageAssets(script: string, tiles: MapTiles) {
+  const tileOrigin = tiles ? new URL(tiles.url.split('{')[0]!).origin : undefined;
+  return {
+    assets: { stylesheets: MAP_ASSETS.stylesheets, scripts: [...MAP_ASSETS.scripts, script] },
+    imageSources: ["'self'", 'data:', ...(tileOrigin ? [tileOrigin] : [])],
+  };
+}
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -6,7 +6,7 @@ import { isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
 import { languageLinks, pageScript, sendPage } from './layout.ts';
-import { MAP_ASSETS } from './map-assets.ts';
+import { type MapTiles, mapPageAssets } from './map-assets.ts';
 import { MAPS_TEXTS, type MapsTextKey } from './maps-texts.ts';
 import {
   type FormRefusal,
@@ -47,7 +47,7 @@ export function registerMapsPages(
   catalog: Catalog,
   executor: Executor,
   sessions: PageSessions,
-  settings: { secureCookies: boolean; mapTiles: { url: string; attribution: string } | undefined },
+  settings: { secureCookies: boolean; mapTiles: MapTiles },
 ): void {
   const calls = pageCalls(catalog, executor);
   const me = calls.operation('get_me');
@@ -56,7 +56,6 @@ export function registerMapsPages(
   const published = calls.operation('get_public_map');
   const signIn = new PageSignIn(BASE, 'tms_maps', sessions, settings.secureCookies, calls);
   const script = pageScript(app, BASE, 'map');
-  const tileOrigin = settings.mapTiles ? new URL(settings.mapTiles.url.split('{')[0]!).origin : undefined;
 
   const page = (
     reply: FastifyReply,
@@ -78,12 +77,7 @@ export function registerMapsPages(
       body: content.body,
       footer,
       css: CSS,
-      ...(content.map
-        ? {
-            assets: { stylesheets: MAP_ASSETS.stylesheets, scripts: [...MAP_ASSETS.scripts, script] },
-            imageSources: ["'self'", 'data:', ...(tileOrigin ? [tileOrigin] : [])],
-          }
-        : {}),
+      ...(content.map ? mapPageAssets(script, settings.mapTiles) : {}),
       ...(content.frameAncestors ? { frameAncestors: content.frameAncestors } : {}),
     });
   };
