@@ -2,13 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { graveViolations, launchBrowser } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser, PHONE } from './support/browser.ts';
 import { createTenant, DROPOFF, issuedToken, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
 
 /** The approval queue's page in a real (headless) browser, on a phone and a desktop. */
 describe('approval page /mcp-approvals', () => {

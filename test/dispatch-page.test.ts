@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { graveViolations, launchBrowser } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser, PHONE, screenshotWhenAsked } from './support/browser.ts';
 import { createTenant, login, PASSWORD, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
 
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
 /** 07:00 on 3 November 2026 in Shanghai, the tenant's time zone: the console opens on that day. */
 const SEVEN_AM = new Date('2026-11-02T23:00:00Z');
 const DAY = '2026-11-03';
 const DEPOT = { lat: 31.2304, lng: 121.4737 };
-/** Where `SCREENSHOTS=1` writes the pictures docs/dispatch-console.md shows. */
-const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'docs', 'images');
 
 interface Board {
   version: number;
@@ -170,13 +164,7 @@ describe('dispatch console /dispatch', () => {
       const page = await signedIn(options);
       await drawn(page);
       assert.deepEqual(await graveViolations(page), []);
-      if (process.env.SCREENSHOTS === '1') {
-        await mkdir(SCREENSHOTS, { recursive: true });
-        await page.screenshot({
-          path: path.join(SCREENSHOTS, `dispatch-console-${name}.png`),
-          fullPage: true,
-        });
-      }
+      await screenshotWhenAsked(page, `dispatch-console-${name}`);
       await page.context().close();
     });
   }

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { graveViolations, launchBrowser } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser, PHONE, screenshotWhenAsked } from './support/browser.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { everyLayer, type MapData, personalWords, seedMapData } from './support/maps.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-/** Where `SCREENSHOTS=1` writes the pictures docs/maps.md shows. */
-const SCREENSHOTS = path.resolve(import.meta.dirname, '..', 'docs', 'images');
 
 /** A site of its own origin (another loopback port) whose page frames `target`. */
 async function framingSite(): Promise<{
@@ -158,10 +151,7 @@ describe('maps pages /maps', () => {
       await page.goto(link.url);
       await drawn(page);
       assert.deepEqual(await graveViolations(page), []);
-      if (process.env.SCREENSHOTS === '1') {
-        await mkdir(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: path.join(SCREENSHOTS, `public-map-${name}.png`), fullPage: true });
-      }
+      await screenshotWhenAsked(page, `public-map-${name}`);
       await page.context().close();
     });
   }

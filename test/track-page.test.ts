@@ -4,12 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { phaseLabel } from '../src/modules/tracking/index.ts';
-import { launchBrowser } from './support/browser.ts';
+import { DESKTOP, launchBrowser, PHONE } from './support/browser.ts';
 import { createTenant, DROPOFF, deliverWithProof, login } from './support/fixtures.ts';
 import { client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 
 /** The public tracking page in a real (headless) browser: what a visitor sees, on a phone too. */
 describe('tracking page /track/{number}', () => {
@@ -183,7 +181,7 @@ describe('tracking page /track/{number}', () => {
 
   it('has no serious or critical accessibility violations, on a phone and a desktop', async () => {
     const pages = [`/track/${number}`, `/track/${number}?lang=zh-Hans`, '/track/TMSNOSUCH0000', '/track'];
-    for (const device of [PHONE, { viewport: { width: 1280, height: 800 } }]) {
+    for (const device of [PHONE, DESKTOP]) {
       for (const path of pages) {
         const { page, close } = await open(path, device);
         const { violations, passes } = await new AxeBuilder({ page }).analyze();

@@ -1,7 +1,19 @@
 // The named export: 4.13's package gives TypeScript CommonJS types, where the default is the module.
+
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import sparticuz from '@sparticuz/chromium';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+
+/** The two screens the pages are checked on. */
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+} satisfies BrowserContextOptions;
+export const DESKTOP = { viewport: { width: 1280, height: 800 } } satisfies BrowserContextOptions;
 
 /**
  * Where the headless Chromium is: CHROMIUM_PATH when set, otherwise the build that the
@@ -24,4 +36,12 @@ export async function graveViolations(page: Page): Promise<string[]> {
     .map(
       (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     );
+}
+
+/** With `SCREENSHOTS=1`, the whole page as docs/images/{name}.png, the picture the docs show. */
+export async function screenshotWhenAsked(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== '1') return;
+  const folder = path.resolve(import.meta.dirname, '..', '..', 'docs', 'images');
+  await mkdir(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
 }
