@@ -93,6 +93,7 @@ import { createHttpServer } from './platform/http/server.ts';
 import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
 import { EmbeddedBroker, ExternalBroker, type MqttPublisher } from './platform/mqtt/broker.ts';
+import { DRIVER_PUSH_TOPIC, driverPushHandler } from './platform/mqtt/driver-push.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
 import { type FileStorage, storageOf } from './platform/storage/index.ts';
 
@@ -454,6 +455,11 @@ export async function createApp(
     : new EmbeddedBroker(services.chatPush.policy(db), { port: config.mqtt.port, host: config.host });
   const mqtt: MqttPublisher = embedded ?? new ExternalBroker(config.mqtt.url!);
   outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
+  const topics = services.chatPush.topics;
+  outbox.handle(
+    DRIVER_PUSH_TOPIC,
+    driverPushHandler(mqtt, (business, driver) => topics.driver(business, driver), clock, config.mqtt.retryMs),
+  );
   // MQTT over WebSocket on the HTTP server's port, at its own path.
   http.server.on('upgrade', (request, socket, head) => {
     const path = (request.url ?? '').split('?')[0];

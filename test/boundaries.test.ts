@@ -147,6 +147,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0033_skills.sql': 'skills',
   '0034_approval_page_sessions.sql': 'approvals',
   '0036_maps.sql': 'maps',
+  '0037_fleets.sql': 'fleets',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -20,6 +20,8 @@ export const SCOPES = [
   'datasets:write',
   'maps:read',
   'maps:write',
+  'fleets:read',
+  'fleets:write',
   'alliance:read',
   'alliance:write',
   'webhooks:read',
@@ -57,8 +59,8 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
   'wms-readonly': ['wms:read', 'orders:read'],
   'datasets-readonly': ['datasets:read'],
   'alliance-readonly': ['alliance:read'],
-  /** A driver's app: their own routes, and working them. */
-  driver: ['routes:read', 'routes:drive'],
+  /** A driver's app: their own routes and working them; their fleets' boards and calendars (captains manage theirs). */
+  driver: ['routes:read', 'routes:drive', 'fleets:read', 'fleets:write'],
   full: 'all',
 };
 
