@@ -140,6 +140,7 @@ export class OrderIntake {
       required_skills: [...new Set(input.required_skills ?? [])].sort(),
       carrier: input.carrier ?? null,
       rerouted_from: null,
+      instant: input.instant ?? false,
       ...OFF_ROUTE_CHANGES,
       created_at: at,
       updated_at: at,

@@ -19,6 +19,8 @@ export interface OrderStatusChange {
     | 'customer_user_id'
     | 'route_id'
     | 'rerouted_from'
+    // A new instant order is offered to riders at once (order.created tells it).
+    | 'instant'
     // What the analytics rollup counts: the day the order came in, its window, its price.
     | 'order_ref'
     | 'created_at'
@@ -241,6 +243,8 @@ function statusEvent({ businessId, order, packages, from, to, rerouted }: OrderS
       family: order.family,
       ...(created ? { status: to } : { from, to }),
       ...(rerouted ? { rerouted_from: order.rerouted_from } : {}),
+      // A new instant order: the riders module offers it at once, in this transaction.
+      ...(created && !rerouted && order.instant ? { instant: true } : {}),
       tracking_numbers: packages.map((p) => p.tracking_number),
     },
   };

@@ -87,6 +87,12 @@ export const orderInputSchema = z
       .max(50)
       .optional(),
     packages: z.array(packageInputSchema).min(1).max(50).optional().describe('Defaults to one package'),
+    instant: z
+      .boolean()
+      .optional()
+      .describe(
+        'Local self-delivery only: offer the order at once to the nearest online riders (docs/riders.md) instead of waiting for route planning',
+      ),
   })
   .superRefine((order, ctx) => {
     // Built-in issue codes, so the messages come out in the caller's language like any other.
@@ -114,6 +120,9 @@ export const orderInputSchema = z
         ctx.addIssue({ code: 'invalid_type', expected: 'undefined', input: order.type, path: ['type'] });
       }
       if (!hasDropoff) missing('dropoff', 'object');
+    }
+    if (order.instant && (order.family !== 'local_delivery' || order.carrier !== undefined)) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'undefined', input: order.instant, path: ['instant'] });
     }
     if (!order.currency && PRICE_FIELDS.some((field) => order[field] !== undefined))
       missing('currency', 'string');
@@ -174,6 +183,7 @@ export const orderSchema = z.object({
     ),
   packages: z.array(packageSchema),
   rerouted_from: z.int().nullable(),
+  instant: z.boolean().describe('Offered to the nearest online riders at creation (docs/riders.md)'),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -121,6 +121,7 @@ function toView(row: repo.StoredOrder, packages: repo.StoredPackage[]): OrderVie
         : undefined,
     packages: packages.map(({ order_id: _o, business_id: _b, ...pkg }) => pkg),
     rerouted_from: row.rerouted_from,
+    instant: row.instant,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
