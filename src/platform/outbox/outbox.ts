@@ -26,6 +26,11 @@ export interface EnqueuedMessage {
   payload: unknown;
   /** Stable across attempts and replays: what receivers deduplicate on. */
   messageId: string;
+  /**
+   * Not before this time (a deadline to act on, an offer's expiry): handled once due, within the
+   * worker's polling interval (2 s by default) after it. Absent: at once.
+   */
+  availableAt?: Date;
 }
 
 /** Writes a message in the caller's transaction: it exists exactly when the change that caused it commits. */
@@ -55,7 +60,7 @@ export async function enqueueMany(
           business_id: message.businessId,
           payload: jsonb(message.payload),
           created_at: now,
-          available_at: now,
+          available_at: message.availableAt ?? now,
           leased_until: null,
           leased_by: null,
           done_at: null,
