@@ -7,6 +7,7 @@ import type { AccountsService } from '../accounts/index.ts';
 import type { OrderScope, OrderStatusListener, OrdersService } from '../orders/index.ts';
 import { OFF_ROUTE } from '../orders/index.ts';
 import { DispatchMapReads } from './map-reads.ts';
+import { createOneOrderRoute } from './one-order-route.ts';
 import { seconds } from './order-legs.ts';
 import {
   type BuildRouteInput,
@@ -17,6 +18,7 @@ import {
 } from './planning.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
+import type { Point } from './solver/types.ts';
 import type { DispatchTables } from './tables.ts';
 
 export interface DriverProfileInput {
@@ -49,7 +51,7 @@ export class DispatchService implements PlanningFleet {
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
-    roads: RoadNetwork,
+    private readonly roads: RoadNetwork,
   ) {
     this.planning = new RoutePlanning(clock, accounts, orders, roads, this);
     this.maps = new DispatchMapReads(accounts, orders);
@@ -225,6 +227,20 @@ export class DispatchService implements PlanningFleet {
       load: { weight_grams: row.load_weight_grams, volume_cm3: row.load_volume_cm3, count: row.load_count },
       stops: stops.filter((stop) => stop.route_id === row.id).map(stopAnswer),
     }));
+  }
+
+  /**
+   * Gives one order to one driver as a route of its own, leaving now from where the driver is (an
+   * instant rider's accepted offer): the order becomes PLANNED on it; answers the route's id.
+   * one-order-route.ts says how it is timed.
+   */
+  async createOneOrderRoute(
+    ctx: OperationContext,
+    input: { driverId: number; orderId: number; from: Point },
+  ): Promise<number> {
+    const straightLine = await this.straightLine(ctx.db, businessOf(ctx));
+    const deps = { clock: this.clock, accounts: this.accounts, orders: this.orders, roads: this.roads };
+    return createOneOrderRoute(ctx, { ...deps, straightLine }, input);
   }
 
   async route(ctx: OperationContext, routeId: number) {
