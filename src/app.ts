@@ -68,6 +68,7 @@ import {
 } from './modules/payments/index.ts';
 import { PricingService, pricingOperations } from './modules/pricing/index.ts';
 import { ProofsService, proofsOperations } from './modules/proofs/index.ts';
+import { OFFER_EXPIRY_TOPIC, RidersService, ridersOperations } from './modules/riders/index.ts';
 import { ShippingService, shippingOperations } from './modules/shipping/index.ts';
 import { SkillsService, skillsOperations } from './modules/skills/index.ts';
 import { type Capabilities, systemOperations } from './modules/system/index.ts';
@@ -137,6 +138,8 @@ export interface Services {
   dispatchBoard: DispatchBoard;
   /** Live dispatch boards: hears changes committed on any instance once started. */
   boardFeed: BoardFeed;
+  /** Instant riders and the instant orders offered to them. */
+  riders: RidersService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -207,6 +210,10 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // Every order status change tells the live dispatch boards of its business, once it commits.
   events.subscribe(BoardFeed.hearsOrders);
   const dispatchBoard = new DispatchBoard(clock, accounts, orders);
+  const riders = new RidersService(clock, accounts, orders, dispatch, events);
+  // A new instant order is offered to riders in its creating transaction; an order leaving the
+  // pool withdraws its offers, and a rider's order that ends frees the rider.
+  events.subscribe(riders.instant.onEvents);
   const agentTools = new AgentToolCalls();
   const chat = new ChatService(clock, accounts, orders, contractors);
   // Order chat is "migrated" for a business once the business saved its chat settings.
@@ -255,6 +262,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     cacheInvalidation,
     dispatchBoard,
     boardFeed: new BoardFeed(dispatchBoard),
+    riders,
   };
 }
 
@@ -361,7 +369,8 @@ export function createCatalog(services: Services): Catalog {
     .register(warehousesOperations(services.warehouses))
     .register(mapsOperations(services.maps))
     .register(chatOperations(services.chat))
-    .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }));
+    .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }))
+    .register(ridersOperations(services.riders));
 }
 
 export interface App {
@@ -450,6 +459,8 @@ export async function createApp(
   });
   outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
   outbox.handle(PLACING_TOPIC, services.datasets.placer(db));
+  // An offer wave's deadline: its open offers expire and the next wave goes out (within the poll, 2 s).
+  outbox.handle(OFFER_EXPIRY_TOPIC, services.riders.instant.expiryHandler(db));
   const embedded = config.mqtt.url
     ? undefined
     : new EmbeddedBroker(services.chatPush.policy(db), { port: config.mqtt.port, host: config.host });
@@ -458,7 +469,12 @@ export async function createApp(
   const topics = services.chatPush.topics;
   outbox.handle(
     DRIVER_PUSH_TOPIC,
-    driverPushHandler(mqtt, (business, driver) => topics.driver(business, driver), clock, config.mqtt.retryMs),
+    driverPushHandler(
+      mqtt,
+      (business, driver) => topics.driver(business, driver),
+      clock,
+      config.mqtt.retryMs,
+    ),
   );
   // MQTT over WebSocket on the HTTP server's port, at its own path.
   http.server.on('upgrade', (request, socket, head) => {

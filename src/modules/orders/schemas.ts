@@ -87,12 +87,7 @@ export const orderInputSchema = z
       .max(50)
       .optional(),
     packages: z.array(packageInputSchema).min(1).max(50).optional().describe('Defaults to one package'),
-    instant: z
-      .boolean()
-      .optional()
-      .describe(
-        'Local self-delivery only: offer the order at once to the nearest online riders (docs/riders.md) instead of waiting for route planning',
-      ),
+    instant: z.boolean().optional().describe('Offer it at once to the nearest online riders (self-delivery)'),
   })
   .superRefine((order, ctx) => {
     // Built-in issue codes, so the messages come out in the caller's language like any other.

@@ -224,4 +224,12 @@ export const de: ErrorMessages = {
   MAPS_FULL: 'Ein Unternehmen hat höchstens {limit} Karten: Löschen Sie zuerst eine.',
   SERVICE_ZONE_NOT_FOUND: 'Keine Servicezone {id} in diesem Unternehmen.',
   SERVICE_ZONES_FULL: 'Ein Unternehmen hat höchstens {limit} Servicezonen: Löschen Sie zuerst eine.',
+  RIDER_NOT_GRANTED:
+    'Dieser Fahrer ist kein Sofortkurier: Das Unternehmen muss ihm zuerst die Sofortzustellung freigeben.',
+  OFFER_NOT_FOUND: 'Ihnen wurde kein Angebot {offer} gemacht.',
+  OFFER_ALREADY_TAKEN: 'Der Auftrag {order} wurde bereits von einem anderen Kurier übernommen.',
+  OFFER_EXPIRED:
+    'Das Angebot {offer} ist nicht mehr offen: Es ist abgelaufen, wurde abgelehnt oder zurückgezogen.',
+  RIDER_BUSY:
+    'Sie fahren noch den Sofortauftrag {order}: Schließen Sie ihn ab, bevor Sie einen weiteren annehmen.',
 };

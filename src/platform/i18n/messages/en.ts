@@ -206,4 +206,9 @@ export const en: ErrorMessages = {
   MAPS_FULL: 'A business keeps at most {limit} maps: delete one first.',
   SERVICE_ZONE_NOT_FOUND: 'No service zone {id} in this business.',
   SERVICE_ZONES_FULL: 'A business keeps at most {limit} service zones: delete one first.',
+  RIDER_NOT_GRANTED: 'This driver is not an instant rider: the business must grant instant delivery first.',
+  OFFER_NOT_FOUND: 'No offer {offer} was made to you.',
+  OFFER_ALREADY_TAKEN: 'Order {order} was already taken by another rider.',
+  OFFER_EXPIRED: 'Offer {offer} is no longer open: it expired, was declined or was withdrawn.',
+  RIDER_BUSY: 'You are still on instant order {order}: finish it before taking another.',
 };

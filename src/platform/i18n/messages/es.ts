@@ -215,4 +215,10 @@ export const es: ErrorMessages = {
   MAPS_FULL: 'Una empresa guarda como máximo {limit} mapas: elimine uno primero.',
   SERVICE_ZONE_NOT_FOUND: 'No hay ninguna zona de servicio {id} en esta empresa.',
   SERVICE_ZONES_FULL: 'Una empresa guarda como máximo {limit} zonas de servicio: elimine una primero.',
+  RIDER_NOT_GRANTED:
+    'Este conductor no es repartidor inmediato: la empresa debe concederle primero la entrega inmediata.',
+  OFFER_NOT_FOUND: 'No se le ha hecho ninguna oferta {offer}.',
+  OFFER_ALREADY_TAKEN: 'Otro repartidor ya ha tomado el pedido {order}.',
+  OFFER_EXPIRED: 'La oferta {offer} ya no está abierta: caducó, se rechazó o se retiró.',
+  RIDER_BUSY: 'Aún está con el pedido inmediato {order}: termínelo antes de tomar otro.',
 };

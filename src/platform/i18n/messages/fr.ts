@@ -226,4 +226,11 @@ export const fr: ErrorMessages = {
   MAPS_FULL: 'Une entreprise garde au plus {limit} cartes : supprimez-en une d’abord.',
   SERVICE_ZONE_NOT_FOUND: 'Aucune zone de service {id} dans cette entreprise.',
   SERVICE_ZONES_FULL: 'Une entreprise garde au plus {limit} zones de service : supprimez-en une d’abord.',
+  RIDER_NOT_GRANTED:
+    "Ce chauffeur n'est pas coursier instantané : l'entreprise doit d'abord lui accorder la livraison instantanée.",
+  OFFER_NOT_FOUND: 'Aucune offre {offer} ne vous a été faite.',
+  OFFER_ALREADY_TAKEN: 'La commande {order} a déjà été prise par un autre coursier.',
+  OFFER_EXPIRED: "L'offre {offer} n'est plus ouverte : elle a expiré, a été refusée ou a été retirée.",
+  RIDER_BUSY:
+    "Vous êtes encore sur la commande instantanée {order} : terminez-la avant d'en prendre une autre.",
 };

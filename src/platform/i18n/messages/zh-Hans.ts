@@ -183,4 +183,9 @@ export const zhHans: ErrorMessages = {
   MAPS_FULL: '一个企业最多保留 {limit} 张地图：请先删除一张。',
   SERVICE_ZONE_NOT_FOUND: '本企业没有服务区域 {id}。',
   SERVICE_ZONES_FULL: '一个企业最多保留 {limit} 个服务区域：请先删除一个。',
+  RIDER_NOT_GRANTED: '此司机不是即时骑手：企业须先授予其即时配送权限。',
+  OFFER_NOT_FOUND: '没有向您发出编号为 {offer} 的派单。',
+  OFFER_ALREADY_TAKEN: '订单 {order} 已被其他骑手接走。',
+  OFFER_EXPIRED: '派单 {offer} 已不再有效：已过期、已拒绝或已撤回。',
+  RIDER_BUSY: '您仍在配送即时订单 {order}：请先完成再接新单。',
 };

@@ -183,4 +183,9 @@ export const zhHant: ErrorMessages = {
   MAPS_FULL: '一個企業最多保留 {limit} 張地圖：請先刪除一張。',
   SERVICE_ZONE_NOT_FOUND: '本企業沒有服務區域 {id}。',
   SERVICE_ZONES_FULL: '一個企業最多保留 {limit} 個服務區域：請先刪除一個。',
+  RIDER_NOT_GRANTED: '此司機不是即時騎手：企業須先授予其即時配送權限。',
+  OFFER_NOT_FOUND: '沒有向您發出編號為 {offer} 的派單。',
+  OFFER_ALREADY_TAKEN: '訂單 {order} 已被其他騎手接走。',
+  OFFER_EXPIRED: '派單 {offer} 已不再有效：已過期、已拒絕或已撤回。',
+  RIDER_BUSY: '您仍在配送即時訂單 {order}：請先完成再接新單。',
 };
