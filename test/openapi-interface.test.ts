@@ -47,6 +47,7 @@ const BUILT_INTERFACE_FAMILIES = [
   'Webhooks',
   'Platform Apps',
   'Dispatch',
+  'InstantRider',
   'Order Chat',
   'Documents',
 ];

@@ -96,6 +96,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Drivers: sign-up and its approval, and the driver app working its own routes (start, stops, scans, positions, proofs, finish).',
   DriverInfo:
     'What a business knows of its drivers: their working profiles (depot, vehicle, capacity, shift, skills, availability) and their routes of the day.',
+  InstantRider:
+    'The rider API for the driver app (a rider is a driver granted instant delivery; standard driver login and Bearer token): online and offline, position pings, instant order offers to accept or decline; and the business granting riders and following its instant orders.',
   LabelService:
     'Label-service orders: rate a shipment with one carrier, buy its labels (4 x 6 in PDFs) and read them back.',
   'Order Chat':
