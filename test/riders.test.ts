@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../src/config.ts';
 import { DriverTopic, north, riderBusiness } from './support/riders.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -15,7 +18,11 @@ describe('instant riders', () => {
   const PARIS = { lat: 48.8566, lng: 2.3522 };
 
   before(async () => {
-    server = await startTestServer();
+    // Loopback webhook receivers allowed, for the order.instant_unassigned delivery.
+    const defaults = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
+    server = await startTestServer({
+      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
+    });
     // The outbox worker (offer pushes, offer deadlines) and the embedded MQTT broker.
     await server.app.startBackground(server.pool);
   });
@@ -107,6 +114,23 @@ describe('instant riders', () => {
   it('moves an unanswered offer on at its deadline, a declined one at once, and leaves the order in the pool when nobody is left', async () => {
     const shop = await riderBusiness(server, 'riderswave');
     await shop.settings({ wave_size: 1, offer_seconds: 30 });
+    const told: Array<{ type: string; data: Record<string, unknown> }> = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        told.push(JSON.parse(body));
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    after(() => receiver.close());
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/instant`;
+    const hooked = await shop.api.call('PUT', '/api/v1/webhook-settings', {
+      token: shop.admin,
+      body: { urls: { 'order.instant_unassigned': url } },
+    });
+    assert.equal(hooked.status, 200, JSON.stringify(hooked.body));
     const [near, middle, far] = await shop.riders([
       north(PARIS, 1_000),
       north(PARIS, 2_000),
@@ -173,6 +197,10 @@ describe('instant riders', () => {
     assert.equal(order.status, 'NEW_ORDER');
     assert.equal(order.instant, true);
     assert.equal(order.route_id, null);
+    // And the business is told.
+    await server.app.outbox.drainOnce();
+    const unassigned = told.find((event) => event.type === 'order.instant_unassigned');
+    assert.deepEqual(unassigned?.data, { order_id: orderId, order_ref: order.order_ref, waves: 3 });
   });
 
   it('pushes the offer to the rider on its own MQTT topic', async () => {
