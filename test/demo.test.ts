@@ -366,4 +366,18 @@ describe('demo data', () => {
     );
     assert.equal(chat.body.customer_chat, true);
   });
+  it('has one online rider with a fresh position: the demo driver', async () => {
+    const riders = await api.get('/api/v1/client/riders', { token: admin });
+    assert.equal(riders.status, 200, JSON.stringify(riders.body));
+    assert.deepEqual(
+      riders.body.riders.map(
+        (rider: { driver: { name: string }; online: boolean; position: { fresh: boolean } }) => [
+          rider.driver.name,
+          rider.online,
+          rider.position.fresh,
+        ],
+      ),
+      [['Dara Driver', true, true]],
+    );
+  });
 });

@@ -110,6 +110,10 @@ export async function seedDemo(
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       driver: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
     });
+    await seedDemoRider(services, {
+      admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+      rider: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
+    });
     return {
       business: DEMO_BUSINESS_CODE,
       password,
@@ -433,6 +437,16 @@ async function seedDemoMaps(services: Services, ctx: OperationContext) {
   });
   const { link } = await maps.publish(ctx, map.id, {});
   return { id: map.id, link: link.id };
+}
+
+/** One online rider: the demo driver, granted instant delivery, online near the Louvre (docs/riders.md). */
+async function seedDemoRider(services: Services, ctx: { admin: OperationContext; rider: OperationContext }) {
+  const { riders } = services;
+  await riders.setGrant(ctx.admin, ctx.rider.caller!.userId, true);
+  await riders.goOnline(ctx.rider);
+  await riders.ping(ctx.rider, [
+    { lat: 48.8606, lng: 2.3376, accuracy_meters: 10, at: ctx.rider.clock.now().toISOString() },
+  ]);
 }
 
 export function demoPassword(configured: string | undefined): string {
