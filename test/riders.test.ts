@@ -277,6 +277,25 @@ describe('instant riders', () => {
     assert.equal((await shop.dispatchOf(orderId)).state, 'exhausted');
   });
 
+  it('withdraws the offers of an order the business holds meanwhile, and tells the rider', async () => {
+    const shop = await riderBusiness(server, 'riderswithdraw');
+    const [rider] = await shop.riders([north(PARIS, 300)]);
+    const topic = await DriverTopic.open(server, shop.tenant.businessId, rider!);
+    topics.push(topic);
+    const orderId = await shop.instantOrder(PARIS);
+    const [offer] = await shop.offersOf(rider!);
+    const held = await shop.api.post(`/api/v1/client/orders/${orderId}/hold`, {}, { token: shop.admin });
+    assert.equal(held.status, 200, JSON.stringify(held.body));
+
+    assert.equal((await shop.dispatchOf(orderId)).state, 'withdrawn');
+    assert.deepEqual(await shop.offersOf(rider!), []);
+    const late = await shop.api.post(`/api/v1/rider/offers/${offer!.id}/accept`, {}, { token: rider!.token });
+    assert.equal(late.status, 409);
+    assert.equal(late.body.error_code, 'OFFER_EXPIRED');
+    const closed = await topic.next((body) => body.type === 'instant_offer_closed');
+    assert.deepEqual([closed.offer_id, closed.order_id, closed.reason], [offer!.id, orderId, 'withdrawn']);
+  });
+
   it('keeps at most one ping a second and counts the others as dropped', async () => {
     const shop = await riderBusiness(server, 'riderspings');
     const [rider] = await shop.riders([PARIS]);

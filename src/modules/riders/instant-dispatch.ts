@@ -390,7 +390,7 @@ function originOf(order: OrderView): { lat: number; lng: number } | null {
 }
 
 /** An offer as the rider reads it (polled or pushed): the order's legs, the distance, the deadline. */
-export function offerAnswer(offer: Offer, order: OrderView, now: Date) {
+function offerAnswer(offer: Offer, order: OrderView, now: Date) {
   const leg = (address: OrderView['pickup']) =>
     address && {
       line1: address.line1,

@@ -12,7 +12,7 @@ const RIDER = ['driver'] as const;
 const RIDER_ERRORS = ['RIDER_NOT_GRANTED'] as const;
 const OFFER_ERRORS = [...RIDER_ERRORS, 'OFFER_NOT_FOUND', 'OFFER_ALREADY_TAKEN', 'OFFER_EXPIRED'] as const;
 /** Pings one call sends at most. */
-export const MAX_PINGS = 60;
+const MAX_PINGS = 60;
 
 const person = z.object({ id: z.int(), name: z.string() });
 

@@ -14,13 +14,13 @@ import { DEFAULT_RIDER_SETTINGS, FRESH_POSITION_MS, type RiderSettings } from '.
 import type { RidersTables } from './tables.ts';
 
 /** Pings closer than this to the last kept one (phone time) are dropped: at most one a second is kept. */
-export const PING_INTERVAL_MS = 1_000;
+const PING_INTERVAL_MS = 1_000;
 /** How far ahead of the server a phone's clock may be. */
 const PING_AHEAD_MS = 5 * 60_000;
 
 type Rider = Selectable<RidersTables['riders']>;
 
-export interface Ping {
+interface Ping {
   lat: number;
   lng: number;
   accuracy_meters?: number;
@@ -138,37 +138,25 @@ export class RidersService {
       return true;
     });
     const latest = kept.at(-1);
-    if (latest) {
-      await repo.updateRider(ctx.db, rider.business_id, rider.driver_user_id, {
-        lat: latest.lat,
-        lng: latest.lng,
-        accuracy_meters: latest.accuracy_meters ?? null,
-        position_at: latest.time,
-        position_received_at: now,
-      });
-    }
+    const position = latest && {
+      lat: latest.lat,
+      lng: latest.lng,
+      accuracy_meters: latest.accuracy_meters ?? null,
+      position_at: latest.time,
+      position_received_at: now,
+    };
+    if (position) await repo.updateRider(ctx.db, rider.business_id, rider.driver_user_id, position);
     return {
       result: true as const,
       kept: kept.length,
       dropped: pings.length - kept.length,
-      position: positionAnswer(
-        latest
-          ? {
-              ...rider,
-              lat: latest.lat,
-              lng: latest.lng,
-              accuracy_meters: latest.accuracy_meters ?? null,
-              position_at: latest.time,
-              position_received_at: now,
-            }
-          : rider,
-        now,
-      ),
+      position: positionAnswer({ ...rider, ...position }, now),
     };
   }
 
-  myOffers(ctx: OperationContext) {
-    return this.caller(ctx).then(() => this.instant.myOffers(ctx));
+  async myOffers(ctx: OperationContext) {
+    await this.caller(ctx);
+    return this.instant.myOffers(ctx);
   }
 
   async accept(ctx: OperationContext, offerId: number) {
