@@ -72,6 +72,7 @@ describe('instant riders', () => {
     assert.equal(order.route_id, routeId);
     const [route] = (await shop.api.get('/api/v1/driver/routes', { token: winner.token })).body.routes;
     assert.equal(route.id, routeId);
+    assert.equal(route.locked, true);
     assert.deepEqual(
       route.stops.map((stop: { order_id: number; leg: string }) => [stop.order_id, stop.leg]),
       [

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from './support/server.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
 import { placeChecks } from './support/tenancy-places.ts';
 import { platformChecks } from './support/tenancy-platform.ts';
+import { riderChecks } from './support/tenancy-riders.ts';
 import { routeChecks } from './support/tenancy-routes.ts';
 import { shippingWarehouseChecks } from './support/tenancy-shipping-warehouses.ts';
 
@@ -20,6 +21,7 @@ describe('tenant isolation', () => {
     ...placeChecks,
     ...shippingWarehouseChecks,
     ...platformChecks,
+    ...riderChecks,
   };
 
   before(async () => {

@@ -19,8 +19,9 @@ const LAST_SECOND = 24 * 3600 - 1;
  * no depot, no shift): its stops are the order's legs (pickup first for P2P), each reached over
  * the business's road network and left after the service time. The route ends at its last stop:
  * there is no return leg, so its distance is from the driver's position through the stops, and
- * its return time the departure from the last stop (both capped at the day's last second). The
- * order becomes PLANNED on it, and the live dispatch boards hear of the new route.
+ * its return time the departure from the last stop (both capped at the day's last second). It is
+ * locked, so a rebuild of the day leaves it alone. The order becomes PLANNED on it, and the live
+ * dispatch boards hear of the new route.
  */
 export async function createOneOrderRoute(
   ctx: OperationContext,
@@ -75,6 +76,8 @@ export async function createOneOrderRoute(
         load_weight_grams: load.weightGrams,
         load_volume_cm3: load.volumeCm3,
         load_count: load.count,
+        // Promised to its driver: a rebuild of the day leaves it as it is.
+        locked: true,
       },
       stops: timed,
     },
