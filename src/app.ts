@@ -58,6 +58,7 @@ import {
   roadNetwork,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
+import { FleetsService, fleetsOperations } from './modules/fleets/index.ts';
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -122,6 +123,7 @@ export interface Services {
   datasets: DatasetsService;
   warehouses: WarehousesService;
   maps: MapsService;
+  fleets: FleetsService;
   chat: ChatService;
   /** Order chat's live push: the outbox handler and the embedded broker's rules. */
   chatPush: ChatPush;
@@ -241,6 +243,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     warehouses,
     // Custom maps draw each layer through the service of the module that owns its data.
     maps: new MapsService(clock, { addresses, datasets, warehouses, dispatch }, config.publicBaseUrl),
+    fleets: new FleetsService(accounts, clock),
     chat,
     chatPush: new ChatPush(
       chat,
@@ -360,6 +363,7 @@ export function createCatalog(services: Services): Catalog {
     .register(datasetsOperations(services.datasets))
     .register(warehousesOperations(services.warehouses))
     .register(mapsOperations(services.maps))
+    .register(fleetsOperations(services.fleets))
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }));
 }
@@ -458,7 +462,12 @@ export async function createApp(
   const topics = services.chatPush.topics;
   outbox.handle(
     DRIVER_PUSH_TOPIC,
-    driverPushHandler(mqtt, (business, driver) => topics.driver(business, driver), clock, config.mqtt.retryMs),
+    driverPushHandler(
+      mqtt,
+      (business, driver) => topics.driver(business, driver),
+      clock,
+      config.mqtt.retryMs,
+    ),
   );
   // MQTT over WebSocket on the HTTP server's port, at its own path.
   http.server.on('upgrade', (request, socket, head) => {

@@ -222,6 +222,10 @@ export const de: ErrorMessages = {
   MAP_LINK_NOT_FOUND: 'Keine veröffentlichte Karte hat diesen Link: Er wurde womöglich widerrufen.',
   MAP_LAYER_NOT_FOUND: 'Die Karte {map} hat keine Ebene {layer}.',
   MAPS_FULL: 'Ein Unternehmen hat höchstens {limit} Karten: Löschen Sie zuerst eine.',
+  FLEET_NOT_FOUND: 'Keine Flotte {fleet} in diesem Unternehmen.',
+  FLEET_NAME_TAKEN: 'Das Unternehmen hat bereits eine Flotte namens „{name}“.',
+  FLEETS_FULL: 'Ein Unternehmen hat höchstens {limit} Flotten: Löschen Sie zuerst eine.',
+  FLEET_CAPTAIN_REQUIRED: 'Nur das Personal und die Kapitäne der Flotte {fleet} dürfen das.',
   SERVICE_ZONE_NOT_FOUND: 'Keine Servicezone {id} in diesem Unternehmen.',
   SERVICE_ZONES_FULL: 'Ein Unternehmen hat höchstens {limit} Servicezonen: Löschen Sie zuerst eine.',
 };

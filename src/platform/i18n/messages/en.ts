@@ -204,6 +204,10 @@ export const en: ErrorMessages = {
   MAP_LINK_NOT_FOUND: 'No published map has this link: it may have been revoked.',
   MAP_LAYER_NOT_FOUND: 'Map {map} has no layer {layer}.',
   MAPS_FULL: 'A business keeps at most {limit} maps: delete one first.',
+  FLEET_NOT_FOUND: 'No fleet {fleet} in this business.',
+  FLEET_NAME_TAKEN: 'The business already has a fleet named “{name}”.',
+  FLEETS_FULL: 'A business keeps at most {limit} fleets: delete one first.',
+  FLEET_CAPTAIN_REQUIRED: 'Only staff and the captains of fleet {fleet} may do this.',
   SERVICE_ZONE_NOT_FOUND: 'No service zone {id} in this business.',
   SERVICE_ZONES_FULL: 'A business keeps at most {limit} service zones: delete one first.',
 };

@@ -213,6 +213,10 @@ export const es: ErrorMessages = {
   MAP_LINK_NOT_FOUND: 'Ningún mapa publicado tiene este enlace: puede haber sido revocado.',
   MAP_LAYER_NOT_FOUND: 'El mapa {map} no tiene la capa {layer}.',
   MAPS_FULL: 'Una empresa guarda como máximo {limit} mapas: elimine uno primero.',
+  FLEET_NOT_FOUND: 'No hay ninguna flota {fleet} en esta empresa.',
+  FLEET_NAME_TAKEN: 'La empresa ya tiene una flota llamada «{name}».',
+  FLEETS_FULL: 'Una empresa guarda como máximo {limit} flotas: elimine una primero.',
+  FLEET_CAPTAIN_REQUIRED: 'Solo el personal y los capitanes de la flota {fleet} pueden hacer esto.',
   SERVICE_ZONE_NOT_FOUND: 'No hay ninguna zona de servicio {id} en esta empresa.',
   SERVICE_ZONES_FULL: 'Una empresa guarda como máximo {limit} zonas de servicio: elimine una primero.',
 };

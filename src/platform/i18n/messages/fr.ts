@@ -224,6 +224,10 @@ export const fr: ErrorMessages = {
   MAP_LINK_NOT_FOUND: 'Aucune carte publiée n’a ce lien : il a peut-être été révoqué.',
   MAP_LAYER_NOT_FOUND: 'La carte {map} n’a pas de couche {layer}.',
   MAPS_FULL: 'Une entreprise garde au plus {limit} cartes : supprimez-en une d’abord.',
+  FLEET_NOT_FOUND: 'Aucune flotte {fleet} dans cette entreprise.',
+  FLEET_NAME_TAKEN: 'L’entreprise a déjà une flotte nommée « {name} ».',
+  FLEETS_FULL: 'Une entreprise garde au plus {limit} flottes : supprimez-en une d’abord.',
+  FLEET_CAPTAIN_REQUIRED: 'Seuls le personnel et les capitaines de la flotte {fleet} peuvent faire cela.',
   SERVICE_ZONE_NOT_FOUND: 'Aucune zone de service {id} dans cette entreprise.',
   SERVICE_ZONES_FULL: 'Une entreprise garde au plus {limit} zones de service : supprimez-en une d’abord.',
 };

@@ -181,6 +181,10 @@ export const zhHans: ErrorMessages = {
   MAP_LINK_NOT_FOUND: '没有已发布的地图使用此链接：它可能已被撤销。',
   MAP_LAYER_NOT_FOUND: '地图 {map} 没有图层 {layer}。',
   MAPS_FULL: '一个企业最多保留 {limit} 张地图：请先删除一张。',
+  FLEET_NOT_FOUND: '本企业没有车队 {fleet}。',
+  FLEET_NAME_TAKEN: '本企业已有名为“{name}”的车队。',
+  FLEETS_FULL: '一个企业最多保留 {limit} 个车队：请先删除一个。',
+  FLEET_CAPTAIN_REQUIRED: '只有员工和车队 {fleet} 的队长可以这样做。',
   SERVICE_ZONE_NOT_FOUND: '本企业没有服务区域 {id}。',
   SERVICE_ZONES_FULL: '一个企业最多保留 {limit} 个服务区域：请先删除一个。',
 };

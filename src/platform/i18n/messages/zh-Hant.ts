@@ -181,6 +181,10 @@ export const zhHant: ErrorMessages = {
   MAP_LINK_NOT_FOUND: '沒有已發布的地圖使用此連結：它可能已被撤銷。',
   MAP_LAYER_NOT_FOUND: '地圖 {map} 沒有圖層 {layer}。',
   MAPS_FULL: '一個企業最多保留 {limit} 張地圖：請先刪除一張。',
+  FLEET_NOT_FOUND: '本企業沒有車隊 {fleet}。',
+  FLEET_NAME_TAKEN: '本企業已有名為「{name}」的車隊。',
+  FLEETS_FULL: '一個企業最多保留 {limit} 個車隊：請先刪除一個。',
+  FLEET_CAPTAIN_REQUIRED: '只有員工和車隊 {fleet} 的隊長可以這樣做。',
   SERVICE_ZONE_NOT_FOUND: '本企業沒有服務區域 {id}。',
   SERVICE_ZONES_FULL: '一個企業最多保留 {limit} 個服務區域：請先刪除一個。',
 };
