@@ -58,7 +58,13 @@ import {
   roadNetwork,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
-import { FleetsService, fleetsOperations } from './modules/fleets/index.ts';
+import {
+  calendarOperations,
+  FleetCalendar,
+  FleetShiftWindows,
+  FleetsService,
+  fleetsOperations,
+} from './modules/fleets/index.ts';
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -124,6 +130,7 @@ export interface Services {
   warehouses: WarehousesService;
   maps: MapsService;
   fleets: FleetsService;
+  fleetCalendar: FleetCalendar;
   chat: ChatService;
   /** Order chat's live push: the outbox handler and the embedded broker's rules. */
   chatPush: ChatPush;
@@ -195,7 +202,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // One road network for planning and plan edits: a routing engine when OSRM_URL is set, else
   // straight lines at the business's circuity and speed; its matrices are cached per business and day.
   const roads = roadNetwork(config.osrm);
-  const dispatch = new DispatchService(clock, accounts, orders, roads);
+  // Route building reads the drivers' working windows from the fleets' shift calendar.
+  const shiftWindows = new FleetShiftWindows();
+  const dispatch = new DispatchService(clock, accounts, orders, roads, shiftWindows);
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);
@@ -210,6 +219,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   events.subscribe(BoardFeed.hearsOrders);
   const dispatchBoard = new DispatchBoard(clock, accounts, orders);
   const agentTools = new AgentToolCalls();
+  const fleets = new FleetsService(accounts, clock);
   const chat = new ChatService(clock, accounts, orders, contractors);
   // Order chat is "migrated" for a business once the business saved its chat settings.
   accounts.setUpCheck('order_chat', chat.isSetUp);
@@ -226,7 +236,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     orders,
     dispatch,
     skills: new SkillsService(clock, dispatch, orders),
-    planEdits: new PlanEdits(clock, accounts, orders, dispatch, tracking, roads),
+    planEdits: new PlanEdits(clock, accounts, orders, dispatch, tracking, roads, shiftWindows),
     tracking,
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
@@ -243,7 +253,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     warehouses,
     // Custom maps draw each layer through the service of the module that owns its data.
     maps: new MapsService(clock, { addresses, datasets, warehouses, dispatch }, config.publicBaseUrl),
-    fleets: new FleetsService(accounts, clock),
+    fleets,
+    fleetCalendar: new FleetCalendar(clock, accounts, fleets, dispatch),
     chat,
     chatPush: new ChatPush(
       chat,
@@ -364,6 +375,7 @@ export function createCatalog(services: Services): Catalog {
     .register(warehousesOperations(services.warehouses))
     .register(mapsOperations(services.maps))
     .register(fleetsOperations(services.fleets))
+    .register(calendarOperations(services.fleetCalendar))
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }));
 }

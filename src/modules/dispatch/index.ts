@@ -12,3 +12,4 @@ export { PlanEdits } from './plan-edits.ts';
 export type { RoadNetwork, TravelMatrix } from './roads.ts';
 export { roadNetwork } from './roads.ts';
 export { DispatchService } from './service.ts';
+export type { ShiftCalendar, WorkingWindow } from './shift-calendar.ts';

@@ -19,6 +19,7 @@ import {
 import * as repo from './repository.ts';
 import type { RoadNetwork, StraightLineSettings } from './roads.ts';
 import type { DispatchService } from './service.ts';
+import type { ShiftCalendar } from './shift-calendar.ts';
 import { pointKey } from './solver/distance.ts';
 import { bestInsertion, bestSequence } from './solver/edit-search.ts';
 import { newViolations, type RouteToTime, type TimedRoute, timeRoute } from './solver/evaluate.ts';
@@ -93,6 +94,8 @@ export class PlanEdits {
     private readonly dispatch: DispatchService,
     private readonly tracking: Pick<TrackingService, 'appendEvent'>,
     private readonly roads: RoadNetwork,
+    /** The drivers' shifts of a date, when a calendar keeps them: their working windows. */
+    private readonly shifts?: ShiftCalendar,
   ) {}
 
   // ----- vehicles -----
@@ -323,15 +326,22 @@ export class PlanEdits {
     return plans.sort((a, b) => ids.indexOf(a.row.id) - ids.indexOf(b.row.id));
   }
 
-  /** Depot, shift, capacity and skills of a route with this driver and vehicle. */
+  /**
+   * Depot, shift, capacity and skills of a route with this driver and vehicle: the driver's
+   * calendar shift of the route's date, when it has one, is its working window and depot.
+   */
   private async routePlan(
     ctx: OperationContext,
     row: edits.LockedRoute,
   ): Promise<Omit<RoutePlan, 'stops' | 'firstFree'>> {
     const businessId = businessOf(ctx);
     const [profile] = await repo.profilesOf(ctx.db, businessId, [row.driver_user_id]);
-    const depot = profile?.depot_id
-      ? (await repo.depotsOf(ctx.db, businessId)).find((candidate) => candidate.id === profile.depot_id)
+    const window = (
+      await this.shifts?.windowsOf(ctx.db, businessId, row.route_date, [row.driver_user_id])
+    )?.get(row.driver_user_id);
+    const depotId = window?.depotId ?? profile?.depot_id;
+    const depot = depotId
+      ? (await repo.depotsOf(ctx.db, businessId)).find((candidate) => candidate.id === depotId)
       : undefined;
     if (!profile || !depot)
       throw new AppError('DRIVER_WITHOUT_DEPOT', { params: { driver: row.driver_user_id } });
@@ -342,7 +352,10 @@ export class PlanEdits {
       row,
       straightLine: await this.dispatch.straightLine(ctx.db, businessId),
       depot: { lat: depot.lat, lng: depot.lng },
-      shift: { start: seconds(profile.shift_start), end: seconds(profile.shift_end) },
+      shift: {
+        start: seconds(window?.start ?? profile.shift_start),
+        end: seconds(window?.end ?? profile.shift_end),
+      },
       capacity: {
         weightGrams: capacity.capacity_weight_grams,
         volumeCm3: capacity.capacity_volume_cm3,

@@ -17,6 +17,7 @@ import {
 } from './planning.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
+import type { ShiftCalendar } from './shift-calendar.ts';
 import type { DispatchTables } from './tables.ts';
 
 export interface DriverProfileInput {
@@ -50,8 +51,9 @@ export class DispatchService implements PlanningFleet {
     private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
     roads: RoadNetwork,
+    shifts?: ShiftCalendar,
   ) {
-    this.planning = new RoutePlanning(clock, accounts, orders, roads, this);
+    this.planning = new RoutePlanning(clock, accounts, orders, roads, this, shifts);
     this.maps = new DispatchMapReads(accounts, orders);
   }
 

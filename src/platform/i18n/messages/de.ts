@@ -226,6 +226,18 @@ export const de: ErrorMessages = {
   FLEET_NAME_TAKEN: 'Das Unternehmen hat bereits eine Flotte namens „{name}“.',
   FLEETS_FULL: 'Ein Unternehmen hat höchstens {limit} Flotten: Löschen Sie zuerst eine.',
   FLEET_CAPTAIN_REQUIRED: 'Nur das Personal und die Kapitäne der Flotte {fleet} dürfen das.',
+  SHIFT_PATTERN_NOT_FOUND: 'Kein Schichtmuster {pattern} in dieser Flotte.',
+  SHIFT_PATTERNS_FULL: 'Eine Flotte hat höchstens {limit} Schichtmuster: Löschen Sie zuerst eines.',
+  SHIFT_NOT_FOUND: 'Keine Schicht {shift} in dieser Flotte.',
+  SHIFT_IN_PAST: 'Eine Schicht am {date} um {start} hätte in diesem Unternehmen bereits begonnen.',
+  SHIFT_FULL: 'Die Schicht {shift} hat keinen freien Platz: Ihre {slots} Plätze sind vergeben.',
+  SHIFT_STARTED:
+    'Die Schicht {shift} hat am {date} um {start} begonnen: Sie lässt sich so nicht mehr ändern.',
+  SHIFT_CANCELLED: 'Die Schicht {shift} ist abgesagt.',
+  SHIFT_SLOTS_TAKEN:
+    'Für die Schicht {shift} sind {signups} Fahrer eingetragen: Sie kann nicht weniger Plätze haben.',
+  SIGNUP_NOT_FOUND: 'Fahrer {driver} ist nicht für die Schicht {shift} eingetragen.',
+  SIGNUP_STATE_INVALID: 'Eine Eintragung kann nicht von {from} zu {to} wechseln.',
   SERVICE_ZONE_NOT_FOUND: 'Keine Servicezone {id} in diesem Unternehmen.',
   SERVICE_ZONES_FULL: 'Ein Unternehmen hat höchstens {limit} Servicezonen: Löschen Sie zuerst eine.',
 };

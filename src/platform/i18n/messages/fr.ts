@@ -228,6 +228,17 @@ export const fr: ErrorMessages = {
   FLEET_NAME_TAKEN: 'L’entreprise a déjà une flotte nommée « {name} ».',
   FLEETS_FULL: 'Une entreprise garde au plus {limit} flottes : supprimez-en une d’abord.',
   FLEET_CAPTAIN_REQUIRED: 'Seuls le personnel et les capitaines de la flotte {fleet} peuvent faire cela.',
+  SHIFT_PATTERN_NOT_FOUND: 'Aucun modèle de créneaux {pattern} dans cette flotte.',
+  SHIFT_PATTERNS_FULL: 'Une flotte garde au plus {limit} modèles de créneaux : supprimez-en un d’abord.',
+  SHIFT_NOT_FOUND: 'Aucun créneau {shift} dans cette flotte.',
+  SHIFT_IN_PAST: 'Un créneau le {date} à {start} aurait déjà commencé dans cette entreprise.',
+  SHIFT_FULL: 'Le créneau {shift} n’a plus de place : ses {slots} places sont prises.',
+  SHIFT_STARTED: 'Le créneau {shift} a commencé le {date} à {start} : il ne peut plus changer ainsi.',
+  SHIFT_CANCELLED: 'Le créneau {shift} est annulé.',
+  SHIFT_SLOTS_TAKEN:
+    'Le créneau {shift} compte {signups} chauffeurs inscrits : il ne peut pas avoir moins de places.',
+  SIGNUP_NOT_FOUND: 'Le chauffeur {driver} n’est pas inscrit au créneau {shift}.',
+  SIGNUP_STATE_INVALID: 'Une inscription ne peut pas passer de {from} à {to}.',
   SERVICE_ZONE_NOT_FOUND: 'Aucune zone de service {id} dans cette entreprise.',
   SERVICE_ZONES_FULL: 'Une entreprise garde au plus {limit} zones de service : supprimez-en une d’abord.',
 };
