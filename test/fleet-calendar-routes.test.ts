@@ -42,18 +42,17 @@ describe('shifts are the working windows of route building', () => {
     assert.equal(created.status, 200, JSON.stringify(created.body));
     orders[ref] = created.body.order_id;
   };
+  /** How get_build_route_options sees each driver's working window on the date. */
   const options = async () => {
     const answer = await api.get(`/api/v3/client/build-route/options?date=${TOMORROW}`, { token: admin });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    const byId = new Map(
-      answer.body.drivers.map(
-        (driver: { id: number; shift_from: string; profile: { shift: object; depot_id: number } }) => [
-          driver.id,
-          { from: driver.shift_from, shift: driver.profile.shift, depot: driver.profile.depot_id },
-        ],
-      ),
-    );
-    return { shifted: byId.get(shifted.id), unshifted: byId.get(unshifted.id) };
+    const seen = (
+      driverId: number,
+    ): { from: string; shift: { start: string; end: string }; depot: number } => {
+      const driver = answer.body.drivers.find((one: { id: number }) => one.id === driverId);
+      return { from: driver.shift_from, shift: driver.profile.shift, depot: driver.profile.depot_id };
+    };
+    return { shifted: seen(shifted.id), unshifted: seen(unshifted.id) };
   };
 
   before(async () => {
@@ -61,14 +60,16 @@ describe('shifts are the working windows of route building', () => {
     api = client(server.baseUrl);
     const tenant = await createTenant(server.db, server.app.services, 'calr');
     admin = await login(api, tenant.emails.client_admin);
-    [shifted, unshifted] = await signedInDriversAtDepot(server, api, tenant, admin, {
+    const drivers = await signedInDriversAtDepot(server, api, tenant, admin, {
       depot: DEPOT,
       names: ['afternoon', 'allday'],
       shift: { start: '08:00', end: '18:00' },
     });
+    shifted = drivers[0]!;
+    unshifted = drivers[1]!;
     const east = await api.post('/api/v1/client/depots', { name: 'East', ...near(3) }, { token: admin });
     eastDepot = east.body.depot.id;
-    fleet = await fleetOf(api, admin, 'Vans', { drivers: [shifted!, unshifted!] });
+    fleet = await fleetOf(api, admin, 'Vans', { drivers: [shifted, unshifted] });
     const shift = await api.post(
       `/api/v1/client/fleets/${fleet}/shifts`,
       { date: TOMORROW, start: '13:00', end: '17:00', vehicle_kind: 'van', slots: 1 },
@@ -78,9 +79,9 @@ describe('shifts are the working windows of route building', () => {
     shiftId = shift.body.shift.id;
     const signed = await api.call(
       'PUT',
-      `/api/v1/client/fleets/${fleet}/shifts/${shiftId}/signups/${shifted!.id}`,
+      `/api/v1/client/fleets/${fleet}/shifts/${shiftId}/signups/${shifted.id}`,
       {
-        token: shifted!.token,
+        token: shifted.token,
       },
     );
     assert.equal(signed.status, 200, JSON.stringify(signed.body));
@@ -96,10 +97,10 @@ describe('shifts are the working windows of route building', () => {
     assert.deepEqual(before.shifted, {
       from: 'calendar',
       shift: { start: '13:00', end: '17:00' },
-      depot: before.shifted!.depot,
+      depot: before.shifted.depot,
     });
-    assert.equal(before.unshifted!.from, 'profile');
-    assert.deepEqual(before.unshifted!.shift, { start: '08:00', end: '18:00' });
+    assert.equal(before.unshifted.from, 'profile');
+    assert.deepEqual(before.unshifted.shift, { start: '08:00', end: '18:00' });
 
     const built = await api.post(
       '/api/v3/client/build-route',
@@ -156,7 +157,7 @@ describe('shifts are the working windows of route building', () => {
       body: { depot_id: eastDepot },
     });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
-    assert.equal((await options()).shifted!.depot, eastDepot);
+    assert.equal((await options()).shifted.depot, eastDepot);
 
     const cancelled = await api.post(
       `/api/v1/client/fleets/${fleet}/shifts/${shiftId}/cancel`,
@@ -165,8 +166,8 @@ describe('shifts are the working windows of route building', () => {
     );
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     const after = await options();
-    assert.equal(after.shifted!.from, 'profile');
-    assert.deepEqual(after.shifted!.shift, { start: '08:00', end: '18:00' });
-    assert.notEqual(after.shifted!.depot, eastDepot);
+    assert.equal(after.shifted.from, 'profile');
+    assert.deepEqual(after.shifted.shift, { start: '08:00', end: '18:00' });
+    assert.notEqual(after.shifted.depot, eastDepot);
   });
 });
