@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import mqtt from 'mqtt';
 import { createTenant, login, signedInDriversAtDepot } from './support/fixtures.ts';
 import { fleetOf } from './support/fleets.ts';
 import { type Client, client } from './support/http.ts';
@@ -27,6 +28,7 @@ describe('shifts are the working windows of route building', () => {
   let eastDepot: number;
   let fleet: number;
   let shiftId: number;
+  let tenantId: number;
   const orders: Record<string, number> = {};
 
   const order = async (
@@ -57,8 +59,11 @@ describe('shifts are the working windows of route building', () => {
 
   before(async () => {
     server = await startTestServer();
+    // The outbox worker and the embedded broker: a shift's changes reach its drivers' topics.
+    await server.app.startBackground(server.pool);
     api = client(server.baseUrl);
     const tenant = await createTenant(server.db, server.app.services, 'calr');
+    tenantId = tenant.businessId;
     admin = await login(api, tenant.emails.client_admin);
     const drivers = await signedInDriversAtDepot(server, api, tenant, admin, {
       depot: DEPOT,
@@ -151,7 +156,22 @@ describe('shifts are the working windows of route building', () => {
     assert.ok(allDay!.return_time > '17:30', `back at ${allDay!.return_time}`);
   });
 
-  it("takes the shift's depot when it names one, and forgets a cancelled shift", async () => {
+  it("takes the shift's depot when it names one, forgets a cancelled shift, and tells its driver both", async () => {
+    const brokerUrl = `mqtt://127.0.0.1:${(server.app.mqtt as unknown as { port: number }).port}`;
+    const phone = await mqtt.connectAsync(brokerUrl, {
+      username: 'tms',
+      password: shifted.token,
+      reconnectPeriod: 0,
+    });
+    const pushes: Array<{ type: string; shift: { id: number; depot_id: number; cancelled: boolean } }> = [];
+    phone.on('message', (_topic, payload) => pushes.push(JSON.parse(payload.toString())));
+    await phone.subscribeAsync(`tms/drivers/${tenantId}/${shifted.id}`, { qos: 1 });
+    const told = async (count: number) => {
+      for (let wait = 0; pushes.length < count && wait < 600; wait++)
+        await new Promise((r) => setTimeout(r, 100));
+      return pushes.map((push) => [push.type, push.shift.id, push.shift.depot_id, push.shift.cancelled]);
+    };
+
     const moved = await api.call('PATCH', `/api/v1/client/fleets/${fleet}/shifts/${shiftId}`, {
       token: admin,
       body: { depot_id: eastDepot },
@@ -169,5 +189,11 @@ describe('shifts are the working windows of route building', () => {
     assert.equal(after.shifted.from, 'profile');
     assert.deepEqual(after.shifted.shift, { start: '08:00', end: '18:00' });
     assert.notEqual(after.shifted.depot, eastDepot);
+
+    assert.deepEqual(await told(2), [
+      ['shift_changed', shiftId, eastDepot, false],
+      ['shift_cancelled', shiftId, eastDepot, true],
+    ]);
+    await phone.endAsync(true);
   });
 });
