@@ -106,7 +106,7 @@ export class FleetCalendar {
       {
         business_id: businessId,
         fleet_id: fleet.id,
-        weekdays: [...new Set(input.weekdays)].sort(),
+        weekdays: weekdaysOf(input.weekdays),
         ...termsOf(input),
         valid_from: input.valid_from,
         valid_to: input.valid_to ?? null,
@@ -141,7 +141,7 @@ export class FleetCalendar {
         id: old.id,
         business_id: businessId,
         fleet_id: fleet.id,
-        weekdays: input.weekdays ? [...new Set(input.weekdays)].sort() : old.weekdays,
+        weekdays: input.weekdays ? weekdaysOf(input.weekdays) : old.weekdays,
         ...termsOf(input, old),
         valid_from: validFrom,
         valid_to: validTo,
@@ -455,6 +455,11 @@ function termsOf(input: WorkTerms, base?: ShiftTerms): ShiftTerms {
     vehicle_kind: input.vehicle_kind ?? base!.vehicle_kind,
     slots: input.slots ?? base!.slots,
   };
+}
+
+/** ISO weekdays as a pattern keeps them: each once, Monday first. */
+function weekdaysOf(days: readonly number[]): number[] {
+  return [...new Set(days)].sort((x, y) => x - y);
 }
 
 function sameTerms(shift: ShiftTerms, pattern: ShiftTerms): boolean {
