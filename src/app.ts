@@ -53,12 +53,13 @@ import {
   DriverWork,
   dispatchOperations,
   driverOperations,
+  OpenRoutes,
   PlanEdits,
   planEditOperations,
   roadNetwork,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
-import { FleetsService, fleetsOperations } from './modules/fleets/index.ts';
+import { FleetsService, fleetsOperations, RouteBoard, routeBoardOperations } from './modules/fleets/index.ts';
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -124,6 +125,8 @@ export interface Services {
   warehouses: WarehousesService;
   maps: MapsService;
   fleets: FleetsService;
+  /** Fleets' route boards: drivers claim published routes, queue as standby, withdraw. */
+  routeBoard: RouteBoard;
   chat: ChatService;
   /** Order chat's live push: the outbox handler and the embedded broker's rules. */
   chatPush: ChatPush;
@@ -211,6 +214,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const dispatchBoard = new DispatchBoard(clock, accounts, orders);
   const agentTools = new AgentToolCalls();
   const chat = new ChatService(clock, accounts, orders, contractors);
+  const planEdits = new PlanEdits(clock, accounts, orders, dispatch, tracking, roads);
+  const fleets = new FleetsService(accounts, clock);
   // Order chat is "migrated" for a business once the business saved its chat settings.
   accounts.setUpCheck('order_chat', chat.isSetUp);
   const apiSurface = new CatalogSurface({
@@ -226,7 +231,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     orders,
     dispatch,
     skills: new SkillsService(clock, dispatch, orders),
-    planEdits: new PlanEdits(clock, accounts, orders, dispatch, tracking, roads),
+    planEdits,
     tracking,
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
@@ -243,7 +248,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     warehouses,
     // Custom maps draw each layer through the service of the module that owns its data.
     maps: new MapsService(clock, { addresses, datasets, warehouses, dispatch }, config.publicBaseUrl),
-    fleets: new FleetsService(accounts, clock),
+    fleets,
+    routeBoard: new RouteBoard(clock, accounts, fleets, new OpenRoutes(orders, planEdits), events),
     chat,
     chatPush: new ChatPush(
       chat,
@@ -364,6 +370,7 @@ export function createCatalog(services: Services): Catalog {
     .register(warehousesOperations(services.warehouses))
     .register(mapsOperations(services.maps))
     .register(fleetsOperations(services.fleets))
+    .register(routeBoardOperations(services.routeBoard))
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }));
 }
