@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { boardChecks } from './support/tenancy-board.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
 import { placeChecks } from './support/tenancy-places.ts';
 import { platformChecks } from './support/tenancy-platform.ts';
@@ -20,6 +21,7 @@ describe('tenant isolation', () => {
     ...placeChecks,
     ...shippingWarehouseChecks,
     ...platformChecks,
+    ...boardChecks,
   };
 
   before(async () => {

@@ -107,6 +107,7 @@ export class RouteBoard {
   ) {
     const businessId = businessOf(ctx);
     const fleet = await this.fleets.access(ctx, input.fleet_id, 'lead');
+    await this.refuseOutsideCaptainsFleet(ctx, fleet.id, input.route_id);
     const opened = await this.routes.open(ctx, input.route_id);
     const area = areaOf(opened.points);
     const entry = await repo.insertEntry(ctx.db, {
@@ -233,6 +234,14 @@ export class RouteBoard {
     const entry = await this.onFleet(ctx, input.fleet_id, input.route_id, repo.lockEntry);
     const route = await this.routeOf(ctx, entry);
     const driverId = input.driver_id ?? entry.built_for_user_id;
+    if (
+      input.driver_id !== undefined &&
+      !STAFF.has(callerOf(ctx).kind) &&
+      !(await this.fleets.isMember(ctx.db, businessOf(ctx), entry.fleet_id, input.driver_id))
+    ) {
+      // A captain leads its fleet only: it hands routes to the fleet's drivers (or back where they came from).
+      throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
+    }
     const answer = await this.routes.drive(ctx, entry.route_id, driverId, {
       operation: 'pull_back_board_route',
       locked: entry.was_locked,
@@ -345,6 +354,21 @@ export class RouteBoard {
         await repo.shiftsOfDriver(db, businessId, driverId, entry.board_date),
       )
     );
+  }
+
+  /**
+   * A captain publishes the routes of its fleet's drivers only; another route of the business is
+   * ROUTE_NOT_FOUND to it, as if it did not exist. Staff publish any route of the business.
+   */
+  private async refuseOutsideCaptainsFleet(ctx: OperationContext, fleetId: number, routeId: number) {
+    if (STAFF.has(callerOf(ctx).kind)) return;
+    const [route] = await this.routes.windows(ctx.db, businessOf(ctx), { ids: [routeId] });
+    const driverId = route?.driverId;
+    if (driverId === undefined) throw new AppError('ROUTE_NOT_FOUND', { params: { route: routeId } });
+    // A route already on a board says so (ROUTE_NOT_PUBLISHABLE) when it is opened.
+    if (driverId !== null && !(await this.fleets.isMember(ctx.db, businessOf(ctx), fleetId, driverId))) {
+      throw new AppError('ROUTE_NOT_FOUND', { params: { route: routeId } });
+    }
   }
 
   // ----- finding entries -----
