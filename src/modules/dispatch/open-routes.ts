@@ -116,9 +116,19 @@ export class OpenRoutes {
     return answer.routes[0]!;
   }
 
-  /** Sends a route back to its board: it loses its driver (and its orders theirs), keeping its times. */
+  /**
+   * Sends a route back to its board: it loses its driver (and its orders theirs), keeping its
+   * times. A route under way cannot wait for a driver again (ROUTE_NOT_PUBLISHABLE).
+   */
   async reopen(ctx: OperationContext, routeId: number): Promise<void> {
     const businessId = businessOf(ctx);
+    const [row] = await edits.lockRoutes(ctx.db, businessId, [routeId]);
+    if (row?.status !== 'planned') {
+      throw new AppError('ROUTE_NOT_PUBLISHABLE', {
+        params: { route: routeId },
+        details: { reason: 'not_planned' satisfies UnpublishableReason },
+      });
+    }
     await signalBoard(ctx.db, businessId, { routeIds: [routeId] });
     await edits.updateRoute(ctx.db, businessId, routeId, { driver_user_id: null });
     await this.orders.replanning.reassignDriver(ctx, businessId, routeId, null);
