@@ -244,7 +244,7 @@ export class PlanEdits {
    * Gives the route another driver (their depot, shift and, without a vehicle, capacity); its
    * orders follow. A route board hands its routes over this way too (`board`: the edit it names,
    * and the lock the route keeps), the only way a route open on a board gets a driver: it is then
-   * timed for the new driver from the start.
+   * timed for the new driver from the start (the board names drivers of the business only).
    */
   async changeDriver(
     ctx: OperationContext,
@@ -252,10 +252,10 @@ export class PlanEdits {
     board?: { operation: string; locked: boolean },
   ) {
     const businessId = businessOf(ctx);
-    const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
-    if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
     const [plan] = await this.load(ctx, [input.route_id], board ? input.driver_id : undefined);
     editable(plan!);
+    const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
+    if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
     const row = { ...plan!.row, driver_user_id: input.driver_id };
     const after = { ...(await this.routePlan(ctx, row)), stops: plan!.stops, firstFree: plan!.firstFree };
     const operation = board?.operation ?? 'change_route_driver';
