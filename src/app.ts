@@ -216,6 +216,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const chat = new ChatService(clock, accounts, orders, contractors);
   const planEdits = new PlanEdits(clock, accounts, orders, dispatch, tracking, roads);
   const fleets = new FleetsService(accounts, clock);
+  const routeBoard = new RouteBoard(clock, accounts, fleets, new OpenRoutes(orders, planEdits), events);
+  // A fleet deleted gives the routes open on its boards back to the drivers they were built for.
+  fleets.onDelete(routeBoard.handBackOpenRoutes);
   // Order chat is "migrated" for a business once the business saved its chat settings.
   accounts.setUpCheck('order_chat', chat.isSetUp);
   const apiSurface = new CatalogSurface({
@@ -249,7 +252,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     // Custom maps draw each layer through the service of the module that owns its data.
     maps: new MapsService(clock, { addresses, datasets, warehouses, dispatch }, config.publicBaseUrl),
     fleets,
-    routeBoard: new RouteBoard(clock, accounts, fleets, new OpenRoutes(orders, planEdits), events),
+    routeBoard,
     chat,
     chatPush: new ChatPush(
       chat,

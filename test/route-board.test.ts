@@ -272,4 +272,17 @@ describe('the driver route board: claims, standby and withdrawal', () => {
     });
     assert.equal(order.body.order.driver_id, world.routes.morning1.driver.id);
   });
+
+  it("gives the routes open on a deleted fleet's board back to the drivers they were built for", async () => {
+    const builtFor = world.routes.morning1.driver.id;
+    const published = await calls.publish(routeId, {}, world.admin, world.fleets.south);
+    assert.equal(published.status, 200, JSON.stringify(published.body));
+    const deleted = await world.api.call('DELETE', `/api/v1/client/fleets/${world.fleets.south}`, {
+      token: world.admin,
+    });
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    const route = await world.api.get(`/api/v1/client/routes/${routeId}`, { token: world.admin });
+    assert.equal(route.body.route.driver.id, builtFor);
+    assert.equal(route.body.route.locked, false);
+  });
 });

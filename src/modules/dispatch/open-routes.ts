@@ -134,6 +134,12 @@ export class OpenRoutes {
     await this.orders.replanning.reassignDriver(ctx, businessId, routeId, null);
   }
 
+  /** Whether a route can be timed for the driver: a working profile with a depot (DRIVER_WITHOUT_DEPOT otherwise). */
+  async drivable(db: Queryable, businessId: number, driverId: number): Promise<boolean> {
+    const [profile] = await repo.profilesOf(db, businessId, [driverId]);
+    return profile?.depot_id != null;
+  }
+
   /** These routes of the business, or a driver's routes of a date, with their windows. */
   async windows(
     db: Queryable,

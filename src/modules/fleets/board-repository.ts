@@ -46,6 +46,17 @@ export function entriesOfBoard(db: Db, businessId: number, fleetId: number, date
     .execute();
 }
 
+/** Every route on the fleet's boards, whatever the date. */
+export function entriesOfFleet(db: Db, businessId: number, fleetId: number) {
+  return db
+    .selectFrom('route_board_entries')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('fleet_id', '=', fleetId)
+    .orderBy('route_id')
+    .execute();
+}
+
 /** The entries of these routes (another business's are absent). */
 export function entriesOf(db: Db, businessId: number, routeIds: readonly number[]) {
   if (routeIds.length === 0) return Promise.resolve([]);

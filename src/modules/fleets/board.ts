@@ -234,14 +234,13 @@ export class RouteBoard {
     const entry = await this.onFleet(ctx, input.fleet_id, input.route_id, repo.lockEntry);
     const route = await this.routeOf(ctx, entry);
     const driverId = input.driver_id ?? entry.built_for_user_id;
-    if (
-      input.driver_id !== undefined &&
-      !STAFF.has(callerOf(ctx).kind) &&
-      !(await this.fleets.isMember(ctx.db, businessOf(ctx), entry.fleet_id, input.driver_id))
-    ) {
-      // A captain leads its fleet only: it hands routes to the fleet's drivers (or back where they came from).
-      throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
-    }
+    // Staff name any driver of the business; a captain, who leads its fleet only, a driver of the fleet.
+    const named =
+      input.driver_id === undefined ||
+      (STAFF.has(callerOf(ctx).kind)
+        ? (await this.accounts.usersOfKind(ctx.db, businessOf(ctx), 'driver', [input.driver_id])).length > 0
+        : await this.fleets.isMember(ctx.db, businessOf(ctx), entry.fleet_id, input.driver_id));
+    if (!named) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: driverId } });
     const answer = await this.routes.drive(ctx, entry.route_id, driverId, {
       operation: 'pull_back_board_route',
       locked: entry.was_locked,
@@ -282,6 +281,26 @@ export class RouteBoard {
     await this.record(ctx, entry, 'queue_cleared', null, { driver_ids: cleared });
     return this.ledAnswer(ctx, entry);
   }
+
+  /**
+   * A fleet being deleted hands the routes open on its boards back to the drivers they were built
+   * for, with their lock, so that no route is left driverless on a board nobody sees; its board
+   * entries, queues and history go with the fleet (claimed routes stay with their drivers).
+   */
+  readonly handBackOpenRoutes = async (ctx: OperationContext, fleetId: number): Promise<void> => {
+    const businessId = businessOf(ctx);
+    const entries = await repo.entriesOfFleet(ctx.db, businessId, fleetId);
+    const routes = await this.routes.windows(ctx.db, businessId, {
+      ids: entries.map((entry) => entry.route_id),
+    });
+    for (const entry of entries) {
+      if (routes.find((route) => route.id === entry.route_id)?.driverId !== null) continue;
+      await this.routes.drive(ctx, entry.route_id, entry.built_for_user_id, {
+        operation: 'pull_back_board_route',
+        locked: entry.was_locked,
+      });
+    }
+  };
 
   // ----- handing a route on -----
 
@@ -340,8 +359,14 @@ export class RouteBoard {
     });
   }
 
-  /** Why the driver may not hold the route (its window against its other routes that day and its shifts), or null. */
+  /**
+   * Why the driver may not hold the route, or null: no depot to time it from, its window against
+   * the driver's other routes that day, the driver's shifts.
+   */
   private async refusal(db: Queryable, businessId: number, driverId: number, entry: Entry) {
+    if (!(await this.routes.drivable(db, businessId, driverId))) {
+      return new AppError('DRIVER_WITHOUT_DEPOT', { params: { driver: driverId } });
+    }
     const window = windowOf(entry);
     const others = (await this.routes.windows(db, businessId, { driverId, date: entry.board_date })).filter(
       (other) => other.id !== entry.route_id,
@@ -467,8 +492,9 @@ export class RouteBoard {
       caller.kind === 'driver' ? caller.userId : undefined,
     );
     return entries.map((entry) => {
-      const route = routes.get(entry.route_id);
-      const holder = route?.driverId ?? null;
+      // A board entry goes with its route: every entry has one.
+      const route = routes.get(entry.route_id)!;
+      const holder = route.driverId;
       const queue = queues.get(entry.route_id);
       return {
         route_id: entry.route_id,
@@ -496,7 +522,7 @@ export class RouteBoard {
                 currency: entry.pay_currency!,
               },
         claimant: holder === null ? null : { id: holder, name: names.get(holder) ?? '' },
-        route_status: route?.status ?? 'planned',
+        route_status: route.status,
         standby: { length: queue?.length ?? 0, my_position: queue?.position ?? null },
         published_at: entry.published_at.toISOString(),
       };
