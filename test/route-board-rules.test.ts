@@ -101,6 +101,12 @@ describe('the driver route board: who sees it, and who may hold what', () => {
       'the open routes are still there, driverless, with their stops',
     );
     assert.ok(open.every((route: { stops: unknown[] }) => route.stops.length === 1));
+    // Nothing is driven on an open route: the dispatch board shows it once it has a driver.
+    const dispatchBoard = await world.api.get(`/api/v1/client/dispatch/board?date=${BOARD_DATE}`, {
+      token: world.admin,
+    });
+    assert.equal(dispatchBoard.status, 200, JSON.stringify(dispatchBoard.body));
+    assert.deepEqual(dispatchBoard.body.routes, []);
   });
 
   it('refuses a claim that overlaps a route the driver holds, and names both windows', async () => {

@@ -61,17 +61,13 @@ export class RouteBoard {
   /** One route of a fleet's board with its queue in order and its history: staff and the fleet's captains. */
   async entry(ctx: OperationContext, fleetId: number, routeId: number) {
     await this.fleets.access(ctx, fleetId, 'lead');
-    const entry = await this.onFleet(ctx, fleetId, routeId, (db, businessId) =>
-      repo.entryOf(db, businessId, routeId),
-    );
+    const entry = await this.onFleet(ctx, fleetId, routeId, repo.entryOf);
     return this.ledAnswer(ctx, entry);
   }
 
   /** A route of one of the calling driver's boards: who holds it, the queue's length and the driver's place in it. */
   async driverEntry(ctx: OperationContext, routeId: number) {
-    const entry = await this.ofCallersFleet(ctx, routeId, (db, businessId) =>
-      repo.entryOf(db, businessId, routeId),
-    );
+    const entry = await this.ofCallersFleet(ctx, routeId, repo.entryOf);
     return this.driverAnswer(ctx, entry);
   }
 
