@@ -1,4 +1,4 @@
 import { isolationSuite } from './support/tenancy.ts';
 import { boardChecks } from './support/tenancy-board.ts';
 
-isolationSuite('the driver route board', boardChecks);
+isolationSuite('fleets and their route boards', boardChecks);

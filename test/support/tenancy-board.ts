@@ -58,8 +58,55 @@ const driverOfBOnBoardOfA =
     assert.deepEqual(await boardRouteOfA(), before);
   };
 
-/** The driver route board: what B must not reach of A's fleets' boards. */
+/** A's fleet as A's staff see it: unchanged by anything B does. */
+const fleetAsA = async () => {
+  const fleet = await fleetOfA();
+  return (await api.get(`/api/v1/client/fleets/${fleet}`, { token: tokenOfA })).body.fleet;
+};
+
+/** B's staff on A's fleet: it does not exist for them, and stays as it was. */
+const staffOfBOnFleetOfA =
+  (method: string, path: (fleet: number) => string, body?: () => object) => async () => {
+    const fleet = await fleetOfA();
+    const before = await fleetAsA();
+    const answer = await api.call(method, `/api/v1/client/fleets/${path(fleet)}`, {
+      token: adminOfB(),
+      body: body?.(),
+    });
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'FLEET_NOT_FOUND');
+    assert.deepEqual(await fleetAsA(), before);
+  };
+
+/** Fleets and their route boards: what B must not reach of A's. */
 export const boardChecks: Checks = {
+  create_fleet: async () => {
+    const before = await fleetAsA();
+    // Names are unique within a business only: B's fleet of the same name is B's own.
+    const answer = await api.post('/api/v1/client/fleets', { name: 'A fleet' }, { token: adminOfB() });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.notEqual(answer.body.fleet.id, before.id);
+    assert.deepEqual(await fleetAsA(), before);
+  },
+  get_fleets: async () => {
+    const fleet = await fleetOfA();
+    const answer = await api.get('/api/v1/client/fleets', { token: adminOfB() });
+    assert.equal(answer.status, 200);
+    assert.ok(answer.body.fleets.every((listed: { id: number }) => listed.id !== fleet));
+  },
+  get_fleet: staffOfBOnFleetOfA('GET', (fleet) => `${fleet}`),
+  rename_fleet: staffOfBOnFleetOfA(
+    'PATCH',
+    (fleet) => `${fleet}`,
+    () => ({ name: 'Renamed by B' }),
+  ),
+  delete_fleet: staffOfBOnFleetOfA('DELETE', (fleet) => `${fleet}`),
+  set_fleet_member: staffOfBOnFleetOfA(
+    'PUT',
+    (fleet) => `${fleet}/members/${a.userIds.driver}`,
+    () => ({ role: 'captain' }),
+  ),
+  remove_fleet_member: staffOfBOnFleetOfA('DELETE', (fleet) => `${fleet}/members/${a.userIds.driver}`),
   publish_board_route: async () => {
     const ownFleet = await api.post('/api/v1/client/fleets', { name: 'B fleet' }, { token: adminOfB() });
     const answer = await api.post(
