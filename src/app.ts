@@ -53,6 +53,7 @@ import {
   DriverWork,
   dispatchOperations,
   driverOperations,
+  OpenRoutes,
   PlanEdits,
   planEditOperations,
   roadNetwork,
@@ -64,6 +65,8 @@ import {
   FleetShiftWindows,
   FleetsService,
   fleetsOperations,
+  RouteBoard,
+  routeBoardOperations,
 } from './modules/fleets/index.ts';
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
@@ -131,6 +134,8 @@ export interface Services {
   maps: MapsService;
   fleets: FleetsService;
   fleetCalendar: FleetCalendar;
+  /** Fleets' route boards: drivers claim published routes, queue as standby, withdraw. */
+  routeBoard: RouteBoard;
   chat: ChatService;
   /** Order chat's live push: the outbox handler and the embedded broker's rules. */
   chatPush: ChatPush;
@@ -219,8 +224,12 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   events.subscribe(BoardFeed.hearsOrders);
   const dispatchBoard = new DispatchBoard(clock, accounts, orders);
   const agentTools = new AgentToolCalls();
-  const fleets = new FleetsService(accounts, clock);
   const chat = new ChatService(clock, accounts, orders, contractors);
+  const planEdits = new PlanEdits(clock, accounts, orders, dispatch, tracking, roads, shiftWindows);
+  const fleets = new FleetsService(accounts, clock);
+  const routeBoard = new RouteBoard(clock, accounts, fleets, new OpenRoutes(orders, planEdits), events);
+  // A fleet deleted gives the routes open on its boards back to the drivers they were built for.
+  fleets.onDelete(routeBoard.handBackOpenRoutes);
   // Order chat is "migrated" for a business once the business saved its chat settings.
   accounts.setUpCheck('order_chat', chat.isSetUp);
   const apiSurface = new CatalogSurface({
@@ -236,7 +245,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     orders,
     dispatch,
     skills: new SkillsService(clock, dispatch, orders),
-    planEdits: new PlanEdits(clock, accounts, orders, dispatch, tracking, roads, shiftWindows),
+    planEdits,
     tracking,
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
@@ -255,6 +264,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     maps: new MapsService(clock, { addresses, datasets, warehouses, dispatch }, config.publicBaseUrl),
     fleets,
     fleetCalendar: new FleetCalendar(clock, accounts, fleets, dispatch),
+    routeBoard,
     chat,
     chatPush: new ChatPush(
       chat,
@@ -376,6 +386,7 @@ export function createCatalog(services: Services): Catalog {
     .register(mapsOperations(services.maps))
     .register(fleetsOperations(services.fleets))
     .register(calendarOperations(services.fleetCalendar))
+    .register(routeBoardOperations(services.routeBoard))
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }));
 }

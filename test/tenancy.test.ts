@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { boardChecks } from './support/tenancy-board.ts';
 import { fleetChecks } from './support/tenancy-fleets.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
 import { placeChecks } from './support/tenancy-places.ts';
@@ -22,6 +23,7 @@ describe('tenant isolation', () => {
     ...shippingWarehouseChecks,
     ...platformChecks,
     ...fleetChecks,
+    ...boardChecks,
   };
 
   before(async () => {

@@ -7,6 +7,7 @@ export { type DriverVocabulary, driverOperations } from './driver-operations.ts'
 export { DriverWork } from './driver-work.ts';
 export { planEditOperations } from './edit-operations.ts';
 export type { MapRoute, MapStop } from './map-reads.ts';
+export { type OpenedRoute, OpenRoutes, type RouteWindow } from './open-routes.ts';
 export { dispatchOperations } from './operations.ts';
 export { PlanEdits } from './plan-edits.ts';
 export type { RoadNetwork, TravelMatrix } from './roads.ts';

@@ -34,9 +34,12 @@ export const RESCHEDULE_THRESHOLD_MINUTES = 30;
 /** A day in seconds: a route's planned times are clock times of its day. */
 const DAY_SECONDS = 24 * 3600;
 
+/** A route with the driver it is timed for. */
+type DrivenRoute = edits.LockedRoute & { driver_user_id: number };
+
 /** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops. */
 interface RoutePlan {
-  row: edits.LockedRoute;
+  row: DrivenRoute;
   depot: Point;
   shift: TimeWindow;
   capacity: Load;
@@ -240,17 +243,28 @@ export class PlanEdits {
     return this.commit(ctx, 'resequence_route', [{ before: plan!, after }], input);
   }
 
-  /** Gives the route another driver (their depot, shift and, without a vehicle, capacity); its orders follow. */
-  async changeDriver(ctx: OperationContext, input: EditOptions & { route_id: number; driver_id: number }) {
+  /**
+   * Gives the route another driver (their depot, shift and, without a vehicle, capacity); its
+   * orders follow. A route board hands its routes over this way too (`board`: the edit it names,
+   * and the lock the route keeps), the only way a route open on a board gets a driver: it is then
+   * timed for the new driver from the start (the board names drivers of the business only).
+   */
+  async changeDriver(
+    ctx: OperationContext,
+    input: EditOptions & { route_id: number; driver_id: number },
+    board?: { operation: string; locked: boolean },
+  ) {
     const businessId = businessOf(ctx);
-    const [plan] = await this.load(ctx, [input.route_id]);
+    const [plan] = await this.load(ctx, [input.route_id], board ? input.driver_id : undefined);
     editable(plan!);
     const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
     if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
     const row = { ...plan!.row, driver_user_id: input.driver_id };
     const after = { ...(await this.routePlan(ctx, row)), stops: plan!.stops, firstFree: plan!.firstFree };
-    const answer = await this.commit(ctx, 'change_route_driver', [{ before: plan!, after }], input, {
+    const operation = board?.operation ?? 'change_route_driver';
+    const answer = await this.commit(ctx, operation, [{ before: plan!, after }], input, {
       driver_user_id: input.driver_id,
+      ...(board ? { locked: board.locked } : {}),
     });
     await this.orders.replanning.reassignDriver(ctx, businessId, input.route_id, input.driver_id);
     return answer;
@@ -290,8 +304,12 @@ export class PlanEdits {
 
   // ----- reading and timing routes -----
 
-  /** Locks the routes (404 for any the business lacks) and reads what their timing needs. */
-  private async load(ctx: OperationContext, routeIds: number[]): Promise<RoutePlan[]> {
+  /**
+   * Locks the routes (404 for any the business lacks) and reads what their timing needs. A route
+   * open on a route board has no driver to time it for: refused, unless `boardDriver` is the
+   * driver the board hands it to.
+   */
+  private async load(ctx: OperationContext, routeIds: number[], boardDriver?: number): Promise<RoutePlan[]> {
     const ids = [...new Set(routeIds)];
     const rows = await edits.lockRoutes(ctx.db, businessOf(ctx), ids);
     const missing = ids.find((id) => !rows.some((row) => row.id === id));
@@ -321,7 +339,10 @@ export class PlanEdits {
           };
         });
       const lastDone = stops.findLastIndex((stop) => stop.status !== 'pending');
-      plans.push({ ...(await this.routePlan(ctx, row)), stops, firstFree: lastDone + 1 });
+      const driverId = row.driver_user_id ?? boardDriver;
+      if (driverId === undefined) throw new AppError('ROUTE_ON_BOARD', { params: { route: row.id } });
+      const driven = { ...row, driver_user_id: driverId };
+      plans.push({ ...(await this.routePlan(ctx, driven)), stops, firstFree: lastDone + 1 });
     }
     return plans.sort((a, b) => ids.indexOf(a.row.id) - ids.indexOf(b.row.id));
   }
@@ -332,7 +353,7 @@ export class PlanEdits {
    */
   private async routePlan(
     ctx: OperationContext,
-    row: edits.LockedRoute,
+    row: DrivenRoute,
   ): Promise<Omit<RoutePlan, 'stops' | 'firstFree'>> {
     const businessId = businessOf(ctx);
     const [profile] = await repo.profilesOf(ctx.db, businessId, [row.driver_user_id]);
@@ -450,7 +471,7 @@ export class PlanEdits {
     operation: string,
     changes: RouteEdit[],
     options: EditOptions,
-    routeChanges: { driver_user_id?: number; vehicle_id?: number | null } = {},
+    routeChanges: { driver_user_id?: number; vehicle_id?: number | null; locked?: boolean } = {},
   ) {
     const businessId = businessOf(ctx);
     const timings: Array<{ edit: RouteEdit; timed: TimedRoute; source: string; fresh: WireViolation[] }> = [];

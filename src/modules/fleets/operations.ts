@@ -112,7 +112,8 @@ export function fleetsOperations(fleets: FleetsService): Operation[] {
     defineOperation({
       name: 'delete_fleet',
       summary: 'Delete a fleet with its memberships, shift calendar and board',
-      description: 'The drivers stay drivers of the business; their routes stay theirs.',
+      description:
+        'The drivers stay drivers of the business; their routes stay theirs. Routes open on its route boards go back to the drivers they were built for (docs/route-board.md).',
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',

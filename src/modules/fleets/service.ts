@@ -20,10 +20,18 @@ export type FleetAccess = 'see' | 'lead';
  * the caller may not see answers FLEET_NOT_FOUND, as if it did not exist.
  */
 export class FleetsService {
+  /** What must happen before a fleet goes (its route board hands its open routes back). */
+  private readonly deleting: Array<(ctx: OperationContext, fleetId: number) => Promise<void>> = [];
+
   constructor(
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
   ) {}
+
+  /** Runs `hook` in the transaction deleting a fleet, before the fleet and what cascades with it go. */
+  onDelete(hook: (ctx: OperationContext, fleetId: number) => Promise<void>): void {
+    this.deleting.push(hook);
+  }
 
   async list(ctx: OperationContext) {
     const businessId = businessOf(ctx);
@@ -74,6 +82,9 @@ export class FleetsService {
 
   async delete(ctx: OperationContext, fleetId: number) {
     const businessId = businessOf(ctx);
+    if (await repo.fleetById(ctx.db, businessId, fleetId)) {
+      for (const hook of this.deleting) await hook(ctx, fleetId);
+    }
     if (!(await repo.deleteFleet(ctx.db, businessId, fleetId))) throw notFound(fleetId);
     return { result: true as const, deleted: fleetId };
   }

@@ -238,6 +238,22 @@ export const de: ErrorMessages = {
     'Für die Schicht {shift} sind {signups} Fahrer eingetragen: Sie kann nicht weniger Plätze haben.',
   SIGNUP_NOT_FOUND: 'Fahrer {driver} ist nicht für die Schicht {shift} eingetragen.',
   SIGNUP_STATE_INVALID: 'Eine Eintragung kann nicht von {from} zu {to} wechseln.',
+  ROUTE_ALREADY_CLAIMED:
+    'Die Tour {route} hat ein anderer Fahrer zuerst übernommen. Sie können sich in ihre Warteliste eintragen.',
+  ROUTE_NOT_ON_BOARD: 'Die Tour {route} steht auf keiner Tourentafel, die Sie sehen können.',
+  ROUTE_NOT_PUBLISHABLE:
+    'Die Tour {route} kann nicht auf eine Tafel: Das kann nur eine geplante Tour mit Fahrer, deren Stopps alle ausstehen (details.reason sagt, was im Weg steht).',
+  ROUTE_ON_BOARD:
+    'Die Tour {route} ist offen auf einer Tourentafel und hat keinen Fahrer: Holen Sie sie von der Tafel zurück, bevor Sie sie bearbeiten.',
+  BOARD_ROUTE_OPEN:
+    'Die Tour {route} ist offen auf der Tafel: Niemand hat sie, übernehmen Sie sie stattdessen.',
+  BOARD_ROUTE_HELD: 'Sie haben die Tour {route} bereits.',
+  BOARD_WINDOW_OVERLAP:
+    'Die Tour {route} ({window}) überschneidet sich mit der Tour {other} ({other_window}), die der Fahrer an dem Tag bereits hat.',
+  BOARD_OUTSIDE_SHIFT:
+    'Die Tour {route} ({window}) liegt außerhalb der Schicht des Fahrers an dem Tag ({shifts}).',
+  WITHDRAWAL_CUTOFF_PASSED:
+    'Der Rückzug von der Tour {route} war bis {cutoff} möglich: Fragen Sie einen Kapitän oder einen Disponenten.',
   SERVICE_ZONE_NOT_FOUND: 'Keine Servicezone {id} in diesem Unternehmen.',
   SERVICE_ZONES_FULL: 'Ein Unternehmen hat höchstens {limit} Servicezonen: Löschen Sie zuerst eine.',
 };

@@ -218,6 +218,19 @@ export const en: ErrorMessages = {
   SHIFT_SLOTS_TAKEN: 'Shift {shift} has {signups} drivers signed up: it cannot have fewer slots.',
   SIGNUP_NOT_FOUND: 'Driver {driver} is not signed up for shift {shift}.',
   SIGNUP_STATE_INVALID: 'A signup cannot go from {from} to {to}.',
+  ROUTE_ALREADY_CLAIMED: 'Route {route} was claimed by another driver first. You may join its standby queue.',
+  ROUTE_NOT_ON_BOARD: 'Route {route} is not on a route board you can see.',
+  ROUTE_NOT_PUBLISHABLE:
+    'Route {route} cannot go on a board: only a planned route with a driver and every stop pending can (details.reason says what stands in the way).',
+  ROUTE_ON_BOARD:
+    'Route {route} is open on a route board and has no driver: pull it back from the board before editing it.',
+  BOARD_ROUTE_OPEN: 'Route {route} is open on the board: nobody holds it, claim it instead.',
+  BOARD_ROUTE_HELD: 'You already hold route {route}.',
+  BOARD_WINDOW_OVERLAP:
+    'Route {route} ({window}) overlaps route {other} ({other_window}) that the driver already holds that day.',
+  BOARD_OUTSIDE_SHIFT: "Route {route} ({window}) is outside the driver's shift that day ({shifts}).",
+  WITHDRAWAL_CUTOFF_PASSED:
+    'Withdrawal from route {route} closed at {cutoff}: ask a captain or a dispatcher.',
   SERVICE_ZONE_NOT_FOUND: 'No service zone {id} in this business.',
   SERVICE_ZONES_FULL: 'A business keeps at most {limit} service zones: delete one first.',
 };

@@ -239,6 +239,20 @@ export const fr: ErrorMessages = {
     'Le créneau {shift} compte {signups} chauffeurs inscrits : il ne peut pas avoir moins de places.',
   SIGNUP_NOT_FOUND: 'Le chauffeur {driver} n’est pas inscrit au créneau {shift}.',
   SIGNUP_STATE_INVALID: 'Une inscription ne peut pas passer de {from} à {to}.',
+  ROUTE_ALREADY_CLAIMED:
+    "La tournée {route} a été prise d'abord par un autre chauffeur. Vous pouvez rejoindre sa file d'attente.",
+  ROUTE_NOT_ON_BOARD: "La tournée {route} n'est sur aucun tableau de tournées que vous pouvez voir.",
+  ROUTE_NOT_PUBLISHABLE:
+    'La tournée {route} ne peut pas aller sur un tableau : seule une tournée planifiée, avec un chauffeur et tous ses arrêts en attente, le peut (details.reason dit ce qui l’empêche).',
+  ROUTE_ON_BOARD:
+    "La tournée {route} est ouverte sur un tableau de tournées et n'a pas de chauffeur : retirez-la du tableau avant de la modifier.",
+  BOARD_ROUTE_OPEN: 'La tournée {route} est ouverte sur le tableau : personne ne la tient, prenez-la plutôt.',
+  BOARD_ROUTE_HELD: 'Vous tenez déjà la tournée {route}.',
+  BOARD_WINDOW_OVERLAP:
+    'La tournée {route} ({window}) chevauche la tournée {other} ({other_window}) que le chauffeur tient déjà ce jour-là.',
+  BOARD_OUTSIDE_SHIFT: 'La tournée {route} ({window}) sort du créneau du chauffeur ce jour-là ({shifts}).',
+  WITHDRAWAL_CUTOFF_PASSED:
+    "Le retrait de la tournée {route} était possible jusqu'à {cutoff} : demandez à un capitaine ou à un répartiteur.",
   SERVICE_ZONE_NOT_FOUND: 'Aucune zone de service {id} dans cette entreprise.',
   SERVICE_ZONES_FULL: 'Une entreprise garde au plus {limit} zones de service : supprimez-en une d’abord.',
 };

@@ -195,6 +195,16 @@ export const zhHans: ErrorMessages = {
   SHIFT_SLOTS_TAKEN: '班次 {shift} 已有 {signups} 名司机报名：名额不能更少。',
   SIGNUP_NOT_FOUND: '司机 {driver} 没有报名班次 {shift}。',
   SIGNUP_STATE_INVALID: '报名状态不能从 {from} 变为 {to}。',
+  ROUTE_ALREADY_CLAIMED: '线路 {route} 已被其他司机先抢到。您可以加入它的候补队列。',
+  ROUTE_NOT_ON_BOARD: '线路 {route} 不在您能看到的任何线路看板上。',
+  ROUTE_NOT_PUBLISHABLE:
+    '线路 {route} 不能发布到看板：只有已计划、有司机且所有站点均未开始的线路才可以（details.reason 说明原因）。',
+  ROUTE_ON_BOARD: '线路 {route} 在线路看板上开放，尚无司机：请先从看板撤回再编辑。',
+  BOARD_ROUTE_OPEN: '线路 {route} 在看板上开放，无人持有：请直接抢单。',
+  BOARD_ROUTE_HELD: '您已持有线路 {route}。',
+  BOARD_WINDOW_OVERLAP: '线路 {route}（{window}）与司机当天已持有的线路 {other}（{other_window}）时间重叠。',
+  BOARD_OUTSIDE_SHIFT: '线路 {route}（{window}）超出司机当天的班次（{shifts}）。',
+  WITHDRAWAL_CUTOFF_PASSED: '线路 {route} 的退出截止于 {cutoff}：请联系队长或调度员。',
   SERVICE_ZONE_NOT_FOUND: '本企业没有服务区域 {id}。',
   SERVICE_ZONES_FULL: '一个企业最多保留 {limit} 个服务区域：请先删除一个。',
 };

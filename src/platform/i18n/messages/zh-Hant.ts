@@ -195,6 +195,16 @@ export const zhHant: ErrorMessages = {
   SHIFT_SLOTS_TAKEN: '班次 {shift} 已有 {signups} 名司機報名：名額不能更少。',
   SIGNUP_NOT_FOUND: '司機 {driver} 沒有報名班次 {shift}。',
   SIGNUP_STATE_INVALID: '報名狀態不能從 {from} 變為 {to}。',
+  ROUTE_ALREADY_CLAIMED: '路線 {route} 已被其他司機先搶到。您可以加入它的候補佇列。',
+  ROUTE_NOT_ON_BOARD: '路線 {route} 不在您能看到的任何路線看板上。',
+  ROUTE_NOT_PUBLISHABLE:
+    '路線 {route} 不能發佈到看板：只有已計劃、有司機且所有站點均未開始的路線才可以（details.reason 說明原因）。',
+  ROUTE_ON_BOARD: '路線 {route} 在路線看板上開放，尚無司機：請先從看板撤回再編輯。',
+  BOARD_ROUTE_OPEN: '路線 {route} 在看板上開放，無人持有：請直接搶單。',
+  BOARD_ROUTE_HELD: '您已持有路線 {route}。',
+  BOARD_WINDOW_OVERLAP: '路線 {route}（{window}）與司機當天已持有的路線 {other}（{other_window}）時間重疊。',
+  BOARD_OUTSIDE_SHIFT: '路線 {route}（{window}）超出司機當天的班次（{shifts}）。',
+  WITHDRAWAL_CUTOFF_PASSED: '路線 {route} 的退出截止於 {cutoff}：請聯絡隊長或調度員。',
   SERVICE_ZONE_NOT_FOUND: '本企業沒有服務區域 {id}。',
   SERVICE_ZONES_FULL: '一個企業最多保留 {limit} 個服務區域：請先刪除一個。',
 };
