@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { BOARD_DATE, type BoardWorld, boardCalls, boardWorld, type Driver } from './support/route-board.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -138,16 +137,18 @@ describe('the driver route board: who sees it, and who may hold what', () => {
 
   it("refuses a claim outside the driver's shift that day, when it has one", async () => {
     const [, withShift, without] = world.racers;
-    const now = server.clock.now();
-    const shift = await sql<{ id: number }>`
-      INSERT INTO fleet_shifts (business_id, fleet_id, shift_date, start_time, end_time, vehicle_kind, slots, created_at, updated_at)
-      VALUES (${world.tenant.businessId}, ${world.fleets.north}, ${BOARD_DATE}, '13:00', '18:00', 'van', 5, ${now}, ${now})
-      RETURNING id`.execute(server.db);
-    await sql`
-      INSERT INTO fleet_shift_signups (shift_id, business_id, driver_user_id, signed_up_at, updated_at)
-      VALUES (${shift.rows[0]!.id}, ${world.tenant.businessId}, ${withShift!.id}, ${now}, ${now})`.execute(
-      server.db,
+    // The fleet's calendar: an afternoon shift, and one of the racers signed up for it.
+    const shifts = `/api/v1/client/fleets/${world.fleets.north}/shifts`;
+    const shift = await world.api.post(
+      shifts,
+      { date: BOARD_DATE, start: '13:00', end: '18:00', vehicle_kind: 'van', slots: 5 },
+      { token: world.admin },
     );
+    assert.equal(shift.status, 200, JSON.stringify(shift.body));
+    const signup = await world.api.call('PUT', `${shifts}/${shift.body.shift.id}/signups/${withShift!.id}`, {
+      token: withShift!.token,
+    });
+    assert.equal(signup.status, 200, JSON.stringify(signup.body));
     const refused = await calls.claim(routes.morning2, withShift!);
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
     assert.equal(refused.body.error_code, 'BOARD_OUTSIDE_SHIFT');
