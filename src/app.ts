@@ -53,11 +53,21 @@ import {
   DriverWork,
   dispatchOperations,
   driverOperations,
+  OpenRoutes,
   PlanEdits,
   planEditOperations,
   roadNetwork,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
+import {
+  calendarOperations,
+  FleetCalendar,
+  FleetShiftWindows,
+  FleetsService,
+  fleetsOperations,
+  RouteBoard,
+  routeBoardOperations,
+} from './modules/fleets/index.ts';
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -123,6 +133,10 @@ export interface Services {
   datasets: DatasetsService;
   warehouses: WarehousesService;
   maps: MapsService;
+  fleets: FleetsService;
+  fleetCalendar: FleetCalendar;
+  /** Fleets' route boards: drivers claim published routes, queue as standby, withdraw. */
+  routeBoard: RouteBoard;
   chat: ChatService;
   /** Order chat's live push: the outbox handler and the embedded broker's rules. */
   chatPush: ChatPush;
@@ -196,7 +210,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // One road network for planning and plan edits: a routing engine when OSRM_URL is set, else
   // straight lines at the business's circuity and speed; its matrices are cached per business and day.
   const roads = roadNetwork(config.osrm);
-  const dispatch = new DispatchService(clock, accounts, orders, roads);
+  // Route building reads the drivers' working windows from the fleets' shift calendar.
+  const shiftWindows = new FleetShiftWindows();
+  const dispatch = new DispatchService(clock, accounts, orders, roads, shiftWindows);
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);
@@ -216,6 +232,11 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   events.subscribe(riders.instant.onEvents);
   const agentTools = new AgentToolCalls();
   const chat = new ChatService(clock, accounts, orders, contractors);
+  const planEdits = new PlanEdits(clock, accounts, orders, dispatch, tracking, roads, shiftWindows);
+  const fleets = new FleetsService(accounts, clock);
+  const routeBoard = new RouteBoard(clock, accounts, fleets, new OpenRoutes(orders, planEdits), events);
+  // A fleet deleted gives the routes open on its boards back to the drivers they were built for.
+  fleets.onDelete(routeBoard.handBackOpenRoutes);
   // Order chat is "migrated" for a business once the business saved its chat settings.
   accounts.setUpCheck('order_chat', chat.isSetUp);
   const apiSurface = new CatalogSurface({
@@ -231,7 +252,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     orders,
     dispatch,
     skills: new SkillsService(clock, dispatch, orders),
-    planEdits: new PlanEdits(clock, accounts, orders, dispatch, tracking, roads),
+    planEdits,
     tracking,
     pricing,
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
@@ -248,6 +269,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     warehouses,
     // Custom maps draw each layer through the service of the module that owns its data.
     maps: new MapsService(clock, { addresses, datasets, warehouses, dispatch }, config.publicBaseUrl),
+    fleets,
+    fleetCalendar: new FleetCalendar(clock, accounts, fleets, dispatch),
+    routeBoard,
     chat,
     chatPush: new ChatPush(
       chat,
@@ -368,6 +392,9 @@ export function createCatalog(services: Services): Catalog {
     .register(datasetsOperations(services.datasets))
     .register(warehousesOperations(services.warehouses))
     .register(mapsOperations(services.maps))
+    .register(fleetsOperations(services.fleets))
+    .register(calendarOperations(services.fleetCalendar))
+    .register(routeBoardOperations(services.routeBoard))
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }))
     .register(ridersOperations(services.riders));

@@ -148,6 +148,8 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0034_approval_page_sessions.sql': 'approvals',
   '0036_maps.sql': 'maps',
   '0037_fleets.sql': 'fleets',
+  '0038_open_routes.sql': 'dispatch',
+  '0039_route_board.sql': 'fleets',
   '0040_riders.sql': 'riders',
   '0041_instant_orders.sql': 'orders',
 };

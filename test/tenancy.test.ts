@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { boardChecks } from './support/tenancy-board.ts';
+import { fleetChecks } from './support/tenancy-fleets.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
 import { placeChecks } from './support/tenancy-places.ts';
 import { platformChecks } from './support/tenancy-platform.ts';
@@ -21,6 +23,8 @@ describe('tenant isolation', () => {
     ...placeChecks,
     ...shippingWarehouseChecks,
     ...platformChecks,
+    ...fleetChecks,
+    ...boardChecks,
     ...riderChecks,
   };
 

@@ -58,3 +58,15 @@ export function isValidTimeZone(timeZone: string): boolean {
     return false;
   }
 }
+
+/** A calendar day n days later (or earlier): calendar arithmetic, no time zone involved. */
+export function addDays(day: string, n: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + n);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Days from one calendar day to another, both counted. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}

@@ -90,14 +90,18 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "Flexible data storage and geocoding: a business's own tables of records (groups, datasets with a declared field schema, records checked on write, geocoded, imported from CSV or JSON and searched by fields, words and distance), and placing an address on the map.",
   Developer:
     'What integrators and coding agents learn the API from: endpoints, GraphQL operations, guides, the guidance file.',
+  Fleets:
+    "Fleets under an owner business: their drivers and captains, the fleet shift calendar (weekly patterns, shifts, sign-ups), whose shifts are the drivers' working windows in route building.",
+  'Driver Route Board':
+    "A fleet's board of a day's routes: published by staff or captains, claimed by the fleet's drivers first come first served, with a standby queue and withdrawal.",
+  InstantRider:
+    'Rider API for the driver app: a rider is a driver granted instant delivery (standard driver login and Bearer token); online state, position pings, and instant orders offered to the nearest riders.',
   Documents: 'Fingerprints to verify that a PDF was issued by the service and is intact.',
   Dispatch: 'Depots, vehicles, routes and route building from the planning pool.',
   Driver:
     'Drivers: sign-up and its approval, and the driver app working its own routes (start, stops, scans, positions, proofs, finish).',
   DriverInfo:
     'What a business knows of its drivers: their working profiles (depot, vehicle, capacity, shift, skills, availability) and their routes of the day.',
-  InstantRider:
-    'The rider API for the driver app (a rider is a driver granted instant delivery; standard driver login and Bearer token): online and offline, position pings, instant order offers to accept or decline; and the business granting riders and following its instant orders.',
   LabelService:
     'Label-service orders: rate a shipment with one carrier, buy its labels (4 x 6 in PDFs) and read them back.',
   'Order Chat':

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { daysBetween } from '../../platform/clock.ts';
 import { fieldIssue } from '../../platform/i18n/field-messages.ts';
 import { calendarDate, idParam } from '../../platform/schemas.ts';
-import { daysBetween, MAX_RANGE_DAYS, PERIODS } from './periods.ts';
+import { MAX_RANGE_DAYS, PERIODS } from './periods.ts';
 import { type AnalyticsService, DIGEST_EXCEPTIONS } from './service.ts';
 
 const STAFF = ['client_admin', 'employee'] as const;

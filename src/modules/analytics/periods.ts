@@ -1,4 +1,4 @@
-import { formatLocalDateTime } from '../../platform/clock.ts';
+import { addDays, formatLocalDateTime } from '../../platform/clock.ts';
 
 /** The longest explicit range a summary covers: a leap year, so "the last twelve months" always fits. */
 export const MAX_RANGE_DAYS = 366;
@@ -14,18 +14,6 @@ export function localDay(at: Date, timeZone: string): string {
 /** The local minute (HH:MM) of an instant in a time zone. */
 export function localMinute(at: Date, timeZone: string): string {
   return formatLocalDateTime(at, timeZone).slice(11, 16);
-}
-
-/** A calendar day n days later (or earlier): calendar arithmetic, no time zone involved. */
-export function addDays(day: string, n: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + n);
-  return date.toISOString().slice(0, 10);
-}
-
-/** Days from one calendar day to another, both counted. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
 /** A named period around today, as calendar days of the business: today, its ISO week (Monday to Sunday), its month. */

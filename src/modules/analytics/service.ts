@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import { addDays, type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Db, Queryable } from '../../platform/db/database.ts';
 import { toMajor } from '../../platform/money.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { DispatchService } from '../dispatch/index.ts';
 import { ORDER_STATUSES, type OrdersService } from '../orders/index.ts';
-import { addDays, localDay, namedPeriod, type PeriodName } from './periods.ts';
+import { localDay, namedPeriod, type PeriodName } from './periods.ts';
 import * as repo from './repository.ts';
 import { WHOLE_BUSINESS } from './tables.ts';
 import { digestSentence } from './words.ts';

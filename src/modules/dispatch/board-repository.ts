@@ -22,28 +22,35 @@ export function boardRoutes(
   businessId: number,
   filter: { date: string; depotId: number | null; ids?: readonly number[] },
 ) {
-  return db
-    .selectFrom('routes as r')
-    .leftJoin('driver_profiles as p', 'p.user_id', 'r.driver_user_id')
-    .leftJoin('vehicles as v', 'v.id', 'r.vehicle_id')
-    .select([
-      'r.id',
-      'r.driver_user_id',
-      'r.status',
-      'r.locked',
-      'r.departure',
-      'r.started_at',
-      'r.finished_at',
-      'p.depot_id',
-      sql<string | null>`coalesce(v.vehicle_type, p.vehicle_type)`.as('vehicle_type'),
-    ])
-    .where('r.business_id', '=', businessId)
-    .where('r.route_date', '=', filter.date)
-    .$if(filter.depotId !== null, (q) => q.where('p.depot_id', '=', filter.depotId!))
-    .$if(filter.ids !== undefined, (q) => q.where('r.id', 'in', filter.ids!.length ? [...filter.ids!] : [-1]))
-    .orderBy('r.id')
-    .limit(MAX_BOARD_ROUTES)
-    .execute();
+  return (
+    db
+      .selectFrom('routes as r')
+      .leftJoin('driver_profiles as p', 'p.user_id', 'r.driver_user_id')
+      .leftJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+      .select([
+        'r.id',
+        'r.driver_user_id',
+        'r.status',
+        'r.locked',
+        'r.departure',
+        'r.started_at',
+        'r.finished_at',
+        'p.depot_id',
+        sql<string | null>`coalesce(v.vehicle_type, p.vehicle_type)`.as('vehicle_type'),
+      ])
+      .where('r.business_id', '=', businessId)
+      .where('r.route_date', '=', filter.date)
+      // A route open on a fleet's route board has no driver yet: nothing is driven to observe.
+      .where('r.driver_user_id', 'is not', null)
+      .$narrowType<{ driver_user_id: number }>()
+      .$if(filter.depotId !== null, (q) => q.where('p.depot_id', '=', filter.depotId!))
+      .$if(filter.ids !== undefined, (q) =>
+        q.where('r.id', 'in', filter.ids!.length ? [...filter.ids!] : [-1]),
+      )
+      .orderBy('r.id')
+      .limit(MAX_BOARD_ROUTES)
+      .execute()
+  );
 }
 
 /** An instant as JavaScript's toISOString writes it, in SQL. */

@@ -83,6 +83,7 @@ const position = z
 
 const EDIT_ERRORS = [
   'ROUTE_NOT_FOUND',
+  'ROUTE_ON_BOARD',
   'ROUTE_FINISHED',
   'PLAN_VIOLATION',
   'ROUTE_PAST_MIDNIGHT',
@@ -277,7 +278,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
         guide: 'Lock a route so that build_route leaves it as it is (edits still apply).',
       },
       access: WRITE,
-      errors: ['ROUTE_NOT_FOUND'],
+      errors: ['ROUTE_NOT_FOUND', 'ROUTE_ON_BOARD'],
       rest: { method: 'POST', path: '/v1/client/routes/:route_id/lock' },
       graphql: 'lockRoute',
       input: z.object({ route_id: id }),
@@ -297,7 +298,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
           'Unlock a route so that the next build_route of its date may plan its orders anew, unless it has started.',
       },
       access: WRITE,
-      errors: ['ROUTE_NOT_FOUND'],
+      errors: ['ROUTE_NOT_FOUND', 'ROUTE_ON_BOARD'],
       rest: { method: 'POST', path: '/v1/client/routes/:route_id/unlock' },
       graphql: 'unlockRoute',
       input: z.object({ route_id: id }),

@@ -7,8 +7,10 @@ export { type DriverVocabulary, driverOperations } from './driver-operations.ts'
 export { DriverWork } from './driver-work.ts';
 export { planEditOperations } from './edit-operations.ts';
 export type { MapRoute, MapStop } from './map-reads.ts';
+export { type OpenedRoute, OpenRoutes, type RouteWindow } from './open-routes.ts';
 export { dispatchOperations } from './operations.ts';
 export { PlanEdits } from './plan-edits.ts';
 export type { RoadNetwork, TravelMatrix } from './roads.ts';
 export { roadNetwork } from './roads.ts';
 export { DispatchService } from './service.ts';
+export type { ShiftCalendar, WorkingWindow } from './shift-calendar.ts';

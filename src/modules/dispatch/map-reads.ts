@@ -3,6 +3,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import * as repo from './repository.ts';
+import { driverIdsOf, routeDriver } from './schemas.ts';
 import type { DispatchTables, DriverWorkTables, StopStatus } from './tables.ts';
 
 // What a map draws of dispatch: the depots, a day's routes (stops where their orders are, and the
@@ -25,7 +26,8 @@ export interface MapStop extends MapPoint {
 
 export interface MapRoute {
   id: number;
-  driver: { id: number; name: string };
+  /** null while the route is open on a fleet's route board. */
+  driver: { id: number; name: string } | null;
   status: string;
   departure: string;
   /** Where the route leaves from and comes back to: its driver's depot, when the profile names one. */
@@ -56,26 +58,18 @@ export class DispatchMapReads {
         (order) => [order.id, order],
       ),
     );
-    const names = await this.accounts.namesOf(
-      db,
-      rows.map((row) => row.driver_user_id),
-    );
+    const names = await this.accounts.namesOf(db, driverIdsOf(rows));
     const profiles = new Map(
-      (
-        await repo.profilesOf(
-          db,
-          businessId,
-          rows.map((row) => row.driver_user_id),
-        )
-      ).map((profile) => [profile.user_id, profile]),
+      (await repo.profilesOf(db, businessId, driverIdsOf(rows))).map((profile) => [profile.user_id, profile]),
     );
     const depots = new Map((await repo.depotsOf(db, businessId)).map((depot) => [depot.id, depot]));
     return rows.map((row) => {
-      const depotId = profiles.get(row.driver_user_id)?.depot_id;
+      // A route open on a route board has no driver, hence no depot to draw yet.
+      const depotId = row.driver_user_id === null ? null : profiles.get(row.driver_user_id)?.depot_id;
       const depot = depotId ? depots.get(depotId) : undefined;
       return {
         id: row.id,
-        driver: { id: row.driver_user_id, name: names.get(row.driver_user_id) ?? '' },
+        driver: routeDriver(row.driver_user_id, names),
         status: row.status,
         departure: row.departure.slice(0, 5),
         depot: depot ? { lat: depot.lat, lng: depot.lng } : null,

@@ -225,7 +225,15 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       output: z.object({
         result: z.literal(true),
         date: z.string(),
-        drivers: z.array(driverSchema),
+        drivers: z.array(
+          driverSchema.extend({
+            shift_from: z
+              .enum(['calendar', 'profile'])
+              .describe(
+                "calendar: the driver's fleet shift that date is its working window (profile.shift, and profile.depot_id when the shift names a depot); profile: its profile's hours",
+              ),
+          }),
+        ),
         depots: z.array(z.object({ id: z.int(), name: z.string(), lat: z.number(), lng: z.number() })),
         pool: z.object({ orders: z.int(), without_location: z.int() }),
         constraints: z.object({

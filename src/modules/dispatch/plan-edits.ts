@@ -19,6 +19,7 @@ import {
 import * as repo from './repository.ts';
 import type { RoadNetwork, StraightLineSettings } from './roads.ts';
 import type { DispatchService } from './service.ts';
+import type { ShiftCalendar } from './shift-calendar.ts';
 import { pointKey } from './solver/distance.ts';
 import { bestInsertion, bestSequence } from './solver/edit-search.ts';
 import { newViolations, type RouteToTime, type TimedRoute, timeRoute } from './solver/evaluate.ts';
@@ -33,9 +34,12 @@ export const RESCHEDULE_THRESHOLD_MINUTES = 30;
 /** A day in seconds: a route's planned times are clock times of its day. */
 const DAY_SECONDS = 24 * 3600;
 
+/** A route with the driver it is timed for. */
+type DrivenRoute = edits.LockedRoute & { driver_user_id: number };
+
 /** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops. */
 interface RoutePlan {
-  row: edits.LockedRoute;
+  row: DrivenRoute;
   depot: Point;
   shift: TimeWindow;
   capacity: Load;
@@ -93,6 +97,8 @@ export class PlanEdits {
     private readonly dispatch: DispatchService,
     private readonly tracking: Pick<TrackingService, 'appendEvent'>,
     private readonly roads: RoadNetwork,
+    /** The drivers' shifts of a date, when a calendar keeps them: their working windows. */
+    private readonly shifts?: ShiftCalendar,
   ) {}
 
   // ----- vehicles -----
@@ -237,17 +243,28 @@ export class PlanEdits {
     return this.commit(ctx, 'resequence_route', [{ before: plan!, after }], input);
   }
 
-  /** Gives the route another driver (their depot, shift and, without a vehicle, capacity); its orders follow. */
-  async changeDriver(ctx: OperationContext, input: EditOptions & { route_id: number; driver_id: number }) {
+  /**
+   * Gives the route another driver (their depot, shift and, without a vehicle, capacity); its
+   * orders follow. A route board hands its routes over this way too (`board`: the edit it names,
+   * and the lock the route keeps), the only way a route open on a board gets a driver: it is then
+   * timed for the new driver from the start (the board names drivers of the business only).
+   */
+  async changeDriver(
+    ctx: OperationContext,
+    input: EditOptions & { route_id: number; driver_id: number },
+    board?: { operation: string; locked: boolean },
+  ) {
     const businessId = businessOf(ctx);
-    const [plan] = await this.load(ctx, [input.route_id]);
+    const [plan] = await this.load(ctx, [input.route_id], board ? input.driver_id : undefined);
     editable(plan!);
     const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
     if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
     const row = { ...plan!.row, driver_user_id: input.driver_id };
     const after = { ...(await this.routePlan(ctx, row)), stops: plan!.stops, firstFree: plan!.firstFree };
-    const answer = await this.commit(ctx, 'change_route_driver', [{ before: plan!, after }], input, {
+    const operation = board?.operation ?? 'change_route_driver';
+    const answer = await this.commit(ctx, operation, [{ before: plan!, after }], input, {
       driver_user_id: input.driver_id,
+      ...(board ? { locked: board.locked } : {}),
     });
     await this.orders.replanning.reassignDriver(ctx, businessId, input.route_id, input.driver_id);
     return answer;
@@ -287,8 +304,12 @@ export class PlanEdits {
 
   // ----- reading and timing routes -----
 
-  /** Locks the routes (404 for any the business lacks) and reads what their timing needs. */
-  private async load(ctx: OperationContext, routeIds: number[]): Promise<RoutePlan[]> {
+  /**
+   * Locks the routes (404 for any the business lacks) and reads what their timing needs. A route
+   * open on a route board has no driver to time it for: refused, unless `boardDriver` is the
+   * driver the board hands it to.
+   */
+  private async load(ctx: OperationContext, routeIds: number[], boardDriver?: number): Promise<RoutePlan[]> {
     const ids = [...new Set(routeIds)];
     const rows = await edits.lockRoutes(ctx.db, businessOf(ctx), ids);
     const missing = ids.find((id) => !rows.some((row) => row.id === id));
@@ -318,20 +339,30 @@ export class PlanEdits {
           };
         });
       const lastDone = stops.findLastIndex((stop) => stop.status !== 'pending');
-      plans.push({ ...(await this.routePlan(ctx, row)), stops, firstFree: lastDone + 1 });
+      const driverId = row.driver_user_id ?? boardDriver;
+      if (driverId === undefined) throw new AppError('ROUTE_ON_BOARD', { params: { route: row.id } });
+      const driven = { ...row, driver_user_id: driverId };
+      plans.push({ ...(await this.routePlan(ctx, driven)), stops, firstFree: lastDone + 1 });
     }
     return plans.sort((a, b) => ids.indexOf(a.row.id) - ids.indexOf(b.row.id));
   }
 
-  /** Depot, shift, capacity and skills of a route with this driver and vehicle. */
+  /**
+   * Depot, shift, capacity and skills of a route with this driver and vehicle: the driver's
+   * calendar shift of the route's date, when it has one, is its working window and depot.
+   */
   private async routePlan(
     ctx: OperationContext,
-    row: edits.LockedRoute,
+    row: DrivenRoute,
   ): Promise<Omit<RoutePlan, 'stops' | 'firstFree'>> {
     const businessId = businessOf(ctx);
     const [profile] = await repo.profilesOf(ctx.db, businessId, [row.driver_user_id]);
-    const depot = profile?.depot_id
-      ? (await repo.depotsOf(ctx.db, businessId)).find((candidate) => candidate.id === profile.depot_id)
+    const window = (
+      await this.shifts?.windowsOf(ctx.db, businessId, row.route_date, [row.driver_user_id])
+    )?.get(row.driver_user_id);
+    const depotId = window?.depotId ?? profile?.depot_id;
+    const depot = depotId
+      ? (await repo.depotsOf(ctx.db, businessId)).find((candidate) => candidate.id === depotId)
       : undefined;
     if (!profile || !depot)
       throw new AppError('DRIVER_WITHOUT_DEPOT', { params: { driver: row.driver_user_id } });
@@ -342,7 +373,10 @@ export class PlanEdits {
       row,
       straightLine: await this.dispatch.straightLine(ctx.db, businessId),
       depot: { lat: depot.lat, lng: depot.lng },
-      shift: { start: seconds(profile.shift_start), end: seconds(profile.shift_end) },
+      shift: {
+        start: seconds(window?.start ?? profile.shift_start),
+        end: seconds(window?.end ?? profile.shift_end),
+      },
       capacity: {
         weightGrams: capacity.capacity_weight_grams,
         volumeCm3: capacity.capacity_volume_cm3,
@@ -437,7 +471,7 @@ export class PlanEdits {
     operation: string,
     changes: RouteEdit[],
     options: EditOptions,
-    routeChanges: { driver_user_id?: number; vehicle_id?: number | null } = {},
+    routeChanges: { driver_user_id?: number; vehicle_id?: number | null; locked?: boolean } = {},
   ) {
     const businessId = businessOf(ctx);
     const timings: Array<{ edit: RouteEdit; timed: TimedRoute; source: string; fresh: WireViolation[] }> = [];

@@ -15,6 +15,7 @@ import {
   type TravelMatrix,
 } from './roads.ts';
 import type { driverSchema, routeSchema } from './schemas.ts';
+import { onTheirShifts, type ShiftCalendar } from './shift-calendar.ts';
 import { pointKey } from './solver/distance.ts';
 import { solveRoutesAsync } from './solver/solve.ts';
 import type { Objective, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
@@ -68,6 +69,8 @@ export class RoutePlanning {
     private readonly orders: OrdersService,
     private readonly roads: RoadNetwork,
     private readonly dispatch: PlanningFleet,
+    /** The drivers' shifts of a date, when a calendar keeps them: their working windows. */
+    private readonly shifts?: ShiftCalendar,
   ) {}
 
   async settings(db: Queryable, businessId: number): Promise<DispatchSettings> {
@@ -89,8 +92,14 @@ export class RoutePlanning {
     return {
       result: true as const,
       date,
-      drivers: (await this.dispatch.drivers(ctx.db, scope.businessId, { fleet })).filter(
-        (driver) => driver.active && driver.profile?.available,
+      drivers: await onTheirShifts(
+        this.shifts,
+        ctx.db,
+        scope.businessId,
+        date,
+        (await this.dispatch.drivers(ctx.db, scope.businessId, { fleet })).filter(
+          (driver) => driver.active && driver.profile?.available,
+        ),
       ),
       depots: (await repo.depotsOf(ctx.db, scope.businessId)).map(({ business_id: _b, ...depot }) => depot),
       pool: { orders: pool.length, without_location: pool.filter((order) => !legsOf(order)).length },
@@ -136,7 +145,13 @@ export class RoutePlanning {
       fleetDrivers.map((driver) => driver.id),
     );
     const busy = new Set(rebuild.kept.map((route) => route.driver_user_id));
-    const drivers = fleetDrivers.filter((d) => d.active && d.profile?.available && !busy.has(d.id));
+    const drivers = await onTheirShifts(
+      this.shifts,
+      ctx.db,
+      businessId,
+      input.date,
+      fleetDrivers.filter((d) => d.active && d.profile?.available && !busy.has(d.id)),
+    );
     const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
     // The pool, and the orders of the routes dissolved: still PLANNED, they are planned again.
     const pool = [

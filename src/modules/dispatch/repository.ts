@@ -92,7 +92,7 @@ const STOPS_PER_STATEMENT = 5000;
 export async function insertRoutes(
   db: Queryable<DispatchTables>,
   routes: ReadonlyArray<{
-    route: Insertable<DispatchTables['routes']>;
+    route: Insertable<DispatchTables['routes']> & { driver_user_id: number };
     stops: Array<Omit<Insertable<DispatchTables['route_stops']>, 'route_id'>>;
   }>,
 ): Promise<number[]> {
@@ -102,7 +102,7 @@ export async function insertRoutes(
     .values(routes.map(({ route }) => route))
     .returning(['id', 'driver_user_id'])
     .execute();
-  const idOf = new Map(inserted.map((row) => [row.driver_user_id, row.id]));
+  const idOf = new Map(inserted.map((row) => [row.driver_user_id!, row.id]));
   const ids = routes.map(({ route }) => idOf.get(route.driver_user_id)!);
   const stops = routes.flatMap(({ stops }, index) =>
     stops.map((stop) => ({ ...stop, route_id: ids[index]! })),

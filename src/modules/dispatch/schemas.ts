@@ -25,10 +25,26 @@ export const driverSchema = z.object({
     .describe('Vehicle, capacity, working hours and skills; null until set'),
 });
 
+/** A route's driver; null while the route waits, open, on a fleet's route board. */
+export const routeDriverSchema = z
+  .object({ id: z.int(), name: z.string() })
+  .nullable()
+  .describe("null while the route is open on a fleet's route board, waiting for a driver to claim it");
+
+/** A route's driver as answers show it, from the names of the routes' drivers. */
+export function routeDriver(driverId: number | null, names: ReadonlyMap<number, string>) {
+  return driverId === null ? null : { id: driverId, name: names.get(driverId) ?? '' };
+}
+
+/** The drivers of these routes (a route open on a route board has none). */
+export function driverIdsOf(rows: ReadonlyArray<{ driver_user_id: number | null }>): number[] {
+  return rows.flatMap((row) => (row.driver_user_id === null ? [] : [row.driver_user_id]));
+}
+
 export const routeSchema = z.object({
   id: z.int(),
   date: z.string(),
-  driver: z.object({ id: z.int(), name: z.string() }),
+  driver: routeDriverSchema,
   status: z
     .enum(ROUTE_STATUSES)
     .describe('planned; started when its driver sets off; finished when the driver ends it'),

@@ -18,6 +18,8 @@ import {
 } from './planning.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
+import { driverIdsOf, routeDriver } from './schemas.ts';
+import type { ShiftCalendar } from './shift-calendar.ts';
 import type { Point } from './solver/types.ts';
 import type { DispatchTables } from './tables.ts';
 
@@ -52,8 +54,9 @@ export class DispatchService implements PlanningFleet {
     private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
     private readonly roads: RoadNetwork,
+    shifts?: ShiftCalendar,
   ) {
-    this.planning = new RoutePlanning(clock, accounts, orders, roads, this);
+    this.planning = new RoutePlanning(clock, accounts, orders, roads, this, shifts);
     this.maps = new DispatchMapReads(accounts, orders);
   }
 
@@ -207,14 +210,11 @@ export class DispatchService implements PlanningFleet {
       ctx.db,
       rows.map((row) => row.id),
     );
-    const driverNames = await this.accounts.namesOf(
-      ctx.db,
-      rows.map((row) => row.driver_user_id),
-    );
+    const driverNames = await this.accounts.namesOf(ctx.db, driverIdsOf(rows));
     return rows.map((row) => ({
       id: row.id,
       date: row.route_date,
-      driver: { id: row.driver_user_id, name: driverNames.get(row.driver_user_id) ?? '' },
+      driver: routeDriver(row.driver_user_id, driverNames),
       status: row.status,
       locked: row.locked,
       started_at: row.started_at?.toISOString() ?? null,
@@ -267,13 +267,14 @@ export class DispatchService implements PlanningFleet {
    */
   async dayFigures(db: Queryable, businessId: number, dates: string[]) {
     const rows = await repo.routeDays(db, businessId, dates);
-    const names = await this.accounts.namesOf(
-      db,
-      rows.map((row) => row.driver_user_id),
-    );
+    const names = await this.accounts.namesOf(db, driverIdsOf(rows));
     return dates.map((date) => {
+      // Routes open on a route board have no driver to figure under yet.
       const drivers = rows
         .filter((row) => row.route_date === date)
+        .flatMap((row) =>
+          row.driver_user_id === null ? [] : [{ ...row, driver_user_id: row.driver_user_id }],
+        )
         .map((row) => ({
           id: row.driver_user_id,
           name: names.get(row.driver_user_id) ?? '',
@@ -303,12 +304,9 @@ export class DispatchService implements PlanningFleet {
   async stopOf(db: Queryable, businessId: number, orderId: number, date: string) {
     const stop = await repo.stopOfOrder(db, businessId, orderId, date);
     if (!stop) return null;
-    const names = await this.accounts.namesOf(db, [stop.driver_user_id]);
+    const names = await this.accounts.namesOf(db, driverIdsOf([stop]));
     return {
-      route: {
-        id: stop.route_id,
-        driver: { id: stop.driver_user_id, name: names.get(stop.driver_user_id) ?? '' },
-      },
+      route: { id: stop.route_id, driver: routeDriver(stop.driver_user_id, names) },
       sequence: stop.sequence,
     };
   }

@@ -33,7 +33,8 @@ export interface DispatchTables {
   routes: {
     id: Generated<number>;
     business_id: number;
-    driver_user_id: number;
+    /** null while the route is open on a fleet's route board (docs/route-board.md). */
+    driver_user_id: number | null;
     route_date: string;
     distance_meters: number;
     departure: string;

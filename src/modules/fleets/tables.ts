@@ -67,3 +67,72 @@ export interface FleetsTables {
     updated_at: Date;
   };
 }
+
+export const BOARD_ACTIONS = [
+  'published',
+  'claimed',
+  'standby_joined',
+  'standby_left',
+  'standby_dropped',
+  'withdrawn',
+  'promoted',
+  'reopened',
+  'pulled_back',
+  'reassigned',
+  'queue_cleared',
+] as const;
+export type BoardAction = (typeof BOARD_ACTIONS)[number];
+
+/** The driver route board (docs/route-board.md). */
+export interface RouteBoardTables {
+  /** A route on a fleet's board, as published; who holds it is the route's own driver. */
+  route_board_entries: {
+    route_id: number;
+    business_id: number;
+    fleet_id: number;
+    board_date: string;
+    /** `HH:MM:SS`, the business's local time: the route's departure and return as published. */
+    window_start: string;
+    window_end: string;
+    distance_meters: number;
+    stops: number;
+    /** The box its stops lie in, rounded outwards to 0.01 degree; null without placed stops. */
+    area_south: number | null;
+    area_west: number | null;
+    area_north: number | null;
+    area_east: number | null;
+    pay_minor: number | null;
+    pay_currency: string | null;
+    /** Where pulling the route back returns it: the driver it was built for, and its lock then. */
+    built_for_user_id: number;
+    was_locked: boolean;
+    published_by: number;
+    published_at: Date;
+  };
+  /** Drivers waiting for a claimed route, in joining order. */
+  route_board_standby: {
+    id: Generated<number>;
+    route_id: number;
+    business_id: number;
+    driver_user_id: number;
+    joined_at: Date;
+  };
+  /** Every claim, standby, withdrawal, promotion, pull-back and reassignment of a board route. */
+  route_board_history: {
+    id: Generated<number>;
+    business_id: number;
+    route_id: number;
+    fleet_id: number;
+    action: BoardAction;
+    driver_user_id: number | null;
+    actor_user_id: number | null;
+    details: Record<string, unknown>;
+    at: Date;
+  };
+  /** The business's withdrawal cutoff (defaults until it saves its own). */
+  route_board_settings: {
+    business_id: number;
+    withdrawal_cutoff_minutes: number;
+    updated_at: Date;
+  };
+}

@@ -133,8 +133,8 @@ export function staffFeatures(layer: LayerDefinition, content: LayerContent): Fe
         const summary = {
           route_id: route.id,
           date: content.date,
-          driver_id: route.driver.id,
-          driver_name: route.driver.name,
+          driver_id: route.driver?.id ?? null,
+          driver_name: route.driver?.name ?? null,
           status: route.status,
           departure: route.departure,
         };

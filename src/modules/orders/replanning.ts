@@ -63,8 +63,8 @@ export class OrderReplanning {
     );
   }
 
-  /** Gives every order on a route the route's new driver. */
-  async reassignDriver(ctx: OperationContext, businessId: number, routeId: number, driverId: number) {
+  /** Gives every order on a route the route's new driver (null: the route waits, open, on a route board). */
+  async reassignDriver(ctx: OperationContext, businessId: number, routeId: number, driverId: number | null) {
     await this.reassign(
       ctx,
       businessId,
@@ -81,7 +81,7 @@ export class OrderReplanning {
     businessId: number,
     action: string,
     which: { orderId: number } | { routeId: number },
-    changes: { route_id?: number; driver_user_id: number },
+    changes: { route_id?: number; driver_user_id: number | null },
   ): Promise<void> {
     const db = ctx.db as Queryable<OrdersTables>;
     const before = await db

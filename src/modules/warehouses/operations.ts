@@ -439,7 +439,9 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         outcome: z.enum(['sorted', 'already_sorted', 'no_route']),
         tracking_number: z.string(),
         date: z.string(),
-        route: z.object({ id: z.int(), driver: z.object({ id: z.int(), name: z.string() }) }).nullable(),
+        route: z
+          .object({ id: z.int(), driver: z.object({ id: z.int(), name: z.string() }).nullable() })
+          .nullable(),
         lane: z.object({ id: z.int(), code: z.string() }).nullable(),
         stop_sequence: z.int().nullable(),
       }),
@@ -465,7 +467,10 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         routes: z.array(
           z.object({
             route_id: z.int(),
-            driver: z.object({ id: z.int(), name: z.string() }),
+            driver: z
+              .object({ id: z.int(), name: z.string() })
+              .nullable()
+              .describe('null while the route is open on a fleet route board'),
             lane: z.object({ id: z.int(), code: z.string() }).nullable(),
             sorted: z.array(z.string()),
             to_sort: z.array(z.string()),

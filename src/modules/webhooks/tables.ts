@@ -6,6 +6,7 @@ export const WEBHOOK_KINDS = [
   'tracking.event',
   'label.created',
   'contractor_assignment.changed',
+  'route_board.promoted',
   'order.instant_unassigned',
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];

@@ -222,6 +222,38 @@ export const de: ErrorMessages = {
   MAP_LINK_NOT_FOUND: 'Keine veröffentlichte Karte hat diesen Link: Er wurde womöglich widerrufen.',
   MAP_LAYER_NOT_FOUND: 'Die Karte {map} hat keine Ebene {layer}.',
   MAPS_FULL: 'Ein Unternehmen hat höchstens {limit} Karten: Löschen Sie zuerst eine.',
+  FLEET_NOT_FOUND: 'Keine Flotte {fleet} in diesem Unternehmen.',
+  FLEET_NAME_TAKEN: 'Das Unternehmen hat bereits eine Flotte namens „{name}“.',
+  FLEETS_FULL: 'Ein Unternehmen hat höchstens {limit} Flotten: Löschen Sie zuerst eine.',
+  FLEET_CAPTAIN_REQUIRED: 'Nur das Personal und die Kapitäne der Flotte {fleet} dürfen das.',
+  SHIFT_PATTERN_NOT_FOUND: 'Kein Schichtmuster {pattern} in dieser Flotte.',
+  SHIFT_PATTERNS_FULL: 'Eine Flotte hat höchstens {limit} Schichtmuster: Löschen Sie zuerst eines.',
+  SHIFT_NOT_FOUND: 'Keine Schicht {shift} in dieser Flotte.',
+  SHIFT_IN_PAST: 'Eine Schicht am {date} um {start} hätte in diesem Unternehmen bereits begonnen.',
+  SHIFT_FULL: 'Die Schicht {shift} hat keinen freien Platz: Ihre {slots} Plätze sind vergeben.',
+  SHIFT_STARTED:
+    'Die Schicht {shift} hat am {date} um {start} begonnen: Sie lässt sich so nicht mehr ändern.',
+  SHIFT_CANCELLED: 'Die Schicht {shift} ist abgesagt.',
+  SHIFT_SLOTS_TAKEN:
+    'Für die Schicht {shift} sind {signups} Fahrer eingetragen: Sie kann nicht weniger Plätze haben.',
+  SIGNUP_NOT_FOUND: 'Fahrer {driver} ist nicht für die Schicht {shift} eingetragen.',
+  SIGNUP_STATE_INVALID: 'Eine Eintragung kann nicht von {from} zu {to} wechseln.',
+  ROUTE_ALREADY_CLAIMED:
+    'Die Tour {route} hat ein anderer Fahrer zuerst übernommen. Sie können sich in ihre Warteliste eintragen.',
+  ROUTE_NOT_ON_BOARD: 'Die Tour {route} steht auf keiner Tourentafel, die Sie sehen können.',
+  ROUTE_NOT_PUBLISHABLE:
+    'Die Tour {route} kann nicht auf eine Tafel: Das kann nur eine geplante Tour mit Fahrer, deren Stopps alle ausstehen (details.reason sagt, was im Weg steht).',
+  ROUTE_ON_BOARD:
+    'Die Tour {route} ist offen auf einer Tourentafel und hat keinen Fahrer: Holen Sie sie von der Tafel zurück, bevor Sie sie bearbeiten.',
+  BOARD_ROUTE_OPEN:
+    'Die Tour {route} ist offen auf der Tafel: Niemand hat sie, übernehmen Sie sie stattdessen.',
+  BOARD_ROUTE_HELD: 'Sie haben die Tour {route} bereits.',
+  BOARD_WINDOW_OVERLAP:
+    'Die Tour {route} ({window}) überschneidet sich mit der Tour {other} ({other_window}), die der Fahrer an dem Tag bereits hat.',
+  BOARD_OUTSIDE_SHIFT:
+    'Die Tour {route} ({window}) liegt außerhalb der Schicht des Fahrers an dem Tag ({shifts}).',
+  WITHDRAWAL_CUTOFF_PASSED:
+    'Der Rückzug von der Tour {route} war bis {cutoff} möglich: Fragen Sie einen Kapitän oder einen Disponenten.',
   SERVICE_ZONE_NOT_FOUND: 'Keine Servicezone {id} in diesem Unternehmen.',
   SERVICE_ZONES_FULL: 'Ein Unternehmen hat höchstens {limit} Servicezonen: Löschen Sie zuerst eine.',
   RIDER_NOT_GRANTED:

@@ -213,6 +213,33 @@ export const es: ErrorMessages = {
   MAP_LINK_NOT_FOUND: 'Ningún mapa publicado tiene este enlace: puede haber sido revocado.',
   MAP_LAYER_NOT_FOUND: 'El mapa {map} no tiene la capa {layer}.',
   MAPS_FULL: 'Una empresa guarda como máximo {limit} mapas: elimine uno primero.',
+  FLEET_NOT_FOUND: 'No hay ninguna flota {fleet} en esta empresa.',
+  FLEET_NAME_TAKEN: 'La empresa ya tiene una flota llamada «{name}».',
+  FLEETS_FULL: 'Una empresa guarda como máximo {limit} flotas: elimine una primero.',
+  FLEET_CAPTAIN_REQUIRED: 'Solo el personal y los capitanes de la flota {fleet} pueden hacer esto.',
+  SHIFT_PATTERN_NOT_FOUND: 'No hay ningún patrón de turnos {pattern} en esta flota.',
+  SHIFT_PATTERNS_FULL: 'Una flota guarda como máximo {limit} patrones de turnos: elimine uno primero.',
+  SHIFT_NOT_FOUND: 'No hay ningún turno {shift} en esta flota.',
+  SHIFT_IN_PAST: 'Un turno el {date} a las {start} ya habría empezado en esta empresa.',
+  SHIFT_FULL: 'El turno {shift} no tiene plazas libres: sus {slots} plazas están ocupadas.',
+  SHIFT_STARTED: 'El turno {shift} empezó el {date} a las {start}: ya no puede cambiar así.',
+  SHIFT_CANCELLED: 'El turno {shift} está cancelado.',
+  SHIFT_SLOTS_TAKEN: 'El turno {shift} tiene {signups} conductores inscritos: no puede tener menos plazas.',
+  SIGNUP_NOT_FOUND: 'El conductor {driver} no está inscrito en el turno {shift}.',
+  SIGNUP_STATE_INVALID: 'Una inscripción no puede pasar de {from} a {to}.',
+  ROUTE_ALREADY_CLAIMED: 'Otro conductor tomó primero la ruta {route}. Puede unirse a su lista de espera.',
+  ROUTE_NOT_ON_BOARD: 'La ruta {route} no está en ningún tablero de rutas que usted pueda ver.',
+  ROUTE_NOT_PUBLISHABLE:
+    'La ruta {route} no puede ir a un tablero: solo puede una ruta planificada, con conductor y todas sus paradas pendientes (details.reason dice qué lo impide).',
+  ROUTE_ON_BOARD:
+    'La ruta {route} está abierta en un tablero de rutas y no tiene conductor: retírela del tablero antes de editarla.',
+  BOARD_ROUTE_OPEN: 'La ruta {route} está abierta en el tablero: nadie la tiene, tómela en su lugar.',
+  BOARD_ROUTE_HELD: 'Usted ya tiene la ruta {route}.',
+  BOARD_WINDOW_OVERLAP:
+    'La ruta {route} ({window}) se solapa con la ruta {other} ({other_window}) que el conductor ya tiene ese día.',
+  BOARD_OUTSIDE_SHIFT: 'La ruta {route} ({window}) queda fuera del turno del conductor ese día ({shifts}).',
+  WITHDRAWAL_CUTOFF_PASSED:
+    'La retirada de la ruta {route} era posible hasta {cutoff}: pídalo a un capitán o a un despachador.',
   SERVICE_ZONE_NOT_FOUND: 'No hay ninguna zona de servicio {id} en esta empresa.',
   SERVICE_ZONES_FULL: 'Una empresa guarda como máximo {limit} zonas de servicio: elimine una primero.',
   RIDER_NOT_GRANTED:

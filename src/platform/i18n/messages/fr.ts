@@ -224,6 +224,35 @@ export const fr: ErrorMessages = {
   MAP_LINK_NOT_FOUND: 'Aucune carte publiée n’a ce lien : il a peut-être été révoqué.',
   MAP_LAYER_NOT_FOUND: 'La carte {map} n’a pas de couche {layer}.',
   MAPS_FULL: 'Une entreprise garde au plus {limit} cartes : supprimez-en une d’abord.',
+  FLEET_NOT_FOUND: 'Aucune flotte {fleet} dans cette entreprise.',
+  FLEET_NAME_TAKEN: 'L’entreprise a déjà une flotte nommée « {name} ».',
+  FLEETS_FULL: 'Une entreprise garde au plus {limit} flottes : supprimez-en une d’abord.',
+  FLEET_CAPTAIN_REQUIRED: 'Seuls le personnel et les capitaines de la flotte {fleet} peuvent faire cela.',
+  SHIFT_PATTERN_NOT_FOUND: 'Aucun modèle de créneaux {pattern} dans cette flotte.',
+  SHIFT_PATTERNS_FULL: 'Une flotte garde au plus {limit} modèles de créneaux : supprimez-en un d’abord.',
+  SHIFT_NOT_FOUND: 'Aucun créneau {shift} dans cette flotte.',
+  SHIFT_IN_PAST: 'Un créneau le {date} à {start} aurait déjà commencé dans cette entreprise.',
+  SHIFT_FULL: 'Le créneau {shift} n’a plus de place : ses {slots} places sont prises.',
+  SHIFT_STARTED: 'Le créneau {shift} a commencé le {date} à {start} : il ne peut plus changer ainsi.',
+  SHIFT_CANCELLED: 'Le créneau {shift} est annulé.',
+  SHIFT_SLOTS_TAKEN:
+    'Le créneau {shift} compte {signups} chauffeurs inscrits : il ne peut pas avoir moins de places.',
+  SIGNUP_NOT_FOUND: 'Le chauffeur {driver} n’est pas inscrit au créneau {shift}.',
+  SIGNUP_STATE_INVALID: 'Une inscription ne peut pas passer de {from} à {to}.',
+  ROUTE_ALREADY_CLAIMED:
+    "La tournée {route} a été prise d'abord par un autre chauffeur. Vous pouvez rejoindre sa file d'attente.",
+  ROUTE_NOT_ON_BOARD: "La tournée {route} n'est sur aucun tableau de tournées que vous pouvez voir.",
+  ROUTE_NOT_PUBLISHABLE:
+    'La tournée {route} ne peut pas aller sur un tableau : seule une tournée planifiée, avec un chauffeur et tous ses arrêts en attente, le peut (details.reason dit ce qui l’empêche).',
+  ROUTE_ON_BOARD:
+    "La tournée {route} est ouverte sur un tableau de tournées et n'a pas de chauffeur : retirez-la du tableau avant de la modifier.",
+  BOARD_ROUTE_OPEN: 'La tournée {route} est ouverte sur le tableau : personne ne la tient, prenez-la plutôt.',
+  BOARD_ROUTE_HELD: 'Vous tenez déjà la tournée {route}.',
+  BOARD_WINDOW_OVERLAP:
+    'La tournée {route} ({window}) chevauche la tournée {other} ({other_window}) que le chauffeur tient déjà ce jour-là.',
+  BOARD_OUTSIDE_SHIFT: 'La tournée {route} ({window}) sort du créneau du chauffeur ce jour-là ({shifts}).',
+  WITHDRAWAL_CUTOFF_PASSED:
+    "Le retrait de la tournée {route} était possible jusqu'à {cutoff} : demandez à un capitaine ou à un répartiteur.",
   SERVICE_ZONE_NOT_FOUND: 'Aucune zone de service {id} dans cette entreprise.',
   SERVICE_ZONES_FULL: 'Une entreprise garde au plus {limit} zones de service : supprimez-en une d’abord.',
   RIDER_NOT_GRANTED:

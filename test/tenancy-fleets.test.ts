@@ -1,0 +1,4 @@
+import { isolationSuite } from './support/tenancy.ts';
+import { fleetChecks } from './support/tenancy-fleets.ts';
+
+isolationSuite('fleets and their shift calendars', fleetChecks);
