@@ -209,7 +209,8 @@ describe('demo data', () => {
     const byId = new Map(all.map((o) => [o.id, o]));
     let planned = 0;
     for (const route of routes) {
-      const profile = drivers.get(route.driver.id)!;
+      // An open route of the fleet's board has no driver yet; the demo's vans share one profile.
+      const profile = drivers.get(route.driver?.id ?? [...drivers.keys()][0])!;
       // A P2P order is two stops (pickup, then delivery); its load counts once, and here it is on
       // board for part of the route only, so the sum over the route's orders bounds the peak.
       const orderIds = [
@@ -366,6 +367,40 @@ describe('demo data', () => {
     );
     assert.equal(chat.body.customer_chat, true);
   });
+  it("has a fleet captained by the demo driver, its week's shifts, and two of today's routes on its board", async () => {
+    const driver = await login(api, 'driver@demo.test', 'demo-pass');
+    const fleets = (await api.get('/api/v1/client/fleets', { token: driver })).body.fleets;
+    assert.deepEqual(
+      fleets.map((f: { name: string; members: number; my_role: string }) => [f.name, f.members, f.my_role]),
+      [['Paris Est', 3, 'captain']],
+    );
+    const fleet = fleets[0].id;
+    const week = await api.get(`/api/v1/client/fleets/${fleet}/shifts?from=${TODAY}&to=2026-11-08`, {
+      token: driver,
+    });
+    assert.equal(week.status, 200, JSON.stringify(week.body));
+    // Monday 2 November to Saturday 7: today's shift has begun (no sign-ups), the others are full.
+    assert.deepEqual(
+      week.body.shifts.map((s: { date: string; signups: unknown[] }) => [s.date, s.signups.length]),
+      [
+        ['2026-11-02', 0],
+        ['2026-11-03', 3],
+        ['2026-11-04', 3],
+        ['2026-11-05', 3],
+        ['2026-11-06', 3],
+        ['2026-11-07', 3],
+      ],
+    );
+    const board = await api.get(`/api/v1/client/fleets/${fleet}/board?date=${TODAY}`, { token: driver });
+    assert.equal(board.status, 200, JSON.stringify(board.body));
+    assert.equal(board.body.routes.length, 2);
+    for (const route of board.body.routes) {
+      assert.equal(route.claimant, null, 'open to claim');
+      assert.ok(route.stops > 0);
+      assert.equal(route.pay.currency, 'EUR');
+    }
+  });
+
   it('has one online rider with a fresh position: the demo driver', async () => {
     const riders = await api.get('/api/v1/client/riders', { token: admin });
     assert.equal(riders.status, 200, JSON.stringify(riders.body));

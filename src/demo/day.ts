@@ -290,6 +290,26 @@ export async function seedDemoDay(
     }),
     { date: today, service_minutes: 5, time_limit_ms: 500 },
   );
+  // Late orders of the morning, on two routes of their own for the business's two other vans:
+  // the ones the Paris Est fleet's board offers (src/demo/fleets.ts).
+  await orders.intake.createMany(
+    ctx,
+    Array.from({ length: 8 }, (_, n) => delivery(n + 60, today)).map((order) => ({ input: order, at: now })),
+  );
+  await past.services.dispatch.buildRoutes(
+    demoContext(db, past.clock, {
+      userId: input.adminId,
+      kind: 'client_admin',
+      businessId: input.businessId,
+    }),
+    {
+      date: today,
+      driver_ids: extra.slice(0, 2),
+      objective: 'balanced',
+      service_minutes: 5,
+      time_limit_ms: 300,
+    },
+  );
 
   // Tomorrow: waiting to be planned; the north of Paris is also in Swift Couriers' pool, and
   // one order in the south is handed to its dispatcher outright.

@@ -7,6 +7,7 @@ import type { AccountKind, OperationContext } from '../platform/catalog/operatio
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import { demoContext, seedDemoDay } from './day.ts';
+import { seedDemoFleet } from './fleets.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
 export const DEMO_APP_CODE = 'courier';
@@ -105,6 +106,11 @@ export async function seedDemo(
     const publicMap = await seedDemoMaps(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
+    await seedDemoFleet(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+      ids.driver,
     );
     await seedDemoChat(services, {
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
