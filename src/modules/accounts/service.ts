@@ -560,6 +560,11 @@ export class AccountsService {
    * A business's time zone. It is set when the business is created and never changes (nothing
    * updates it), so it is kept once read: every status change's rollup asks for it.
    */
+  /** An instant as the business's wall clock reads it: `YYYY-MM-DD HH:MM:SS` in its time zone. */
+  async localDateTimeOf(db: Queryable, businessId: number, at: Date): Promise<string> {
+    return formatLocalDateTime(at, await this.timeZoneOf(db, businessId));
+  }
+
   async timeZoneOf(db: Queryable, businessId: number | null): Promise<string> {
     if (businessId === null) return 'UTC';
     const known = this.timeZones.get(businessId);

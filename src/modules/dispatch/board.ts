@@ -146,8 +146,7 @@ export class DispatchBoard {
       throw new AppError('DEPOT_NOT_FOUND', { params: { depot: input.depot_id } });
     }
     const date =
-      input.date ??
-      formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(ctx.db, businessId)).slice(0, 10);
+      input.date ?? (await this.accounts.localDateTimeOf(ctx.db, businessId, this.clock.now())).slice(0, 10);
     return {
       businessId,
       date,

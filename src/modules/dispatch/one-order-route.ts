@@ -1,5 +1,5 @@
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import { signalBoard } from './board-repository.ts';
@@ -37,7 +37,7 @@ export async function createOneOrderRoute(
   const businessId = businessOf(ctx);
   const [order] = await deps.orders.queries.views(ctx.db, businessId, [input.orderId]);
   const stops = stopsOfOrder(order!);
-  const local = formatLocalDateTime(deps.clock.now(), await deps.accounts.timeZoneOf(ctx.db, businessId));
+  const local = await deps.accounts.localDateTimeOf(ctx.db, businessId, deps.clock.now());
   const date = local.slice(0, 10);
   const [hours = 0, minutes = 0, secs = 0] = local.slice(11).split(':').map(Number);
   const departure = hours * 3600 + minutes * 60 + secs;

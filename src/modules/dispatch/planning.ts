@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
@@ -383,7 +383,7 @@ export class RoutePlanning {
 
   /** The business's date and time of day (seconds from midnight) now. */
   private async localNow(db: Queryable, businessId: number) {
-    const local = formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId));
+    const local = await this.accounts.localDateTimeOf(db, businessId, this.clock.now());
     const [hours = 0, minutes = 0, secs = 0] = local.slice(11).split(':').map(Number);
     return { date: local.slice(0, 10), seconds: hours * 3600 + minutes * 60 + secs };
   }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
@@ -313,7 +313,7 @@ export class DispatchService implements PlanningFleet {
 
   /** Today's date (YYYY-MM-DD) in the business's time zone. */
   async today(db: Queryable, businessId: number): Promise<string> {
-    return formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId)).slice(0, 10);
+    return (await this.accounts.localDateTimeOf(db, businessId, this.clock.now())).slice(0, 10);
   }
 
   // ----- route building (planning.ts) -----

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
@@ -77,8 +77,7 @@ export class RouteBoard {
     const businessId = businessOf(ctx);
     const driverId = callerOf(ctx).userId;
     const day =
-      date ??
-      formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(ctx.db, businessId)).slice(0, 10);
+      date ?? (await this.accounts.localDateTimeOf(ctx.db, businessId, this.clock.now())).slice(0, 10);
     const fleets = new Set(
       (await this.fleets.membershipsOf(ctx.db, businessId, driverId)).map(
         (membership) => membership.fleet_id,
@@ -442,7 +441,7 @@ export class RouteBoard {
     // Wall-clock arithmetic of the business's day, as if its time zone were UTC.
     const departure = Date.parse(`${route.date}T${route.departure}:00Z`);
     const at = new Date(departure - minutes * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-    const now = formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId));
+    const now = await this.accounts.localDateTimeOf(db, businessId, this.clock.now());
     return { at, passed: now.slice(0, 16) >= at };
   }
 

@@ -1,5 +1,5 @@
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import { addDays, type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import { addDays, type Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueueDriverPushes } from '../../platform/mqtt/driver-push.ts';
@@ -441,7 +441,7 @@ export class FleetCalendar {
   }
 
   private async localNow(db: Queryable, businessId: number): Promise<LocalNow> {
-    const local = formatLocalDateTime(this.clock.now(), await this.accounts.timeZoneOf(db, businessId));
+    const local = await this.accounts.localDateTimeOf(db, businessId, this.clock.now());
     return { date: local.slice(0, 10), time: local.slice(11) };
   }
 }
