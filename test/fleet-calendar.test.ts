@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
-import { fleetOf, signedInDriver } from './support/fleets.ts';
+import { createTenant, login, signedInDriver, type Tenant } from './support/fixtures.ts';
+import { fleetOf } from './support/fleets.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 

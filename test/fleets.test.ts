@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { createTenant, login, signedInDriver, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -13,15 +13,7 @@ describe('fleets and their captains', () => {
   const drivers: Record<string, { id: number; token: string }> = {};
 
   const driver = async (business: Tenant, name: string) => {
-    const email = `${name}@${business.code}.test`;
-    const id = await server.app.services.accounts.createUser(server.db, {
-      kind: 'driver',
-      email,
-      name: `Driver ${name}`,
-      password: PASSWORD,
-      businessId: business.businessId,
-    });
-    drivers[name] = { id, token: await login(api, email) };
+    drivers[name] = await signedInDriver(server, api, business, name);
   };
 
   before(async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { createTenant, login, signedInDriver, type Tenant } from './support/fixtures.ts';
 import { BOARD_DATE, type BoardWorld, boardCalls, boardWorld, type Driver } from './support/route-board.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -17,15 +17,7 @@ describe('the driver route board: who sees it, and who may hold what', () => {
     world = await boardWorld(server, 'rules', 3);
     calls = boardCalls(world);
     other = await createTenant(server.db, server.app.services, 'rulesx');
-    const email = 'stranger@rulesx.test';
-    const id = await server.app.services.accounts.createUser(server.db, {
-      kind: 'driver',
-      email,
-      name: 'Stranger',
-      password: PASSWORD,
-      businessId: other.businessId,
-    });
-    stranger = { id, token: await login(world.api, email) };
+    stranger = await signedInDriver(server, world.api, other, 'stranger');
     for (const name of Object.keys(routes) as Array<keyof typeof routes>) {
       routes[name] = world.routes[name].id;
       const published = await calls.publish(routes[name]);

@@ -85,6 +85,24 @@ export async function issuedToken(
   return (await server.app.services.accounts.issueToken(server.db, options)).token;
 }
 
+/** A driver account of the tenant's business (`<name>@<code>.test`), signed in with the standard login. */
+export async function signedInDriver(
+  server: TestServer,
+  api: Client,
+  tenant: Pick<Tenant, 'businessId' | 'code'>,
+  name: string,
+): Promise<{ id: number; token: string }> {
+  const email = `${name}@${tenant.code}.test`;
+  const id = await server.app.services.accounts.createUser(server.db, {
+    kind: 'driver',
+    email,
+    name: `Driver ${name}`,
+    password: PASSWORD,
+    businessId: tenant.businessId,
+  });
+  return { id, token: await login(api, email) };
+}
+
 /**
  * A depot with drivers of the tenant's business on it, each with a working profile, signed in
  * with the standard login as a driver's phone is: what a day of routes needs.
@@ -105,14 +123,8 @@ export async function signedInDriversAtDepot(
   if (depot.status !== 200) throw new Error(`depot refused: ${JSON.stringify(depot.body)}`);
   const drivers = [];
   for (const name of options.names) {
-    const email = `${name}@${tenant.code}.test`;
-    const id = await server.app.services.accounts.createUser(server.db, {
-      kind: 'driver',
-      email,
-      name: `Driver ${name}`,
-      password: PASSWORD,
-      businessId: tenant.businessId,
-    });
+    const driver = await signedInDriver(server, api, tenant, name);
+    const id = driver.id;
     const profile = await api.call('PUT', `/api/v1/client/drivers/${id}/profile`, {
       token: admin,
       body: {
@@ -122,7 +134,7 @@ export async function signedInDriversAtDepot(
       },
     });
     if (profile.status !== 200) throw new Error(`driver profile refused: ${JSON.stringify(profile.body)}`);
-    drivers.push({ id, token: await login(api, email) });
+    drivers.push(driver);
   }
   return drivers;
 }

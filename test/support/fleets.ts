@@ -1,25 +1,4 @@
-import type { Tenant } from './fixtures.ts';
-import { login, PASSWORD } from './fixtures.ts';
 import type { Client } from './http.ts';
-import type { TestServer } from './server.ts';
-
-/** A driver account of the tenant's business, signed in with the standard login. */
-export async function signedInDriver(
-  server: TestServer,
-  api: Client,
-  tenant: Tenant,
-  name: string,
-): Promise<{ id: number; token: string }> {
-  const email = `${name}@${tenant.code}.test`;
-  const id = await server.app.services.accounts.createUser(server.db, {
-    kind: 'driver',
-    email,
-    name: `Driver ${name}`,
-    password: PASSWORD,
-    businessId: tenant.businessId,
-  });
-  return { id, token: await login(api, email) };
-}
 
 /** A fleet made by the business's admin, with these drivers in it (role `driver` unless named captains). */
 export async function fleetOf(

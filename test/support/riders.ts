@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import mqtt, { type MqttClient } from 'mqtt';
-import { createTenant, login, PASSWORD, type Tenant } from './fixtures.ts';
+import { createTenant, login, signedInDriver, type Tenant } from './fixtures.ts';
 import { client } from './http.ts';
 import type { TestServer } from './server.ts';
 
@@ -37,17 +37,7 @@ export async function riderBusiness(server: TestServer, code: string) {
   }
 
   /** A driver of the business, signed in with the standard login. */
-  async function driver(): Promise<Rider> {
-    const email = `rider${++made}@${code}.test`;
-    const id = await server.app.services.accounts.createUser(server.db, {
-      kind: 'driver',
-      email,
-      name: `Rider ${made}`,
-      password: PASSWORD,
-      businessId: tenant.businessId,
-    });
-    return { id, token: await login(api, email) };
-  }
+  const driver = (): Promise<Rider> => signedInDriver(server, api, tenant, `rider${++made}`);
 
   /** The rider is at `place` now (phone time: the server's clock). */
   async function ping(rider: Rider, place: { lat: number; lng: number }) {
