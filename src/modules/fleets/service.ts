@@ -151,11 +151,11 @@ export class FleetsService {
   }
 
   private async answer(db: Queryable, businessId: number, fleet: FleetRow) {
-    const [members, drivers] = await Promise.all([
-      repo.membersOf(db, businessId, fleet.id),
-      this.accounts.usersOfKind(db, businessId, 'driver'),
-    ]);
-    const nameOf = new Map(drivers.map((driver) => [driver.id, driver.name]));
+    const members = await repo.membersOf(db, businessId, fleet.id);
+    const nameOf = await this.accounts.namesOf(
+      db,
+      members.map((member) => member.driver_user_id),
+    );
     return {
       result: true as const,
       fleet: {
