@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { DriverTopic, north, riderBusiness } from './support/riders.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -334,5 +335,56 @@ describe('instant riders', () => {
       { token: rider!.token },
     );
     assert.equal(tooMany.status, 422);
+  });
+
+  it('keeps one ping of a second sent by eight batches at once, and a dry run keeps none', async () => {
+    const shop = await riderBusiness(server, 'ridersburst');
+    const [rider] = await shop.riders([PARIS]);
+    const start = server.clock.now().getTime() + 2_000;
+    const send = (ms: number, headers: Record<string, string> = {}) =>
+      shop.api.call('POST', '/api/v1/rider/pings', {
+        token: rider!.token,
+        body: { pings: [{ ...north(PARIS, ms), at: new Date(start + ms).toISOString() }] },
+        headers,
+      });
+    const dry = await send(0, { 'x-dry-run': '1' });
+    assert.equal(dry.status, 200, JSON.stringify(dry.body));
+    assert.deepEqual([dry.body.kept, dry.body.dry_run], [1, true]);
+    // Eight pings within one second of each other, each in its own request, all at once; the row
+    // is held until two calls have read the same position and wait to move it. Each call moves
+    // the position only from what it read, so exactly one ping is kept.
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    const watcher = new pg.Client({ connectionString: server.databaseUrl });
+    await Promise.all([holder.connect(), watcher.connect()]);
+    let answers: Awaited<ReturnType<typeof send>>[];
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM riders WHERE driver_user_id = $1 FOR UPDATE', [rider!.id]);
+      const sent = Promise.all([0, 100, 200, 300, 400, 500, 600, 700].map((ms) => send(ms)));
+      for (let waiting = 0; waiting < 2; ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Outside the holder's transaction, which would see one snapshot of the activity.
+        const { rows } = await watcher.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'update \"riders\"%'",
+        );
+        waiting = rows[0].n;
+      }
+      await holder.query('COMMIT');
+      answers = await sent;
+    } finally {
+      await Promise.all([holder.end(), watcher.end()]);
+    }
+    for (const answer of answers) assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(
+      answers.reduce((kept, answer) => kept + answer.body.kept, 0),
+      1,
+    );
+    const winner = answers.find((answer) => answer.body.kept === 1)!;
+    const read = await shop.api.call('POST', '/api/v1/rider/pings', {
+      token: rider!.token,
+      body: { pings: [{ ...PARIS, at: new Date(start + 800).toISOString() }] },
+    });
+    assert.equal(read.body.kept, 0);
+    assert.deepEqual(read.body.position, winner.body.position);
   });
 });

@@ -223,6 +223,7 @@ export function ridersOperations(riders: RidersService): Operation[] {
       description: `At most ${MAX_PINGS} pings a call. At most one a second is kept: a ping less than 1 s (phone time) after the last kept one is dropped and counted in the answer, not refused. The last kept ping is the rider's position.`,
       tag: 'InstantRider',
       kind: 'mutation',
+      writes: 'telemetry',
       risk: 'low',
       access: { kinds: RIDER, scopes: ['routes:drive'] },
       errors: [...RIDER_ERRORS, 'DEVICE_TIME_OUT_OF_RANGE'],

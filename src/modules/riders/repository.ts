@@ -94,6 +94,27 @@ export async function updateRider(
     .execute();
 }
 
+/**
+ * Moves a rider from the position it had when read (`rider.position_at`) to `position`; false,
+ * changing nothing, when another write moved it in between.
+ */
+export async function moveRider(
+  db: Db,
+  rider: { business_id: number; driver_user_id: number; position_at: Date | null },
+  position: Updateable<RidersTables['riders']>,
+): Promise<boolean> {
+  const moved = await db
+    .updateTable('riders')
+    .set(position)
+    .where('business_id', '=', rider.business_id)
+    .where('driver_user_id', '=', rider.driver_user_id)
+    .where((eb) =>
+      rider.position_at === null ? eb('position_at', 'is', null) : eb('position_at', '=', rider.position_at),
+    )
+    .executeTakeFirst();
+  return moved.numUpdatedRows > 0n;
+}
+
 /** The riders busy on these orders are free again (from `at`: their wait starts then). */
 export async function releaseRiders(db: Db, businessId: number, orderIds: readonly number[], at: Date) {
   if (orderIds.length === 0) return;

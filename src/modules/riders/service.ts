@@ -118,8 +118,20 @@ export class RidersService {
    * A batch of positions: taken in the phone's time order, each kept only a second or more after
    * the last kept one (the others are dropped and counted); the last kept is the rider's position.
    */
+  /**
+   * Telemetry (no transaction): the position moves only from the one that was read, so of two
+   * batches of the same rider at once, the second reads again and keeps what is still new.
+   */
   async ping(ctx: OperationContext, pings: readonly Ping[]) {
-    const rider = await this.caller(ctx);
+    for (;;) {
+      const rider = await repo.riderOf(ctx.db, businessOf(ctx), callerOf(ctx).userId);
+      if (!rider) throw new AppError('RIDER_NOT_GRANTED');
+      const answer = await this.keepPings(ctx, rider, pings);
+      if (answer) return answer;
+    }
+  }
+
+  private async keepPings(ctx: OperationContext, rider: Rider, pings: readonly Ping[]) {
     const now = this.clock.now();
     const timed = pings
       .map((ping) => ({ ...ping, time: new Date(ping.at) }))
@@ -145,7 +157,7 @@ export class RidersService {
       position_at: latest.time,
       position_received_at: now,
     };
-    if (position) await repo.updateRider(ctx.db, rider.business_id, rider.driver_user_id, position);
+    if (position && !(await repo.moveRider(ctx.db, rider, position))) return undefined;
     return {
       result: true as const,
       kept: kept.length,

@@ -549,6 +549,8 @@ export class Executor {
       this.publicAnswers.set(key, { answer });
       return answer;
     }
+    if (operation.writes && !invocation.dryRun)
+      return this.runOwnTransactions(operation, admitted, invocation, context);
     let ended: Ending;
     try {
       ended = await this.transact(operation, admitted, invocation, context);
@@ -564,6 +566,27 @@ export class Executor {
     }
     if ('refusal' in ended) throw ended.refusal;
     return invocation.dryRun ? dryRunAnswer(ended.result, skipped) : ended.result;
+  }
+
+  /** A mutation that opens its own transactions, if any (Operation.writes). */
+  private async runOwnTransactions(
+    operation: Operation,
+    { caller, provider, input }: Admitted,
+    invocation: Invocation,
+    context: (db: Queryable) => OperationContext,
+  ): Promise<unknown> {
+    const result = await this.answerOf(context(this.deps.db), operation, input);
+    if (operation.writes === 'stepwise') {
+      await recordAudit(this.deps.db, {
+        at: this.deps.clock.now(),
+        operation: operation.name,
+        door: invocation.door,
+        actorUserId: caller?.userId ?? null,
+        businessId: caller?.businessId ?? provider?.businessId ?? null,
+        requestId: invocation.requestId,
+      });
+    }
+    return result;
   }
 
   /** A mutation in its transaction, with its audit row; rolled back whole for a dry run. */

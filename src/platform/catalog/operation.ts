@@ -223,6 +223,17 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * needs none: it changes nothing.
    */
   confirm?: boolean;
+  /**
+   * How a mutation meets the database, when not as one transaction around the handler and its
+   * audit row. `telemetry`: a device's stream of reports (a position every few seconds), written
+   * with single statements on the pool and no audit row: the reports are their own record, and
+   * a transaction and an audit row would double the statements of the busiest call there is.
+   * `stepwise`: the handler waits on the world outside between its writes (a model's answer), so
+   * it holds no transaction while it waits: it opens short ones itself (platform/db
+   * `inTransaction`), and the audit row is written when it ends. A dry run of either still runs
+   * in one transaction, rolled back.
+   */
+  writes?: 'telemetry' | 'stepwise';
   access: Access;
   input: I;
   output: O;

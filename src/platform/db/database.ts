@@ -28,6 +28,17 @@ export type Db = Kysely<any>;
 export type Queryable<Tables = any> = Kysely<Tables> | Transaction<Tables>;
 
 /**
+ * Runs `work` in a transaction of its own, or in the one `db` already is (a dry run's, which
+ * rolls it back with the rest).
+ */
+export function inTransaction<Tables, T>(
+  db: Queryable<Tables>,
+  work: (trx: Transaction<Tables>) => Promise<T>,
+): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Tables>) : db.transaction().execute(work);
+}
+
+/**
  * Values read once per transaction: what several steps of one change read alike (a business's
  * settings, heard by several listeners of one status change), with no cache that could outlive
  * the change. Outside a transaction every read goes to the database.
