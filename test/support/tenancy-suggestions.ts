@@ -27,7 +27,8 @@ const suggestedToA = () =>
     const read = await api.get(`/api/v1/dispatch/suggestions?date=${DATE}`, { token: tokenOfA });
     assert.equal(read.status, 200, JSON.stringify(read.body));
     const found = read.body.suggestions.find(
-      (s: { kind: string; order_id: number }) => s.kind === 'insert_order' && s.order_id === created.body.order_id,
+      (s: { kind: string; order_id: number }) =>
+        s.kind === 'insert_order' && s.order_id === created.body.order_id,
     );
     assert.ok(found, JSON.stringify(read.body));
     return { id: found.id, orderId: created.body.order_id };
@@ -53,8 +54,9 @@ export const suggestionChecks: Checks = {
     const text = JSON.stringify(read.body);
     assert.ok(!text.includes(id), text);
     assert.ok(
-      read.body.suggestions.every((s: { order_id: number | null; driver_id: number | null }) =>
-        s.order_id !== orderId && s.driver_id !== a.userIds.driver,
+      read.body.suggestions.every(
+        (s: { order_id: number | null; driver_id: number | null }) =>
+          s.order_id !== orderId && s.driver_id !== a.userIds.driver,
       ),
       text,
     );
