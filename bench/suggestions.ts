@@ -15,8 +15,9 @@ import { knob, percentile, say, seconds } from './support.ts';
 
 // Dispatcher suggestions of a planned day: ROUTES routes of tomorrow holding ORDERS - UNPLANNED
 // orders (each route a sector around the depot, its stops by distance from it), UNPLANNED orders
-// of the day on no route and HELD held orders, every WINDOWED-th order with a 10:00-14:00 window;
-// loaded in SQL (setup only). Then READS reads of GET /api/v1/dispatch/suggestions one after the
+// of the day on no route and HELD held orders, every WINDOWED-th order with a 10:00-14:00 window
+// and every TIGHT-th with 08:00-09:00 (late where it is far down its route), OVERLOADED routes'
+// drivers with room for one parcel fewer than their route holds; loaded in SQL (setup only). Then READS reads of GET /api/v1/dispatch/suggestions one after the
 // other over HTTP on loopback, each timed at the reader until its last byte.
 
 const ROUTES = knob('ROUTES', 60);
@@ -24,6 +25,8 @@ const ORDERS = knob('ORDERS', 2000);
 const UNPLANNED = knob('UNPLANNED', 200);
 const HELD = knob('HELD', 20);
 const WINDOWED = knob('WINDOWED', 10);
+const TIGHT = knob('TIGHT', 40);
+const OVERLOADED = knob('OVERLOADED', 6);
 const READS = knob('READS', 100);
 const WARMUP = knob('WARMUP', 5);
 const TIME_ZONE = 'Europe/Paris';
@@ -66,7 +69,8 @@ try {
     SELECT ${businessId}, 'S' || i, 'local_delivery', 'D',
            CASE WHEN i <= ${PLANNED} THEN 'PLANNED' WHEN i <= ${ORDERS} THEN 'NEW_ORDER' ELSE 'HOLD' END,
            ${tomorrow}::date,
-           CASE WHEN i % ${WINDOWED} = 0 THEN '10:00'::time END, CASE WHEN i % ${WINDOWED} = 0 THEN '14:00'::time END,
+           CASE WHEN i % ${TIGHT} = 0 THEN '08:00'::time WHEN i % ${WINDOWED} = 0 THEN '10:00'::time END,
+           CASE WHEN i % ${TIGHT} = 0 THEN '09:00'::time WHEN i % ${WINDOWED} = 0 THEN '14:00'::time END,
            jsonb_build_object('line1', i || ' Rue de Bercy', 'city', 'Paris',
              'lat', 48.85 + (1 + ((i * 104729) % 1400) / 100.0) * cos(radians(((i * 7919) % 3600) / 10.0)) / 111.2,
              'lng', 2.35 + (1 + ((i * 104729) % 1400) / 100.0) * sin(radians(((i * 7919) % 3600) / 10.0)) / 73.2),
@@ -103,6 +107,10 @@ try {
     FROM (SELECT route_id, count(*)::int AS n FROM route_stops GROUP BY route_id) c WHERE c.route_id = r.id`.execute(
     db,
   );
+  await sql`
+    UPDATE driver_profiles p SET capacity_count = r.load_count - 1
+    FROM routes r WHERE r.driver_user_id = p.user_id AND r.business_id = ${businessId}
+      AND r.driver_user_id = ANY(${sql.val(driverIds.slice(0, OVERLOADED))}::bigint[])`.execute(db);
   await sql`VACUUM ANALYZE`.execute(db);
   say(`  loaded: ${seconds(step)}`);
   const on = await fetch(`${baseUrl}/api/v1/client/feature-families/operations_agent`, {
