@@ -74,6 +74,8 @@ export function suggestionOperations(
       tag: TAG,
       kind: 'query',
       risk: 'low',
+      // A big day's read is a few hundred milliseconds of CPU: a business runs only a few at once.
+      expensive: true,
       feature: FEATURE,
       access: { kinds: STAFF, scopes: ['routes:read'] },
       rest: { method: 'GET', path: '/v1/dispatch/suggestions' },
@@ -98,6 +100,7 @@ export function suggestionOperations(
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
+      expensive: true,
       feature: FEATURE,
       access: { kinds: STAFF, scopes: ['routes:read', 'approvals:read'] },
       errors: ['SUGGESTION_NOT_FOUND', 'SUGGESTION_WITHOUT_WRITE', 'TOOL_NOT_PROPOSABLE'],
