@@ -35,7 +35,12 @@ import {
 } from './modules/addresses/index.ts';
 import { AlliancesService, alliancesOperations } from './modules/alliances/index.ts';
 import { AnalyticsRollup, AnalyticsService, analyticsOperations } from './modules/analytics/index.ts';
-import { ApprovalsService, approvalsOperations, type ToolCalls } from './modules/approvals/index.ts';
+import {
+  ApprovalsService,
+  approvalsOperations,
+  proposalSchema,
+  type ToolCalls,
+} from './modules/approvals/index.ts';
 import { AppsService, appsOperations, IdTokenVerifier } from './modules/apps/index.ts';
 import { CHAT_PUSH_TOPIC, ChatPush, ChatService, ChatTopics, chatOperations } from './modules/chat/index.ts';
 import {
@@ -50,6 +55,7 @@ import {
   boardOperations,
   DispatchBoard,
   DispatchService,
+  DispatchSuggestions,
   DriverWork,
   dispatchOperations,
   driverOperations,
@@ -57,6 +63,7 @@ import {
   PlanEdits,
   planEditOperations,
   roadNetwork,
+  suggestionOperations,
 } from './modules/dispatch/index.ts';
 import { DocumentsService, documentsOperations } from './modules/documents/index.ts';
 import {
@@ -150,6 +157,8 @@ export interface Services {
   cacheInvalidation: CacheInvalidation;
   /** The dispatch board's reads. */
   dispatchBoard: DispatchBoard;
+  /** Dispatcher suggestions of a day (the operations AI agent family), proposed through the approval queue. */
+  dispatchSuggestions: DispatchSuggestions;
   /** Live dispatch boards: hears changes committed on any instance once started. */
   boardFeed: BoardFeed;
   /** Instant riders and the instant orders offered to them. */
@@ -233,6 +242,17 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const agentTools = new AgentToolCalls();
   const chat = new ChatService(clock, accounts, orders, contractors);
   const planEdits = new PlanEdits(clock, accounts, orders, dispatch, tracking, roads, shiftWindows);
+  const approvals = new ApprovalsService(clock, accounts, orders, agentTools);
+  // A dispatch suggestion becomes a proposal of the approval queue (dispatch does not know approvals).
+  const dispatchSuggestions = new DispatchSuggestions(
+    clock,
+    accounts,
+    orders,
+    dispatch,
+    roads,
+    { propose: (ctx, input) => approvals.propose(ctx, input) },
+    shiftWindows,
+  );
   const fleets = new FleetsService(accounts, clock);
   const routeBoard = new RouteBoard(clock, accounts, fleets, new OpenRoutes(orders, planEdits), events);
   // A fleet deleted gives the routes open on its boards back to the drivers they were built for.
@@ -261,7 +281,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     shipping: new ShippingService(clock, orders, tracking, documents, events),
     webhooks,
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
-    approvals: new ApprovalsService(clock, accounts, orders, agentTools),
+    approvals,
     addresses,
     alliances,
     analytics: new AnalyticsService(clock, accounts, orders, dispatch),
@@ -285,6 +305,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
     dispatchBoard,
+    dispatchSuggestions,
     boardFeed: new BoardFeed(dispatchBoard),
     riders,
   };
@@ -375,6 +396,7 @@ export function createCatalog(services: Services): Catalog {
     .register(boardOperations(services.dispatchBoard, services.boardFeed))
     .register(skillsOperations(services.skills))
     .register(planEditOperations(services.planEdits))
+    .register(suggestionOperations(services.dispatchSuggestions, proposalSchema))
     .register(trackingOperations(services.tracking))
     .register(publicTrackingOperations(services.tracking, services.proofs.links))
     .register(pricingOperations(services.pricing))

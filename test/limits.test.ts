@@ -64,11 +64,13 @@ describe('request limits through the service', () => {
     assert.deepEqual(expensive, [
       'build_route',
       'bulk_create_orders',
+      'get_dispatch_suggestions',
       'import_dataset_records',
       'import_dataset_records_csv',
       'import_saved_addresses',
       'otep_ingest',
       'otep_ingest_epcis',
+      'propose_dispatch_suggestion',
     ]);
   });
 });

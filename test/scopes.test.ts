@@ -13,6 +13,9 @@ type AccountAccess = Extract<Access, { kinds: unknown }>;
 const accountAccess = (access: Access): AccountAccess | undefined => ('kinds' in access ? access : undefined);
 
 /** Scopes decide what a token may do, on every operation that writes. */
+/** The writes that only queue a proposal for a person to approve. */
+const PROPOSING = new Set(['propose_write', 'propose_dispatch_suggestion']);
+
 describe('scopes', () => {
   let server: TestServer;
   let api: Client;
@@ -90,11 +93,12 @@ describe('scopes', () => {
       const body = operation.rest.method === 'GET' ? undefined : {};
       const answer = await api.call(operation.rest.method, path, { token, body });
       // A read-only token reads what its scopes name, and writes nothing at all but a proposal: the
-      // interface gives propose_write to approvals:read, so a read-only agent can ask a person.
+      // interface gives propose_write to approvals:read, so a read-only agent can ask a person (a
+      // dispatch suggestion's write too, which propose_dispatch_suggestion queues the same way).
       // An operation that only delegates (run_graphql_query) leaves the check to each operation it runs.
       if (access.delegates) continue;
       const allowed =
-        (operation.kind === 'query' || operation.name === 'propose_write') &&
+        (operation.kind === 'query' || PROPOSING.has(operation.name)) &&
         (access.scopes ?? []).every((scope) => readOnly.has(scope));
       if (allowed) {
         assert.notEqual(answer.body.error_code, 'INSUFFICIENT_SCOPE', operation.name);

@@ -9,6 +9,7 @@ import { platformChecks } from './support/tenancy-platform.ts';
 import { riderChecks } from './support/tenancy-riders.ts';
 import { routeChecks } from './support/tenancy-routes.ts';
 import { shippingWarehouseChecks } from './support/tenancy-shipping-warehouses.ts';
+import { suggestionChecks } from './support/tenancy-suggestions.ts';
 
 /**
  * Business A's data must be out of reach of every token of business B. Each operation that needs
@@ -26,6 +27,7 @@ describe('tenant isolation', () => {
     ...fleetChecks,
     ...boardChecks,
     ...riderChecks,
+    ...suggestionChecks,
   };
 
   before(async () => {

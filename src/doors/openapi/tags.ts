@@ -104,6 +104,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'What a business knows of its drivers: their working profiles (depot, vehicle, capacity, shift, skills, availability) and their routes of the day.',
   LabelService:
     'Label-service orders: rate a shipment with one carrier, buy its labels (4 x 6 in PDFs) and read them back.',
+  'Operations AI Agent':
+    'The operations AI agent: dispatcher suggestions computed from the observed day, each turned into an approval proposal in one call. An opt-in family: while it is off, its operations answer 409 with `feature_enabled: false`.',
   'Order Chat':
     'Per-order conversation between dispatchers, assigned driver and optionally the customer, pushed live over MQTT. An opt-in family: while it is off, its operations answer 409 with `feature_enabled: false`.',
   OTEP: 'The open tracking event protocol: timelines and events in every output format, ingest of native and EPCIS events by tracking providers, the conformance validator, and the providers and their keys.',

@@ -15,7 +15,8 @@ const namedOrder = z.object({
   recipient: z.string().nullable().describe("The drop-off's name"),
 });
 
-const proposalSchema = z.object({
+/** A write proposal as every answer shows it (the dispatch suggestions' proposals too). */
+export const proposalSchema = z.object({
   id: z.int(),
   tool: z.string(),
   title: z.string().describe('What the tool does, in a line a person reads'),

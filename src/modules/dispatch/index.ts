@@ -14,3 +14,5 @@ export type { RoadNetwork, TravelMatrix } from './roads.ts';
 export { roadNetwork } from './roads.ts';
 export { DispatchService } from './service.ts';
 export type { ShiftCalendar, WorkingWindow } from './shift-calendar.ts';
+export { suggestionOperations } from './suggestion-operations.ts';
+export { DispatchSuggestions, type SuggestionProposals } from './suggestion-reader.ts';

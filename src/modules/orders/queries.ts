@@ -192,6 +192,24 @@ export class OrderQueries {
     return repo.boardOrders(db, businessId, ids, waiting ? { ...waiting, statuses: UNPLANNED } : null);
   }
 
+  /**
+   * The date's held orders the business delivers itself (at most `limit`), as the service answers
+   * them, each with when it was last put on hold and when an address of it was last placed anew.
+   */
+  async held(db: Queryable, businessId: number, date: string, limit: number) {
+    const rows = await repo.heldOrders(db, businessId, date, limit);
+    const views = await viewsOf(
+      db,
+      wholeBusiness(businessId),
+      rows.map((row) => row.id),
+    );
+    const byId = new Map(views.map((view) => [view.id, view]));
+    return rows.flatMap((row) => {
+      const order = byId.get(row.id);
+      return order ? [{ order, heldAt: row.held_at, locatedAt: row.located_at }] : [];
+    });
+  }
+
   /** How many orders of the date the board counts as unplanned, and as held. */
   waitingCounts(db: Queryable, businessId: number, date: string) {
     return repo.countWaiting(db, businessId, date, UNPLANNED);

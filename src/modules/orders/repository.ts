@@ -658,3 +658,25 @@ export async function countWaiting(
   );
   return result.rows[0] ?? { unplanned: 0, held: 0 };
 }
+
+/**
+ * The self-delivered orders of the date in HOLD, each with when it was last put on hold and when
+ * an address of it was last placed anew (a `location_updated` event), from its audit trail.
+ */
+export async function heldOrders(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  date: string,
+  limit: number,
+) {
+  const result = await sql<{ id: number; held_at: Date | null; located_at: Date | null }>`SELECT o.id,
+      (SELECT max(e.at) FROM order_events e WHERE e.order_id = o.id AND e.business_id = o.business_id
+        AND e.action = 'status_changed' AND e.changes -> 'status' ->> 'to' = 'HOLD') AS held_at,
+      (SELECT max(e.at) FROM order_events e WHERE e.order_id = o.id AND e.business_id = o.business_id
+        AND e.action = 'location_updated') AS located_at
+    FROM orders o
+    WHERE o.business_id = ${businessId} AND o.scheduled_date = ${date}::date AND o.status = 'HOLD'
+      AND o.carrier IS NULL
+    ORDER BY o.id LIMIT ${limit}`.execute(db);
+  return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
+}

@@ -82,6 +82,8 @@ export const de: ErrorMessages = {
   STOP_NOT_ON_ROUTE: 'Der Auftrag {order} ist kein Stopp der Tour {route}.',
   ORDER_NOT_PLANNABLE: 'Der Auftrag {order} wartet nicht darauf, am {date} geplant zu werden.',
   VEHICLE_NOT_FOUND: 'In diesem Unternehmen gibt es kein aktives Fahrzeug {vehicle}.',
+  SUGGESTION_NOT_FOUND:
+    'Keine Empfehlung {suggestion} für {date} in diesem Unternehmen: Der Tag hat sich seit dem Lesen geändert. Lesen Sie die Empfehlungen erneut.',
   SEQUENCE_INVALID:
     'Die angegebenen Stopps passen nicht zur Tour {route}: Positionen reichen von {first} bis {last}, und jeder offene Stopp wird genau einmal genannt.',
   DRIVER_WITHOUT_DEPOT: 'Der Fahrer {driver} hat kein Arbeitsprofil mit einem Depot.',
@@ -155,6 +157,8 @@ export const de: ErrorMessages = {
   FEATURE_DISABLED: '{feature} ist für dieses Unternehmen nicht eingeschaltet.',
   PROPOSAL_NOT_FOUND: 'Kein Schreibvorschlag {id} in diesem Unternehmen.',
   PROPOSAL_DECIDED: 'Über den Schreibvorschlag {id} wurde bereits entschieden ({status}).',
+  SUGGESTION_WITHOUT_WRITE:
+    'Empfehlung {suggestion} nennt keine Änderung, die sie behebt: Es gibt nichts vorzuschlagen. Ihr Grund sagt, warum.',
   PROPOSAL_EXPIRED: 'Der Schreibvorschlag {id} ist abgelaufen, bevor jemand entschied.',
   OWN_PROPOSAL:
     'Das Token, das diesen Schreibvorgang vorgeschlagen hat, kann ihn nicht genehmigen: Das muss eine Person (oder ein anderes Token) tun.',

@@ -79,6 +79,8 @@ export const en: ErrorMessages = {
   STOP_NOT_ON_ROUTE: 'Order {order} is not a stop of route {route}.',
   ORDER_NOT_PLANNABLE: 'Order {order} is not waiting to be planned on {date}.',
   VEHICLE_NOT_FOUND: 'No active vehicle {vehicle} exists in this business.',
+  SUGGESTION_NOT_FOUND:
+    'No suggestion {suggestion} for {date} in this business: the day changed since it was read. Read the suggestions again.',
   SEQUENCE_INVALID:
     'The stops given do not fit route {route}: positions go from {first} to {last}, and the pending stops are each named once.',
   DRIVER_WITHOUT_DEPOT: 'Driver {driver} has no working profile with a depot.',
@@ -144,6 +146,8 @@ export const en: ErrorMessages = {
   FEATURE_DISABLED: '{feature} is not turned on for this business.',
   PROPOSAL_NOT_FOUND: 'No write proposal {id} in this business.',
   PROPOSAL_DECIDED: 'Write proposal {id} is already {status}.',
+  SUGGESTION_WITHOUT_WRITE:
+    'Suggestion {suggestion} names no write that fixes it: nothing to propose. Its reason says why.',
   PROPOSAL_EXPIRED: 'Write proposal {id} expired before anyone decided.',
   OWN_PROPOSAL: 'The token that proposed this write cannot approve it: a person (or another token) must.',
   TOOL_NOT_PROPOSABLE: '{tool} is not a write tool of the agent server: only those can be proposed.',

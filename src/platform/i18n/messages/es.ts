@@ -81,6 +81,8 @@ export const es: ErrorMessages = {
   STOP_NOT_ON_ROUTE: 'El pedido {order} no es una parada de la ruta {route}.',
   ORDER_NOT_PLANNABLE: 'El pedido {order} no está pendiente de planificar el {date}.',
   VEHICLE_NOT_FOUND: 'No existe ningún vehículo activo {vehicle} en esta empresa.',
+  SUGGESTION_NOT_FOUND:
+    'No hay ninguna sugerencia {suggestion} para el {date} en esta empresa: el día cambió desde que se leyó. Vuelva a leer las sugerencias.',
   SEQUENCE_INVALID:
     'Las paradas indicadas no encajan en la ruta {route}: las posiciones van de {first} a {last} y cada parada pendiente se nombra una vez.',
   DRIVER_WITHOUT_DEPOT: 'El conductor {driver} no tiene un perfil de trabajo con un depósito.',
@@ -149,6 +151,8 @@ export const es: ErrorMessages = {
   FEATURE_DISABLED: '{feature} no está activado para esta empresa.',
   PROPOSAL_NOT_FOUND: 'No hay ninguna propuesta de escritura {id} en esta empresa.',
   PROPOSAL_DECIDED: 'La propuesta de escritura {id} ya está resuelta ({status}).',
+  SUGGESTION_WITHOUT_WRITE:
+    'La sugerencia {suggestion} no indica ninguna escritura que la resuelva: no hay nada que proponer. Su motivo explica por qué.',
   PROPOSAL_EXPIRED: 'La propuesta de escritura {id} caducó antes de que nadie decidiera.',
   OWN_PROPOSAL:
     'El token que propuso esta escritura no puede aprobarla: debe hacerlo una persona (u otro token).',

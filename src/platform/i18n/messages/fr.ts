@@ -82,6 +82,8 @@ export const fr: ErrorMessages = {
   STOP_NOT_ON_ROUTE: "La commande {order} n'est pas un arrêt de la tournée {route}.",
   ORDER_NOT_PLANNABLE: "La commande {order} n'attend pas d'être planifiée le {date}.",
   VEHICLE_NOT_FOUND: "Aucun véhicule actif {vehicle} n'existe dans cette entreprise.",
+  SUGGESTION_NOT_FOUND:
+    'Aucune suggestion {suggestion} pour le {date} dans cette entreprise : la journée a changé depuis sa lecture. Relisez les suggestions.',
   SEQUENCE_INVALID:
     'Les arrêts indiqués ne conviennent pas à la tournée {route} : les positions vont de {first} à {last}, et chaque arrêt en attente est nommé une fois.',
   DRIVER_WITHOUT_DEPOT: "Le chauffeur {driver} n'a pas de profil de travail avec un dépôt.",
@@ -157,6 +159,8 @@ export const fr: ErrorMessages = {
   FEATURE_DISABLED: "{feature} n'est pas activé pour cette entreprise.",
   PROPOSAL_NOT_FOUND: "Aucune proposition d'écriture {id} dans cette entreprise.",
   PROPOSAL_DECIDED: "La proposition d'écriture {id} est déjà traitée ({status}).",
+  SUGGESTION_WITHOUT_WRITE:
+    'La suggestion {suggestion} ne nomme aucune écriture qui la règle : rien à proposer. Sa raison dit pourquoi.',
   PROPOSAL_EXPIRED: "La proposition d'écriture {id} a expiré avant toute décision.",
   OWN_PROPOSAL:
     "Le jeton qui a proposé cette écriture ne peut pas l'approuver : une personne (ou un autre jeton) le doit.",
