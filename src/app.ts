@@ -195,6 +195,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // Who shares what with whom; tracking and the executor ask it before every cross-business read.
   const alliances = new AlliancesService(clock, accounts);
   const cacheInvalidation = new CacheInvalidation();
+  accounts.keepSignIns(cacheInvalidation);
   const tracking = new TrackingService(
     clock,
     orders,

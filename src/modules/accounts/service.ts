@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LoginLimits } from '../../config.ts';
+import { type CacheInvalidation, TaggedCache } from '../../platform/cache/invalidation.ts';
 import type { Authenticator, FeatureGate } from '../../platform/catalog/executor.ts';
 import {
   type AccountKind,
@@ -63,6 +64,11 @@ const UNIQUE_VIOLATION = '23505';
 
 /** Past this many businesses' time zones kept, the kept ones are dropped and read again. */
 const KEPT_TIME_ZONES = 10_000;
+/** Live tokens whose callers each instance keeps in memory, the least recently used dropped first. */
+const KEPT_SIGN_INS = 10_000;
+
+/** The cache tag of a token: a sign-out invalidates it on every instance. */
+const tokenTag = (tokenId: number) => `token:${tokenId}`;
 
 /** Businesses, users of every account kind, sign-in and bearer tokens. */
 export class AccountsService {
@@ -70,6 +76,14 @@ export class AccountsService {
   private readonly failuresByEmail: RateLimiterMemory;
   /** Businesses' time zones, fixed at creation (see timeZoneOf). */
   private readonly timeZones = new Map<number, string>();
+  /**
+   * The callers of live tokens, by token digest, so a request does not read its token again: a
+   * token's caller never changes, and its end (sign-out) reaches every instance's copy at commit.
+   */
+  private signIns?: {
+    cache: TaggedCache<{ caller: Caller; expiresAt: number }>;
+    invalidation: CacheInvalidation;
+  };
 
   constructor(
     private readonly clock: Clock,
@@ -129,15 +143,31 @@ export class AccountsService {
     await this.limit(() => this.attemptsByAddress.consume(ctx.ip ?? 'unknown'));
   }
 
+  /** Keeps the callers of live tokens in memory, forgotten on every instance when one ends. */
+  keepSignIns(invalidation: CacheInvalidation): void {
+    this.signIns = { cache: new TaggedCache(invalidation, KEPT_SIGN_INS), invalidation };
+  }
+
   async logout(ctx: OperationContext) {
     const caller = callerOf(ctx);
     await repo.revokeToken(ctx.db, caller.tokenId, caller.userId, this.clock.now());
+    await this.signIns?.invalidation.invalidate(ctx.db, [tokenTag(caller.tokenId)]);
     return { result: true as const };
   }
 
   readonly authenticate: Authenticator = async (db, bearer, now) => {
     if (!looksLikeToken(bearer)) return null;
-    return callerOfToken(await repo.findLiveToken(db, { hash: digestToken(bearer) }, now));
+    const digest = digestToken(bearer);
+    const cache = this.signIns?.cache;
+    const key = digest.toString('base64url');
+    const kept = cache?.get(key);
+    if (kept && kept.expiresAt > now.getTime()) return kept.caller;
+    const mark = cache?.mark() ?? 0;
+    const row = await repo.findLiveToken(db, { hash: digest }, now);
+    const caller = callerOfToken(row);
+    if (caller && row)
+      cache?.set(key, [tokenTag(caller.tokenId)], { caller, expiresAt: row.expires_at.getTime() }, mark);
+    return caller;
   };
 
   /**
