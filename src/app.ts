@@ -33,6 +33,13 @@ import {
   type PlaceSource,
   UrlGeocoder,
 } from './modules/addresses/index.ts';
+import {
+  AgentService,
+  type AgentTools,
+  agentOperations,
+  type ModelProvider,
+  providerOf,
+} from './modules/agent/index.ts';
 import { AlliancesService, alliancesOperations } from './modules/alliances/index.ts';
 import { AnalyticsRollup, AnalyticsService, analyticsOperations } from './modules/analytics/index.ts';
 import {
@@ -163,6 +170,8 @@ export interface Services {
   boardFeed: BoardFeed;
   /** Instant riders and the instant orders offered to them. */
   riders: RidersService;
+  /** The operations AI agent: conversations over the caller's read tools, writes proposed for approval. */
+  agent: AgentService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -172,6 +181,8 @@ export interface Ports {
   geocoder: Geocoder;
   /** Where files (proofs of delivery) go; the default is the configured one (data directory or S3). */
   storage: FileStorage;
+  /** The operations agent's model; the default is the configured provider (AGENT_PROVIDER), or none. */
+  modelProvider: ModelProvider | undefined;
 }
 
 export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {
@@ -260,6 +271,20 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   fleets.onDelete(routeBoard.handBackOpenRoutes);
   // Order chat is "migrated" for a business once the business saved its chat settings.
   accounts.setUpCheck('order_chat', chat.isSetUp);
+  // The agent reads through the user agent server's tools and proposes to the approval queue.
+  const agent = new AgentService(
+    clock,
+    accounts,
+    'modelProvider' in ports ? ports.modelProvider : providerOf(config.agent.provider),
+    config.agent.dailyTurns,
+    agentTools,
+    {
+      propose: (ctx, input, origin) => approvals.propose(ctx, input, origin),
+      viewsOf: (ctx, ids) => approvals.viewsOf(ctx, ids),
+    },
+  );
+  // The operations agent is "migrated" for a business once the business saved its agent settings.
+  accounts.setUpCheck('operations_agent', agent.isSetUp);
   const apiSurface = new CatalogSurface({
     publicBaseUrl: config.publicBaseUrl,
     budgets: config.graphqlBudgets,
@@ -309,6 +334,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     dispatchSuggestions,
     boardFeed: new BoardFeed(dispatchBoard),
     riders,
+    agent,
   };
 }
 
@@ -339,10 +365,11 @@ function capabilitiesOf(catalog: Catalog): Capabilities {
 }
 
 /**
- * The user agent server's write tools as the approval queue runs them: through the executor, as
- * the approver, once the catalog and the executor exist.
+ * The user agent server's tools as the approval queue runs its writes (as the approver) and the
+ * operations agent runs its reads (as the person it talks with): through the executor, once the
+ * catalog and the executor exist.
  */
-export class AgentToolCalls implements ToolCalls {
+export class AgentToolCalls implements ToolCalls, AgentTools {
   private connected?: { tools: Map<string, Tool>; executor: Executor };
 
   connect(catalog: Catalog, executor: Executor): void {
@@ -369,6 +396,28 @@ export class AgentToolCalls implements ToolCalls {
 
   refusal(ctx: OperationContext, name: string) {
     return this.runtime().executor.refusal(this.toolNamed(name).operation, ctx.caller, ctx.door);
+  }
+
+  readToolsFor(ctx: OperationContext) {
+    const { tools, executor } = this.runtime();
+    return [...tools.values()]
+      .filter((tool) => tool.operation.kind === 'query' && executor.mayCall(tool.operation, ctx.caller))
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.definition.description,
+        input_schema: { ...tool.definition.inputSchema },
+      }));
+  }
+
+  mayPropose(ctx: OperationContext, name: string): boolean {
+    const tool = this.runtime().tools.get(name);
+    return tool?.operation.kind === 'mutation' && this.runtime().executor.mayCall(tool.operation, ctx.caller);
+  }
+
+  runRead(ctx: OperationContext, name: string, args: Record<string, unknown>) {
+    const tool = this.toolNamed(name);
+    if (tool.operation.kind !== 'query') throw new Error(`${name} is not a read tool`);
+    return this.runtime().executor.runWithin(ctx, tool.operation, inputOf(tool, args));
   }
 
   private toolNamed(name: string): Tool {
@@ -420,7 +469,8 @@ export function createCatalog(services: Services): Catalog {
     .register(routeBoardOperations(services.routeBoard))
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }))
-    .register(ridersOperations(services.riders));
+    .register(ridersOperations(services.riders))
+    .register(agentOperations(services.agent, proposalSchema));
 }
 
 export interface App {

@@ -107,6 +107,12 @@ const environmentSchema = z.object({
     )
     .optional(),
   MAP_TILES_ATTRIBUTION: z.string().min(1).max(300).default('© OpenStreetMap contributors'),
+  AGENT_PROVIDER: z.enum(['openai', 'anthropic']).optional(),
+  AGENT_BASE_URL: optionalUrl(['https', 'http']),
+  AGENT_API_KEY: z.string().min(1).optional(),
+  AGENT_MODEL: z.string().min(1).max(200).optional(),
+  AGENT_TIMEOUT_MS: integer(1000, 600_000).default(60_000),
+  AGENT_DAILY_TURNS: integer(0, 1_000_000).default(200),
 });
 
 /** With S3_ENDPOINT, the bucket and its credentials are required too. */
@@ -163,7 +169,27 @@ export interface Config {
   mqtt: MqttSettings;
   /** The base map under the pages' maps: raster tiles by URL template; none: a plain background. */
   mapTiles: { url: string; attribution: string } | undefined;
+  /** The operations AI agent's model provider (docs/agent.md) and the platform's daily turn cap. */
+  agent: AgentSettings;
 }
+
+/** Which model the operations agent talks to; without a provider, turns answer 503. */
+export interface AgentSettings {
+  provider:
+    | {
+        protocol: 'openai' | 'anthropic';
+        baseUrl?: string;
+        apiKey?: string;
+        model: string;
+        timeoutMs: number;
+      }
+    | undefined;
+  /** Turns a business may run a day (its local day), unless the platform admin set its own cap. */
+  dailyTurns: number;
+}
+
+/** The model each protocol uses when AGENT_MODEL is not set. */
+const DEFAULT_AGENT_MODEL = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5' } as const;
 
 /** The MQTT channel of live pushes (docs/chat.md). */
 export interface MqttSettings {
@@ -314,6 +340,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMs: e.MQTT_RETRY_MS,
     },
     mapTiles: e.MAP_TILES_URL ? { url: e.MAP_TILES_URL, attribution: e.MAP_TILES_ATTRIBUTION } : undefined,
+    agent: {
+      provider: e.AGENT_PROVIDER
+        ? {
+            protocol: e.AGENT_PROVIDER,
+            baseUrl: e.AGENT_BASE_URL,
+            apiKey: e.AGENT_API_KEY,
+            model: e.AGENT_MODEL ?? DEFAULT_AGENT_MODEL[e.AGENT_PROVIDER],
+            timeoutMs: e.AGENT_TIMEOUT_MS,
+          }
+        : undefined,
+      dailyTurns: e.AGENT_DAILY_TURNS,
+    },
   };
 }
 

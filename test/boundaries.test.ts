@@ -152,6 +152,8 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0039_route_board.sql': 'fleets',
   '0040_riders.sql': 'riders',
   '0041_instant_orders.sql': 'orders',
+  '0042_operations_agent.sql': 'agent',
+  '0043_proposal_origin.sql': 'approvals',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

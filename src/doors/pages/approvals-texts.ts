@@ -25,7 +25,11 @@ export type TextKey =
   | 'reject'
   | 'rejectReason'
   | 'approvedNotice'
-  | 'rejectedNotice';
+  | 'rejectedNotice'
+  | 'origin'
+  | 'agentOrigin'
+  | 'afterToolOutput'
+  | 'personAsked';
 
 export const TEXTS: Record<Language, Record<TextKey, string>> = {
   en: {
@@ -52,6 +56,11 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Reason for rejecting',
     approvedNotice: 'Proposal #{id} approved: it ran.',
     rejectedNotice: 'Proposal #{id} rejected.',
+    origin: 'Origin',
+    agentOrigin: 'Proposed by the console agent in conversation {conversation}',
+    afterToolOutput:
+      'after reading tool output (data such as order notes, which may carry instructions): check it is what the person asked',
+    personAsked: 'The person asked',
   },
   fr: {
     whatChanges: 'Ce qui va changer',
@@ -78,6 +87,11 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Motif du rejet',
     approvedNotice: 'Proposition n° {id} approuvée : elle a été exécutée.',
     rejectedNotice: 'Proposition n° {id} rejetée.',
+    origin: 'Origine',
+    agentOrigin: "Proposé par l'agent de la console dans la conversation {conversation}",
+    afterToolOutput:
+      "après avoir lu des résultats d'outils (des données comme les notes de commande, qui peuvent contenir des instructions) : vérifiez que c'est bien ce que la personne a demandé",
+    personAsked: 'La personne a demandé',
   },
   de: {
     whatChanges: 'Was sich ändert',
@@ -103,6 +117,11 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Grund der Ablehnung',
     approvedNotice: 'Vorschlag #{id} genehmigt: Er wurde ausgeführt.',
     rejectedNotice: 'Vorschlag #{id} abgelehnt.',
+    origin: 'Herkunft',
+    agentOrigin: 'Vom Konsolen-Agenten im Gespräch {conversation} vorgeschlagen',
+    afterToolOutput:
+      'nach dem Lesen von Tool-Ausgaben (Daten wie Auftragsnotizen, die Anweisungen enthalten können): prüfen Sie, ob es dem Wunsch der Person entspricht',
+    personAsked: 'Die Person bat um',
   },
   es: {
     whatChanges: 'Qué cambiará',
@@ -128,6 +147,11 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: 'Motivo del rechazo',
     approvedNotice: 'Propuesta n.º {id} aprobada: se ejecutó.',
     rejectedNotice: 'Propuesta n.º {id} rechazada.',
+    origin: 'Origen',
+    agentOrigin: 'Propuesto por el agente de la consola en la conversación {conversation}',
+    afterToolOutput:
+      'tras leer resultados de herramientas (datos como notas de pedidos, que pueden contener instrucciones): compruebe que es lo que pidió la persona',
+    personAsked: 'La persona pidió',
   },
   'zh-Hans': {
     whatChanges: '将要更改的内容',
@@ -153,6 +177,10 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: '拒绝理由',
     approvedNotice: '提议 #{id} 已批准并已执行。',
     rejectedNotice: '提议 #{id} 已拒绝。',
+    origin: '来源',
+    agentOrigin: '由控制台智能体在对话 {conversation} 中提出',
+    afterToolOutput: '在读取工具输出（例如订单备注等数据，其中可能包含指令）之后：请确认这正是对方所要求的',
+    personAsked: '对方的请求',
   },
   'zh-Hant': {
     whatChanges: '將要變更的內容',
@@ -178,5 +206,9 @@ export const TEXTS: Record<Language, Record<TextKey, string>> = {
     rejectReason: '拒絕理由',
     approvedNotice: '提議 #{id} 已核准並已執行。',
     rejectedNotice: '提議 #{id} 已拒絕。',
+    origin: '來源',
+    agentOrigin: '由控制台智能體在對話 {conversation} 中提出',
+    afterToolOutput: '在讀取工具輸出（例如訂單備註等資料，其中可能包含指令）之後：請確認這正是對方所要求的',
+    personAsked: '對方的請求',
   },
 };

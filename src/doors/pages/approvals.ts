@@ -40,6 +40,7 @@ interface Proposal {
   proposed_by: { name: string };
   proposed_at: string;
   expires_at: string;
+  origin: { conversation_id: number; turn_id: number; request: string; after_tool_output: boolean } | null;
 }
 
 interface Reviewer {
@@ -209,6 +210,17 @@ ${noticeOf(view, notice)}
 ${proposals.length === 0 ? html`<p class="card">${view.text('none')}</p>` : items}`;
 }
 
+/** Where a console agent's proposal came from: its conversation, what the person asked, and whether it followed tool output. */
+function originOf(view: View, proposal: Proposal): SafeHtml | string {
+  const origin = proposal.origin;
+  if (!origin) return '';
+  const made = view.text('agentOrigin').replace('{conversation}', String(origin.conversation_id));
+  const after = origin.after_tool_output ? html`, <strong>${view.text('afterToolOutput')}</strong>` : '';
+  return html`<dt>${view.text('origin')}</dt><dd class="origin">${made}${after}</dd>
+<dt>${view.text('personAsked')}</dt><dd><q>${origin.request}</q></dd>
+`;
+}
+
 /**
  * One proposal in a dispatcher's words: what the tool does, each argument under its label (the
  * orders it names by reference and customer), who asked, why and when, in the business's time.
@@ -226,7 +238,7 @@ ${argumentList(shown, proposal.arguments)}
 <dl class="about">
 <dt>${view.text('reason')}</dt><dd>${proposal.reason}</dd>
 <dt>${view.text('proposedBy')}</dt><dd>${proposal.proposed_by.name}</dd>
-<dt>${view.text('proposedAt')}</dt><dd>${when(proposal.proposed_at, shown)}</dd>
+${originOf(view, proposal)}<dt>${view.text('proposedAt')}</dt><dd>${when(proposal.proposed_at, shown)}</dd>
 <dt>${view.text('expiresAt')}</dt><dd>${when(proposal.expires_at, shown)}</dd>
 </dl>
 <details${refused ? ' open' : ''}>

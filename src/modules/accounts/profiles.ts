@@ -28,6 +28,7 @@ export const SCOPES = [
   'webhooks:write',
   'platform:read',
   'platform:write',
+  'agent:use',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

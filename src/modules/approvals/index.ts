@@ -2,3 +2,4 @@
 export { approvalsOperations, proposalSchema } from './operations.ts';
 export { ApprovalsService, PROPOSAL_TTL_HOURS, type ToolCalls } from './service.ts';
 export { type PageSessions, REVIEW_SESSION_MAX_HOURS } from './sessions.ts';
+export type { ProposalOrigin } from './tables.ts';

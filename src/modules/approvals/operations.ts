@@ -40,6 +40,20 @@ export const proposalSchema = z.object({
     .record(z.string(), z.unknown())
     .nullable()
     .describe('Approved: what the call answered, or its refusal'),
+  origin: z
+    .object({
+      kind: z.literal('console_agent'),
+      conversation_id: z.int(),
+      turn_id: z.int(),
+      request: z.string().describe('What the person asked in that turn, word for word'),
+      after_tool_output: z
+        .boolean()
+        .describe('The model had read tool output (untrusted data, such as order notes) before proposing'),
+    })
+    .nullable()
+    .describe(
+      'Made by the operations AI agent for the person in proposed_by (docs/agent.md); null: proposed by a token',
+    ),
 });
 const proposalAnswer = z.object({ result: z.literal(true), proposal: proposalSchema });
 const proposalId = z.object({ proposal_id: idParam });

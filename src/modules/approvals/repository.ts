@@ -8,7 +8,12 @@ type Proposal = ApprovalsTables['agent_write_proposals'];
 export async function insertProposal(db: Queryable<ApprovalsTables>, values: Omit<Proposal, 'id'>) {
   const row = await db
     .insertInto('agent_write_proposals')
-    .values({ ...values, arguments: jsonb(values.arguments), preview: jsonb(values.preview) })
+    .values({
+      ...values,
+      arguments: jsonb(values.arguments),
+      preview: jsonb(values.preview),
+      origin: values.origin === null ? null : jsonb(values.origin),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

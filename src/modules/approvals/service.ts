@@ -8,7 +8,7 @@ import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import * as repo from './repository.ts';
 import { ReviewSessions } from './sessions.ts';
-import type { ApprovalsTables } from './tables.ts';
+import type { ApprovalsTables, ProposalOrigin } from './tables.ts';
 
 /** How long a proposal waits for a decision before it expires. */
 export const PROPOSAL_TTL_HOURS = 24;
@@ -59,9 +59,14 @@ export class ApprovalsService {
     this.sessions = new ReviewSessions(clock, accounts);
   }
 
+  /**
+   * Queues a write tool call. With an `origin` the console agent proposes it for the signed-in
+   * person: no proposing token is kept (the agent has none), so that person may approve it in place.
+   */
   async propose(
     ctx: OperationContext,
     input: { tool: string; arguments: Record<string, unknown>; reason: string },
+    origin?: ProposalOrigin,
   ) {
     const caller = callerOf(ctx);
     if (!this.tools.isWrite(input.tool)) {
@@ -77,7 +82,8 @@ export class ApprovalsService {
       preview: preview.outcome,
       status: 'pending',
       proposed_by: caller.userId,
-      proposed_token_id: caller.tokenId,
+      proposed_token_id: origin ? null : caller.tokenId,
+      origin: origin ?? null,
       proposed_at: now,
       expires_at: new Date(now.getTime() + PROPOSAL_TTL_HOURS * 3_600_000),
       decided_by: null,
@@ -166,6 +172,13 @@ export class ApprovalsService {
     }
   }
 
+  /** Proposals of the caller's business by id, as every answer shows them (the agent's turns). */
+  async viewsOf(ctx: OperationContext, ids: number[]) {
+    if (ids.length === 0) return [];
+    const rows = await repo.proposalsOf(ctx.db, businessOf(ctx), { ids, limit: ids.length, offset: 0 });
+    return this.views(ctx, rows);
+  }
+
   private async one(ctx: OperationContext, id: number) {
     const rows = await repo.proposalsOf(ctx.db, businessOf(ctx), { ids: [id], limit: 1, offset: 0 });
     return (await this.views(ctx, rows))[0]!;
@@ -213,6 +226,7 @@ export class ApprovalsService {
       decision_reason: row.decision_reason,
       succeeded: row.succeeded,
       outcome: row.outcome,
+      origin: row.origin,
     }));
   }
 }

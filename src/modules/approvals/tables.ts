@@ -3,6 +3,19 @@ import type { Generated } from 'kysely';
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
+/**
+ * A proposal the console agent made for the signed-in person it talks with: the conversation and
+ * turn, what the person asked, and whether the model had read tool output (untrusted data)
+ * before proposing, so a reviewer can tell a request from an injection.
+ */
+export interface ProposalOrigin {
+  kind: 'console_agent';
+  conversation_id: number;
+  turn_id: number;
+  request: string;
+  after_tool_output: boolean;
+}
+
 export interface ApprovalsTables {
   agent_write_proposals: {
     id: Generated<number>;
@@ -14,8 +27,10 @@ export interface ApprovalsTables {
     preview: Record<string, unknown>;
     status: ProposalStatus;
     proposed_by: number;
-    /** The token that proposed it may not approve it. */
-    proposed_token_id: number;
+    /** The token that proposed it may not approve it; null: the console agent proposed it for its person. */
+    proposed_token_id: number | null;
+    /** Where an agent-made proposal came from (the console agent's conversation); null: a token proposed it. */
+    origin: ProposalOrigin | null;
     proposed_at: Date;
     expires_at: Date;
     decided_by: number | null;

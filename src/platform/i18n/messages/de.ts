@@ -268,4 +268,13 @@ export const de: ErrorMessages = {
     'Das Angebot {offer} ist nicht mehr offen: Es ist abgelaufen, wurde abgelehnt oder zurückgezogen.',
   RIDER_BUSY:
     'Sie fahren noch den Sofortauftrag {order}: Schließen Sie ihn ab, bevor Sie einen weiteren annehmen.',
+  AGENT_CONVERSATION_NOT_FOUND: 'Sie haben kein Agenten-Gespräch {id}.',
+  AGENT_PROVIDER_NOT_CONFIGURED:
+    'Für den Betriebsagenten ist kein Modellanbieter eingerichtet: setzen Sie AGENT_PROVIDER (openai oder anthropic), AGENT_API_KEY und bei Bedarf AGENT_MODEL oder AGENT_BASE_URL.',
+  AGENT_PROVIDER_FAILED:
+    'Der Modellanbieter hat mit einem Fehler geantwortet; nichts wurde gespeichert. Versuchen Sie es später erneut.',
+  AGENT_PROVIDER_TIMEOUT:
+    'Der Modellanbieter hat nicht rechtzeitig geantwortet; nichts wurde gespeichert. Versuchen Sie es später erneut.',
+  DAILY_CAP_REACHED:
+    'Ihr Unternehmen hat seine {cap} Agenten-Runden für heute verbraucht. Nach Mitternacht Ortszeit sind wieder Runden verfügbar.',
 };

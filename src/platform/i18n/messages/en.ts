@@ -242,4 +242,11 @@ export const en: ErrorMessages = {
   OFFER_ALREADY_TAKEN: 'Order {order} was already taken by another rider.',
   OFFER_EXPIRED: 'Offer {offer} is no longer open: it expired, was declined or was withdrawn.',
   RIDER_BUSY: 'You are still on instant order {order}: finish it before taking another.',
+  AGENT_CONVERSATION_NOT_FOUND: 'You have no agent conversation {id}.',
+  AGENT_PROVIDER_NOT_CONFIGURED:
+    'No model provider is configured for the operations agent: set AGENT_PROVIDER (openai or anthropic), AGENT_API_KEY, and AGENT_MODEL or AGENT_BASE_URL as needed.',
+  AGENT_PROVIDER_FAILED: 'The model provider answered with an error; nothing was kept. Try again later.',
+  AGENT_PROVIDER_TIMEOUT: 'The model provider did not answer in time; nothing was kept. Try again later.',
+  DAILY_CAP_REACHED:
+    'Your business has used its {cap} agent turns for today. Turns are available again after local midnight.',
 };

@@ -252,4 +252,13 @@ export const es: ErrorMessages = {
   OFFER_ALREADY_TAKEN: 'Otro repartidor ya ha tomado el pedido {order}.',
   OFFER_EXPIRED: 'La oferta {offer} ya no está abierta: caducó, se rechazó o se retiró.',
   RIDER_BUSY: 'Aún está con el pedido inmediato {order}: termínelo antes de tomar otro.',
+  AGENT_CONVERSATION_NOT_FOUND: 'No tiene ninguna conversación {id} con el agente.',
+  AGENT_PROVIDER_NOT_CONFIGURED:
+    'No hay ningún proveedor de modelos configurado para el agente de operaciones: defina AGENT_PROVIDER (openai o anthropic), AGENT_API_KEY y, si hace falta, AGENT_MODEL o AGENT_BASE_URL.',
+  AGENT_PROVIDER_FAILED:
+    'El proveedor de modelos respondió con un error; no se guardó nada. Inténtelo más tarde.',
+  AGENT_PROVIDER_TIMEOUT:
+    'El proveedor de modelos no respondió a tiempo; no se guardó nada. Inténtelo más tarde.',
+  DAILY_CAP_REACHED:
+    'Su empresa ha usado sus {cap} turnos de agente de hoy. Habrá turnos de nuevo después de la medianoche local.',
 };

@@ -266,4 +266,13 @@ export const fr: ErrorMessages = {
   OFFER_EXPIRED: "L'offre {offer} n'est plus ouverte : elle a expiré, a été refusée ou a été retirée.",
   RIDER_BUSY:
     "Vous êtes encore sur la commande instantanée {order} : terminez-la avant d'en prendre une autre.",
+  AGENT_CONVERSATION_NOT_FOUND: "Vous n'avez pas de conversation {id} avec l'agent.",
+  AGENT_PROVIDER_NOT_CONFIGURED:
+    "Aucun fournisseur de modèle n'est configuré pour l'agent d'exploitation : définissez AGENT_PROVIDER (openai ou anthropic), AGENT_API_KEY, et AGENT_MODEL ou AGENT_BASE_URL si besoin.",
+  AGENT_PROVIDER_FAILED:
+    "Le fournisseur de modèle a répondu par une erreur ; rien n'a été conservé. Réessayez plus tard.",
+  AGENT_PROVIDER_TIMEOUT:
+    "Le fournisseur de modèle n'a pas répondu à temps ; rien n'a été conservé. Réessayez plus tard.",
+  DAILY_CAP_REACHED:
+    "Votre entreprise a utilisé ses {cap} tours d'agent pour aujourd'hui. De nouveaux tours seront disponibles après minuit, heure locale.",
 };

@@ -214,4 +214,10 @@ export const zhHans: ErrorMessages = {
   OFFER_ALREADY_TAKEN: '订单 {order} 已被其他骑手接走。',
   OFFER_EXPIRED: '派单 {offer} 已不再有效：已过期、已拒绝或已撤回。',
   RIDER_BUSY: '您仍在配送即时订单 {order}：请先完成再接新单。',
+  AGENT_CONVERSATION_NOT_FOUND: '您没有编号为 {id} 的智能体对话。',
+  AGENT_PROVIDER_NOT_CONFIGURED:
+    '运营智能体未配置模型提供方：请设置 AGENT_PROVIDER（openai 或 anthropic）、AGENT_API_KEY，并按需设置 AGENT_MODEL 或 AGENT_BASE_URL。',
+  AGENT_PROVIDER_FAILED: '模型提供方返回了错误；未保存任何内容。请稍后再试。',
+  AGENT_PROVIDER_TIMEOUT: '模型提供方未能及时回答；未保存任何内容。请稍后再试。',
+  DAILY_CAP_REACHED: '贵企业今天的 {cap} 次智能体对话轮次已用完。当地时间午夜之后可再次使用。',
 };

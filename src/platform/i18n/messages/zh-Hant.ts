@@ -214,4 +214,10 @@ export const zhHant: ErrorMessages = {
   OFFER_ALREADY_TAKEN: '訂單 {order} 已被其他騎手接走。',
   OFFER_EXPIRED: '派單 {offer} 已不再有效：已過期、已拒絕或已撤回。',
   RIDER_BUSY: '您仍在配送即時訂單 {order}：請先完成再接新單。',
+  AGENT_CONVERSATION_NOT_FOUND: '您沒有編號為 {id} 的智能體對話。',
+  AGENT_PROVIDER_NOT_CONFIGURED:
+    '營運智能體未設定模型提供方：請設定 AGENT_PROVIDER（openai 或 anthropic）、AGENT_API_KEY，並視需要設定 AGENT_MODEL 或 AGENT_BASE_URL。',
+  AGENT_PROVIDER_FAILED: '模型提供方回傳了錯誤；未保存任何內容。請稍後再試。',
+  AGENT_PROVIDER_TIMEOUT: '模型提供方未能及時回答；未保存任何內容。請稍後再試。',
+  DAILY_CAP_REACHED: '貴企業今天的 {cap} 次智能體對話輪次已用完。當地時間午夜之後可再次使用。',
 };
