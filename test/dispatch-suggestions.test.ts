@@ -81,6 +81,12 @@ class Day {
         body: { enabled: true },
       });
       assert.equal(on.status, 200, JSON.stringify(on.body));
+      // The family is set up once the business saved its agent settings.
+      const setUp = await api.call('PUT', '/api/v1/client/agent/settings', {
+        token: this.admin,
+        body: { instructions: null },
+      });
+      assert.equal(setUp.status, 200, JSON.stringify(setUp.body));
     }
     return this;
   }

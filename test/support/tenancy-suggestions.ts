@@ -17,6 +17,11 @@ const suggestedToA = () =>
         body: { enabled: true },
       });
       assert.equal(on.status, 200, JSON.stringify(on.body));
+      const setUp = await api.call('PUT', '/api/v1/client/agent/settings', {
+        token,
+        body: { instructions: null },
+      });
+      assert.equal(setUp.status, 200, JSON.stringify(setUp.body));
     }
     const created = await api.post(
       '/api/v1/client/orderCreate',

@@ -122,10 +122,10 @@ export class AgentService {
    * and gives its count back.
    */
   async turn(ctx: OperationContext, conversationId: number, text: string) {
-    const provider = this.provider;
-    if (!provider) throw new AppError('AGENT_PROVIDER_NOT_CONFIGURED');
     const businessId = businessOf(ctx);
     const conversation = await this.ownConversation(ctx, conversationId);
+    const provider = this.provider;
+    if (!provider) throw new AppError('AGENT_PROVIDER_NOT_CONFIGURED');
     const started = performance.now();
     const now = this.clock.now();
     const day = await this.countTurn(ctx.db, businessId, now);
