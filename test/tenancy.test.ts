@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { agentChecks } from './support/tenancy-agent.ts';
 import { boardChecks } from './support/tenancy-board.ts';
 import { fleetChecks } from './support/tenancy-fleets.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
@@ -28,6 +29,7 @@ describe('tenant isolation', () => {
     ...boardChecks,
     ...riderChecks,
     ...suggestionChecks,
+    ...agentChecks,
   };
 
   before(async () => {
