@@ -10,6 +10,7 @@ import {
   isObjectType,
 } from 'graphql';
 import { GraphQLClient, gql } from 'graphql-request';
+import type { ModelProvider } from '../src/modules/agent/index.ts';
 import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
 import { DEMO_CARRIERS } from '../src/modules/shipping/demo.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
@@ -325,6 +326,43 @@ describe('price hiding', () => {
           { token: customers[who].token },
         ),
     },
+    // The operations agent's answers hold its turns (tool calls as short summaries), never a price
+    // field; what the model is sent is test/agent.test.ts's.
+    create_agent_conversation: {
+      priced: false,
+      call: (who) => api.post('/api/v1/agent/conversations', {}, { token: customers[who].token }),
+    },
+    list_agent_conversations: {
+      priced: false,
+      call: (who) => api.get('/api/v1/agent/conversations', { token: customers[who].token }),
+    },
+    get_agent_conversation: {
+      priced: false,
+      call: (who) =>
+        api.get(`/api/v1/agent/conversations/${agentConversations[who]}`, { token: customers[who].token }),
+    },
+    send_agent_turn: {
+      priced: false,
+      call: (who) =>
+        api.post(
+          `/api/v1/agent/conversations/${agentConversations[who]}/turns`,
+          { text: 'What are my orders?' },
+          { token: customers[who].token },
+        ),
+    },
+  };
+  const agentConversations = { hidden: 0, visible: 0 };
+  /** A model that reads the caller's orders once, then answers. */
+  const readingModel: ModelProvider = {
+    complete: async ({ messages }) => ({
+      text: 'Here are your orders.',
+      tool_calls:
+        messages.at(-1)?.role === 'user'
+          ? [{ id: 'read-1', name: 'get_orders', arguments: { per_page: 5 } }]
+          : [],
+      usage: { input_tokens: 1, output_tokens: 1 },
+      model: 'reading-model',
+    }),
   };
 
   /** The same calls through GraphQL: the input each priced operation a customer may use is called with. */
@@ -358,7 +396,7 @@ describe('price hiding', () => {
   };
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { modelProvider: readingModel });
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'prices');
     admin = await login(api, tenant.emails.client_admin);
@@ -418,6 +456,21 @@ describe('price hiding', () => {
       body: { customer_chat: true },
     });
     assert.equal(chat.status, 200, JSON.stringify(chat.body));
+    // The operations agent on, and a conversation of each customer's.
+    await api.call('PUT', '/api/v1/client/feature-families/operations_agent', {
+      token: admin,
+      body: { enabled: true },
+    });
+    const agent = await api.call('PUT', '/api/v1/client/agent/settings', {
+      token: admin,
+      body: { instructions: null },
+    });
+    assert.equal(agent.status, 200, JSON.stringify(agent.body));
+    for (const who of ['hidden', 'visible'] as const) {
+      const opened = await api.post('/api/v1/agent/conversations', {}, { token: customers[who].token });
+      assert.equal(opened.status, 200, JSON.stringify(opened.body));
+      agentConversations[who] = opened.body.conversation.id;
+    }
   });
   after(() => server.close());
 

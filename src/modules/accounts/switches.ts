@@ -44,7 +44,8 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
       summary: 'Turn an opt-in family on or off for your business',
       description:
         'A family the platform admin revoked stays refused (409) until the revocation is lifted. Order chat also ' +
-        'needs its settings (PUT /v1/client/order-chat/settings) before its other operations answer.',
+        'needs its settings (PUT /v1/client/order-chat/settings) before its other operations answer, and the ' +
+        'operations AI agent its own (PUT /v1/client/agent/settings).',
       tag: 'Client',
       kind: 'mutation',
       risk: 'medium',
