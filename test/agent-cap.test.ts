@@ -162,3 +162,32 @@ describe('the operations agent without a provider, and its family switch', () =>
     await refusal('revoked');
   });
 });
+
+describe('the operations agent when the provider does not answer in time', () => {
+  let model: ScriptedModel;
+  let server: TestServer;
+  let api: Client;
+
+  before(async () => {
+    model = await ScriptedModel.start();
+    ({ server, api } = await agentServer(model, 'openai', 1000));
+  });
+  after(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  it('answers 504, keeps nothing and gives the turn back', async () => {
+    const alpha = await agentTenant(server, api, 'agentslow');
+    const conversation = await conversationOf(api, alpha.admin);
+    model.script = () => ({ hang: true });
+    const late = await turn(api, alpha.admin, conversation, 'Are you there?');
+    assert.equal(late.status, 504, JSON.stringify(late.body));
+    assert.equal(late.body.error_code, 'AGENT_PROVIDER_TIMEOUT');
+    assert.equal(
+      (await api.get(`/api/v1/agent/conversations/${conversation}`, { token: alpha.admin })).body.total,
+      0,
+    );
+    assert.equal((await api.get('/api/v1/agent/usage', { token: alpha.admin })).body.turns_today, 0);
+  });
+});

@@ -4,6 +4,7 @@ import {
   type AgentTenant,
   agentServer,
   agentTenant,
+  approvalsPageOf,
   conversationOf,
   orderOf,
   turn,
@@ -313,6 +314,11 @@ describe('the operations agent: what the model is sent and may do', () => {
     );
     assert.equal(queued.length, proposals.length);
     assert.ok(queued.every((proposal: { origin: { request: string } }) => proposal.origin.request === asked));
+    // And so does the approvals page.
+    const page = await approvalsPageOf(server, alpha.tenant.emails.client_admin);
+    assert.ok(page.includes(`Proposed by the console agent in conversation ${conversation}`), page);
+    assert.match(page, /after reading tool output/);
+    assert.ok(page.includes(`<q>${asked}</q>`), page);
   });
 
   it('refuses a write the model calls directly, and a write the caller could not make', async () => {

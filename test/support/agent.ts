@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
-import { createTenant, login, type Tenant } from './fixtures.ts';
+import { createTenant, login, PASSWORD, type Tenant } from './fixtures.ts';
 import { type Client, client } from './http.ts';
 import type { Protocol, ScriptedModel } from './scripted-model.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
 /** The service with its agent talking to the scripted model in one protocol, through the official SDK. */
-export async function agentServer(model: ScriptedModel | undefined, protocol: Protocol = 'openai') {
+export async function agentServer(
+  model: ScriptedModel | undefined,
+  protocol: Protocol = 'openai',
+  timeoutMs = 30_000,
+) {
   const agent = loadConfig({ LOG_LEVEL: 'silent' }).agent;
   const server = await startTestServer({
     agent: {
@@ -81,4 +85,31 @@ export async function orderOf(api: Client, token: string, body: Record<string, u
   );
   assert.equal(created.status, 200, JSON.stringify(created.body));
   return created.body.order_id;
+}
+
+const cookieOf = (response: Response, name: string) =>
+  response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0]!)
+    .find((pair) => pair.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+
+/** The /mcp-approvals page's HTML as a person signed in through its form sees it. */
+export async function approvalsPageOf(server: TestServer, email: string): Promise<string> {
+  const form = await fetch(`${server.baseUrl}/mcp-approvals`);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const signedIn = await fetch(`${server.baseUrl}/mcp-approvals/sign-in`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: `tms_approvals_csrf=${cookieOf(form, 'tms_approvals_csrf')}`,
+    },
+    body: new URLSearchParams({ csrf, email, password: PASSWORD }).toString(),
+    redirect: 'manual',
+  });
+  const page = await fetch(`${server.baseUrl}/mcp-approvals`, {
+    headers: { cookie: `tms_approvals=${cookieOf(signedIn, 'tms_approvals')}`, 'accept-language': 'en' },
+  });
+  assert.equal(page.status, 200);
+  return page.text();
 }

@@ -19,7 +19,9 @@ export interface ModelRequest {
 /** What the scripted model answers: text, tool calls, or an HTTP error. */
 export type ModelReply =
   | { text?: string; tool_calls?: Array<{ name: string; arguments: Record<string, unknown> }> }
-  | { status: number };
+  | { status: number }
+  /** Never answers: the service's timeout ends the call. */
+  | { hang: true };
 
 /**
  * A model server on loopback speaking OpenAI Chat Completions (POST /v1/chat/completions) and
@@ -53,7 +55,9 @@ export class ScriptedModel {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    return closed;
   }
 
   private answer(request: http.IncomingMessage, response: http.ServerResponse) {
@@ -84,6 +88,7 @@ export class ScriptedModel {
         reply = { status: 500 };
         console.error(error);
       }
+      if ('hang' in reply) return;
       if ('status' in reply) {
         const error = { error: { type: 'server_error', message: `scripted failure ${reply.status}` } };
         response.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(error));
