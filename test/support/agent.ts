@@ -21,7 +21,7 @@ export async function agentServer(
             baseUrl: model.baseUrl(protocol),
             apiKey: 'test-key',
             model: `asked-${protocol}`,
-            timeoutMs: 30_000,
+            timeoutMs,
           }
         : undefined,
     },
