@@ -409,9 +409,14 @@ export class AgentToolCalls implements ToolCalls, AgentTools {
       }));
   }
 
-  mayPropose(ctx: OperationContext, name: string): boolean {
-    const tool = this.runtime().tools.get(name);
-    return tool?.operation.kind === 'mutation' && this.runtime().executor.mayCall(tool.operation, ctx.caller);
+  mayPropose(ctx: OperationContext, name?: string): boolean {
+    const { tools, executor } = this.runtime();
+    const callable = (tool: Tool | undefined) =>
+      tool !== undefined && executor.mayCall(tool.operation, ctx.caller);
+    if (!callable(tools.get('propose_write'))) return false;
+    if (name === undefined) return true;
+    const tool = tools.get(name);
+    return tool?.operation.kind === 'mutation' && name !== 'propose_write' && callable(tool);
   }
 
   runRead(ctx: OperationContext, name: string, args: Record<string, unknown>) {

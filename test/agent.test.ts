@@ -321,32 +321,48 @@ describe('the operations agent: what the model is sent and may do', () => {
     assert.ok(page.includes(`<q>${asked}</q>`), page);
   });
 
-  it('refuses a write the model calls directly, and a write the caller could not make', async () => {
-    const orderId = await orderOf(api, alpha.admin, { order_ref: 'DIRECT-1' });
-    const conversation = await conversationOf(api, alpha.customer);
+  it('refuses a write the model calls directly, a write the caller could not make, and proposals from a customer', async () => {
+    const orderId = await orderOf(api, alpha.admin, {
+      order_ref: 'DIRECT-1',
+      customer_id: alpha.tenant.userIds.customer,
+    });
+    const staffConversation = await conversationOf(api, alpha.employee);
+    const propose = (tool: string, args: Record<string, unknown>) => ({
+      tool_calls: [{ name: 'propose_write', arguments: { tool, arguments: args, reason: 'asked' } }],
+    });
     model.script = bySteps(
       () => ({ tool_calls: [{ name: 'cancel_order', arguments: { order_id: orderId, confirm: true } }] }),
-      () => ({
-        tool_calls: [
-          {
-            name: 'propose_write',
-            arguments: {
-              tool: 'set_agent_daily_cap',
-              arguments: { business_id: 1, daily_turns: 9 },
-              reason: 'more',
-            },
-          },
-        ],
-      }),
+      () => propose('set_agent_daily_cap', { business_id: alpha.tenant.businessId, daily_turns: 9 }),
       () => ({ text: 'I could not.' }),
     );
-    const answered = await turn(api, alpha.customer, conversation, 'Cancel DIRECT-1');
+    const answered = await turn(api, alpha.employee, staffConversation, 'Cancel DIRECT-1 now');
     assert.equal(answered.status, 200, JSON.stringify(answered.body));
     assert.deepEqual(
-      answered.body.turn.tool_calls.map((call: { refused: boolean }) => call.refused),
-      [true, true],
+      answered.body.turn.tool_calls.map((call: { name: string; refused: boolean }) => [
+        call.name,
+        call.refused,
+      ]),
+      [
+        ['cancel_order', true],
+        ['propose_write', true],
+      ],
     );
     assert.deepEqual(answered.body.turn.proposals, []);
+    // A customer's agent reads only: propose_write is staff's (approvals:read), as on the MCP server.
+    const customerConversation = await conversationOf(api, alpha.customer);
+    const from = model.requests.length;
+    model.script = bySteps(
+      () => propose('cancel_order', { order_id: orderId }),
+      () => ({ text: 'I cannot.' }),
+    );
+    const asCustomer = await turn(api, alpha.customer, customerConversation, 'Cancel my order DIRECT-1');
+    assert.equal(asCustomer.status, 200, JSON.stringify(asCustomer.body));
+    assert.ok(!model.since(from)[0]!.tools.includes('propose_write'));
+    assert.deepEqual(
+      asCustomer.body.turn.tool_calls.map((call: { refused: boolean }) => call.refused),
+      [true],
+    );
+    assert.deepEqual(asCustomer.body.turn.proposals, []);
     const order = await api.get(`/api/v1/client/orders/${orderId}`, { token: alpha.admin });
     assert.notEqual(order.body.order.status, 'CANCELLED');
   });

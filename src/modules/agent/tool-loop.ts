@@ -21,8 +21,12 @@ export const PROPOSE_TOOL = 'propose_write';
 export interface AgentTools {
   /** The read tools the caller may call, as the user MCP server lists them. */
   readToolsFor(ctx: OperationContext): ModelTool[];
-  /** Whether `name` is a write tool of the user server that the caller may call. */
-  mayPropose(ctx: OperationContext, name: string): boolean;
+  /**
+   * Whether the caller may propose writes at all (it may call the user server's own
+   * propose_write: staff with approvals:read), and, given a tool, whether that is a write tool
+   * of the user server the caller may call.
+   */
+  mayPropose(ctx: OperationContext, name?: string): boolean;
   /** Runs a read tool as the caller with every check of a call (scopes, tenancy, price hiding). */
   runRead(ctx: OperationContext, name: string, args: Record<string, unknown>): Promise<unknown>;
 }
@@ -74,7 +78,8 @@ export async function runToolLoop(
 ): Promise<LoopOutcome> {
   const offered = deps.tools.readToolsFor(ctx);
   const readable = new Set(offered.map((tool) => tool.name));
-  const tools = [...offered, proposeTool];
+  const proposes = deps.tools.mayPropose(ctx);
+  const tools = proposes ? [...offered, proposeTool] : offered;
   const messages = [...request.messages];
   const calls: KeptToolCall[] = [];
   const writes: WriteRequest[] = [];
@@ -96,7 +101,7 @@ export async function runToolLoop(
         reply = refusedReply(
           `No more tool calls in this turn (at most ${MAX_TOOL_CALLS}): answer with what you have.`,
         );
-      } else if (call.name === PROPOSE_TOOL) {
+      } else if (call.name === PROPOSE_TOOL && proposes) {
         reply = proposal(ctx, deps.tools, call.arguments, readToolOutput, writes);
       } else if (readable.has(call.name)) {
         reply = await read(ctx, deps.tools, call.name, call.arguments);
