@@ -137,7 +137,8 @@ export class AgentService {
       const messages: ModelMessage[] = [
         ...history.flatMap((turn): ModelMessage[] => [
           { role: 'user', text: turn.text },
-          { role: 'assistant', text: turn.answer, tool_calls: [] },
+          // Both protocols refuse an empty assistant message.
+          { role: 'assistant', text: turn.answer || '(no answer)', tool_calls: [] },
         ]),
         { role: 'user', text },
       ];
