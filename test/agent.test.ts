@@ -141,10 +141,13 @@ for (const protocol of ['openai', 'anthropic'] as const satisfies Protocol[]) {
                 reason: 'The customer called to cancel',
               },
             },
+            // Two calls in one message: both answered together, as each protocol requires.
+            { name: 'find_order', arguments: { order_ref: 'TO-CANCEL' } },
           ],
         }),
         (request) => {
           assert.equal((request.results[0] as { queued_for_approval: boolean }).queued_for_approval, true);
+          assert.equal(untrusted(request.results[1]).order.order_ref, 'TO-CANCEL');
           return { text: 'I asked for it to be cancelled; it waits for approval.' };
         },
       );

@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 export type Protocol = 'openai' | 'anthropic';
 
+// biome-ignore lint/suspicious/noExplicitAny: the protocols' JSON bodies, read and asserted field by field
+type Json = any;
+
 /** A request the service sent, in its protocol's own JSON, with what a script needs read out of it. */
 export interface ModelRequest {
   protocol: Protocol;
-  // biome-ignore lint/suspicious/noExplicitAny: the protocols' JSON bodies, asserted field by field
-  body: any;
+  body: Json;
   /** Tool names offered. */
   tools: string[];
   /** The text of the last plain user message: what the person asked in this turn. */
@@ -75,6 +77,15 @@ export class ScriptedModel {
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      // As the real APIs do: every tool call is answered right after the message that made it.
+      const unanswered = protocol === 'openai' ? unansweredOpenAi(body) : unansweredAnthropic(body);
+      if (unanswered.length > 0) {
+        const error = {
+          error: { type: 'invalid_request_error', message: `unanswered tool calls ${unanswered}` },
+        };
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(error));
+        return;
+      }
       const received = {
         protocol,
         body,
@@ -156,13 +167,11 @@ function parsed(text: unknown): unknown {
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: protocol JSON
-function readOpenAi(body: any) {
+function readOpenAi(body: Json) {
   const messages: Array<{ role: string; content: unknown }> = body.messages ?? [];
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: protocol JSON
-    tools: (body.tools ?? []).map((tool: any) => tool.function.name),
+    tools: (body.tools ?? []).map((tool: Json) => tool.function.name),
     asked: String(messages[lastUser]?.content ?? ''),
     results: messages
       .slice(lastUser + 1)
@@ -171,22 +180,47 @@ function readOpenAi(body: any) {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: protocol JSON
-function readAnthropic(body: any) {
+function readAnthropic(body: Json) {
   const messages: Array<{ role: string; content: unknown }> = body.messages ?? [];
   const lastUser = messages.findLastIndex(
     (message) => message.role === 'user' && typeof message.content === 'string',
   );
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: protocol JSON
-    tools: (body.tools ?? []).map((tool: any) => tool.name),
+    tools: (body.tools ?? []).map((tool: Json) => tool.name),
     asked: String(messages[lastUser]?.content ?? ''),
     results: messages
       .slice(lastUser + 1)
       .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
-      // biome-ignore lint/suspicious/noExplicitAny: protocol JSON
-      .filter((block: any) => block.type === 'tool_result')
-      // biome-ignore lint/suspicious/noExplicitAny: protocol JSON
-      .map((block: any) => parsed(block.content)),
+      .filter((block: Json) => block.type === 'tool_result')
+      .map((block: Json) => parsed(block.content)),
   };
+}
+
+/** Tool call ids of an assistant message not answered by the tool messages right after it. */
+function unansweredOpenAi(body: Json): string[] {
+  const messages: Json[] = body.messages ?? [];
+  return messages.flatMap((message, i) => {
+    if (message.role !== 'assistant' || !message.tool_calls) return [];
+    const answered = new Set<string>();
+    for (let next = i + 1; messages[next]?.role === 'tool'; next++) answered.add(messages[next].tool_call_id);
+    return message.tool_calls.map((call: Json) => call.id).filter((id: string) => !answered.has(id));
+  });
+}
+
+/** Tool use ids of an assistant message not answered by tool results in the one user message after it. */
+function unansweredAnthropic(body: Json): string[] {
+  const messages: Json[] = body.messages ?? [];
+  return messages.flatMap((message, i) => {
+    if (message.role !== 'assistant' || !Array.isArray(message.content)) return [];
+    const next = messages[i + 1];
+    const answered = new Set<string>(
+      (next?.role === 'user' && Array.isArray(next.content) ? next.content : []).map(
+        (block: Json) => block.tool_use_id,
+      ),
+    );
+    return message.content
+      .filter((block: Json) => block.type === 'tool_use')
+      .map((block: Json) => block.id)
+      .filter((id: string) => !answered.has(id));
+  });
 }
