@@ -7,6 +7,7 @@ import { AppError, isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
 import { EVENT_STREAM, EventStream, LiveAnswers } from '../../platform/http/event-stream.ts';
+import { AgentPanel } from './agent-panel.ts';
 import { DISPATCH_TEXTS, type DispatchTextKey } from './dispatch-texts.ts';
 import { languageLinks, pageScript, sendPage } from './layout.ts';
 import { type MapTiles, mapPageAssets } from './map-assets.ts';
@@ -71,6 +72,7 @@ export function registerDispatchPage(
   const signIn = new PageSignIn(BASE, 'tms_dispatch', sessions, settings.secureCookies, calls);
   const liveAnswers = new LiveAnswers(app);
   const script = pageScript(app, BASE, 'console');
+  const agent = new AgentPanel(app, BASE, signIn, calls, executor, (request) => viewOf(request).lang);
 
   /** The console, or the sign-in form when the session is missing, over, or may not read the board. */
   const show = async (request: FastifyRequest, reply: FastifyReply, refusal?: FormRefusal) => {
@@ -85,7 +87,9 @@ export function registerDispatchPage(
         const who = (await calls.run(request, view.lang, me, {}, session.person)) as {
           user: { name: string; email: string };
         };
-        const body = consoleBody(view, who.user, signIn.csrfOf(session.id), settings);
+        const csrf = signIn.csrfOf(session.id);
+        const panel = await agent.body(request, view.lang, session.person, csrf);
+        const body = consoleBody(view, who.user, csrf, settings, panel);
         return page(reply, view, refusal?.status ?? 200, body, true);
       } catch (error) {
         if (!isAppError(error)) throw error;
@@ -109,7 +113,7 @@ export function registerDispatchPage(
       body,
       footer,
       css: CSS,
-      ...(console ? mapPageAssets(script, settings.mapTiles) : {}),
+      ...(console ? withScript(mapPageAssets(script, settings.mapTiles), agent.scriptAddress) : {}),
     });
   };
 
@@ -159,11 +163,17 @@ ${notice ? html`<p class="notice alert" role="alert">${notice}</p>` : ''}
 ${signInForm(view.text, view.text('signInHint'), view.url(`${BASE}/sign-in`), csrf)}`;
 }
 
+/** The map page's assets with one more script, run after the others. */
+function withScript(assets: ReturnType<typeof mapPageAssets>, address: string) {
+  return { ...assets, assets: { ...assets.assets, scripts: [...assets.assets.scripts, address] } };
+}
+
 function consoleBody(
   view: View,
   who: { name: string; email: string },
   csrf: string,
   settings: { mapTiles: MapTiles },
+  agentPanel: SafeHtml,
 ): SafeHtml {
   const texts = Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, view.text(key)]));
   // Data for the script, never run: `<` escaped so no text in it can close the element.
@@ -188,6 +198,7 @@ ${signedInBar(view.text, who, view.url(`${BASE}/sign-out`), csrf)}
 <div class="console">
 <div id="map" role="region" aria-label="${view.text('map')}"></div>
 <div class="side">
+${agentPanel}
 <section class="card" aria-labelledby="order-heading">
 <h2 id="order-heading">${view.text('order')}</h2>
 <div id="order" aria-live="polite"><p class="meta">${view.text('chooseStop')}</p></div>
@@ -228,6 +239,16 @@ button.secondary{background:#fff;color:#1a56a8;border:2px solid #1a56a8}
 .notice{padding:.75rem 1rem;border-radius:8px;margin:0 0 1rem;font-weight:600}
 .notice.alert{background:#fbe4e2;color:#8a1c15}
 .stack{flex-direction:column;flex-wrap:nowrap;align-items:stretch}
-.stack label,.stack input{flex:0 0 auto}
+.stack label,.stack input,.stack textarea{flex:0 0 auto}
+.agent textarea{font:inherit;padding:.5rem;border:1px solid #767d85;border-radius:8px}
+.agent-log{list-style:none;margin:0 0 .75rem;padding:0;max-height:50vh;overflow-y:auto}
+.agent-log .turn{padding:.5rem 0;border-top:1px solid #e2e5e9}
+.agent-log .turn:first-child{border-top:0}
+.agent-log .who{font-weight:600;margin:0}
+.agent-log .refusal p:last-child{color:#8a1c15}
+.agent-log .refused{color:#8a1c15}
+.agent-log pre{white-space:pre-wrap;font-size:.875rem;background:#f3f5f7;padding:.5rem;border-radius:6px}
+.proposal{border:1px solid #767d85;border-radius:8px;padding:.5rem .75rem;margin-top:.5rem}
+.proposal .actions{display:flex;gap:.5rem}
 @media (min-width:64rem){.console{grid-template-columns:minmax(0,1fr) 24rem}#map{height:calc(100vh - 12rem)}}
 `;

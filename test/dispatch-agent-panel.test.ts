@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { type AgentTenant, agentServer, agentTenant, orderOf } from './support/agent.ts';
+import { DESKTOP, graveViolations, launchBrowser, PHONE, screenshotWhenAsked } from './support/browser.ts';
+import { PASSWORD } from './support/fixtures.ts';
+import type { Client } from './support/http.ts';
+import { type ModelReply, type ModelRequest, ScriptedModel } from './support/scripted-model.ts';
+import { startInstance, type TestInstance, type TestServer } from './support/server.ts';
+
+/** A script by step: the nth reply once n tool results came back in this turn. */
+const bySteps =
+  (...steps: Array<(request: ModelRequest) => ModelReply>) =>
+  (request: ModelRequest): ModelReply =>
+    (steps[request.results.length] ?? steps.at(-1)!)(request);
+
+/** The operations agent's panel in the dispatch console, in a real (headless) browser. */
+describe('the operations agent panel of the dispatch console', () => {
+  let model: ScriptedModel;
+  let server: TestServer;
+  let served: TestInstance;
+  let api: Client;
+  let browser: Browser;
+  let alpha: AgentTenant;
+
+  before(async () => {
+    model = await ScriptedModel.start();
+    ({ server, api } = await agentServer(model, 'openai'));
+    served = await startInstance(server);
+    browser = await launchBrowser();
+    alpha = await agentTenant(server, api, 'agentpanel');
+  });
+  after(async () => {
+    await browser?.close();
+    await served?.close();
+    await server.close();
+    await model.close();
+  });
+
+  const signedIn = async (email: string, options = DESKTOP): Promise<Page> => {
+    const page = await (await browser.newContext(options)).newPage();
+    await page.goto(`${served.baseUrl}/dispatch`);
+    await page.fill('#email', email);
+    await page.fill('#password', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#live');
+    return page;
+  };
+
+  it('sends a turn, shows the tools the agent called and its proposal, and approves it in place', async () => {
+    const orderId = await orderOf(api, alpha.admin, { order_ref: 'PANEL-1' });
+    const asked = 'Cancel PANEL-1, the customer called.';
+    model.script = bySteps(
+      () => ({ tool_calls: [{ name: 'find_order', arguments: { order_ref: 'PANEL-1' } }] }),
+      () => ({
+        tool_calls: [
+          {
+            name: 'propose_write',
+            arguments: {
+              tool: 'cancel_order',
+              arguments: { order_id: orderId },
+              reason: 'The customer called',
+            },
+          },
+        ],
+      }),
+      () => ({ text: 'I queued the cancellation of PANEL-1 for your approval.' }),
+    );
+    const page = await signedIn(alpha.tenant.emails.client_admin);
+    await page.fill('#agent-text', asked);
+    await page.click('#agent-form button[type=submit]');
+    const answer = page.locator('#agent-log .turn.agent');
+    await answer.waitFor();
+    assert.match(await page.locator('#agent-log .turn.mine').innerText(), /Cancel PANEL-1/);
+    assert.match(await answer.innerText(), /queued the cancellation of PANEL-1/);
+    assert.match(await answer.locator('details.tools summary').innerText(), /Tools it used: 2/);
+    await answer.locator('details.tools summary').click();
+    assert.match(await answer.locator('details.tools').innerText(), /find_order/);
+    const proposal = answer.locator('.proposal');
+    assert.match(await proposal.innerText(), /The customer called/);
+    assert.match(await proposal.locator('[role=status]').innerText(), /Waiting for approval/);
+    assert.deepEqual(await graveViolations(page), []);
+    await screenshotWhenAsked(page, 'dispatch-console-agent');
+
+    const before = await api.get(`/api/v1/client/orders/${orderId}`, { token: alpha.admin });
+    assert.notEqual(before.body.order.status, 'CANCELLED');
+    await proposal.getByRole('button', { name: 'Approve' }).click();
+    await proposal.getByText('Approved and done').waitFor();
+    const afterwards = await api.get(`/api/v1/client/orders/${orderId}`, { token: alpha.admin });
+    assert.equal(afterwards.body.order.status, 'CANCELLED');
+  });
+
+  it('answers in the panel, in the page language, when the turn is refused', async () => {
+    model.script = () => ({ text: 'unused' });
+    await api.call('PUT', `/api/v1/platform/businesses/${alpha.tenant.businessId}/agent-cap`, {
+      token: alpha.platform,
+      body: { daily_turns: 0 },
+    });
+    try {
+      const page = await signedIn(alpha.tenant.emails.employee, PHONE);
+      await page.goto(`${served.baseUrl}/dispatch?lang=fr`);
+      await page.fill('#agent-text', 'Combien de commandes ?');
+      await page.click('#agent-form button[type=submit]');
+      const refusal = page.locator('#agent-log .turn.refusal');
+      await refusal.waitFor();
+      assert.match(await refusal.innerText(), /\S/);
+      assert.deepEqual(await graveViolations(page), []);
+    } finally {
+      await api.call('PUT', `/api/v1/platform/businesses/${alpha.tenant.businessId}/agent-cap`, {
+        token: alpha.platform,
+        body: { daily_turns: null },
+      });
+    }
+  });
+
+  it('shows no panel where the agent family is off', async () => {
+    const off = await agentTenant(server, api, 'agentpaneloff', false);
+    const page = await signedIn(off.tenant.emails.client_admin);
+    await page.waitForSelector('#map');
+    assert.equal(await page.locator('#agent-form').count(), 0);
+  });
+});
