@@ -367,6 +367,19 @@ describe('demo data', () => {
     );
     assert.equal(chat.body.customer_chat, true);
   });
+  it('has the operations agent on and set up, its turns saying which variables to set', async () => {
+    const conversations = await api.get('/api/v1/agent/conversations', { token: admin });
+    assert.equal(conversations.status, 200, JSON.stringify(conversations.body));
+    const opened = await api.post('/api/v1/agent/conversations', {}, { token: admin });
+    const turn = await api.post(
+      `/api/v1/agent/conversations/${opened.body.conversation.id}/turns`,
+      { text: 'How many orders today?' },
+      { token: admin },
+    );
+    assert.equal(turn.status, 503, JSON.stringify(turn.body));
+    assert.equal(turn.body.error_code, 'AGENT_PROVIDER_NOT_CONFIGURED');
+    assert.match(turn.body.message, /AGENT_PROVIDER/);
+  });
   it("has a fleet captained by the demo driver, its week's shifts, and two of today's routes on its board", async () => {
     const driver = await login(api, 'driver@demo.test', 'demo-pass');
     const fleets = (await api.get('/api/v1/client/fleets', { token: driver })).body.fleets;

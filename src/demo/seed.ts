@@ -116,6 +116,10 @@ export async function seedDemo(
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       driver: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
     });
+    await seedDemoAgent(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     await seedDemoRider(services, {
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       rider: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
@@ -310,6 +314,17 @@ async function seedDemoChat(services: Services, as: { admin: OperationContext; d
     text: 'The side gate is open until noon: park in the courtyard.',
   });
   await services.chat.post(as.driver, order.id, { text: 'Thanks, I will be there around 11.' });
+}
+
+/**
+ * The operations agent on and set up, so the dispatch console shows its panel; its turns answer
+ * which AGENT_* variables to set until a model provider is configured.
+ */
+async function seedDemoAgent(services: Services, ctx: OperationContext) {
+  await services.accounts.setFamily(ctx, 'operations_agent', true);
+  await services.agent.saveSettings(ctx, {
+    instructions: 'Call orders by their reference. Answer in the language of the question.',
+  });
 }
 
 /** The customer sites the business delivers to, as a dataset of its own: placed, and searchable. */
