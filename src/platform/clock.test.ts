@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatLocalDateTime, isValidTimeZone, ManualClock } from './clock.ts';
+import { formatLocalDateTime, isValidTimeZone, ManualClock, secondsToLocalMidnight } from './clock.ts';
 
 describe('formatLocalDateTime', () => {
   it('writes the wall-clock time of the zone, across a date line and summer time', () => {
@@ -17,6 +17,20 @@ describe('formatLocalDateTime', () => {
   it('knows real time zones from made-up ones', () => {
     assert.equal(isValidTimeZone('Europe/Paris'), true);
     assert.equal(isValidTimeZone('Mars/Olympus'), false);
+  });
+});
+
+describe('secondsToLocalMidnight', () => {
+  it('counts to the next local midnight, on ordinary days and the days summer time starts or ends', () => {
+    const hours = (iso: string, zone: string) => secondsToLocalMidnight(new Date(iso), zone) / 3600;
+    assert.equal(hours('2026-07-01T22:15:00Z', 'UTC'), 1.75);
+    assert.equal(hours('2026-07-01T12:00:00Z', 'Asia/Shanghai'), 4);
+    // Paris at midnight: 23 hours on the day summer time starts, 25 on the day it ends.
+    assert.equal(hours('2026-03-28T23:00:00Z', 'Europe/Paris'), 23);
+    assert.equal(hours('2026-10-24T22:00:00Z', 'Europe/Paris'), 25);
+    assert.equal(hours('2026-10-25T12:00:00Z', 'Europe/Paris'), 11);
+    // Santiago skips its midnight when summer time starts: the next day begins at 01:00.
+    assert.equal(hours('2026-09-05T16:00:00Z', 'America/Santiago'), 12);
   });
 });
 

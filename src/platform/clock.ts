@@ -50,6 +50,29 @@ export function formatLocalDateTime(at: Date, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+/**
+ * Seconds from `at` to the next midnight of `timeZone`'s wall clock: 23 or 25 hours from a
+ * midnight on the days summer time starts or ends, and to the first instant of the next day
+ * where a zone skips midnight itself.
+ */
+export function secondsToLocalMidnight(at: Date, timeZone: string): number {
+  const wall = (instant: number) => formatLocalDateTime(new Date(instant), timeZone);
+  /** Wall-clock seconds from `to` to `from`, both read as if they were UTC. */
+  const apart = (from: string, to: string) =>
+    (Date.parse(`${from.replace(' ', 'T')}Z`) - Date.parse(`${to.replace(' ', 'T')}Z`)) / 1000;
+  const here = wall(at.getTime());
+  const midnight = `${addDays(here.slice(0, 10), 1)} 00:00:00`;
+  // First guess: a day without a change of offset; then corrected by how far its wall clock is off.
+  let guess = at.getTime() + apart(midnight, here) * 1000;
+  for (let tries = 0; tries < 2; tries++) {
+    const off = apart(wall(guess), midnight);
+    if (off === 0) break;
+    guess -= off * 1000;
+  }
+  if (wall(guess) < midnight) guess += 3_600_000;
+  return Math.max(1, Math.round((guess - at.getTime()) / 1000));
+}
+
 export function isValidTimeZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone });

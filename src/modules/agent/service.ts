@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { type Clock, secondsToLocalMidnight } from '../../platform/clock.ts';
 import { inTransaction, type Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
@@ -240,8 +240,7 @@ export class AgentService {
     const day = local.slice(0, 10);
     const cap = await this.capOf(db, businessId);
     if ((await repo.countTurn(db, businessId, day, cap)) !== undefined) return day;
-    const [hours, minutes, seconds] = local.slice(11).split(':').map(Number);
-    const untilMidnight = Math.max(1, 86_400 - (hours! * 3600 + minutes! * 60 + seconds!));
+    const untilMidnight = secondsToLocalMidnight(now, await this.accounts.timeZoneOf(db, businessId));
     throw new AppError('DAILY_CAP_REACHED', {
       params: { cap },
       details: { cap, day, retry_after_seconds: untilMidnight },
