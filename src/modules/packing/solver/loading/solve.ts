@@ -1,0 +1,180 @@
+/**
+ * The loading solver: a synchronous pure function with a deadline. It builds a load greedily
+ * (block building over maximal spaces, construct.ts), then spends the time budget on randomized
+ * restarts (a GRASP: each restart sometimes takes one of the next-best blocks) and keeps the
+ * fullest load. The module runs it in a worker thread; nothing here does I/O.
+ */
+import { type BoxType, boxTypesOf } from './box-types.ts';
+import { type Construction, construct, type PlacedBlock } from './construct.ts';
+import { mulberry32 } from './random.ts';
+import { type Cuboid, spaceContains, usableVolume } from './space.ts';
+import type { LoadingInput, LoadingOutput, Placement, Unplaced, UnplacedReason, Vector3 } from './types.ts';
+
+export const DEFAULT_SUPPORT_SHARE = 0.75;
+export const DEFAULT_TIME_LIMIT_MS = 1000;
+
+/** Restart settings tried in turn: how often a step takes a lesser block, and among how many. */
+const GREEDINESS = [
+  { chance: 0.1, among: 2 },
+  { chance: 0.2, among: 3 },
+  { chance: 0.35, among: 2 },
+  { chance: 0.5, among: 4 },
+];
+
+export function solveLoading(input: LoadingInput): LoadingOutput {
+  const started = performance.now();
+  const options = input.options ?? {};
+  const deadline = started + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
+  const maxIterations = options.maxIterations ?? Number.POSITIVE_INFINITY;
+  const random = mulberry32(options.seed ?? 1);
+  const types = boxTypesOf(input.items);
+  const rules = {
+    space: input.space,
+    types,
+    supportShare: options.supportShare ?? DEFAULT_SUPPORT_SHARE,
+    random,
+    greediness: { chance: 0, among: 1 },
+  };
+  const total = types.reduce((sum, t) => sum + t.volume * t.item.quantity, 0);
+  let best: Construction = construct(rules);
+  let iterations = 1;
+  while (iterations < maxIterations && performance.now() < deadline && best.volume < total) {
+    rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
+    const next = construct(rules);
+    iterations++;
+    if (next.volume > best.volume) best = next;
+  }
+  return answer(input, types, best, iterations, performance.now() - started);
+}
+
+function answer(
+  input: LoadingInput,
+  types: BoxType[],
+  best: Construction,
+  iterations: number,
+  elapsedMs: number,
+): LoadingOutput {
+  const { space } = input;
+  const boxes = inLoadingOrder(best.placed.flatMap(boxesOf));
+  const placements: Placement[] = boxes.map((b, i) => ({
+    step: i + 1,
+    itemId: b.type.item.id,
+    item: b.type.index,
+    x: b.x0,
+    y: b.y0,
+    z: b.z0,
+    length: b.x1 - b.x0,
+    width: b.y1 - b.y0,
+    height: b.z1 - b.z0,
+    orientation: b.code,
+  }));
+  const byWeight = boxes.some((b) => b.type.weight > 0);
+  let mass = 0;
+  const moment = { x: 0, y: 0, z: 0 };
+  for (const b of boxes) {
+    const m = byWeight ? b.type.weight : b.type.volume;
+    mass += m;
+    moment.x += m * ((b.x0 + b.x1) / 2);
+    moment.y += m * ((b.y0 + b.y1) / 2);
+    moment.z += m * ((b.z0 + b.z1) / 2);
+  }
+  const cog: Vector3 | null = mass > 0 ? { x: moment.x / mass, y: moment.y / mass, z: moment.z / mass } : null;
+  return {
+    placements,
+    unplaced: unplacedOf(input, types, best),
+    volumeUtilization: best.volume / usableVolume(space),
+    weightUtilization: space.payloadKg ? best.weight / space.payloadKg : null,
+    totalWeightKg: best.weight,
+    centreOfGravity: cog,
+    centreOfGravityOffset: cog
+      ? { x: cog.x - space.length / 2, y: cog.y - space.width / 2, z: cog.z - space.height / 2 }
+      : null,
+    iterations,
+    elapsedMs,
+  };
+}
+
+interface Box extends Cuboid {
+  type: BoxType;
+  code: string;
+}
+
+function boxesOf(p: PlacedBlock): Box[] {
+  const { dx, dy, dz, code } = p.block.orientation;
+  const out: Box[] = [];
+  for (let k = 0; k < p.block.nz; k++) {
+    for (let i = 0; i < p.block.nx; i++) {
+      for (let j = 0; j < p.block.ny; j++) {
+        const x0 = p.x0 + i * dx;
+        const y0 = p.y0 + j * dy;
+        const z0 = p.z0 + k * dz;
+        out.push({ x0, y0, z0, x1: x0 + dx, y1: y0 + dy, z1: z0 + dz, type: p.block.type, code });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Loading steps: from the front wall towards the door, bottom up, a box never before the boxes
+ * it rests on (Kahn's order over "rests on", taking the deepest, lowest ready box first).
+ */
+function inLoadingOrder(boxes: Box[]): Box[] {
+  const waiting = boxes.map(() => 0);
+  const above: number[][] = boxes.map(() => []);
+  for (let a = 0; a < boxes.length; a++) {
+    for (let b = 0; b < boxes.length; b++) {
+      const lower = boxes[a]!;
+      const upper = boxes[b]!;
+      if (lower.z1 !== upper.z0) continue;
+      const ox = Math.min(lower.x1, upper.x1) - Math.max(lower.x0, upper.x0);
+      const oy = Math.min(lower.y1, upper.y1) - Math.max(lower.y0, upper.y0);
+      if (ox > 0 && oy > 0) {
+        above[a]!.push(b);
+        waiting[b]!++;
+      }
+    }
+  }
+  const before = (a: Box, b: Box) => a.x0 - b.x0 || a.z0 - b.z0 || a.y0 - b.y0;
+  const ready = boxes.map((_, i) => i).filter((i) => waiting[i] === 0);
+  const order: Box[] = [];
+  while (ready.length > 0) {
+    let at = 0;
+    for (let i = 1; i < ready.length; i++) if (before(boxes[ready[i]!]!, boxes[ready[at]!]!) < 0) at = i;
+    const [next] = ready.splice(at, 1);
+    order.push(boxes[next!]!);
+    for (const b of above[next!]!) if (--waiting[b]! === 0) ready.push(b);
+  }
+  return order;
+}
+
+function unplacedOf(input: LoadingInput, types: BoxType[], best: Construction): Unplaced[] {
+  const { space } = input;
+  const payload = space.payloadKg ?? Number.POSITIVE_INFINITY;
+  const out: Unplaced[] = [];
+  for (const type of types) {
+    const quantity = best.remaining[type.index]!;
+    if (quantity <= 0) continue;
+    let reason: UnplacedReason = 'no_room';
+    const fitsBox = type.orientations.filter(
+      (o) => o.dx <= space.length && o.dy <= space.width && o.dz <= space.height,
+    );
+    if (fitsBox.length === 0) reason = 'too_large';
+    else if (!fitsBox.some((o) => fitsContour(input, o.dx, o.dy, o.dz))) reason = 'outside_contour';
+    else if (type.weight > payload) reason = 'too_heavy';
+    else if (best.weight + type.weight > payload) reason = 'payload_reached';
+    out.push({ itemId: type.item.id, item: type.index, quantity, reason });
+  }
+  return out;
+}
+
+/** Whether a box stands inside the envelope somewhere across the floor (walls and middle). */
+function fitsContour(input: LoadingInput, dx: number, dy: number, dz: number): boolean {
+  const { space } = input;
+  const steps = 20;
+  for (let i = 0; i <= steps; i++) {
+    const y = ((space.width - dy) * i) / steps;
+    if (spaceContains(space, { x0: 0, y0: y, z0: 0, x1: dx, y1: y + dy, z1: dz })) return true;
+  }
+  return false;
+}
