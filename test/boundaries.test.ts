@@ -89,6 +89,28 @@ export function boundaryViolations(files: SourceFile[]): string[] {
   return violations;
 }
 
+/**
+ * A solver folder (src/modules/<module>/solver/, e.g. dispatch's route builder and packing's
+ * loading and carton solvers) holds pure functions: it imports only files inside that folder or
+ * the platform, and no node built-in or package, so it runs anywhere (a worker thread, a bench).
+ */
+export function solverPurityViolations(files: SourceFile[]): string[] {
+  const violations: string[] = [];
+  for (const file of files) {
+    const folder = /^(src\/modules\/[^/]+\/solver)\//.exec(file.path)?.[1];
+    if (!folder) continue;
+    for (const target of importsOf(file)) {
+      if (!target.startsWith(`${folder}/`) && !target.startsWith('src/platform/')) {
+        violations.push(`${file.path} is solver code and imports ${target}`);
+      }
+    }
+    for (const m of file.text.matchAll(/(?:from|import)\s*\(?\s*'([^.'][^']*)'/g)) {
+      violations.push(`${file.path} is solver code and imports ${m[1]}`);
+    }
+  }
+  return violations;
+}
+
 /** One description per cycle found by depth-first search ("a -> b -> a"). */
 function cyclesOf(graph: Map<string, Set<string>>): string[] {
   const cycles: string[] = [];
@@ -190,6 +212,19 @@ function migrationViolations(owners: Map<string, string>): string[] {
 describe('module boundaries', () => {
   test('the source keeps every rule', () => {
     assert.deepEqual(boundaryViolations(sourceFiles()), []);
+  });
+
+  test('solver folders are pure: no imports from outside them but the platform, no built-ins', () => {
+    assert.deepEqual(solverPurityViolations(sourceFiles()), []);
+    const broken = solverPurityViolations([
+      { path: 'src/modules/packing/solver/loading/a.ts', text: "import { b } from '../../service.ts';" },
+      { path: 'src/modules/packing/solver/loading/c.ts', text: "import { readFileSync } from 'node:fs';" },
+      { path: 'src/modules/packing/solver/loading/d.ts', text: "import { e } from '../geometry.ts';" },
+    ]);
+    assert.deepEqual(broken, [
+      'src/modules/packing/solver/loading/a.ts is solver code and imports src/modules/packing/service.ts',
+      'src/modules/packing/solver/loading/c.ts is solver code and imports node:fs',
+    ]);
   });
 
   test("a migration alters its own module's tables, or is a documented exception", () => {

@@ -43,13 +43,26 @@ export function readBrProblems(file = BR_FILE): BrProblem[] {
     const types: BrBoxType[] = [];
     for (let t = 0; t < count; t++) {
       const [, d1, f1, d2, f2, d3, f3, quantity] = numbers(lines[at++]);
-      types.push({ dims: [d1!, d2!, d3!], mayBeVertical: [f1 === 1, f2 === 1, f3 === 1], quantity: quantity! });
+      types.push({
+        dims: [d1!, d2!, d3!],
+        mayBeVertical: [f1 === 1, f2 === 1, f3 === 1],
+        quantity: quantity!,
+      });
     }
     const brClass = Math.floor(problems.length / 100) + 1;
     if (count !== TYPES_PER_CLASS[brClass - 1]) {
-      throw new Error(`problem ${problems.length + 1}: ${count} box types, BR${brClass} has ${TYPES_PER_CLASS[brClass - 1]}`);
+      throw new Error(
+        `problem ${problems.length + 1}: ${count} box types, BR${brClass} has ${TYPES_PER_CLASS[brClass - 1]}`,
+      );
     }
-    problems.push({ brClass, number: number!, seed: seed!, container: [l!, w!, h!], types, ebAfitPercent: extra[3]! });
+    problems.push({
+      brClass,
+      number: number!,
+      seed: seed!,
+      container: [l!, w!, h!],
+      types,
+      ebAfitPercent: extra[3]!,
+    });
   }
   if (problems.length !== 700) throw new Error(`${problems.length} problems, expected 700`);
   return problems;

@@ -36,7 +36,11 @@ for (const problem of chosen) {
     mayBeVertical: t.mayBeVertical,
   }));
   const space = { length, width, height };
-  const result = solveLoading({ space, items, options: { supportShare: support, timeLimitMs: seconds * 1000, seed } });
+  const result = solveLoading({
+    space,
+    items,
+    options: { supportShare: support, timeLimitMs: seconds * 1000, seed },
+  });
   const errors = checkLoad(space, items, result.placements, support);
   if (errors.length > 0) failures++;
   const placedVolume = result.placements.reduce((sum, p) => sum + p.length * p.width * p.height, 0);

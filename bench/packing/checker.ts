@@ -66,7 +66,11 @@ export function checkLoad(
     counts[p.item]!++;
     weight += item.weightKg ?? 0;
     if (p.x < -EPS || p.y < -EPS || p.z < -EPS) errors.push(`box ${i}: below zero`);
-    if (p.x + p.length > space.length + EPS || p.y + p.width > space.width + EPS || p.z + p.height > space.height + EPS) {
+    if (
+      p.x + p.length > space.length + EPS ||
+      p.y + p.width > space.width + EPS ||
+      p.z + p.height > space.height + EPS
+    ) {
       errors.push(`box ${i}: outside the space`);
     }
     if (space.crossSection) {
@@ -76,7 +80,8 @@ export function checkLoad(
         [p.y, p.z + p.height],
         [p.y + p.width, p.z + p.height],
       ] as const) {
-        if (!inPolygon(space.crossSection, cy, cz)) errors.push(`box ${i}: corner (${cy}, ${cz}) outside the contour`);
+        if (!inPolygon(space.crossSection, cy, cz))
+          errors.push(`box ${i}: corner (${cy}, ${cz}) outside the contour`);
       }
     }
     const given = [item.length, item.width, item.height];
@@ -85,11 +90,13 @@ export function checkLoad(
       errors.push(`box ${i}: dimensions ${placedDims} are not those of item ${p.item} (${given})`);
     } else if (item.mayBeVertical) {
       const allowedHeights = given.filter((_, d) => item.mayBeVertical![d]);
-      if (!allowedHeights.includes(p.height)) errors.push(`box ${i}: stands on a side that may not be vertical`);
+      if (!allowedHeights.includes(p.height))
+        errors.push(`box ${i}: stands on a side that may not be vertical`);
     }
   });
   counts.forEach((count, t) => {
-    if (count > items[t]!.quantity) errors.push(`item ${t}: ${count} placed, only ${items[t]!.quantity} given`);
+    if (count > items[t]!.quantity)
+      errors.push(`item ${t}: ${count} placed, only ${items[t]!.quantity} given`);
   });
   if (space.payloadKg !== undefined && weight > space.payloadKg + EPS) {
     errors.push(`weight ${weight} over payload ${space.payloadKg}`);
@@ -121,7 +128,9 @@ export function checkLoad(
       if (items[lower.item]?.fragile) errors.push(`box ${u} rests on fragile box ${l}`);
     });
     if (supported < supportShare * upper.length * upper.width - EPS) {
-      errors.push(`box ${u}: ${((100 * supported) / (upper.length * upper.width)).toFixed(1)} % of its base supported`);
+      errors.push(
+        `box ${u}: ${((100 * supported) / (upper.length * upper.width)).toFixed(1)} % of its base supported`,
+      );
     }
   });
   placements.forEach((p, i) => {
@@ -149,8 +158,10 @@ export function checkLoad(
       const xy =
         overlap1(early.x, early.x + early.length, late.x, late.x + late.length) *
         overlap1(early.y, early.y + early.width, late.y, late.y + late.width);
-      if (late.x >= early.x + early.length - EPS && yz > EPS) errors.push(`box ${b} (later stop) stands between box ${a} and the door`);
-      if (late.z >= early.z + early.height - EPS && xy > EPS) errors.push(`box ${b} (later stop) is above box ${a}`);
+      if (late.x >= early.x + early.length - EPS && yz > EPS)
+        errors.push(`box ${b} (later stop) stands between box ${a} and the door`);
+      if (late.z >= early.z + early.height - EPS && xy > EPS)
+        errors.push(`box ${b} (later stop) is above box ${a}`);
     }
   }
   return errors;

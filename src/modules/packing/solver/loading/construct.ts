@@ -100,7 +100,9 @@ export function construct(rules: ConstructionRules): Construction {
     const left = s.y0 <= space.width - s.y1;
     const dx = front ? s.x0 : space.length - s.x1;
     const dy = left ? s.y0 : space.width - s.y1;
-    const key = multiStop ? [dx, Math.min(dy, s.z0), Math.max(dy, s.z0)] : [dx, dy, s.z0].sort((a, b) => a - b);
+    const key = multiStop
+      ? [dx, Math.min(dy, s.z0), Math.max(dy, s.z0)]
+      : [dx, dy, s.z0].sort((a, b) => a - b);
     return { front, left, key };
   };
 
@@ -186,7 +188,14 @@ export function construct(rules: ConstructionRules): Construction {
     const { dx, dy } = block.orientation;
     for (let i = 0; i < block.nx; i++) {
       for (let j = 0; j < block.ny; j++) {
-        const box = { x0: c.x0 + i * dx, y0: c.y0 + j * dy, z0: c.z0, x1: c.x0 + (i + 1) * dx, y1: c.y0 + (j + 1) * dy, z1: c.z0 + 1 };
+        const box = {
+          x0: c.x0 + i * dx,
+          y0: c.y0 + j * dy,
+          z0: c.z0,
+          x1: c.x0 + (i + 1) * dx,
+          y1: c.y0 + (j + 1) * dy,
+          z1: c.z0 + 1,
+        };
         let area = 0;
         for (const s of supporters) area += footprintOverlap(placed[s.index]!, box);
         if (area < need - 1e-9) return false;
@@ -318,7 +327,8 @@ export function construct(rules: ConstructionRules): Construction {
     const s = spaces[at]!;
     const anchor = anchorOf(s);
     const blocks = blocksFor(s).sort((a, b) => blockOrder(a, b));
-    const wanted = rules.random() < rules.greediness.chance ? 1 + Math.floor(rules.random() * rules.greediness.among) : 1;
+    const wanted =
+      rules.random() < rules.greediness.chance ? 1 + Math.floor(rules.random() * rules.greediness.among) : 1;
     let chosen: PlacedBlock | null = null;
     let found = 0;
     for (const block of blocks) {
@@ -344,11 +354,15 @@ const FILL_ORDERS: Array<[number, number, number]> = [
   [2, 1, 0],
 ];
 
-/** Later stops first (they go deepest), then bigger blocks, then boxes that can carry others. */
+/** Later stops first (they go deepest), then bigger blocks, then shallower, then ones that carry. */
 function blockOrder(a: Block, b: Block): number {
   if (a.type.stop !== b.type.stop) return b.type.stop - a.type.stop;
   const va = a.type.volume * a.nx * a.ny * a.nz;
   const vb = b.type.volume * b.nx * b.ny * b.nz;
   if (va !== vb) return vb - va;
+  // Equal volumes: the shallower block, so walls (and stops) stay together along the length.
+  const da = a.orientation.dx * a.nx;
+  const db = b.orientation.dx * b.nx;
+  if (da !== db) return da - db;
   return Number(b.type.stackable) - Number(a.type.stackable);
 }

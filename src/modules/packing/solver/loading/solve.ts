@@ -78,7 +78,8 @@ function answer(
     moment.y += m * ((b.y0 + b.y1) / 2);
     moment.z += m * ((b.z0 + b.z1) / 2);
   }
-  const cog: Vector3 | null = mass > 0 ? { x: moment.x / mass, y: moment.y / mass, z: moment.z / mass } : null;
+  const cog: Vector3 | null =
+    mass > 0 ? { x: moment.x / mass, y: moment.y / mass, z: moment.z / mass } : null;
   return {
     placements,
     unplaced: unplacedOf(input, types, best),

@@ -80,12 +80,7 @@ export interface Placement {
   orientation: string;
 }
 
-export type UnplacedReason =
-  | 'too_large'
-  | 'outside_contour'
-  | 'too_heavy'
-  | 'payload_reached'
-  | 'no_room';
+export type UnplacedReason = 'too_large' | 'outside_contour' | 'too_heavy' | 'payload_reached' | 'no_room';
 
 export interface Unplaced {
   itemId: string;

@@ -1,0 +1,215 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkLoad } from '../../../../../bench/packing/checker.ts';
+import { mulberry32 } from './random.ts';
+import { solveLoading } from './solve.ts';
+import { chamferedCrossSection } from './space.ts';
+import type { LoadingInput, LoadingItem, LoadingOutput } from './types.ts';
+
+/** Iteration-bound, so answers do not depend on the machine's speed. */
+const FEW = { maxIterations: 30, timeLimitMs: 60_000 };
+
+function solveChecked(input: LoadingInput): LoadingOutput {
+  const output = solveLoading(input);
+  const errors = checkLoad(input.space, input.items, output.placements, input.options?.supportShare ?? 0.75);
+  if (errors.length > 0) throw new Error(JSON.stringify({ errors, placements: output.placements }));
+  return output;
+}
+
+const placedOf = (output: LoadingOutput, itemId: string) =>
+  output.placements.filter((p) => p.itemId === itemId);
+
+describe('loading solver', () => {
+  it('fills a cube with cubes completely', () => {
+    const output = solveChecked({
+      space: { length: 400, width: 400, height: 400 },
+      items: [{ id: 'cube', length: 100, width: 100, height: 100, quantity: 70 }],
+      options: FEW,
+    });
+    assert.equal(output.placements.length, 64);
+    assert.equal(output.volumeUtilization, 1);
+    assert.deepEqual(output.unplaced, [{ itemId: 'cube', item: 0, quantity: 6, reason: 'no_room' }]);
+    assert.deepEqual(output.centreOfGravityOffset, { x: 0, y: 0, z: 0 });
+  });
+
+  it('refuses a box resting on too small a base when support is on, and takes it when off', () => {
+    // A later-stop post must stand deepest; the beam spans the whole length, so it can only lie
+    // on top of the post, 20 % supported.
+    const items: LoadingItem[] = [
+      {
+        id: 'post',
+        length: 2,
+        width: 2,
+        height: 4,
+        quantity: 1,
+        stop: 2,
+        mayBeVertical: [false, false, true],
+      },
+      {
+        id: 'beam',
+        length: 10,
+        width: 2,
+        height: 5,
+        quantity: 1,
+        stop: 1,
+        mayBeVertical: [false, false, true],
+      },
+    ];
+    const space = { length: 10, width: 2, height: 9 };
+    const off = solveChecked({ space, items, options: { ...FEW, supportShare: 0 } });
+    assert.equal(off.placements.length, 2);
+    assert.equal(placedOf(off, 'beam')[0]!.z, 4);
+    const on = solveChecked({ space, items, options: { ...FEW, supportShare: 0.75 } });
+    // Either box alone: the beam on the floor leaves the post nowhere (on top it would block it).
+    assert.equal(on.placements.length, 1);
+    assert.equal(on.placements[0]!.z, 0);
+    assert.equal(on.unplaced.length, 1);
+  });
+
+  it('puts nothing on a fragile box: fragile boxes end up on top', () => {
+    const output = solveChecked({
+      space: { length: 200, width: 200, height: 200 },
+      items: [
+        { id: 'glass', length: 100, width: 100, height: 100, quantity: 4, fragile: true },
+        { id: 'tins', length: 100, width: 100, height: 100, quantity: 4 },
+      ],
+      options: FEW,
+    });
+    assert.equal(output.placements.length, 8);
+    assert.deepEqual(
+      placedOf(output, 'glass').map((p) => p.z),
+      [100, 100, 100, 100],
+    );
+  });
+
+  it('keeps the load on a box within its limit', () => {
+    const output = solveChecked({
+      space: { length: 100, width: 100, height: 300 },
+      items: [
+        { id: 'crate', length: 100, width: 100, height: 100, quantity: 1, weightKg: 10, maxLoadOnTopKg: 15 },
+        { id: 'sack', length: 100, width: 100, height: 100, quantity: 2, weightKg: 10 },
+      ],
+      options: { ...FEW, supportShare: 1 },
+    });
+    // The crate carries at most one sack: it goes in the middle or on top, never at the bottom.
+    assert.equal(output.placements.length, 3);
+    assert.notEqual(placedOf(output, 'crate')[0]!.z, 0);
+  });
+
+  it('a contoured ULD refuses a box that the plain box takes', () => {
+    const item = { id: 'tall', length: 1500, width: 1500, height: 1300, quantity: 1 };
+    const box = { length: 1500, width: 1500, height: 1600 };
+    const plain = solveChecked({ space: box, items: [item], options: FEW });
+    assert.equal(plain.placements.length, 1);
+    const crossSection = chamferedCrossSection(1500, 1600, null, { inset: 400, drop: 400 });
+    const uld = { ...box, crossSection };
+    const contoured = solveChecked({ space: uld, items: [item], options: FEW });
+    assert.equal(contoured.placements.length, 0);
+    assert.deepEqual(contoured.unplaced, [
+      { itemId: 'tall', item: 0, quantity: 1, reason: 'outside_contour' },
+    ]);
+    // A narrower box stands clear of the chamfer.
+    const narrow = solveChecked({
+      space: uld,
+      items: [{ ...item, width: 1100, height: 1500 }],
+      options: FEW,
+    });
+    assert.equal(narrow.placements.length, 1);
+    assert.ok(narrow.volumeUtilization > (1000 * 1100 * 1500) / (1500 * 1500 * 1600));
+  });
+
+  it('loads later stops deeper so that earlier stops leave first', () => {
+    const cube = {
+      length: 100,
+      width: 100,
+      height: 100,
+      quantity: 2,
+      mayBeVertical: [true, true, true] as [boolean, boolean, boolean],
+    };
+    const output = solveChecked({
+      space: { length: 300, width: 100, height: 200 },
+      items: [
+        { ...cube, id: 'first', stop: 1 },
+        { ...cube, id: 'second', stop: 2 },
+        { ...cube, id: 'third', stop: 3 },
+      ],
+      options: FEW,
+    });
+    assert.equal(output.placements.length, 6);
+    for (const [id, x] of [
+      ['third', 0],
+      ['second', 100],
+      ['first', 200],
+    ] as const) {
+      assert.deepEqual(
+        placedOf(output, id).map((p) => p.x),
+        [x, x],
+        id,
+      );
+    }
+  });
+
+  it('answers weight, centre of gravity and loading steps', () => {
+    const output = solveChecked({
+      space: { length: 200, width: 100, height: 100, payloadKg: 25 },
+      items: [{ id: 'block', length: 100, width: 100, height: 100, quantity: 3, weightKg: 10 }],
+      options: FEW,
+    });
+    assert.equal(output.placements.length, 2);
+    assert.equal(output.totalWeightKg, 20);
+    assert.equal(output.weightUtilization, 0.8);
+    assert.deepEqual(output.unplaced, [{ itemId: 'block', item: 0, quantity: 1, reason: 'payload_reached' }]);
+    assert.deepEqual(
+      output.placements.map((p) => [p.step, p.x]),
+      [
+        [1, 0],
+        [2, 100],
+      ],
+    );
+    assert.deepEqual(output.centreOfGravity, { x: 100, y: 50, z: 50 });
+  });
+
+  it('every answer on random instances passes the independent checker', () => {
+    const random = mulberry32(7);
+    const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+    for (let round = 0; round < 40; round++) {
+      const width = int(100, 300);
+      const height = int(100, 300);
+      const contoured = round % 4 === 3;
+      const space = {
+        length: int(200, 600),
+        width,
+        height,
+        payloadKg: round % 3 === 0 ? int(50, 400) : undefined,
+        crossSection: contoured
+          ? chamferedCrossSection(width, height, { inset: 40, drop: 60 }, null)
+          : undefined,
+      };
+      const items: LoadingItem[] = Array.from({ length: int(1, 6) }, (_, i) => ({
+        id: `t${i}`,
+        length: int(20, 120),
+        width: int(20, 120),
+        height: int(20, 120),
+        quantity: int(1, 25),
+        weightKg: int(1, 20),
+        mayBeVertical: [random() < 0.7, random() < 0.7, true],
+        fragile: random() < 0.15,
+        maxLoadOnTopKg: random() < 0.15 ? int(5, 60) : undefined,
+        stop: round % 2 === 0 ? int(1, 3) : undefined,
+      }));
+      const supportShare = [0, 0.5, 0.75, 1][round % 4]!;
+      const input = {
+        space,
+        items,
+        options: { maxIterations: 8, timeLimitMs: 60_000, seed: round, supportShare },
+      };
+      const output = solveChecked(input);
+      const placed = output.placements.length + output.unplaced.reduce((sum, u) => sum + u.quantity, 0);
+      assert.equal(
+        placed,
+        items.reduce((sum, item) => sum + item.quantity, 0),
+        `round ${round}`,
+      );
+    }
+  });
+});
