@@ -31,6 +31,11 @@ export interface ConstructionRules {
   /** The search's randomness: 0 always the best block; otherwise one of the top few, sometimes. */
   random: () => number;
   greediness: { chance: number; among: number };
+  /**
+   * How a block is valued: its volume, or its volume less the slivers it leaves in the space
+   * along each axis that no remaining box can use (a best-fit rule).
+   */
+  scoring: 'volume' | 'fit';
 }
 
 export interface Construction {
@@ -69,7 +74,17 @@ export function blocksUnloading(earlier: Cuboid, later: Cuboid): boolean {
   return later.z0 >= earlier.z1 && footprintOverlap(earlier, later) > 0;
 }
 
-export function construct(rules: ConstructionRules): Construction {
+export interface ConstructionState {
+  choices(limit: number): PlacedBlock[];
+  place(block: PlacedBlock): void;
+  result(): Construction;
+}
+
+/**
+ * A load under construction; with `prefix` (blocks of an earlier construction, in their order)
+ * it first places those as they were, which is how the search rebuilds the end of a load.
+ */
+export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[] = []): ConstructionState {
   const { space, types } = rules;
   const payload = space.payloadKg ?? Number.POSITIVE_INFINITY;
   const multiStop = new Set(types.map((t) => t.stop)).size > 1;
@@ -322,26 +337,69 @@ export function construct(rules: ConstructionRules): Construction {
     spaces = kept;
   };
 
-  while (spaces.length > 0) {
-    const at = pickSpace();
-    const s = spaces[at]!;
-    const anchor = anchorOf(s);
-    const blocks = blocksFor(s).sort((a, b) => blockOrder(a, b));
-    const wanted =
-      rules.random() < rules.greediness.chance ? 1 + Math.floor(rules.random() * rules.greediness.among) : 1;
-    let chosen: PlacedBlock | null = null;
-    let found = 0;
-    for (const block of blocks) {
-      const candidate = tryPlace(s, block, anchor);
-      if (!candidate) continue;
-      chosen = candidate;
-      found++;
-      if (found >= wanted) break;
+  /** Blocks best first: later stops, then score, then shallower, then those that can carry. */
+  const ranked = (blocks: Block[], s: Cuboid): Block[] => {
+    const { minDim } = smallestLeft();
+    const extent = [s.x1 - s.x0, s.y1 - s.y0, s.z1 - s.z0];
+    const scored = blocks.map((block) => {
+      const o = block.orientation;
+      const size = [o.dx * block.nx, o.dy * block.ny, o.dz * block.nz];
+      let score = size[0]! * size[1]! * size[2]!;
+      if (rules.scoring === 'fit') {
+        for (let axis = 0; axis < 3; axis++) {
+          const left = extent[axis]! - size[axis]!;
+          if (left > 0 && left < minDim) score -= (left * (size[0]! * size[1]! * size[2]!)) / size[axis]!;
+        }
+      }
+      return { block, score, depth: size[0]! };
+    });
+    scored.sort(
+      (a, b) =>
+        b.block.type.stop - a.block.type.stop ||
+        b.score - a.score ||
+        a.depth - b.depth ||
+        Number(b.block.type.stackable) - Number(a.block.type.stackable),
+    );
+    return scored.map((entry) => entry.block);
+  };
+
+  for (const p of prefix) place(p);
+  /** The next step's feasible blocks, best first (at most `limit`); spaces that take none go. */
+  const choices = (limit: number): PlacedBlock[] => {
+    while (spaces.length > 0) {
+      const at = pickSpace();
+      const s = spaces[at]!;
+      const anchor = anchorOf(s);
+      const found: PlacedBlock[] = [];
+      // Alternatives differ in box type or orientation, not just in a block's proportions.
+      const kinds = new Set<string>();
+      for (const block of ranked(blocksFor(s), s)) {
+        const kind = `${block.type.index} ${block.orientation.code}`;
+        if (kinds.has(kind)) continue;
+        const candidate = tryPlace(s, block, anchor);
+        if (!candidate) continue;
+        kinds.add(kind);
+        found.push(candidate);
+        if (found.length >= limit) break;
+      }
+      if (found.length > 0) return found;
+      spaces.splice(at, 1);
     }
-    if (chosen) place(chosen);
-    else spaces.splice(at, 1);
+    return [];
+  };
+
+  return { choices, place, result: () => ({ placed, remaining, volume, weight }) };
+}
+
+export function construct(rules: ConstructionRules, prefix: PlacedBlock[] = []): Construction {
+  const state = startConstruction(rules, prefix);
+  for (;;) {
+    const { chance, among } = rules.greediness;
+    const wanted = rules.random() < chance ? 1 + Math.floor(rules.random() * among) : 1;
+    const found = state.choices(wanted);
+    if (found.length === 0) return state.result();
+    state.place(found[found.length - 1]!);
   }
-  return { placed, remaining, volume, weight };
 }
 
 /** Fill priorities: which axis a block grows along first, second and third. */
@@ -353,16 +411,3 @@ const FILL_ORDERS: Array<[number, number, number]> = [
   [2, 0, 1],
   [2, 1, 0],
 ];
-
-/** Later stops first (they go deepest), then bigger blocks, then shallower, then ones that carry. */
-function blockOrder(a: Block, b: Block): number {
-  if (a.type.stop !== b.type.stop) return b.type.stop - a.type.stop;
-  const va = a.type.volume * a.nx * a.ny * a.nz;
-  const vb = b.type.volume * b.nx * b.ny * b.nz;
-  if (va !== vb) return vb - va;
-  // Equal volumes: the shallower block, so walls (and stops) stay together along the length.
-  const da = a.orientation.dx * a.nx;
-  const db = b.orientation.dx * b.nx;
-  if (da !== db) return da - db;
-  return Number(b.type.stackable) - Number(a.type.stackable);
-}

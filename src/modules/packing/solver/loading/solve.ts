@@ -5,7 +5,13 @@
  * fullest load. The module runs it in a worker thread; nothing here does I/O.
  */
 import { type BoxType, boxTypesOf } from './box-types.ts';
-import { type Construction, construct, type PlacedBlock } from './construct.ts';
+import {
+  type Construction,
+  type ConstructionRules,
+  construct,
+  type PlacedBlock,
+  startConstruction,
+} from './construct.ts';
 import { mulberry32 } from './random.ts';
 import { type Cuboid, spaceContains, usableVolume } from './space.ts';
 import type { LoadingInput, LoadingOutput, Placement, Unplaced, UnplacedReason, Vector3 } from './types.ts';
@@ -21,6 +27,42 @@ const GREEDINESS = [
   { chance: 0.5, among: 4 },
 ];
 
+/** How many next blocks the pilot method weighs at each step by completing the load greedily. */
+const PILOT_WIDTH = 3;
+
+/**
+ * The pilot method (a one-step look-ahead, as in Fanslau and Bortfeldt's tree search with
+ * width one): at each step, complete the load greedily after each of the best few next blocks
+ * and keep the block whose completion is fullest. Every completion is a whole load, so stopping
+ * at the deadline loses nothing.
+ */
+function pilot(
+  rules: ConstructionRules,
+  scoring: ConstructionRules['scoring'],
+  width: number,
+  consider: (c: Construction) => void,
+  spent: () => boolean,
+): void {
+  const greedy = { ...rules, scoring, greediness: { chance: 0, among: 1 } };
+  const prefix: PlacedBlock[] = [];
+  for (;;) {
+    const next = startConstruction(greedy, prefix).choices(width);
+    if (next.length === 0) return;
+    let chosen = next[0]!;
+    let fullest = -1;
+    for (const option of next) {
+      const completed = construct(greedy, [...prefix, option]);
+      consider(completed);
+      if (completed.volume > fullest) {
+        fullest = completed.volume;
+        chosen = option;
+      }
+      if (spent()) return;
+    }
+    prefix.push(chosen);
+  }
+}
+
 export function solveLoading(input: LoadingInput): LoadingOutput {
   const started = performance.now();
   const options = input.options ?? {};
@@ -28,23 +70,38 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   const maxIterations = options.maxIterations ?? Number.POSITIVE_INFINITY;
   const random = mulberry32(options.seed ?? 1);
   const types = boxTypesOf(input.items);
-  const rules = {
+  const rules: ConstructionRules = {
     space: input.space,
     types,
     supportShare: options.supportShare ?? DEFAULT_SUPPORT_SHARE,
     random,
     greediness: { chance: 0, among: 1 },
+    scoring: 'volume',
   };
   const total = types.reduce((sum, t) => sum + t.volume * t.item.quantity, 0);
-  let best: Construction = construct(rules);
-  let iterations = 1;
-  while (iterations < maxIterations && performance.now() < deadline && best.volume < total) {
-    rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
-    const next = construct(rules);
+  let best: Construction | null = null;
+  let iterations = 0;
+  const consider = (c: Construction) => {
     iterations++;
-    if (next.volume > best.volume) best = next;
+    if (!best || c.volume >= best.volume) best = c;
+  };
+  const spent = () => iterations >= maxIterations || performance.now() >= deadline || best!.volume >= total;
+
+  consider(construct(rules));
+  const greedyVolume = best!.volume;
+  rules.scoring = 'fit';
+  consider(construct(rules));
+  const scoring = best!.volume > greedyVolume ? 'fit' : 'volume';
+  if (!spent()) pilot(rules, scoring, PILOT_WIDTH, consider, spent);
+  while (!spent()) {
+    rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
+    rules.scoring = random() < 0.5 ? 'volume' : 'fit';
+    // Odd turns start afresh; even turns keep the first part of the best load and rebuild the rest.
+    const kept = best!.placed;
+    const keep = iterations % 2 === 0 ? Math.floor(kept.length * (0.3 + 0.6 * random())) : 0;
+    consider(construct(rules, kept.slice(0, keep)));
   }
-  return answer(input, types, best, iterations, performance.now() - started);
+  return answer(input, types, best!, iterations, performance.now() - started);
 }
 
 function answer(
