@@ -337,7 +337,7 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
     spaces = kept;
   };
 
-  /** Blocks best first: later stops, then score, then shallower, then those that can carry. */
+  /** Blocks best first: later stops, then score, then shallower or flatter, then carriers. */
   const ranked = (blocks: Block[], s: Cuboid): Block[] => {
     const { minDim } = smallestLeft();
     const extent = [s.x1 - s.x0, s.y1 - s.y0, s.z1 - s.z0];
@@ -351,7 +351,9 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
           if (left > 0 && left < minDim) score -= (left * (size[0]! * size[1]! * size[2]!)) / size[axis]!;
         }
       }
-      return { block, score, depth: size[0]! };
+      // Ties: with stops, the shallower block keeps a stop's boxes in one wall along the length;
+      // otherwise the flatter one keeps the load low and the tops usable.
+      return { block, score, depth: multiStop ? size[0]! : size[2]! };
     });
     scored.sort(
       (a, b) =>
