@@ -166,17 +166,20 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
           type.stackable ? Math.floor(sz / orientation.dz) : 1,
         ];
         const seen = new Set<number>();
+        // Per fill order: the fullest block, the layer (two axes only) and the row (one axis).
         for (const order of FILL_ORDERS) {
-          const n = [1, 1, 1];
-          let budget = left;
-          for (const axis of order) {
-            n[axis] = Math.max(1, Math.min(fit[axis]!, budget));
-            budget = Math.floor(budget / n[axis]!);
+          for (let axes = 3; axes >= 1; axes--) {
+            const n = [1, 1, 1];
+            let budget = left;
+            for (const axis of order.slice(0, axes)) {
+              n[axis] = Math.max(1, Math.min(fit[axis]!, budget));
+              budget = Math.floor(budget / n[axis]!);
+            }
+            const key = (n[0]! * 1000 + n[1]!) * 1000 + n[2]!;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            blocks.push({ type, orientation, nx: n[0]!, ny: n[1]!, nz: n[2]! });
           }
-          const key = (n[0]! * 1000 + n[1]!) * 1000 + n[2]!;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          blocks.push({ type, orientation, nx: n[0]!, ny: n[1]!, nz: n[2]! });
         }
       }
     }
@@ -376,7 +379,7 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
       // Alternatives differ in box type or orientation, not just in a block's proportions.
       const kinds = new Set<string>();
       for (const block of ranked(blocksFor(s), s)) {
-        const kind = `${block.type.index} ${block.orientation.code}`;
+        const kind = `${block.type.index} ${block.orientation.code} ${Number(block.nx > 1) + Number(block.ny > 1) + Number(block.nz > 1)}`;
         if (kinds.has(kind)) continue;
         const candidate = tryPlace(s, block, anchor);
         if (!candidate) continue;

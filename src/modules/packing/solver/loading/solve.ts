@@ -28,7 +28,7 @@ const GREEDINESS = [
 ];
 
 /** How many next blocks the pilot method weighs at each step by completing the load greedily. */
-const PILOT_WIDTH = 3;
+const PILOT_WIDTH = 12;
 
 /**
  * The pilot method (a one-step look-ahead, as in Fanslau and Bortfeldt's tree search with
