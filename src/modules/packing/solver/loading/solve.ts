@@ -1,8 +1,9 @@
 /**
  * The loading solver: a synchronous pure function with a deadline. It builds a load greedily
- * (block building over maximal spaces, construct.ts), then spends the time budget on randomized
- * restarts (a GRASP: each restart sometimes takes one of the next-best blocks) and keeps the
- * fullest load. The module runs it in a worker thread; nothing here does I/O.
+ * (block building over maximal spaces, construct.ts) under two block scores, then runs the pilot
+ * method (a one-step look-ahead, below), then spends what is left of the budget on randomized
+ * restarts and rebuilds of the best load's tail (a GRASP), keeping the fullest load. The module
+ * will run it in a worker thread; nothing here does I/O.
  */
 import { type BoxType, boxTypesOf } from './box-types.ts';
 import {
