@@ -1,0 +1,211 @@
+/**
+ * Placing boxes inside one carton with extreme points (Crainic, Perboli & Tadei 2008, "Extreme
+ * point-based heuristics for three-dimensional bin packing"): each box placed adds the corners
+ * where the next may go, each projected back along the axes onto the nearest wall or box, so the
+ * next box sits snug. A box goes at the candidate point lowest, then nearest the back, then the
+ * left, in the orientation that leaves it flattest. No support rule (a carton is filled, closed and
+ * shaken; dunnage fills the gaps), but `noStack` is kept: nothing may lie above such a box.
+ */
+
+import type { Orientation } from './types.ts';
+
+export const ALL_ORIENTATIONS: readonly Orientation[] = ['lwh', 'wlh', 'lhw', 'hlw', 'whl', 'hwl'];
+export const UPRIGHT_ORIENTATIONS: readonly Orientation[] = ['lwh', 'wlh'];
+
+/** The extents along x, y, z of a box with sides [l, w, h] turned to an orientation. */
+export function extentsOf(
+  l: number,
+  w: number,
+  h: number,
+  orientation: Orientation,
+): [number, number, number] {
+  switch (orientation) {
+    case 'lwh':
+      return [l, w, h];
+    case 'wlh':
+      return [w, l, h];
+    case 'lhw':
+      return [l, h, w];
+    case 'hlw':
+      return [h, l, w];
+    case 'whl':
+      return [w, h, l];
+    case 'hwl':
+      return [h, w, l];
+  }
+}
+
+/** A box to place: its sides, the orientations it allows and whether anything may rest on it. */
+export interface BoxShape {
+  l: number;
+  w: number;
+  h: number;
+  orientations: readonly Orientation[];
+  noStack: boolean;
+}
+
+export interface Placement {
+  x: number;
+  y: number;
+  z: number;
+  dx: number;
+  dy: number;
+  dz: number;
+  orientation: Orientation;
+}
+
+/** Whether a box fits alone in a space, in some allowed orientation. */
+export function fitsAlone(shape: BoxShape, L: number, W: number, H: number): boolean {
+  for (const o of shape.orientations) {
+    const [dx, dy, dz] = extentsOf(shape.l, shape.w, shape.h, o);
+    if (dx <= L && dy <= W && dz <= H) return true;
+  }
+  return false;
+}
+
+const overlaps = (a: number, da: number, b: number, db: number) => a < b + db && b < a + da;
+
+/** One carton's inner space being filled; boxes are only added. */
+export class Layout {
+  readonly placed: Placement[] = [];
+  private readonly noStack: boolean[] = [];
+  private points: Array<[number, number, number]> = [[0, 0, 0]];
+
+  constructor(
+    readonly L: number,
+    readonly W: number,
+    readonly H: number,
+  ) {}
+
+  clone(): Layout {
+    const copy = new Layout(this.L, this.W, this.H);
+    copy.placed.push(...this.placed);
+    copy.noStack.push(...this.noStack);
+    copy.points = this.points.slice();
+    return copy;
+  }
+
+  /** Places the box at its best candidate point and answers where, or null if it fits nowhere. */
+  place(shape: BoxShape): Placement | null {
+    let best: Placement | null = null;
+    const tried = new Set<string>();
+    for (const orientation of shape.orientations) {
+      const [dx, dy, dz] = extentsOf(shape.l, shape.w, shape.h, orientation);
+      const key = `${dx},${dy},${dz}`;
+      if (tried.has(key)) continue;
+      tried.add(key);
+      if (dx > this.L || dy > this.W || dz > this.H) continue;
+      for (const [x, y, z] of this.points) {
+        if (best && !this.better(x, y, z, dz, best)) continue;
+        if (x + dx > this.L || y + dy > this.W || z + dz > this.H) continue;
+        if (!this.free(x, y, z, dx, dy, dz, shape.noStack)) continue;
+        best = { x, y, z, dx, dy, dz, orientation };
+      }
+    }
+    if (best) this.commit(best, shape.noStack);
+    return best;
+  }
+
+  /** Lowest first, then nearest the back wall, then the left, then the flatter. */
+  private better(x: number, y: number, z: number, dz: number, than: Placement): boolean {
+    if (z !== than.z) return z < than.z;
+    if (y !== than.y) return y < than.y;
+    if (x !== than.x) return x < than.x;
+    return dz < than.dz;
+  }
+
+  private free(
+    x: number,
+    y: number,
+    z: number,
+    dx: number,
+    dy: number,
+    dz: number,
+    noStack: boolean,
+  ): boolean {
+    for (let i = 0; i < this.placed.length; i++) {
+      const b = this.placed[i]!;
+      const xy = overlaps(x, dx, b.x, b.dx) && overlaps(y, dy, b.y, b.dy);
+      if (!xy) continue;
+      if (overlaps(z, dz, b.z, b.dz)) return false;
+      // Above a box that takes nothing on top, or a box that takes nothing on top under another.
+      if (this.noStack[i] && z >= b.z + b.dz) return false;
+      if (noStack && b.z >= z + dz) return false;
+    }
+    return true;
+  }
+
+  private commit(p: Placement, noStack: boolean): void {
+    this.placed.push(p);
+    this.noStack.push(noStack);
+    const { x, y, z, dx, dy, dz } = p;
+    const candidates: Array<[number, number, number]> = [
+      [x + dx, y, z],
+      [x + dx, this.projectY(x + dx, y, z), z],
+      [x + dx, y, this.projectZ(x + dx, y, z)],
+      [x, y + dy, z],
+      [this.projectX(x, y + dy, z), y + dy, z],
+      [x, y + dy, this.projectZ(x, y + dy, z)],
+      [x, y, z + dz],
+      [this.projectX(x, y, z + dz), y, z + dz],
+      [x, this.projectY(x, y, z + dz), z + dz],
+    ];
+    const seen = new Set<string>();
+    const next: Array<[number, number, number]> = [];
+    for (const point of [...this.points, ...candidates]) {
+      const [px, py, pz] = point;
+      if (px >= this.L || py >= this.W || pz >= this.H) continue;
+      const key = `${px},${py},${pz}`;
+      if (seen.has(key) || this.occupied(px, py, pz)) continue;
+      seen.add(key);
+      next.push(point);
+    }
+    this.points = next;
+  }
+
+  private occupied(px: number, py: number, pz: number): boolean {
+    for (const b of this.placed) {
+      if (px >= b.x && px < b.x + b.dx && py >= b.y && py < b.y + b.dy && pz >= b.z && pz < b.z + b.dz) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Slides a point towards x = 0 until it meets a box's far face or the wall. */
+  private projectX(px: number, py: number, pz: number): number {
+    let to = 0;
+    for (const b of this.placed) {
+      const face = b.x + b.dx;
+      if (face <= px && face > to && py >= b.y && py < b.y + b.dy && pz >= b.z && pz < b.z + b.dz) to = face;
+    }
+    return to;
+  }
+
+  private projectY(px: number, py: number, pz: number): number {
+    let to = 0;
+    for (const b of this.placed) {
+      const face = b.y + b.dy;
+      if (face <= py && face > to && px >= b.x && px < b.x + b.dx && pz >= b.z && pz < b.z + b.dz) to = face;
+    }
+    return to;
+  }
+
+  private projectZ(px: number, py: number, pz: number): number {
+    let to = 0;
+    for (const b of this.placed) {
+      const face = b.z + b.dz;
+      if (face <= pz && face > to && px >= b.x && px < b.x + b.dx && py >= b.y && py < b.y + b.dy) to = face;
+    }
+    return to;
+  }
+}
+
+/** Places boxes in the given order; answers every placement (in that order) or null at the first miss. */
+export function placeAll(shapes: readonly BoxShape[], L: number, W: number, H: number): Placement[] | null {
+  const layout = new Layout(L, W, H);
+  for (const shape of shapes) {
+    if (!layout.place(shape)) return null;
+  }
+  return layout.placed;
+}

@@ -1,0 +1,256 @@
+/**
+ * The carton packing solver, pure (no I/O), synchronous, bounded by a deadline:
+ *
+ * 1. Items no usable carton takes alone are set aside with their reason: too big in every allowed
+ *    orientation, too heavy for every carton they fit, or the fill cap too low for every carton
+ *    that fits and carries them. All their units are reported; nothing is dropped silently.
+ * 2. Construction, best fit decreasing by outer volume: pieces biggest first, each into the open
+ *    package whose carton grows least (kept if it fits around the others, otherwise repacked into
+ *    the smallest carton that takes them all), or a new package of its own smallest carton.
+ * 3. Improvement until the deadline, the iteration budget or a long stall: merge two packages
+ *    into one carton when the outer volume does not grow; ruin a few packages (the emptiest most
+ *    likely) and reinsert their pieces in a disturbed order; shrink a package by trying shuffled
+ *    placement orders in smaller cartons; now and then restart the construction from a shuffled
+ *    order. A change is kept when it is no worse, and the best plan found is answered.
+ *
+ * The objective is lexicographic and exact: total outer volume, then the number of packages, then
+ * cost. Weight limits, the fill cap, orientations and no-stack are never relaxed. Equal input,
+ * seed and iteration budget give equal output.
+ */
+
+import { CartonModel, type Pack } from './model.ts';
+import { mulberry32 } from './random.ts';
+import type { CartonSolverInput, CartonSolverOutput, PlannedPackage, UnfitItem } from './types.ts';
+
+const DEFAULT_TIME_LIMIT_MS = 1000;
+/** Stop after this many steps (times the pieces, at least) without a better plan. */
+const STALL_PER_UNIT = 40;
+const MIN_STALL = 400;
+const RESTART_AFTER = 150;
+
+type Plan = Pack[];
+
+interface Score {
+  volume: number;
+  count: number;
+  cost: number;
+}
+
+export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
+  const started = performance.now();
+  const deadline = started + (input.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
+  const maxIterations = input.maxIterations ?? Number.POSITIVE_INFINITY;
+  const random = mulberry32(input.seed ?? 1);
+  const model = new CartonModel(input);
+  const score = (plan: Plan): Score => {
+    let volume = 0;
+    let cost = 0;
+    for (const pack of plan) {
+      volume += model.cartons[pack.carton]!.outerVolume;
+      cost += model.cartons[pack.carton]!.cost;
+    }
+    return { volume, count: plan.length, cost };
+  };
+
+  const everything = model.units.map((_, u) => u);
+  let current = insert(model, [], byVolume(model, everything, undefined));
+  let currentScore = score(current);
+  let best = current;
+  let bestScore = currentScore;
+  const optimum = model.outerLowerBound(
+    everything.reduce((sum, u) => sum + model.units[u]!.volume, 0),
+    everything.reduce((sum, u) => sum + model.units[u]!.weight, 0),
+  );
+
+  let iterations = 0;
+  let sinceBest = 0;
+  const stall = Math.max(MIN_STALL, STALL_PER_UNIT * model.units.length);
+  let timedOut = false;
+  while (current.length > 0 && iterations < maxIterations && sinceBest < stall) {
+    if (bestScore.count === 1 && bestScore.volume <= optimum) break; // one carton, the smallest possible
+    if (performance.now() > deadline) {
+      timedOut = true;
+      break;
+    }
+    iterations++;
+    sinceBest++;
+    let candidate: Plan | null;
+    const draw = random();
+    if (sinceBest % RESTART_AFTER === 0) {
+      candidate = insert(model, [], byVolume(model, everything, random));
+    } else if (draw < 0.25) {
+      candidate = merge(model, current, random);
+    } else if (draw < 0.4) {
+      candidate = shrink(model, current, random);
+    } else {
+      candidate = ruinAndRecreate(model, current, random);
+    }
+    if (!candidate) continue;
+    const candidateScore = score(candidate);
+    if (sinceBest % RESTART_AFTER === 0 || compare(candidateScore, currentScore) <= 0) {
+      current = candidate;
+      currentScore = candidateScore;
+    }
+    if (compare(currentScore, bestScore) < 0) {
+      best = current;
+      bestScore = currentScore;
+      sinceBest = 0;
+    }
+  }
+  return answer(model, best, bestScore, { iterations, elapsedMs: performance.now() - started, timedOut });
+}
+
+function compare(a: Score, b: Score): number {
+  return a.volume - b.volume || a.count - b.count || a.cost - b.cost;
+}
+
+/** Biggest first; with `random`, each volume weighed by a draw in [0.6, 1.4). */
+function byVolume(
+  model: CartonModel,
+  units: readonly number[],
+  random: (() => number) | undefined,
+): number[] {
+  const keyed = units.map((u) => ({ u, key: model.units[u]!.volume * (random ? 0.6 + 0.8 * random() : 1) }));
+  return keyed.sort((a, b) => b.key - a.key || a.u - b.u).map((k) => k.u);
+}
+
+/** Best fit by outer volume grown; a piece alone gets the smallest carton that takes it. */
+function insert(model: CartonModel, plan: Plan, units: readonly number[]): Plan {
+  const packs = [...plan];
+  for (const u of units) {
+    const unit = model.units[u]!;
+    const alone = model.smallestCarton([u])!;
+    let bestGrowth = model.cartons[alone.carton]!.outerVolume;
+    let chosen: { at: number; pack: Pack } | null = null;
+    for (let at = 0; at < packs.length; at++) {
+      const pack = packs[at]!;
+      const grown = model.grow(pack, u);
+      if (grown) {
+        chosen = { at, pack: grown };
+        break;
+      }
+      const own = model.cartons[pack.carton]!.outerVolume;
+      const floor = model.outerLowerBound(pack.volume + unit.volume, pack.weight + unit.weight) - own;
+      if (floor > bestGrowth || (floor === bestGrowth && chosen)) continue;
+      const fitted = model.smallestCarton([...pack.units, u]);
+      if (!fitted) continue;
+      const growth = model.cartons[fitted.carton]!.outerVolume - own;
+      if (growth < bestGrowth || (growth === bestGrowth && !chosen)) {
+        bestGrowth = growth;
+        chosen = { at, pack: model.packOf(fitted) };
+      }
+    }
+    if (chosen) packs[chosen.at] = chosen.pack;
+    else packs.push(model.packOf(alone));
+  }
+  return packs;
+}
+
+function pick(plan: Plan, random: () => number): number {
+  return Math.floor(random() * plan.length);
+}
+
+/** Two packages into the smallest carton that takes both, if that is no bigger than the two. */
+function merge(model: CartonModel, plan: Plan, random: () => number): Plan | null {
+  if (plan.length < 2) return null;
+  const a = pick(plan, random);
+  let b = pick(plan, random);
+  if (b === a) b = (a + 1) % plan.length;
+  const [first, second] = [plan[a]!, plan[b]!];
+  if (first.volume + second.volume > model.largestCap) return null;
+  const fitted = model.smallestCarton([...first.units, ...second.units]);
+  if (!fitted) return null;
+  const before = model.cartons[first.carton]!.outerVolume + model.cartons[second.carton]!.outerVolume;
+  if (model.cartons[fitted.carton]!.outerVolume > before) return null;
+  return [...plan.filter((_, i) => i !== a && i !== b), model.packOf(fitted)];
+}
+
+/** One package into a smaller carton, by a shuffled placement order. */
+function shrink(model: CartonModel, plan: Plan, random: () => number): Plan | null {
+  const at = pick(plan, random);
+  const pack = plan[at]!;
+  if (pack.carton === 0) return null;
+  const fitted = model.smallestCarton(pack.units, random, pack.carton);
+  if (!fitted) return null;
+  return plan.map((p, i) => (i === at ? model.packOf(fitted) : p));
+}
+
+/** Empties one to three packages, the emptiest most likely, and puts their pieces back. */
+function ruinAndRecreate(model: CartonModel, plan: Plan, random: () => number): Plan | null {
+  if (plan.length === 0) return null;
+  const count = 1 + Math.floor(random() * Math.min(3, plan.length));
+  const emptiness = plan.map((pack) => 1.05 - pack.volume / model.cartons[pack.carton]!.innerVolume);
+  const removed = new Set<number>();
+  while (removed.size < count) {
+    const total = emptiness.reduce((sum, e, i) => sum + (removed.has(i) ? 0 : e), 0);
+    let draw = random() * total;
+    for (let i = 0; i < plan.length; i++) {
+      if (removed.has(i)) continue;
+      draw -= emptiness[i]!;
+      if (draw <= 0) {
+        removed.add(i);
+        break;
+      }
+    }
+    if (draw > 0) removed.add([...plan.keys()].find((i) => !removed.has(i))!);
+  }
+  const kept = plan.filter((_, i) => !removed.has(i));
+  const loose = [...removed].flatMap((i) => plan[i]!.units);
+  // Shuffle the kept packages too, so pieces try other hosts first.
+  for (let i = kept.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [kept[i], kept[j]] = [kept[j]!, kept[i]!];
+  }
+  return insert(model, kept, byVolume(model, loose, random));
+}
+
+function answer(
+  model: CartonModel,
+  plan: Plan,
+  total: Score,
+  stats: CartonSolverOutput['stats'],
+): CartonSolverOutput {
+  const unitNumber = new Map<number, number>();
+  const packages: PlannedPackage[] = plan
+    .map((pack) => {
+      const carton = model.cartons[pack.carton]!;
+      return {
+        carton: carton.ref,
+        inner: carton.inner,
+        outer: carton.outer,
+        items: pack.units.map((u, k) => {
+          const { item } = model.units[u]!;
+          const unit = unitNumber.get(item) ?? 0;
+          unitNumber.set(item, unit + 1);
+          const p = pack.layout.placed[k]!;
+          return {
+            itemId: model.input.items[item]!.id,
+            unit,
+            x: p.x,
+            y: p.y,
+            z: p.z,
+            orientation: p.orientation,
+            placed: { length: p.dx, width: p.dy, height: p.dz },
+          };
+        }),
+        fillRatio: pack.volume / carton.innerVolume,
+        grossGrams: pack.weight + carton.tare,
+        costMinor: carton.cost,
+      };
+    })
+    .sort(
+      (a, b) =>
+        b.outer.length * b.outer.width * b.outer.height - a.outer.length * a.outer.width * a.outer.height,
+    );
+  const unfit: UnfitItem[] = [];
+  model.input.items.forEach((item, index) => {
+    const reason = model.unfitReason[index];
+    if (reason) unfit.push({ itemId: item.id, quantity: item.quantity, reason });
+  });
+  return {
+    packages,
+    unfit,
+    totals: { outerVolumeMm3: total.volume, packageCount: total.count, costMinor: total.cost },
+    stats,
+  };
+}
