@@ -11,6 +11,8 @@ import {
   type BoxShape,
   fitsAlone,
   Layout,
+  POLICIES,
+  type Policy,
   placeAll,
   UPRIGHT_ORIENTATIONS,
 } from './placement.ts';
@@ -75,6 +77,7 @@ function compileCartons(input: CartonSolverInput): Carton[] {
 
 export interface Fitted {
   carton: number;
+  policy: Policy;
   /** In placement order. */
   units: number[];
 }
@@ -179,20 +182,18 @@ export class CartonModel {
     const orders = random
       ? [this.shuffled(units, random)]
       : ORDERINGS.map((compare) => this.sorted(units, compare));
+    const policies = random ? [POLICIES[Math.floor(random() * POLICIES.length)]!] : POLICIES;
     let found: Fitted | null = null;
     search: for (let c = 0; c < below; c++) {
       if (!this.admits(c, units, volume, weight)) continue;
       const { length, width, height } = this.cartons[c]!.inner;
-      for (const order of orders) {
-        const placements = placeAll(
-          order.map((u) => this.units[u]!.shape),
-          length,
-          width,
-          height,
-        );
-        if (placements) {
-          found = { carton: c, units: order };
-          break search;
+      for (const policy of policies) {
+        for (const order of orders) {
+          const shapes = order.map((u) => this.units[u]!.shape);
+          if (placeAll(shapes, length, width, height, policy)) {
+            found = { carton: c, policy, units: order };
+            break search;
+          }
         }
       }
     }
@@ -203,7 +204,7 @@ export class CartonModel {
   /** A pack from a fitted answer, its layout replayed (placement is deterministic) so it can grow. */
   packOf(fitted: Fitted): Pack {
     const { length, width, height } = this.cartons[fitted.carton]!.inner;
-    const layout = new Layout(length, width, height);
+    const layout = new Layout(length, width, height, fitted.policy);
     let volume = 0;
     let weight = 0;
     for (const u of fitted.units) {

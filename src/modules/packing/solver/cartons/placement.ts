@@ -2,8 +2,8 @@
  * Placing boxes inside one carton with extreme points (Crainic, Perboli & Tadei 2008, "Extreme
  * point-based heuristics for three-dimensional bin packing"): each box placed adds the corners
  * where the next may go, each projected back along the axes onto the nearest wall or box, so the
- * next box sits snug. A box goes at the candidate point lowest, then nearest the back, then the
- * left, in the orientation that leaves it flattest. No support rule (a carton is filled, closed and
+ * next box sits snug. Where a box goes is a policy (see POLICIES); the caller tries several, as
+ * no single rule suits every set of boxes. No support rule (a carton is filled, closed and
  * shaken; dunnage fills the gaps), but `noStack` is kept: nothing may lie above such a box.
  */
 
@@ -63,6 +63,16 @@ export function fitsAlone(shape: BoxShape, L: number, W: number, H: number): boo
   return false;
 }
 
+/**
+ * How a layout chooses among the feasible (point, orientation) pairs. 'low-flat' and 'low-tall':
+ * the lowest point, then nearest the back, then the left; among orientations at one point, the one
+ * whose repeats would fill the carton's sides best (the share of each side a row of copies
+ * covers, multiplied), then the flattest or the tallest. 'repeat': that orientation first, then
+ * the lowest point. 'compact': the least bounding box of everything placed so far, then as 'low-flat'.
+ */
+export const POLICIES = ['low-flat', 'repeat', 'compact', 'low-tall'] as const;
+export type Policy = (typeof POLICIES)[number];
+
 const overlaps = (a: number, da: number, b: number, db: number) => a < b + db && b < a + da;
 
 /** One carton's inner space being filled; boxes are only added. */
@@ -70,15 +80,19 @@ export class Layout {
   readonly placed: Placement[] = [];
   private readonly noStack: boolean[] = [];
   private points: Array<[number, number, number]> = [[0, 0, 0]];
+  /** The bounding box of everything placed, from the origin. */
+  private reach: [number, number, number] = [0, 0, 0];
 
   constructor(
     readonly L: number,
     readonly W: number,
     readonly H: number,
+    readonly policy: Policy = 'low-flat',
   ) {}
 
   clone(): Layout {
-    const copy = new Layout(this.L, this.W, this.H);
+    const copy = new Layout(this.L, this.W, this.H, this.policy);
+    copy.reach = [...this.reach];
     copy.placed.push(...this.placed);
     copy.noStack.push(...this.noStack);
     copy.points = this.points.slice();
@@ -88,6 +102,7 @@ export class Layout {
   /** Places the box at its best candidate point and answers where, or null if it fits nowhere. */
   place(shape: BoxShape): Placement | null {
     let best: Placement | null = null;
+    let bestRepeat = 0;
     const tried = new Set<string>();
     for (const orientation of shape.orientations) {
       const [dx, dy, dz] = extentsOf(shape.l, shape.w, shape.h, orientation);
@@ -95,23 +110,51 @@ export class Layout {
       if (tried.has(key)) continue;
       tried.add(key);
       if (dx > this.L || dy > this.W || dz > this.H) continue;
+      const repeat = this.repeatShare(dx, dy, dz);
       for (const [x, y, z] of this.points) {
-        if (best && !this.better(x, y, z, dz, best)) continue;
+        if (best && !this.better(x, y, z, dx, dy, dz, repeat, best, bestRepeat)) continue;
         if (x + dx > this.L || y + dy > this.W || z + dz > this.H) continue;
         if (!this.free(x, y, z, dx, dy, dz, shape.noStack)) continue;
         best = { x, y, z, dx, dy, dz, orientation };
+        bestRepeat = repeat;
       }
     }
     if (best) this.commit(best, shape.noStack);
     return best;
   }
 
-  /** Lowest first, then nearest the back wall, then the left, then the flatter. */
-  private better(x: number, y: number, z: number, dz: number, than: Placement): boolean {
+  /** How much of the carton rows of copies of this box, turned so, would fill. */
+  private repeatShare(dx: number, dy: number, dz: number): number {
+    const share = (side: number, d: number) => (Math.floor(side / d) * d) / side;
+    return share(this.L, dx) * share(this.W, dy) * share(this.H, dz);
+  }
+
+  private better(
+    x: number,
+    y: number,
+    z: number,
+    dx: number,
+    dy: number,
+    dz: number,
+    repeat: number,
+    than: Placement,
+    thanRepeat: number,
+  ): boolean {
+    if (this.policy === 'repeat' && repeat !== thanRepeat) return repeat > thanRepeat;
+    if (this.policy === 'compact') {
+      const box = this.boundingVolume(x + dx, y + dy, z + dz);
+      const theirs = this.boundingVolume(than.x + than.dx, than.y + than.dy, than.z + than.dz);
+      if (box !== theirs) return box < theirs;
+    }
     if (z !== than.z) return z < than.z;
     if (y !== than.y) return y < than.y;
     if (x !== than.x) return x < than.x;
-    return dz < than.dz;
+    if (repeat !== thanRepeat) return repeat > thanRepeat;
+    return this.policy === 'low-tall' ? dz > than.dz : dz < than.dz;
+  }
+
+  private boundingVolume(toX: number, toY: number, toZ: number): number {
+    return Math.max(this.reach[0], toX) * Math.max(this.reach[1], toY) * Math.max(this.reach[2], toZ);
   }
 
   private free(
@@ -139,6 +182,7 @@ export class Layout {
     this.placed.push(p);
     this.noStack.push(noStack);
     const { x, y, z, dx, dy, dz } = p;
+    this.reach = [Math.max(this.reach[0], x + dx), Math.max(this.reach[1], y + dy), Math.max(this.reach[2], z + dz)];
     const candidates: Array<[number, number, number]> = [
       [x + dx, y, z],
       [x + dx, this.projectY(x + dx, y, z), z],
@@ -202,8 +246,14 @@ export class Layout {
 }
 
 /** Places boxes in the given order; answers every placement (in that order) or null at the first miss. */
-export function placeAll(shapes: readonly BoxShape[], L: number, W: number, H: number): Placement[] | null {
-  const layout = new Layout(L, W, H);
+export function placeAll(
+  shapes: readonly BoxShape[],
+  L: number,
+  W: number,
+  H: number,
+  policy: Policy = 'low-flat',
+): Placement[] | null {
+  const layout = new Layout(L, W, H, policy);
   for (const shape of shapes) {
     if (!layout.place(shape)) return null;
   }

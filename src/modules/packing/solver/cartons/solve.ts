@@ -78,10 +78,12 @@ export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
     const draw = random();
     if (sinceBest % RESTART_AFTER === 0) {
       candidate = insert(model, [], byVolume(model, everything, random));
-    } else if (draw < 0.25) {
+    } else if (draw < 0.2) {
       candidate = merge(model, current, random);
-    } else if (draw < 0.4) {
+    } else if (draw < 0.3) {
       candidate = shrink(model, current, random);
+    } else if (draw < 0.5) {
+      candidate = moveOrSwap(model, current, random);
     } else {
       candidate = ruinAndRecreate(model, current, random);
     }
@@ -173,6 +175,34 @@ function shrink(model: CartonModel, plan: Plan, random: () => number): Plan | nu
   const fitted = model.smallestCarton(pack.units, random, pack.carton);
   if (!fitted) return null;
   return plan.map((p, i) => (i === at ? model.packOf(fitted) : p));
+}
+
+/**
+ * One piece from a package into another, or two pieces traded between them, each package then
+ * in the smallest carton that takes its new contents.
+ */
+function moveOrSwap(model: CartonModel, plan: Plan, random: () => number): Plan | null {
+  if (plan.length < 2) return null;
+  const a = pick(plan, random);
+  let b = pick(plan, random);
+  if (b === a) b = (a + 1) % plan.length;
+  const [from, to] = [plan[a]!, plan[b]!];
+  const i = Math.floor(random() * from.units.length);
+  const moved = from.units[i]!;
+  const swap = random() < 0.5;
+  const j = Math.floor(random() * to.units.length);
+  const back = to.units[j]!;
+  const fromUnits = from.units.filter((_, k) => k !== i);
+  const toUnits = [...(swap ? to.units.filter((_, k) => k !== j) : to.units), moved];
+  if (swap) fromUnits.push(back);
+  const newTo = model.smallestCarton(toUnits);
+  if (!newTo) return null;
+  const newFrom = fromUnits.length > 0 ? model.smallestCarton(fromUnits) : null;
+  if (fromUnits.length > 0 && !newFrom) return null;
+  const next = plan.filter((_, k) => k !== a && k !== b);
+  next.push(model.packOf(newTo));
+  if (newFrom) next.push(model.packOf(newFrom));
+  return next;
 }
 
 /** Empties one to three packages, the emptiest most likely, and puts their pieces back. */
