@@ -3,7 +3,11 @@
  * box sizes, generated e-commerce orders (seeded), and the two lower bounds by volume alone.
  */
 import { mulberry32 } from '../../src/modules/packing/solver/cartons/random.ts';
-import type { CartonSolverInput, CartonType, PackingItem } from '../../src/modules/packing/solver/cartons/types.ts';
+import type {
+  CartonSolverInput,
+  CartonType,
+  PackingItem,
+} from '../../src/modules/packing/solver/cartons/types.ts';
 
 /**
  * Inner sizes of common single-wall (up to 30 litres) and double-wall shipping boxes; walls 3 and
@@ -90,7 +94,10 @@ const volume = (d: { length: number; width: number; height: number }) => d.lengt
 
 /** Packed volume of an order's pieces that some carton takes (pieces reported unfit are left out). */
 export function itemsVolume(items: readonly PackingItem[], skip: ReadonlySet<number> = new Set()): number {
-  return items.reduce((sum, item) => (skip.has(item.id) ? sum : sum + volume(item.dimensions) * item.quantity), 0);
+  return items.reduce(
+    (sum, item) => (skip.has(item.id) ? sum : sum + volume(item.dimensions) * item.quantity),
+    0,
+  );
 }
 
 /** No plan has fewer packages: the volume over the largest carton's capped inner volume, rounded up. */

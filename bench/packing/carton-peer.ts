@@ -1,6 +1,10 @@
 /** The carton benchmark's peer: binpackingjs 4.1.0 (MIT), an npm 3D bin packer, over our catalog. */
 import { type Item3D, pack3D, RotationType } from 'binpackingjs/3d';
-import type { CartonSolverInput, CartonType, PackingItem } from '../../src/modules/packing/solver/cartons/types.ts';
+import type {
+  CartonSolverInput,
+  CartonType,
+  PackingItem,
+} from '../../src/modules/packing/solver/cartons/types.ts';
 import type { CheckedPlan } from './carton-checker.ts';
 
 const cubic = (d: { length: number; width: number; height: number }) => d.length * d.width * d.height;
@@ -59,8 +63,12 @@ export function packWithPeer(input: CartonSolverInput): CheckedPlan {
     return { placed, volume };
   };
   while (remaining.length > 0) {
-    let chosen: { index: number; carton: CartonType; placed: ReturnType<typeof tryCarton>['placed']; volume: number } | null =
-      null;
+    let chosen: {
+      index: number;
+      carton: CartonType;
+      placed: ReturnType<typeof tryCarton>['placed'];
+      volume: number;
+    } | null = null;
     for (const { carton, index } of cartons) {
       const attempt = tryCarton(carton, remaining);
       if (attempt.placed.length === remaining.length) {
@@ -115,4 +123,3 @@ function orientationOf(item: PackingItem, dx: number, dy: number, dz: number): s
   });
   return match ?? '???';
 }
-

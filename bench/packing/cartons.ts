@@ -16,8 +16,15 @@ import { mulberry32 } from '../../src/modules/packing/solver/cartons/random.ts';
 import { solveCartons } from '../../src/modules/packing/solver/cartons/solve.ts';
 import type { CartonSolverInput } from '../../src/modules/packing/solver/cartons/types.ts';
 import { checkCartonPlan } from './carton-checker.ts';
+import {
+  benchCatalog,
+  countBound,
+  generateOrder,
+  generateOrders,
+  itemsVolume,
+  outerVolumeBound,
+} from './carton-orders.ts';
 import { packWithPeer } from './carton-peer.ts';
-import { benchCatalog, countBound, generateOrder, generateOrders, itemsVolume, outerVolumeBound } from './carton-orders.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +48,7 @@ function describe(ratios: number[]): string {
   return `mean ${mean.toFixed(3)}, p90 ${quantile(sorted, 0.9).toFixed(3)}, worst ${sorted.at(-1)!.toFixed(3)}, best ${sorted[0]!.toFixed(3)}`;
 }
 
-const count = Number(values.orders);
+const count = Math.max(1, Number(values.orders));
 const budgetMs = Number(values.ms);
 const cap = Number(values.cap);
 const seed = Number(values.seed);
@@ -75,7 +82,8 @@ orders.forEach((input, n) => {
   if (ourCheck.violations.length > 0) invalidOurs++;
   // The peer's answer counts only if valid and packs what ours packs (else it is not comparable).
   const peerComparable =
-    peerCheck.violations.filter((v) => !v.includes('reason')).length === 0 && peer.unfit.length === ours.unfit.length;
+    peerCheck.violations.filter((v) => !v.includes('reason')).length === 0 &&
+    peer.unfit.length === ours.unfit.length;
   if (!peerComparable) invalidPeer++;
   units += input.items.reduce((s, i) => s + i.quantity, 0);
   ourTimes.push(ourMs);
@@ -97,8 +105,18 @@ orders.forEach((input, n) => {
       `${JSON.stringify({
         order: n,
         units: input.items.reduce((s, i) => s + i.quantity, 0),
-        ours: { outer: ourCheck.outerVolumeMm3, packages: ourCheck.packageCount, ms: ourMs, violations: ourCheck.violations },
-        peer: { outer: peerCheck.outerVolumeMm3, packages: peerCheck.packageCount, ms: peerMs, violations: peerCheck.violations },
+        ours: {
+          outer: ourCheck.outerVolumeMm3,
+          packages: ourCheck.packageCount,
+          ms: ourMs,
+          violations: ourCheck.violations,
+        },
+        peer: {
+          outer: peerCheck.outerVolumeMm3,
+          packages: peerCheck.packageCount,
+          ms: peerMs,
+          violations: peerCheck.violations,
+        },
         bound: { outer: bound, packages: minimumCount },
       })}\n`,
     );
@@ -112,8 +130,12 @@ orders.forEach((input, n) => {
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 const sortedTimes = [...ourTimes].sort((a, b) => a - b);
-console.log(`\n${count} orders (seed ${seed}, 1 to 40 pieces, ${units} pieces), cap ${cap} %, ${budgetMs} ms budget per order`);
-console.log(`ours / volume bound (total outer volume): ${describe(toBound)}; at the bound: ${atBound} of ${toBound.length}`);
+console.log(
+  `\n${count} orders (seed ${seed}, 1 to 40 pieces, ${units} pieces), cap ${cap} %, ${budgetMs} ms budget per order`,
+);
+console.log(
+  `ours / volume bound (total outer volume): ${describe(toBound)}; at the bound: ${atBound} of ${toBound.length}`,
+);
 console.log(`ours / peer (binpackingjs 4.1.0), ${toPeer.length} comparable orders: ${describe(toPeer)}`);
 console.log(`peer / volume bound, same orders: ${describe(peerToBound)}`);
 console.log(
@@ -122,7 +144,9 @@ console.log(
 console.log(
   `time per order: ours mean ${mean(ourTimes).toFixed(1)} ms, p90 ${quantile(sortedTimes, 0.9).toFixed(1)} ms, worst ${sortedTimes.at(-1)!.toFixed(1)} ms; peer mean ${mean(peerTimes).toFixed(1)} ms`,
 );
-console.log(`invalid plans: ours ${invalidOurs}, peer ${invalidPeer} (not comparable: invalid or a different unfit set)`);
+console.log(
+  `invalid plans: ours ${invalidOurs}, peer ${invalidPeer} (not comparable: invalid or a different unfit set)`,
+);
 
 const largeUnits = Number(values.large);
 if (largeUnits > 0) {

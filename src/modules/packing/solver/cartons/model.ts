@@ -10,9 +10,8 @@ import {
   ALL_ORIENTATIONS,
   type BoxShape,
   fitsAlone,
-  Layout,
+  type Layout,
   POLICIES,
-  type Policy,
   placeAll,
   UPRIGHT_ORIENTATIONS,
 } from './placement.ts';
@@ -77,7 +76,7 @@ function compileCartons(input: CartonSolverInput): Carton[] {
 
 export interface Fitted {
   carton: number;
-  policy: Policy;
+  layout: Layout;
   /** In placement order. */
   units: number[];
 }
@@ -160,18 +159,25 @@ export class CartonModel {
   }
 
   /**
-   * The smallest carton (below index `below`) these units fit in, with their
-   * places; null if none. With `random`, tries shuffled orders instead of the fixed ones (unmemoised).
+   * The smallest carton these units fit in, with their places; null if none. Only cartons below
+   * index `below` and of outer volume up to `maxOuter` are tried. With `random`, one shuffled order
+   * and one random policy instead of the fixed ones, unmemoised; `quick`, one order and two policies.
    */
   smallestCarton(
     units: readonly number[],
-    random?: () => number,
-    below = this.cartons.length,
+    options: { random?: () => number; below?: number; maxOuter?: number; quick?: boolean } = {},
   ): Fitted | null {
-    const key = random ? '' : this.keyOf(units);
-    if (!random && this.memo.has(key)) {
-      const hit = this.memo.get(key)!;
-      return hit && this.rebind(hit, units);
+    const {
+      random,
+      below = this.cartons.length,
+      maxOuter = Number.POSITIVE_INFINITY,
+      quick = false,
+    } = options;
+    const key = random ? '' : `${quick ? 'q' : ''}${this.keyOf(units)}`;
+    if (!random) {
+      const hit = this.memo.get(key);
+      if (hit === null) return null;
+      if (hit) return this.cartons[hit.carton]!.outerVolume <= maxOuter ? this.rebind(hit, units) : null;
     }
     let volume = 0;
     let weight = 0;
@@ -181,39 +187,51 @@ export class CartonModel {
     }
     const orders = random
       ? [this.shuffled(units, random)]
-      : ORDERINGS.map((compare) => this.sorted(units, compare));
-    const policies = random ? [POLICIES[Math.floor(random() * POLICIES.length)]!] : POLICIES;
-    let found: Fitted | null = null;
-    search: for (let c = 0; c < below; c++) {
+      : (quick ? ORDERINGS.slice(0, 1) : ORDERINGS).map((compare) => this.sorted(units, compare));
+    const policies = random
+      ? [POLICIES[Math.floor(random() * POLICIES.length)]!]
+      : quick
+        ? POLICIES.slice(0, 2)
+        : POLICIES;
+    let limited = false;
+    for (let c = 0; c < below; c++) {
+      if (this.cartons[c]!.outerVolume > maxOuter) {
+        limited = true;
+        break;
+      }
       if (!this.admits(c, units, volume, weight)) continue;
       const { length, width, height } = this.cartons[c]!.inner;
       for (const policy of policies) {
         for (const order of orders) {
-          const shapes = order.map((u) => this.units[u]!.shape);
-          if (placeAll(shapes, length, width, height, policy)) {
-            found = { carton: c, policy, units: order };
-            break search;
+          const layout = placeAll(
+            order.map((u) => this.units[u]!.shape),
+            length,
+            width,
+            height,
+            policy,
+          );
+          if (layout) {
+            const found = { carton: c, units: order, layout };
+            if (!random) this.memo.set(key, found);
+            return found;
           }
         }
       }
     }
-    if (!random) this.memo.set(key, found);
-    return found;
+    // A search cut short by maxOuter or below says nothing about bigger cartons.
+    if (!random && !limited && below === this.cartons.length) this.memo.set(key, null);
+    return null;
   }
 
-  /** A pack from a fitted answer, its layout replayed (placement is deterministic) so it can grow. */
+  /** A pack from a fitted answer; its layout is shared, never changed (growing clones it). */
   packOf(fitted: Fitted): Pack {
-    const { length, width, height } = this.cartons[fitted.carton]!.inner;
-    const layout = new Layout(length, width, height, fitted.policy);
     let volume = 0;
     let weight = 0;
     for (const u of fitted.units) {
-      const unit = this.units[u]!;
-      if (!layout.place(unit.shape)) throw new Error('a fitted layout does not replay');
-      volume += unit.volume;
-      weight += unit.weight;
+      volume += this.units[u]!.volume;
+      weight += this.units[u]!.weight;
     }
-    return { units: [...fitted.units], carton: fitted.carton, layout, volume, weight };
+    return { units: [...fitted.units], carton: fitted.carton, layout: fitted.layout, volume, weight };
   }
 
   /** The pack with one more unit in the same carton, placed around the others, or null. */

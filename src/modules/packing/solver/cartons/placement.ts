@@ -73,7 +73,18 @@ export function fitsAlone(shape: BoxShape, L: number, W: number, H: number): boo
 export const POLICIES = ['low-flat', 'repeat', 'compact', 'low-tall'] as const;
 export type Policy = (typeof POLICIES)[number];
 
-const overlaps = (a: number, da: number, b: number, db: number) => a < b + db && b < a + da;
+function overlaps(a: number, da: number, b: number, db: number): boolean {
+  return a < b + db && b < a + da;
+}
+
+/** The share of a side that a row of copies of length d covers. */
+function repeatedShare(side: number, d: number): number {
+  return (Math.floor(side / d) * d) / side;
+}
+
+function inside(px: number, py: number, pz: number, b: Placement): boolean {
+  return px >= b.x && px < b.x + b.dx && py >= b.y && py < b.y + b.dy && pz >= b.z && pz < b.z + b.dz;
+}
 
 /** One carton's inner space being filled; boxes are only added. */
 export class Layout {
@@ -103,12 +114,12 @@ export class Layout {
   place(shape: BoxShape): Placement | null {
     let best: Placement | null = null;
     let bestRepeat = 0;
-    const tried = new Set<string>();
+    const tried: Array<[number, number, number]> = [];
     for (const orientation of shape.orientations) {
       const [dx, dy, dz] = extentsOf(shape.l, shape.w, shape.h, orientation);
-      const key = `${dx},${dy},${dz}`;
-      if (tried.has(key)) continue;
-      tried.add(key);
+      // A cube or a square-sided box has equal turns: try each distinct one once.
+      if (tried.some(([tx, ty, tz]) => tx === dx && ty === dy && tz === dz)) continue;
+      tried.push([dx, dy, dz]);
       if (dx > this.L || dy > this.W || dz > this.H) continue;
       const repeat = this.repeatShare(dx, dy, dz);
       for (const [x, y, z] of this.points) {
@@ -125,8 +136,7 @@ export class Layout {
 
   /** How much of the carton rows of copies of this box, turned so, would fill. */
   private repeatShare(dx: number, dy: number, dz: number): number {
-    const share = (side: number, d: number) => (Math.floor(side / d) * d) / side;
-    return share(this.L, dx) * share(this.W, dy) * share(this.H, dz);
+    return repeatedShare(this.L, dx) * repeatedShare(this.W, dy) * repeatedShare(this.H, dz);
   }
 
   private better(
@@ -182,7 +192,11 @@ export class Layout {
     this.placed.push(p);
     this.noStack.push(noStack);
     const { x, y, z, dx, dy, dz } = p;
-    this.reach = [Math.max(this.reach[0], x + dx), Math.max(this.reach[1], y + dy), Math.max(this.reach[2], z + dz)];
+    this.reach = [
+      Math.max(this.reach[0], x + dx),
+      Math.max(this.reach[1], y + dy),
+      Math.max(this.reach[2], z + dz),
+    ];
     const candidates: Array<[number, number, number]> = [
       [x + dx, y, z],
       [x + dx, this.projectY(x + dx, y, z), z],
@@ -194,25 +208,20 @@ export class Layout {
       [this.projectX(x, y, z + dz), y, z + dz],
       [x, this.projectY(x, y, z + dz), z + dz],
     ];
-    const seen = new Set<string>();
-    const next: Array<[number, number, number]> = [];
-    for (const point of [...this.points, ...candidates]) {
+    // Old points were clear of the old boxes: test them against the new one only.
+    const next = this.points.filter(([px, py, pz]) => !inside(px, py, pz, p));
+    for (const point of candidates) {
       const [px, py, pz] = point;
       if (px >= this.L || py >= this.W || pz >= this.H) continue;
-      const key = `${px},${py},${pz}`;
-      if (seen.has(key) || this.occupied(px, py, pz)) continue;
-      seen.add(key);
+      if (next.some(([qx, qy, qz]) => qx === px && qy === py && qz === pz)) continue;
+      if (this.occupied(px, py, pz)) continue;
       next.push(point);
     }
     this.points = next;
   }
 
   private occupied(px: number, py: number, pz: number): boolean {
-    for (const b of this.placed) {
-      if (px >= b.x && px < b.x + b.dx && py >= b.y && py < b.y + b.dy && pz >= b.z && pz < b.z + b.dz) {
-        return true;
-      }
-    }
+    for (const b of this.placed) if (inside(px, py, pz, b)) return true;
     return false;
   }
 
@@ -245,17 +254,17 @@ export class Layout {
   }
 }
 
-/** Places boxes in the given order; answers every placement (in that order) or null at the first miss. */
+/** Places boxes in the given order; answers the layout, or null at the first box that fits nowhere. */
 export function placeAll(
   shapes: readonly BoxShape[],
   L: number,
   W: number,
   H: number,
   policy: Policy = 'low-flat',
-): Placement[] | null {
+): Layout | null {
   const layout = new Layout(L, W, H, policy);
   for (const shape of shapes) {
     if (!layout.place(shape)) return null;
   }
-  return layout.placed;
+  return layout;
 }

@@ -27,6 +27,9 @@ const DEFAULT_TIME_LIMIT_MS = 1000;
 const STALL_PER_UNIT = 40;
 const MIN_STALL = 400;
 const RESTART_AFTER = 150;
+const QUICK_FROM_UNITS = 100;
+/** In the construction, repacking into a bigger carton is tried for this many packages at most. */
+const MAX_REPACKS_PER_PIECE = 16;
 
 type Plan = Pack[];
 
@@ -53,7 +56,9 @@ export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
   };
 
   const everything = model.units.map((_, u) => u);
-  let current = insert(model, [], byVolume(model, everything, undefined));
+  // Pieces with many others: a quick first construction (one order, two policies per carton).
+  const quick = model.units.length > QUICK_FROM_UNITS;
+  let current = insert(model, [], byVolume(model, everything, undefined), deadline, quick);
   let currentScore = score(current);
   let best = current;
   let bestScore = currentScore;
@@ -77,7 +82,7 @@ export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
     let candidate: Plan | null;
     const draw = random();
     if (sinceBest % RESTART_AFTER === 0) {
-      candidate = insert(model, [], byVolume(model, everything, random));
+      candidate = insert(model, [], byVolume(model, everything, random), deadline, quick);
     } else if (draw < 0.2) {
       candidate = merge(model, current, random);
     } else if (draw < 0.3) {
@@ -85,7 +90,7 @@ export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
     } else if (draw < 0.5) {
       candidate = moveOrSwap(model, current, random);
     } else {
-      candidate = ruinAndRecreate(model, current, random);
+      candidate = ruinAndRecreate(model, current, random, deadline);
     }
     if (!candidate) continue;
     const candidateScore = score(candidate);
@@ -116,33 +121,56 @@ function byVolume(
   return keyed.sort((a, b) => b.key - a.key || a.u - b.u).map((k) => k.u);
 }
 
-/** Best fit by outer volume grown; a piece alone gets the smallest carton that takes it. */
-function insert(model: CartonModel, plan: Plan, units: readonly number[]): Plan {
+/**
+ * Best fit by outer volume grown; a piece alone gets the smallest carton that takes it. Past the
+ * deadline, packages are no longer repacked into bigger cartons: a piece goes where it fits
+ * around the others, or alone, so even the largest plan is answered soon after its time.
+ */
+function insert(
+  model: CartonModel,
+  plan: Plan,
+  units: readonly number[],
+  deadline: number,
+  quick = false,
+): Plan {
   const packs = [...plan];
   for (const u of units) {
     const unit = model.units[u]!;
     const alone = model.smallestCarton([u])!;
     let bestGrowth = model.cartons[alone.carton]!.outerVolume;
     let chosen: { at: number; pack: Pack } | null = null;
-    for (let at = 0; at < packs.length; at++) {
-      const pack = packs[at]!;
-      const grown = model.grow(pack, u);
-      if (grown) {
-        chosen = { at, pack: grown };
-        break;
-      }
-      const own = model.cartons[pack.carton]!.outerVolume;
-      const floor = model.outerLowerBound(pack.volume + unit.volume, pack.weight + unit.weight) - own;
-      if (floor > bestGrowth || (floor === bestGrowth && chosen)) continue;
-      const fitted = model.smallestCarton([...pack.units, u]);
-      if (!fitted) continue;
-      const growth = model.cartons[fitted.carton]!.outerVolume - own;
-      if (growth < bestGrowth || (growth === bestGrowth && !chosen)) {
-        bestGrowth = growth;
-        chosen = { at, pack: model.packOf(fitted) };
+    const grown = packs.findIndex((pack) => {
+      const bigger = model.grow(pack, u);
+      if (bigger) chosen = { at: packs.indexOf(pack), pack: bigger };
+      return bigger !== null;
+    });
+    if (grown < 0 && performance.now() <= deadline) {
+      // Repack only the few packages whose growth, by volume alone, could beat a carton of its own.
+      const hopefuls = packs
+        .map((pack, at) => {
+          const own = model.cartons[pack.carton]!.outerVolume;
+          return {
+            at,
+            own,
+            floor: model.outerLowerBound(pack.volume + unit.volume, pack.weight + unit.weight) - own,
+          };
+        })
+        .filter((h) => h.floor <= bestGrowth)
+        .sort((a, b) => a.floor - b.floor || a.at - b.at)
+        .slice(0, MAX_REPACKS_PER_PIECE);
+      for (const { at, own, floor } of hopefuls) {
+        if (floor > bestGrowth || (floor === bestGrowth && chosen)) break;
+        const fitted = model.smallestCarton([...packs[at]!.units, u], { maxOuter: own + bestGrowth, quick });
+        if (!fitted) continue;
+        const growth = model.cartons[fitted.carton]!.outerVolume - own;
+        if (growth < bestGrowth || (growth === bestGrowth && !chosen)) {
+          bestGrowth = growth;
+          chosen = { at, pack: model.packOf(fitted) };
+        }
       }
     }
-    if (chosen) packs[chosen.at] = chosen.pack;
+    const taken = chosen as { at: number; pack: Pack } | null;
+    if (taken) packs[taken.at] = taken.pack;
     else packs.push(model.packOf(alone));
   }
   return packs;
@@ -172,7 +200,7 @@ function shrink(model: CartonModel, plan: Plan, random: () => number): Plan | nu
   const at = pick(plan, random);
   const pack = plan[at]!;
   if (pack.carton === 0) return null;
-  const fitted = model.smallestCarton(pack.units, random, pack.carton);
+  const fitted = model.smallestCarton(pack.units, { random, below: pack.carton });
   if (!fitted) return null;
   return plan.map((p, i) => (i === at ? model.packOf(fitted) : p));
 }
@@ -206,7 +234,12 @@ function moveOrSwap(model: CartonModel, plan: Plan, random: () => number): Plan 
 }
 
 /** Empties one to three packages, the emptiest most likely, and puts their pieces back. */
-function ruinAndRecreate(model: CartonModel, plan: Plan, random: () => number): Plan | null {
+function ruinAndRecreate(
+  model: CartonModel,
+  plan: Plan,
+  random: () => number,
+  deadline: number,
+): Plan | null {
   if (plan.length === 0) return null;
   const count = 1 + Math.floor(random() * Math.min(3, plan.length));
   const emptiness = plan.map((pack) => 1.05 - pack.volume / model.cartons[pack.carton]!.innerVolume);
@@ -231,7 +264,7 @@ function ruinAndRecreate(model: CartonModel, plan: Plan, random: () => number): 
     const j = Math.floor(random() * (i + 1));
     [kept[i], kept[j]] = [kept[j]!, kept[i]!];
   }
-  return insert(model, kept, byVolume(model, loose, random));
+  return insert(model, kept, byVolume(model, loose, random), deadline);
 }
 
 function answer(
