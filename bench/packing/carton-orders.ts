@@ -130,3 +130,45 @@ export function outerVolumeBound(itemVolume: number, catalog: readonly CartonTyp
   const smallest = Math.min(...cartons.map((c) => c.outer));
   return demand === 0 ? (itemVolume > 0 ? smallest : 0) : least[demand]!;
 }
+
+/**
+ * A second lower bound, as strong or stronger: the volume bound, or the smallest carton that takes
+ * the order's most demanding piece alone (by its sides in an allowed orientation, its weight and
+ * the cap), whichever is larger. The volume bound alone treats pieces as a fluid; a 56 cm poster
+ * tube still needs the 60 cm carton.
+ */
+export function pieceOrVolumeBound(
+  items: readonly PackingItem[],
+  catalog: readonly CartonType[],
+  cap: number,
+  skip: ReadonlySet<number> = new Set(),
+): number {
+  let largestAlone = 0;
+  for (const item of items) {
+    if (skip.has(item.id)) continue;
+    const { length: l, width: w, height: h } = item.dimensions;
+    const turns: Array<[number, number, number]> = item.thisSideUp
+      ? [
+          [l, w, h],
+          [w, l, h],
+        ]
+      : [
+          [l, w, h],
+          [w, l, h],
+          [l, h, w],
+          [h, l, w],
+          [w, h, l],
+          [h, w, l],
+        ];
+    const takers = catalog.filter(
+      (c) =>
+        c.active &&
+        item.weightGrams <= c.maxGrossGrams - c.tareGrams &&
+        l * w * h * 100 <= cap * volume(c.inner) &&
+        turns.some(([x, y, z]) => x <= c.inner.length && y <= c.inner.width && z <= c.inner.height),
+    );
+    if (takers.length > 0)
+      largestAlone = Math.max(largestAlone, Math.min(...takers.map((c) => volume(c.outer))));
+  }
+  return Math.max(largestAlone, outerVolumeBound(itemsVolume(items, skip), catalog, cap));
+}

@@ -23,6 +23,7 @@ import {
   generateOrders,
   itemsVolume,
   outerVolumeBound,
+  pieceOrVolumeBound,
 } from './carton-orders.ts';
 import { packWithPeer } from './carton-peer.ts';
 
@@ -54,6 +55,8 @@ const cap = Number(values.cap);
 const seed = Number(values.seed);
 const orders = generateOrders(count, seed, cap);
 const toBound: number[] = [];
+const toPieceBound: number[] = [];
+let atPieceBound = 0;
 const toPeer: number[] = [];
 const peerToBound: number[] = [];
 const ourTimes: number[] = [];
@@ -79,6 +82,11 @@ orders.forEach((input, n) => {
   const volume = itemsVolume(input.items, unfit);
   const bound = outerVolumeBound(volume, input.catalog, cap);
   const minimumCount = countBound(volume, input.catalog, cap);
+  const pieceBound = pieceOrVolumeBound(input.items, input.catalog, cap, unfit);
+  if (pieceBound > 0) {
+    toPieceBound.push(ourCheck.outerVolumeMm3 / pieceBound);
+    if (ourCheck.outerVolumeMm3 === pieceBound) atPieceBound++;
+  }
   if (ourCheck.violations.length > 0) invalidOurs++;
   // The peer's answer counts only if valid and packs what ours packs (else it is not comparable).
   const peerComparable =
@@ -117,7 +125,7 @@ orders.forEach((input, n) => {
           ms: peerMs,
           violations: peerCheck.violations,
         },
-        bound: { outer: bound, packages: minimumCount },
+        bound: { outer: bound, pieceOrVolume: pieceBound, packages: minimumCount },
       })}\n`,
     );
   }
@@ -135,6 +143,9 @@ console.log(
 );
 console.log(
   `ours / volume bound (total outer volume): ${describe(toBound)}; at the bound: ${atBound} of ${toBound.length}`,
+);
+console.log(
+  `ours / (volume or largest piece) bound: ${describe(toPieceBound)}; at that bound: ${atPieceBound} of ${toPieceBound.length}`,
 );
 console.log(`ours / peer (binpackingjs 4.1.0), ${toPeer.length} comparable orders: ${describe(toPeer)}`);
 console.log(`peer / volume bound, same orders: ${describe(peerToBound)}`);
