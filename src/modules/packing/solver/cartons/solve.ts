@@ -59,6 +59,9 @@ export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
   // Pieces with many others: a quick first construction (one order, two policies per carton).
   const quick = model.units.length > QUICK_FROM_UNITS;
   let current = insert(model, [], byVolume(model, everything, undefined), deadline, quick);
+  // Everything in one carton, when one takes it all, is a plan to start from too.
+  const single = everything.length > 0 ? model.smallestCarton(everything, { quick }) : null;
+  if (single && compare(score([model.packOf(single)]), score(current)) < 0) current = [model.packOf(single)];
   let currentScore = score(current);
   let best = current;
   let bestScore = currentScore;
@@ -180,19 +183,25 @@ function pick(plan: Plan, random: () => number): number {
   return Math.floor(random() * plan.length);
 }
 
-/** Two packages into the smallest carton that takes both, if that is no bigger than the two. */
+/**
+ * Two or three packages into the smallest carton that takes them all, if that is no bigger than
+ * they were: three, because two pieces' worth of growth can each lose to a carton of its own
+ * while all three together win.
+ */
 function merge(model: CartonModel, plan: Plan, random: () => number): Plan | null {
   if (plan.length < 2) return null;
-  const a = pick(plan, random);
-  let b = pick(plan, random);
-  if (b === a) b = (a + 1) % plan.length;
-  const [first, second] = [plan[a]!, plan[b]!];
-  if (first.volume + second.volume > model.largestCap) return null;
-  const fitted = model.smallestCarton([...first.units, ...second.units]);
+  const count = plan.length > 2 && random() < 0.4 ? 3 : 2;
+  const chosen = new Set<number>();
+  while (chosen.size < count) chosen.add(pick(plan, random));
+  const packs = [...chosen].map((at) => plan[at]!);
+  if (packs.reduce((sum, pack) => sum + pack.volume, 0) > model.largestCap) return null;
+  const before = packs.reduce((sum, pack) => sum + model.cartons[pack.carton]!.outerVolume, 0);
+  const fitted = model.smallestCarton(
+    packs.flatMap((pack) => pack.units),
+    { maxOuter: before },
+  );
   if (!fitted) return null;
-  const before = model.cartons[first.carton]!.outerVolume + model.cartons[second.carton]!.outerVolume;
-  if (model.cartons[fitted.carton]!.outerVolume > before) return null;
-  return [...plan.filter((_, i) => i !== a && i !== b), model.packOf(fitted)];
+  return [...plan.filter((_, i) => !chosen.has(i)), model.packOf(fitted)];
 }
 
 /** One package into a smaller carton, by a shuffled placement order. */
