@@ -189,7 +189,8 @@ export function checkCartonPlan(input: CheckedInput, plan: CheckedPlan): CheckRe
     const byCap = byWeight.filter(
       (c) => cubic(item.dimensions) * 100 <= input.targetUtilizationPercent * cubic(c.inner),
     );
-    const truth = bySides.length === 0 ? 'too_big' : byWeight.length === 0 ? 'too_heavy' : 'fill_cap_too_low';
+    const truth =
+      bySides.length === 0 ? 'too_large' : byWeight.length === 0 ? 'too_heavy' : 'fill_cap_too_low';
     if (byCap.length > 0) violations.push(`unfit item ${item.id}: a carton takes it alone`);
     else if (entry.reason !== truth)
       violations.push(`unfit item ${item.id}: reason ${entry.reason}, not ${truth}`);

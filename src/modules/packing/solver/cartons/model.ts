@@ -130,7 +130,7 @@ export class CartonModel {
         this.fits.push(cap);
       }
       this.unfitReason.push(
-        !bySides ? 'too_big' : !byWeight ? 'too_heavy' : !byCap ? 'fill_cap_too_low' : null,
+        !bySides ? 'too_large' : !byWeight ? 'too_heavy' : !byCap ? 'fill_cap_too_low' : null,
       );
       if (byCap) {
         for (let q = 0; q < item.quantity; q++)

@@ -88,7 +88,7 @@ describe('carton packing solver', () => {
       items: [tall, item(6, [100, 100, 100])],
       targetUtilizationPercent: 100,
     });
-    assert.deepEqual(refused.unfit, [{ itemId: 5, quantity: 1, reason: 'too_big' }]);
+    assert.deepEqual(refused.unfit, [{ itemId: 5, quantity: 1, reason: 'too_large' }]);
     assert.deepEqual(
       refused.packages.flatMap((pack) => pack.items.map((placed) => placed.itemId)),
       [6],

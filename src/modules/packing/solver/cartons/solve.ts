@@ -22,7 +22,7 @@ import { CartonModel, type Pack } from './model.ts';
 import { mulberry32 } from './random.ts';
 import type { CartonSolverInput, CartonSolverOutput, PlannedPackage, UnfitItem } from './types.ts';
 
-const DEFAULT_TIME_LIMIT_MS = 1000;
+export const DEFAULT_CARTON_TIME_LIMIT_MS = 1000;
 /** Stop after this many steps (times the pieces, at least) without a better plan. */
 const STALL_PER_UNIT = 40;
 const MIN_STALL = 400;
@@ -41,7 +41,7 @@ interface Score {
 
 export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
   const started = performance.now();
-  const deadline = started + (input.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
+  const deadline = started + (input.timeLimitMs ?? DEFAULT_CARTON_TIME_LIMIT_MS);
   const maxIterations = input.maxIterations ?? Number.POSITIVE_INFINITY;
   const random = mulberry32(input.seed ?? 1);
   const model = new CartonModel(input);
@@ -65,17 +65,14 @@ export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
   let currentScore = score(current);
   let best = current;
   let bestScore = currentScore;
-  const optimum = model.outerLowerBound(
-    everything.reduce((sum, u) => sum + model.units[u]!.volume, 0),
-    everything.reduce((sum, u) => sum + model.units[u]!.weight, 0),
-  );
+  const floor = outerVolumeFloor(model, everything);
 
   let iterations = 0;
   let sinceBest = 0;
   const stall = Math.max(MIN_STALL, STALL_PER_UNIT * model.units.length);
   let timedOut = false;
   while (current.length > 0 && iterations < maxIterations && sinceBest < stall) {
-    if (bestScore.count === 1 && bestScore.volume <= optimum) break; // one carton, the smallest possible
+    if (bestScore.volume <= floor && bestScore.count === 1) break; // nothing can do better
     if (performance.now() > deadline) {
       timedOut = true;
       break;
@@ -108,6 +105,18 @@ export function solveCartons(input: CartonSolverInput): CartonSolverOutput {
     }
   }
   return answer(model, best, bestScore, { iterations, elapsedMs: performance.now() - started, timedOut });
+}
+
+/**
+ * No plan ships less outer volume: the pieces' volume at the best ratio of outer volume to capped
+ * inner volume any carton offers, or the carton the most demanding piece needs alone.
+ */
+function outerVolumeFloor(model: CartonModel, units: readonly number[]): number {
+  const ratio = Math.min(...model.cartons.map((carton) => carton.outerVolume / carton.capVolume));
+  let floor = units.reduce((sum, u) => sum + model.units[u]!.volume, 0) * ratio;
+  for (const u of units)
+    floor = Math.max(floor, model.cartons[model.smallestCarton([u])!.carton]!.outerVolume);
+  return floor;
 }
 
 function compare(a: Score, b: Score): number {

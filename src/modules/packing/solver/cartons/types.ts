@@ -87,7 +87,7 @@ export interface PlannedPackage {
   costMinor: number;
 }
 
-export type UnfitReason = 'too_big' | 'too_heavy' | 'fill_cap_too_low';
+export type UnfitReason = 'too_large' | 'too_heavy' | 'fill_cap_too_low';
 
 export interface UnfitItem {
   itemId: number;
