@@ -6,12 +6,15 @@
  *    that fits and carries them. All their units are reported; nothing is dropped silently.
  * 2. Construction, best fit decreasing by outer volume: pieces biggest first, each into the open
  *    package whose carton grows least (kept if it fits around the others, otherwise repacked into
- *    the smallest carton that takes them all), or a new package of its own smallest carton.
+ *    the smallest carton that takes them all), or a new package of its own smallest carton. Above
+ *    100 pieces the repacks are quick ones and tried for at most 16 packages per piece; past the
+ *    deadline none is tried, so even a large plan is answered soon after its time.
  * 3. Improvement until the deadline, the iteration budget or a long stall: merge two packages
  *    into one carton when the outer volume does not grow; ruin a few packages (the emptiest most
  *    likely) and reinsert their pieces in a disturbed order; shrink a package by trying shuffled
  *    placement orders in smaller cartons; now and then restart the construction from a shuffled
- *    order. A change is kept when it is no worse, and the best plan found is answered.
+ *    order. A change is kept when it is no worse, and the best plan found is answered. The search
+ *    also stops when a single package reaches a floor no plan can beat.
  *
  * The objective is lexicographic and exact: total outer volume, then the number of packages, then
  * cost. Weight limits, the fill cap, orientations and no-stack are never relaxed. Equal input,
