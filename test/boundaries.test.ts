@@ -104,8 +104,10 @@ export function solverPurityViolations(files: SourceFile[]): string[] {
         violations.push(`${file.path} is solver code and imports ${target}`);
       }
     }
-    for (const m of file.text.matchAll(/(?:from|import)\s*\(?\s*'([^.'][^']*)'/g)) {
-      violations.push(`${file.path} is solver code and imports ${m[1]}`);
+    // A package or built-in: `from 'x'`, `import('x')` or a bare `import 'x'` (not a call like from('x')).
+    const bare = /\bfrom\s+'([^.'][^']*)'|\bimport\s*\(\s*'([^.'][^']*)'|^\s*import\s+'([^.'][^']*)'/gm;
+    for (const m of file.text.matchAll(bare)) {
+      violations.push(`${file.path} is solver code and imports ${m[1] ?? m[2] ?? m[3]}`);
     }
   }
   return violations;
@@ -220,10 +222,16 @@ describe('module boundaries', () => {
       { path: 'src/modules/packing/solver/loading/a.ts', text: "import { b } from '../../service.ts';" },
       { path: 'src/modules/packing/solver/loading/c.ts', text: "import { readFileSync } from 'node:fs';" },
       { path: 'src/modules/packing/solver/loading/d.ts', text: "import { e } from '../geometry.ts';" },
+      { path: 'src/modules/packing/solver/loading/f.ts', text: "const g = from('catalog', list);" },
+      {
+        path: 'src/modules/packing/solver/loading/h.ts',
+        text: "const w = await import('node:worker_threads');",
+      },
     ]);
     assert.deepEqual(broken, [
       'src/modules/packing/solver/loading/a.ts is solver code and imports src/modules/packing/service.ts',
       'src/modules/packing/solver/loading/c.ts is solver code and imports node:fs',
+      'src/modules/packing/solver/loading/h.ts is solver code and imports node:worker_threads',
     ]);
   });
 

@@ -2,12 +2,13 @@
  * The carton benchmark's inputs and its volume references: a 12-carton catalog of common shipping
  * box sizes, generated e-commerce orders (seeded), and the two lower bounds by volume alone.
  */
-import { mulberry32 } from '../../src/modules/packing/solver/cartons/random.ts';
+
 import type {
   CartonSolverInput,
   CartonType,
   PackingItem,
 } from '../../src/modules/packing/solver/cartons/types.ts';
+import { mulberry32 } from '../../src/platform/random.ts';
 
 /**
  * Inner sizes of common single-wall (up to 30 litres) and double-wall shipping boxes; walls 3 and

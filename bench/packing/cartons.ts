@@ -12,9 +12,9 @@
  */
 import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { mulberry32 } from '../../src/modules/packing/solver/cartons/random.ts';
 import { solveCartons } from '../../src/modules/packing/solver/cartons/solve.ts';
 import type { CartonSolverInput } from '../../src/modules/packing/solver/cartons/types.ts';
+import { mulberry32 } from '../../src/platform/random.ts';
 import { checkCartonPlan } from './carton-checker.ts';
 import {
   benchCatalog,

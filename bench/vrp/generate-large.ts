@@ -7,7 +7,7 @@
  *   node --import tsx bench/vrp/generate-large.ts [--customers 1000] [--seed 1] > bench/vrp/data/RC1000_1.txt
  */
 import { parseArgs } from 'node:util';
-import { mulberry32 } from '../../src/modules/dispatch/solver/random.ts';
+import { mulberry32 } from '../../src/platform/random.ts';
 
 const { values } = parseArgs({
   options: { customers: { type: 'string', default: '1000' }, seed: { type: 'string', default: '1' } },

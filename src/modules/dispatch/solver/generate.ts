@@ -3,7 +3,7 @@
  * Equal options give equal instances.
  */
 
-import { mulberry32 } from './random.ts';
+import { mulberry32 } from '../../../platform/random.ts';
 import type {
   Load,
   Point,

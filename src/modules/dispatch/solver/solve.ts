@@ -14,8 +14,8 @@
  * output; with a time limit the number of iterations done depends on the machine.
  */
 
+import { mulberry32 } from '../../../platform/random.ts';
 import { DEPOT_PICKUP, Model, PAIR_PICKUP, Solution } from './model.ts';
-import { mulberry32 } from './random.ts';
 import { Improvement, insertByRegret } from './search.ts';
 import type { PlannedRoute, PlannedStop, SolverInput, SolverOutput, UnassignedReason } from './types.ts';
 

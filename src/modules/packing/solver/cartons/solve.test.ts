@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkCartonPlan } from '../../../../../bench/packing/carton-checker.ts';
-import { mulberry32 } from './random.ts';
+import { mulberry32 } from '../../../../platform/random.ts';
 import { solveCartons } from './solve.ts';
 import type { CartonSolverInput, CartonSolverOutput, CartonType, PackingItem } from './types.ts';
 

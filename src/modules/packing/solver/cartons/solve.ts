@@ -21,8 +21,8 @@
  * seed and iteration budget give equal output.
  */
 
+import { mulberry32 } from '../../../../platform/random.ts';
 import { CartonModel, type Pack } from './model.ts';
-import { mulberry32 } from './random.ts';
 import type { CartonSolverInput, CartonSolverOutput, PlannedPackage, UnfitItem } from './types.ts';
 
 export const DEFAULT_CARTON_TIME_LIMIT_MS = 1000;

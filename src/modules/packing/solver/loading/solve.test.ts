@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkLoad } from '../../../../../bench/packing/checker.ts';
-import { mulberry32 } from './random.ts';
+import { mulberry32 } from '../../../../platform/random.ts';
 import { solveLoading } from './solve.ts';
 import { chamferedCrossSection } from './space.ts';
 import type { LoadingInput, LoadingItem, LoadingOutput } from './types.ts';

@@ -5,6 +5,8 @@
  * restarts and rebuilds of the best load's tail (a GRASP), keeping the fullest load. The module
  * will run it in a worker thread; nothing here does I/O.
  */
+
+import { mulberry32 } from '../../../../platform/random.ts';
 import { type BoxType, boxTypesOf } from './box-types.ts';
 import {
   type Construction,
@@ -13,7 +15,6 @@ import {
   type PlacedBlock,
   startConstruction,
 } from './construct.ts';
-import { mulberry32 } from './random.ts';
 import { type Cuboid, spaceContains, usableVolume } from './space.ts';
 import type { LoadingInput, LoadingOutput, Placement, Unplaced, UnplacedReason, Vector3 } from './types.ts';
 
