@@ -199,14 +199,14 @@ export class Layout {
     ];
     const candidates: Array<[number, number, number]> = [
       [x + dx, y, z],
-      [x + dx, this.projectY(x + dx, y, z), z],
-      [x + dx, y, this.projectZ(x + dx, y, z)],
+      [x + dx, this.project('y', x + dx, y, z), z],
+      [x + dx, y, this.project('z', x + dx, y, z)],
       [x, y + dy, z],
-      [this.projectX(x, y + dy, z), y + dy, z],
-      [x, y + dy, this.projectZ(x, y + dy, z)],
+      [this.project('x', x, y + dy, z), y + dy, z],
+      [x, y + dy, this.project('z', x, y + dy, z)],
       [x, y, z + dz],
-      [this.projectX(x, y, z + dz), y, z + dz],
-      [x, this.projectY(x, y, z + dz), z + dz],
+      [this.project('x', x, y, z + dz), y, z + dz],
+      [x, this.project('y', x, y, z + dz), z + dz],
     ];
     // Old points were clear of the old boxes: test them against the new one only.
     const next = this.points.filter(([px, py, pz]) => !inside(px, py, pz, p));
@@ -225,30 +225,21 @@ export class Layout {
     return false;
   }
 
-  /** Slides a point towards x = 0 until it meets a box's far face or the wall. */
-  private projectX(px: number, py: number, pz: number): number {
+  /**
+   * Slides a point along one axis towards 0 until it meets the far face of a box whose span on
+   * the other two axes holds the point, or the wall.
+   */
+  private project(axis: 'x' | 'y' | 'z', px: number, py: number, pz: number): number {
     let to = 0;
+    const from = axis === 'x' ? px : axis === 'y' ? py : pz;
     for (const b of this.placed) {
-      const face = b.x + b.dx;
-      if (face <= px && face > to && py >= b.y && py < b.y + b.dy && pz >= b.z && pz < b.z + b.dz) to = face;
-    }
-    return to;
-  }
-
-  private projectY(px: number, py: number, pz: number): number {
-    let to = 0;
-    for (const b of this.placed) {
-      const face = b.y + b.dy;
-      if (face <= py && face > to && px >= b.x && px < b.x + b.dx && pz >= b.z && pz < b.z + b.dz) to = face;
-    }
-    return to;
-  }
-
-  private projectZ(px: number, py: number, pz: number): number {
-    let to = 0;
-    for (const b of this.placed) {
-      const face = b.z + b.dz;
-      if (face <= pz && face > to && px >= b.x && px < b.x + b.dx && py >= b.y && py < b.y + b.dy) to = face;
+      // Built in the loop without arrays: it runs for every box at every new point.
+      const face = axis === 'x' ? b.x + b.dx : axis === 'y' ? b.y + b.dy : b.z + b.dz;
+      if (face > from || face <= to) continue;
+      const acrossX = axis === 'x' || (px >= b.x && px < b.x + b.dx);
+      const acrossY = axis === 'y' || (py >= b.y && py < b.y + b.dy);
+      const acrossZ = axis === 'z' || (pz >= b.z && pz < b.z + b.dz);
+      if (acrossX && acrossY && acrossZ) to = face;
     }
     return to;
   }
