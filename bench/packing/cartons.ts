@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { solveCartons } from '../../src/modules/packing/solver/cartons/solve.ts';
 import type { CartonSolverInput } from '../../src/modules/packing/solver/cartons/types.ts';
 import { mulberry32 } from '../../src/platform/random.ts';
+import { percentile } from '../support.ts';
 import { checkCartonPlan } from './carton-checker.ts';
 import {
   benchCatalog,
@@ -39,14 +40,10 @@ const { values } = parseArgs({
   },
 });
 
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-}
-
 function describe(ratios: number[]): string {
   const sorted = [...ratios].sort((a, b) => a - b);
   const mean = sorted.reduce((s, r) => s + r, 0) / sorted.length;
-  return `mean ${mean.toFixed(3)}, p90 ${quantile(sorted, 0.9).toFixed(3)}, worst ${sorted.at(-1)!.toFixed(3)}, best ${sorted[0]!.toFixed(3)}`;
+  return `mean ${mean.toFixed(3)}, p90 ${percentile(sorted, 90).toFixed(3)}, worst ${sorted.at(-1)!.toFixed(3)}, best ${sorted[0]!.toFixed(3)}`;
 }
 
 const count = Math.max(1, Number(values.orders));
@@ -153,7 +150,7 @@ console.log(
   `packages: ours ${ourPackages}, count bound ${countBoundSum}; on the comparable orders the peer used ${peerPackages}`,
 );
 console.log(
-  `time per order: ours mean ${mean(ourTimes).toFixed(1)} ms, p90 ${quantile(sortedTimes, 0.9).toFixed(1)} ms, worst ${sortedTimes.at(-1)!.toFixed(1)} ms; peer mean ${mean(peerTimes).toFixed(1)} ms`,
+  `time per order: ours mean ${mean(ourTimes).toFixed(1)} ms, p90 ${percentile(sortedTimes, 90).toFixed(1)} ms, worst ${sortedTimes.at(-1)!.toFixed(1)} ms; peer mean ${mean(peerTimes).toFixed(1)} ms`,
 );
 console.log(
   `invalid plans: ours ${invalidOurs}, peer ${invalidPeer} (not comparable: invalid or a different unfit set)`,
