@@ -6,7 +6,7 @@
  * The tests and the development scripts run the sources directly.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -31,14 +31,20 @@ function builtAt() {
   }
 }
 
+/** Entries built beside main.mjs: the threads the service starts (platform/workers.ts). */
+const WORKER_ENTRIES = ['solver-worker'];
+
 if (builtAt() < newestSource()) {
   const { build } = await import('esbuild');
-  mkdirSync(path.dirname(BUILT), { recursive: true });
-  // Written beside and renamed into place: two starts at once never load a half-written file.
-  const partial = `${BUILT}.${randomBytes(4).toString('hex')}.tmp`;
+  const dir = path.dirname(BUILT);
+  mkdirSync(dir, { recursive: true });
+  // Written into a directory of its own and renamed into place, main.mjs last: two starts at once
+  // never load a half-written file, and a main.mjs newer than the sources finds its workers built.
+  const partial = path.join(dir, `build-${randomBytes(4).toString('hex')}.tmp`);
   await build({
-    entryPoints: [path.join(ROOT, 'src', 'main.ts')],
-    outfile: partial,
+    entryPoints: ['main', ...WORKER_ENTRIES].map((name) => path.join(ROOT, 'src', `${name}.ts`)),
+    outdir: partial,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -47,6 +53,8 @@ if (builtAt() < newestSource()) {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
-  renameSync(partial, BUILT);
+  for (const name of WORKER_ENTRIES) renameSync(path.join(partial, `${name}.mjs`), path.join(dir, `${name}.mjs`));
+  renameSync(path.join(partial, 'main.mjs'), BUILT);
+  rmSync(partial, { recursive: true, force: true });
 }
 await import(pathToFileURL(BUILT).href);

@@ -85,6 +85,13 @@ import {
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
+  LoadPlans,
+  loadingOperations,
+  PackagingCatalog,
+  PackingPlans,
+  packingOperations,
+} from './modules/packing/index.ts';
+import {
   type PaymentProvider,
   PaymentsService,
   paymentsOperations,
@@ -121,6 +128,7 @@ import { EmbeddedBroker, ExternalBroker, type MqttPublisher } from './platform/m
 import { DRIVER_PUSH_TOPIC, driverPushHandler } from './platform/mqtt/driver-push.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
 import { type FileStorage, storageOf } from './platform/storage/index.ts';
+import { WorkerPool, workerEntry } from './platform/workers.ts';
 
 /** The module services, wired once; the CLI and the tests reach use cases through these. */
 export interface Services {
@@ -172,6 +180,13 @@ export interface Services {
   riders: RidersService;
   /** The operations AI agent: conversations over the caller's read tools, writes proposed for approval. */
   agent: AgentService;
+  /** The business's carton types, and the packing plans that choose among them. */
+  packaging: PackagingCatalog;
+  packingPlans: PackingPlans;
+  /** Loading spaces and load plans (containers, air ULDs, vans, trucks). */
+  loadPlans: LoadPlans;
+  /** The threads the packing and loading solvers run on; closed with the HTTP server. */
+  solvers: WorkerPool;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -285,6 +300,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   );
   // The operations agent is "migrated" for a business once the business saved its agent settings.
   accounts.setUpCheck('operations_agent', agent.isSetUp);
+  // The packing and loading solvers run on threads of their own, never on the event loop.
+  const solvers = new WorkerPool(workerEntry('solver-worker'), { threads: config.solverThreads });
+  const packaging = new PackagingCatalog(clock);
   const apiSurface = new CatalogSurface({
     publicBaseUrl: config.publicBaseUrl,
     budgets: config.graphqlBudgets,
@@ -328,6 +346,10 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     ),
     agentTools,
     apiSurface,
+    packaging,
+    packingPlans: new PackingPlans(clock, packaging, solvers, orders),
+    loadPlans: new LoadPlans(clock, solvers, dispatch, orders),
+    solvers,
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
     dispatchBoard,
@@ -475,7 +497,9 @@ export function createCatalog(services: Services): Catalog {
     .register(chatOperations(services.chat))
     .register(driverOperations(services.driverWork, { incidentReasons: INCIDENT_REASONS }))
     .register(ridersOperations(services.riders))
-    .register(agentOperations(services.agent, proposalSchema));
+    .register(agentOperations(services.agent, proposalSchema))
+    .register(packingOperations(services.packaging, services.packingPlans))
+    .register(loadingOperations(services.loadPlans));
 }
 
 export interface App {
@@ -525,6 +549,7 @@ export async function createApp(
   services.boardFeed.connect(db);
   const http = createHttpServer(config, metrics);
   http.addHook('onClose', () => limits.close());
+  http.addHook('onClose', () => services.solvers.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
   const pageSettings = {

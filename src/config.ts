@@ -44,6 +44,7 @@ const environmentSchema = z.object({
   OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
+  SOLVER_THREADS: integer(1, 256).optional(),
   IDENTITY_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   IDENTITY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   IDENTITY_TIMEOUT_MS: integer(100, 60_000).default(5_000),
@@ -159,6 +160,8 @@ export interface Config {
   /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
   outboxConcurrency: number;
   outboxPerBusiness: number;
+  /** Threads the packing and loading solvers run on; default the cores but one (platform/workers.ts). */
+  solverThreads: number | undefined;
   /** Reading identity providers' discovery documents and keys: which addresses, how long. */
   identity: OutboundRules;
   /** A public geocoder by URL (Nominatim's search API), asked after the business's own data; none by default. */
@@ -304,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxPerBusiness: e.OUTBOX_PER_BUSINESS,
+    solverThreads: e.SOLVER_THREADS,
     identity: {
       allow: {
         loopback: e.IDENTITY_ALLOW_LOOPBACK === 'true',

@@ -178,6 +178,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0041_instant_orders.sql': 'orders',
   '0042_operations_agent.sql': 'agent',
   '0043_proposal_origin.sql': 'approvals',
+  '0044_packing.sql': 'packing',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -112,6 +112,10 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Payments: 'Online payment of orders and labels, and credit given to customer accounts.',
   'Platform Apps':
     'Standalone apps assigned to clients: the public configuration they start from, and native sign-in with an identity provider.',
+  'Loading Planner':
+    'Load plans for sea containers, air ULD envelopes, vans, trucks and open decks: placements in loading order, weight, balance, stacking, support and unloading order, with a picture.',
+  'Packing Plans':
+    "The business's packaging catalog and carton packing plans: the smallest total outer volume under a hard fill cap, applied to an order's packages.",
   Platform:
     'Platform administration: which optional modules the system offers, to which businesses, and revoking opt-in families.',
   POI: "Points of interest: the business's own places (depots, hubs, lockers, customer sites) with their opening hours.",

@@ -29,6 +29,8 @@ export const SCOPES = [
   'platform:read',
   'platform:write',
   'agent:use',
+  'packing:read',
+  'packing:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -42,6 +44,7 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'analytics:read',
     'address:read',
     'approvals:read',
+    'packing:read',
   ],
   support: ['orders:read', 'analytics:read', 'address:read', 'approvals:read'],
   'ops-write': [
@@ -56,8 +59,10 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'address:read',
     'approvals:read',
     'approvals:write',
+    'packing:read',
+    'packing:write',
   ],
-  'wms-readonly': ['wms:read', 'orders:read'],
+  'wms-readonly': ['wms:read', 'orders:read', 'packing:read'],
   'datasets-readonly': ['datasets:read'],
   'alliance-readonly': ['alliance:read'],
   /** A driver's app: their own routes and working them; their fleets' boards and calendars (captains manage theirs). */

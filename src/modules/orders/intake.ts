@@ -12,8 +12,14 @@ import type { AddressesService } from '../addresses/index.ts';
 import type { OrderJournal } from './journal.ts';
 import { type AddressPlaces, locationWarnings, type OrderLocations, type OrderWarning } from './locations.ts';
 import * as repo from './repository.ts';
-import { type OrderInput, type OrderView, RefusedOrder } from './schemas.ts';
-import { OFF_ROUTE_CHANGES } from './statuses.ts';
+import {
+  MAX_PACKAGES_PER_ORDER,
+  type OrderInput,
+  type OrderView,
+  type PackageInput,
+  RefusedOrder,
+} from './schemas.ts';
+import { BEFORE_PICKUP, OFF_ROUTE_CHANGES } from './statuses.ts';
 import { viewsOf, wholeBusiness } from './views.ts';
 
 /** The saved addresses an order may name instead of writing one out, and the geocoder that places the others. */
@@ -241,6 +247,56 @@ export class OrderIntake {
       })),
     );
     return created.map((order) => ({ id: order.id, packages: byOrder.get(order.id) ?? [] }));
+  }
+
+  /**
+   * Replaces an order's packages with packed ones (a packing plan applied): the first keep their
+   * tracking numbers with the new sizes and weights, extra ones get new numbers, surplus ones go.
+   * Only before pickup, and never for a label-service order, whose labels name its packages.
+   */
+  async repack(ctx: OperationContext, orderId: number, packages: readonly PackageInput[]) {
+    const businessId = businessOf(ctx);
+    const order = await repo.findOrder(ctx.db, businessId, orderId, { lock: true });
+    if (!order) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
+    if (!BEFORE_PICKUP.includes(order.status) || order.family === 'label_service') {
+      throw new AppError('ORDER_PACKAGES_LOCKED', { params: { order: order.order_ref, status: order.status } });
+    }
+    if (packages.length > MAX_PACKAGES_PER_ORDER) {
+      throw new AppError('ORDER_TOO_MANY_PACKAGES', {
+        params: { max: MAX_PACKAGES_PER_ORDER, count: packages.length },
+      });
+    }
+    const existing = await repo.packagesOf(ctx.db, businessId, [orderId]);
+    const values = (pkg: PackageInput) => ({
+      weight_grams: pkg.weight_grams ?? null,
+      length_mm: pkg.length_mm ?? null,
+      width_mm: pkg.width_mm ?? null,
+      height_mm: pkg.height_mm ?? null,
+      description: pkg.description ?? null,
+    });
+    for (const [index, pkg] of packages.entries()) {
+      const kept = existing[index];
+      if (kept) await repo.resizePackage(ctx.db, businessId, kept.id, values(pkg));
+    }
+    await repo.deletePackages(
+      ctx.db,
+      businessId,
+      existing.slice(packages.length).map((pkg) => pkg.id),
+    );
+    const prefix = await this.trackingPrefix(ctx.db, businessId);
+    await repo.insertPackages(
+      ctx.db,
+      packages.slice(existing.length).map((pkg) => ({
+        business_id: businessId,
+        order_id: orderId,
+        tracking_number: trackingNumber(prefix),
+        ...values(pkg),
+      })),
+    );
+    await this.journal.recordEvent(ctx, businessId, orderId, 'packages_replaced', {
+      packages: { from: existing.length, to: packages.length },
+    });
+    return repo.packagesOf(ctx.db, businessId, [orderId]);
   }
 
   /** ORD-<UTC date>-<6 random characters>; a clash is as unlikely as it is reported (ORDER_REF_TAKEN). */

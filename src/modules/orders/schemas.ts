@@ -22,6 +22,9 @@ export type OrderFamily = (typeof ORDER_FAMILIES)[number];
 export const ORDER_TYPES = ['D', 'P', 'P2P'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
+/** An order holds at most this many packages. */
+export const MAX_PACKAGES_PER_ORDER = 50;
+
 export const packageInputSchema = z.object({
   weight_grams: z.int().min(0).max(10_000_000).optional(),
   length_mm: z.int().min(0).max(100_000).optional(),
@@ -29,6 +32,8 @@ export const packageInputSchema = z.object({
   height_mm: z.int().min(0).max(100_000).optional(),
   description: z.string().max(500).optional(),
 });
+
+export type PackageInput = z.infer<typeof packageInputSchema>;
 
 const PRICE_FIELDS = ['shipping_price', 'tax', 'surcharges', 'price_details'] as const;
 
@@ -86,7 +91,7 @@ export const orderInputSchema = z
       .array(z.object({ label: z.string().min(1).max(100), amount: amountInput }))
       .max(50)
       .optional(),
-    packages: z.array(packageInputSchema).min(1).max(50).optional().describe('Defaults to one package'),
+    packages: z.array(packageInputSchema).min(1).max(MAX_PACKAGES_PER_ORDER).optional().describe('Defaults to one package'),
     instant: z.boolean().optional().describe('Offer it at once to the nearest online riders (self-delivery)'),
   })
   .superRefine((order, ctx) => {

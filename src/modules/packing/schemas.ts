@@ -1,0 +1,300 @@
+import { z } from 'zod';
+import { fieldIssue } from '../../platform/i18n/field-messages.ts';
+import { currencyCode } from '../../platform/schemas.ts';
+import { SPACE_KINDS } from './tables.ts';
+
+/** A plan packs or loads at most this many pieces (the quantities added up). */
+export const MAX_PLAN_PIECES = 500;
+/** A load plan loads at most this many pieces. */
+export const MAX_LOAD_PIECES = 2000;
+export const MAX_ITEM_LINES = 200;
+export const MAX_CUSTOM_CARTONS = 20;
+/** The solvers' budget: a plan answers within about this, plus the time to read and write it. */
+export const TIME_LIMIT_MS = { default: 1000, max: 5000 } as const;
+export const MAX_PACKAGING_TYPES = 200;
+export const MAX_LOADING_SPACES = 100;
+
+const millimetres = z.int().min(1).max(20_000).describe('Millimetres');
+const smallMillimetres = z.int().min(1).max(5000).describe('Millimetres');
+const grams = z.int().min(0).max(100_000_000).describe('Grams');
+
+export const dimensionsSchema = z.object({
+  length_mm: smallMillimetres,
+  width_mm: smallMillimetres,
+  height_mm: smallMillimetres,
+});
+
+const cost = z
+  .number()
+  .min(0)
+  .max(1_000_000)
+  .describe('Major units of the currency, rounded to its minor unit');
+
+export const packagingInput = {
+  name: z.string().trim().min(1).max(100),
+  inner: dimensionsSchema,
+  outer: dimensionsSchema.describe('Outside sizes; each at least the inner one'),
+  tare_grams: grams.describe('The empty carton'),
+  max_gross_grams: grams.describe('Carton and contents together'),
+  cost,
+  currency: currencyCode,
+  active: z.boolean().default(true),
+};
+
+export const packagingSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  inner: dimensionsSchema,
+  outer: dimensionsSchema,
+  tare_grams: z.int(),
+  max_gross_grams: z.int(),
+  cost: z.number(),
+  currency: z.string(),
+  active: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** Outer at least inner on every side, gross above tare: said at the field that breaks it. */
+export function checkCarton(
+  carton: { inner?: z.infer<typeof dimensionsSchema>; outer?: z.infer<typeof dimensionsSchema> } & {
+    tare_grams?: number;
+    max_gross_grams?: number;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const { inner, outer } = carton;
+  if (inner && outer) {
+    for (const side of ['length_mm', 'width_mm', 'height_mm'] as const) {
+      if (outer[side] < inner[side]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['outer', side],
+          ...fieldIssue('at_least_field', { field: `inner.${side}` }),
+        });
+      }
+    }
+  }
+  if (
+    carton.tare_grams !== undefined &&
+    carton.max_gross_grams !== undefined &&
+    carton.max_gross_grams <= carton.tare_grams
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['max_gross_grams'],
+      ...fieldIssue('above_field', { field: 'tare_grams' }),
+    });
+  }
+}
+
+export const itemSchema = z.object({
+  ref: z.string().trim().max(64).optional().describe('Your name for the item (a SKU), echoed in the answer'),
+  length_mm: smallMillimetres,
+  width_mm: smallMillimetres,
+  height_mm: smallMillimetres.describe('The side that stays up when this_side_up'),
+  weight_grams: grams.describe('One piece'),
+  quantity: z.int().min(1).max(MAX_PLAN_PIECES).default(1),
+  may_rotate: z.boolean().default(true).describe('Any of the six orientations'),
+  this_side_up: z.boolean().default(false).describe('Only turned about the vertical axis'),
+  no_stack: z.boolean().default(false).describe('Nothing may rest on it'),
+});
+export type ItemInput = z.infer<typeof itemSchema>;
+
+/** The quantities of a list of items added up stay within `max`: said at the list. */
+export function checkPieces(max: number) {
+  return (items: ReadonlyArray<{ quantity: number }>, ctx: z.RefinementCtx) => {
+    const pieces = items.reduce((sum, item) => sum + item.quantity, 0);
+    if (pieces > max) ctx.addIssue({ code: 'custom', path: [], ...fieldIssue('at_most_pieces', { max }) });
+  };
+}
+
+/** A usable outline is convex, counter-clockwise and within the space's width and height. */
+export function isConvexOutline(
+  points: ReadonlyArray<readonly [number, number]>,
+  width: number,
+  height: number,
+) {
+  if (points.some(([y, z]) => y > width || z > height)) return false;
+  let twiceArea = 0;
+  for (let i = 0; i < points.length; i++) {
+    const [ay, az] = points[i]!;
+    const [by, bz] = points[(i + 1) % points.length]!;
+    const [cy, cz] = points[(i + 2) % points.length]!;
+    if ((by - ay) * (cz - bz) - (bz - az) * (cy - by) < 0) return false;
+    twiceArea += ay * bz - by * az;
+  }
+  return twiceArea > 0;
+}
+
+export const customCartonSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    inner: dimensionsSchema,
+    outer: dimensionsSchema.optional().describe('Defaults to the inner sizes'),
+    tare_grams: grams.default(0),
+    max_gross_grams: grams.describe('Carton and contents together'),
+    cost: cost.default(0),
+  })
+  .superRefine(checkCarton);
+
+export const placedSchema = z.object({
+  x_mm: z.int(),
+  y_mm: z.int(),
+  z_mm: z.int(),
+  length_mm: z.int().describe('Extent along x in the orientation placed'),
+  width_mm: z.int(),
+  height_mm: z.int(),
+});
+
+export const packingPlanSchema = z.object({
+  id: z.int(),
+  order_id: z.int().nullable(),
+  target_utilization_percent: z.number(),
+  packages: z.array(
+    z.object({
+      packaging_id: z.int().nullable().describe('The catalog carton; null for a custom size'),
+      custom_index: z.int().nullable().describe("The custom size's place in custom_cartons"),
+      name: z.string(),
+      inner: dimensionsSchema,
+      outer: dimensionsSchema,
+      fill_percent: z.number().describe("The items' volume over the inner volume"),
+      gross_weight_grams: z.int(),
+      cost: z.number(),
+      currency: z.string().nullable(),
+      items: z.array(
+        placedSchema.extend({
+          item_index: z.int().describe('The line of items it comes from'),
+          ref: z.string().nullable(),
+          orientation: z.string().describe("Which of the item's sides lie along x, y, z: lwh as given"),
+        }),
+      ),
+    }),
+  ),
+  unfit: z.array(
+    z.object({
+      item_index: z.int(),
+      ref: z.string().nullable(),
+      quantity: z.int(),
+      reason: z.enum(['too_large', 'too_heavy', 'fill_cap_too_low']),
+    }),
+  ),
+  totals: z.object({
+    outer_volume_mm3: z.number(),
+    package_count: z.int(),
+    cost: z.array(z.object({ currency: z.string(), amount: z.number() })),
+  }),
+  search: z.object({ iterations: z.int(), elapsed_ms: z.int(), timed_out: z.boolean() }),
+  created_at: z.string(),
+  updated_at: z.string(),
+  applied_at: z.string().nullable(),
+});
+
+export const crossSectionSchema = z
+  .array(z.tuple([z.number().min(0).max(20_000), z.number().min(0).max(20_000)]))
+  .min(3)
+  .max(32)
+  .describe('The usable outline across the space, [y, z] points in millimetres, counter-clockwise, convex');
+
+export const spaceInput = {
+  name: z.string().trim().min(1).max(100),
+  kind: z.enum(SPACE_KINDS).default('custom'),
+  length_mm: millimetres,
+  width_mm: millimetres,
+  height_mm: millimetres,
+  payload_kg: z.int().min(1).max(1_000_000).optional(),
+  cross_section: crossSectionSchema.optional(),
+  axles: z
+    .array(
+      z.object({
+        name: z.string().trim().min(1).max(40),
+        position_mm: z.int().min(-20_000).max(40_000).describe('From the front wall, along the length'),
+        max_load_kg: z
+          .int()
+          .min(1)
+          .max(1_000_000)
+          .describe('The most cargo weight this axle (group) may carry'),
+      }),
+    )
+    .length(2)
+    .optional()
+    .describe('Two supports (front axle or kingpin, rear axle group): the load each carries is reported'),
+};
+
+export const spaceSchema = z.object({
+  code: z.string().nullable().describe('A standard space; null for a business space'),
+  id: z.int().nullable().describe("A business space's id"),
+  name: z.string(),
+  kind: z.enum(SPACE_KINDS),
+  length_mm: z.int(),
+  width_mm: z.int(),
+  height_mm: z.int(),
+  payload_kg: z.int().nullable(),
+  door: z.object({ width_mm: z.int(), height_mm: z.int() }).nullable(),
+  cross_section: z.array(z.tuple([z.number(), z.number()])).nullable(),
+  axles: z.array(z.object({ name: z.string(), position_mm: z.int(), max_load_kg: z.int() })).nullable(),
+  source: z.string().nullable(),
+});
+export type SpaceView = z.infer<typeof spaceSchema>;
+
+export const loadItemSchema = z.object({
+  ref: z.string().trim().max(64).optional(),
+  length_mm: millimetres,
+  width_mm: millimetres,
+  height_mm: millimetres,
+  weight_grams: grams.default(0),
+  quantity: z.int().min(1).max(MAX_LOAD_PIECES).default(1),
+  this_side_up: z.boolean().default(false),
+  fragile: z.boolean().default(false).describe('Nothing may rest on it'),
+  max_load_on_top_grams: grams.optional(),
+  stop: z.int().min(0).max(1000).default(0).describe('Unloaded at this stop: 1 first; 0 one stop'),
+});
+export type LoadItemInput = z.infer<typeof loadItemSchema>;
+
+const vector = z.object({ x_mm: z.number(), y_mm: z.number(), z_mm: z.number() });
+
+export const loadPlanSchema = z.object({
+  id: z.int(),
+  route_id: z.int().nullable(),
+  space: spaceSchema,
+  support_percent: z.number(),
+  placements: z.array(
+    placedSchema.extend({
+      step: z.int().describe('Loading order: 1 goes in first'),
+      item_index: z.int(),
+      ref: z.string().nullable(),
+      stop: z.int(),
+      orientation: z.string(),
+    }),
+  ),
+  unplaced: z.array(
+    z.object({
+      item_index: z.int(),
+      ref: z.string().nullable(),
+      quantity: z.int(),
+      reason: z.enum([
+        'too_large',
+        'outside_contour',
+        'too_heavy',
+        'payload_reached',
+        'no_room',
+        'door_too_small',
+      ]),
+    }),
+  ),
+  unmeasured: z
+    .array(z.object({ order_id: z.int(), tracking_number: z.string() }))
+    .describe("A route's packages without dimensions: not loaded, measure them first"),
+  volume_percent: z.number(),
+  weight_percent: z.number().nullable(),
+  total_weight_grams: z.int(),
+  centre_of_gravity: vector.nullable(),
+  centre_of_gravity_offset: vector.nullable().describe("From the space's centre"),
+  axle_loads: z
+    .array(
+      z.object({ name: z.string(), load_kg: z.number(), max_load_kg: z.int(), within_limit: z.boolean() }),
+    )
+    .nullable(),
+  search: z.object({ iterations: z.int(), elapsed_ms: z.int() }),
+  created_at: z.string(),
+});

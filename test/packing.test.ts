@@ -1,0 +1,409 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { GraphQLClient, gql } from 'graphql-request';
+import { createTenant, login, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+const DAY = '2026-11-26';
+
+/** Three cartons: a small, a medium and a large one (outer = inner + 10 mm a side). */
+const CARTONS = [
+  { name: 'Small', inner: [200, 150, 100], cost: 0.4 },
+  { name: 'Medium', inner: [300, 200, 200], cost: 0.7 },
+  { name: 'Large', inner: [400, 300, 300], cost: 1.2 },
+].map((carton) => {
+  const [length_mm, width_mm, height_mm] = carton.inner as [number, number, number];
+  return {
+    name: carton.name,
+    inner: { length_mm, width_mm, height_mm },
+    outer: { length_mm: length_mm + 10, width_mm: width_mm + 10, height_mm: height_mm + 10 },
+    tare_grams: 150,
+    max_gross_grams: 20_000,
+    cost: carton.cost,
+    currency: 'EUR',
+  };
+});
+
+describe('packing plans and load plans over REST and GraphQL', () => {
+  let server: TestServer;
+  let api: Client;
+  let tenant: Tenant;
+  let admin: string;
+  let other: string;
+  const cartonIds: number[] = [];
+
+  before(async () => {
+    server = await startTestServer();
+    api = client(server.baseUrl);
+    tenant = await createTenant(server.db, server.app.services, 'pack');
+    admin = await login(api, tenant.emails.client_admin);
+    const elsewhere = await createTenant(server.db, server.app.services, 'elsewhere');
+    other = await login(api, elsewhere.emails.client_admin);
+    for (const carton of CARTONS) {
+      const made = await api.post('/api/v1/client/packaging', carton, { token: admin });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      cartonIds.push(made.body.packaging.id);
+    }
+  });
+
+  after(() => server.close());
+
+  it('keeps a packaging catalog and refuses an impossible carton at its field, in the caller’s language', async () => {
+    const listed = await api.get('/api/v1/client/packaging', { token: admin });
+    assert.equal(listed.status, 200);
+    assert.deepEqual(
+      listed.body.packaging.map((p: { name: string; cost: number }) => [p.name, p.cost]),
+      [
+        ['Small', 0.4],
+        ['Medium', 0.7],
+        ['Large', 1.2],
+      ],
+    );
+    const broken = await api.post(
+      '/api/v1/client/packaging',
+      { ...CARTONS[0], outer: { length_mm: 150, width_mm: 160, height_mm: 110 } },
+      { token: admin, headers: { 'accept-language': 'fr' } },
+    );
+    assert.equal(broken.status, 422);
+    assert.equal(broken.body.error_code, 'VALIDATION_FAILED');
+    const issue = JSON.stringify(broken.body.details);
+    assert.match(issue, /outer/);
+    assert.match(issue, /au moins inner\.length_mm/);
+    // Another business sees none of it.
+    const theirs = await api.get('/api/v1/client/packaging', { token: other });
+    assert.deepEqual(theirs.body.packaging, []);
+  });
+
+  it('packs items into the smallest total outer volume, keeping the fill cap, and says what fits nothing', async () => {
+    const plan = await api.post(
+      '/api/v1/client/packing-plans',
+      {
+        items: [
+          { ref: 'MUG', length_mm: 100, width_mm: 100, height_mm: 100, weight_grams: 400, quantity: 8 },
+          { ref: 'POSTER', length_mm: 900, width_mm: 80, height_mm: 80, weight_grams: 200 },
+        ],
+        target_utilization_percent: 90,
+        time_limit_ms: 300,
+      },
+      { token: admin },
+    );
+    assert.equal(plan.status, 200, JSON.stringify(plan.body));
+    const answer = plan.body.plan;
+    // Eight 1-litre mugs: 8 litres. The medium carton (12 l) takes them within 90 %, the small
+    // one (3 l) only two each within the cap; the large one is bigger than both mediums.
+    assert.equal(answer.packages.length, 1, JSON.stringify(answer.packages));
+    assert.equal(answer.packages[0].name, 'Medium');
+    assert.equal(answer.packages[0].packaging_id, cartonIds[1]);
+    assert.equal(answer.packages[0].items.length, 8);
+    assert.ok(answer.packages[0].fill_percent <= 90);
+    assert.equal(answer.packages[0].gross_weight_grams, 150 + 8 * 400);
+    assert.deepEqual(answer.unfit, [{ item_index: 1, ref: 'POSTER', quantity: 1, reason: 'too_large' }]);
+    assert.deepEqual(answer.totals.cost, [{ currency: 'EUR', amount: 0.7 }]);
+    const read = await api.get(`/api/v1/client/packing-plans/${answer.id}`, { token: admin });
+    assert.deepEqual(read.body.plan, answer);
+    const hidden = await api.get(`/api/v1/client/packing-plans/${answer.id}`, { token: other });
+    assert.equal(hidden.status, 404);
+    assert.equal(hidden.body.error_code, 'PACKING_PLAN_NOT_FOUND');
+  });
+
+  it('re-runs a plan against the catalog as it is now', async () => {
+    const plan = await api.post(
+      '/api/v1/client/packing-plans',
+      {
+        items: [{ length_mm: 100, width_mm: 100, height_mm: 100, weight_grams: 300, quantity: 8 }],
+        target_utilization_percent: 90,
+        time_limit_ms: 200,
+      },
+      { token: admin },
+    );
+    assert.equal(plan.body.plan.packages[0].name, 'Medium');
+    const medium = CARTONS[1]!;
+    const off = await api.call('PUT', `/api/v1/client/packaging/${cartonIds[1]}`, {
+      token: admin,
+      body: { ...medium, active: false },
+    });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    try {
+      const again = await api.post(
+        `/api/v1/client/packing-plans/${plan.body.plan.id}/rerun`,
+        {},
+        { token: admin },
+      );
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.ok(
+        again.body.plan.packages.every((pkg: { name: string }) => pkg.name !== 'Medium'),
+        JSON.stringify(again.body.plan.packages),
+      );
+      assert.equal(
+        again.body.plan.packages.reduce((n: number, pkg: { items: unknown[] }) => n + pkg.items.length, 0),
+        8,
+      );
+    } finally {
+      await api.call('PUT', `/api/v1/client/packaging/${cartonIds[1]}`, { token: admin, body: medium });
+    }
+  });
+
+  it("applies a plan to an order: its packages become the order's, only before pickup and only when complete", async () => {
+    const order = await api.post(
+      '/api/v1/client/orderCreate',
+      { order_ref: 'PACKED-1', dropoff: { line1: '1 Quai', city: 'Lyon', country: 'FR' } },
+      { token: admin },
+    );
+    assert.equal(order.status, 200, JSON.stringify(order.body));
+    const orderId = order.body.orders[0].id;
+    const kept = order.body.orders[0].packages[0].tracking_number;
+    const plan = await api.post(
+      '/api/v1/client/packing-plans',
+      {
+        items: [{ length_mm: 350, width_mm: 250, height_mm: 250, weight_grams: 3000, quantity: 2 }],
+        time_limit_ms: 200,
+        order_id: orderId,
+      },
+      { token: admin },
+    );
+    assert.equal(plan.status, 200, JSON.stringify(plan.body));
+    assert.equal(plan.body.plan.packages.length, 2);
+    const applied = await api.post(
+      `/api/v1/client/packing-plans/${plan.body.plan.id}/apply`,
+      { order_id: orderId },
+      { token: admin },
+    );
+    assert.equal(applied.status, 200, JSON.stringify(applied.body));
+    assert.equal(applied.body.packages.length, 2);
+    assert.equal(applied.body.packages[0].tracking_number, kept);
+    assert.deepEqual(
+      applied.body.packages.map((p: { length_mm: number; weight_grams: number }) => [
+        p.length_mm,
+        p.weight_grams,
+      ]),
+      [
+        [410, 3150],
+        [410, 3150],
+      ],
+    );
+    assert.ok(applied.body.plan.applied_at);
+    const detail = await api.get(`/api/v1/client/orders/${orderId}`, { token: admin });
+    assert.equal(
+      detail.body.order?.packages?.length ?? detail.body.packages?.length,
+      2,
+      JSON.stringify(detail.body),
+    );
+
+    // A plan with a piece no carton takes would lose it: refused, nothing changes.
+    const incomplete = await api.post(
+      '/api/v1/client/packing-plans',
+      { items: [{ length_mm: 2000, width_mm: 100, height_mm: 100, weight_grams: 10 }], time_limit_ms: 100 },
+      { token: admin },
+    );
+    const refused = await api.post(
+      `/api/v1/client/packing-plans/${incomplete.body.plan.id}/apply`,
+      { order_id: orderId },
+      { token: admin },
+    );
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error_code, 'PACKING_PLAN_INCOMPLETE');
+
+    // Past pickup the packages travel under their numbers: refused.
+    const picked = await api.post(
+      `/api/v1/client/orders/${orderId}/status`,
+      { status: 'PICKED_UP' },
+      { token: admin },
+    );
+    assert.equal(picked.status, 200, JSON.stringify(picked.body));
+    const late = await api.post(
+      `/api/v1/client/packing-plans/${plan.body.plan.id}/apply`,
+      { order_id: orderId },
+      { token: admin },
+    );
+    assert.equal(late.status, 409);
+    assert.equal(late.body.error_code, 'ORDER_PACKAGES_LOCKED');
+  });
+
+  it('refuses a plan of more pieces than the documented limit, at the items field', async () => {
+    const tooMany = await api.post(
+      '/api/v1/client/packing-plans',
+      {
+        items: [
+          { length_mm: 10, width_mm: 10, height_mm: 10, weight_grams: 1, quantity: 400 },
+          { length_mm: 10, width_mm: 10, height_mm: 10, weight_grams: 1, quantity: 101 },
+        ],
+      },
+      { token: admin },
+    );
+    assert.equal(tooMany.status, 422);
+    assert.match(JSON.stringify(tooMany.body.details), /At most 500 pieces/);
+  });
+
+  it('lists the standard spaces with their sources and contours, and refuses a box an envelope cannot hold', async () => {
+    const spaces = await api.get('/api/v1/client/loading-spaces', { token: admin });
+    assert.equal(spaces.status, 200);
+    const codes = spaces.body.spaces.map((space: { code: string }) => space.code);
+    for (const code of [
+      'iso-20-dv',
+      'iso-40-dv',
+      'iso-40-hc',
+      'iso-45-hc',
+      'uld-ld3',
+      'van-3t5',
+      'flatrack-40',
+    ]) {
+      assert.ok(codes.includes(code), code);
+    }
+    const ld3 = spaces.body.spaces.find((space: { code: string }) => space.code === 'uld-ld3');
+    assert.ok(ld3.cross_section.length >= 5);
+    assert.match(ld3.source, /162\.6/);
+
+    // The LD3's bounding box, as a plain space of the business: it takes a wide low box the
+    // contour (the sloping wall near the floor) refuses.
+    const plain = await api.post(
+      '/api/v1/client/loading-spaces',
+      { name: 'LD3 box', kind: 'custom', length_mm: 1534, width_mm: 2007, height_mm: 1626 },
+      { token: admin },
+    );
+    assert.equal(plain.status, 200, JSON.stringify(plain.body));
+    const wideLowBox = [{ ref: 'SKI', length_mm: 1500, width_mm: 1950, height_mm: 300, this_side_up: true }];
+    const inBox = await api.post(
+      '/api/v1/client/load-plans',
+      { space: String(plain.body.space.id), items: wideLowBox, time_limit_ms: 100 },
+      { token: admin },
+    );
+    assert.equal(inBox.status, 200, JSON.stringify(inBox.body));
+    assert.equal(inBox.body.plan.placements.length, 1);
+    const inLd3 = await api.post(
+      '/api/v1/client/load-plans',
+      { space: 'uld-ld3', items: wideLowBox, time_limit_ms: 100 },
+      { token: admin },
+    );
+    assert.equal(inLd3.status, 200, JSON.stringify(inLd3.body));
+    assert.equal(inLd3.body.plan.placements.length, 0);
+    assert.equal(inLd3.body.plan.unplaced[0].reason, 'outside_contour');
+
+    const unknown = await api.post(
+      '/api/v1/client/load-plans',
+      { space: 'iso-99', items: wideLowBox },
+      { token: admin, headers: { 'accept-language': 'de' } },
+    );
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error_code, 'LOADING_SPACE_NOT_FOUND');
+    assert.match(unknown.body.message, /Kein Laderaum iso-99/);
+    const theirs = await api.post(
+      '/api/v1/client/load-plans',
+      { space: String(plain.body.space.id), items: wideLowBox },
+      { token: other },
+    );
+    assert.equal(theirs.status, 404);
+  });
+
+  it("loads a built route's packages so that no later stop blocks an earlier one, and draws it", async () => {
+    const [driver] = await signedInDriversAtDepot(server, api, tenant, admin, {
+      depot: { lat: 45.76, lng: 4.84 },
+      names: ['loader'],
+      shift: { start: '07:00', end: '19:00' },
+    });
+    const places = [
+      { lat: 45.77, lng: 4.85 },
+      { lat: 45.78, lng: 4.87 },
+      { lat: 45.75, lng: 4.83 },
+    ];
+    for (const [n, place] of places.entries()) {
+      const made = await api.post(
+        '/api/v1/client/orderCreate',
+        {
+          order_ref: `LOAD-${n}`,
+          scheduled_date: DAY,
+          dropoff: { line1: `${n} Rue`, ...place },
+          packages: [
+            { length_mm: 600, width_mm: 400, height_mm: 400, weight_grams: 8000 },
+            { length_mm: 600, width_mm: 400, height_mm: 400, weight_grams: 8000 },
+            ...(n === 0 ? [{ weight_grams: 500 }] : []),
+          ],
+        },
+        { token: admin },
+      );
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+    }
+    const built = await api.post(
+      '/api/v3/client/build-route',
+      { date: DAY, driver_ids: [driver!.id] },
+      { token: admin },
+    );
+    assert.equal(built.status, 200, JSON.stringify(built.body));
+    const route = built.body.routes[0];
+    const plan = await api.post(
+      '/api/v1/client/load-plans',
+      { space: 'van-3t5', route_id: route.id, time_limit_ms: 300 },
+      { token: admin },
+    );
+    assert.equal(plan.status, 200, JSON.stringify(plan.body));
+    const answer = plan.body.plan;
+    assert.equal(answer.placements.length, 6);
+    assert.equal(answer.unmeasured.length, 1, 'the package without sizes is reported, not guessed');
+    assert.equal(answer.total_weight_grams, 48_000);
+    assert.ok(answer.centre_of_gravity_offset);
+    // Unloading order: the door is at x = length; a box of an earlier stop is never behind (at
+    // lower x than the far end of) a box of a later stop that overlaps it across the van.
+    for (const early of answer.placements) {
+      for (const late of answer.placements) {
+        if (late.stop <= early.stop) continue;
+        const acrossOverlap =
+          early.y_mm < late.y_mm + late.width_mm &&
+          late.y_mm < early.y_mm + early.width_mm &&
+          early.z_mm < late.z_mm + late.height_mm &&
+          late.z_mm < early.z_mm + early.height_mm;
+        if (acrossOverlap)
+          assert.ok(early.x_mm >= late.x_mm + late.length_mm, JSON.stringify({ early, late }));
+      }
+    }
+    const picture = await api.get(`/api/v1/client/load-plans/${answer.id}`, {
+      token: admin,
+      headers: { accept: 'image/svg+xml' },
+    });
+    assert.equal(picture.status, 200);
+    assert.match(picture.headers.get('content-type') ?? '', /image\/svg\+xml/);
+    assert.match(picture.body, /^<svg /);
+    assert.equal((picture.body.match(/<polygon /g) ?? []).length, 2 + 6 * 3);
+    assert.match(picture.body, /stop 1/);
+    const listed = await api.get(`/api/v1/client/load-plans?route_id=${route.id}`, { token: admin });
+    assert.deepEqual(
+      listed.body.plans.map((p: { id: number }) => p.id),
+      [answer.id],
+    );
+  });
+
+  it('answers the catalog and a plan through a GraphQL client', async () => {
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const answer = await graphql.request<{ packaging: { packaging: Array<{ name: string }> } }>(gql`
+      query {
+        packaging(active: true) {
+          packaging {
+            name
+          }
+        }
+      }
+    `);
+    assert.deepEqual(
+      answer.packaging.packaging.map((p) => p.name),
+      ['Small', 'Medium', 'Large'],
+    );
+    const made = await graphql.request<{
+      createPackingPlan: { plan: { packages: Array<{ name: string }> } };
+    }>(gql`
+      mutation {
+        createPackingPlan(
+          items: [{ length_mm: 190, width_mm: 140, height_mm: 90, weight_grams: 100 }]
+          time_limit_ms: 100
+        ) {
+          plan {
+            packages {
+              name
+            }
+          }
+        }
+      }
+    `);
+    assert.deepEqual(made.createPackingPlan.plan.packages, [{ name: 'Small' }]);
+  });
+});
