@@ -79,6 +79,10 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   get_driver_skills: { auth: 'A', risk: 'low', scopes: ['drivers:read'] },
   get_order_required_skills: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
   set_order_required_skills: { auth: 'A', risk: 'medium', scopes: ['orders:write'] },
+  // The service's own read tools of packing and loading (docs/packing.md, docs/loading.md).
+  list_packaging: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
+  get_packing_plan: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
+  get_load_plan: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
 };
 
 // Tool answers are read field by field; their shapes are checked by the output schemas.

@@ -104,6 +104,7 @@ describe('the OpenAPI document', () => {
     );
     assert.deepEqual(declaring.map((route) => route.key).sort(), [
       'GET /v1/client/dispatch/board',
+      'GET /v1/client/load-plans/{plan_id}',
       'GET /v1/client/maps/{map_id}/geojson',
       'GET /v1/labelservice/labels/{tracking_number}',
       'GET /v1/otep/trackings/{tracking_number}',

@@ -5,6 +5,7 @@ import { agentChecks } from './support/tenancy-agent.ts';
 import { boardChecks } from './support/tenancy-board.ts';
 import { fleetChecks } from './support/tenancy-fleets.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
+import { packingChecks } from './support/tenancy-packing.ts';
 import { placeChecks } from './support/tenancy-places.ts';
 import { platformChecks } from './support/tenancy-platform.ts';
 import { riderChecks } from './support/tenancy-riders.ts';
@@ -30,6 +31,7 @@ describe('tenant isolation', () => {
     ...riderChecks,
     ...suggestionChecks,
     ...agentChecks,
+    ...packingChecks,
   };
 
   before(async () => {

@@ -13,7 +13,7 @@ const SHARED_BLOCK_MIN_BYTES = 64;
  * for pickup and dropoff) named once in `$defs`, and no pattern beside a format that says it.
  */
 export function agentInputSchema(input: JsonSchema): JsonSchema {
-  const { $defs, ...body } = withoutPatternsBesideFormats(input) as JsonSchema;
+  const { $defs, ...body } = inclusiveIntegerBounds(withoutPatternsBesideFormats(input)) as JsonSchema;
   return shareRepeatedBlocks(body, $defs ?? {});
 }
 
@@ -23,6 +23,21 @@ function withoutPatternsBesideFormats(node: unknown): unknown {
     node,
     (key, _value, schema) => key === 'pattern' && typeof schema.format === 'string',
   );
+}
+
+/**
+ * An integer above n is an integer of at least n + 1: the same values in fewer bytes (every id is
+ * one, `exclusiveMinimum: 0` as zod writes a positive integer).
+ */
+function inclusiveIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(inclusiveIntegerBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const schema: Record<string, unknown> = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, inclusiveIntegerBounds(value)]),
+  );
+  const { exclusiveMinimum, ...rest } = schema;
+  if (schema.type !== 'integer' || typeof exclusiveMinimum !== 'number' || 'minimum' in schema) return schema;
+  return { ...rest, minimum: Math.floor(exclusiveMinimum) + 1 };
 }
 
 /**

@@ -126,7 +126,7 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
       tool: {
         user: 'list_accessible_clients',
         guide:
-          "The businesses that share data with the caller's business through alliances where both are active members, with the grants (track_packages: full tracking of their numbers; see_orders: read their orders with business_id). Use it before reading another business's orders or tracking.",
+          "Businesses sharing data with the caller's through alliances, with the grants (track_packages: full tracking; see_orders: their orders via business_id). Use it before reading another business's orders or tracking.",
         idempotent: true,
       },
       access: READ,

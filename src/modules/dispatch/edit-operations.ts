@@ -69,7 +69,7 @@ const editOptions = {
     .boolean()
     .default(false)
     .describe(
-      'Make the edit even though it breaks a planning rule the routes kept (a window, a capacity, the shift, a pickup before its delivery); without it such an edit is refused with PLAN_VIOLATION and nothing changes',
+      'Make the edit even if it breaks a window, a capacity, the shift or a pickup-before-delivery; without it such an edit is refused (PLAN_VIOLATION)',
     ),
 };
 
@@ -144,7 +144,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       tool: {
         user: 'assign_order_to_route',
         guide:
-          "Add a waiting (NEW_ORDER) order of the route's date to a planned route, where it adds the least driving (or at `position`); answers the re-timed route and any rule it breaks. Use it for a late order instead of build_route. On PLAN_VIOLATION, tell the person which windows or capacities break before retrying with confirm_violations=true.",
+          "Add a waiting order of the route's date to a route, where it adds the least driving (or at `position`); for a late order instead of build_route. On PLAN_VIOLATION, tell the person what breaks before retrying with confirm_violations=true.",
       },
       access: WRITE,
       errors: [...EDIT_ERRORS, 'ORDER_NOT_FOUND', 'ORDER_NOT_PLANNABLE', 'SEQUENCE_INVALID'],
@@ -165,7 +165,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       tool: {
         user: 'move_route_stop',
         guide:
-          "Move an order's stop to another place in its route or to another route (to_route_id), where it adds the least driving or at `position`. Answers the re-timed routes; PLAN_VIOLATION lists the rules it would break (retry with confirm_violations=true only if the person agrees).",
+          "Move an order's stop within its route or to another (to_route_id), where it adds the least driving or at `position`. On PLAN_VIOLATION retry with confirm_violations=true only if the person agrees.",
       },
       access: WRITE,
       errors: [...EDIT_ERRORS, 'STOP_NOT_ON_ROUTE', 'STOP_NOT_MOVABLE', 'SEQUENCE_INVALID'],

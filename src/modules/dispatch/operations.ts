@@ -291,7 +291,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         developer: 'build_route',
         user: 'build_route',
         guide:
-          "Plan a date (today or later) of waiting orders onto the available drivers' routes, within capacity, time windows, shifts and skills; answers the routes and the orders left out, with reasons. Building again replans the date's untouched routes and keeps locked and started ones. Call get_build_route_options first.",
+          "Plan a date's waiting orders onto the drivers' routes within capacity, windows, shifts and skills; answers routes and orders left out with reasons. Rebuilding keeps locked and started routes. Call get_build_route_options first.",
       },
       confirm: true,
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },

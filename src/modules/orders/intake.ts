@@ -11,6 +11,7 @@ import type { AccountsService } from '../accounts/index.ts';
 import type { AddressesService } from '../addresses/index.ts';
 import type { OrderJournal } from './journal.ts';
 import { type AddressPlaces, locationWarnings, type OrderLocations, type OrderWarning } from './locations.ts';
+import * as repack from './repack-repository.ts';
 import * as repo from './repository.ts';
 import {
   MAX_PACKAGES_PER_ORDER,
@@ -259,7 +260,9 @@ export class OrderIntake {
     const order = await repo.findOrder(ctx.db, businessId, orderId, { lock: true });
     if (!order) throw new AppError('ORDER_NOT_FOUND', { params: { order: orderId } });
     if (!BEFORE_PICKUP.includes(order.status) || order.family === 'label_service') {
-      throw new AppError('ORDER_PACKAGES_LOCKED', { params: { order: order.order_ref, status: order.status } });
+      throw new AppError('ORDER_PACKAGES_LOCKED', {
+        params: { order: order.order_ref, status: order.status },
+      });
     }
     if (packages.length > MAX_PACKAGES_PER_ORDER) {
       throw new AppError('ORDER_TOO_MANY_PACKAGES', {
@@ -276,9 +279,9 @@ export class OrderIntake {
     });
     for (const [index, pkg] of packages.entries()) {
       const kept = existing[index];
-      if (kept) await repo.resizePackage(ctx.db, businessId, kept.id, values(pkg));
+      if (kept) await repack.resizePackage(ctx.db, businessId, kept.id, values(pkg));
     }
-    await repo.deletePackages(
+    await repack.deletePackages(
       ctx.db,
       businessId,
       existing.slice(packages.length).map((pkg) => pkg.id),

@@ -65,7 +65,7 @@ export function locationOperations(orders: OrdersService): Operation[] {
       tool: {
         user: 'set_order_location',
         guide:
-          "Fix where an order's drop-off (or pickup) is on the map without cancelling it: give lat and lng, or a corrected address the geocoder can place. Use it for orders get_orders_needing_location lists; to send the order somewhere else entirely use reroute_to_address.",
+          "Fix where an order's drop-off (or pickup) is on the map, keeping the order: lat and lng, or a corrected address to geocode. For orders get_orders_needing_location lists; to deliver elsewhere use reroute_to_address.",
         idempotent: true,
       },
       access: { kinds: STAFF, scopes: ['orders:write'] },

@@ -377,26 +377,6 @@ export function packagesOf(
     .execute();
 }
 
-/** Sizes and weight of one package, in place: its tracking number stays. */
-export async function resizePackage(
-  db: Queryable<OrdersTables>,
-  businessId: number,
-  id: number,
-  values: Pick<OrdersTables['packages'], 'weight_grams' | 'length_mm' | 'width_mm' | 'height_mm' | 'description'>,
-): Promise<void> {
-  await db
-    .updateTable('packages')
-    .set(values)
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .execute();
-}
-
-export async function deletePackages(db: Queryable<OrdersTables>, businessId: number, ids: number[]) {
-  if (ids.length === 0) return;
-  await db.deleteFrom('packages').where('business_id', '=', businessId).where('id', 'in', ids).execute();
-}
-
 /** Across businesses, on purpose: a tracking number is unique in the whole service. */
 export function packagesByTrackingNumber(db: Queryable<OrdersTables>, trackingNumbers: string[]) {
   if (trackingNumbers.length === 0) return Promise.resolve([]);

@@ -91,7 +91,12 @@ export const orderInputSchema = z
       .array(z.object({ label: z.string().min(1).max(100), amount: amountInput }))
       .max(50)
       .optional(),
-    packages: z.array(packageInputSchema).min(1).max(MAX_PACKAGES_PER_ORDER).optional().describe('Defaults to one package'),
+    packages: z
+      .array(packageInputSchema)
+      .min(1)
+      .max(MAX_PACKAGES_PER_ORDER)
+      .optional()
+      .describe('Defaults to one package'),
     instant: z.boolean().optional().describe('Offer it at once to the nearest online riders (self-delivery)'),
   })
   .superRefine((order, ctx) => {

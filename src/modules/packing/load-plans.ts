@@ -30,7 +30,7 @@ export interface SpaceInput {
   width_mm: number;
   height_mm: number;
   payload_kg?: number;
-  cross_section?: Array<[number, number]>;
+  cross_section?: number[][];
   axles?: Axle[];
 }
 
@@ -145,7 +145,7 @@ export class LoadPlans {
       width_mm: input.width_mm,
       height_mm: input.height_mm,
       payload_kg: input.payload_kg ?? null,
-      cross_section: input.cross_section ?? null,
+      cross_section: (input.cross_section as Array<[number, number]> | undefined) ?? null,
       axles: input.axles ?? null,
       created_at: this.clock.now(),
     });
@@ -173,7 +173,7 @@ export class LoadPlans {
         width: space.width_mm,
         height: space.height_mm,
         ...(space.payload_kg !== null && { payloadKg: space.payload_kg }),
-        ...(space.cross_section && { crossSection: space.cross_section }),
+        ...(space.cross_section && { crossSection: space.cross_section as Array<[number, number]> }),
       },
       items: loadable.map((index): LoadingItem => {
         const item = items[index]!;
@@ -286,7 +286,9 @@ export class LoadPlans {
         length: plan.space.length_mm,
         width: plan.space.width_mm,
         height: plan.space.height_mm,
-        ...(plan.space.cross_section && { crossSection: plan.space.cross_section }),
+        ...(plan.space.cross_section && {
+          crossSection: plan.space.cross_section as Array<[number, number]>,
+        }),
       },
       plan.placements.map((p) => ({
         x: p.x_mm,

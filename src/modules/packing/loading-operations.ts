@@ -124,15 +124,15 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
     }),
     defineOperation({
       name: 'get_load_plan',
-      summary: 'A load plan: placements in loading order, utilisation, centre of gravity, and its picture',
-      description: `With \`Accept: ${SVG}\` the answer is the plan's picture: an isometric view, boxes coloured by stop.`,
+      summary: 'A load plan by id, or its picture',
+      description: `Placements in loading order, what could not be loaded and why, volume and weight used, centre of gravity and its offset, axle loads where known. With \`Accept: ${SVG}\` the answer is the plan's picture: an isometric view, boxes coloured by stop.`,
       tag: TAG,
       kind: 'query',
       risk: 'low',
       tool: {
         user: 'get_load_plan',
         guide:
-          'Read a load plan by id: the space, every box with its position and loading step and stop, what could not be loaded and why, volume and weight used, centre of gravity and its offset, axle loads where known.',
+          'A load plan: each box with position, loading step and stop; unloaded boxes with the reason; volume and weight used; centre of gravity.',
         idempotent: true,
       },
       access: READ,
@@ -150,7 +150,8 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
     }),
     defineOperation({
       name: 'list_load_plans',
-      summary: "The business's load plans, newest first; `route_id` gives a route's",
+      summary: "The business's load plans, newest first",
+      description: 'With `route_id`, the plans of that route. Paged.',
       tag: TAG,
       kind: 'query',
       risk: 'low',

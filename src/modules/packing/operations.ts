@@ -48,7 +48,7 @@ export function packingOperations(packaging: PackagingCatalog, plans: PackingPla
     }),
     defineOperation({
       name: 'list_packaging',
-      summary: "The business's packaging catalog: the carton types packing plans choose from",
+      summary: "The business's carton types",
       description:
         'Every carton type with its sizes, weights and cost; `active` filters. Plans use the active ones.',
       tag: TAG,
@@ -57,7 +57,7 @@ export function packingOperations(packaging: PackagingCatalog, plans: PackingPla
       tool: {
         user: 'list_packaging',
         guide:
-          "List the business's carton types (inner and outer sizes in mm, tare and max gross weight in g, cost, active). Use it before reading a packing plan's packages, or to say which cartons exist.",
+          'Carton types of the packaging catalog: inner and outer mm, tare and max gross g, cost, active.',
         idempotent: true,
       },
       access: READ,
@@ -130,15 +130,16 @@ export function packingOperations(packaging: PackagingCatalog, plans: PackingPla
     }),
     defineOperation({
       name: 'get_packing_plan',
-      summary:
-        'A packing plan: its packages with the items in each, their positions and fill, and what fit no carton',
+      summary: 'A packing plan by id',
+      description:
+        'Its packages (carton, sizes, fill, gross weight, cost) with the items in each and their positions, the pieces that fit no carton with the reason, and the totals.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
       tool: {
         user: 'get_packing_plan',
         guide:
-          'Read a packing plan by id: each package (carton, outer size, fill %, gross weight, cost) with the items in it and their positions, the pieces that fit no carton and why, and the totals.',
+          'A packing plan: packages with their items and positions, fill %, weights, cost; unfit pieces with the reason.',
         idempotent: true,
       },
       access: READ,
@@ -151,7 +152,8 @@ export function packingOperations(packaging: PackagingCatalog, plans: PackingPla
     }),
     defineOperation({
       name: 'list_packing_plans',
-      summary: "The business's packing plans, newest first; `order_id` gives an order's",
+      summary: "The business's packing plans, newest first",
+      description: 'With `order_id`, the plans kept against that order. Paged.',
       tag: TAG,
       kind: 'query',
       risk: 'low',

@@ -110,17 +110,13 @@ export function checkPieces(max: number) {
 }
 
 /** A usable outline is convex, counter-clockwise and within the space's width and height. */
-export function isConvexOutline(
-  points: ReadonlyArray<readonly [number, number]>,
-  width: number,
-  height: number,
-) {
-  if (points.some(([y, z]) => y > width || z > height)) return false;
+export function isConvexOutline(points: ReadonlyArray<ReadonlyArray<number>>, width: number, height: number) {
+  if (points.some(([y = 0, z = 0]) => y > width || z > height)) return false;
   let twiceArea = 0;
   for (let i = 0; i < points.length; i++) {
-    const [ay, az] = points[i]!;
-    const [by, bz] = points[(i + 1) % points.length]!;
-    const [cy, cz] = points[(i + 2) % points.length]!;
+    const [ay = 0, az = 0] = points[i]!;
+    const [by = 0, bz = 0] = points[(i + 1) % points.length]!;
+    const [cy = 0, cz = 0] = points[(i + 2) % points.length]!;
     if ((by - ay) * (cz - bz) - (bz - az) * (cy - by) < 0) return false;
     twiceArea += ay * bz - by * az;
   }
@@ -191,7 +187,7 @@ export const packingPlanSchema = z.object({
 });
 
 export const crossSectionSchema = z
-  .array(z.tuple([z.number().min(0).max(20_000), z.number().min(0).max(20_000)]))
+  .array(z.array(z.number().min(0).max(20_000)).length(2))
   .min(3)
   .max(32)
   .describe('The usable outline across the space, [y, z] points in millimetres, counter-clockwise, convex');
@@ -231,7 +227,7 @@ export const spaceSchema = z.object({
   height_mm: z.int(),
   payload_kg: z.int().nullable(),
   door: z.object({ width_mm: z.int(), height_mm: z.int() }).nullable(),
-  cross_section: z.array(z.tuple([z.number(), z.number()])).nullable(),
+  cross_section: z.array(z.array(z.number()).length(2)).nullable(),
   axles: z.array(z.object({ name: z.string(), position_mm: z.int(), max_load_kg: z.int() })).nullable(),
   source: z.string().nullable(),
 });

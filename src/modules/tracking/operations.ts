@@ -36,8 +36,8 @@ const formatParam = z
   .string()
   .optional()
   .describe(
-    `Output format (default otep). Without it, an Accept media type picks the format and the answer is the bare ` +
-      `document: ${FORMAT_NAMES.map((name) => `${name}: ${FORMATS[name]!.mediaType}`).join('; ')}`,
+    `Output format: ${FORMAT_NAMES.join(', ')} (default otep). Over REST an Accept media type may pick it ` +
+      'instead (docs/otep-formats.md lists them), and the answer is then the bare document',
   );
 
 /** `{ result, format, data }`: one wrapper for every format, so clients branch on `format` only. */

@@ -143,7 +143,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       tool: {
         user: 'get_inventory',
         guide:
-          "What a warehouse holds now: what=packages (default), each with location, state and order status, counted by location and state (filters: warehouse_id, location_id, state, tracking_number, route_id, mis_received); what=stock, storage customers' SKUs by location (sku, customer_id). Paged.",
+          'What a warehouse holds: what=packages (default) with location, state, order status and counts (filters: warehouse_id, location_id, state, tracking_number, route_id, mis_received); what=stock, SKUs by location (sku, customer_id). Paged.',
         idempotent: true,
       },
       access: { kinds: STAFF, scopes: ['wms:read'], customer: 'customer_id' },

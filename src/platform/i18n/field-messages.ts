@@ -57,10 +57,10 @@ const en = {
   unknown_dataset: 'No dataset {id} in this business.',
   public_field_type:
     'A published map shows only number, boolean, date and enum fields; {field} is none of them.',
-  at_least_field: "Must be at least {field}.",
-  above_field: "Must be above {field}.",
-  at_most_pieces: "At most {max} pieces in one plan (the quantities added up).",
-  convex_outline: "Expected a convex outline, its points counter-clockwise, within the width and the height.",
+  at_least_field: 'Must be at least {field}.',
+  above_field: 'Must be above {field}.',
+  at_most_pieces: 'At most {max} pieces in one plan (the quantities added up).',
+  convex_outline: 'Expected a convex outline, its points counter-clockwise, within the width and the height.',
 };
 
 export type FieldMessageKey = keyof typeof en;
@@ -120,10 +120,11 @@ const fr: FieldMessages = {
   unknown_dataset: 'Aucun jeu de données {id} dans cette entreprise.',
   public_field_type:
     'Une carte publiée ne montre que des champs nombre, booléen, date et énumération ; {field} n’en est pas un.',
-  at_least_field: "Doit valoir au moins {field}.",
-  above_field: "Doit dépasser {field}.",
-  at_most_pieces: "Au plus {max} pièces dans un plan (quantités additionnées).",
-  convex_outline: "Un contour convexe est attendu, ses points dans le sens antihoraire, dans la largeur et la hauteur.",
+  at_least_field: 'Doit valoir au moins {field}.',
+  above_field: 'Doit dépasser {field}.',
+  at_most_pieces: 'Au plus {max} pièces dans un plan (quantités additionnées).',
+  convex_outline:
+    'Un contour convexe est attendu, ses points dans le sens antihoraire, dans la largeur et la hauteur.',
 };
 
 const de: FieldMessages = {
@@ -182,10 +183,11 @@ const de: FieldMessages = {
   unknown_dataset: 'Kein Datensatz {id} in diesem Unternehmen.',
   public_field_type:
     'Eine veröffentlichte Karte zeigt nur Zahlen-, Wahrheitswert-, Datums- und Auswahlfelder; {field} ist keines davon.',
-  at_least_field: "Muss mindestens {field} betragen.",
-  above_field: "Muss über {field} liegen.",
-  at_most_pieces: "Höchstens {max} Stücke in einem Plan (Mengen zusammengezählt).",
-  convex_outline: "Erwartet wird ein konvexer Umriss, Punkte gegen den Uhrzeigersinn, innerhalb von Breite und Höhe.",
+  at_least_field: 'Muss mindestens {field} betragen.',
+  above_field: 'Muss über {field} liegen.',
+  at_most_pieces: 'Höchstens {max} Stücke in einem Plan (Mengen zusammengezählt).',
+  convex_outline:
+    'Erwartet wird ein konvexer Umriss, Punkte gegen den Uhrzeigersinn, innerhalb von Breite und Höhe.',
 };
 
 const es: FieldMessages = {
@@ -239,10 +241,11 @@ const es: FieldMessages = {
   unknown_dataset: 'No hay ningún conjunto de datos {id} en esta empresa.',
   public_field_type:
     'Un mapa publicado solo muestra campos de número, booleano, fecha y enumeración; {field} no es ninguno de ellos.',
-  at_least_field: "Debe ser al menos {field}.",
-  above_field: "Debe ser mayor que {field}.",
-  at_most_pieces: "Como máximo {max} piezas en un plan (sumando las cantidades).",
-  convex_outline: "Se espera un contorno convexo, con sus puntos en sentido antihorario, dentro del ancho y la altura.",
+  at_least_field: 'Debe ser al menos {field}.',
+  above_field: 'Debe ser mayor que {field}.',
+  at_most_pieces: 'Como máximo {max} piezas en un plan (sumando las cantidades).',
+  convex_outline:
+    'Se espera un contorno convexo, con sus puntos en sentido antihorario, dentro del ancho y la altura.',
 };
 
 const zhHans: FieldMessages = {
@@ -294,10 +297,10 @@ const zhHans: FieldMessages = {
   unknown_service_zone: '本企业没有服务区域 {id}。',
   unknown_dataset: '本企业没有数据集 {id}。',
   public_field_type: '公开地图只显示数字、布尔、日期和枚举字段；{field} 不属于其中任何一种。',
-  at_least_field: "不得小于 {field}。",
-  above_field: "必须大于 {field}。",
-  at_most_pieces: "一个方案最多 {max} 件（数量相加）。",
-  convex_outline: "应为凸轮廓，各点按逆时针顺序，且在宽度和高度范围内。",
+  at_least_field: '不得小于 {field}。',
+  above_field: '必须大于 {field}。',
+  at_most_pieces: '一个方案最多 {max} 件（数量相加）。',
+  convex_outline: '应为凸轮廓，各点按逆时针顺序，且在宽度和高度范围内。',
 };
 
 const zhHant: FieldMessages = {
@@ -349,10 +352,10 @@ const zhHant: FieldMessages = {
   unknown_service_zone: '本企業沒有服務區域 {id}。',
   unknown_dataset: '本企業沒有資料集 {id}。',
   public_field_type: '公開地圖只顯示數字、布林、日期和列舉欄位；{field} 不屬於其中任何一種。',
-  at_least_field: "不得小於 {field}。",
-  above_field: "必須大於 {field}。",
-  at_most_pieces: "一個方案最多 {max} 件（數量相加）。",
-  convex_outline: "應為凸輪廓，各點按逆時針順序，且在寬度和高度範圍內。",
+  at_least_field: '不得小於 {field}。',
+  above_field: '必須大於 {field}。',
+  at_most_pieces: '一個方案最多 {max} 件（數量相加）。',
+  convex_outline: '應為凸輪廓，各點按逆時針順序，且在寬度和高度範圍內。',
 };
 
 export const FIELD_MESSAGES: Readonly<Record<Language, FieldMessages>> = {

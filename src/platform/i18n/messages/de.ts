@@ -277,14 +277,19 @@ export const de: ErrorMessages = {
     'Der Modellanbieter hat nicht rechtzeitig geantwortet; nichts wurde gespeichert. Versuchen Sie es später erneut.',
   DAILY_CAP_REACHED:
     'Ihr Unternehmen hat seine {cap} Agenten-Runden für heute verbraucht. Nach Mitternacht Ortszeit sind wieder Runden verfügbar.',
-  PACKAGING_NOT_FOUND: "Keine Verpackung {id} im Katalog dieses Unternehmens.",
-  PACKING_PLAN_NOT_FOUND: "Kein Packplan {id} in diesem Unternehmen.",
-  LOADING_SPACE_NOT_FOUND: "Kein Laderaum {space}: Nennen Sie einen Standardladeraum mit seinem Code oder einen des Unternehmens mit seiner ID.",
-  LOAD_PLAN_NOT_FOUND: "Kein Ladeplan {id} in diesem Unternehmen.",
-  PACKING_PLAN_INCOMPLETE: "{count} Stücke dieses Plans passen in keinen Karton: Ein Plan wird erst dann zu den Paketen eines Auftrags, wenn jedes Stück verpackt ist.",
-  ORDER_PACKAGES_LOCKED: "Auftrag {order} ist {status}: Seine Pakete können nur vor der Abholung ersetzt werden.",
-  ORDER_TOO_MANY_PACKAGES: "Ein Auftrag hat höchstens {max} Pakete; dieser Plan hat {count}.",
-  SOLVER_BUSY: "Die Planer sind mit anderen Plänen beschäftigt. Versuchen Sie es in {seconds} Sekunden erneut.",
-  PACKAGING_CATALOG_FULL: "Ein Verpackungskatalog umfasst höchstens {limit} Kartontypen: Löschen oder verwenden Sie zuerst einen wieder.",
-  LOADING_SPACES_FULL: "Ein Unternehmen hat höchstens {limit} eigene Laderäume: Löschen Sie zuerst einen.",
+  PACKAGING_NOT_FOUND: 'Keine Verpackung {id} im Katalog dieses Unternehmens.',
+  PACKING_PLAN_NOT_FOUND: 'Kein Packplan {id} in diesem Unternehmen.',
+  LOADING_SPACE_NOT_FOUND:
+    'Kein Laderaum {space}: Nennen Sie einen Standardladeraum mit seinem Code oder einen des Unternehmens mit seiner ID.',
+  LOAD_PLAN_NOT_FOUND: 'Kein Ladeplan {id} in diesem Unternehmen.',
+  PACKING_PLAN_INCOMPLETE:
+    '{count} Stücke dieses Plans passen in keinen Karton: Ein Plan wird erst dann zu den Paketen eines Auftrags, wenn jedes Stück verpackt ist.',
+  ORDER_PACKAGES_LOCKED:
+    'Auftrag {order} ist {status}: Seine Pakete können nur vor der Abholung ersetzt werden.',
+  ORDER_TOO_MANY_PACKAGES: 'Ein Auftrag hat höchstens {max} Pakete; dieser Plan hat {count}.',
+  SOLVER_BUSY:
+    'Die Planer sind mit anderen Plänen beschäftigt. Versuchen Sie es in {seconds} Sekunden erneut.',
+  PACKAGING_CATALOG_FULL:
+    'Ein Verpackungskatalog umfasst höchstens {limit} Kartontypen: Löschen oder verwenden Sie zuerst einen wieder.',
+  LOADING_SPACES_FULL: 'Ein Unternehmen hat höchstens {limit} eigene Laderäume: Löschen Sie zuerst einen.',
 };

@@ -250,13 +250,16 @@ export const en: ErrorMessages = {
   DAILY_CAP_REACHED:
     'Your business has used its {cap} agent turns for today. Turns are available again after local midnight.',
   PACKAGING_NOT_FOUND: "No packaging {id} in this business's catalog.",
-  PACKING_PLAN_NOT_FOUND: "No packing plan {id} in this business.",
-  LOADING_SPACE_NOT_FOUND: "No loading space {space}: name a standard space by its code or one of the business's spaces by its id.",
-  LOAD_PLAN_NOT_FOUND: "No load plan {id} in this business.",
-  PACKING_PLAN_INCOMPLETE: "{count} pieces of this plan fit no carton: a plan becomes an order's packages only when every piece is packed.",
-  ORDER_PACKAGES_LOCKED: "Order {order} is {status}: its packages can be replaced only before pickup.",
-  ORDER_TOO_MANY_PACKAGES: "An order holds at most {max} packages; this plan has {count}.",
-  SOLVER_BUSY: "The planners are busy with other plans. Try again in {seconds} seconds.",
-  PACKAGING_CATALOG_FULL: "A packaging catalog holds at most {limit} carton types: delete or reuse one first.",
-  LOADING_SPACES_FULL: "A business keeps at most {limit} loading spaces of its own: delete one first.",
+  PACKING_PLAN_NOT_FOUND: 'No packing plan {id} in this business.',
+  LOADING_SPACE_NOT_FOUND:
+    "No loading space {space}: name a standard space by its code or one of the business's spaces by its id.",
+  LOAD_PLAN_NOT_FOUND: 'No load plan {id} in this business.',
+  PACKING_PLAN_INCOMPLETE:
+    "{count} pieces of this plan fit no carton: a plan becomes an order's packages only when every piece is packed.",
+  ORDER_PACKAGES_LOCKED: 'Order {order} is {status}: its packages can be replaced only before pickup.',
+  ORDER_TOO_MANY_PACKAGES: 'An order holds at most {max} packages; this plan has {count}.',
+  SOLVER_BUSY: 'The planners are busy with other plans. Try again in {seconds} seconds.',
+  PACKAGING_CATALOG_FULL:
+    'A packaging catalog holds at most {limit} carton types: delete or reuse one first.',
+  LOADING_SPACES_FULL: 'A business keeps at most {limit} loading spaces of its own: delete one first.',
 };

@@ -261,14 +261,20 @@ export const es: ErrorMessages = {
     'El proveedor de modelos no respondió a tiempo; no se guardó nada. Inténtelo más tarde.',
   DAILY_CAP_REACHED:
     'Su empresa ha usado sus {cap} turnos de agente de hoy. Habrá turnos de nuevo después de la medianoche local.',
-  PACKAGING_NOT_FOUND: "No hay ningún embalaje {id} en el catálogo de esta empresa.",
-  PACKING_PLAN_NOT_FOUND: "No hay ningún plan de embalaje {id} en esta empresa.",
-  LOADING_SPACE_NOT_FOUND: "No hay ningún espacio de carga {space}: indique un espacio estándar por su código o uno de la empresa por su id.",
-  LOAD_PLAN_NOT_FOUND: "No hay ningún plan de carga {id} en esta empresa.",
-  PACKING_PLAN_INCOMPLETE: "{count} piezas de este plan no caben en ninguna caja: un plan solo se convierte en los bultos de un pedido cuando todas las piezas están embaladas.",
-  ORDER_PACKAGES_LOCKED: "El pedido {order} está en {status}: sus bultos solo pueden sustituirse antes de la recogida.",
-  ORDER_TOO_MANY_PACKAGES: "Un pedido tiene como máximo {max} bultos; este plan tiene {count}.",
-  SOLVER_BUSY: "Los planificadores están ocupados con otros planes. Inténtelo de nuevo en {seconds} segundos.",
-  PACKAGING_CATALOG_FULL: "Un catálogo de embalajes tiene como máximo {limit} tipos de caja: elimine o reutilice uno primero.",
-  LOADING_SPACES_FULL: "Una empresa tiene como máximo {limit} espacios de carga propios: elimine uno primero.",
+  PACKAGING_NOT_FOUND: 'No hay ningún embalaje {id} en el catálogo de esta empresa.',
+  PACKING_PLAN_NOT_FOUND: 'No hay ningún plan de embalaje {id} en esta empresa.',
+  LOADING_SPACE_NOT_FOUND:
+    'No hay ningún espacio de carga {space}: indique un espacio estándar por su código o uno de la empresa por su id.',
+  LOAD_PLAN_NOT_FOUND: 'No hay ningún plan de carga {id} en esta empresa.',
+  PACKING_PLAN_INCOMPLETE:
+    '{count} piezas de este plan no caben en ninguna caja: un plan solo se convierte en los bultos de un pedido cuando todas las piezas están embaladas.',
+  ORDER_PACKAGES_LOCKED:
+    'El pedido {order} está en {status}: sus bultos solo pueden sustituirse antes de la recogida.',
+  ORDER_TOO_MANY_PACKAGES: 'Un pedido tiene como máximo {max} bultos; este plan tiene {count}.',
+  SOLVER_BUSY:
+    'Los planificadores están ocupados con otros planes. Inténtelo de nuevo en {seconds} segundos.',
+  PACKAGING_CATALOG_FULL:
+    'Un catálogo de embalajes tiene como máximo {limit} tipos de caja: elimine o reutilice uno primero.',
+  LOADING_SPACES_FULL:
+    'Una empresa tiene como máximo {limit} espacios de carga propios: elimine uno primero.',
 };

@@ -275,14 +275,19 @@ export const fr: ErrorMessages = {
     "Le fournisseur de modèle n'a pas répondu à temps ; rien n'a été conservé. Réessayez plus tard.",
   DAILY_CAP_REACHED:
     "Votre entreprise a utilisé ses {cap} tours d'agent pour aujourd'hui. De nouveaux tours seront disponibles après minuit, heure locale.",
-  PACKAGING_NOT_FOUND: "Aucun emballage {id} dans le catalogue de cette entreprise.",
-  PACKING_PLAN_NOT_FOUND: "Aucun plan de colisage {id} dans cette entreprise.",
-  LOADING_SPACE_NOT_FOUND: "Aucun espace de chargement {space} : nommez un espace standard par son code ou un espace de l'entreprise par son identifiant.",
-  LOAD_PLAN_NOT_FOUND: "Aucun plan de chargement {id} dans cette entreprise.",
-  PACKING_PLAN_INCOMPLETE: "{count} pièces de ce plan n'entrent dans aucun carton : un plan ne devient les colis d'une commande que si chaque pièce est emballée.",
-  ORDER_PACKAGES_LOCKED: "La commande {order} est {status} : ses colis ne peuvent être remplacés qu'avant l'enlèvement.",
-  ORDER_TOO_MANY_PACKAGES: "Une commande compte au plus {max} colis ; ce plan en a {count}.",
+  PACKAGING_NOT_FOUND: 'Aucun emballage {id} dans le catalogue de cette entreprise.',
+  PACKING_PLAN_NOT_FOUND: 'Aucun plan de colisage {id} dans cette entreprise.',
+  LOADING_SPACE_NOT_FOUND:
+    "Aucun espace de chargement {space} : nommez un espace standard par son code ou un espace de l'entreprise par son identifiant.",
+  LOAD_PLAN_NOT_FOUND: 'Aucun plan de chargement {id} dans cette entreprise.',
+  PACKING_PLAN_INCOMPLETE:
+    "{count} pièces de ce plan n'entrent dans aucun carton : un plan ne devient les colis d'une commande que si chaque pièce est emballée.",
+  ORDER_PACKAGES_LOCKED:
+    "La commande {order} est {status} : ses colis ne peuvent être remplacés qu'avant l'enlèvement.",
+  ORDER_TOO_MANY_PACKAGES: 'Une commande compte au plus {max} colis ; ce plan en a {count}.',
   SOLVER_BUSY: "Les planificateurs sont occupés par d'autres plans. Réessayez dans {seconds} secondes.",
-  PACKAGING_CATALOG_FULL: "Un catalogue d'emballages compte au plus {limit} types de cartons : supprimez-en ou réutilisez-en un d'abord.",
-  LOADING_SPACES_FULL: "Une entreprise garde au plus {limit} espaces de chargement propres : supprimez-en un d'abord.",
+  PACKAGING_CATALOG_FULL:
+    "Un catalogue d'emballages compte au plus {limit} types de cartons : supprimez-en ou réutilisez-en un d'abord.",
+  LOADING_SPACES_FULL:
+    "Une entreprise garde au plus {limit} espaces de chargement propres : supprimez-en un d'abord.",
 };
