@@ -414,6 +414,29 @@ describe('demo data', () => {
     }
   });
 
+  it("has a packaging catalog and a load plan of today's busiest route, drawn by stop", async () => {
+    const catalog = await api.get('/api/v1/client/packaging', { token: admin });
+    assert.equal(catalog.status, 200, JSON.stringify(catalog.body));
+    assert.ok(catalog.body.packaging.length >= 5);
+    const plans = await api.get('/api/v1/client/load-plans', { token: admin });
+    assert.equal(plans.body.plans.length, 1, JSON.stringify(plans.body));
+    const [plan] = plans.body.plans;
+    assert.equal(plan.space.code, 'van-3t5');
+    const route = await api.get(`/api/v1/client/routes/${plan.route_id}`, { token: admin });
+    assert.equal(route.body.route.date, TODAY);
+    // Every parcel of the route's deliveries is in the van, none refused.
+    assert.equal(
+      plan.placements.length,
+      route.body.route.stops.filter((s: { leg: string }) => s.leg !== 'pickup').length,
+    );
+    assert.deepEqual(plan.unplaced, []);
+    const picture = await api.get(`/api/v1/client/load-plans/${plan.id}`, {
+      token: admin,
+      headers: { accept: 'image/svg+xml' },
+    });
+    assert.match(picture.body, /stop 1/);
+  });
+
   it('has one online rider with a fresh position: the demo driver', async () => {
     const riders = await api.get('/api/v1/client/riders', { token: admin });
     assert.equal(riders.status, 200, JSON.stringify(riders.body));

@@ -8,6 +8,7 @@ import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
+import { seedDemoPacking } from './packing.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
 export const DEMO_APP_CODE = 'courier';
@@ -116,6 +117,10 @@ export async function seedDemo(
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       driver: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
     });
+    await seedDemoPacking(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     await seedDemoAgent(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
