@@ -53,7 +53,8 @@ if (builtAt() < newestSource()) {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
-  for (const name of WORKER_ENTRIES) renameSync(path.join(partial, `${name}.mjs`), path.join(dir, `${name}.mjs`));
+  for (const name of WORKER_ENTRIES)
+    renameSync(path.join(partial, `${name}.mjs`), path.join(dir, `${name}.mjs`));
   renameSync(path.join(partial, 'main.mjs'), BUILT);
   rmSync(partial, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@ import { SPACE_KINDS } from './tables.ts';
 export const MAX_PLAN_PIECES = 500;
 /** A load plan loads at most this many pieces. */
 export const MAX_LOAD_PIECES = 2000;
-export const MAX_ITEM_LINES = 200;
+export const MAX_ITEM_LINES = 500;
 export const MAX_CUSTOM_CARTONS = 20;
 /** The solvers' budget: a plan answers within about this, plus the time to read and write it. */
 export const TIME_LIMIT_MS = { default: 1000, max: 5000 } as const;
