@@ -94,7 +94,14 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   rules.scoring = 'fit';
   consider(construct(rules));
   const scoring = best!.volume > greedyVolume ? 'fit' : 'volume';
-  if (!spent()) pilot(rules, scoring, PILOT_WIDTH, consider, spent);
+  // The pilot again while time allows, under the other score and then wider: each run is a
+  // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
+  const other = scoring === 'fit' ? 'volume' : 'fit';
+  for (let width = PILOT_WIDTH; !spent(); width *= 2) {
+    pilot(rules, scoring, width, consider, spent);
+    if (!spent()) pilot(rules, other, width, consider, spent);
+    if (width >= PILOT_WIDTH * 4) break;
+  }
   while (!spent()) {
     rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
     rules.scoring = random() < 0.5 ? 'volume' : 'fit';
