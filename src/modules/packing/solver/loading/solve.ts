@@ -1,9 +1,10 @@
 /**
  * The loading solver: a synchronous pure function with a deadline. It builds a load greedily
  * (block building over maximal spaces, construct.ts) under two block scores, then runs the pilot
- * method (a one-step look-ahead, below), then spends what is left of the budget on randomized
- * restarts and rebuilds of the best load's tail (a GRASP), keeping the fullest load. The module
- * will run it in a worker thread; nothing here does I/O.
+ * method (a one-step look-ahead, below) under the better score, then under the other, then wider,
+ * then spends what is left of the budget on randomized restarts and rebuilds of the best load's
+ * tail (a GRASP), keeping the fullest load. The module will run it in a worker thread; nothing
+ * here does I/O.
  */
 
 import { mulberry32 } from '../../../../platform/random.ts';
@@ -32,20 +33,30 @@ const GREEDINESS = [
 /** How many next blocks the pilot method weighs at each step by completing the load greedily. */
 const PILOT_WIDTH = 12;
 
+/** Successors per block in the two-step look-ahead pilots that follow, in turn. */
+const PILOT_DEEPER = [4, 8];
+
 /**
  * The pilot method (a one-step look-ahead, as in Fanslau and Bortfeldt's tree search with
  * width one): at each step, complete the load greedily after each of the best few next blocks
- * and keep the block whose completion is fullest. Every completion is a whole load, so stopping
- * at the deadline loses nothing.
+ * and keep the block whose completion is fullest. With `deeper` > 0 a block is valued by the
+ * fullest completion after it and each of its best `deeper` successors (a two-step look-ahead).
+ * Every completion is a whole load, so stopping at the deadline loses nothing.
  */
 function pilot(
   rules: ConstructionRules,
   scoring: ConstructionRules['scoring'],
   width: number,
+  deeper: number,
   consider: (c: Construction) => void,
   spent: () => boolean,
 ): void {
   const greedy = { ...rules, scoring, greediness: { chance: 0, among: 1 } };
+  const completion = (blocks: PlacedBlock[]) => {
+    const completed = construct(greedy, blocks);
+    consider(completed);
+    return completed.volume;
+  };
   const prefix: PlacedBlock[] = [];
   for (;;) {
     const next = startConstruction(greedy, prefix).choices(width);
@@ -53,10 +64,14 @@ function pilot(
     let chosen = next[0]!;
     let fullest = -1;
     for (const option of next) {
-      const completed = construct(greedy, [...prefix, option]);
-      consider(completed);
-      if (completed.volume > fullest) {
-        fullest = completed.volume;
+      const after = deeper > 0 ? startConstruction(greedy, [...prefix, option]).choices(deeper) : [];
+      let value = after.length === 0 ? completion([...prefix, option]) : -1;
+      for (const successor of after) {
+        value = Math.max(value, completion([...prefix, option, successor]));
+        if (spent()) return;
+      }
+      if (value > fullest) {
+        fullest = value;
         chosen = option;
       }
       if (spent()) return;
@@ -98,9 +113,13 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
   const other = scoring === 'fit' ? 'volume' : 'fit';
   for (let width = PILOT_WIDTH; !spent(); width *= 2) {
-    pilot(rules, scoring, width, consider, spent);
-    if (!spent()) pilot(rules, other, width, consider, spent);
+    pilot(rules, scoring, width, 0, consider, spent);
+    if (!spent()) pilot(rules, other, width, 0, consider, spent);
     if (width >= PILOT_WIDTH * 4) break;
+  }
+  for (const deeper of PILOT_DEEPER) {
+    if (!spent()) pilot(rules, scoring, PILOT_WIDTH, deeper, consider, spent);
+    if (!spent()) pilot(rules, other, PILOT_WIDTH, deeper, consider, spent);
   }
   while (!spent()) {
     rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
