@@ -30,11 +30,17 @@ const GREEDINESS = [
   { chance: 0.5, among: 4 },
 ];
 
-/** How many next blocks the pilot method weighs at each step by completing the load greedily. */
-const PILOT_WIDTH = 12;
-
-/** Successors per block in the two-step look-ahead pilots that follow, in turn. */
-const PILOT_DEEPER = [4, 8];
+/**
+ * The pilot runs in turn, each under the better score and then the other: how many next blocks
+ * it weighs at each step, and how many successors of each (0: a one-step look-ahead).
+ */
+const PILOT_STAGES = [
+  { width: 12, deeper: 0 },
+  { width: 12, deeper: 4 },
+  { width: 24, deeper: 0 },
+  { width: 12, deeper: 8 },
+  { width: 48, deeper: 0 },
+];
 
 /**
  * The pilot method (a one-step look-ahead, as in Fanslau and Bortfeldt's tree search with
@@ -112,14 +118,9 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   // The pilot again while time allows, under the other score and then wider: each run is a
   // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
   const other = scoring === 'fit' ? 'volume' : 'fit';
-  for (let width = PILOT_WIDTH; !spent(); width *= 2) {
-    pilot(rules, scoring, width, 0, consider, spent);
-    if (!spent()) pilot(rules, other, width, 0, consider, spent);
-    if (width >= PILOT_WIDTH * 4) break;
-  }
-  for (const deeper of PILOT_DEEPER) {
-    if (!spent()) pilot(rules, scoring, PILOT_WIDTH, deeper, consider, spent);
-    if (!spent()) pilot(rules, other, PILOT_WIDTH, deeper, consider, spent);
+  for (const { width, deeper } of PILOT_STAGES) {
+    if (!spent()) pilot(rules, scoring, width, deeper, consider, spent);
+    if (!spent()) pilot(rules, other, width, deeper, consider, spent);
   }
   while (!spent()) {
     rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
