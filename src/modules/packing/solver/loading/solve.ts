@@ -32,36 +32,47 @@ const GREEDINESS = [
 
 /**
  * The pilot runs in turn, each under the better score and then the other: how many next blocks
- * it weighs at each step, and how many successors of each (0: a one-step look-ahead).
+ * it weighs at each step, and how many successors of each at each further level (none: a
+ * one-step look-ahead).
  */
-const PILOT_STAGES = [
-  { width: 12, deeper: 0 },
-  { width: 12, deeper: 4 },
-  { width: 24, deeper: 0 },
-  { width: 12, deeper: 8 },
-  { width: 48, deeper: 0 },
+const PILOT_STAGES: Array<{ width: number; deeper: number[] }> = [
+  { width: 12, deeper: [] },
+  { width: 12, deeper: [4] },
+  { width: 24, deeper: [] },
+  { width: 12, deeper: [8] },
+  { width: 48, deeper: [] },
+  { width: 8, deeper: [4, 3] },
 ];
 
 /**
  * The pilot method (a one-step look-ahead, as in Fanslau and Bortfeldt's tree search with
  * width one): at each step, complete the load greedily after each of the best few next blocks
- * and keep the block whose completion is fullest. With `deeper` > 0 a block is valued by the
- * fullest completion after it and each of its best `deeper` successors (a two-step look-ahead).
- * Every completion is a whole load, so stopping at the deadline loses nothing.
+ * and keep the block whose completion is fullest. With `deeper` a block is valued by the fullest
+ * completion after it and its best few successors, and theirs, level by level (a look-ahead of
+ * more steps). Every completion is a whole load, so stopping at the deadline loses nothing.
  */
 function pilot(
   rules: ConstructionRules,
   scoring: ConstructionRules['scoring'],
   width: number,
-  deeper: number,
+  deeper: number[],
   consider: (c: Construction) => void,
   spent: () => boolean,
 ): void {
   const greedy = { ...rules, scoring, greediness: { chance: 0, among: 1 } };
-  const completion = (blocks: PlacedBlock[]) => {
-    const completed = construct(greedy, blocks);
-    consider(completed);
-    return completed.volume;
+  const valueOf = (blocks: PlacedBlock[], level: number): number => {
+    const after = level < deeper.length ? startConstruction(greedy, blocks).choices(deeper[level]!) : [];
+    if (after.length === 0) {
+      const completed = construct(greedy, blocks);
+      consider(completed);
+      return completed.volume;
+    }
+    let fullest = -1;
+    for (const successor of after) {
+      fullest = Math.max(fullest, valueOf([...blocks, successor], level + 1));
+      if (spent()) break;
+    }
+    return fullest;
   };
   const prefix: PlacedBlock[] = [];
   for (;;) {
@@ -70,17 +81,12 @@ function pilot(
     let chosen = next[0]!;
     let fullest = -1;
     for (const option of next) {
-      const after = deeper > 0 ? startConstruction(greedy, [...prefix, option]).choices(deeper) : [];
-      let value = after.length === 0 ? completion([...prefix, option]) : -1;
-      for (const successor of after) {
-        value = Math.max(value, completion([...prefix, option, successor]));
-        if (spent()) return;
-      }
+      const value = valueOf([...prefix, option], 0);
+      if (spent()) return;
       if (value > fullest) {
         fullest = value;
         chosen = option;
       }
-      if (spent()) return;
     }
     prefix.push(chosen);
   }
