@@ -60,7 +60,7 @@ function pilot(
   spent: () => boolean,
 ): void {
   const greedy = { ...rules, scoring, greediness: { chance: 0, among: 1 } };
-  const valueOf = (blocks: PlacedBlock[], level: number): number => {
+  const lookAhead = (blocks: PlacedBlock[], level: number): number => {
     const after = level < deeper.length ? startConstruction(greedy, blocks).choices(deeper[level]!) : [];
     if (after.length === 0) {
       const completed = construct(greedy, blocks);
@@ -69,7 +69,7 @@ function pilot(
     }
     let fullest = -1;
     for (const successor of after) {
-      fullest = Math.max(fullest, valueOf([...blocks, successor], level + 1));
+      fullest = Math.max(fullest, lookAhead([...blocks, successor], level + 1));
       if (spent()) break;
     }
     return fullest;
@@ -81,7 +81,7 @@ function pilot(
     let chosen = next[0]!;
     let fullest = -1;
     for (const option of next) {
-      const value = valueOf([...prefix, option], 0);
+      const value = lookAhead([...prefix, option], 0);
       if (spent()) return;
       if (value > fullest) {
         fullest = value;
