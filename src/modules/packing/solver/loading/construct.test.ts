@@ -6,7 +6,7 @@ import { type ConstructionRules, type PlacedBlock, startConstruction } from './c
 import type { LoadingItem } from './types.ts';
 
 describe('block construction', () => {
-  it('sizes a block to a supported top narrower than the free space above it', () => {
+  it('sizes a block to a supported top narrower than the free space above it, and forks a state', () => {
     // The base leaves a 2-long strip of floor too thin for a cap, so the free space above the
     // base is 16 long while its top is 14: a block of caps sized to the whole space (5 x 3 = 15)
     // would hang over, and rows of caps were the only supported blocks. Sized to the top, four
@@ -35,10 +35,20 @@ describe('block construction', () => {
       weight: 0,
       restsOn: [],
     };
-    const [best] = startConstruction(rules, [base]).choices(1);
+    const state = startConstruction(rules, [base]);
+    const [best] = state.choices(1);
     assert.ok(best);
     assert.equal(best.block.type.item.id, 'cap');
     assert.equal(best.block.nx * best.block.ny * best.block.nz, 8);
     assert.deepEqual([best.x0, best.y0, best.z0, best.x1, best.y1, best.z1], [0, 0, 5, 12, 10, 8]);
+
+    // A fork goes on by itself: placing the caps there leaves the state it came from as it was.
+    const fork = state.fork();
+    fork.place(best);
+    assert.equal(fork.result().volume, 14 * 10 * 5 + 12 * 10 * 3);
+    assert.equal(fork.result().remaining[1], 92);
+    assert.equal(state.result().volume, 14 * 10 * 5);
+    assert.equal(state.result().remaining[1], 100);
+    assert.deepEqual(state.choices(1), [best]);
   });
 });

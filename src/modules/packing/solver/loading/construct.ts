@@ -77,6 +77,8 @@ export function blocksUnloading(earlier: Cuboid, later: Cuboid): boolean {
 export interface ConstructionState {
   choices(limit: number): PlacedBlock[];
   place(block: PlacedBlock): void;
+  /** A copy that goes on independently from this point (cheaper than replaying the blocks). */
+  fork(): ConstructionState;
   result(): Construction;
 }
 
@@ -85,18 +87,38 @@ export interface ConstructionState {
  * it first places those as they were, which is how the search rebuilds the end of a load.
  */
 export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[] = []): ConstructionState {
+  return resume(rules, null, prefix);
+}
+
+/** What a load under construction is, so that a copy can go on from it (ConstructionState.fork). */
+interface Snapshot {
+  placed: PlacedBlock[];
+  remaining: number[];
+  topsAt: Map<number, number[]>;
+  carries: number[][];
+  hasLoadLimits: boolean;
+  spaces: Cuboid[];
+  volume: number;
+  weight: number;
+}
+
+function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedBlock[]): ConstructionState {
   const { space, types } = rules;
   const payload = space.payloadKg ?? Number.POSITIVE_INFINITY;
   const multiStop = new Set(types.map((t) => t.stop)).size > 1;
-  const remaining = types.map((t) => t.item.quantity);
-  const placed: PlacedBlock[] = [];
-  const topsAt = new Map<number, number[]>();
+  // A fork copies what place() and choices() change in place; placed blocks, spaces and the
+  // per-height lists of tops are never changed once made (place() replaces those lists).
+  const remaining = from ? [...from.remaining] : types.map((t) => t.item.quantity);
+  const placed: PlacedBlock[] = from ? [...from.placed] : [];
+  const topsAt = new Map<number, number[]>(from?.topsAt);
   /** Placed blocks each block carries directly (the reverse of restsOn). */
-  const carries: number[][] = [];
-  let hasLoadLimits = false;
-  let spaces: Cuboid[] = [{ x0: 0, y0: 0, z0: 0, x1: space.length, y1: space.width, z1: space.height }];
-  let volume = 0;
-  let weight = 0;
+  const carries: number[][] = from ? from.carries.map((c) => [...c]) : [];
+  let hasLoadLimits = from?.hasLoadLimits ?? false;
+  let spaces: Cuboid[] = from
+    ? [...from.spaces]
+    : [{ x0: 0, y0: 0, z0: 0, x1: space.length, y1: space.width, z1: space.height }];
+  let volume = from?.volume ?? 0;
+  let weight = from?.weight ?? 0;
 
   const smallestLeft = () => {
     let minDim = Number.POSITIVE_INFINITY;
@@ -478,11 +500,17 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
     return [];
   };
 
-  return { choices, place, result: () => ({ placed, remaining, volume, weight }) };
+  const fork = () =>
+    resume(rules, { placed, remaining, topsAt, carries, hasLoadLimits, spaces, volume, weight }, []);
+  return { choices, place, fork, result: () => ({ placed, remaining, volume, weight }) };
 }
 
 export function construct(rules: ConstructionRules, prefix: PlacedBlock[] = []): Construction {
-  const state = startConstruction(rules, prefix);
+  return complete(rules, startConstruction(rules, prefix));
+}
+
+/** Finishes a load under construction by the rules' greediness (and returns it). */
+export function complete(rules: ConstructionRules, state: ConstructionState): Construction {
   for (;;) {
     const { chance, among } = rules.greediness;
     const wanted = rules.random() < chance ? 1 + Math.floor(rules.random() * among) : 1;

@@ -12,6 +12,8 @@ import { type BoxType, boxTypesOf } from './box-types.ts';
 import {
   type Construction,
   type ConstructionRules,
+  type ConstructionState,
+  complete,
   construct,
   type PlacedBlock,
   startConstruction,
@@ -60,35 +62,40 @@ function pilot(
   spent: () => boolean,
 ): void {
   const greedy = { ...rules, scoring, greediness: { chance: 0, among: 1 } };
-  const lookAhead = (blocks: PlacedBlock[], level: number): number => {
-    const after = level < deeper.length ? startConstruction(greedy, blocks).choices(deeper[level]!) : [];
+  // States are forked, not rebuilt from their blocks: a long prefix is not replaced each time.
+  const lookAhead = (state: ConstructionState, level: number): number => {
+    const after = level < deeper.length ? state.choices(deeper[level]!) : [];
     if (after.length === 0) {
-      const completed = construct(greedy, blocks);
+      const completed = complete(greedy, state);
       consider(completed);
       return completed.volume;
     }
     let fullest = -1;
     for (const successor of after) {
-      fullest = Math.max(fullest, lookAhead([...blocks, successor], level + 1));
+      const next = state.fork();
+      next.place(successor);
+      fullest = Math.max(fullest, lookAhead(next, level + 1));
       if (spent()) break;
     }
     return fullest;
   };
-  const prefix: PlacedBlock[] = [];
+  const current = startConstruction(greedy);
   for (;;) {
-    const next = startConstruction(greedy, prefix).choices(width);
+    const next = current.choices(width);
     if (next.length === 0) return;
     let chosen = next[0]!;
     let fullest = -1;
     for (const option of next) {
-      const value = lookAhead([...prefix, option], 0);
+      const state = current.fork();
+      state.place(option);
+      const value = lookAhead(state, 0);
       if (spent()) return;
       if (value > fullest) {
         fullest = value;
         chosen = option;
       }
     }
-    prefix.push(chosen);
+    current.place(chosen);
   }
 }
 
