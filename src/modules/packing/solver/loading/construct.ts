@@ -77,6 +77,8 @@ export function blocksUnloading(earlier: Cuboid, later: Cuboid): boolean {
 export interface ConstructionState {
   choices(limit: number): PlacedBlock[];
   place(block: PlacedBlock): void;
+  /** A copy that goes on independently from this point (cheaper than replaying the blocks). */
+  fork(): ConstructionState;
   result(): Construction;
 }
 
@@ -85,18 +87,38 @@ export interface ConstructionState {
  * it first places those as they were, which is how the search rebuilds the end of a load.
  */
 export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[] = []): ConstructionState {
+  return resume(rules, null, prefix);
+}
+
+/** What a load under construction is, so that a copy can go on from it (ConstructionState.fork). */
+interface Snapshot {
+  placed: PlacedBlock[];
+  remaining: number[];
+  topsAt: Map<number, number[]>;
+  carries: number[][];
+  hasLoadLimits: boolean;
+  spaces: Cuboid[];
+  volume: number;
+  weight: number;
+}
+
+function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedBlock[]): ConstructionState {
   const { space, types } = rules;
   const payload = space.payloadKg ?? Number.POSITIVE_INFINITY;
   const multiStop = new Set(types.map((t) => t.stop)).size > 1;
-  const remaining = types.map((t) => t.item.quantity);
-  const placed: PlacedBlock[] = [];
-  const topsAt = new Map<number, number[]>();
+  // A fork copies what place() and choices() change in place; placed blocks, spaces and the
+  // per-height lists of tops are never changed once made (place() replaces those lists).
+  const remaining = from ? [...from.remaining] : types.map((t) => t.item.quantity);
+  const placed: PlacedBlock[] = from ? [...from.placed] : [];
+  const topsAt = new Map<number, number[]>(from?.topsAt);
   /** Placed blocks each block carries directly (the reverse of restsOn). */
-  const carries: number[][] = [];
-  let hasLoadLimits = false;
-  let spaces: Cuboid[] = [{ x0: 0, y0: 0, z0: 0, x1: space.length, y1: space.width, z1: space.height }];
-  let volume = 0;
-  let weight = 0;
+  const carries: number[][] = from ? from.carries.map((c) => [...c]) : [];
+  let hasLoadLimits = from?.hasLoadLimits ?? false;
+  let spaces: Cuboid[] = from
+    ? [...from.spaces]
+    : [{ x0: 0, y0: 0, z0: 0, x1: space.length, y1: space.width, z1: space.height }];
+  let volume = from?.volume ?? 0;
+  let weight = from?.weight ?? 0;
 
   const smallestLeft = () => {
     let minDim = Number.POSITIVE_INFINITY;
@@ -109,50 +131,58 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
     return { minDim, minVolume };
   };
 
-  /** Corner distances to the nearest wall, sorted: the space nearest a corner is filled first. */
-  const anchorOf = (s: Cuboid) => {
-    const front = multiStop || s.x0 <= space.length - s.x1;
-    const left = s.y0 <= space.width - s.y1;
-    const dx = front ? s.x0 : space.length - s.x1;
-    const dy = left ? s.y0 : space.width - s.y1;
-    const key = multiStop
-      ? [dx, Math.min(dy, s.z0), Math.max(dy, s.z0)]
-      : [dx, dy, s.z0].sort((a, b) => a - b);
-    return { front, left, key };
-  };
+  /** Which corner of s is nearest the walls: the block goes there. */
+  const anchorOf = (s: Cuboid) => ({
+    front: multiStop || s.x0 <= space.length - s.x1,
+    left: s.y0 <= space.width - s.y1,
+  });
 
+  /**
+   * The space nearest a corner is filled first: corner distances to the nearest walls, sorted
+   * (with stops, depth first), compared in turn; ties go to the larger space.
+   */
   const pickSpace = (): number => {
     let best = -1;
-    let bestKey: number[] = [];
+    let b0 = 0;
+    let b1 = 0;
+    let b2 = 0;
     let bestVolume = 0;
     for (let i = 0; i < spaces.length; i++) {
       const s = spaces[i]!;
-      const { key } = anchorOf(s);
-      const v = volumeOf(s);
-      let better = best < 0;
-      if (!better) {
-        for (let k = 0; k < 3; k++) {
-          if (key[k]! !== bestKey[k]!) {
-            better = key[k]! < bestKey[k]!;
-            break;
-          }
-          if (k === 2) better = v > bestVolume;
-        }
+      const dx = multiStop ? s.x0 : Math.min(s.x0, space.length - s.x1);
+      const dy = Math.min(s.y0, space.width - s.y1);
+      const dz = s.z0;
+      let k0: number;
+      let k1: number;
+      let k2: number;
+      if (multiStop) {
+        k0 = dx;
+        k1 = Math.min(dy, dz);
+        k2 = Math.max(dy, dz);
+      } else {
+        k0 = Math.min(dx, dy, dz);
+        k1 = Math.max(Math.min(dx, dy), Math.min(Math.max(dx, dy), dz));
+        k2 = Math.max(dx, dy, dz);
       }
+      const v = volumeOf(s);
+      const better =
+        best < 0 || (k0 !== b0 ? k0 < b0 : k1 !== b1 ? k1 < b1 : k2 !== b2 ? k2 < b2 : v > bestVolume);
       if (better) {
         best = i;
-        bestKey = key;
+        b0 = k0;
+        b1 = k1;
+        b2 = k2;
         bestVolume = v;
       }
     }
     return best;
   };
 
-  const blocksFor = (s: Cuboid): Block[] => {
+  const blocksFor = (s: Cuboid, blocks: Block[], regions: Cuboid[]): void => {
     const sx = s.x1 - s.x0;
     const sy = s.y1 - s.y0;
     const sz = s.z1 - s.z0;
-    const blocks: Block[] = [];
+    const seen: number[] = [];
     for (const type of types) {
       let left = remaining[type.index]!;
       if (left <= 0) continue;
@@ -160,30 +190,79 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
       if (left <= 0) continue;
       for (const orientation of type.orientations) {
         if (orientation.dx > sx || orientation.dy > sy || orientation.dz > sz) continue;
-        const fit = [
-          Math.floor(sx / orientation.dx),
-          Math.floor(sy / orientation.dy),
-          type.stackable ? Math.floor(sz / orientation.dz) : 1,
-        ];
-        const seen = new Set<number>();
+        const fit0 = Math.floor(sx / orientation.dx);
+        const fit1 = Math.floor(sy / orientation.dy);
+        const fit2 = type.stackable ? Math.floor(sz / orientation.dz) : 1;
+        seen.length = 0;
         // Per fill order: the fullest block, the layer (two axes only) and the row (one axis).
         for (const order of FILL_ORDERS) {
           for (let axes = 3; axes >= 1; axes--) {
-            const n = [1, 1, 1];
+            let n0 = 1;
+            let n1 = 1;
+            let n2 = 1;
             let budget = left;
-            for (const axis of order.slice(0, axes)) {
-              n[axis] = Math.max(1, Math.min(fit[axis]!, budget));
-              budget = Math.floor(budget / n[axis]!);
+            for (let k = 0; k < axes; k++) {
+              const axis = order[k]!;
+              const n = Math.max(1, Math.min(axis === 0 ? fit0 : axis === 1 ? fit1 : fit2, budget));
+              if (axis === 0) n0 = n;
+              else if (axis === 1) n1 = n;
+              else n2 = n;
+              budget = Math.floor(budget / n);
             }
-            const key = (n[0]! * 1000 + n[1]!) * 1000 + n[2]!;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            blocks.push({ type, orientation, nx: n[0]!, ny: n[1]!, nz: n[2]! });
+            const key = (n0 * 1000 + n1) * 1000 + n2;
+            if (seen.includes(key)) continue;
+            seen.push(key);
+            blocks.push({ type, orientation, nx: n0, ny: n1, nz: n2 });
+            regions.push(s);
           }
         }
       }
     }
-    return blocks;
+  };
+
+  /**
+   * Where blocks may stand in s. On the floor, or without a support rule, all of s. Above the
+   * floor the tops at s's floor height are clipped to s and merged while two share a whole edge,
+   * so blocks are also sized to each supported rectangle (a block sized to all of s would hang
+   * over the tops' edges); with full support only those rectangles hold a block at all.
+   */
+  const regionsOf = (s: Cuboid): Cuboid[] => {
+    if (s.z0 === 0 || rules.supportShare <= 0) return [s];
+    const tops: Cuboid[] = [];
+    for (const index of topsAt.get(s.z0) ?? []) {
+      const t = placed[index]!;
+      const x0 = Math.max(s.x0, t.x0);
+      const x1 = Math.min(s.x1, t.x1);
+      const y0 = Math.max(s.y0, t.y0);
+      const y1 = Math.min(s.y1, t.y1);
+      if (x1 > x0 && y1 > y0) tops.push({ x0, y0, z0: s.z0, x1, y1, z1: s.z1 });
+    }
+    for (let merged = true; merged; ) {
+      merged = false;
+      for (let a = 0; a < tops.length && !merged; a++) {
+        for (let b = a + 1; b < tops.length && !merged; b++) {
+          const u = tops[a]!;
+          const v = tops[b]!;
+          const alongX = u.y0 === v.y0 && u.y1 === v.y1 && (u.x1 === v.x0 || v.x1 === u.x0);
+          const alongY = u.x0 === v.x0 && u.x1 === v.x1 && (u.y1 === v.y0 || v.y1 === u.y0);
+          if (!alongX && !alongY) continue;
+          const x0 = Math.min(u.x0, v.x0);
+          const x1 = Math.max(u.x1, v.x1);
+          const y0 = Math.min(u.y0, v.y0);
+          const y1 = Math.max(u.y1, v.y1);
+          tops[a] = { x0, y0, z0: s.z0, x1, y1, z1: s.z1 };
+          tops.splice(b, 1);
+          merged = true;
+        }
+      }
+    }
+    const coversS = tops.some((t) => t.x0 === s.x0 && t.x1 === s.x1 && t.y0 === s.y0 && t.y1 === s.y1);
+    if (coversS) return [s];
+    // Largest first, so equal blocks go to the roomiest rectangle; at most a few, for speed.
+    tops.sort((a, b) => volumeOf(b) - volumeOf(a));
+    const out = tops.slice(0, MAX_REGIONS);
+    if (rules.supportShare < 1) out.unshift(s);
+    return out;
   };
 
   /** Blocks whose top is at z and whose footprint overlaps c's, with the overlap area. */
@@ -277,14 +356,22 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
     return positions;
   };
 
-  const tryPlace = (s: Cuboid, block: Block, anchor: ReturnType<typeof anchorOf>) => {
+  const tryPlace = (s: Cuboid, block: Block, anchor: ReturnType<typeof anchorOf>, region: Cuboid) => {
     const { dx, dy, dz } = block.orientation;
     const ex = dx * block.nx;
     const ey = dy * block.ny;
     const ez = dz * block.nz;
     const blockWeight = block.type.weight * block.nx * block.ny * block.nz;
     if (weight + blockWeight > payload + 1e-9) return null;
-    for (const { x, y } of positionsFor(s, ex, ey, anchor)) {
+    const positions = positionsFor(s, ex, ey, anchor);
+    if (region !== s) {
+      // The region's own corner first: that is where the block was sized to stand.
+      positions.unshift({
+        x: anchor.front ? region.x0 : region.x1 - ex,
+        y: anchor.left ? region.y0 : region.y1 - ey,
+      });
+    }
+    for (const { x, y } of positions) {
       const c = { x0: x, y0: y, z0: s.z0, x1: x + ex, y1: y + ey, z1: s.z0 + ez };
       if (space.crossSection && !spaceContains(space, c)) continue;
       const supporters = c.z0 > 0 ? supportersOf(c) : [];
@@ -341,31 +428,47 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
   };
 
   /** Blocks best first: later stops, then score, then shallower or flatter, then carriers. */
-  const ranked = (blocks: Block[], s: Cuboid): Block[] => {
+  const ranked = (blocks: Block[], regions: Cuboid[]): number[] => {
     const { minDim } = smallestLeft();
-    const extent = [s.x1 - s.x0, s.y1 - s.y0, s.z1 - s.z0];
-    const scored = blocks.map((block) => {
+    const fit = rules.scoring === 'fit';
+    const score = new Float64Array(blocks.length);
+    const depth = new Float64Array(blocks.length);
+    const order: number[] = [];
+    for (let at = 0; at < blocks.length; at++) {
+      const block = blocks[at]!;
+      const r = regions[at]!;
       const o = block.orientation;
-      const size = [o.dx * block.nx, o.dy * block.ny, o.dz * block.nz];
-      let score = size[0]! * size[1]! * size[2]!;
-      if (rules.scoring === 'fit') {
-        for (let axis = 0; axis < 3; axis++) {
-          const left = extent[axis]! - size[axis]!;
-          if (left > 0 && left < minDim) score -= (left * (size[0]! * size[1]! * size[2]!)) / size[axis]!;
-        }
+      const ex = o.dx * block.nx;
+      const ey = o.dy * block.ny;
+      const ez = o.dz * block.nz;
+      let value = ex * ey * ez;
+      if (fit) {
+        // Less the slab along each axis too thin for any remaining box.
+        const lx = r.x1 - r.x0 - ex;
+        const ly = r.y1 - r.y0 - ey;
+        const lz = r.z1 - r.z0 - ez;
+        if (lx > 0 && lx < minDim) value -= lx * ey * ez;
+        if (ly > 0 && ly < minDim) value -= ly * ex * ez;
+        if (lz > 0 && lz < minDim) value -= lz * ex * ey;
       }
+      score[at] = value;
       // Ties: with stops, the shallower block keeps a stop's boxes in one wall along the length;
       // otherwise the flatter one keeps the load low and the tops usable.
-      return { block, score, depth: multiStop ? size[0]! : size[2]! };
+      depth[at] = multiStop ? ex : ez;
+      order.push(at);
+    }
+    order.sort((a, b) => {
+      const ta = blocks[a]!.type;
+      const tb = blocks[b]!.type;
+      return (
+        tb.stop - ta.stop ||
+        score[b]! - score[a]! ||
+        depth[a]! - depth[b]! ||
+        Number(tb.stackable) - Number(ta.stackable) ||
+        a - b
+      );
     });
-    scored.sort(
-      (a, b) =>
-        b.block.type.stop - a.block.type.stop ||
-        b.score - a.score ||
-        a.depth - b.depth ||
-        Number(b.block.type.stackable) - Number(a.block.type.stackable),
-    );
-    return scored.map((entry) => entry.block);
+    return order;
   };
 
   for (const p of prefix) place(p);
@@ -378,10 +481,14 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
       const found: PlacedBlock[] = [];
       // Alternatives differ in box type or orientation, not just in a block's proportions.
       const kinds = new Set<string>();
-      for (const block of ranked(blocksFor(s), s)) {
+      const blocks: Block[] = [];
+      const regions: Cuboid[] = [];
+      for (const region of regionsOf(s)) blocksFor(region, blocks, regions);
+      for (const at of ranked(blocks, regions)) {
+        const block = blocks[at]!;
         const kind = `${block.type.index} ${block.orientation.code} ${Number(block.nx > 1) + Number(block.ny > 1) + Number(block.nz > 1)}`;
         if (kinds.has(kind)) continue;
-        const candidate = tryPlace(s, block, anchor);
+        const candidate = tryPlace(s, block, anchor, regions[at]!);
         if (!candidate) continue;
         kinds.add(kind);
         found.push(candidate);
@@ -393,11 +500,17 @@ export function startConstruction(rules: ConstructionRules, prefix: PlacedBlock[
     return [];
   };
 
-  return { choices, place, result: () => ({ placed, remaining, volume, weight }) };
+  const fork = () =>
+    resume(rules, { placed, remaining, topsAt, carries, hasLoadLimits, spaces, volume, weight }, []);
+  return { choices, place, fork, result: () => ({ placed, remaining, volume, weight }) };
 }
 
 export function construct(rules: ConstructionRules, prefix: PlacedBlock[] = []): Construction {
-  const state = startConstruction(rules, prefix);
+  return complete(rules, startConstruction(rules, prefix));
+}
+
+/** Finishes a load under construction by the rules' greediness (and returns it). */
+export function complete(rules: ConstructionRules, state: ConstructionState): Construction {
   for (;;) {
     const { chance, among } = rules.greediness;
     const wanted = rules.random() < chance ? 1 + Math.floor(rules.random() * among) : 1;
@@ -406,6 +519,9 @@ export function construct(rules: ConstructionRules, prefix: PlacedBlock[] = []):
     state.place(found[found.length - 1]!);
   }
 }
+
+/** How many supported rectangles above one space get blocks of their own. */
+const MAX_REGIONS = 4;
 
 /** Fill priorities: which axis a block grows along first, second and third. */
 const FILL_ORDERS: Array<[number, number, number]> = [

@@ -169,6 +169,25 @@ describe('loading solver', () => {
     assert.deepEqual(output.centreOfGravity, { x: 100, y: 50, z: 50 });
   });
 
+  it('gives the same load for a seed and an iteration count, and never a smaller one for more iterations', () => {
+    const input = (maxIterations: number): LoadingInput => ({
+      space: { length: 230, width: 120, height: 110 },
+      items: [
+        { id: 'a', length: 47, width: 31, height: 23, quantity: 30, mayBeVertical: [false, true, true] },
+        { id: 'b', length: 38, width: 29, height: 41, quantity: 25 },
+        { id: 'c', length: 61, width: 44, height: 27, quantity: 12, mayBeVertical: [false, false, true] },
+      ],
+      options: { supportShare: 1, maxIterations, timeLimitMs: 60_000, seed: 7 },
+    });
+    // Enough constructions to reach the look-ahead pilots of more than one step.
+    const first = solveChecked(input(3000));
+    const again = solveChecked(input(3000));
+    assert.deepEqual(again.placements, first.placements);
+    const fewer = [2, 50, 400].map((iterations) => solveChecked(input(iterations)).volumeUtilization);
+    const utilizations = [...fewer, first.volumeUtilization];
+    for (let i = 1; i < utilizations.length; i++) assert.ok(utilizations[i]! >= utilizations[i - 1]!);
+  });
+
   it('every answer on random instances passes the independent checker', () => {
     const random = mulberry32(7);
     const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));

@@ -1,9 +1,10 @@
 /**
  * The loading solver: a synchronous pure function with a deadline. It builds a load greedily
  * (block building over maximal spaces, construct.ts) under two block scores, then runs the pilot
- * method (a one-step look-ahead, below), then spends what is left of the budget on randomized
- * restarts and rebuilds of the best load's tail (a GRASP), keeping the fullest load. The module
- * will run it in a worker thread; nothing here does I/O.
+ * method (a one-step look-ahead, below) under the better score, then under the other, then wider,
+ * then spends what is left of the budget on randomized restarts and rebuilds of the best load's
+ * tail (a GRASP), keeping the fullest load. The module will run it in a worker thread; nothing
+ * here does I/O.
  */
 
 import { mulberry32 } from '../../../../platform/random.ts';
@@ -11,6 +12,8 @@ import { type BoxType, boxTypesOf } from './box-types.ts';
 import {
   type Construction,
   type ConstructionRules,
+  type ConstructionState,
+  complete,
   construct,
   type PlacedBlock,
   startConstruction,
@@ -29,39 +32,70 @@ const GREEDINESS = [
   { chance: 0.5, among: 4 },
 ];
 
-/** How many next blocks the pilot method weighs at each step by completing the load greedily. */
-const PILOT_WIDTH = 12;
+/**
+ * The pilot runs in turn, each under the better score and then the other: how many next blocks
+ * it weighs at each step, and how many successors of each at each further level (none: a
+ * one-step look-ahead).
+ */
+const PILOT_STAGES: Array<{ width: number; deeper: number[] }> = [
+  { width: 12, deeper: [] },
+  { width: 12, deeper: [4] },
+  { width: 24, deeper: [] },
+  { width: 12, deeper: [8] },
+  { width: 48, deeper: [] },
+  { width: 8, deeper: [4, 3] },
+];
 
 /**
  * The pilot method (a one-step look-ahead, as in Fanslau and Bortfeldt's tree search with
  * width one): at each step, complete the load greedily after each of the best few next blocks
- * and keep the block whose completion is fullest. Every completion is a whole load, so stopping
- * at the deadline loses nothing.
+ * and keep the block whose completion is fullest. With `deeper` a block is valued by the fullest
+ * completion after it and its best few successors, and theirs, level by level (a look-ahead of
+ * more steps). Every completion is a whole load, so stopping at the deadline loses nothing.
  */
 function pilot(
   rules: ConstructionRules,
   scoring: ConstructionRules['scoring'],
   width: number,
+  deeper: number[],
   consider: (c: Construction) => void,
   spent: () => boolean,
 ): void {
   const greedy = { ...rules, scoring, greediness: { chance: 0, among: 1 } };
-  const prefix: PlacedBlock[] = [];
+  // States are forked, not rebuilt from their blocks: a long prefix is not replaced each time.
+  const lookAhead = (state: ConstructionState, level: number): number => {
+    const after = level < deeper.length ? state.choices(deeper[level]!) : [];
+    if (after.length === 0) {
+      const completed = complete(greedy, state);
+      consider(completed);
+      return completed.volume;
+    }
+    let fullest = -1;
+    for (const successor of after) {
+      const next = state.fork();
+      next.place(successor);
+      fullest = Math.max(fullest, lookAhead(next, level + 1));
+      if (spent()) break;
+    }
+    return fullest;
+  };
+  const current = startConstruction(greedy);
   for (;;) {
-    const next = startConstruction(greedy, prefix).choices(width);
+    const next = current.choices(width);
     if (next.length === 0) return;
     let chosen = next[0]!;
     let fullest = -1;
     for (const option of next) {
-      const completed = construct(greedy, [...prefix, option]);
-      consider(completed);
-      if (completed.volume > fullest) {
-        fullest = completed.volume;
+      const state = current.fork();
+      state.place(option);
+      const value = lookAhead(state, 0);
+      if (spent()) return;
+      if (value > fullest) {
+        fullest = value;
         chosen = option;
       }
-      if (spent()) return;
     }
-    prefix.push(chosen);
+    current.place(chosen);
   }
 }
 
@@ -94,7 +128,13 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   rules.scoring = 'fit';
   consider(construct(rules));
   const scoring = best!.volume > greedyVolume ? 'fit' : 'volume';
-  if (!spent()) pilot(rules, scoring, PILOT_WIDTH, consider, spent);
+  // The pilot again while time allows, under the other score and then wider: each run is a
+  // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
+  const other = scoring === 'fit' ? 'volume' : 'fit';
+  for (const { width, deeper } of PILOT_STAGES) {
+    if (!spent()) pilot(rules, scoring, width, deeper, consider, spent);
+    if (!spent()) pilot(rules, other, width, deeper, consider, spent);
+  }
   while (!spent()) {
     rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
     rules.scoring = random() < 0.5 ? 'volume' : 'fit';
