@@ -32,6 +32,28 @@ export async function run(args: string[], env: Record<string, string>, stdin?: s
   return { code, stdout, stderr };
 }
 
+/**
+ * The same command line called in this process: what a command does, without a process start of
+ * its own (loading the service's modules under the loader costs seconds a spawn). The exit code
+ * is the one the process would end with.
+ */
+export async function runInProcess(args: string[], env: Record<string, string>, stdin?: string) {
+  const { runCli } = await import('../../src/cli.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli([process.execPath, MAIN, ...args], {
+    env: environment(env),
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    stdin: () => stdin ?? '',
+  });
+  return { code: code ?? 0, stdout, stderr };
+}
+
 export interface Running {
   child: ChildProcess;
   output: () => string;

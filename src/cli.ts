@@ -1,0 +1,307 @@
+import { randomBytes } from 'node:crypto';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
+import type { Services } from './app.ts';
+import type { Config } from './config.ts';
+import type { RunningDatabase } from './database.ts';
+import type { AccountsService } from './modules/accounts/index.ts';
+import { ACCOUNT_KINDS, type AccountKind } from './platform/catalog/operation.ts';
+import { isAppError } from './platform/errors.ts';
+
+// Only commander and a few constants load up front: every command imports what it needs in its
+// action, so `--help` starts nothing and an account command does not load the whole service.
+
+/** Where a command reads its settings and input and writes what it says: the process's, or a test's. */
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** The whole of standard input (read only by a command that takes a password from it). */
+  stdin(): string;
+}
+
+/** The accounts module alone: what the business, user and token commands use. */
+async function accountsOf(config: Config): Promise<AccountsService> {
+  const [{ AccountsService }, { systemClock }] = await Promise.all([
+    import('./modules/accounts/index.ts'),
+    import('./platform/clock.ts'),
+  ]);
+  return new AccountsService(systemClock, { tokenTtlHours: config.tokenTtlHours, login: config.login });
+}
+
+/** Every module, wired as the service wires them. */
+async function servicesOf(config: Config): Promise<Services> {
+  const [{ createServices }, { systemClock }] = await Promise.all([
+    import('./app.ts'),
+    import('./platform/clock.ts'),
+  ]);
+  return createServices(config, systemClock);
+}
+
+function positiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('must be a whole number above 0');
+  return Number(value);
+}
+
+/**
+ * Runs one `tms` command line (argv as process.argv: node and the script first). It resolves with
+ * the exit code the process must end with at once (an error, the help, the version), or with
+ * nothing when the command ran its course: the process then ends by itself, or keeps serving.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number | undefined> {
+  try {
+    await buildProgram(io).parseAsync(argv);
+    return undefined;
+  } catch (error) {
+    // Commander has written its own message (or the help) already; answered before any await, so
+    // that the process ends before a closed pipe (`tms --help | head`) can raise an error.
+    if (error instanceof CommanderError && !(error instanceof InvalidArgumentError)) return error.exitCode;
+    // What the error is decides which module explains it; those load only on this path.
+    if (error instanceof (await import('./config.ts')).ConfigError) {
+      io.stderr(`${error.message}\n`);
+      return 2;
+    }
+    if (isAppError(error)) {
+      const { errorMessage } = await import('./platform/i18n/index.ts');
+      io.stderr(`${errorMessage(error.code, 'en', error.options.params)}\n`);
+      return 1;
+    }
+    if (error instanceof InvalidArgumentError) {
+      io.stderr(`error: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** The command line, built afresh for each run: commander keeps parsed options on its commands. */
+function buildProgram(io: CliIo): Command {
+  const say = (line: string) => io.stdout(`${line}\n`);
+  // Which database a command uses goes to stderr: stdout carries what the command prints (a token).
+  const note = (line: string) => io.stderr(`${line}\n`);
+
+  /**
+   * Opens the database for one command (the running service's when there is one) while loading
+   * what the command needs, and always closes it.
+   */
+  async function withDatabase<S, T>(
+    load: (config: Config) => Promise<S>,
+    work: (database: RunningDatabase, loaded: S, config: Config) => Promise<T>,
+  ): Promise<T> {
+    const config = (await import('./config.ts')).loadConfig(io.env);
+    const [database, loaded] = await Promise.allSettled([
+      import('./running-service.ts').then(({ openCommandDatabase }) => openCommandDatabase(config, note)),
+      load(config),
+    ]);
+    if (database.status === 'rejected') throw database.reason;
+    try {
+      if (loaded.status === 'rejected') throw loaded.reason;
+      return await work(database.value, loaded.value, config);
+    } finally {
+      await database.value.shutdown();
+    }
+  }
+
+  const program = new Command('tms')
+    .description('Transport management service: orders, drivers, routes, contractors and tracking.')
+    .version(packageJson.version)
+    // Set before the subcommands are added, which take them over: no process.exit, output to io.
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      '\nConfiguration comes from the environment (PORT, HOST, DATABASE_URL, TMS_DATA_DIR, ...); see README.md.\n' +
+        'Commands use the database of the service running on TMS_DATA_DIR (default .data) when there is one.',
+    );
+
+  program
+    .command('serve')
+    .description('Run the HTTP service (embedded PostgreSQL and demo data unless DATABASE_URL is set)')
+    .action(async () => {
+      const [{ serve }, { loadConfig }] = await Promise.all([import('./serve.ts'), import('./config.ts')]);
+      await serve(loadConfig(io.env));
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations and exit')
+    .action(() =>
+      withDatabase(
+        async () => {},
+        async () => {
+          say('Database schema is up to date.');
+        },
+      ),
+    );
+
+  program
+    .command('seed')
+    .description('Load data into the configured database')
+    .requiredOption('--demo', 'the demo business with one account of every kind')
+    .action(() =>
+      withDatabase(
+        async (config) => ({ services: await servicesOf(config), demo: await import('./demo/seed.ts') }),
+        async (database, { services, demo }, config) => {
+          const credentials = await demo.seedDemo(
+            database.db,
+            services,
+            demo.demoPassword(config.demoPassword),
+          );
+          if (!credentials) {
+            say('The demo business already exists; nothing was changed.');
+            return;
+          }
+          say(demo.describeDemoCredentials(credentials, config.publicBaseUrl));
+          if (database.embedded)
+            say(`(saved in ${await demo.saveDemoCredentials(config.dataDir, credentials)})`);
+        },
+      ),
+    );
+
+  const business = program.command('business').description('Manage businesses (the clients of the service)');
+  business
+    .command('create')
+    .description('Create a business')
+    .requiredOption('--code <code>', 'short unique code, lowercase letters, digits, - and _')
+    .requiredOption('--name <name>', 'display name')
+    .option('--time-zone <zone>', 'IANA time zone of the business', 'UTC')
+    .action((options: { code: string; name: string; timeZone: string }) =>
+      withDatabase(accountsOf, async (database, accounts) => {
+        const id = await accounts.createBusiness(database.db, options);
+        say(`Created business ${options.code} (id ${id}).`);
+      }),
+    );
+
+  const contractors = program
+    .command('contractor-company')
+    .description('Manage contractor (broker) companies');
+  contractors
+    .command('create')
+    .description('Create a contractor company working for one or more businesses')
+    .requiredOption('--name <name>', 'company name')
+    .requiredOption('--business <code...>', 'codes of the businesses it works for')
+    .action((options: { name: string; business: string[] }) =>
+      withDatabase(accountsOf, async (database, accounts) => {
+        const businessIds = [];
+        for (const code of options.business)
+          businessIds.push((await accounts.businessByCode(database.db, code)).id);
+        const id = await accounts.createContractorCompany(database.db, { name: options.name, businessIds });
+        say(`Created contractor company ${options.name} (id ${id}).`);
+      }),
+    );
+
+  const user = program.command('user').description('Manage user accounts');
+  user
+    .command('create')
+    .description('Create a user account; prints a generated password unless one is given')
+    .requiredOption('--email <email>', 'sign-in email, unique across the service')
+    .requiredOption('--name <name>', 'display name')
+    .addOption(new Option('--kind <kind>', 'account kind').choices(ACCOUNT_KINDS).makeOptionMandatory())
+    .option('--business <code>', 'business of the account (all kinds but platform_admin and contractor)')
+    .option('--contractor-company <id>', 'contractor company of a contractor account', positiveInteger)
+    .option('--password-stdin', 'read the password from standard input instead of generating one')
+    .action(
+      (options: {
+        email: string;
+        name: string;
+        kind: AccountKind;
+        business?: string;
+        contractorCompany?: number;
+        passwordStdin?: boolean;
+      }) =>
+        withDatabase(accountsOf, async (database, accounts) => {
+          const password = options.passwordStdin ? io.stdin().trim() : randomBytes(12).toString('base64url');
+          if (password.length < 8)
+            throw new InvalidArgumentError('the password must be at least 8 characters');
+          const businessId = options.business
+            ? (await accounts.businessByCode(database.db, options.business)).id
+            : null;
+          const id = await accounts.createUser(database.db, {
+            kind: options.kind,
+            email: options.email,
+            name: options.name,
+            password,
+            businessId,
+            contractorCompanyId: options.contractorCompany ?? null,
+          });
+          say(`Created ${options.kind} ${options.email} (id ${id}).`);
+          if (!options.passwordStdin) say(`Password: ${password}`);
+        }),
+    );
+
+  const profileOption = new Option('--profile <name>', 'named scope bundle');
+  const token = program
+    .command('token')
+    .description('Manage bearer tokens')
+    // The profile names come from the accounts module, loaded only once a token command is chosen
+    // (its run or its --help), so the top-level help does not load it.
+    .hook('preSubcommand', async () => {
+      const { PROFILES } = await import('./modules/accounts/index.ts');
+      profileOption.choices(Object.keys(PROFILES));
+    });
+  token
+    .command('create')
+    .description('Issue a bearer token for a user, for scripts and agents')
+    .requiredOption('--user <email>', 'email of the user the token acts for')
+    .addOption(profileOption)
+    .option('--scopes <list>', 'explicit comma-separated scopes; overrides the profile', (value) =>
+      value
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    )
+    .option('--agent', 'an agent token: defaults to the ops-readonly profile')
+    .option('--days <n>', 'lifetime in days', positiveInteger, 90)
+    .option('--name <name>', 'a label to recognise the token by')
+    .action(
+      (options: {
+        user: string;
+        profile?: string;
+        scopes?: string[];
+        agent?: boolean;
+        days: number;
+        name?: string;
+      }) =>
+        withDatabase(accountsOf, async (database, accounts) => {
+          const owner = await accounts.userByEmail(database.db, options.user);
+          const issued = await accounts.issueToken(database.db, {
+            userId: owner.id,
+            kind: options.agent ? 'agent' : 'personal',
+            profile: options.profile,
+            scopes: options.scopes,
+            ttlHours: options.days * 24,
+            name: options.name,
+          });
+          say(issued.token);
+          io.stderr(`Expires ${issued.expiresAt.toISOString()}. It is shown only now; store it safely.\n`);
+        }),
+    );
+
+  const analytics = program.command('analytics').description('Order figures (the analytics rollup)');
+  analytics
+    .command('rebuild')
+    .description(
+      "Build a business's analytics rollup again from its orders (after loading orders by other means)",
+    )
+    .requiredOption('--business <code>', 'code of the business')
+    .action((options: { business: string }) =>
+      withDatabase(servicesOf, async (database, services) => {
+        const business = await services.accounts.businessByCode(database.db, options.business);
+        const started = Date.now();
+        const written = await services.analytics.rebuild(database.db, business.id, (step) =>
+          say(`${((Date.now() - started) / 1000).toFixed(1)}s ${step}`),
+        );
+        say(
+          `Rebuilt the analytics of ${options.business} in ${((Date.now() - started) / 1000).toFixed(1)}s: ` +
+            Object.entries(written)
+              .map(([table, rows]) => `${rows} ${table} rows`)
+              .join(', '),
+        );
+      }),
+    );
+
+  return program;
+}
