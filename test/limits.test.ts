@@ -64,6 +64,8 @@ describe('request limits through the service', () => {
     assert.deepEqual(expensive, [
       'build_route',
       'bulk_create_orders',
+      'create_load_plan',
+      'create_packing_plan',
       'get_dispatch_suggestions',
       'import_dataset_records',
       'import_dataset_records_csv',
@@ -71,6 +73,7 @@ describe('request limits through the service', () => {
       'otep_ingest',
       'otep_ingest_epcis',
       'propose_dispatch_suggestion',
+      'rerun_packing_plan',
     ]);
   });
 });
