@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
-import { minorDigits } from '../../platform/money.ts';
+import { minorDigits, toMajor } from '../../platform/money.ts';
 import * as repo from './repository.ts';
 import { MAX_PACKAGING_TYPES } from './schemas.ts';
 import type { CartonType } from './solver/cartons/index.ts';
@@ -22,12 +22,9 @@ export interface PackagingInput {
   active: boolean;
 }
 
+/** A cost as typed (any decimals) in minor units, rounded: platform/money's toMinor refuses extra decimals. */
 export function toMinorUnits(amount: number, currency: string): number {
   return Math.round(amount * 10 ** minorDigits(currency));
-}
-
-export function toMajorUnits(minor: number, currency: string): number {
-  return minor / 10 ** minorDigits(currency);
 }
 
 export function packagingView(row: PackagingRow) {
@@ -38,7 +35,7 @@ export function packagingView(row: PackagingRow) {
     outer: { length_mm: row.outer_length_mm, width_mm: row.outer_width_mm, height_mm: row.outer_height_mm },
     tare_grams: row.tare_grams,
     max_gross_grams: row.max_gross_grams,
-    cost: toMajorUnits(Number(row.cost_minor), row.currency),
+    cost: toMajor(Number(row.cost_minor), row.currency),
     currency: row.currency,
     active: row.active,
     created_at: row.created_at.toISOString(),

@@ -2,9 +2,10 @@ import type { Selectable } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
+import { toMajor } from '../../platform/money.ts';
 import { pageWindow } from '../../platform/pagination.ts';
 import type { OrdersService } from '../orders/index.ts';
-import { cartonOf, type PackagingCatalog, toMajorUnits, toMinorUnits } from './packaging.ts';
+import { cartonOf, type PackagingCatalog, toMinorUnits } from './packaging.ts';
 import * as repo from './repository.ts';
 import { type ItemInput, TIME_LIMIT_MS } from './schemas.ts';
 import type { CartonSolverInput, CartonSolverOutput, CartonType } from './solver/cartons/index.ts';
@@ -59,7 +60,7 @@ function answerOf(request: PackingRequest, catalog: CatalogEntry[], solved: Cart
     const fromCatalog = pkg.carton.source === 'catalog' ? catalog[pkg.carton.index] : undefined;
     const custom = pkg.carton.source === 'custom' ? request.custom_cartons?.[pkg.carton.index] : undefined;
     const currency = fromCatalog?.currency ?? customCurrency;
-    const cost = currency ? toMajorUnits(pkg.costMinor, currency) : 0;
+    const cost = currency ? toMajor(pkg.costMinor, currency) : 0;
     if (currency) costs.set(currency, (costs.get(currency) ?? 0) + pkg.costMinor);
     return {
       packaging_id: fromCatalog ? fromCatalog.carton.id! : null,
@@ -94,7 +95,7 @@ function answerOf(request: PackingRequest, catalog: CatalogEntry[], solved: Cart
     totals: {
       outer_volume_mm3: solved.totals.outerVolumeMm3,
       package_count: solved.totals.packageCount,
-      cost: [...costs].map(([currency, minor]) => ({ currency, amount: toMajorUnits(minor, currency) })),
+      cost: [...costs].map(([currency, minor]) => ({ currency, amount: toMajor(minor, currency) })),
     },
     search: {
       iterations: solved.stats.iterations,
