@@ -33,6 +33,11 @@ export async function registerRestDoor(
     const binding = operation.rest;
     if (!binding) continue;
     const readText = textValueReader(jsonSchemaOf(operation.input, 'input') as JsonSchema);
+    const cacheControl = binding.cache
+      ? `public, max-age=${binding.cache.maxAgeSeconds}, stale-while-revalidate=${binding.cache.staleWhileRevalidateSeconds}`
+      : binding.etag
+        ? 'no-cache'
+        : undefined;
     const route: RouteOptions = {
       method: binding.method,
       url: API_PREFIX + binding.path,
@@ -50,17 +55,8 @@ export async function registerRestDoor(
             ? { requestWords: `${request.url}\n${request.lang}\n${representation ?? ''}` }
             : {}),
         };
-        if (binding.cache) {
-          const { maxAgeSeconds, staleWhileRevalidateSeconds } = binding.cache;
-          reply
-            .header(
-              'cache-control',
-              `public, max-age=${maxAgeSeconds}, stale-while-revalidate=${staleWhileRevalidateSeconds}`,
-            )
-            .header('vary', 'Accept, Accept-Language');
-        } else if (binding.etag) {
-          reply.header('cache-control', 'no-cache');
-        }
+        if (cacheControl) reply.header('cache-control', cacheControl);
+        if (binding.cache) reply.header('vary', 'Accept, Accept-Language');
         const kept = await executor.keptAnswerOf(operation, invocation);
         if (kept) invocation.answer!.version = kept.version;
         const input = kept ? undefined : restInput(request, binding.body, readText);

@@ -13,11 +13,15 @@ export function bytesTag(body: string | Buffer): string {
  */
 export function sendNotModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
   reply.header('etag', etag);
+  const offered = headerOf(request, 'if-none-match');
+  if (offered === undefined) return false;
   // Weak comparison (RFC 9110, 13.1.2): W/ prefixes do not matter for If-None-Match.
-  const matches = headerOf(request, 'if-none-match')
-    ?.split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === etag || tag === '*');
+  const matches =
+    offered === etag ||
+    offered
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .some((tag) => tag === etag || tag === '*');
   if (!matches) return false;
   reply.code(304).send();
   return true;
