@@ -294,6 +294,64 @@ describe('packing plans and load plans over REST and GraphQL', () => {
     assert.equal(theirs.status, 404);
   });
 
+  it('keeps a truck body within its axle limits: slides the load back, then leaves boxes off, saying why', async () => {
+    // A 6 m body between its axles; the front axle takes at most 2 t of cargo.
+    const axles = [
+      { name: 'front', position_mm: 0, max_load_kg: 2000 },
+      { name: 'rear', position_mm: 6000, max_load_kg: 6000 },
+    ];
+    const body = await api.post(
+      '/api/v1/client/loading-spaces',
+      { name: 'Rigid 6 m', kind: 'truck', length_mm: 6000, width_mm: 1200, height_mm: 1000, axles },
+      { token: admin },
+    );
+    assert.equal(body.status, 200, JSON.stringify(body.body));
+    const pallets = (quantity: number) => [
+      { ref: 'PAL', length_mm: 1200, width_mm: 1200, height_mm: 1000, weight_grams: 1_000_000, quantity },
+    ];
+    // Three 1 t pallets against the front wall would put 2.1 t on the front axle.
+    const slid = await api.post(
+      '/api/v1/client/load-plans',
+      { space: String(body.body.space.id), items: pallets(3), time_limit_ms: 200 },
+      { token: admin },
+    );
+    assert.equal(slid.status, 200, JSON.stringify(slid.body));
+    assert.equal(slid.body.plan.placements.length, 3);
+    assert.ok(Math.min(...slid.body.plan.placements.map((p: { x_mm: number }) => p.x_mm)) > 0);
+    assert.deepEqual(
+      slid.body.plan.axle_loads.map((a: { name: string; within_limit: boolean }) => [a.name, a.within_limit]),
+      [
+        ['front', true],
+        ['rear', true],
+      ],
+    );
+    assert.ok(slid.body.plan.axle_loads[0].load_kg <= 2000);
+    // Five fill the body: no slide helps, so the front one stays behind.
+    const thinned = await api.post(
+      '/api/v1/client/load-plans',
+      { space: String(body.body.space.id), items: pallets(5), time_limit_ms: 200 },
+      { token: admin },
+    );
+    assert.equal(thinned.status, 200, JSON.stringify(thinned.body));
+    assert.equal(thinned.body.plan.placements.length, 4);
+    assert.deepEqual(
+      thinned.body.plan.unplaced.map((u: { quantity: number; reason: string }) => [u.quantity, u.reason]),
+      [[1, 'axle_limit']],
+    );
+    assert.ok(thinned.body.plan.axle_loads.every((a: { within_limit: boolean }) => a.within_limit));
+
+    const backwards = await api.post(
+      '/api/v1/client/loading-spaces',
+      { name: 'Backwards', length_mm: 6000, width_mm: 1200, height_mm: 1000, axles: [...axles].reverse() },
+      { token: admin, headers: { 'accept-language': 'es' } },
+    );
+    assert.equal(backwards.status, 422);
+    assert.match(
+      JSON.stringify(backwards.body.details),
+      /axles\.1\.position_mm.*mayor que axles\.0\.position_mm/,
+    );
+  });
+
   it("loads a built route's packages so that no later stop blocks an earlier one, and draws it", async () => {
     const [driver] = await signedInDriversAtDepot(server, api, tenant, admin, {
       depot: { lat: 45.76, lng: 4.84 },

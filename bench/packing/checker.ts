@@ -10,6 +10,8 @@
  * rests on a fragile box; the weight above a load-limited box (everything resting on it directly
  * or through others) stays within its limit; and no box of a later stop stands between an
  * earlier stop's box and the door (x = length, overlapping in y-z) or above it (overlapping in x-y).
+ * With two axles, neither carries more than its limit: the weight each takes is found by taking
+ * moments about the other.
  */
 
 export interface CheckSpace {
@@ -18,6 +20,8 @@ export interface CheckSpace {
   height: number;
   payloadKg?: number;
   crossSection?: Array<[number, number]>;
+  /** Front then rear: position along the length (from x = 0) and the most weight it carries. */
+  axles?: Array<{ positionMm: number; maxLoadKg: number }>;
 }
 
 export interface CheckItem {
@@ -100,6 +104,25 @@ export function checkLoad(
   });
   if (space.payloadKg !== undefined && weight > space.payloadKg + EPS) {
     errors.push(`weight ${weight} over payload ${space.payloadKg}`);
+  }
+  if (space.axles && space.axles.length === 2) {
+    const [a, b] = space.axles as [
+      { positionMm: number; maxLoadKg: number },
+      { positionMm: number; maxLoadKg: number },
+    ];
+    // Moments about one axle give the other's reaction: R_b * (b - a) = sum of w * (x - a).
+    let aboutA = 0;
+    let aboutB = 0;
+    for (const p of placements) {
+      const w = items[p.item]?.weightKg ?? 0;
+      const centre = p.x + p.length / 2;
+      aboutA += w * (centre - a.positionMm);
+      aboutB += w * (b.positionMm - centre);
+    }
+    const onB = aboutA / (b.positionMm - a.positionMm);
+    const onA = aboutB / (b.positionMm - a.positionMm);
+    if (onA > a.maxLoadKg + EPS) errors.push(`front axle carries ${onA} kg, limit ${a.maxLoadKg}`);
+    if (onB > b.maxLoadKg + EPS) errors.push(`rear axle carries ${onB} kg, limit ${b.maxLoadKg}`);
   }
 
   const n = placements.length;

@@ -16,12 +16,12 @@ import {
   type SpaceView,
   TIME_LIMIT_MS,
 } from './schemas.ts';
-import type { LoadingInput, LoadingItem, LoadingOutput } from './solver/loading/index.ts';
+import type { Axle, LoadingInput, LoadingItem, LoadingOutput } from './solver/loading/index.ts';
 import { STANDARD_SPACES, type StandardSpace, standardSpace } from './spaces.ts';
 import type { PackingTables, SpaceKind } from './tables.ts';
 
 type SpaceRow = Selectable<PackingTables['loading_spaces']>;
-type Axle = { name: string; position_mm: number; max_load_kg: number };
+type NamedAxle = { name: string; position_mm: number; max_load_kg: number };
 
 export interface SpaceInput {
   name: string;
@@ -31,7 +31,7 @@ export interface SpaceInput {
   height_mm: number;
   payload_kg?: number;
   cross_section?: number[][];
-  axles?: Axle[];
+  axles?: NamedAxle[];
 }
 
 export interface LoadRequest {
@@ -83,27 +83,6 @@ function passesDoor(item: LoadItemInput, door: { width_mm: number; height_mm: nu
   return upright.some((up) => {
     const across = sides.filter((_, index) => index !== up);
     return sides[up]! <= door.height_mm && Math.min(...across) <= door.width_mm;
-  });
-}
-
-/**
- * The cargo each of two supports carries (lever rule about the load's centre of gravity along
- * the length): what a trailer's kingpin and axle group, or a truck's two axles, take of the load.
- */
-function axleLoads(axles: Axle[] | null, weightKg: number, gravityX: number | null) {
-  if (!axles || gravityX === null) return null;
-  const [front, rear] = axles as [Axle, Axle];
-  const span = rear.position_mm - front.position_mm;
-  const onRear = span === 0 ? weightKg / 2 : (weightKg * (gravityX - front.position_mm)) / span;
-  const loads = [weightKg - onRear, onRear];
-  return axles.map((axle, index) => {
-    const load = Math.round(loads[index]! * 10) / 10;
-    return {
-      name: axle.name,
-      load_kg: load,
-      max_load_kg: axle.max_load_kg,
-      within_limit: load <= axle.max_load_kg,
-    };
   });
 }
 
@@ -174,6 +153,12 @@ export class LoadPlans {
         height: space.height_mm,
         ...(space.payload_kg !== null && { payloadKg: space.payload_kg }),
         ...(space.cross_section && { crossSection: space.cross_section as Array<[number, number]> }),
+        ...(space.axles && {
+          axles: space.axles.map((axle) => ({
+            positionMm: axle.position_mm,
+            maxLoadKg: axle.max_load_kg,
+          })) as [Axle, Axle],
+        }),
       },
       items: loadable.map((index): LoadingItem => {
         const item = items[index]!;
@@ -247,7 +232,18 @@ export class LoadPlans {
         y_mm: mm(solved.centreOfGravityOffset.y),
         z_mm: mm(solved.centreOfGravityOffset.z),
       },
-      axle_loads: axleLoads(space.axles, solved.totalWeightKg, gravity?.x ?? null),
+      axle_loads:
+        space.axles &&
+        solved.axleLoadsKg &&
+        space.axles.map((axle, index) => {
+          const load = Math.round(solved.axleLoadsKg![index]! * 10) / 10;
+          return {
+            name: axle.name,
+            load_kg: load,
+            max_load_kg: axle.max_load_kg,
+            within_limit: load <= axle.max_load_kg,
+          };
+        }),
       search: { iterations: solved.iterations, elapsed_ms: Math.round(solved.elapsedMs) },
     };
     const row = await repo.insertLoadPlan(ctx.db, {

@@ -213,8 +213,21 @@ export const spaceInput = {
       }),
     )
     .length(2)
+    .superRefine((axles, ctx) => {
+      const [front, rear] = axles;
+      if (front && rear && rear.position_mm <= front.position_mm) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [1, 'position_mm'],
+          ...fieldIssue('above_field', { field: 'axles.0.position_mm' }),
+        });
+      }
+    })
     .optional()
-    .describe('Two supports (front axle or kingpin, rear axle group): the load each carries is reported'),
+    .describe(
+      'Two supports, front first (front axle or kingpin, rear axle group): the load is slid or ' +
+        'thinned until neither carries more than its max_load_kg, and the load each carries is reported',
+    ),
 };
 
 export const spaceSchema = z.object({
@@ -273,6 +286,7 @@ export const loadPlanSchema = z.object({
         'outside_contour',
         'too_heavy',
         'payload_reached',
+        'axle_limit',
         'no_room',
         'door_too_small',
       ]),

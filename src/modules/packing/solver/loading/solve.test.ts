@@ -4,7 +4,7 @@ import { checkLoad } from '../../../../../bench/packing/checker.ts';
 import { mulberry32 } from '../../../../platform/random.ts';
 import { solveLoading } from './solve.ts';
 import { chamferedCrossSection } from './space.ts';
-import type { LoadingInput, LoadingItem, LoadingOutput } from './types.ts';
+import type { Axle, LoadingInput, LoadingItem, LoadingOutput } from './types.ts';
 
 /** Iteration-bound, so answers do not depend on the machine's speed. */
 const FEW = { maxIterations: 30, timeLimitMs: 60_000 };
@@ -217,8 +217,16 @@ describe('loading solver', () => {
         stop: round % 2 === 0 ? int(1, 3) : undefined,
       }));
       const supportShare = [0, 0.5, 0.75, 1][round % 4]!;
+      // Every fifth space stands on two axles whose limits some loads must be thinned for.
+      const axles =
+        round % 5 === 1
+          ? ([
+              { positionMm: int(-200, 100), maxLoadKg: int(40, 400) },
+              { positionMm: int(space.length - 100, space.length + 200), maxLoadKg: int(40, 400) },
+            ] as [Axle, Axle])
+          : undefined;
       const input = {
-        space,
+        space: { ...space, axles },
         items,
         options: { maxIterations: 8, timeLimitMs: 60_000, seed: round, supportShare },
       };
@@ -230,5 +238,52 @@ describe('loading solver', () => {
         `round ${round}`,
       );
     }
+  });
+
+  describe('on two axles', () => {
+    // A row of ten 100 mm cubes of 100 kg fills the space; the axles stand under its two ends.
+    const row = (quantity: number, front: number, rear: number): LoadingInput => ({
+      space: {
+        length: 1000,
+        width: 100,
+        height: 100,
+        axles: [
+          { positionMm: 0, maxLoadKg: front },
+          { positionMm: 1000, maxLoadKg: rear },
+        ],
+      },
+      items: [{ id: 'cube', length: 100, width: 100, height: 100, quantity, weightKg: 100 }],
+      options: FEW,
+    });
+
+    it('slides a load off the front wall as far as the front axle needs, and no further', () => {
+      // Against the front wall five cubes put 375 kg on the front axle; 150 mm back, 300 kg.
+      const output = solveChecked(row(5, 300, 1000));
+      assert.equal(output.placements.length, 5);
+      assert.deepEqual(output.unplaced, []);
+      assert.equal(Math.min(...output.placements.map((p) => p.x)), 150);
+      assert.deepEqual(output.axleLoadsKg, [300, 200]);
+    });
+
+    it('takes off the fewest boxes when no slide is enough, and says why', () => {
+      // n cubes against the door put 5 n² kg on the front axle: at most 7 keep it within 300.
+      const output = solveChecked(row(10, 300, 1000));
+      assert.equal(output.placements.length, 7);
+      assert.deepEqual(output.unplaced, [{ itemId: 'cube', item: 0, quantity: 3, reason: 'axle_limit' }]);
+      assert.ok(output.axleLoadsKg![0] <= 300 && output.axleLoadsKg![1] <= 1000);
+      assert.equal(output.volumeUtilization, 0.7);
+    });
+
+    it('thins from the door end when the rear axle is the one overloaded', () => {
+      const output = solveChecked(row(10, 1000, 300));
+      assert.equal(output.placements.length, 7);
+      assert.ok(output.placements.every((p) => p.x + p.length <= 700));
+    });
+
+    it('reports the weight each axle carries when the load holds as packed', () => {
+      const output = solveChecked(row(4, 1000, 1000));
+      assert.deepEqual(output.axleLoadsKg, [320, 80]);
+      assert.equal(Math.min(...output.placements.map((p) => p.x)), 0);
+    });
   });
 });

@@ -8,6 +8,7 @@
  */
 
 import { mulberry32 } from '../../../../platform/random.ts';
+import { axleLoadsOf, balanceOnAxles } from './axles.ts';
 import { type BoxType, boxTypesOf } from './box-types.ts';
 import {
   type Construction,
@@ -58,7 +59,7 @@ function pilot(
   scoring: ConstructionRules['scoring'],
   width: number,
   deeper: number[],
-  consider: (c: Construction) => void,
+  consider: (c: Construction) => number,
   spent: () => boolean,
 ): void {
   const greedy = { ...rules, scoring, greediness: { chance: 0, among: 1 } };
@@ -66,9 +67,7 @@ function pilot(
   const lookAhead = (state: ConstructionState, level: number): number => {
     const after = level < deeper.length ? state.choices(deeper[level]!) : [];
     if (after.length === 0) {
-      const completed = complete(greedy, state);
-      consider(completed);
-      return completed.volume;
+      return consider(complete(greedy, state));
     }
     let fullest = -1;
     for (const successor of after) {
@@ -115,19 +114,21 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
     scoring: 'volume',
   };
   const total = types.reduce((sum, t) => sum + t.volume * t.item.quantity, 0);
-  let best: Construction | null = null;
+  let best: Load | null = null;
   let iterations = 0;
-  const consider = (c: Construction) => {
+  // A load is worth the volume it keeps once on its axles: the search steers away from loads
+  // that would have to be thinned.
+  const consider = (c: Construction): number => {
     iterations++;
-    if (!best || c.volume >= best.volume) best = c;
+    const load = loadOf(input, c);
+    if (!best || load.volume >= best.volume) best = load;
+    return load.volume;
   };
   const spent = () => iterations >= maxIterations || performance.now() >= deadline || best!.volume >= total;
 
-  consider(construct(rules));
-  const greedyVolume = best!.volume;
+  const greedyVolume = consider(construct(rules));
   rules.scoring = 'fit';
-  consider(construct(rules));
-  const scoring = best!.volume > greedyVolume ? 'fit' : 'volume';
+  const scoring = consider(construct(rules)) > greedyVolume ? 'fit' : 'volume';
   // The pilot again while time allows, under the other score and then wider: each run is a
   // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
   const other = scoring === 'fit' ? 'volume' : 'fit';
@@ -139,22 +140,43 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
     rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
     rules.scoring = random() < 0.5 ? 'volume' : 'fit';
     // Odd turns start afresh; even turns keep the first part of the best load and rebuild the rest.
-    const kept = best!.placed;
+    const kept = best!.construction.placed;
     const keep = iterations % 2 === 0 ? Math.floor(kept.length * (0.3 + 0.6 * random())) : 0;
     consider(construct(rules, kept.slice(0, keep)));
   }
   return answer(input, types, best!, iterations, performance.now() - started);
 }
 
+/** A construction's boxes as they go into the space: slid or thinned to keep its axle limits. */
+interface Load {
+  construction: Construction;
+  boxes: Box[];
+  removed: Box[];
+  volume: number;
+}
+
+function loadOf(input: LoadingInput, construction: Construction): Load {
+  if (!input.space.axles) return { construction, boxes: [], removed: [], volume: construction.volume };
+  const all = construction.placed.flatMap(boxesOf);
+  const { boxes, removed } = balanceOnAxles(input.space, all, (b, dx) => ({
+    ...b,
+    x0: b.x0 + dx,
+    x1: b.x1 + dx,
+  }));
+  let volume = construction.volume;
+  for (const b of removed) volume -= b.type.volume;
+  return { construction, boxes, removed, volume };
+}
+
 function answer(
   input: LoadingInput,
   types: BoxType[],
-  best: Construction,
+  best: Load,
   iterations: number,
   elapsedMs: number,
 ): LoadingOutput {
   const { space } = input;
-  const boxes = inLoadingOrder(best.placed.flatMap(boxesOf));
+  const boxes = inLoadingOrder(space.axles ? best.boxes : best.construction.placed.flatMap(boxesOf));
   const placements: Placement[] = boxes.map((b, i) => ({
     step: i + 1,
     itemId: b.type.item.id,
@@ -179,16 +201,18 @@ function answer(
   }
   const cog: Vector3 | null =
     mass > 0 ? { x: moment.x / mass, y: moment.y / mass, z: moment.z / mass } : null;
+  const weight = boxes.reduce((sum, b) => sum + b.type.weight, 0);
   return {
     placements,
     unplaced: unplacedOf(input, types, best),
     volumeUtilization: best.volume / usableVolume(space),
-    weightUtilization: space.payloadKg ? best.weight / space.payloadKg : null,
-    totalWeightKg: best.weight,
+    weightUtilization: space.payloadKg ? weight / space.payloadKg : null,
+    totalWeightKg: weight,
     centreOfGravity: cog,
     centreOfGravityOffset: cog
       ? { x: cog.x - space.length / 2, y: cog.y - space.width / 2, z: cog.z - space.height / 2 }
       : null,
+    axleLoadsKg: space.axles ? axleLoadsOf(space.axles, boxes) : null,
     iterations,
     elapsedMs,
   };
@@ -197,6 +221,8 @@ function answer(
 interface Box extends Cuboid {
   type: BoxType;
   code: string;
+  /** For axles.ts: the box's weight. */
+  weight: number;
 }
 
 function boxesOf(p: PlacedBlock): Box[] {
@@ -208,7 +234,8 @@ function boxesOf(p: PlacedBlock): Box[] {
         const x0 = p.x0 + i * dx;
         const y0 = p.y0 + j * dy;
         const z0 = p.z0 + k * dz;
-        out.push({ x0, y0, z0, x1: x0 + dx, y1: y0 + dy, z1: z0 + dz, type: p.block.type, code });
+        const { type } = p.block;
+        out.push({ x0, y0, z0, x1: x0 + dx, y1: y0 + dy, z1: z0 + dz, type, code, weight: type.weight });
       }
     }
   }
@@ -248,12 +275,22 @@ function inLoadingOrder(boxes: Box[]): Box[] {
   return order;
 }
 
-function unplacedOf(input: LoadingInput, types: BoxType[], best: Construction): Unplaced[] {
+function unplacedOf(input: LoadingInput, types: BoxType[], best: Load): Unplaced[] {
   const { space } = input;
   const payload = space.payloadKg ?? Number.POSITIVE_INFINITY;
   const out: Unplaced[] = [];
+  const offForAxles = types.map(() => 0);
+  for (const b of best.removed) offForAxles[b.type.index]!++;
   for (const type of types) {
-    const quantity = best.remaining[type.index]!;
+    if (offForAxles[type.index]! > 0) {
+      out.push({
+        itemId: type.item.id,
+        item: type.index,
+        quantity: offForAxles[type.index]!,
+        reason: 'axle_limit',
+      });
+    }
+    const quantity = best.construction.remaining[type.index]!;
     if (quantity <= 0) continue;
     let reason: UnplacedReason = 'no_room';
     const fitsBox = type.orientations.filter(
@@ -262,7 +299,7 @@ function unplacedOf(input: LoadingInput, types: BoxType[], best: Construction): 
     if (fitsBox.length === 0) reason = 'too_large';
     else if (!fitsBox.some((o) => fitsContour(input, o.dx, o.dy, o.dz))) reason = 'outside_contour';
     else if (type.weight > payload) reason = 'too_heavy';
-    else if (best.weight + type.weight > payload) reason = 'payload_reached';
+    else if (best.construction.weight + type.weight > payload) reason = 'payload_reached';
     out.push({ itemId: type.item.id, item: type.index, quantity, reason });
   }
   return out;

@@ -20,6 +20,17 @@ export interface LoadingSpace {
    * cross-section. Absent: the whole width x height rectangle.
    */
   crossSection?: Array<[number, number]>;
+  /**
+   * Two supports under the load, front first (a truck's axles; a trailer's kingpin and axle
+   * group), each with its position along x (it may lie outside the space) and the most cargo it
+   * may carry. The load is slid or thinned until both hold (axles.ts).
+   */
+  axles?: [Axle, Axle];
+}
+
+export interface Axle {
+  positionMm: number;
+  maxLoadKg: number;
 }
 
 export interface LoadingItem {
@@ -80,7 +91,13 @@ export interface Placement {
   orientation: string;
 }
 
-export type UnplacedReason = 'too_large' | 'outside_contour' | 'too_heavy' | 'payload_reached' | 'no_room';
+export type UnplacedReason =
+  | 'too_large'
+  | 'outside_contour'
+  | 'too_heavy'
+  | 'payload_reached'
+  | 'axle_limit'
+  | 'no_room';
 
 export interface Unplaced {
   itemId: string;
@@ -107,6 +124,8 @@ export interface LoadingOutput {
   centreOfGravity: Vector3 | null;
   /** centreOfGravity minus the space's centre (length/2, width/2, height/2). */
   centreOfGravityOffset: Vector3 | null;
+  /** Cargo on each of the space's two axles, front first, kg; null without axles. */
+  axleLoadsKg: [number, number] | null;
   iterations: number;
   elapsedMs: number;
 }
