@@ -306,39 +306,42 @@ describe('packing plans and load plans over REST and GraphQL', () => {
       { token: admin },
     );
     assert.equal(body.status, 200, JSON.stringify(body.body));
-    const pallets = (quantity: number) => [
-      { ref: 'PAL', length_mm: 1200, width_mm: 1200, height_mm: 1000, weight_grams: 1_000_000, quantity },
-    ];
+    const loadPallets = async (quantity: number) => {
+      const pallet = {
+        ref: 'PAL',
+        length_mm: 1200,
+        width_mm: 1200,
+        height_mm: 1000,
+        weight_grams: 1_000_000,
+      };
+      const plan = await api.post(
+        '/api/v1/client/load-plans',
+        { space: String(body.body.space.id), items: [{ ...pallet, quantity }], time_limit_ms: 200 },
+        { token: admin },
+      );
+      assert.equal(plan.status, 200, JSON.stringify(plan.body));
+      return plan.body.plan;
+    };
     // Three 1 t pallets against the front wall would put 2.1 t on the front axle.
-    const slid = await api.post(
-      '/api/v1/client/load-plans',
-      { space: String(body.body.space.id), items: pallets(3), time_limit_ms: 200 },
-      { token: admin },
-    );
-    assert.equal(slid.status, 200, JSON.stringify(slid.body));
-    assert.equal(slid.body.plan.placements.length, 3);
-    assert.ok(Math.min(...slid.body.plan.placements.map((p: { x_mm: number }) => p.x_mm)) > 0);
+    const slid = await loadPallets(3);
+    assert.equal(slid.placements.length, 3);
+    assert.ok(Math.min(...slid.placements.map((p: { x_mm: number }) => p.x_mm)) > 0);
     assert.deepEqual(
-      slid.body.plan.axle_loads.map((a: { name: string; within_limit: boolean }) => [a.name, a.within_limit]),
+      slid.axle_loads.map((a: { name: string; within_limit: boolean }) => [a.name, a.within_limit]),
       [
         ['front', true],
         ['rear', true],
       ],
     );
-    assert.ok(slid.body.plan.axle_loads[0].load_kg <= 2000);
+    assert.ok(slid.axle_loads[0].load_kg <= 2000);
     // Five fill the body: no slide helps, so the front one stays behind.
-    const thinned = await api.post(
-      '/api/v1/client/load-plans',
-      { space: String(body.body.space.id), items: pallets(5), time_limit_ms: 200 },
-      { token: admin },
-    );
-    assert.equal(thinned.status, 200, JSON.stringify(thinned.body));
-    assert.equal(thinned.body.plan.placements.length, 4);
+    const thinned = await loadPallets(5);
+    assert.equal(thinned.placements.length, 4);
     assert.deepEqual(
-      thinned.body.plan.unplaced.map((u: { quantity: number; reason: string }) => [u.quantity, u.reason]),
+      thinned.unplaced.map((u: { quantity: number; reason: string }) => [u.quantity, u.reason]),
       [[1, 'axle_limit']],
     );
-    assert.ok(thinned.body.plan.axle_loads.every((a: { within_limit: boolean }) => a.within_limit));
+    assert.ok(thinned.axle_loads.every((a: { within_limit: boolean }) => a.within_limit));
 
     const backwards = await api.post(
       '/api/v1/client/loading-spaces',

@@ -233,17 +233,16 @@ export class LoadPlans {
         z_mm: mm(solved.centreOfGravityOffset.z),
       },
       axle_loads:
-        space.axles &&
-        solved.axleLoadsKg &&
-        space.axles.map((axle, index) => {
-          const load = Math.round(solved.axleLoadsKg![index]! * 10) / 10;
+        solved.axleLoadsKg?.map((kg, index) => {
+          const axle = space.axles![index]!;
+          const load = Math.round(kg * 10) / 10;
           return {
             name: axle.name,
             load_kg: load,
             max_load_kg: axle.max_load_kg,
             within_limit: load <= axle.max_load_kg,
           };
-        }),
+        }) ?? null,
       search: { iterations: solved.iterations, elapsed_ms: Math.round(solved.elapsedMs) },
     };
     const row = await repo.insertLoadPlan(ctx.db, {

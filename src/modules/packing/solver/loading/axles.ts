@@ -6,11 +6,11 @@
  * with nothing on them come off, the one that relieves the overloaded support most first, until
  * both supports hold.
  */
-import type { Cuboid } from './space.ts';
+import { type Cuboid, restingRelation } from './space.ts';
 import type { Axle, LoadingSpace } from './types.ts';
 
 export interface WeighedBox extends Cuboid {
-  weight: number;
+  type: { weight: number };
 }
 
 export interface BalancedLoad<T extends WeighedBox> {
@@ -26,8 +26,8 @@ export function axleLoadsOf(axles: readonly [Axle, Axle], boxes: readonly Weighe
   let weight = 0;
   let moment = 0;
   for (const box of boxes) {
-    weight += box.weight;
-    moment += box.weight * ((box.x0 + box.x1) / 2);
+    weight += box.type.weight;
+    moment += box.type.weight * ((box.x0 + box.x1) / 2);
   }
   const rearLoad = rearShare(front, rear, weight, moment);
   return [weight - rearLoad, rearLoad];
@@ -51,11 +51,12 @@ export function balanceOnAxles<T extends WeighedBox>(
   moved: (box: T, dx: number) => T,
 ): BalancedLoad<T> {
   const axles = space.axles;
-  if (!axles || boxes.every((b) => b.weight === 0)) return { boxes, removed: [] };
+  if (!axles || boxes.every((b) => b.type.weight === 0)) return { boxes, removed: [] };
   const [front, rear] = axles;
   const span = rear.positionMm - front.positionMm;
   const kept = new Set(boxes.map((_, i) => i));
-  let carried: ReturnType<typeof onTopCounts> | undefined;
+  // How many boxes still rest on each, once a box has to come off.
+  let resting: { above: number[]; below: number[][] } | undefined;
   const removed: T[] = [];
   for (;;) {
     let weight = 0;
@@ -64,29 +65,26 @@ export function balanceOnAxles<T extends WeighedBox>(
     let high = 0;
     for (const i of kept) {
       const b = boxes[i]!;
-      weight += b.weight;
-      moment += b.weight * ((b.x0 + b.x1) / 2);
+      weight += b.type.weight;
+      moment += b.type.weight * ((b.x0 + b.x1) / 2);
       low = Math.min(low, b.x0);
       high = Math.max(high, b.x1);
     }
     if (weight <= TOLERANCE_KG) return { boxes: [...kept].map((i) => boxes[i]!), removed };
-    // Slides that keep the load inside: from against the front wall to against the door.
-    const minShift = -low;
-    const maxShift = space.length - high;
-    // The rear support's load grows with the slide (weight / span a millimetre); both limits
-    // bound the slide from one side each.
+    // The rear support's load grows by weight / span a millimetre of slide: each limit bounds
+    // the slide from one side. Take the smallest slide within both, and within the free length
+    // (from against the front wall to against the door); with none, the rear limit's bound.
     const rearAt = (shift: number) => rearShare(front, rear, weight, moment + weight * shift);
-    let needFrom = minShift;
-    let needTo = maxShift;
+    let shift = 0;
     if (span > 0) {
-      needFrom = Math.max(
-        minShift,
-        minShift + ((weight - front.maxLoadKg - rearAt(minShift)) * span) / weight,
+      const perMm = weight / span;
+      const fromLimits = clamp(
+        0,
+        (weight - front.maxLoadKg - rearAt(0)) / perMm,
+        (rear.maxLoadKg - rearAt(0)) / perMm,
       );
-      needTo = Math.min(maxShift, minShift + ((rear.maxLoadKg - rearAt(minShift)) * span) / weight);
+      shift = clamp(fromLimits, -low, space.length - high);
     }
-    // The smallest slide that holds both limits; with none, the slide that comes closest.
-    const shift = Math.min(maxShift, Math.max(minShift, Math.min(Math.max(0, needFrom), needTo)));
     const rearLoad = rearAt(shift);
     const frontLoad = weight - rearLoad;
     const frontOver = frontLoad - front.maxLoadKg;
@@ -96,16 +94,19 @@ export function balanceOnAxles<T extends WeighedBox>(
       return { boxes: out, removed };
     }
     // Take off the free box (nothing on it) that relieves the more overloaded support most.
-    carried ??= onTopCounts(boxes);
+    if (!resting) {
+      const relation = restingRelation(boxes);
+      resting = { above: relation.above.map((a) => a.length), below: relation.below };
+    }
     const relieveFront = frontOver >= rearOver;
     let chosen = -1;
     let relief = -1;
     for (const i of kept) {
-      if (carried[i]!.count > 0) continue;
+      if (resting.above[i]! > 0) continue;
       const b = boxes[i]!;
       const x = (b.x0 + b.x1) / 2 + shift;
       const onRear = span === 0 ? 0.5 : (x - front.positionMm) / span;
-      const share = b.weight * (relieveFront ? 1 - onRear : onRear);
+      const share = b.type.weight * (relieveFront ? 1 - onRear : onRear);
       if (share > relief) {
         relief = share;
         chosen = i;
@@ -113,29 +114,11 @@ export function balanceOnAxles<T extends WeighedBox>(
     }
     kept.delete(chosen);
     removed.push(boxes[chosen]!);
-    for (const below of carried[chosen]!.restsOn) carried[below]!.count--;
+    for (const under of resting.below[chosen]!) resting.above[under]!--;
   }
 }
 
-/** For each box, how many boxes rest on it, and which boxes it rests on itself. */
-function onTopCounts(boxes: readonly Cuboid[]): Array<{ count: number; restsOn: number[] }> {
-  const byBase = new Map<number, number[]>();
-  boxes.forEach((b, i) => {
-    const at = byBase.get(b.z0);
-    if (at) at.push(i);
-    else byBase.set(b.z0, [i]);
-  });
-  const out = boxes.map(() => ({ count: 0, restsOn: [] as number[] }));
-  boxes.forEach((lower, l) => {
-    for (const u of byBase.get(lower.z1) ?? []) {
-      const upper = boxes[u]!;
-      const ox = Math.min(lower.x1, upper.x1) - Math.max(lower.x0, upper.x0);
-      const oy = Math.min(lower.y1, upper.y1) - Math.max(lower.y0, upper.y0);
-      if (ox > 0 && oy > 0) {
-        out[l]!.count++;
-        out[u]!.restsOn.push(l);
-      }
-    }
-  });
-  return out;
+/** `value` brought within [low, high]; `high` wins when the range is empty. */
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
 }

@@ -19,7 +19,7 @@ import {
   type PlacedBlock,
   startConstruction,
 } from './construct.ts';
-import { type Cuboid, spaceContains, usableVolume } from './space.ts';
+import { type Cuboid, restingRelation, spaceContains, usableVolume } from './space.ts';
 import type { LoadingInput, LoadingOutput, Placement, Unplaced, UnplacedReason, Vector3 } from './types.ts';
 
 export const DEFAULT_SUPPORT_SHARE = 0.75;
@@ -150,13 +150,14 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
 /** A construction's boxes as they go into the space: slid or thinned to keep its axle limits. */
 interface Load {
   construction: Construction;
-  boxes: Box[];
+  /** Null: the construction's boxes as they are (a space without axles). */
+  boxes: Box[] | null;
   removed: Box[];
   volume: number;
 }
 
 function loadOf(input: LoadingInput, construction: Construction): Load {
-  if (!input.space.axles) return { construction, boxes: [], removed: [], volume: construction.volume };
+  if (!input.space.axles) return { construction, boxes: null, removed: [], volume: construction.volume };
   const all = construction.placed.flatMap(boxesOf);
   const { boxes, removed } = balanceOnAxles(input.space, all, (b, dx) => ({
     ...b,
@@ -176,7 +177,7 @@ function answer(
   elapsedMs: number,
 ): LoadingOutput {
   const { space } = input;
-  const boxes = inLoadingOrder(space.axles ? best.boxes : best.construction.placed.flatMap(boxesOf));
+  const boxes = inLoadingOrder(best.boxes ?? best.construction.placed.flatMap(boxesOf));
   const placements: Placement[] = boxes.map((b, i) => ({
     step: i + 1,
     itemId: b.type.item.id,
@@ -221,8 +222,6 @@ function answer(
 interface Box extends Cuboid {
   type: BoxType;
   code: string;
-  /** For axles.ts: the box's weight. */
-  weight: number;
 }
 
 function boxesOf(p: PlacedBlock): Box[] {
@@ -234,8 +233,7 @@ function boxesOf(p: PlacedBlock): Box[] {
         const x0 = p.x0 + i * dx;
         const y0 = p.y0 + j * dy;
         const z0 = p.z0 + k * dz;
-        const { type } = p.block;
-        out.push({ x0, y0, z0, x1: x0 + dx, y1: y0 + dy, z1: z0 + dz, type, code, weight: type.weight });
+        out.push({ x0, y0, z0, x1: x0 + dx, y1: y0 + dy, z1: z0 + dz, type: p.block.type, code });
       }
     }
   }
@@ -247,21 +245,8 @@ function boxesOf(p: PlacedBlock): Box[] {
  * it rests on (Kahn's order over "rests on", taking the deepest, lowest ready box first).
  */
 function inLoadingOrder(boxes: Box[]): Box[] {
-  const waiting = boxes.map(() => 0);
-  const above: number[][] = boxes.map(() => []);
-  for (let a = 0; a < boxes.length; a++) {
-    for (let b = 0; b < boxes.length; b++) {
-      const lower = boxes[a]!;
-      const upper = boxes[b]!;
-      if (lower.z1 !== upper.z0) continue;
-      const ox = Math.min(lower.x1, upper.x1) - Math.max(lower.x0, upper.x0);
-      const oy = Math.min(lower.y1, upper.y1) - Math.max(lower.y0, upper.y0);
-      if (ox > 0 && oy > 0) {
-        above[a]!.push(b);
-        waiting[b]!++;
-      }
-    }
-  }
+  const { above, below } = restingRelation(boxes);
+  const waiting = below.map((under) => under.length);
   const before = (a: Box, b: Box) => a.x0 - b.x0 || a.z0 - b.z0 || a.y0 - b.y0;
   const ready = boxes.map((_, i) => i).filter((i) => waiting[i] === 0);
   const order: Box[] = [];

@@ -74,3 +74,30 @@ export function chamferedCrossSection(
   else points.push([0, height]);
   return points;
 }
+
+/**
+ * Which boxes rest directly on which: a box rests on another when its base lies on the other's
+ * top and their footprints overlap. `above[i]` and `below[i]` list indices in input order.
+ */
+export function restingRelation(boxes: readonly Cuboid[]): { above: number[][]; below: number[][] } {
+  const byBase = new Map<number, number[]>();
+  boxes.forEach((b, i) => {
+    const at = byBase.get(b.z0);
+    if (at) at.push(i);
+    else byBase.set(b.z0, [i]);
+  });
+  const above: number[][] = boxes.map(() => []);
+  const below: number[][] = boxes.map(() => []);
+  boxes.forEach((lower, l) => {
+    for (const u of byBase.get(lower.z1) ?? []) {
+      const upper = boxes[u]!;
+      const ox = Math.min(lower.x1, upper.x1) - Math.max(lower.x0, upper.x0);
+      const oy = Math.min(lower.y1, upper.y1) - Math.max(lower.y0, upper.y0);
+      if (ox > 0 && oy > 0) {
+        above[l]!.push(u);
+        below[u]!.push(l);
+      }
+    }
+  });
+  return { above, below };
+}
