@@ -303,5 +303,73 @@ function buildProgram(io: CliIo): Command {
       }),
     );
 
+  const locker = program.command('locker').description('Smart lockers (docs/lockers.md)');
+  locker
+    .command('simulate')
+    .description('Play one locker device against a running service until Ctrl-C')
+    .requiredOption('--device <id>', 'id of the device', positiveInteger)
+    .option(
+      '--credential <secret>',
+      'device credential tmsdev_<id>_...; prefer the TMS_DEVICE_CREDENTIAL environment variable (an option shows in ps and shell history)',
+    )
+    .option('--compartments <n>', 'number of compartments', positiveInteger, 4)
+    .option(
+      '--url <url>',
+      'MQTT broker (the embedded one listens on MQTT_PORT, 1884)',
+      'mqtt://127.0.0.1:1884',
+    )
+    .option('--prefix <prefix>', 'MQTT topic prefix (MQTT_TOPIC_PREFIX of the service)', 'tms')
+    .action(
+      async (options: {
+        device: number;
+        credential?: string;
+        compartments: number;
+        url: string;
+        prefix: string;
+      }) => {
+        const [{ LockerSimulator }, { credentialDevice }] = await Promise.all([
+          import('./modules/lockers/simulator.ts'),
+          import('./modules/lockers/protocol.ts'),
+        ]);
+        const credential = io.env.TMS_DEVICE_CREDENTIAL || options.credential;
+        if (!credential)
+          throw new InvalidArgumentError(
+            'give the device credential in TMS_DEVICE_CREDENTIAL or --credential',
+          );
+        const named = credentialDevice(credential);
+        if (named === null)
+          throw new InvalidArgumentError('the credential is not a device credential (tmsdev_...)');
+        if (named !== options.device)
+          throw new InvalidArgumentError(`the credential belongs to device ${named}, not ${options.device}`);
+        const simulator = new LockerSimulator({
+          url: options.url,
+          deviceId: options.device,
+          credential,
+          compartments: options.compartments,
+          topicPrefix: options.prefix,
+        });
+        const time = () => new Date().toISOString();
+        simulator.on('command', (command) =>
+          say(
+            `${time()} command ${command.id} ${command.action}` +
+              `${command.compartment === undefined ? '' : ` compartment ${command.compartment}`} expires ${command.expires_at}`,
+          ),
+        );
+        simulator.on('ack', (ack) =>
+          say(`${time()} ack ${ack.command_id} ${ack.ok ? 'ok' : `failed: ${ack.error ?? ''}`}`),
+        );
+        await simulator.start();
+        say(
+          `Device ${options.device} connected to ${options.url}, ${options.compartments} compartments; Ctrl-C stops it.`,
+        );
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await simulator.stop();
+        say('Stopped.');
+      },
+    );
+
   return program;
 }
