@@ -82,6 +82,12 @@ import {
   RouteBoard,
   routeBoardOperations,
 } from './modules/fleets/index.ts';
+import {
+  COMMAND_DEADLINE_TOPIC,
+  COMMAND_TOPIC,
+  LockersService,
+  PICKUP_DEADLINE_TOPIC,
+} from './modules/lockers/index.ts';
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -124,7 +130,7 @@ import type { Geocoder } from './platform/geocoding.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
-import { EmbeddedBroker, ExternalBroker, type MqttPublisher } from './platform/mqtt/broker.ts';
+import { EmbeddedBroker, ExternalBroker, type MqttPublisher, routedPolicy } from './platform/mqtt/broker.ts';
 import { DRIVER_PUSH_TOPIC, driverPushHandler } from './platform/mqtt/driver-push.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
 import { type FileStorage, storageOf } from './platform/storage/index.ts';
@@ -187,6 +193,8 @@ export interface Services {
   loadPlans: LoadPlans;
   /** The threads the packing and loading solvers run on; closed with the HTTP server. */
   solvers: WorkerPool;
+  /** Locker sites and devices, their bookings, the device protocol and the ledger of handlings. */
+  lockers: LockersService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -350,6 +358,18 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     packingPlans: new PackingPlans(clock, packaging, solvers, orders),
     loadPlans: new LoadPlans(clock, solvers, dispatch, orders),
     solvers,
+    lockers: new LockersService(
+      clock,
+      {
+        topicPrefix: config.mqtt.topicPrefix,
+        offlineAfterMs: config.mqtt.lockerOfflineAfterMs,
+        commandTtlMs: config.mqtt.lockerCommandTtlMs,
+        retryMs: config.mqtt.retryMs,
+      },
+      orders,
+      tracking,
+      (db, id) => accounts.businessExists(db, id),
+    ),
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
     dispatchBoard,
@@ -499,7 +519,8 @@ export function createCatalog(services: Services): Catalog {
     .register(ridersOperations(services.riders))
     .register(agentOperations(services.agent, proposalSchema))
     .register(packingOperations(services.packaging, services.packingPlans))
-    .register(loadingOperations(services.loadPlans));
+    .register(loadingOperations(services.loadPlans))
+    .register(services.lockers.operations());
 }
 
 export interface App {
@@ -593,8 +614,28 @@ export async function createApp(
   outbox.handle(OFFER_EXPIRY_TOPIC, services.riders.instant.expiryHandler(db));
   const embedded = config.mqtt.url
     ? undefined
-    : new EmbeddedBroker(services.chatPush.policy(db), { port: config.mqtt.port, host: config.host });
-  const mqtt: MqttPublisher = embedded ?? new ExternalBroker(config.mqtt.url!);
+    : new EmbeddedBroker(routedPolicy([services.lockers.link.policy(db)], services.chatPush.policy(db)), {
+        port: config.mqtt.port,
+        host: config.host,
+      });
+  const lockerLink = services.lockers.link;
+  // On an external broker the devices' messages come through a shared subscription (one instance each).
+  const mqtt: MqttPublisher =
+    embedded ??
+    new ExternalBroker(config.mqtt.url!, {
+      timeoutMs: 5_000,
+      listen: {
+        topic: lockerLink.topics.sharedUp(),
+        receive: (topic, payload) => {
+          const device = lockerLink.topics.parse(topic);
+          if (device?.direction === 'up')
+            void lockerLink.receive(db, device.deviceId, payload).catch(() => {});
+        },
+      },
+    });
+  outbox.handle(COMMAND_TOPIC, services.lockers.commands.publisher(db, mqtt));
+  outbox.handle(COMMAND_DEADLINE_TOPIC, services.lockers.bookings.deadlineHandler(db));
+  outbox.handle(PICKUP_DEADLINE_TOPIC, services.lockers.bookings.pickupDeadlineHandler(db));
   outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
   const topics = services.chatPush.topics;
   outbox.handle(

@@ -84,6 +84,9 @@ const environmentSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'must be topic levels without wildcards')
     .default('tms'),
   MQTT_RETRY_MS: integer(100, 3_600_000).default(5_000),
+  // Devices heartbeat every 30 s: three missed and a device is offline.
+  LOCKER_OFFLINE_AFTER_MS: integer(1_000, 3_600_000).default(90_000),
+  LOCKER_COMMAND_TTL_MS: integer(500, 300_000).default(15_000),
   S3_ENDPOINT: optionalUrl(['https', 'http']),
   S3_BUCKET: z
     .string()
@@ -206,6 +209,9 @@ export interface MqttSettings {
   topicPrefix: string;
   /** How long a push waits before it is tried again while the broker is away. */
   retryMs: number;
+  /** Lockers' devices (docs/lockers.md): offline after this long unheard; how long a command may wait for its answer. */
+  lockerOfflineAfterMs: number;
+  lockerCommandTtlMs: number;
 }
 
 /** A public geocoder: its search URL, which addresses it may be at, how long and how often it is asked. */
@@ -342,6 +348,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsPath: e.MQTT_WS_PATH,
       topicPrefix: e.MQTT_TOPIC_PREFIX,
       retryMs: e.MQTT_RETRY_MS,
+      lockerOfflineAfterMs: e.LOCKER_OFFLINE_AFTER_MS,
+      lockerCommandTtlMs: e.LOCKER_COMMAND_TTL_MS,
     },
     mapTiles: e.MAP_TILES_URL ? { url: e.MAP_TILES_URL, attribution: e.MAP_TILES_ATTRIBUTION } : undefined,
     agent: {

@@ -82,6 +82,8 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   // The service's own read tools of packing and loading (docs/packing.md, docs/loading.md).
   list_packaging: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
   get_packing_plan: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
+  list_locker_sites: { auth: 'A', risk: 'low', scopes: ['lockers:read'] },
+  list_locker_ledger: { auth: 'A', risk: 'low', scopes: ['lockers:read'] },
   get_load_plan: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
 };
 

@@ -129,6 +129,11 @@ describe('price hiding', () => {
     visible: { id: 0, token: '', orders: {}, label: '' },
   };
 
+  const kiosk = { siteId: 0, deviceId: 0 };
+  /** The kiosk heartbeats (through the device protocol's own entry): online, its compartments offered. */
+  const kioskHeartbeat = () =>
+    server.app.services.lockers.link.receive(server.db, kiosk.deviceId, '{"type":"heartbeat"}');
+
   /**
    * Every operation a customer may call, with how to call it. `priced: false` marks answers that
    * hold no provider price of a family (the customer's own credit money, its settings).
@@ -173,6 +178,28 @@ describe('price hiding', () => {
           { method: 'card', card_token: 'tok_visa' },
           { token: customers[who].token },
         ),
+    },
+    send_from_locker: {
+      priced: false,
+      call: async (who) => {
+        await kioskHeartbeat();
+        return api.post(
+          '/api/v1/lockers/sends',
+          { site_id: kiosk.siteId, dropoff: { line1: '9 Far road' }, packages: [{ length_mm: 300 }] },
+          { token: customers[who].token },
+        );
+      },
+    },
+    reserve_locker_compartment: {
+      priced: false,
+      call: async (who) => {
+        await kioskHeartbeat();
+        return api.post(
+          '/api/v1/lockers/bookings',
+          { site_id: kiosk.siteId, purpose: 'handover', recipient_user_id: customers[who].id },
+          { token: customers[who].token },
+        );
+      },
     },
     get_shipping_methods: {
       priced: false,
@@ -440,6 +467,36 @@ describe('price hiding', () => {
       assert.equal(label.status, 200, JSON.stringify(label.body));
       customers[who].label = label.body.tracking_number;
     }
+    // A kiosk that sells sends (device orders), with room for every call below.
+    const site = await api.post(
+      '/api/v1/lockers/sites',
+      {
+        name: 'Kiosk Square',
+        address: { line1: '2 Kiosk Square' },
+        send_price: { amount: 4.9, currency: 'EUR' },
+      },
+      { token: admin },
+    );
+    assert.equal(site.status, 200, JSON.stringify(site.body));
+    const device = await api.post(
+      '/api/v1/lockers/devices',
+      {
+        site_id: site.body.site.id,
+        kind: 'kiosk',
+        name: 'Kiosk 1',
+        compartments: Array.from({ length: 12 }, (_, n) => ({
+          number: n + 1,
+          size_class: 'M',
+          length_mm: 500,
+          width_mm: 400,
+          height_mm: 300,
+        })),
+      },
+      { token: admin },
+    );
+    assert.equal(device.status, 200, JSON.stringify(device.body));
+    kiosk.siteId = site.body.site.id;
+    kiosk.deviceId = device.body.device.id;
     const hide = await api.call('PUT', `/api/v1/client/customers/${customers.hidden.id}/price-visibility`, {
       token: admin,
       body: { hidden: Object.fromEntries(ORDER_FAMILIES.map((family) => [family, true])) },
@@ -538,8 +595,10 @@ describe('price hiding', () => {
     const list = (await calls.get_orders!.call('hidden')).body.orders as Array<Record<string, unknown>>;
     assert.deepEqual([...new Set(list.map((o) => o.family))].sort(), [...ORDER_FAMILIES].sort());
     assert.ok(list.every((order) => order.price_hidden === true));
-    // Surcharge codes stay, their amounts go.
-    assert.ok(list.every((order) => JSON.stringify(order.surcharges) === '[{"code":"fuel"}]'));
+    // Surcharge codes stay, their amounts go (on the orders created with a fuel surcharge).
+    const surcharged = list.filter((order) => String(order.order_ref).startsWith('hidden-'));
+    assert.equal(surcharged.length, ORDER_FAMILIES.length);
+    for (const order of surcharged) assert.equal(JSON.stringify(order.surcharges), '[{"code":"fuel"}]');
   });
 
   it('hides a single family and leaves the others', async () => {
@@ -550,7 +609,12 @@ describe('price hiding', () => {
     const list = (await calls.get_orders!.call('visible')).body.orders as Array<Record<string, unknown>>;
     for (const order of list) {
       if (order.family === 'label_service') assert.equal(order.shipping_price, undefined);
-      else assert.equal(order.shipping_price, 12.5, String(order.family));
+      else
+        assert.equal(
+          order.shipping_price,
+          order.family === 'device_order' && !String(order.order_ref).startsWith('visible-') ? 4.9 : 12.5,
+          String(order.family),
+        );
     }
     await api.call('PUT', `/api/v1/client/customers/${customers.visible.id}/price-visibility`, {
       token: admin,
@@ -566,6 +630,7 @@ describe('price hiding', () => {
       {
         orders(per_page: 50) {
           orders {
+            order_ref
             family
             currency
             shipping_price
@@ -582,8 +647,63 @@ describe('price hiding', () => {
     for (const order of answer.orders.orders) {
       assert.equal(order.price_hidden, true);
       for (const field of ['currency', 'shipping_price', 'tax']) assert.equal(order[field], null, field);
-      assert.deepEqual(order.surcharges, [{ code: 'fuel', amount: null }]);
+      // Sent from the kiosk at its send price, the device orders have no surcharge.
+      if (String(order.order_ref).startsWith('hidden-'))
+        assert.deepEqual(order.surcharges, [{ code: 'fuel', amount: null }]);
     }
+  });
+
+  it('hides the price of a device order sent from a locker, over REST and GraphQL, and settles it offline', async () => {
+    await kioskHeartbeat();
+    const sent: Record<string, number> = {};
+    for (const who of ['hidden', 'visible'] as const) {
+      const answer = await api.post(
+        '/api/v1/lockers/sends',
+        { site_id: kiosk.siteId, dropoff: { line1: '9 Far road' }, packages: [{ length_mm: 300 }] },
+        { token: customers[who].token },
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      sent[who] = answer.body.order_id;
+    }
+    const hidden = await api.get(`/api/v1/client/orders/${sent.hidden}`, { token: customers.hidden.token });
+    assert.equal(hidden.body.order.family, 'device_order');
+    assert.equal(hidden.body.order.price_hidden, true);
+    assert.equal(hidden.body.order.shipping_price, undefined);
+    const visible = await api.get(`/api/v1/client/orders/${sent.visible}`, {
+      token: customers.visible.token,
+    });
+    assert.equal(visible.body.order.shipping_price, 4.9);
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${customers.hidden.token}` },
+    });
+    const read = await graphql.request<{ order: { order: Record<string, unknown> } }>(
+      gql`
+        query ($id: Int!) {
+          order(order_id: $id) {
+            order {
+              family
+              shipping_price
+              currency
+              price_hidden
+            }
+          }
+        }
+      `,
+      { id: sent.hidden },
+    );
+    assert.deepEqual(read.order.order, {
+      family: 'device_order',
+      shipping_price: null,
+      currency: null,
+      price_hidden: true,
+    });
+    const pay = await api.post(
+      `/api/v1/payments/orders/${sent.hidden}`,
+      { method: 'card', card_token: 'tok_visa' },
+      { token: customers.hidden.token },
+    );
+    assert.equal(pay.status, 403);
+    assert.equal(pay.body.error_code, 'PRICE_HIDDEN_SETTLE_OFFLINE');
   });
 
   it('keeps staff and other customers out of a customer’s settings', async () => {

@@ -8,6 +8,7 @@ import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
+import { seedDemoLockers } from './lockers.ts';
 import { seedDemoPacking } from './packing.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
@@ -39,6 +40,8 @@ export interface DemoCredentials {
   partner: { business: string; accounts: Array<{ kind: AccountKind; email: string }> };
   /** The demo's published map: its link id, shown here once (only its digest is stored). */
   publicMap: { id: number; link: string };
+  /** The demo's locker and its device credential, for the simulated device (shown once). */
+  locker: { site_id: number; device_id: number; compartments: number; credential: string };
 }
 
 /**
@@ -121,6 +124,10 @@ export async function seedDemo(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
     );
+    const locker = await seedDemoLockers(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     await seedDemoAgent(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
@@ -138,6 +145,7 @@ export async function seedDemo(
         accounts: DEMO_PARTNER_ACCOUNTS.map(({ kind, email }) => ({ kind, email })),
       },
       publicMap,
+      locker,
     };
   });
 }
@@ -498,6 +506,8 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     `Customer app configuration: ${baseUrl}/api/v1/apps/${DEMO_APP_CODE}/clients/${credentials.business}/bootstrap`,
     `Published map "Today in Paris": ${baseUrl}/maps/${credentials.publicMap.link}`,
     `Maps for staff: ${baseUrl}/maps   Dispatch console: ${baseUrl}/dispatch`,
+    `Locker "Gare de Lyon lockers" (device ${credentials.locker.device_id}), played by a simulated device:`,
+    `  TMS_DEVICE_CREDENTIAL='${credentials.locker.credential}' npx tms locker simulate --device ${credentials.locker.device_id} --compartments ${credentials.locker.compartments}`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,

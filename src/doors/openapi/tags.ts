@@ -114,6 +114,16 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Standalone apps assigned to clients: the public configuration they start from, and native sign-in with an identity provider.',
   'Loading Planner':
     'Load plans for sea containers, air ULD envelopes, vans, trucks and open decks: placements in loading order, weight, balance, stacking, support and unloading order, with a picture.',
+  'Smart Locker':
+    'Locker sites with their devices and compartments, bookings with one-time drop and pickup codes, openings at the locker or in the app, and the append-only ledger of handlings.',
+  'Device Operations':
+    'Lockers, kiosks and smart drops: registration with their own MQTT credential, commands with a deadline and an answer, compartments out of order.',
+  'Device Orders':
+    'Parcels sent from a locker: orders of the device_order family with a compartment to drop them in.',
+  'Locker Resale':
+    "Compartments of an operator's sites offered to other businesses: a quota per size class at a price per period.",
+  'Luggage Relay': 'A bag relayed between sites in hops, a compartment at each, with its chain of custody.',
+  'Locker Storage': 'Short-term storage periods sold at the kiosk, read-only, with their history.',
   'Packing Plans':
     "The business's packaging catalog and carton packing plans: the smallest total outer volume under a hard fill cap, applied to an order's packages.",
   Platform:

@@ -31,6 +31,8 @@ export const SCOPES = [
   'agent:use',
   'packing:read',
   'packing:write',
+  'lockers:read',
+  'lockers:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -45,6 +47,7 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'address:read',
     'approvals:read',
     'packing:read',
+    'lockers:read',
   ],
   support: ['orders:read', 'analytics:read', 'address:read', 'approvals:read'],
   'ops-write': [
@@ -61,6 +64,8 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'approvals:write',
     'packing:read',
     'packing:write',
+    'lockers:read',
+    'lockers:write',
   ],
   'wms-readonly': ['wms:read', 'orders:read', 'packing:read'],
   'datasets-readonly': ['datasets:read'],

@@ -286,6 +286,10 @@ export class AccountsService {
     );
   }
 
+  async businessExists(db: Queryable, id: number): Promise<boolean> {
+    return (await repo.findBusinessById(db, id)) !== undefined;
+  }
+
   async businessByCode(db: Queryable, code: string) {
     const business = await this.findBusiness(db, code);
     if (!business) throw new AppError('BUSINESS_NOT_FOUND');

@@ -72,8 +72,7 @@ export function analyticsOperations(analytics: AnalyticsService): Operation[] {
   return [
     defineOperation({
       name: 'get_orders_summary',
-      summary:
-        "A period's order figures: created, delivered, failed attempts, on-time rate, delivery time, revenue",
+      summary: "A period's order figures: created, delivered, failed, on-time rate, revenue",
       description:
         'Figures of a period of the business time zone (today, this ISO week, this month, or from/to, at most ' +
         `${MAX_RANGE_DAYS} days), read from a daily rollup. Each figure counts on the local day its event ` +
@@ -85,9 +84,9 @@ export function analyticsOperations(analytics: AnalyticsService): Operation[] {
       tool: {
         user: 'get_orders_summary',
         guide:
-          'How orders went over a period (today, week, month, or from/to dates): created, delivered, failed ' +
-          'attempts, returns, cancellations, on-time rate, average delivery time, revenue by family and currency, ' +
-          'top exception reasons. For one day against the week before, use daily_digest.',
+          'How orders went over a period (today, week, month, or from/to): created, delivered, failed, ' +
+          'returned, cancelled, on-time rate, average delivery time, revenue by family and currency, ' +
+          'top exceptions. One day against the week before: daily_digest.',
         idempotent: true,
       },
       access: { kinds: [...STAFF, 'customer'], scopes: ['analytics:read'], customer: 'customer_id' },
@@ -172,9 +171,9 @@ export function analyticsOperations(analytics: AnalyticsService): Operation[] {
       tool: {
         user: 'daily_digest',
         guide:
-          'The day in a few numbers and one sentence, for a dispatcher: orders in and out, delivered, failed, ' +
-          'returned, cancelled, on-time rate, routes, drivers, and the exceptions with their orders, each figure ' +
-          'compared with the same weekday a week before. Without a date: yesterday.',
+          'A day in a few numbers and one sentence: orders in and out, delivered, failed, returned, cancelled, ' +
+          'on-time rate, routes, drivers, exceptions with their orders, each against the same weekday a week ' +
+          'before. Without a date: yesterday.',
         idempotent: true,
       },
       access: { kinds: STAFF, scopes: ['analytics:read'] },

@@ -134,7 +134,7 @@ export function boardOperations(board: DispatchBoard, feed: BoardFeed): Operatio
       tool: {
         user: 'get_dispatch_board',
         guide:
-          "A day as observed now: each route's driver, status, stops done/failed/remaining and last position, and what needs attention (late stops, failed attempts, routes not started, silent drivers, unplanned or held orders). No ETAs.",
+          "A day as observed now: each route's driver, status, stops done/failed/remaining, last position, and what needs attention (late stops, failures, routes not started, silent drivers, unplanned or held orders).",
         idempotent: true,
       },
       access: { kinds: STAFF, scopes: ['routes:read'] },

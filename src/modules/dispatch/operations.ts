@@ -103,8 +103,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     }),
     defineOperation({
       name: 'get_drivers',
-      summary:
-        "The drivers of the business with their working profiles; a contractor's own fleet for contractors",
+      summary: 'The drivers of the business with their working profiles (a contractor: its own)',
       description:
         "Each driver's working profile: depot, vehicle type and capacity, shift, skills and availability. Read it before planning.",
       tag: 'DriverInfo',
@@ -204,8 +203,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
     }),
     defineOperation({
       name: 'get_build_route_options',
-      summary:
-        'What route building would work with for a date: drivers, depots, the planning pool, constraints',
+      summary: 'What route building would work with for a date: drivers, depots, pool, limits',
       description: 'Call before build_route. For a contractor: its pool and its fleet.',
       tag: 'Dispatch',
       kind: 'query',

@@ -60,6 +60,14 @@ export const upMessageSchema = z.discriminatedUnion('type', [
     state: z.enum(['opened', 'closed']),
     occupied: z.boolean().optional(),
   }),
+  // A kiosk sold a storage period: it took the payment and printed the reference and code.
+  z.object({
+    type: z.literal('storage_started'),
+    compartment: compartmentNumber,
+    reference: z.string().regex(/^[A-Za-z0-9_-]{12,32}$/),
+    pickup_code: z.string().regex(/^\d{6,12}$/),
+    paid_until: z.iso.datetime({ offset: true }),
+  }),
 ]);
 export type UpMessage = z.infer<typeof upMessageSchema>;
 

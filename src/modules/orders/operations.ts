@@ -274,8 +274,8 @@ export function ordersOperations(
       tool: {
         user: 'reroute_to_address',
         guide:
-          'Send an order not yet picked up to a new drop-off address: the original is cancelled and a new order with the same tracking numbers replaces it. High risk: confirm=true. ' +
-          'To fix where the same address is on the map (a missing or wrong location), use set_order_location instead: it keeps the order.',
+          'Send an order not yet picked up to a new drop-off address: a new order with the same tracking numbers replaces it. High risk: confirm=true. ' +
+          'To fix the map location of the same address, use set_order_location.',
       },
       confirm: true,
       access: WRITE,
@@ -397,8 +397,7 @@ export function ordersOperations(
     }),
     defineOperation({
       name: 'list_exceptions',
-      summary:
-        'Orders needing attention: failed attempts, held orders, and open orders past their date or window',
+      summary: 'Orders needing attention: failed, held, or past their date or window',
       description:
         'Use it to decide what to act on first: each order comes with the reason it needs attention.',
       tag: 'Client',

@@ -57,14 +57,12 @@ export const orderInputSchema = z
       .int()
       .positive()
       .optional()
-      .describe('A saved address (address book) to pick up from, instead of writing pickup out'),
+      .describe('A saved address (address book) to pick up from'),
     dropoff_address_id: z
       .int()
       .positive()
       .optional()
-      .describe(
-        'A saved address (address book) to deliver to, instead of writing dropoff out; its delivery notes become the delivery instruction when none is given',
-      ),
+      .describe('A saved address to deliver to; its notes are the delivery instruction when none is given'),
     customer_id: z.int().positive().optional().describe('A customer account of this business'),
     note: z.string().max(2000).optional(),
     delivery_instruction: z.string().max(2000).optional(),
@@ -79,7 +77,7 @@ export const orderInputSchema = z
       .min(1)
       .max(64)
       .optional()
-      .describe('The third-party carrier holding the order; absent = self-delivery'),
+      .describe('The carrier holding the order; absent = self-delivery'),
     currency: currencyCode.optional(),
     shipping_price: amountInput.optional(),
     tax: amountInput.optional(),
@@ -97,7 +95,7 @@ export const orderInputSchema = z
       .max(MAX_PACKAGES_PER_ORDER)
       .optional()
       .describe('Defaults to one package'),
-    instant: z.boolean().optional().describe('Offer it at once to the nearest online riders (self-delivery)'),
+    instant: z.boolean().optional().describe('Offer it at once to the nearest online riders'),
   })
   .superRefine((order, ctx) => {
     // Built-in issue codes, so the messages come out in the caller's language like any other.

@@ -106,7 +106,7 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
     }),
     defineOperation({
       name: 'compare_all_carriers',
-      summary: "Every carrier's quote for a shipment, cheapest first, with the cheapest and fastest marked",
+      summary: "Every carrier's quote for a shipment, cheapest first, cheapest and fastest marked",
       description:
         'cheapest: lowest total, then fewest transit days; fastest: fewest transit days, then lowest total; ' +
         'remaining ties by carrier and service code. These are the quotes quote_and_ship picks.',
@@ -136,8 +136,7 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
     }),
     defineOperation({
       name: 'create_shipping_label',
-      summary:
-        'Buy a shipping label from a carrier service: a label-service order with one PDF label per package',
+      summary: 'Buy a shipping label: a label-service order with one PDF label per package',
       description:
         "Creates a label_service order (its packages get tracking numbers), buys each package's label, " +
         'records the PDF with the documents module and adds information_submitted to each tracking ' +
@@ -170,8 +169,7 @@ export function shippingOperations(shipping: ShippingService): Operation[] {
     }),
     defineOperation({
       name: 'quote_and_ship',
-      summary:
-        'Pick a carrier service by preference (cheapest or fastest, optionally of one carrier) and buy its label',
+      summary: 'Pick a carrier service by preference (cheapest or fastest) and buy its label',
       description:
         'Ranks the quotes exactly as compare_all_carriers marks them, buys the first (as create_shipping_label) ' +
         'and answers which preference chose it among how many quotes.',

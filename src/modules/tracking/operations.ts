@@ -214,7 +214,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
         developer: 'get_otep_tracking',
         user: 'otep_tracking',
         guide:
-          "A parcel's full OTEP event timeline in a chosen format (otep by default; epcis, onerecord, uncefact, otlp, storefront formats). Use it when a system needs the events in a standard shape; for a plain status answer prefer track_package.",
+          "A parcel's OTEP event timeline in a format (otep by default; epcis, onerecord, uncefact, otlp, storefront formats), for systems that need a standard shape; for a plain status use track_package.",
         idempotent: true,
       },
       access: { public: true },

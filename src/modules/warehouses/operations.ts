@@ -119,7 +119,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       tool: {
         user: 'get_warehouses',
         guide:
-          "List the business's warehouses (code, address, time zone, opening hours, linked depot) with their locations (zones, aisles, bins, staging lanes) and each location's capacity and occupancy. Use it to find a warehouse_id before get_inventory.",
+          "The business's warehouses (code, address, hours, depot) with their locations (zones, aisles, bins, lanes), capacity and occupancy. Find a warehouse_id here before get_inventory.",
         idempotent: true,
       },
       access: { kinds: SCANNERS, scopes: ['wms:read'] },
@@ -143,7 +143,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       tool: {
         user: 'get_inventory',
         guide:
-          'What a warehouse holds: what=packages (default) with location, state, order status and counts (filters: warehouse_id, location_id, state, tracking_number, route_id, mis_received); what=stock, SKUs by location (sku, customer_id). Paged.',
+          'What a warehouse holds: what=packages (default) with location, state, order status and counts; what=stock, SKUs by location. Paged; filter by the arguments.',
         idempotent: true,
       },
       access: { kinds: STAFF, scopes: ['wms:read'], customer: 'customer_id' },

@@ -304,10 +304,11 @@ export function providerOf(ctx: OperationContext): ProviderCaller {
 
 /**
  * The business the call acts in (see Access.business), for operations on business-owned rows;
- * FORBIDDEN for accounts without one.
+ * FORBIDDEN for accounts without one. The service's own background work (door `system`: a
+ * device's answer, a deadline) acts in a business with no caller.
  */
 export function businessOf(ctx: OperationContext): number {
-  callerOf(ctx);
+  if (ctx.door !== 'system') callerOf(ctx);
   if (ctx.business === null) throw new AppError('FORBIDDEN');
   return ctx.business;
 }

@@ -31,6 +31,43 @@ export interface BrokerPolicy<P> {
    * subscription that was fine when made stop once its holder lost access.
    */
   mayReceive(principal: P, topic: string): boolean;
+  /** Told when a client authenticated (a device is heard). */
+  connected?(principal: P): Promise<void>;
+  /** Whether the service takes this client's PUBLISH on this topic (devices' own up topic); default none. */
+  mayPublish?(principal: P, topic: string): boolean;
+  /** A PUBLISH the service took: handed over, and sent on to no subscriber. */
+  published?(principal: P, topic: string, payload: Buffer): Promise<void>;
+  disconnected?(principal: P): Promise<void>;
+}
+
+/** A policy for the passwords it claims (device credentials by their prefix). */
+export type ClaimingPolicy<P> = BrokerPolicy<P> & { claims(password: string): boolean };
+
+type Routed = { policy: BrokerPolicy<unknown>; principal: unknown };
+
+/**
+ * One broker, several kinds of clients: each password goes to the first policy that claims it,
+ * else to `otherwise` (user tokens), and that policy answers for the client from then on.
+ */
+export function routedPolicy(
+  // biome-ignore lint/suspicious/noExplicitAny: each policy keeps its own principal type, hidden behind Routed
+  claiming: ReadonlyArray<ClaimingPolicy<any>>,
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  otherwise: BrokerPolicy<any>,
+): BrokerPolicy<Routed> {
+  return {
+    authenticate: async (password) => {
+      const policy = claiming.find((candidate) => candidate.claims(password)) ?? otherwise;
+      const principal = await policy.authenticate(password);
+      return principal === null ? null : { policy, principal };
+    },
+    connected: async (routed) => routed.policy.connected?.(routed.principal),
+    maySubscribe: (routed, topic) => routed.policy.maySubscribe(routed.principal, topic),
+    mayReceive: (routed, topic) => routed.policy.mayReceive(routed.principal, topic),
+    mayPublish: (routed, topic) => routed.policy.mayPublish?.(routed.principal, topic) ?? false,
+    published: async (routed, topic, payload) => routed.policy.published?.(routed.principal, topic, payload),
+    disconnected: async (routed) => routed.policy.disconnected?.(routed.principal),
+  };
 }
 
 export interface EmbeddedBrokerOptions {
@@ -87,17 +124,25 @@ export class EmbeddedBroker<P> implements MqttPublisher {
             if (principal === null) return refuse();
             this.principals.set(client, principal);
             this.passwords.set(client, password.toString('utf8'));
+            this.policy.connected?.(principal).catch(() => {});
             done(null, true);
           },
           () => refuse(),
         );
       },
-      // Clients only listen: every message is posted through the API, which publishes it. A
-      // client's PUBLISH (or will) is acknowledged as usual and goes nowhere, as MQTT 3.1.1 lets a
-      // server refuse one (MQTT-3.3.5-2): failing it instead makes aedes drop the connection, and
-      // the client would miss the pushes that follow. aedes 1.2.0 speaks no MQTT 5, so there is
-      // no PUBACK reason code to send.
-      authorizePublish: (_client, packet, callback) => {
+      // Users' clients only listen: every message is posted through the API, which publishes it.
+      // A device's PUBLISH on its own up topic is handed to the service (and to no subscriber).
+      // Any other PUBLISH (or will) is acknowledged as usual and goes nowhere, as MQTT 3.1.1 lets
+      // a server refuse one (MQTT-3.3.5-2): failing it instead makes aedes drop the connection,
+      // and the client would miss the pushes that follow. aedes 1.2.0 speaks no MQTT 5, so there
+      // is no PUBACK reason code to send.
+      authorizePublish: (client, packet, callback) => {
+        const principal = client ? this.principals.get(client) : undefined;
+        if (principal !== undefined && this.policy.mayPublish?.(principal, packet.topic)) {
+          // The service's handling reports its own failures; a message it could not take is lost
+          // as a device's message on a dropped connection would be (it publishes again).
+          this.policy.published?.(principal, packet.topic, packet.payload as Buffer).catch(() => {});
+        }
         packet.topic = REFUSED_TOPIC;
         packet.payload = Buffer.alloc(0);
         packet.retain = false;
@@ -135,7 +180,11 @@ export class EmbeddedBroker<P> implements MqttPublisher {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       throw error;
     }
-    broker.on('clientDisconnect', (client) => this.passwords.delete(client));
+    broker.on('clientDisconnect', (client) => {
+      this.passwords.delete(client);
+      const principal = this.principals.get(client);
+      if (principal !== undefined) this.policy.disconnected?.(principal).catch(() => {});
+    });
     this.broker = broker;
     this.tcp = tcp;
     this.recheckTimer = setInterval(() => void this.recheck(), this.options.recheckMs ?? 60_000);
@@ -206,7 +255,11 @@ export class ExternalBroker implements MqttPublisher {
 
   constructor(
     private readonly url: string,
-    private readonly options: { timeoutMs: number } = { timeoutMs: 5_000 },
+    private readonly options: {
+      timeoutMs: number;
+      /** A subscription of the service's own (devices' messages), made again on every reconnection. */
+      listen?: { topic: string; receive(topic: string, payload: Buffer): void };
+    } = { timeoutMs: 5_000 },
   ) {}
 
   where(): string {
@@ -222,6 +275,12 @@ export class ExternalBroker implements MqttPublisher {
       connectTimeout: this.options.timeoutMs,
     });
     this.client.on('error', () => {});
+    const listen = this.options.listen;
+    if (listen) {
+      const client = this.client;
+      client.on('connect', () => void client.subscribeAsync(listen.topic, { qos: 1 }).catch(() => {}));
+      client.on('message', (topic, payload) => listen.receive(topic, payload));
+    }
   }
 
   async publish(topic: string, payload: string): Promise<void> {

@@ -292,4 +292,26 @@ export const de: ErrorMessages = {
   PACKAGING_CATALOG_FULL:
     'Ein Verpackungskatalog umfasst höchstens {limit} Kartontypen: Löschen oder verwenden Sie zuerst einen wieder.',
   LOADING_SPACES_FULL: 'Ein Unternehmen hat höchstens {limit} eigene Laderäume: Löschen Sie zuerst einen.',
+  LOCKER_SITE_NOT_FOUND: 'Kein Schließfachstandort {id}, den Sie nutzen dürfen.',
+  LOCKER_DEVICE_NOT_FOUND: 'Kein Schließfachgerät {id} an Ihren Standorten.',
+  LOCKER_COMPARTMENT_NOT_FOUND: 'Kein Fach {id} an Ihren Standorten.',
+  LOCKER_BOOKING_NOT_FOUND: 'Keine Schließfachbuchung {id}.',
+  LOCKER_NO_COMPARTMENT_FREE: 'Derzeit nimmt kein freies Fach am Standort {site} dieses Paket auf.',
+  LOCKER_QUOTA_EXHAUSTED:
+    'Ihr Unternehmen hat am Standort {site} {quota} Fächer der Größe {size}, alle sind belegt.',
+  LOCKER_CODE_WRONG: 'Dieser Code öffnet das Fach nicht. Noch {left} Versuche.',
+  LOCKER_CODE_LOCKED:
+    'Zu viele falsche Codes: Diese Buchung ist gesperrt. Bitten Sie den Absender um einen neuen Code.',
+  LOCKER_CODE_EXPIRED: 'Dieser Code ist abgelaufen: Das Paket wurde nicht rechtzeitig abgeholt.',
+  LOCKER_BOOKING_CLOSED: 'Diese Schließfachbuchung ist {state}: Das ist jetzt nicht möglich.',
+  LOCKER_NOT_YOUR_HANDOVER:
+    'Diese Übergabe erfolgt zwischen zwei benannten Personen, und Sie dürfen sie jetzt nicht öffnen.',
+  LOCKER_COMPARTMENT_BUSY: 'Das Fach wird bereits geöffnet. Warten Sie einen Moment.',
+  LOCKER_DEVICE_OFFLINE: 'Das Schließfach {device} ist offline und kann jetzt nicht öffnen.',
+  LOCKER_COMPARTMENT_IN_USE: 'Fach {number} ist gebucht: Es kann nur im freien Zustand außer Betrieb gehen.',
+  LOCKER_NUMBERS_TAKEN: 'Fachnummern müssen je Gerät eindeutig sein: {numbers}.',
+  LOCKER_SITE_FULL: 'Ein Schließfachstandort hat höchstens {limit} Geräte.',
+  LUGGAGE_TAG_TAKEN: 'Das Gepäcketikett {tag} gehört bereits zu einer Weitergabe dieses Unternehmens.',
+  LOCKER_QUOTA_NOT_FOUND: 'Kein Schließfachkontingent {id}, das Ihr Unternehmen anbietet.',
+  LUGGAGE_RELAY_NOT_FOUND: 'Keine Gepäckweitergabe {relay} in diesem Unternehmen.',
 };

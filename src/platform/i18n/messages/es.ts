@@ -277,4 +277,26 @@ export const es: ErrorMessages = {
     'Un catálogo de embalajes tiene como máximo {limit} tipos de caja: elimine o reutilice uno primero.',
   LOADING_SPACES_FULL:
     'Una empresa tiene como máximo {limit} espacios de carga propios: elimine uno primero.',
+  LOCKER_SITE_NOT_FOUND: 'No hay ningún punto de taquillas {id} que pueda usar.',
+  LOCKER_DEVICE_NOT_FOUND: 'No hay ningún dispositivo de taquillas {id} en sus puntos.',
+  LOCKER_COMPARTMENT_NOT_FOUND: 'No hay ningún compartimento {id} en sus puntos.',
+  LOCKER_BOOKING_NOT_FOUND: 'No hay ninguna reserva de taquilla {id}.',
+  LOCKER_NO_COMPARTMENT_FREE: 'Ahora mismo ningún compartimento libre de {site} admite este paquete.',
+  LOCKER_QUOTA_EXHAUSTED: 'Su empresa tiene {quota} compartimentos {size} en {site} y todos están en uso.',
+  LOCKER_CODE_WRONG: 'Este código no abre el compartimento. Quedan {left} intentos.',
+  LOCKER_CODE_LOCKED:
+    'Demasiados códigos erróneos: esta reserva está bloqueada. Pida un código nuevo al remitente.',
+  LOCKER_CODE_EXPIRED: 'Este código ha caducado: el paquete no se recogió a tiempo.',
+  LOCKER_BOOKING_CLOSED: 'Esta reserva de taquilla está {state}: ahora no es posible.',
+  LOCKER_NOT_YOUR_HANDOVER:
+    'Esta entrega es entre dos personas identificadas y no le corresponde abrirla ahora.',
+  LOCKER_COMPARTMENT_BUSY: 'El compartimento ya se está abriendo. Espere un momento.',
+  LOCKER_DEVICE_OFFLINE: 'La taquilla {device} está desconectada: ahora no puede abrirse.',
+  LOCKER_COMPARTMENT_IN_USE:
+    'El compartimento {number} tiene una reserva: solo puede ponerse fuera de servicio libre.',
+  LOCKER_NUMBERS_TAKEN: 'Los números de compartimento deben ser únicos en un dispositivo: {numbers}.',
+  LOCKER_SITE_FULL: 'Un punto de taquillas tiene como máximo {limit} dispositivos.',
+  LUGGAGE_TAG_TAKEN: 'La etiqueta de equipaje {tag} ya está en un relevo de esta empresa.',
+  LOCKER_QUOTA_NOT_FOUND: 'No hay ningún cupo de taquillas {id} ofrecido por su empresa.',
+  LUGGAGE_RELAY_NOT_FOUND: 'No hay ningún relevo de equipaje {relay} en esta empresa.',
 };

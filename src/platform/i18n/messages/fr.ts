@@ -290,4 +290,25 @@ export const fr: ErrorMessages = {
     "Un catalogue d'emballages compte au plus {limit} types de cartons : supprimez-en ou réutilisez-en un d'abord.",
   LOADING_SPACES_FULL:
     "Une entreprise garde au plus {limit} espaces de chargement propres : supprimez-en un d'abord.",
+  LOCKER_SITE_NOT_FOUND: 'Aucun site de consignes {id} que vous puissiez utiliser.',
+  LOCKER_DEVICE_NOT_FOUND: 'Aucun appareil de consigne {id} sur vos sites.',
+  LOCKER_COMPARTMENT_NOT_FOUND: 'Aucun casier {id} sur vos sites.',
+  LOCKER_BOOKING_NOT_FOUND: 'Aucune réservation de consigne {id}.',
+  LOCKER_NO_COMPARTMENT_FREE: 'Aucun casier libre à {site} ne peut recevoir ce colis pour le moment.',
+  LOCKER_QUOTA_EXHAUSTED: 'Votre entreprise dispose de {quota} casiers {size} à {site}, tous occupés.',
+  LOCKER_CODE_WRONG: 'Ce code n’ouvre pas le casier. Encore {left} essais.',
+  LOCKER_CODE_LOCKED:
+    'Trop de codes erronés : cette réservation est verrouillée. Demandez un nouveau code à l’expéditeur.',
+  LOCKER_CODE_EXPIRED: 'Ce code a expiré : le colis n’a pas été retiré à temps.',
+  LOCKER_BOOKING_CLOSED: 'Cette réservation de consigne est {state} : impossible pour le moment.',
+  LOCKER_NOT_YOUR_HANDOVER:
+    'Cette remise se fait entre deux personnes nommées, et ce n’est pas à vous de l’ouvrir maintenant.',
+  LOCKER_COMPARTMENT_BUSY: 'Le casier est déjà en cours d’ouverture. Patientez un instant.',
+  LOCKER_DEVICE_OFFLINE: 'La consigne {device} est hors ligne : elle ne peut pas s’ouvrir maintenant.',
+  LOCKER_COMPARTMENT_IN_USE: 'Le casier {number} est réservé : il ne peut être mis hors service que libre.',
+  LOCKER_NUMBERS_TAKEN: 'Les numéros de casier doivent être uniques par appareil : {numbers}.',
+  LOCKER_SITE_FULL: 'Un site de consignes compte au plus {limit} appareils.',
+  LUGGAGE_TAG_TAKEN: 'L’étiquette de bagage {tag} est déjà sur un relais de cette entreprise.',
+  LOCKER_QUOTA_NOT_FOUND: 'Aucun quota de consignes {id} proposé par votre entreprise.',
+  LUGGAGE_RELAY_NOT_FOUND: 'Aucun relais de bagages {relay} dans cette entreprise.',
 };

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { MqttPublisher } from '../../platform/mqtt/broker.ts';
+import { enqueueMany, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import type { CommandAction, CommandMessage, DeviceTopics } from './protocol.ts';
+import * as repo from './repository.ts';
+
+/** Outbox topics: a command on its way to its device, and the moment it fails unless answered. */
+export const COMMAND_TOPIC = 'locker.command';
+export const COMMAND_DEADLINE_TOPIC = 'locker.command_deadline';
+
+export interface CommandSettings {
+  /** How long a device has to carry out and answer a command. */
+  ttlMs: number;
+  /** How soon a publish the broker could not take is tried again (while the command is still due). */
+  retryMs: number;
+}
+
+interface CommandPayload {
+  device_id: number;
+  message: CommandMessage;
+}
+
+/**
+ * Commands to devices. A command is written with the change that needs it and leaves through the
+ * outbox; it is published only while it is pending and due, and the device carries out each id
+ * once and never after `expires_at`: a redelivery, or a retry of the publish, cannot open a door
+ * twice. An unanswered command fails at its deadline (see LockerBookings.deadlineHandler).
+ */
+export class LockerCommands {
+  constructor(
+    private readonly clock: Clock,
+    readonly topics: DeviceTopics,
+    readonly settings: CommandSettings,
+  ) {}
+
+  async issue(
+    db: Queryable,
+    command: {
+      businessId: number;
+      deviceId: number;
+      action: CommandAction;
+      compartment?: { id: number; number: number };
+      bookingId?: number;
+    },
+  ): Promise<repo.CommandRow> {
+    const id = randomUUID();
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + this.settings.ttlMs);
+    const row = await repo.insertCommand(db, {
+      id,
+      business_id: command.businessId,
+      device_id: command.deviceId,
+      compartment_id: command.compartment?.id ?? null,
+      booking_id: command.bookingId ?? null,
+      action: command.action,
+      status: 'pending',
+      error: null,
+      issued_at: now,
+      expires_at: expiresAt,
+      answered_at: null,
+    });
+    const message: CommandMessage = {
+      type: 'command',
+      id,
+      action: command.action,
+      ...(command.compartment ? { compartment: command.compartment.number } : {}),
+      expires_at: expiresAt.toISOString(),
+    };
+    const payload: CommandPayload = { device_id: command.deviceId, message };
+    await enqueueMany(db, this.clock, [
+      { topic: COMMAND_TOPIC, businessId: command.businessId, messageId: `cmd_${id}`, payload },
+      {
+        topic: COMMAND_DEADLINE_TOPIC,
+        businessId: command.businessId,
+        messageId: `cmd_deadline_${id}`,
+        payload: { command_id: id },
+        availableAt: expiresAt,
+      },
+    ]);
+    return row;
+  }
+
+  /** The outbox handler publishing commands to their devices. */
+  publisher(db: Queryable, mqtt: MqttPublisher): OutboxHandler {
+    return async (outgoing) => {
+      const { device_id, message } = outgoing.payload as CommandPayload;
+      const command = await repo.commandById(db, message.id);
+      const now = this.clock.now();
+      if (command?.status !== 'pending' || command.expires_at <= now) return { done: true };
+      try {
+        await mqtt.publish(this.topics.commands(device_id), JSON.stringify(message));
+        return { done: true };
+      } catch (error) {
+        const retryAt = new Date(now.getTime() + this.settings.retryMs);
+        const reason = error instanceof Error ? error.message : String(error);
+        // Past its deadline the command has failed: publishing it later would be a late opening.
+        return retryAt < command.expires_at ? { retryAt, error: reason } : { done: true, error: reason };
+      }
+    };
+  }
+}
