@@ -327,10 +327,7 @@ function buildProgram(io: CliIo): Command {
         url: string;
         prefix: string;
       }) => {
-        const [{ LockerSimulator }, { credentialDevice }] = await Promise.all([
-          import('./modules/lockers/simulator.ts'),
-          import('./modules/lockers/protocol.ts'),
-        ]);
+        const { LockerSimulator, credentialDevice } = await import('./modules/lockers/index.ts');
         const credential = io.env.TMS_DEVICE_CREDENTIAL || options.credential;
         if (!credential)
           throw new InvalidArgumentError(

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { GraphQLClient, gql } from 'graphql-request';
 import mqtt from 'mqtt';
 import type { LockerSimulator } from '../src/modules/lockers/simulator.ts';
 import { createTenant, login, storedPassword } from './support/fixtures.ts';
@@ -212,7 +213,14 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
     ).body;
     await openWith(world, booking.reference, codes.drop_code);
     server.clock.advance(49 * 3_600_000);
+    // Two days without a heartbeat: the device is offline, though still connected.
+    const silent = await world.api.get(`/api/v1/lockers/sites/${world.siteId}`, { token: world.admin });
+    assert.equal(silent.body.site.devices[0].online, false);
     await world.device.heartbeat();
+    await eventually(async () => {
+      const heard = await world.api.get(`/api/v1/lockers/sites/${world.siteId}`, { token: world.admin });
+      return heard.body.site.devices[0].online ? true : undefined;
+    }, 'the heartbeat');
     const late = await world.api.post('/api/v1/lockers/open', {
       reference: booking.reference,
       code: codes.pickup_code,
@@ -359,6 +367,46 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
     );
     const site = await world.api.get(`/api/v1/lockers/sites/${world.siteId}`, { token: world.admin });
     assert.equal(site.body.site.devices.find((d: { id: number }) => d.id === other).online, false);
+  });
+
+  it('reads sites and the ledger through GraphQL, as over REST', async () => {
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${world.admin}` },
+    });
+    const answer = await graphql.request<{
+      lockerSites: {
+        sites: Array<{ name: string; devices: Array<{ online: boolean; compartments: unknown[] }> }>;
+      };
+      lockerLedger: { entries: Array<{ kind: string; code_ref: string | null }> };
+    }>(gql`
+      {
+        lockerSites {
+          sites {
+            name
+            devices {
+              online
+              compartments {
+                number
+                state
+              }
+            }
+          }
+        }
+        lockerLedger(limit: 500) {
+          entries {
+            kind
+            code_ref
+          }
+        }
+      }
+    `);
+    assert.equal(answer.lockerSites.sites[0]?.name, 'Central Station');
+    assert.equal(answer.lockerSites.sites[0]?.devices[0]?.online, true);
+    const rest = await world.api.get('/api/v1/lockers/ledger?limit=500', { token: world.admin });
+    assert.deepEqual(
+      answer.lockerLedger.entries.map((entry) => entry.kind),
+      rest.body.entries.map((entry: { kind: string }) => entry.kind),
+    );
   });
 
   it('refuses to change or delete a ledger row, by any role, and offers no operation that would', async () => {

@@ -15,6 +15,7 @@ import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
 import { DEMO_CARRIERS } from '../src/modules/shipping/demo.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Answer, type Client, client } from './support/http.ts';
+import { sellingKiosk } from './support/lockers.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -129,7 +130,7 @@ describe('price hiding', () => {
     visible: { id: 0, token: '', orders: {}, label: '' },
   };
 
-  const kiosk = { siteId: 0, deviceId: 0 };
+  const kiosk = { siteId: 0, deviceId: 0, sent: {} as Record<string, number> };
   /** The kiosk heartbeats (through the device protocol's own entry): online, its compartments offered. */
   const kioskHeartbeat = () =>
     server.app.services.lockers.link.receive(server.db, kiosk.deviceId, '{"type":"heartbeat"}');
@@ -183,11 +184,13 @@ describe('price hiding', () => {
       priced: false,
       call: async (who) => {
         await kioskHeartbeat();
-        return api.post(
+        const answer = await api.post(
           '/api/v1/lockers/sends',
           { site_id: kiosk.siteId, dropoff: { line1: '9 Far road' }, packages: [{ length_mm: 300 }] },
           { token: customers[who].token },
         );
+        kiosk.sent[who] = answer.body.order_id;
+        return answer;
       },
     },
     reserve_locker_compartment: {
@@ -468,35 +471,7 @@ describe('price hiding', () => {
       customers[who].label = label.body.tracking_number;
     }
     // A kiosk that sells sends (device orders), with room for every call below.
-    const site = await api.post(
-      '/api/v1/lockers/sites',
-      {
-        name: 'Kiosk Square',
-        address: { line1: '2 Kiosk Square' },
-        send_price: { amount: 4.9, currency: 'EUR' },
-      },
-      { token: admin },
-    );
-    assert.equal(site.status, 200, JSON.stringify(site.body));
-    const device = await api.post(
-      '/api/v1/lockers/devices',
-      {
-        site_id: site.body.site.id,
-        kind: 'kiosk',
-        name: 'Kiosk 1',
-        compartments: Array.from({ length: 12 }, (_, n) => ({
-          number: n + 1,
-          size_class: 'M',
-          length_mm: 500,
-          width_mm: 400,
-          height_mm: 300,
-        })),
-      },
-      { token: admin },
-    );
-    assert.equal(device.status, 200, JSON.stringify(device.body));
-    kiosk.siteId = site.body.site.id;
-    kiosk.deviceId = device.body.device.id;
+    Object.assign(kiosk, await sellingKiosk(api, admin));
     const hide = await api.call('PUT', `/api/v1/client/customers/${customers.hidden.id}/price-visibility`, {
       token: admin,
       body: { hidden: Object.fromEntries(ORDER_FAMILIES.map((family) => [family, true])) },
@@ -654,17 +629,8 @@ describe('price hiding', () => {
   });
 
   it('hides the price of a device order sent from a locker, over REST and GraphQL, and settles it offline', async () => {
-    await kioskHeartbeat();
-    const sent: Record<string, number> = {};
-    for (const who of ['hidden', 'visible'] as const) {
-      const answer = await api.post(
-        '/api/v1/lockers/sends',
-        { site_id: kiosk.siteId, dropoff: { line1: '9 Far road' }, packages: [{ length_mm: 300 }] },
-        { token: customers[who].token },
-      );
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      sent[who] = answer.body.order_id;
-    }
+    // The orders the walk above sent from the kiosk, one for each customer.
+    const sent = kiosk.sent;
     const hidden = await api.get(`/api/v1/client/orders/${sent.hidden}`, { token: customers.hidden.token });
     assert.equal(hidden.body.order.family, 'device_order');
     assert.equal(hidden.body.order.price_hidden, true);

@@ -507,7 +507,7 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     `Published map "Today in Paris": ${baseUrl}/maps/${credentials.publicMap.link}`,
     `Maps for staff: ${baseUrl}/maps   Dispatch console: ${baseUrl}/dispatch`,
     `Locker "Gare de Lyon lockers" (device ${credentials.locker.device_id}), played by a simulated device:`,
-    `  TMS_DEVICE_CREDENTIAL='${credentials.locker.credential}' npx tms locker simulate --device ${credentials.locker.device_id} --compartments ${credentials.locker.compartments}`,
+    `  TMS_DEVICE_CREDENTIAL='${credentials.locker.credential}' npm run tms -- locker simulate --device ${credentials.locker.device_id} --compartments ${credentials.locker.compartments}`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,

@@ -92,3 +92,34 @@ export async function startDevice(
   await device.start();
   return device;
 }
+
+/** A kiosk site that sells sends (device orders) at 4.90 EUR, with twelve medium compartments. */
+export async function sellingKiosk(
+  api: Client,
+  admin: string,
+): Promise<{ siteId: number; deviceId: number }> {
+  const site = await api.post(
+    '/api/v1/lockers/sites',
+    {
+      name: 'Kiosk Square',
+      address: { line1: '2 Kiosk Square' },
+      send_price: { amount: 4.9, currency: 'EUR' },
+    },
+    { token: admin },
+  );
+  assert.equal(site.status, 200, JSON.stringify(site.body));
+  const compartments = Array.from({ length: 12 }, (_, n) => ({
+    number: n + 1,
+    size_class: 'M',
+    length_mm: 500,
+    width_mm: 400,
+    height_mm: 300,
+  }));
+  const device = await api.post(
+    '/api/v1/lockers/devices',
+    { site_id: site.body.site.id, kind: 'kiosk', name: 'Kiosk 1', compartments },
+    { token: admin },
+  );
+  assert.equal(device.status, 200, JSON.stringify(device.body));
+  return { siteId: site.body.site.id, deviceId: device.body.device.id };
+}

@@ -340,12 +340,13 @@ export class LockerBookings {
 
   /** Where an opening stands, for whoever holds the reference (the person at the locker). */
   async opening(ctx: OperationContext, reference: string) {
-    const booking = await repo.bookingByReference(ctx.db, reference, false);
-    if (!booking) throw new AppError('LOCKER_BOOKING_NOT_FOUND', { params: { id: reference } });
-    const [compartment, command] = await Promise.all([
-      repo.compartmentById(ctx.db, booking.compartment_id),
-      repo.lastOpenCommand(ctx.db, booking.id),
-    ]);
+    const found = await repo.bookingByReference(ctx.db, reference, false);
+    if (!found) throw new AppError('LOCKER_BOOKING_NOT_FOUND', { params: { id: reference } });
+    // The command first, then the booking: an answer moves both in one commit, so the booking
+    // read after an answered command always shows what that answer did.
+    const command = await repo.lastOpenCommand(ctx.db, found.id);
+    const booking = (await repo.bookingById(ctx.db, found.id))!;
+    const compartment = await repo.compartmentById(ctx.db, booking.compartment_id);
     return {
       result: true as const,
       booking: bookingView(booking, compartment!),

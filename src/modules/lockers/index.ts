@@ -24,7 +24,8 @@ import { LockerSites } from './sites.ts';
 export { PICKUP_DEADLINE_TOPIC } from './bookings.ts';
 export { COMMAND_DEADLINE_TOPIC, COMMAND_TOPIC } from './commands.ts';
 export type { DevicePrincipal } from './device-link.ts';
-export { DeviceTopics } from './protocol.ts';
+export { credentialDevice, DeviceTopics } from './protocol.ts';
+export { LockerSimulator } from './simulator.ts';
 
 export interface LockerSettings {
   topicPrefix: string;
