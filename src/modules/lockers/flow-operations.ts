@@ -78,6 +78,8 @@ export function lockerFlowOperations(
     defineOperation({
       name: 'list_locker_quotas',
       summary: 'Locker quotas the business sells and holds, with the compartments in use',
+      description:
+        'As operator: the quotas it offers at its sites; as tenant: the ones it holds. `in_use` counts the bookings holding a compartment now.',
       tag: 'Locker Resale',
       kind: 'query',
       risk: 'low',
@@ -137,6 +139,8 @@ export function lockerFlowOperations(
     defineOperation({
       name: 'get_luggage_relay',
       summary: 'A luggage relay with its hops and its chain of custody',
+      description:
+        "Each hop's booking and state, and every ledger row of them in order: who deposited and collected the bag where, and when.",
       tag: 'Luggage Relay',
       kind: 'query',
       risk: 'low',
@@ -171,6 +175,8 @@ export function lockerFlowOperations(
     defineOperation({
       name: 'get_locker_storage',
       summary: 'One storage period with its history',
+      description:
+        'The booking (compartment, paid until, state) and its ledger rows, from the kiosk starting it to the pickup.',
       tag: 'Locker Storage',
       kind: 'query',
       risk: 'low',

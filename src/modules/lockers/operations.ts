@@ -219,6 +219,8 @@ export function lockerOperations(
     defineOperation({
       name: 'cancel_locker_booking',
       summary: 'Give back a reserved compartment nothing was deposited in',
+      description:
+        'Its codes stop and the compartment is offered again. Once something is deposited, collect it instead.',
       tag: LOCKER,
       kind: 'mutation',
       risk: 'low',
@@ -341,6 +343,8 @@ export function lockerOperations(
     defineOperation({
       name: 'list_locker_device_commands',
       summary: "A device's latest commands with their answers",
+      description:
+        'Newest first: `pending` until the device answers, then `acked`, or `failed` with the reason (refused, or not answered in time).',
       tag: DEVICES,
       kind: 'query',
       risk: 'low',
@@ -355,6 +359,8 @@ export function lockerOperations(
     defineOperation({
       name: 'set_locker_compartment_state',
       summary: 'Take a free compartment out of order, or put it back in service',
+      description:
+        'An out-of-order compartment is never offered to a booking. One holding a booking must be emptied first.',
       tag: DEVICES,
       kind: 'mutation',
       risk: 'low',
