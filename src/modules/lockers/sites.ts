@@ -9,7 +9,7 @@ import type { LockerCommands } from './commands.ts';
 import type { Devices } from './devices.ts';
 import * as repo from './repository.ts';
 import { type compartmentInput, MAX_DEVICES_PER_SITE } from './schemas.ts';
-import type { DeviceKind, SizeClass } from './tables.ts';
+import type { DeviceKind } from './tables.ts';
 import { commandView, compartmentView, deviceView, siteView } from './views.ts';
 
 type Address = {
@@ -277,5 +277,3 @@ export class LockerSites {
       : { amount: toMajor(site.send_price_minor, site.currency), currency: site.currency };
   }
 }
-
-export type { SizeClass };
