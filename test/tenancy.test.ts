@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from './support/server.ts';
 import { agentChecks } from './support/tenancy-agent.ts';
 import { boardChecks } from './support/tenancy-board.ts';
 import { fleetChecks } from './support/tenancy-fleets.ts';
+import { lockerChecks } from './support/tenancy-lockers.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
 import { packingChecks } from './support/tenancy-packing.ts';
 import { placeChecks } from './support/tenancy-places.ts';
@@ -32,6 +33,7 @@ describe('tenant isolation', () => {
     ...suggestionChecks,
     ...agentChecks,
     ...packingChecks,
+    ...lockerChecks,
   };
 
   before(async () => {
