@@ -8,7 +8,8 @@
  *   node --import tsx bench/lockers.ts   (DEVICES=2000 RATE=50 SECONDS=60 WARMUP=5)
  *
  * Knobs besides: CONNECT_BATCH (simulators connected at once, 50), PREP_CONCURRENCY (parcels
- * prepared at once, 16), OUTBOX_CONCURRENCY and OUTBOX_PER_BUSINESS (the service's, when set).
+ * prepared at once, 16), OUTBOX_CONCURRENCY and OUTBOX_PER_BUSINESS (the service's, when set),
+ * OUTBOX_POLL_MS (the outbox worker's fallback poll, a diagnosis knob).
  *
  * One process holds everything: the service (HTTP, the embedded broker, the outbox worker) on a
  * throwaway embedded PostgreSQL, and the DEVICES simulated devices (LockerSimulator, real clock).
@@ -75,6 +76,9 @@ try {
       served.push(reply.elapsedTime);
   });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
+  // A diagnosis knob: the outbox worker's fallback poll (2 s), set before it starts (bench only).
+  if (process.env.OUTBOX_POLL_MS)
+    (app.outbox as unknown as { options: { pollMs: number } }).options.pollMs = knob('OUTBOX_POLL_MS', 2_000);
   await app.startBackground(handle.pool);
   const base = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}/api`;
   const brokerUrl = app.mqtt.where();
