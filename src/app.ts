@@ -82,12 +82,7 @@ import {
   RouteBoard,
   routeBoardOperations,
 } from './modules/fleets/index.ts';
-import {
-  COMMAND_DEADLINE_TOPIC,
-  COMMAND_TOPIC,
-  LockersService,
-  PICKUP_DEADLINE_TOPIC,
-} from './modules/lockers/index.ts';
+import { COMMAND_TOPIC, LockersService, PICKUP_DEADLINE_TOPIC } from './modules/lockers/index.ts';
 import { MapsService, mapsOperations } from './modules/maps/index.ts';
 import { OrdersService, ordersOperations } from './modules/orders/index.ts';
 import {
@@ -634,7 +629,6 @@ export async function createApp(
       },
     });
   outbox.handle(COMMAND_TOPIC, services.lockers.commands.publisher(db, mqtt));
-  outbox.handle(COMMAND_DEADLINE_TOPIC, services.lockers.bookings.deadlineHandler(db));
   outbox.handle(PICKUP_DEADLINE_TOPIC, services.lockers.bookings.pickupDeadlineHandler(db));
   outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
   const topics = services.chatPush.topics;
@@ -654,6 +648,7 @@ export async function createApp(
     else socket.destroy();
   });
   let pruning: NodeJS.Timeout | undefined;
+  let overdueCommands: NodeJS.Timeout | undefined;
   return {
     http,
     services,
@@ -678,9 +673,16 @@ export async function createApp(
       prune();
       pruning = setInterval(prune, 3_600_000);
       pruning.unref();
+      // Locker commands not answered by their deadline fail within a second of it.
+      overdueCommands = setInterval(
+        () => void services.lockers.bookings.failOverdueCommands(db).catch(() => {}),
+        1_000,
+      );
+      overdueCommands.unref();
     },
     stopBackground: async () => {
       clearInterval(pruning);
+      clearInterval(overdueCommands);
       await services.cacheInvalidation.stop();
       await services.boardFeed.stop();
       await outbox.stop();

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import type { MqttPublisher } from '../../platform/mqtt/broker.ts';
-import { enqueueMany, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
 import type { CommandAction, CommandMessage, DeviceTopics } from './protocol.ts';
 import * as repo from './repository.ts';
 
-/** Outbox topics: a command on its way to its device, and the moment it fails unless answered. */
+/** The outbox topic of a command on its way to its device. */
 export const COMMAND_TOPIC = 'locker.command';
-export const COMMAND_DEADLINE_TOPIC = 'locker.command_deadline';
 
 export interface CommandSettings {
   /** How long a device has to carry out and answer a command. */
@@ -26,7 +25,7 @@ interface CommandPayload {
  * Commands to devices. A command is written with the change that needs it and leaves through the
  * outbox; it is published only while it is pending and due, and the device carries out each id
  * once and never after `expires_at`: a redelivery, or a retry of the publish, cannot open a door
- * twice. An unanswered command fails at its deadline (see LockerBookings.deadlineHandler).
+ * twice. An unanswered command fails once past its deadline (LockerBookings.failOverdueCommands).
  */
 export class LockerCommands {
   constructor(
@@ -69,16 +68,12 @@ export class LockerCommands {
       expires_at: expiresAt.toISOString(),
     };
     const payload: CommandPayload = { device_id: command.deviceId, message };
-    await enqueueMany(db, this.clock, [
-      { topic: COMMAND_TOPIC, businessId: command.businessId, messageId: `cmd_${id}`, payload },
-      {
-        topic: COMMAND_DEADLINE_TOPIC,
-        businessId: command.businessId,
-        messageId: `cmd_deadline_${id}`,
-        payload: { command_id: id },
-        availableAt: expiresAt,
-      },
-    ]);
+    await enqueue(db, this.clock, {
+      topic: COMMAND_TOPIC,
+      businessId: command.businessId,
+      messageId: `cmd_${id}`,
+      payload,
+    });
     return row;
   }
 

@@ -22,7 +22,7 @@ import { LockerResale } from './resale.ts';
 import { LockerSites } from './sites.ts';
 
 export { PICKUP_DEADLINE_TOPIC } from './bookings.ts';
-export { COMMAND_DEADLINE_TOPIC, COMMAND_TOPIC } from './commands.ts';
+export { COMMAND_TOPIC } from './commands.ts';
 export type { DevicePrincipal } from './device-link.ts';
 export { credentialDevice, DeviceTopics } from './protocol.ts';
 export { LockerSimulator } from './simulator.ts';

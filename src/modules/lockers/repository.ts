@@ -276,6 +276,27 @@ export function answerCommand(
     .executeTakeFirst();
 }
 
+/** Pending commands past their deadline, failed (at most `limit`, oldest first), as they now are. */
+export function failOverdueCommands(db: Db, now: Date, error: string, limit: number) {
+  return db
+    .updateTable('locker_commands')
+    .set({ status: 'failed', error, answered_at: now })
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('locker_commands')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('expires_at', '<', now)
+        .orderBy('expires_at')
+        .limit(limit),
+    )
+    .where('status', '=', 'pending')
+    .returningAll()
+    .execute();
+}
+
 export function commandsOfDevice(db: Db, deviceId: number, limit: number) {
   return db
     .selectFrom('locker_commands')
