@@ -81,9 +81,14 @@ export class LockerCommands {
   publisher(db: Queryable, mqtt: MqttPublisher): OutboxHandler {
     return async (outgoing) => {
       const { device_id, message } = outgoing.payload as CommandPayload;
-      const command = await repo.commandById(db, message.id);
       const now = this.clock.now();
-      if (command?.status !== 'pending' || command.expires_at <= now) return { done: true };
+      const expiresAt = new Date(message.expires_at);
+      if (expiresAt <= now) return { done: true };
+      // On a first try the command is as its transaction wrote it: no device has seen it, so none
+      // has answered it. A retry looks again, since the earlier try may have reached the device.
+      if (outgoing.attempt > 1 && (await repo.commandById(db, message.id))?.status !== 'pending') {
+        return { done: true };
+      }
       try {
         await mqtt.publish(this.topics.commands(device_id), JSON.stringify(message));
         return { done: true };
@@ -91,7 +96,7 @@ export class LockerCommands {
         const retryAt = new Date(now.getTime() + this.settings.retryMs);
         const reason = error instanceof Error ? error.message : String(error);
         // Past its deadline the command has failed: publishing it later would be a late opening.
-        return retryAt < command.expires_at ? { retryAt, error: reason } : { done: true, error: reason };
+        return retryAt < expiresAt ? { retryAt, error: reason } : { done: true, error: reason };
       }
     };
   }
