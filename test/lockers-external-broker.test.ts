@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { LockerSimulator } from '../src/modules/lockers/simulator.ts';
 import { createTenant, login } from './support/fixtures.ts';
 import { client } from './support/http.ts';
 import { COMPARTMENTS, eventually } from './support/lockers.ts';
+import { MOSQUITTO, mosquittoAnswers } from './support/mosquitto.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-const MOSQUITTO = 'mqtt://127.0.0.1:1883';
-const mosquittoAnswers = await new Promise<boolean>((resolve) => {
-  const socket = net.connect({ host: '127.0.0.1', port: 1883 });
-  socket.setTimeout(1000);
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-  socket.once('timeout', () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
 
 describe('lockers on an external broker (MQTT_URL)', () => {
   let server: TestServer | undefined;

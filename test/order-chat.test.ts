@@ -1,29 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import { loadConfig } from '../src/config.ts';
 import type { EmbeddedBroker } from '../src/platform/mqtt/broker.ts';
 import { issuedToken, login } from './support/fixtures.ts';
 import type { Client } from './support/http.ts';
+import { MOSQUITTO, mosquittoAnswers } from './support/mosquitto.ts';
 import { Listener, prepare, turnOn } from './support/order-chat.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-const MOSQUITTO = 'mqtt://127.0.0.1:1883';
-const mosquittoAnswers = await new Promise<boolean>((resolve) => {
-  const socket = net.connect({ host: '127.0.0.1', port: 1883 });
-  socket.setTimeout(1000);
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-  socket.once('timeout', () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
 
 describe('order chat on the embedded broker', () => {
   let server: TestServer;

@@ -70,6 +70,22 @@ const ofA = () =>
 const heard = (deviceId: number) =>
   server.app.services.lockers.link.receive(server.db, deviceId, '{"type":"heartbeat"}');
 
+/** A sells B one compartment of a size class at its site, from the start of the month. */
+const offerToB = (site: number, size_class: string) =>
+  api.call('PUT', '/api/v1/lockers/quotas', {
+    token: tokenOfA,
+    body: {
+      site_id: site,
+      tenant_business_id: b.businessId,
+      size_class,
+      compartments: 1,
+      price: 1,
+      currency: 'EUR',
+      period: 'day',
+      starts_on: '2026-11-01',
+    },
+  });
+
 /** What A reads of its lockers. */
 const asA = async () => {
   const ids = await ofA();
@@ -226,19 +242,7 @@ export const lockerChecks: Checks = {
   list_locker_quotas: async () => {
     const ids = await ofA();
     // A sells B one compartment: B sees the quota it holds and none of A's bookings or compartments.
-    const offered = await api.call('PUT', '/api/v1/lockers/quotas', {
-      token: tokenOfA,
-      body: {
-        site_id: ids.site,
-        tenant_business_id: b.businessId,
-        size_class: 'S',
-        compartments: 1,
-        price: 1,
-        currency: 'EUR',
-        period: 'day',
-        starts_on: '2026-11-01',
-      },
-    });
+    const offered = await offerToB(ids.site, 'S');
     assert.equal(offered.status, 200, JSON.stringify(offered.body));
     const held = await api.get('/api/v1/lockers/quotas', { token: adminOfB() });
     assert.deepEqual(
@@ -263,19 +267,7 @@ export const lockerChecks: Checks = {
   },
   withdraw_locker_quota: async () => {
     const ids = await ofA();
-    const offered = await api.call('PUT', '/api/v1/lockers/quotas', {
-      token: tokenOfA,
-      body: {
-        site_id: ids.site,
-        tenant_business_id: b.businessId,
-        size_class: 'M',
-        compartments: 1,
-        price: 1,
-        currency: 'EUR',
-        period: 'day',
-        starts_on: '2026-11-01',
-      },
-    });
+    const offered = await offerToB(ids.site, 'M');
     // The tenant cannot end the operator's offer.
     const byTenant = await api.call('DELETE', `/api/v1/lockers/quotas/${offered.body.quota.id}`, {
       token: adminOfB(),

@@ -25,7 +25,6 @@ export interface ReserveInput {
   recipient_user_id?: number;
   recipient_name?: string;
   relay?: { id: number; hop: number };
-  paid_until?: Date;
 }
 
 export function actorOf(
@@ -115,7 +114,7 @@ export class LockerBookings {
       locked_at: null,
       recipient_user_id: input.recipient_user_id ?? null,
       recipient_name: input.recipient_name ?? null,
-      paid_until: input.paid_until ?? null,
+      paid_until: null,
       created_by: ctx.caller?.userId ?? null,
       created_at: now,
       deposited_at: null,
@@ -550,7 +549,7 @@ export class LockerBookings {
     const site = (await repo.siteById(db, booking.site_id))!;
     const done = { opening: null, opening_command_id: null } as const;
     if (opening === 'deposit') {
-      const deadline = booking.paid_until ?? new Date(now.getTime() + site.hold_hours * 3_600_000);
+      const deadline = new Date(now.getTime() + site.hold_hours * 3_600_000);
       await repo.updateBooking(db, booking.id, {
         ...done,
         state: 'occupied',

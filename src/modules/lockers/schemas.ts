@@ -84,7 +84,6 @@ export const siteSchema = z.object({
   address: addressSchema,
   opening_hours: z.string().nullable(),
   hold_hours: z.int(),
-  /** For a tenant: the quota it holds here, by size class. */
   devices: z.array(deviceSchema),
 });
 

@@ -243,17 +243,6 @@ export class LockerSites {
     return { result: true as const, commands: rows.map(commandView) };
   }
 
-  /** One command, for whoever may see its device or its booking (the person opening polls it). */
-  async commandFor(ctx: OperationContext, commandId: string) {
-    const businessId = businessOf(ctx);
-    const command = await repo.commandById(ctx.db, commandId);
-    const booking = command?.booking_id ? await repo.bookingById(ctx.db, command.booking_id) : undefined;
-    if (!command || (command.business_id !== businessId && booking?.business_id !== businessId)) {
-      throw new AppError('LOCKER_DEVICE_NOT_FOUND', { params: { id: commandId } });
-    }
-    return { result: true as const, command: commandView(command) };
-  }
-
   async ownSite(ctx: OperationContext, siteId: number) {
     const site = await repo.siteById(ctx.db, siteId);
     if (!site || site.business_id !== businessOf(ctx)) {
