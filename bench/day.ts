@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Services } from '../src/app.ts';
 import type { Db } from '../src/platform/db/database.ts';
+import type { Services } from '../src/services.ts';
 
 /**
  * A business for a bench's working day, made in a few statements: its client admin's token, and

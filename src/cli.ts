@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import type { Services } from './app.ts';
 import type { Config } from './config.ts';
 import type { RunningDatabase } from './database.ts';
 import type { AccountsService } from './modules/accounts/index.ts';
 import { ACCOUNT_KINDS, type AccountKind } from './platform/catalog/operation.ts';
 import { isAppError } from './platform/errors.ts';
+import type { Services } from './services.ts';
 
 // Only commander and a few constants load up front: every command imports what it needs in its
 // action, so `--help` starts nothing and an account command does not load the whole service.
@@ -32,7 +32,7 @@ async function accountsOf(config: Config): Promise<AccountsService> {
 /** Every module, wired as the service wires them. */
 async function servicesOf(config: Config): Promise<Services> {
   const [{ createServices }, { systemClock }] = await Promise.all([
-    import('./app.ts'),
+    import('./services.ts'),
     import('./platform/clock.ts'),
   ]);
   return createServices(config, systemClock);

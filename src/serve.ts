@@ -46,7 +46,7 @@ export async function serve(config: Config): Promise<void> {
   }
   if (requested) return release();
   // The service's code loads while the database server starts: two processes, two cores.
-  const code = Promise.all([import('./app.ts'), import('./demo/seed.ts')]);
+  const code = Promise.all([import('./app.ts'), import('./services.ts'), import('./demo/seed.ts')]);
   code.catch(() => {});
   const database = await openServiceDatabase(config, say).catch((error: unknown) => {
     release();
@@ -64,7 +64,8 @@ export async function serve(config: Config): Promise<void> {
   let app: App | undefined;
   try {
     const [
-      { createApp, createServices },
+      { createApp },
+      { createServices },
       { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo },
     ] = await code;
     if (database.embedded) {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { createServices } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { Executor, type Invocation } from '../src/platform/catalog/executor.ts';
 import { defineOperation, type Operation } from '../src/platform/catalog/operation.ts';
@@ -10,6 +9,7 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { AppError, featureDisabled } from '../src/platform/errors.ts';
 import { errorBody } from '../src/platform/http/errors.ts';
+import { createServices } from '../src/services.ts';
 import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 import { createTenant, type Tenant } from './support/fixtures.ts';
 

@@ -255,13 +255,17 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
       )
     ).body;
     await world.device.stop();
-    const offline = await eventually(async () => {
-      const answer = await world.api.post('/api/v1/lockers/open', {
-        reference: booking.reference,
-        code: codes.drop_code,
-      });
-      return answer.status === 409 ? answer : undefined;
+    // Seen offline first: an opening asked before the broker noticed the disconnect would go out
+    // as a command, and the next one would meet that command (BUSY), not the offline device.
+    await eventually(async () => {
+      const read = await world.api.get(`/api/v1/lockers/sites/${world.siteId}`, { token: world.admin });
+      return read.body.site.devices[0].online ? undefined : true;
     }, 'the device going offline');
+    const offline = await world.api.post('/api/v1/lockers/open', {
+      reference: booking.reference,
+      code: codes.drop_code,
+    });
+    assert.equal(offline.status, 409);
     assert.equal(offline.body.error_code, 'LOCKER_DEVICE_OFFLINE');
     const reboot = await world.api.post(
       `/api/v1/lockers/devices/${world.deviceId}/commands`,

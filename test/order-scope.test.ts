@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createServices } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { demoContext } from '../src/demo/day.ts';
 import { OrderQueries } from '../src/modules/orders/queries.ts';
 import type { ContractorPools } from '../src/modules/orders/views.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
+import { createServices } from '../src/services.ts';
 import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
 import { createTenant, DROPOFF, type Tenant } from './support/fixtures.ts';
 

@@ -1,4 +1,3 @@
-import { createServices, type Services } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { type OrderInput, orderInputSchema } from '../modules/orders/index.ts';
 import { seedDemoCarriers } from '../modules/shipping/index.ts';
@@ -9,6 +8,7 @@ import {
 } from '../platform/catalog/operation.ts';
 import { type Clock, formatLocalDateTime, ManualClock } from '../platform/clock.ts';
 import type { Queryable } from '../platform/db/database.ts';
+import { createServices, type Services } from '../services.ts';
 
 /** Where the demo business works from: a depot in the east of Paris. */
 const DEPOT = { name: 'Paris Bercy', lat: 48.8386, lng: 2.3822 };

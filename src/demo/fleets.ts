@@ -1,6 +1,6 @@
-import type { Services } from '../app.ts';
 import type { OperationContext } from '../platform/catalog/operation.ts';
 import { addDays } from '../platform/clock.ts';
+import type { Services } from '../services.ts';
 
 /** The demo's own drivers who make up its fleet, the demo driver captaining it. */
 const CREW = ['driver2@demo.test', 'driver3@demo.test'];

@@ -1,5 +1,5 @@
-import type { Services } from '../app.ts';
 import type { OperationContext } from '../platform/catalog/operation.ts';
+import type { Services } from '../services.ts';
 
 /** A bank of twelve compartments: six small, four medium, two large (inner mm). */
 const COMPARTMENTS = Array.from({ length: 12 }, (_, n) => {

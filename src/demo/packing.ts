@@ -1,5 +1,5 @@
-import type { Services } from '../app.ts';
 import type { OperationContext } from '../platform/catalog/operation.ts';
+import type { Services } from '../services.ts';
 
 /** A small e-commerce carton range (inner sizes in mm, 5 mm single-wall board, cost in EUR). */
 const CARTONS: ReadonlyArray<[name: string, length: number, width: number, height: number, cost: number]> = [

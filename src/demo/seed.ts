@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Services } from '../app.ts';
 import { orderInputSchema } from '../modules/orders/index.ts';
 import type { AccountKind, OperationContext } from '../platform/catalog/operation.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
+import type { Services } from '../services.ts';
 import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
 import { seedDemoLockers } from './lockers.ts';

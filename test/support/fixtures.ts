@@ -1,7 +1,7 @@
-import type { Services } from '../../src/app.ts';
 import { ACCOUNT_KINDS, type AccountKind } from '../../src/platform/catalog/operation.ts';
 import type { ManualClock } from '../../src/platform/clock.ts';
 import type { Db } from '../../src/platform/db/database.ts';
+import type { Services } from '../../src/services.ts';
 import type { Client } from './http.ts';
 import type { TestServer } from './server.ts';
 

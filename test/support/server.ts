@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
-import { type App, createApp, type Ports } from '../../src/app.ts';
+import { type App, createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { type Db, openDatabase } from '../../src/platform/db/database.ts';
+import type { Ports } from '../../src/services.ts';
 import { createTestDatabase, TEST_DATABASE_TIMEOUTS } from './database.ts';
 
 export interface TestServer {

@@ -3,9 +3,10 @@
  * No database is needed: only the catalog's schemas are read.
  */
 import { writeFile } from 'node:fs/promises';
-import { createCatalog, createServices } from '../../app.ts';
+import { createCatalog } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
+import { createServices } from '../../services.ts';
 import { printGraphqlSchema } from './schema.ts';
 
 const SCHEMA_FILE = new URL('../../../schema.graphql', import.meta.url);

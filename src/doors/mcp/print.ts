@@ -3,9 +3,10 @@
  * (`npm run mcp:tools`). No database is needed: only the catalog's declarations are read.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createCatalog, createServices } from '../../app.ts';
+import { createCatalog } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
+import { createServices } from '../../services.ts';
 import { withToolListSizes } from './list-sizes.ts';
 import { toolTables } from './tools.ts';
 

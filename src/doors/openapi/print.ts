@@ -3,9 +3,10 @@
  * the default server address. No database is needed: only the catalog's schemas are read.
  */
 import { writeFile } from 'node:fs/promises';
-import { createCatalog, createServices } from '../../app.ts';
+import { createCatalog } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
+import { createServices } from '../../services.ts';
 import { API_PREFIX } from '../rest/index.ts';
 import { buildOpenApiDocument } from './document.ts';
 
