@@ -11,29 +11,32 @@
  * prepared at once, 16), OUTBOX_CONCURRENCY and OUTBOX_PER_BUSINESS (the service's, when set),
  * OUTBOX_POLL_MS (the outbox worker's fallback poll, a diagnosis knob).
  *
- * One process holds everything: the service (HTTP, the embedded broker, the outbox worker) on a
- * throwaway embedded PostgreSQL, and the DEVICES simulated devices (LockerSimulator, real clock).
- * Every site, device and parcel goes through the API: sites of 50 devices, each device registered
- * (its credential from the answer), then each parcel reserved (`POST /lockers/bookings`, round
- * robin over the sites) and deposited with its drop code, the deposit acknowledged by the
- * simulated device before the measured phase. Compartment heights differ a little per device so
- * that "the smallest free compartment" walks over every device of a site before taking a second
- * compartment of any.
+ * The service (HTTP, the embedded broker, the outbox worker) runs in this process on a throwaway
+ * embedded PostgreSQL; the DEVICES simulated devices (LockerSimulator, real clock) and the people
+ * asking for pickups run in a child process of their own (bench/lockers-load.ts), as they are
+ * other machines in life. Every site, device and parcel goes through the API: sites of 50
+ * devices, each device registered (its credential from the answer), then each parcel reserved
+ * (`POST /lockers/bookings`, round robin over the sites) and deposited with its drop code, the
+ * deposit acknowledged by the simulated device before the measured phase. Compartment heights
+ * differ a little per device so that "the smallest free compartment" walks over every device of a
+ * site before taking a second compartment of any.
  */
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { LockerSimulator } from '../src/modules/lockers/simulator.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { withoutRequestLimits } from './limits.ts';
+import type { LockersJob, LockersReport } from './lockers-load.ts';
 import { knob, percentile, say, seconds } from './support.ts';
 
 const DEVICES = knob('DEVICES', 2000);
@@ -55,7 +58,6 @@ say('Starting a throwaway PostgreSQL cluster ...');
 const cluster = await startEmbeddedPostgres({ directory, ephemeral: true });
 const handle = openDatabase(cluster.url);
 const probe = openDatabase(cluster.url, { timeouts: 'none', maxConnections: 1 });
-const simulators: LockerSimulator[] = [];
 try {
   await migrateToLatest(handle.db);
   const defaults = loadConfig({ LOG_LEVEL: 'silent' });
@@ -88,7 +90,7 @@ try {
   const publish = app.mqtt.publish.bind(app.mqtt);
   app.mqtt.publish = (topic: string, payload: string) => {
     if (topic.endsWith('/commands'))
-      publishedAt.set((JSON.parse(payload) as { id: string }).id, performance.now());
+      publishedAt.set((JSON.parse(payload) as { id: string }).id, performance.timeOrigin + performance.now());
     return publish(topic, payload);
   };
 
@@ -208,70 +210,51 @@ try {
     devices[d] = { id: registered.device.id, credential: registered.credential };
   });
 
-  // Every command any device receives, by id, with when: the measured end of the path.
-  const arrivedAt = new Map<string, number>();
-  const waiting = new Map<string, () => void>();
-  const arrived = (id: string, timeoutMs: number) =>
-    arrivedAt.has(id)
-      ? Promise.resolve(true)
-      : new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => {
-            waiting.delete(id);
-            resolve(false);
-          }, timeoutMs);
-          waiting.set(id, () => {
-            clearTimeout(timer);
-            resolve(true);
-          });
-        });
-
-  say(`Connecting ${DEVICES} simulated devices, ${CONNECT_BATCH} at a time ...`);
-  const connecting = performance.now();
-  let refused = 0;
-  for (let from = 0; from < DEVICES; from += CONNECT_BATCH) {
-    const batch = devices.slice(from, from + CONNECT_BATCH).map(async (device) => {
-      const simulator = new LockerSimulator({
-        url: brokerUrl,
-        deviceId: device.id,
-        credential: device.credential,
-        compartments: COMPARTMENTS,
-        topicPrefix: config.mqtt.topicPrefix,
-        heartbeatMs: 30_000,
-      });
-      simulator.on('command', (command) => {
-        arrivedAt.set(command.id, performance.now());
-        waiting.get(command.id)?.();
-        waiting.delete(command.id);
-      });
-      try {
-        await simulator.start();
-        simulators.push(simulator);
-      } catch (error) {
-        refused++;
-        if (refused <= 5) say(`  device ${device.id} did not connect: ${(error as Error).message}`);
-      }
-    });
-    await Promise.all(batch);
-    const done = Math.min(from + CONNECT_BATCH, DEVICES);
-    if (done % 250 === 0 || done === DEVICES)
-      say(`  connected: ${simulators.length} / ${done} (${seconds(connecting)})`);
-  }
-  const connectSeconds = (performance.now() - connecting) / 1000;
-  if (simulators.length < DEVICES) say(`  ${DEVICES - simulators.length} devices did not connect`);
-
-  say(
-    `Preparing ${PARCELS} parcels: reserved, then deposited with the drop code (the device acknowledging) ...`,
-  );
-  const parcels: Array<{ reference: string; pickup: string }> = [];
-  let lostDeposits = 0;
-  await pool(PARCELS, PREP_CONCURRENCY, 250, 'deposits sent', async (p) => {
-    const reserved = await must('/v1/lockers/bookings', { site_id: siteIds[p % SITES] }, admin);
-    const { reference } = reserved.booking;
-    const opened = await must('/v1/lockers/open', { reference, code: reserved.codes.drop_code });
-    if (!(await arrived(opened.command.id, 15_000)) && ++lostDeposits <= 5)
-      say(`  the deposit command of ${reference} did not reach its device within 15 s`);
-    parcels[p] = { reference, pickup: reserved.codes.pickup_code };
+  // The devices and the people in a process of their own (bench/lockers-load.ts).
+  const job: LockersJob = {
+    api: base,
+    broker: brokerUrl,
+    topicPrefix: config.mqtt.topicPrefix,
+    admin,
+    devices,
+    compartments: COMPARTMENTS,
+    siteIds,
+    parcels: PARCELS,
+    rate: RATE,
+    warmupSeconds: WARMUP,
+    connectBatch: CONNECT_BATCH,
+    prepConcurrency: PREP_CONCURRENCY,
+  };
+  const child = fork(fileURLToPath(new URL('./lockers-load.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
   });
+  const reports: LockersReport[] = [];
+  let heard: (() => void) | undefined;
+  child.on('message', (report: LockersReport) => {
+    if ('measuring' in report) {
+      measuring = true;
+      loop.enable();
+    }
+    reports.push(report);
+    heard?.();
+  });
+  child.once('exit', (code) => {
+    reports.push({ error: `the load generator exited (${code})` });
+    heard?.();
+  });
+  const next = async <K extends 'prepared' | 'result'>(key: K) => {
+    for (;;) {
+      const report = reports.shift();
+      if (report && 'error' in report) throw new Error(report.error);
+      if (report && key in report) return report as Extract<LockersReport, Record<K, unknown>>;
+      if (!report) await new Promise<void>((resolve) => (heard = resolve));
+    }
+  };
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  child.send({ job });
+  const { prepared } = await next('prepared');
+  const { lostDeposits, connected, connectSeconds } = prepared;
+  if (connected < DEVICES) say(`  ${DEVICES - connected} devices did not connect`);
   // Ready once the device's answer moved every booking on (occupied, no opening out).
   for (let waited = 0; ; waited += 250) {
     const { rows } = await sql<{ n: string }>`
@@ -288,65 +271,27 @@ try {
   // The outbox backlog once a second: messages due and not yet handled.
   const backlog: number[] = [];
   const sampler = setInterval(() => {
+    if (!measuring) return;
     void sql<{ n: string }>`
       SELECT count(*) AS n FROM outbox WHERE done_at IS NULL AND available_at <= now()`
       .execute(probe.db)
       .then(({ rows }) => backlog.push(Number(rows[0]!.n)))
       .catch(() => {});
   }, 1_000);
-
-  const toDevice: number[] = [];
-  const toPublish: number[] = [];
-  const answered: number[] = [];
-  const failures: Record<string, number> = {};
-  let missing = 0;
-  const loop = monitorEventLoopDelay({ resolution: 10 });
-  const run = async (from: number, count: number, measured: boolean) => {
-    const start = performance.now();
-    const inFlight: Promise<void>[] = [];
-    for (let i = 0; i < count; i++) {
-      const wait = start + (i * 1000) / RATE - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const parcel = parcels[from + i]!;
-      const sent = performance.now();
-      inFlight.push(
-        call('/v1/lockers/open', { reference: parcel.reference, code: parcel.pickup })
-          .then(async (answer) => {
-            if (measured) answered.push(performance.now() - sent);
-            if (answer.status !== 200) {
-              const code = `${answer.status} ${answer.body?.error_code ?? ''}`;
-              if (measured) failures[code] = (failures[code] ?? 0) + 1;
-              return;
-            }
-            const id = answer.body.command.id as string;
-            if (!(await arrived(id, 15_000))) return void (measured && missing++);
-            if (!measured) return;
-            toDevice.push(arrivedAt.get(id)! - sent);
-            const handed = publishedAt.get(id);
-            if (handed !== undefined) toPublish.push(handed - sent);
-          })
-          .catch((error: Error) => {
-            if (measured) failures[error.message] = (failures[error.message] ?? 0) + 1;
-          }),
-      );
-    }
-    const last = performance.now();
-    await Promise.all(inFlight);
-    return (count - 1) / ((last - start) / 1000);
-  };
-
-  const warmupCount = Math.round(RATE * WARMUP);
-  if (warmupCount > 0) {
-    say(`Warm-up: ${WARMUP} s at ${RATE} pickups/s ...`);
-    await run(0, warmupCount, false);
-  }
-  say(`Measuring: ${SECONDS} s at ${RATE} pickups/s over ${simulators.length} connected devices ...`);
-  measuring = true;
-  loop.enable();
-  const achieved = await run(warmupCount, PARCELS - warmupCount, true);
+  child.send({ go: true });
+  const { result } = await next('result');
   loop.disable();
   measuring = false;
   clearInterval(sampler);
+  child.kill();
+  const { failures, missing } = result;
+  const toDevice = result.commands.map(([, sent, arrivedAt]) => arrivedAt - sent);
+  const toPublish = result.commands.flatMap(([id, sent]) => {
+    const handed = publishedAt.get(id);
+    return handed === undefined ? [] : [handed - sent];
+  });
+  const answered = result.answered;
+  const warmupCount = Math.round(RATE * WARMUP);
 
   const sortedMs = (values: number[]) => [...values].sort((a, b) => a - b);
   const row = (name: string, values: number[]) => {
@@ -357,8 +302,8 @@ try {
   const asked = PARCELS - warmupCount;
   const failed = Object.values(failures).reduce((sum, n) => sum + n, 0);
   console.log(
-    `${simulators.length} of ${DEVICES} devices connected (${connectSeconds.toFixed(1)} s, ${CONNECT_BATCH} at a time), heartbeat 30 s; ` +
-      `${asked} pickups at ${RATE}/s asked (achieved ${achieved.toFixed(1)}/s) over ${SECONDS} s after ${WARMUP} s of warm-up; ` +
+    `${connected} of ${DEVICES} devices connected (${connectSeconds.toFixed(1)} s, ${CONNECT_BATCH} at a time), heartbeat 30 s; ` +
+      `${asked} pickups at ${RATE}/s asked (achieved ${result.achievedRate.toFixed(1)}/s) over ${SECONDS} s after ${WARMUP} s of warm-up; ` +
       `outbox concurrency ${config.outboxConcurrency}, per business ${config.outboxPerBusiness}\n`,
   );
   console.log('| measured (ms) | count | p50 | p95 | p99 | max |');
@@ -376,7 +321,7 @@ try {
     `\nFailed: ${failed}${failed > 0 ? ` ${JSON.stringify(failures)}` : ''}; commands not at the device within 15 s: ${missing}; deposits lost in preparation: ${lostDeposits}`,
   );
   console.log(
-    `Event-loop delay of the one process (service and devices), measured phase: p50 ${loopMs(50)}, p99 ${loopMs(99)}, max ${(loop.max / 1e6).toFixed(1)} ms`,
+    `Event-loop delay, measured phase: the service p50 ${loopMs(50)}, p99 ${loopMs(99)}, max ${(loop.max / 1e6).toFixed(1)} ms; the load generator p99 ${result.loopDelayP99.toFixed(1)} ms`,
   );
   console.log(`Outbox claims: ${claimed.length}, ${perClaim.toFixed(2)} messages a claim`);
   const sortedBacklog = sortedMs(backlog);
@@ -384,12 +329,9 @@ try {
     `Outbox messages due and not handled, sampled each second: median ${percentile(sortedBacklog, 50)}, max ${sortedBacklog.at(-1) ?? 0}`,
   );
   say(`Done in ${seconds(started)}.`);
-  for (const simulator of simulators) await simulator.stop().catch(() => {});
-  simulators.length = 0;
   await app.http.close();
   await app.stopBackground();
 } finally {
-  for (const simulator of simulators) await simulator.stop().catch(() => {});
   await probe.close();
   await handle.close();
   await cluster.stop();

@@ -170,6 +170,61 @@ describe('the transactional outbox', () => {
     }
   });
 
+  it("hands an urgent message to a listening worker at once, past its business's full lane", async () => {
+    const business = Number(
+      (
+        await handle.db
+          .insertInto('businesses')
+          .values({ code: 'urgent', name: 'urgent', time_zone: 'UTC', created_at: clock.now() })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    let release!: () => void;
+    const mayFinish = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const worker = new OutboxWorker(handle.db, clock, { ...slow, concurrency: 4, perBusiness: 1 }).handle(
+      'door',
+      async (m: OutboxMessage) => {
+        started.push(m.messageId);
+        if (m.messageId === 'held') await mayFinish;
+        return { done: true };
+      },
+    );
+    await worker.start(handle.pool);
+    try {
+      await enqueue(handle.db, clock, {
+        topic: 'door',
+        businessId: business,
+        payload: {},
+        messageId: 'held',
+      });
+      await eventually(() => started.includes('held'), 'the message holding the lane');
+      await enqueue(handle.db, clock, {
+        topic: 'door',
+        businessId: business,
+        payload: {},
+        messageId: 'queued',
+      });
+      await enqueue(handle.db, clock, {
+        topic: 'door',
+        businessId: business,
+        payload: {},
+        messageId: 'person-waiting',
+        urgent: true,
+      });
+      // The poll is an hour away: only the notification naming its row can bring it.
+      await eventually(() => started.includes('person-waiting'), 'the urgent message');
+      assert.deepEqual(started, ['held', 'person-waiting'], 'the lane still holds the ordinary message back');
+      release();
+      await eventually(async () => (await pending('door')) === 0, 'the rest');
+      assert.deepEqual(started, ['held', 'person-waiting', 'queued'], 'each message handled once');
+    } finally {
+      release();
+      await worker.stop();
+    }
+  });
+
   it('retries when the handler asks, with the same message id and a growing attempt count', async () => {
     const attempts: Array<[string, number]> = [];
     const worker = new OutboxWorker(handle.db, clock, slow).handle('flaky', async (m) => {

@@ -73,6 +73,8 @@ export class LockerCommands {
       businessId: command.businessId,
       messageId: `cmd_${id}`,
       payload,
+      // Someone is at the locker (or a device waits on it): not behind the business's other messages.
+      urgent: true,
     });
     return row;
   }

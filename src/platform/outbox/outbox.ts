@@ -6,6 +6,8 @@ import { type Db, jsonb, type Queryable } from '../db/database.ts';
 
 /** The channel workers LISTEN on; a NOTIFY in the writing transaction fires only if it commits. */
 const CHANNEL = 'tms_outbox';
+/** A notification naming an urgent message's row (`#42`) rather than a topic. */
+const URGENT_MARK = '#';
 
 export interface OutboxMessage {
   id: number;
@@ -31,6 +33,12 @@ export interface EnqueuedMessage {
    * worker's polling interval (2 s by default) after it. Absent: at once.
    */
   availableAt?: Date;
+  /**
+   * A person waits on it (a locker door at a pickup): workers listening claim it by its row the
+   * moment its transaction commits, outside the per-business lanes and without the claim's scan.
+   * It still waits for a free slot of the worker, and a lost notification leaves it to the poll.
+   */
+  urgent?: boolean;
 }
 
 /** Writes a message in the caller's transaction: it exists exactly when the change that caused it commits. */
@@ -49,27 +57,38 @@ export async function enqueueMany(
 ): Promise<void> {
   if (messages.length === 0) return;
   const now = clock.now();
-  const topics = [...new Set(messages.map((message) => message.topic))];
+  // A worker wakes for each topic with messages for its lanes, and for each urgent message's row.
+  const topics = [...new Set(messages.filter((message) => !message.urgent).map((message) => message.topic))];
+  const urgent = messages.filter((message) => message.urgent).map((message) => message.messageId);
   // A data-modifying WITH runs whether or not the query reads it.
   await db
     .with('written', (q) =>
-      q.insertInto('outbox').values(
-        messages.map((message) => ({
-          message_id: message.messageId,
-          topic: message.topic,
-          business_id: message.businessId,
-          payload: jsonb(message.payload),
-          created_at: now,
-          available_at: message.availableAt ?? now,
-          leased_until: null,
-          leased_by: null,
-          done_at: null,
-          last_error: null,
-        })),
-      ),
+      q
+        .insertInto('outbox')
+        .values(
+          messages.map((message) => ({
+            message_id: message.messageId,
+            topic: message.topic,
+            business_id: message.businessId,
+            payload: jsonb(message.payload),
+            created_at: now,
+            available_at: message.availableAt ?? now,
+            leased_until: null,
+            leased_by: null,
+            done_at: null,
+            last_error: null,
+          })),
+        )
+        .returning(['id', 'message_id']),
     )
     .selectFrom(sql<{ topic: string }>`unnest(${topics}::text[])`.as('topic'))
     .select(sql`pg_notify(${CHANNEL}, topic)`.as('notified'))
+    .unionAll((q) =>
+      q
+        .selectFrom('written')
+        .select(sql`pg_notify(${CHANNEL}, ${URGENT_MARK} || written.id)`.as('notified'))
+        .where('written.message_id', '=', sql<string>`ANY(${urgent}::text[])`),
+    )
     .execute();
 }
 
@@ -143,7 +162,11 @@ export class OutboxWorker {
     this.stopping = false;
     if (pool) {
       this.listener = await pool.connect();
-      this.listener.on('notification', () => this.poke());
+      this.listener.on('notification', (notification) => {
+        const payload = notification.payload ?? '';
+        if (payload.startsWith(URGENT_MARK)) this.claimUrgent(Number(payload.slice(URGENT_MARK.length)));
+        else this.poke();
+      });
       await this.listener.query(`LISTEN ${CHANNEL}`);
     }
     this.timer = setInterval(() => this.poke(), this.options.pollMs);
@@ -211,6 +234,34 @@ export class OutboxWorker {
     }
   }
 
+  /**
+   * An urgent message, claimed by its row alone (every listening worker tries; one wins), beside
+   * any claim under way. Not while full: the next free slot's claim takes it, oldest first.
+   */
+  private claimUrgent(id: number): void {
+    if (!this.running || this.stopping || !Number.isSafeInteger(id)) return;
+    if (this.inHand.size >= this.options.concurrency) return;
+    const now = this.clock.now();
+    const claiming = sql<ClaimedRow>`
+      UPDATE outbox SET leased_until = ${new Date(now.getTime() + this.options.leaseMs)},
+        leased_by = ${this.name}, attempts = attempts + 1
+      WHERE id = ${id} AND done_at IS NULL AND available_at <= ${now}
+        AND topic = ANY(${[...this.handlers.keys()]}) AND (leased_until IS NULL OR leased_until < ${now})
+      RETURNING id, message_id, topic, payload, attempts`
+      .execute(this.db)
+      .then(({ rows }) => {
+        for (const row of rows) this.begin(messageOf(row));
+      })
+      // The database is away: the message waits for the poll, like any other.
+      .catch(() => {})
+      .finally(() => {
+        this.inHand.delete(claiming);
+        this.settle();
+      });
+    // Counted in hand while claiming, so that stop() and drainOnce() wait for it.
+    this.inHand.add(claiming);
+  }
+
   /** Handles a claimed message without waiting for it: the worker goes on claiming meanwhile. */
   private begin(message: OutboxMessage): void {
     // A failure to record the outcome (the database went away) leaves the lease to run out.
@@ -244,13 +295,7 @@ export class OutboxWorker {
     const leasedUntil = new Date(now.getTime() + this.options.leaseMs);
     const topics = [...this.handlers.keys()];
     if (topics.length === 0) return [];
-    const rows = await sql<{
-      id: number;
-      message_id: string;
-      topic: string;
-      payload: unknown;
-      attempts: number;
-    }>`
+    const rows = await sql<ClaimedRow>`
       UPDATE outbox SET leased_until = ${leasedUntil}, leased_by = ${this.name}, attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM outbox WHERE id IN (
@@ -279,15 +324,7 @@ export class OutboxWorker {
       )
       RETURNING id, message_id, topic, payload, attempts`.execute(this.db);
     // Started oldest first: RETURNING gives no order of its own.
-    return rows.rows
-      .sort((a, b) => a.id - b.id)
-      .map((row) => ({
-        id: row.id,
-        messageId: row.message_id,
-        topic: row.topic,
-        payload: row.payload,
-        attempt: row.attempts,
-      }));
+    return rows.rows.sort((a, b) => a.id - b.id).map(messageOf);
   }
 
   private async process(message: OutboxMessage): Promise<void> {
@@ -310,3 +347,19 @@ export class OutboxWorker {
       .execute();
   }
 }
+
+interface ClaimedRow {
+  id: number;
+  message_id: string;
+  topic: string;
+  payload: unknown;
+  attempts: number;
+}
+
+const messageOf = (row: ClaimedRow): OutboxMessage => ({
+  id: row.id,
+  messageId: row.message_id,
+  topic: row.topic,
+  payload: row.payload,
+  attempt: row.attempts,
+});
