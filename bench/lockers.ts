@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { COMMAND_TOPIC } from '../src/modules/lockers/index.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
@@ -98,9 +99,11 @@ try {
   // long each claim takes and how many messages it brings, how long each topic's handler takes.
   const claims: number[] = [];
   const claimed: number[] = [];
+  // Commands the claim's scan took rather than their own notification (a full worker, a lost one).
+  let scannedCommands = 0;
   const handled: Record<string, number[]> = {};
   const worker = app.outbox as unknown as {
-    claim(slots: number): Promise<unknown[]>;
+    claim(slots: number): Promise<Array<{ topic: string }>>;
     handlers: Map<string, (message: unknown) => Promise<unknown>>;
   };
   const claim = worker.claim.bind(worker);
@@ -110,6 +113,7 @@ try {
     if (measuring) {
       claims.push(performance.now() - since);
       claimed.push(batch.length);
+      scannedCommands += batch.filter((message) => message.topic === COMMAND_TOPIC).length;
     }
     return batch;
   };
@@ -323,7 +327,9 @@ try {
   console.log(
     `Event-loop delay, measured phase: the service p50 ${loopMs(50)}, p99 ${loopMs(99)}, max ${(loop.max / 1e6).toFixed(1)} ms; the load generator p99 ${result.loopDelayP99.toFixed(1)} ms`,
   );
-  console.log(`Outbox claims: ${claimed.length}, ${perClaim.toFixed(2)} messages a claim`);
+  console.log(
+    `Outbox claims: ${claimed.length}, ${perClaim.toFixed(2)} messages a claim; open commands taken by a claim rather than by their own notification: ${scannedCommands}`,
+  );
   const sortedBacklog = sortedMs(backlog);
   console.log(
     `Outbox messages due and not handled, sampled each second: median ${percentile(sortedBacklog, 50)}, max ${sortedBacklog.at(-1) ?? 0}`,
