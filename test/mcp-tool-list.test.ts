@@ -100,6 +100,18 @@ describe('the tool list an agent reads', () => {
     const shared = Object.values(createOrder.inputSchema.$defs ?? {}).find((def) => def.properties?.line1);
     assert.ok(shared, 'the address is a shared definition');
     assert.equal(item.split('"line1":{').length - 1, 1, 'the address fields are written once');
+    // compare_all_carriers describes its two addresses apart (sender, recipient): still one block,
+    // each use keeping its own description beside the reference.
+    const compare = JSON.stringify(
+      (byName.get('compare_all_carriers') as { inputSchema: unknown }).inputSchema,
+    );
+    assert.match(
+      compare,
+      /"pickup":\{"\$ref":"#\/\$defs\/[^"]+","description":"The sender"\}/,
+      compare.slice(0, 400),
+    );
+    assert.match(compare, /"dropoff":\{"\$ref":"#\/\$defs\/[^"]+","description":"The recipient"\}/);
+    assert.equal(compare.split('"line1":{').length - 1, 1, 'the address fields are written once');
 
     const mcp = new Client({ name: 'test-agent', version: '1.0.0' });
     clients.push(mcp);

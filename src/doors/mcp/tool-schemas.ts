@@ -40,12 +40,19 @@ function inclusiveIntegerBounds(node: unknown): unknown {
   return { ...rest, minimum: Math.floor(exclusiveMinimum) + 1 };
 }
 
+/** A block without its description: what two uses of one shape (the sender, the recipient) share. */
+function shapeOf(schema: JsonSchema): string {
+  const { description: _description, ...shape } = schema;
+  return JSON.stringify(shape);
+}
+
 /**
- * Names every object block that appears more than once (the same JSON) in `$defs` and points to
- * it, biggest first, so each is written once.
+ * Names every object block that appears more than once (the same shape) in `$defs` and points to
+ * it, biggest first, so each is written once. Uses whose descriptions differ keep their own beside
+ * the `$ref`; one description said by every use stays in the shared block.
  */
 function shareRepeatedBlocks(body: JsonSchema, existing: Record<string, JsonSchema>): JsonSchema {
-  const counts = new Map<string, { count: number; names: Set<string> }>();
+  const counts = new Map<string, { count: number; names: Set<string>; descriptions: Set<string | undefined> }>();
   const count = (node: unknown, field: string, top: boolean) => {
     if (Array.isArray(node)) {
       for (const item of node) count(item, field, false);
@@ -54,9 +61,13 @@ function shareRepeatedBlocks(body: JsonSchema, existing: Record<string, JsonSche
     if (!node || typeof node !== 'object') return;
     const schema = node as JsonSchema;
     if (!top) {
-      const key = JSON.stringify(schema);
-      const seen = counts.get(key) ?? { count: 0, names: new Set<string>() };
-      counts.set(key, { count: seen.count + 1, names: seen.names.add(field) });
+      const key = shapeOf(schema);
+      const seen = counts.get(key) ?? { count: 0, names: new Set<string>(), descriptions: new Set<string | undefined>() };
+      counts.set(key, {
+        count: seen.count + 1,
+        names: seen.names.add(field),
+        descriptions: seen.descriptions.add(schema.description),
+      });
     }
     for (const [key, value] of Object.entries(schema)) {
       if (key === 'properties' || key === '$defs') {
@@ -69,23 +80,34 @@ function shareRepeatedBlocks(body: JsonSchema, existing: Record<string, JsonSche
   for (const [name, schema] of Object.entries(existing)) count(schema, name, false);
 
   const defs: Record<string, JsonSchema> = { ...existing };
-  const refOf = new Map<string, string>();
-  for (const [key, { count: times, names }] of [...counts].sort((a, b) => b[0].length - a[0].length)) {
+  const refOf = new Map<string, { ref: string; ownDescriptions: boolean }>();
+  const sorted = [...counts].sort((a, b) => b[0].length - a[0].length);
+  for (const [key, { count: times, names, descriptions }] of sorted) {
     if (times < 2 || key.length < SHARED_BLOCK_MIN_BYTES) continue;
     // Named by the fields it stands for: pickup_or_dropoff.
     const base = [...names].join('_or_');
     let name = base;
     for (let n = 2; name in defs; n++) name = `${base}${n}`;
-    defs[name] = JSON.parse(key) as JsonSchema;
-    refOf.set(key, `#/$defs/${name}`);
+    const [description] = descriptions;
+    const ownDescriptions = descriptions.size > 1;
+    defs[name] = {
+      ...(JSON.parse(key) as JsonSchema),
+      ...(ownDescriptions || description === undefined ? {} : { description }),
+    };
+    refOf.set(key, { ref: `#/$defs/${name}`, ownDescriptions });
   }
   if (refOf.size === 0) return Object.keys(existing).length > 0 ? { ...body, $defs: existing } : body;
 
   const replace = (node: unknown, top: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => replace(item, false));
     if (!node || typeof node !== 'object') return node;
-    const ref = top ? undefined : refOf.get(JSON.stringify(node));
-    if (ref) return { $ref: ref };
+    const shared = top ? undefined : refOf.get(shapeOf(node as JsonSchema));
+    if (shared) {
+      const { description } = node as JsonSchema;
+      return shared.ownDescriptions && description !== undefined
+        ? { $ref: shared.ref, description }
+        : { $ref: shared.ref };
+    }
     return Object.fromEntries(
       Object.entries(node).map(([key, value]) => [
         key,
