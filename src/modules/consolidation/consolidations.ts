@@ -203,7 +203,8 @@ function view(row: repo.ConsolidationRow) {
     customer_id: row.customer_user_id,
     suite_id: row.suite_id,
     state: row.state,
-    parcel_ids: row.parcel_ids,
+    // node-pg reads a bigint[] as strings.
+    parcel_ids: row.parcel_ids.map(Number),
     dropoff: row.dropoff as Address,
     residential: row.residential,
     package: row.package,
