@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GraphQLClient, gql } from 'graphql-request';
 import { PUSH_WINDOW_SECONDS } from '../src/modules/consolidation/index.ts';
 import { afterShipPush, announce, item, push, setUpForwarding, sign } from './support/consolidation.ts';
@@ -275,7 +276,10 @@ describe('consolidation: package forwarding', () => {
       }),
     );
     try {
-      const listed = (await mcp.callTool({ name: 'list_inbound_parcels', arguments: { limit: 10 } })) as {
+      const listed = (await mcp.callTool({
+        name: 'list_inbound_parcels',
+        arguments: { limit: 10 },
+      })) as CallToolResult & {
         structuredContent: { parcels: Array<{ id: number }> };
       };
       assert.deepEqual(
