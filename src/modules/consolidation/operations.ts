@@ -143,7 +143,8 @@ export function consolidationOperations(
       risk: 'low',
       tool: {
         user: 'list_inbound_parcels',
-        guide: 'Forwarded parcels: state, storage fee.',
+        guide:
+          'Forwarded inbound parcels: state, sizes, storage days and fee. Filter by customer_id or state.',
         idempotent: true,
       },
       access: CUSTOMER_READ,

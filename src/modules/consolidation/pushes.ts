@@ -49,16 +49,17 @@ export class TrackingPushes {
 
   /** Runs in the system door's context of the business the URL names: no caller. */
   async receive(ctx: OperationContext, businessId: number, body: Buffer, signature: string | undefined) {
-    const settings = await repo.settingsOf(ctx.db, businessId);
-    // An unknown business, one without a secret and a wrong signature are refused alike.
-    if (!settings?.webhook_secret || !signature || !signedWith(settings.webhook_secret, body, signature)) {
-      throw new AppError('TRACKING_PUSH_UNVERIFIED');
-    }
+    // Broken JSON is refused as on every JSON route (it is only read, nothing is done with it yet).
     let push: AfterShipPush;
     try {
       push = JSON.parse(body.toString('utf8')) as AfterShipPush;
     } catch {
-      throw new AppError('VALIDATION_FAILED', { details: { field: 'body' } });
+      throw new AppError('INVALID_JSON');
+    }
+    const settings = await repo.settingsOf(ctx.db, businessId);
+    // An unknown business, one without a secret and a wrong signature are refused alike.
+    if (!settings?.webhook_secret || !signature || !signedWith(settings.webhook_secret, body, signature)) {
+      throw new AppError('TRACKING_PUSH_UNVERIFIED');
     }
     const eventId = typeof push.event_id === 'string' ? push.event_id.slice(0, 100) : '';
     const ts = typeof push.ts === 'number' ? push.ts : Number.NaN;
