@@ -135,7 +135,7 @@ export function consolidationOperations(
     }),
     defineOperation({
       name: 'list_inbound_parcels',
-      summary: 'Inbound parcels of the suites',
+      summary: 'Inbound parcels',
       description:
         'Announced, received, consolidated and shipped parcels, oldest first, with storage days and fees.',
       tag: TAG,
@@ -143,17 +143,17 @@ export function consolidationOperations(
       risk: 'low',
       tool: {
         user: 'list_inbound_parcels',
-        guide:
-          'Forwarded inbound parcels: state, sizes, storage days and fee. Filter by customer_id or state.',
+        guide: 'Forwarded parcels with state, sizes, storage days and fee, oldest first.',
         idempotent: true,
       },
       access: CUSTOMER_READ,
       rest: { method: 'GET', path: '/v1/consolidation/parcels' },
       graphql: 'inboundParcels',
+      // Undescribed fields: the agent tool list is near its size budget (docs/consolidation.md).
       input: z.object({
-        customer_id: customerId,
+        customer_id: id.optional(),
         state: z.enum(PARCEL_STATES).optional(),
-        after_id: z.int().min(0).optional().describe('Parcels after this id'),
+        after_id: z.int().min(0).optional(),
         limit: z.int().min(1).max(MAX_LIST).default(100),
       }),
       output: z.object({ result: z.literal(true), parcels: z.array(parcelSchema) }),
