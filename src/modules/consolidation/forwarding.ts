@@ -60,7 +60,7 @@ export class Forwarding {
       input.storage_fee_per_day === undefined
         ? current.storage_fee_minor
         : toMinor(input.storage_fee_per_day, currency);
-    if (fee === null) throw new AppError('VALIDATION_FAILED', { details: { field: 'storage_fee_per_day' } });
+    if (fee === null) throw invalidField('storage_fee_per_day', 'finer_than_currency');
     const generated = input.generate_webhook_secret
       ? `fws_${randomBytes(24).toString('base64url')}`
       : undefined;
@@ -132,8 +132,7 @@ export class Forwarding {
   ) {
     const businessId = businessOf(ctx);
     const customerId = this.customerScope(ctx, input.customer_id);
-    if (customerId === undefined)
-      throw new AppError('VALIDATION_FAILED', { details: { field: 'customer_id' } });
+    if (customerId === undefined) throw invalidField('customer_id', 'required');
     const [suite] = await repo.suitesOf(ctx.db, businessId, { customerId });
     if (!suite) throw new AppError('SUITE_NOT_FOUND', { params: { suite: `customer ${customerId}` } });
     const carrier = normalCarrier(input.carrier);
@@ -382,6 +381,12 @@ export function normalCarrier(carrier: string): string {
 
 export function normalNumber(number: string): string {
   return number.replace(/\s+/g, '').toUpperCase();
+}
+
+/** A refusal of one field, in the shape of the input validation's. */
+function invalidField(field: string, code: string): AppError {
+  const fields = [{ field, code, message: field }];
+  return new AppError('VALIDATION_FAILED', { params: { fields: field }, details: { fields } });
 }
 
 function randomCode(length: number): string {
