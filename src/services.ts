@@ -290,7 +290,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
       tracking,
       (db, id) => accounts.businessExists(db, id),
     ),
-    consolidation: new ConsolidationService(clock, tracking, warehouses, shipping),
+    consolidation: new ConsolidationService(clock, tracking, warehouses, shipping, { packaging, solvers }),
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
     dispatchBoard,

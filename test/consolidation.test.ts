@@ -4,6 +4,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GraphQLClient, gql } from 'graphql-request';
+import { REPACK_ALLOWANCE_GRAMS, stacked } from '../src/modules/consolidation/consolidations.ts';
 import { PUSH_WINDOW_SECONDS } from '../src/modules/consolidation/index.ts';
 import { afterShipPush, announce, item, push, setUpForwarding, sign } from './support/consolidation.ts';
 import { createTenant, issuedToken, login, type Tenant } from './support/fixtures.ts';
@@ -167,6 +168,20 @@ describe('consolidation: package forwarding', () => {
   });
 
   it('consolidates three received parcels into one shipment with a customs declaration of every item', async () => {
+    const carton = await api.post(
+      '/api/v1/client/packaging',
+      {
+        name: 'Forwarding box L',
+        inner: { length_mm: 400, width_mm: 300, height_mm: 400 },
+        outer: { length_mm: 410, width_mm: 310, height_mm: 410 },
+        tare_grams: 400,
+        max_gross_grams: 20_000,
+        cost: 1.2,
+        currency: 'EUR',
+      },
+      { token: admin },
+    );
+    assert.equal(carton.status, 200, JSON.stringify(carton.body));
     const requested = await api.post(
       '/api/v1/consolidation/consolidations',
       { parcel_ids: parcels.map((p) => p.id), dropoff: DROPOFF },
@@ -190,12 +205,13 @@ describe('consolidation: package forwarding', () => {
       ],
     );
     assert.deepEqual(consolidation.customs.total_value, [{ currency: 'USD', amount: 137 }]);
-    // Stacked on their largest faces: 300 x 200 footprint, 100 + 110 + 120 high, 1800 g + 300 g of packing.
+    // The packing solver puts the three parcels (1800 g) in the catalog's carton (400 g).
     assert.deepEqual(consolidation.package, {
-      weight_grams: 2100,
-      length_mm: 300,
-      width_mm: 200,
-      height_mm: 330,
+      weight_grams: 2200,
+      length_mm: 410,
+      width_mm: 310,
+      height_mm: 410,
+      packaging_id: carton.body.packaging.id,
     });
     assert.ok(requested.body.quotes.length > 0, `quotes: ${JSON.stringify(requested.body)}`);
 
@@ -234,6 +250,18 @@ describe('consolidation: package forwarding', () => {
       { token: admin },
     );
     assert.equal(again.body.error_code, 'CONSOLIDATION_SHIPPED');
+  });
+
+  it('stacks the parcels on their largest faces when no catalog carton holds them all', () => {
+    const parcel = (weight_grams: number, length_mm: number, width_mm: number, height_mm: number) =>
+      ({ weight_grams, length_mm, width_mm, height_mm }) as Parameters<typeof stacked>[0][number];
+    assert.deepEqual(stacked([parcel(500, 300, 200, 100), parcel(700, 120, 250, 400)]), {
+      weight_grams: 500 + 700 + REPACK_ALLOWANCE_GRAMS,
+      length_mm: 400,
+      width_mm: 250,
+      height_mm: 100 + 120,
+      packaging_id: null,
+    });
   });
 
   it('reads inbound parcels through GraphQL', async () => {

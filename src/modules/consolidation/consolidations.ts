@@ -1,15 +1,30 @@
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
+import { toMinor } from '../../platform/money.ts';
 import type { Address } from '../orders/index.ts';
+import type { CartonSolverInput, CartonSolverOutput, PackagingCatalog, Solvers } from '../packing/index.ts';
 import type { ShippingService } from '../shipping/index.ts';
 import type { TrackingService } from '../tracking/index.ts';
 import type { Forwarding } from './forwarding.ts';
 import * as repo from './repository.ts';
 import type { ParcelItem } from './tables.ts';
 
-/** Grams the new carton and its filling add to the parcels it holds. */
+/** Grams the new carton and its filling add to the parcels it holds (without a catalog carton). */
 export const REPACK_ALLOWANCE_GRAMS = 300;
+/** How long the packing solver may look for the carton of a consolidation. */
+const PACKING_TIME_MS = 500;
+/** The parcels may fill at most this share of a catalog carton's inside (room for filling). */
+const PACKING_FILL_PERCENT = 90;
+
+export interface Carton {
+  weight_grams: number;
+  length_mm: number;
+  width_mm: number;
+  height_mm: number;
+  /** The catalog carton the packing solver chose; null: the parcels stacked (no catalog carton holds them all). */
+  packaging_id: number | null;
+}
 
 /**
  * Consolidations: a customer's received parcels repacked into one outbound shipment, with its
@@ -21,6 +36,8 @@ export class Consolidations {
     private readonly forwarding: Forwarding,
     private readonly shipping: ShippingService,
     private readonly tracking: TrackingService,
+    private readonly packaging: PackagingCatalog,
+    private readonly solvers: Solvers,
   ) {}
 
   async request(
@@ -59,7 +76,7 @@ export class Consolidations {
       parcel_ids: ids,
       dropoff: input.dropoff,
       residential: input.residential,
-      package: repack(parcels),
+      package: (await this.packed(ctx, parcels)) ?? stacked(parcels),
       customs: customsOf(parcels),
       order_id: null,
       tracking_number: null,
@@ -160,23 +177,76 @@ export class Consolidations {
       pickup,
       dropoff: row.dropoff as Address,
       residential: row.residential,
-      packages: [{ ...row.package, description: `Consolidation ${row.id}` }],
+      packages: [
+        {
+          weight_grams: row.package.weight_grams,
+          length_mm: row.package.length_mm,
+          width_mm: row.package.width_mm,
+          height_mm: row.package.height_mm,
+          description: `Consolidation ${row.id}`,
+        },
+      ],
+    };
+  }
+
+  /**
+   * The one carton of the business's packaging catalog the packing solver puts every parcel in
+   * (on its worker threads, each parcel whole); null without a catalog or when no single carton
+   * holds them all.
+   */
+  private async packed(ctx: OperationContext, parcels: repo.ParcelRow[]): Promise<Carton | null> {
+    const { packaging } = await this.packaging.list(ctx, { active: true });
+    if (packaging.length === 0) return null;
+    const size = (d: { length_mm: number; width_mm: number; height_mm: number }) => ({
+      length: d.length_mm,
+      width: d.width_mm,
+      height: d.height_mm,
+    });
+    const input: CartonSolverInput = {
+      catalog: packaging.map((carton) => ({
+        id: carton.id,
+        inner: size(carton.inner),
+        outer: size(carton.outer),
+        tareGrams: carton.tare_grams,
+        maxGrossGrams: carton.max_gross_grams,
+        costMinor: toMinor(carton.cost, carton.currency) ?? 0,
+        active: true,
+      })),
+      items: parcels.map((parcel) => ({
+        id: parcel.id,
+        dimensions: { length: parcel.length_mm!, width: parcel.width_mm!, height: parcel.height_mm! },
+        weightGrams: parcel.weight_grams!,
+        quantity: 1,
+      })),
+      targetUtilizationPercent: PACKING_FILL_PERCENT,
+      timeLimitMs: PACKING_TIME_MS,
+      seed: 1,
+    };
+    const solved = await this.solvers.run<CartonSolverOutput>('cartons', input, PACKING_TIME_MS);
+    const [only] = solved.packages;
+    if (!only || solved.packages.length > 1 || solved.unfit.length > 0) return null;
+    return {
+      weight_grams: only.grossGrams,
+      length_mm: only.outer.length,
+      width_mm: only.outer.width,
+      height_mm: only.outer.height,
+      packaging_id: only.carton.id,
     };
   }
 }
 
 /**
- * One carton for the parcels, from their measured sizes (the packing solver packs items into
- * catalog cartons; here the parcels stay whole): each lies on its largest face, the stack's
- * footprint is the largest one, its height the sum of theirs.
+ * The carton without a catalog one: the parcels, measured at receiving, stacked on their largest
+ * faces: the largest footprint, their heights summed, their weights and the allowance.
  */
-export function repack(parcels: repo.ParcelRow[]) {
+export function stacked(parcels: repo.ParcelRow[]): Carton {
   const sized = parcels.map((p) => [p.length_mm!, p.width_mm!, p.height_mm!].sort((a, b) => b - a));
   return {
     weight_grams: parcels.reduce((sum, p) => sum + p.weight_grams!, REPACK_ALLOWANCE_GRAMS),
     length_mm: Math.max(...sized.map((s) => s[0]!)),
     width_mm: Math.max(...sized.map((s) => s[1]!)),
     height_mm: sized.reduce((sum, s) => sum + s[2]!, 0),
+    packaging_id: null,
   };
 }
 

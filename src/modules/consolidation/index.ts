@@ -3,6 +3,7 @@
 
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { PackagingCatalog, Solvers } from '../packing/index.ts';
 import type { ShippingService } from '../shipping/index.ts';
 import type { TrackingService } from '../tracking/index.ts';
 import type { WarehousesService } from '../warehouses/index.ts';
@@ -23,10 +24,18 @@ export class ConsolidationService {
     tracking: TrackingService,
     warehouses: WarehousesService,
     shipping: ShippingService,
+    packing: { packaging: PackagingCatalog; solvers: Solvers },
   ) {
     this.forwarding = new Forwarding(clock, tracking, warehouses);
     this.pushes = new TrackingPushes(clock, tracking);
-    this.consolidations = new Consolidations(clock, this.forwarding, shipping, tracking);
+    this.consolidations = new Consolidations(
+      clock,
+      this.forwarding,
+      shipping,
+      tracking,
+      packing.packaging,
+      packing.solvers,
+    );
   }
 
   operations(): Operation[] {

@@ -98,7 +98,15 @@ export const consolidationSchema = z.object({
   parcel_ids: z.array(z.int()),
   dropoff: addressSchema,
   residential: z.boolean(),
-  package: z.object({ weight_grams: z.int(), length_mm: z.int(), width_mm: z.int(), height_mm: z.int() }),
+  package: z
+    .object({
+      weight_grams: z.int(),
+      length_mm: z.int(),
+      width_mm: z.int(),
+      height_mm: z.int(),
+      packaging_id: z.int().nullable().describe('The catalog carton chosen; null: the parcels stacked'),
+    })
+    .describe('The outbound carton, outside sizes and gross weight'),
   customs: z.object({
     contents_type: z.string(),
     items: z.array(itemInput.extend({ parcel_id: z.int() })),

@@ -68,7 +68,13 @@ export interface ConsolidationTables {
     parcel_ids: number[];
     dropoff: unknown;
     residential: boolean;
-    package: { weight_grams: number; length_mm: number; width_mm: number; height_mm: number };
+    package: {
+      weight_grams: number;
+      length_mm: number;
+      width_mm: number;
+      height_mm: number;
+      packaging_id: number | null;
+    };
     customs: unknown;
     order_id: number | null;
     tracking_number: string | null;
