@@ -113,9 +113,11 @@ export class Forwarding {
   }
 
   /** The suites of the business (a customer: their own), with the address to ship to. */
-  async suites(ctx: OperationContext, customerId?: number) {
+  async suites(ctx: OperationContext, input: { customer_id?: number; after_id?: number; limit: number }) {
     const rows = await repo.suitesOf(ctx.db, businessOf(ctx), {
-      customerId: this.customerScope(ctx, customerId),
+      customerId: this.customerScope(ctx, input.customer_id),
+      afterId: input.after_id,
+      limit: input.limit,
     });
     const warehouses = await this.warehouseList(ctx);
     return {

@@ -108,9 +108,13 @@ export function consolidationOperations(
       access: CUSTOMER_READ,
       rest: { method: 'GET', path: '/v1/consolidation/suites' },
       graphql: 'forwardingSuites',
-      input: z.object({ customer_id: customerId }),
+      input: z.object({
+        customer_id: customerId,
+        after_id: z.int().min(0).optional().describe('Suites after this id'),
+        limit: z.int().min(1).max(MAX_LIST).default(100),
+      }),
       output: z.object({ result: z.literal(true), suites: z.array(suiteSchema) }),
-      handler: (ctx, input) => forwarding.suites(ctx, input.customer_id),
+      handler: (ctx, input) => forwarding.suites(ctx, input),
     }),
     defineOperation({
       name: 'announce_inbound_parcel',

@@ -39,11 +39,19 @@ export function insertSuite(db: Db, row: Insertable<ConsolidationTables['forward
     .executeTakeFirst();
 }
 
-export function suitesOf(db: Db, businessId: number, filter: { customerId?: number; id?: number }) {
+export function suitesOf(
+  db: Db,
+  businessId: number,
+  filter: { customerId?: number; id?: number; afterId?: number; limit?: number },
+) {
   let query = db.selectFrom('forwarding_suites').selectAll().where('business_id', '=', businessId);
   if (filter.customerId !== undefined) query = query.where('customer_user_id', '=', filter.customerId);
   if (filter.id !== undefined) query = query.where('id', '=', filter.id);
-  return query.orderBy('id').limit(500).execute();
+  if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
+  return query
+    .orderBy('id')
+    .limit(filter.limit ?? 1)
+    .execute();
 }
 
 // ----- parcels -----
