@@ -93,6 +93,19 @@ describe('consolidation: package forwarding', () => {
     assert.deepEqual(await timeline(parcels[0]!.id), before);
   });
 
+  it('documents the webhook with its signature header and its raw JSON body', async () => {
+    const document = (await api.get('/api/openapi.json')).body;
+    const operation = document.paths['/v1/consolidation/tracking-webhooks/{business_id}/aftership'].post;
+    assert.ok(
+      operation.parameters.some(
+        (p: { name: string; in: string }) => p.name === 'aftership-hmac-sha256' && p.in === 'header',
+      ),
+      'the signature is a header parameter',
+    );
+    assert.deepEqual(Object.keys(operation.requestBody.content), ['application/json']);
+    assert.deepEqual(operation.security, []);
+  });
+
   it('puts a genuine push on the parcel timeline with the provider as source, and refuses its replay', async () => {
     const body = afterShipPush('9400100000000000000001', server.clock.now());
     const answer = await push(api, tenant.businessId, body, sign(secret, body));
