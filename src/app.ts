@@ -141,7 +141,8 @@ export function createCatalog(services: Services): Catalog {
     .register(agentOperations(services.agent, proposalSchema))
     .register(packingOperations(services.packaging, services.packingPlans))
     .register(loadingOperations(services.loadPlans))
-    .register(services.lockers.operations());
+    .register(services.lockers.operations())
+    .register(services.consolidation.operations());
 }
 
 export interface App {

@@ -16,6 +16,7 @@ import { AnalyticsRollup, AnalyticsService } from './modules/analytics/index.ts'
 import { ApprovalsService, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, IdTokenVerifier } from './modules/apps/index.ts';
 import { ChatPush, ChatService, ChatTopics } from './modules/chat/index.ts';
+import { ConsolidationService } from './modules/consolidation/index.ts';
 import { AssignmentsService, ContractorsService } from './modules/contractors/index.ts';
 import { DatasetsService } from './modules/datasets/index.ts';
 import {
@@ -112,6 +113,7 @@ export interface Services {
   solvers: WorkerPool;
   /** Locker sites and devices, their bookings, the device protocol and the ledger of handlings. */
   lockers: LockersService;
+  consolidation: ConsolidationService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -233,6 +235,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     budgets: config.graphqlBudgets,
     apiVersion: API_VERSION,
   });
+  const shipping = new ShippingService(clock, orders, tracking, documents, events);
   return {
     accounts,
     driverRegistrations: new DriverRegistrations(clock, config.login),
@@ -247,7 +250,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     payments: new PaymentsService(clock, orders, pricing, ports.paymentProvider ?? new TestPaymentProvider()),
     documents,
     proofs,
-    shipping: new ShippingService(clock, orders, tracking, documents, events),
+    shipping,
     webhooks,
     apps: new AppsService(clock, accounts, new IdTokenVerifier(config.identity)),
     approvals,
@@ -287,6 +290,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
       tracking,
       (db, id) => accounts.businessExists(db, id),
     ),
+    consolidation: new ConsolidationService(clock, tracking, warehouses, shipping, { packaging, solvers }),
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
     dispatchBoard,

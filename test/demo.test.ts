@@ -437,6 +437,20 @@ describe('demo data', () => {
     assert.match(picture.body, /stop 1/);
   });
 
+  it('has a forwarding customer with a suite and a parcel announced, tracked by AfterShip pushes', async () => {
+    const customer = await login(api, 'customer@demo.test', 'demo-pass');
+    const suites = await api.get('/api/v1/consolidation/suites', { token: customer });
+    assert.equal(suites.body.suites.length, 1, JSON.stringify(suites.body));
+    assert.match(suites.body.suites[0].address.line2, /^Suite PAR-BERCY-/);
+    const parcels = await api.get('/api/v1/consolidation/parcels', { token: customer });
+    assert.deepEqual(
+      parcels.body.parcels.map((p: { state: string; items: unknown[] }) => [p.state, p.items.length]),
+      [['announced', 2]],
+    );
+    const settings = await api.get('/api/v1/consolidation/settings', { token: admin });
+    assert.equal(settings.body.settings.webhook_secret_set, true);
+  });
+
   it('has one online rider with a fresh position: the demo driver', async () => {
     const riders = await api.get('/api/v1/client/riders', { token: admin });
     assert.equal(riders.status, 200, JSON.stringify(riders.body));

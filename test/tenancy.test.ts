@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { agentChecks } from './support/tenancy-agent.ts';
 import { boardChecks } from './support/tenancy-board.ts';
+import { consolidationChecks } from './support/tenancy-consolidation.ts';
 import { fleetChecks } from './support/tenancy-fleets.ts';
 import { lockerChecks } from './support/tenancy-lockers.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
@@ -34,6 +35,7 @@ describe('tenant isolation', () => {
     ...agentChecks,
     ...packingChecks,
     ...lockerChecks,
+    ...consolidationChecks,
   };
 
   before(async () => {

@@ -6,6 +6,7 @@ import type { AccountKind, OperationContext } from '../platform/catalog/operatio
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Services } from '../services.ts';
+import { DEMO_INBOUND, seedDemoConsolidation } from './consolidation.ts';
 import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
 import { seedDemoLockers } from './lockers.ts';
@@ -42,6 +43,8 @@ export interface DemoCredentials {
   publicMap: { id: number; link: string };
   /** The demo's locker and its device credential, for the simulated device (shown once). */
   locker: { site_id: number; device_id: number; compartments: number; credential: string };
+  /** The forwarding customer's suite and announced parcel, and the tracking webhook's secret (shown once). */
+  forwarding: { business_id: number; suite: string; parcel: string; secret: string };
 }
 
 /**
@@ -128,6 +131,11 @@ export async function seedDemo(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
     );
+    const forwarding = await seedDemoConsolidation(services, {
+      admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+      customer: demoContext(trx, clock, { userId: ids.customer, kind: 'customer', businessId }),
+      customerId: ids.customer,
+    });
     await seedDemoAgent(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
@@ -146,6 +154,7 @@ export async function seedDemo(
       },
       publicMap,
       locker,
+      forwarding,
     };
   });
 }
@@ -508,6 +517,8 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     `Maps for staff: ${baseUrl}/maps   Dispatch console: ${baseUrl}/dispatch`,
     `Locker "Gare de Lyon lockers" (device ${credentials.locker.device_id}), played by a simulated device:`,
     `  TMS_DEVICE_CREDENTIAL='${credentials.locker.credential}' npm run tms -- locker simulate --device ${credentials.locker.device_id} --compartments ${credentials.locker.compartments}`,
+    `Forwarding: ${DEMO_INBOUND.carrier} ${DEMO_INBOUND.tracking_number} announced for suite ${credentials.forwarding.suite}; AfterShip pushes go to`,
+    `  ${baseUrl}/api/v1/consolidation/tracking-webhooks/${credentials.forwarding.business_id}/aftership with secret ${credentials.forwarding.secret} (docs/consolidation.md)`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,

@@ -52,7 +52,10 @@ function shapeOf(schema: JsonSchema): string {
  * the `$ref`; one description said by every use stays in the shared block.
  */
 function shareRepeatedBlocks(body: JsonSchema, existing: Record<string, JsonSchema>): JsonSchema {
-  const counts = new Map<string, { count: number; names: Set<string>; descriptions: Set<string | undefined> }>();
+  const counts = new Map<
+    string,
+    { count: number; names: Set<string>; descriptions: Set<string | undefined> }
+  >();
   const count = (node: unknown, field: string, top: boolean) => {
     if (Array.isArray(node)) {
       for (const item of node) count(item, field, false);
@@ -62,7 +65,11 @@ function shareRepeatedBlocks(body: JsonSchema, existing: Record<string, JsonSche
     const schema = node as JsonSchema;
     if (!top) {
       const key = shapeOf(schema);
-      const seen = counts.get(key) ?? { count: 0, names: new Set<string>(), descriptions: new Set<string | undefined>() };
+      const seen = counts.get(key) ?? {
+        count: 0,
+        names: new Set<string>(),
+        descriptions: new Set<string | undefined>(),
+      };
       counts.set(key, {
         count: seen.count + 1,
         names: seen.names.add(field),

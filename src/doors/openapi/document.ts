@@ -114,15 +114,21 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     const body = binding.body;
     const bodyless = binding.method === 'GET' || binding.method === 'DELETE';
     const bytesField = body?.bytes?.field;
+    const headerOfField = new Map(
+      Object.entries(binding.headers ?? {}).map(([header, field]) => [field, header]),
+    );
     // Fields that cannot come in the body come in the query string.
     const inBody = (name: string) =>
-      !bodyless && !pathParams.includes(name) && (body?.field ? name === body.field : name !== bytesField);
+      !bodyless &&
+      !pathParams.includes(name) &&
+      !headerOfField.has(name) &&
+      (body?.field ? name === body.field : name !== bytesField);
 
     const parameters = Object.entries(properties)
       .filter(([name]) => name !== bytesField && !inBody(name))
       .map(([name, schema]) => ({
-        name,
-        in: pathParams.includes(name) ? 'path' : 'query',
+        name: headerOfField.get(name) ?? name,
+        in: pathParams.includes(name) ? 'path' : headerOfField.has(name) ? 'header' : 'query',
         required: pathParams.includes(name) || required.has(name),
         ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
         schema,

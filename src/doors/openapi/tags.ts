@@ -114,6 +114,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Standalone apps assigned to clients: the public configuration they start from, and native sign-in with an identity provider.',
   'Loading Planner':
     'Load plans for sea containers, air ULD envelopes, vans, trucks and open decks: placements in loading order, weight, balance, stacking, support and unloading order, with a picture.',
+  Consolidation:
+    "Package forwarding: customers' suites at the warehouses, pre-announced inbound parcels with their AfterShip tracking pushes, receiving with storage fees, and consolidations into one shipment with a customs declaration.",
   'Smart Locker':
     'Locker sites with their devices and compartments, bookings with one-time drop and pickup codes, openings at the locker or in the app, and the append-only ledger of handlings.',
   'Device Operations':

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest, RouteOptions } from
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { type Executor, type Invocation, validationFailed } from '../../platform/catalog/executor.ts';
-import { Representation, type RestBody } from '../../platform/catalog/operation.ts';
+import { Representation, type RestBinding, type RestBody } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
 import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
@@ -59,7 +59,7 @@ export async function registerRestDoor(
         if (binding.cache) reply.header('vary', 'Accept, Accept-Language');
         const kept = await executor.keptAnswerOf(operation, invocation);
         if (kept) invocation.answer!.version = kept.version;
-        const input = kept ? undefined : restInput(request, binding.body, readText);
+        const input = kept ? undefined : restInput(request, binding, readText);
         // A caller holding a tag of the current version needs nothing built: 304 at once.
         if (!kept && binding.etag && operation.version && headerOf(request, 'if-none-match')) {
           const version = await executor.version(operation, input, invocation);
@@ -103,6 +103,8 @@ export async function registerRestDoor(
         scope.addContentTypeParser(type, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
       }
       for (const type of body.bytes?.mediaTypes ?? []) {
+        // A signed JSON body is checked as the bytes that came: the scope's JSON parser gives way.
+        if (scope.hasContentTypeParser(type)) scope.removeContentTypeParser(type);
         scope.addContentTypeParser(type, { parseAs: 'buffer' }, (_request, bytes, done) => done(null, bytes));
       }
       if (body.unsupported) {
@@ -123,13 +125,19 @@ export async function registerRestDoor(
  */
 function restInput(
   request: FastifyRequest,
-  body: RestBody | undefined,
+  binding: RestBinding,
   readText: (values: Record<string, unknown>) => Record<string, unknown>,
 ): Record<string, unknown> {
+  const headers: Record<string, string> = {};
+  for (const [name, field] of Object.entries(binding.headers ?? {})) {
+    const value = headerOf(request, name);
+    if (value !== undefined) headers[field] = value;
+  }
   return {
-    ...bodyInput(request, body),
+    ...bodyInput(request, binding.body),
     ...readText(request.query as Record<string, unknown>),
     ...readText(request.params as Record<string, unknown>),
+    ...headers,
   };
 }
 

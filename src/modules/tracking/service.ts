@@ -419,12 +419,13 @@ export class TrackingService implements OrderStatusListener {
 
   /**
    * Appends one event another module observed (a label bought from a carrier, ...) to a
-   * package's timeline, in the caller's transaction.
+   * package's timeline, in the caller's transaction. A number that is no order's package (a
+   * forwarded inbound parcel) has no package id.
    */
   async appendEvent(
     ctx: OperationContext,
     businessId: number,
-    pkg: { id: number; trackingNumber: string },
+    pkg: { id: number | null; trackingNumber: string },
     event: Omit<IncomingEvent, 'tracking_number' | 'occurred_at'> & { occurred_at?: string },
   ): Promise<void> {
     await this.appendEvents(ctx, businessId, [{ pkg, event }]);
@@ -435,7 +436,7 @@ export class TrackingService implements OrderStatusListener {
     ctx: OperationContext,
     businessId: number,
     events: ReadonlyArray<{
-      pkg: { id: number; trackingNumber: string };
+      pkg: { id: number | null; trackingNumber: string };
       event: Omit<IncomingEvent, 'tracking_number' | 'occurred_at'> & { occurred_at?: string };
     }>,
   ): Promise<void> {

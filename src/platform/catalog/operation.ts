@@ -179,6 +179,11 @@ export interface RestBinding {
   cache?: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
   /** How the body becomes input when it is not a JSON object of input fields. */
   body?: RestBody;
+  /**
+   * Request headers that are input fields (header name in lower case -> field): a signature
+   * a provider sends beside the body it signs.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -314,4 +314,15 @@ export const de: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: 'Das Gepäcketikett {tag} gehört bereits zu einer Weitergabe dieses Unternehmens.',
   LOCKER_QUOTA_NOT_FOUND: 'Kein Schließfachkontingent {id}, das Ihr Unternehmen anbietet.',
   LUGGAGE_RELAY_NOT_FOUND: 'Keine Gepäckweitergabe {relay} in diesem Unternehmen.',
+  TRACKING_PUSH_UNVERIFIED:
+    'Diese Sendungsverfolgungs-Meldung ist nicht mit dem Webhook-Geheimnis des Unternehmens signiert.',
+  TRACKING_PUSH_REPLAYED:
+    'Diese Sendungsverfolgungs-Meldung wurde bereits empfangen oder ist zu alt: Sie wird abgelehnt.',
+  SUITE_NOT_FOUND: 'Keine Weiterleitungsadresse {suite} in diesem Unternehmen.',
+  SUITE_EXISTS: 'Dieser Kunde hat bereits die Weiterleitungsadresse {suite}.',
+  INBOUND_PARCEL_NOT_FOUND: 'Kein eingehendes Paket {parcel} hier.',
+  INBOUND_PARCEL_EXISTS: 'Das Paket {carrier} {number} ist bereits angekündigt.',
+  INBOUND_PARCEL_STATE: 'Das Paket {parcel} ist {state}: Das ist jetzt nicht möglich.',
+  CONSOLIDATION_NOT_FOUND: 'Keine Zusammenlegung {id} hier.',
+  CONSOLIDATION_SHIPPED: 'Die Zusammenlegung {id} ist bereits versandt.',
 };

@@ -282,4 +282,13 @@ export const en: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: 'Bag tag {tag} is already on a relay of this business.',
   LOCKER_QUOTA_NOT_FOUND: 'No locker quota {id} that your business offers.',
   LUGGAGE_RELAY_NOT_FOUND: 'No luggage relay {relay} in this business.',
+  TRACKING_PUSH_UNVERIFIED: "This tracking push is not signed with the business's webhook secret.",
+  TRACKING_PUSH_REPLAYED: 'This tracking push was received before, or is too old: it is refused.',
+  SUITE_NOT_FOUND: 'No forwarding suite {suite} in this business.',
+  SUITE_EXISTS: 'This customer already has the suite {suite}.',
+  INBOUND_PARCEL_NOT_FOUND: 'No inbound parcel {parcel} here.',
+  INBOUND_PARCEL_EXISTS: 'The parcel {carrier} {number} is already announced.',
+  INBOUND_PARCEL_STATE: 'The parcel {parcel} is {state}: that is not possible now.',
+  CONSOLIDATION_NOT_FOUND: 'No consolidation {id} here.',
+  CONSOLIDATION_SHIPPED: 'The consolidation {id} is shipped already.',
 };

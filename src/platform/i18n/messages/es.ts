@@ -299,4 +299,15 @@ export const es: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: 'La etiqueta de equipaje {tag} ya está en un relevo de esta empresa.',
   LOCKER_QUOTA_NOT_FOUND: 'No hay ningún cupo de taquillas {id} ofrecido por su empresa.',
   LUGGAGE_RELAY_NOT_FOUND: 'No hay ningún relevo de equipaje {relay} en esta empresa.',
+  TRACKING_PUSH_UNVERIFIED:
+    'Esta notificación de seguimiento no está firmada con el secreto de webhook de la empresa.',
+  TRACKING_PUSH_REPLAYED:
+    'Esta notificación de seguimiento ya se recibió o es demasiado antigua: se rechaza.',
+  SUITE_NOT_FOUND: 'No hay ninguna dirección de reenvío {suite} en esta empresa.',
+  SUITE_EXISTS: 'Este cliente ya tiene la dirección de reenvío {suite}.',
+  INBOUND_PARCEL_NOT_FOUND: 'No hay ningún paquete entrante {parcel} aquí.',
+  INBOUND_PARCEL_EXISTS: 'El paquete {carrier} {number} ya está anunciado.',
+  INBOUND_PARCEL_STATE: 'El paquete {parcel} está {state}: ahora no es posible.',
+  CONSOLIDATION_NOT_FOUND: 'No hay ninguna consolidación {id} aquí.',
+  CONSOLIDATION_SHIPPED: 'La consolidación {id} ya está enviada.',
 };

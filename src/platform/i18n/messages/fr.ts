@@ -311,4 +311,15 @@ export const fr: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: 'L’étiquette de bagage {tag} est déjà sur un relais de cette entreprise.',
   LOCKER_QUOTA_NOT_FOUND: 'Aucun quota de consignes {id} proposé par votre entreprise.',
   LUGGAGE_RELAY_NOT_FOUND: 'Aucun relais de bagages {relay} dans cette entreprise.',
+  TRACKING_PUSH_UNVERIFIED:
+    'Cette notification de suivi n’est pas signée avec le secret de webhook de l’entreprise.',
+  TRACKING_PUSH_REPLAYED:
+    'Cette notification de suivi a déjà été reçue, ou elle est trop ancienne : elle est refusée.',
+  SUITE_NOT_FOUND: 'Aucune adresse de réexpédition {suite} dans cette entreprise.',
+  SUITE_EXISTS: 'Ce client a déjà l’adresse de réexpédition {suite}.',
+  INBOUND_PARCEL_NOT_FOUND: 'Aucun colis entrant {parcel} ici.',
+  INBOUND_PARCEL_EXISTS: 'Le colis {carrier} {number} est déjà annoncé.',
+  INBOUND_PARCEL_STATE: 'Le colis {parcel} est {state} : ce n’est pas possible pour le moment.',
+  CONSOLIDATION_NOT_FOUND: 'Aucun regroupement {id} ici.',
+  CONSOLIDATION_SHIPPED: 'Le regroupement {id} est déjà expédié.',
 };

@@ -250,4 +250,13 @@ export const zhHans: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: '行李牌 {tag} 已在本企业的接力中。',
   LOCKER_QUOTA_NOT_FOUND: '贵企业没有提供智能柜配额 {id}。',
   LUGGAGE_RELAY_NOT_FOUND: '本企业没有行李接力 {relay}。',
+  TRACKING_PUSH_UNVERIFIED: '此跟踪推送未使用企业的 Webhook 密钥签名。',
+  TRACKING_PUSH_REPLAYED: '此跟踪推送已收到过或已过期，已被拒绝。',
+  SUITE_NOT_FOUND: '此企业中没有转运地址 {suite}。',
+  SUITE_EXISTS: '该客户已有转运地址 {suite}。',
+  INBOUND_PARCEL_NOT_FOUND: '此处没有入库包裹 {parcel}。',
+  INBOUND_PARCEL_EXISTS: '包裹 {carrier} {number} 已预报。',
+  INBOUND_PARCEL_STATE: '包裹 {parcel} 状态为 {state}，现在无法进行该操作。',
+  CONSOLIDATION_NOT_FOUND: '此处没有合箱 {id}。',
+  CONSOLIDATION_SHIPPED: '合箱 {id} 已发货。',
 };

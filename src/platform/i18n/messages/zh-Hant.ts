@@ -250,4 +250,13 @@ export const zhHant: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: '行李牌 {tag} 已在本企業的接力中。',
   LOCKER_QUOTA_NOT_FOUND: '貴企業沒有提供智慧櫃配額 {id}。',
   LUGGAGE_RELAY_NOT_FOUND: '本企業沒有行李接力 {relay}。',
+  TRACKING_PUSH_UNVERIFIED: '此追蹤推送未使用企業的 Webhook 密鑰簽署。',
+  TRACKING_PUSH_REPLAYED: '此追蹤推送已收過或已過期，已被拒絕。',
+  SUITE_NOT_FOUND: '此企業中沒有轉運地址 {suite}。',
+  SUITE_EXISTS: '該客戶已有轉運地址 {suite}。',
+  INBOUND_PARCEL_NOT_FOUND: '此處沒有入庫包裹 {parcel}。',
+  INBOUND_PARCEL_EXISTS: '包裹 {carrier} {number} 已預報。',
+  INBOUND_PARCEL_STATE: '包裹 {parcel} 狀態為 {state}，現在無法進行該操作。',
+  CONSOLIDATION_NOT_FOUND: '此處沒有合箱 {id}。',
+  CONSOLIDATION_SHIPPED: '合箱 {id} 已出貨。',
 };
