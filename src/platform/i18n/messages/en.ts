@@ -282,4 +282,13 @@ export const en: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: 'Bag tag {tag} is already on a relay of this business.',
   LOCKER_QUOTA_NOT_FOUND: 'No locker quota {id} that your business offers.',
   LUGGAGE_RELAY_NOT_FOUND: 'No luggage relay {relay} in this business.',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: 'No third-party delivery connection {id} in this business.',
+  THIRD_PARTY_ORDER_NOT_FOUND: 'No provider order {id} in this business.',
+  THIRD_PARTY_ORDER_DECIDED: 'Provider order {id} is already {state}.',
+  THIRD_PARTY_DEADLINE_PASSED:
+    'Provider order {id} had to be accepted or rejected by {accept_by}: too late now.',
+  THIRD_PARTY_PUSH_REFUSED: 'This push is not signed with the push token of an active connection.',
+  THIRD_PARTY_URL_REFUSED: 'This provider URL may not be called: {reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: 'No provider adapter named {adapter}.',
+  THIRD_PARTY_PROVIDER_FAILED: 'The provider {provider} did not take it: {reason}',
 };

@@ -311,4 +311,13 @@ export const fr: ErrorMessages = {
   LUGGAGE_TAG_TAKEN: 'L’étiquette de bagage {tag} est déjà sur un relais de cette entreprise.',
   LOCKER_QUOTA_NOT_FOUND: 'Aucun quota de consignes {id} proposé par votre entreprise.',
   LUGGAGE_RELAY_NOT_FOUND: 'Aucun relais de bagages {relay} dans cette entreprise.',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: 'Aucune connexion de livraison tierce {id} dans cette entreprise.',
+  THIRD_PARTY_ORDER_NOT_FOUND: 'Aucune commande de fournisseur {id} dans cette entreprise.',
+  THIRD_PARTY_ORDER_DECIDED: 'La commande de fournisseur {id} est déjà {state}.',
+  THIRD_PARTY_DEADLINE_PASSED:
+    'La commande de fournisseur {id} devait être acceptée ou refusée avant {accept_by} : trop tard.',
+  THIRD_PARTY_PUSH_REFUSED: "Cet envoi ne porte pas le jeton d'envoi d'une connexion active.",
+  THIRD_PARTY_URL_REFUSED: 'Cette URL de fournisseur ne peut pas être appelée : {reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: 'Aucun adaptateur de fournisseur nommé {adapter}.',
+  THIRD_PARTY_PROVIDER_FAILED: "Le fournisseur {provider} ne l'a pas pris en compte : {reason}",
 };
