@@ -29,12 +29,14 @@ export class CredentialVault {
     const cipher = createCipheriv('aes-256-gcm', await this.key(), iv);
     cipher.setAAD(Buffer.from(String(connectionId)));
     const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [VERSION, iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.');
+    return [VERSION, ...[iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url'))].join(
+      '.',
+    );
   }
 
   async open(sealed: string, connectionId: number): Promise<string> {
     const [version, iv, tag, data] = sealed.split('.');
-    if (Buffer.from(version ?? '', 'base64url').toString() !== VERSION || !iv || !tag || !data)
+    if (version !== VERSION || !iv || !tag || !data)
       throw new Error('Not a sealed credential of this service');
     const decipher = createDecipheriv('aes-256-gcm', await this.key(), Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(String(connectionId)));

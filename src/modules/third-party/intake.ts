@@ -120,7 +120,7 @@ export class ThirdPartyIntake {
     if (!row?.active || !timingSafeEqual(given, Buffer.from(row.push_token_hash)))
       throw new AppError('THIRD_PARTY_PUSH_REFUSED');
     const provider = await this.connections.providerOf(row);
-    const read = provider.readPushed({ orders });
+    const read = provider.readOrders(orders);
     const report = emptyReport();
     add(report, await this.take(ctx.db, row, read.orders, read.unreadable));
     add(report, await this.decidePending(ctx.db, row, provider));

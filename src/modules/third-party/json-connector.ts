@@ -41,15 +41,14 @@ export class JsonConnector implements DeliveryProvider {
       throw new ProviderFailed('The provider answered the pull with something other than JSON', false);
     }
     const next = resolvePointer(document, this.mapping.cursor_pointer);
+    const listed = resolvePointer(document, this.mapping.orders_pointer);
     return {
-      ...this.readPushed(document),
+      ...this.readOrders(Array.isArray(listed) ? listed : []),
       nextCursor: next === undefined || next === null ? null : String(next),
     };
   }
 
-  readPushed(document: unknown): Pick<PullPage, 'orders' | 'unreadable'> {
-    const listed = resolvePointer(document, this.mapping.orders_pointer);
-    if (!Array.isArray(listed)) return { orders: [], unreadable: [] };
+  readOrders(listed: unknown[]): Pick<PullPage, 'orders' | 'unreadable'> {
     const orders: ProviderOrder[] = [];
     const unreadable: UnreadableOrder[] = [];
     for (const item of listed) {

@@ -57,8 +57,8 @@ export interface DeliveryProvider {
   accept(providerOrderId: string): Promise<void>;
   reject(providerOrderId: string, reason: string): Promise<void>;
   pushStatus(providerOrderId: string, update: StatusUpdate): Promise<void>;
-  /** The orders of a document the provider pushed to us, read as a pull's page would be. */
-  readPushed(document: unknown): Pick<PullPage, 'orders' | 'unreadable'>;
+  /** Orders in the provider's own shape (pushed to us), read as a pull's page reads them. */
+  readOrders(orders: unknown[]): Pick<PullPage, 'orders' | 'unreadable'>;
 }
 
 /** What a connection gives its adapter. */

@@ -30,9 +30,7 @@ const optionalFields = Object.fromEntries(
 ) as Record<MappedField, z.ZodOptional<typeof pointer>>;
 
 export const mappingSchema = z.object({
-  orders_pointer: pointer
-    .default('/orders')
-    .describe('Where the list of orders is in a pull answer or a push'),
+  orders_pointer: pointer.default('/orders').describe('Where the list of orders is in a pull answer'),
   cursor_pointer: pointer.default('/next_cursor').describe('Where the next cursor is in a pull answer'),
   // Strict: a misspelt field name is refused rather than silently never filled.
   fields: z
