@@ -13,6 +13,7 @@ import { riderChecks } from './support/tenancy-riders.ts';
 import { routeChecks } from './support/tenancy-routes.ts';
 import { shippingWarehouseChecks } from './support/tenancy-shipping-warehouses.ts';
 import { suggestionChecks } from './support/tenancy-suggestions.ts';
+import { thirdPartyChecks } from './support/tenancy-third-party.ts';
 
 /**
  * Business A's data must be out of reach of every token of business B. Each operation that needs
@@ -34,6 +35,7 @@ describe('tenant isolation', () => {
     ...agentChecks,
     ...packingChecks,
     ...lockerChecks,
+    ...thirdPartyChecks,
   };
 
   before(async () => {
