@@ -167,7 +167,7 @@ export function thirdPartyOperations(
       risk: 'low',
       tool: {
         user: 'list_third_party_orders',
-        guide: 'Provider orders: state, accept_by deadline, local order.',
+        guide: 'Orders from delivery providers: state, accept_by deadline, local order.',
         idempotent: true,
       },
       access: READ,
