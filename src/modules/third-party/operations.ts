@@ -159,7 +159,7 @@ export function thirdPartyOperations(
     }),
     defineOperation({
       name: 'list_third_party_orders',
-      summary: 'Orders handed over by third-party delivery providers',
+      summary: 'Third-party provider orders',
       description:
         'Newest first, by connection or state (pending ones show their `accept_by` deadline), with the local order each accepted one became.',
       tag: TAG,
@@ -167,7 +167,7 @@ export function thirdPartyOperations(
       risk: 'low',
       tool: {
         user: 'list_third_party_orders',
-        guide: 'Orders from delivery providers: state, accept_by deadline, local order.',
+        guide: 'Orders from delivery providers: state, deadline, local order id.',
         idempotent: true,
       },
       access: READ,
