@@ -74,7 +74,9 @@ export class StatusSync implements OrderStatusListener {
           .selectFrom('third_party_orders')
           .selectAll()
           .where('id', '=', push.third_party_order_id)
-          .forUpdate()
+          // NO KEY UPDATE: a status change recording its push (a key-share lock through its foreign key)
+          // never waits on a send in flight; two senders of one order still exclude each other.
+          .forNoKeyUpdate()
           .skipLocked()
           .executeTakeFirst();
         if (!held) {
