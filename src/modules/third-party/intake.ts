@@ -47,13 +47,14 @@ export class ThirdPartyIntake {
   // ----- pulling -----
 
   /**
-   * One tick of the background loop: every connection whose pull is due, one after another. A
-   * provider that fails backs off (its next pull later each time) and never stops the others.
+   * One tick of the background loop: every connection whose pull is due. A provider that fails
+   * backs off (its next pull later each time) and never stops the others.
    */
   async pullDue(db: Db): Promise<number> {
     const now = this.clock.now();
     const due = await repo.claimDue(db, now, new Date(now.getTime() + PULL_LEASE_MS), CONNECTIONS_PER_TICK);
-    for (const connection of due) await this.pullConnection(db, connection).catch(() => {});
+    // Side by side: a provider slow to answer (up to its time limit) delays no other.
+    await Promise.allSettled(due.map((connection) => this.pullConnection(db, connection)));
     return due.length;
   }
 
@@ -106,7 +107,8 @@ export class ThirdPartyIntake {
       next_pull_at: new Date(now.getTime() + wait),
       ...(failed ? { last_error: failed.slice(0, 500), last_error_at: now } : { last_success_at: now }),
     });
-    if (provider) add(report, await this.decidePending(db, row, provider));
+    // A provider that failed the pull would fail the accepts too: they wait for the next pull.
+    if (provider && !failed) add(report, await this.decidePending(db, row, provider));
     return { ...report, failed };
   }
 
