@@ -231,6 +231,26 @@ describe('third-party delivery', () => {
     assert.equal(again.body.error_code, 'THIRD_PARTY_ORDER_DECIDED');
   });
 
+  it('previews an accept as a dry run: the provider hears nothing and the order stays pending', async () => {
+    const provider = await newProvider();
+    offer(provider);
+    const { connection } = await connect(provider);
+    await pull(connection.id);
+    const [pending] = await providerOrders(connection.id);
+    const preview = await api.post(
+      `/api/v1/third-party/orders/${pending!.id}/accept`,
+      {},
+      { token: admin, headers: { 'x-dry-run': '1' } },
+    );
+    assert.equal(preview.status, 200, JSON.stringify(preview.body));
+    assert.equal(preview.body.dry_run, true);
+    assert.equal(preview.body.provider_order.state, 'accepted', 'what would happen');
+    assert.match(JSON.stringify(preview.body.skipped_effects), /accept P-\d+ at Stand-in/);
+    assert.equal(provider.answered('accept').length, 0, 'the provider heard nothing');
+    assert.equal((await providerOrders(connection.id))[0]!.state, 'pending');
+    assert.equal(await localOrdersOf(connection.id), 0, 'no local order kept');
+  });
+
   it('accepts an in-area order and rejects an out-of-area one by the rules, within daily capacity', async () => {
     const provider = await newProvider();
     const paris = offer(provider);
