@@ -52,6 +52,7 @@ import { OFFER_EXPIRY_TOPIC, ridersOperations } from './modules/riders/index.ts'
 import { shippingOperations } from './modules/shipping/index.ts';
 import { skillsOperations } from './modules/skills/index.ts';
 import { type Capabilities, systemOperations } from './modules/system/index.ts';
+import { STATUS_PUSH_TOPIC as THIRD_PARTY_STATUS_TOPIC } from './modules/third-party/index.ts';
 import {
   FORMAT_NAMES,
   INCIDENT_REASONS,
@@ -142,7 +143,8 @@ export function createCatalog(services: Services): Catalog {
     .register(packingOperations(services.packaging, services.packingPlans))
     .register(loadingOperations(services.loadPlans))
     .register(services.lockers.operations())
-    .register(services.consolidation.operations());
+    .register(services.consolidation.operations())
+    .register(services.thirdParty.operations());
 }
 
 export interface App {
@@ -234,6 +236,8 @@ export async function createApp(
   outbox.handle(PLACING_TOPIC, services.datasets.placer(db));
   // An offer wave's deadline: its open offers expire and the next wave goes out (within the poll, 2 s).
   outbox.handle(OFFER_EXPIRY_TOPIC, services.riders.instant.expiryHandler(db));
+  // Status changes of accepted provider orders, back to their provider in order per order.
+  outbox.handle(THIRD_PARTY_STATUS_TOPIC, services.thirdParty.statusSync.sender(db));
   const embedded = config.mqtt.url
     ? undefined
     : new EmbeddedBroker(routedPolicy([services.lockers.link.policy(db)], services.chatPush.policy(db)), {
@@ -276,6 +280,7 @@ export async function createApp(
   });
   let pruning: NodeJS.Timeout | undefined;
   let overdueCommands: NodeJS.Timeout | undefined;
+  let providerPulls: NodeJS.Timeout | undefined;
   return {
     http,
     services,
@@ -306,10 +311,22 @@ export async function createApp(
         1_000,
       );
       overdueCommands.unref();
+      // Third-party providers whose pull is due are pulled each second; a down one backs off on its own.
+      let pulling = false;
+      providerPulls = setInterval(() => {
+        if (pulling) return;
+        pulling = true;
+        void services.thirdParty.intake
+          .pullDue(db)
+          .catch(() => {})
+          .finally(() => (pulling = false));
+      }, 1_000);
+      providerPulls.unref();
     },
     stopBackground: async () => {
       clearInterval(pruning);
       clearInterval(overdueCommands);
+      clearInterval(providerPulls);
       await services.cacheInvalidation.stop();
       await services.boardFeed.stop();
       await outbox.stop();

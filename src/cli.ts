@@ -368,5 +368,36 @@ function buildProgram(io: CliIo): Command {
       },
     );
 
+  const thirdParty = program
+    .command('third-party')
+    .description('Third-party delivery providers (docs/third-party.md)');
+  thirdParty
+    .command('stand-in')
+    .description("Run the stand-in provider the demo's connection pulls from, until Ctrl-C")
+    .option('--port <port>', 'port to listen on', positiveInteger, 4610)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--orders <n>', 'orders on offer at start, due within 15 minutes', positiveInteger, 3)
+    .action(async (options: { port: number; host: string; orders: number }) => {
+      const { DEMO_STAND_IN_CREDENTIAL, demoStandInOrders, startStandInProvider } = await import(
+        './demo/third-party.ts'
+      );
+      const provider = await startStandInProvider({ ...options, credential: DEMO_STAND_IN_CREDENTIAL });
+      provider.orders.push(...demoStandInOrders(new Date(), options.orders));
+      say(`Stand-in provider at ${provider.url} with ${provider.orders.length} orders; Ctrl-C stops it.`);
+      let seen = 0;
+      const report = setInterval(() => {
+        for (const call of provider.calls.slice(seen))
+          say(`${new Date().toISOString()} ${call.method} ${call.path}`);
+        seen = provider.calls.length;
+      }, 500);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      clearInterval(report);
+      await provider.close();
+      say('Stopped.');
+    });
+
   return program;
 }

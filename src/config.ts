@@ -41,6 +41,10 @@ const environmentSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   WEBHOOK_LOG_RETENTION_DAYS: integer(1, 3650).default(30),
+  THIRD_PARTY_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  THIRD_PARTY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  THIRD_PARTY_TIMEOUT_MS: integer(100, 60_000).default(10_000),
+  THIRD_PARTY_CREDENTIAL_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
@@ -158,6 +162,8 @@ export interface Config {
   metricsToken: string | undefined;
   login: LoginLimits;
   webhooks: WebhookSettings;
+  /** Third-party delivery providers: which addresses their connectors may call, and the key sealing their credentials. */
+  thirdParty: ThirdPartySettings;
   /** How long a claimed outbox message stays leased before another worker may take it over. */
   outboxLeaseMs: number;
   /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
@@ -223,6 +229,11 @@ export interface GeocoderSettings extends OutboundRules {
 /** Outbound webhook deliveries: which addresses they may reach, how long they wait, how long logs stay. */
 export interface WebhookSettings extends OutboundRules {
   logRetentionDays: number;
+}
+
+export interface ThirdPartySettings extends OutboundRules {
+  /** THIRD_PARTY_CREDENTIAL_KEY; absent: one generated once and kept in dataDir. */
+  credentialKey: string | undefined;
 }
 
 /** Brute-force protection of sign-in (POST /v1/user/login, app sign-in) and of driver sign-up. */
@@ -309,6 +320,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       logRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
+    },
+    thirdParty: {
+      allow: {
+        loopback: e.THIRD_PARTY_ALLOW_LOOPBACK === 'true',
+        privateNetworks: e.THIRD_PARTY_ALLOW_PRIVATE === 'true',
+      },
+      timeoutMs: e.THIRD_PARTY_TIMEOUT_MS,
+      credentialKey: e.THIRD_PARTY_CREDENTIAL_KEY,
     },
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,

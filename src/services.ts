@@ -41,6 +41,7 @@ import { ProofsService } from './modules/proofs/index.ts';
 import { RidersService } from './modules/riders/index.ts';
 import { ShippingService } from './modules/shipping/index.ts';
 import { SkillsService } from './modules/skills/index.ts';
+import { ThirdPartyService } from './modules/third-party/index.ts';
 import { TrackingService } from './modules/tracking/index.ts';
 import { WarehousesService } from './modules/warehouses/index.ts';
 import { WebhooksService } from './modules/webhooks/index.ts';
@@ -114,6 +115,8 @@ export interface Services {
   /** Locker sites and devices, their bookings, the device protocol and the ledger of handlings. */
   lockers: LockersService;
   consolidation: ConsolidationService;
+  /** Third-party delivery providers: their orders pulled or pushed in, accepted, and their statuses sent back. */
+  thirdParty: ThirdPartyService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -230,6 +233,13 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // The packing and loading solvers run on threads of their own, never on the event loop.
   const solvers = new WorkerPool(workerEntry('solver-worker'), { threads: config.solverThreads });
   const packaging = new PackagingCatalog(clock);
+  const thirdParty = new ThirdPartyService(clock, accounts, orders, {
+    outbound: config.thirdParty,
+    credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  // A status change of an accepted provider order is queued for its provider in the change's transaction.
+  orders.journal.onStatusChange(thirdParty.statusSync);
   const apiSurface = new CatalogSurface({
     publicBaseUrl: config.publicBaseUrl,
     budgets: config.graphqlBudgets,
@@ -298,6 +308,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     boardFeed: new BoardFeed(dispatchBoard),
     riders,
     agent,
+    thirdParty,
   };
 }
 

@@ -14,6 +14,7 @@ import { riderChecks } from './support/tenancy-riders.ts';
 import { routeChecks } from './support/tenancy-routes.ts';
 import { shippingWarehouseChecks } from './support/tenancy-shipping-warehouses.ts';
 import { suggestionChecks } from './support/tenancy-suggestions.ts';
+import { thirdPartyChecks } from './support/tenancy-third-party.ts';
 
 /**
  * Business A's data must be out of reach of every token of business B. Each operation that needs
@@ -36,6 +37,7 @@ describe('tenant isolation', () => {
     ...packingChecks,
     ...lockerChecks,
     ...consolidationChecks,
+    ...thirdPartyChecks,
   };
 
   before(async () => {

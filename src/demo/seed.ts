@@ -11,6 +11,7 @@ import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
 import { seedDemoLockers } from './lockers.ts';
 import { seedDemoPacking } from './packing.ts';
+import { seedDemoThirdParty } from './third-party.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
 export const DEMO_APP_CODE = 'courier';
@@ -144,6 +145,10 @@ export async function seedDemo(
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       rider: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
     });
+    await seedDemoThirdParty(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     return {
       business: DEMO_BUSINESS_CODE,
       password,

@@ -39,9 +39,15 @@ export const appOfA = 'tenancy-app';
 /** The two businesses and what A owns before any check runs. */
 async function setUp(): Promise<void> {
   // Loopback allowed for webhooks: A's receiver is a closed local port, so its delivery fails fast.
-  const { webhooks } = loadConfig({ LOG_LEVEL: 'silent' });
+  // Loopback allowed for third-party providers too: A's stand-in provider listens there.
+  const { webhooks, thirdParty } = loadConfig({ LOG_LEVEL: 'silent' });
   server = await startTestServer({
     webhooks: { ...webhooks, allow: { ...webhooks.allow, loopback: true } },
+    thirdParty: {
+      ...thirdParty,
+      allow: { ...thirdParty.allow, loopback: true },
+      credentialKey: 'k'.repeat(40),
+    },
   });
   api = client(server.baseUrl);
   a = await createTenant(server.db, server.app.services, 'alpha');

@@ -124,6 +124,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Parcels sent from a locker: orders of the device_order family with a compartment to drop them in.',
   'Locker Resale':
     "Compartments of an operator's sites offered to other businesses: a quota per size class at a price per period.",
+  ThirdPartyDelivery:
+    'Connections to delivery providers that hand orders to the fleet: orders pulled on a cursor or pushed, accepted or rejected before their deadline by rules or a dispatcher, and status changes sent back.',
   'Luggage Relay': 'A bag relayed between sites in hops, a compartment at each, with its chain of custody.',
   'Locker Storage': 'Short-term storage periods sold at the kiosk, read-only, with their history.',
   'Packing Plans':

@@ -325,4 +325,13 @@ export const de: ErrorMessages = {
   INBOUND_PARCEL_STATE: 'Das Paket {parcel} ist {state}: Das ist jetzt nicht möglich.',
   CONSOLIDATION_NOT_FOUND: 'Keine Zusammenlegung {id} hier.',
   CONSOLIDATION_SHIPPED: 'Die Zusammenlegung {id} ist bereits versandt.',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: 'Keine Drittanbieter-Lieferverbindung {id} in diesem Unternehmen.',
+  THIRD_PARTY_ORDER_NOT_FOUND: 'Kein Anbieterauftrag {id} in diesem Unternehmen.',
+  THIRD_PARTY_ORDER_DECIDED: 'Anbieterauftrag {id} ist bereits {state}.',
+  THIRD_PARTY_DEADLINE_PASSED:
+    'Anbieterauftrag {id} musste bis {accept_by} angenommen oder abgelehnt werden: jetzt zu spät.',
+  THIRD_PARTY_PUSH_REFUSED: 'Diese Übermittlung trägt nicht das Push-Token einer aktiven Verbindung.',
+  THIRD_PARTY_URL_REFUSED: 'Diese Anbieter-URL darf nicht aufgerufen werden: {reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: 'Kein Anbieteradapter namens {adapter}.',
+  THIRD_PARTY_PROVIDER_FAILED: 'Der Anbieter {provider} hat es nicht angenommen: {reason}',
 };

@@ -291,4 +291,13 @@ export const en: ErrorMessages = {
   INBOUND_PARCEL_STATE: 'The parcel {parcel} is {state}: that is not possible now.',
   CONSOLIDATION_NOT_FOUND: 'No consolidation {id} here.',
   CONSOLIDATION_SHIPPED: 'The consolidation {id} is shipped already.',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: 'No third-party delivery connection {id} in this business.',
+  THIRD_PARTY_ORDER_NOT_FOUND: 'No provider order {id} in this business.',
+  THIRD_PARTY_ORDER_DECIDED: 'Provider order {id} is already {state}.',
+  THIRD_PARTY_DEADLINE_PASSED:
+    'Provider order {id} had to be accepted or rejected by {accept_by}: too late now.',
+  THIRD_PARTY_PUSH_REFUSED: 'This push is not signed with the push token of an active connection.',
+  THIRD_PARTY_URL_REFUSED: 'This provider URL may not be called: {reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: 'No provider adapter named {adapter}.',
+  THIRD_PARTY_PROVIDER_FAILED: 'The provider {provider} did not take it: {reason}',
 };

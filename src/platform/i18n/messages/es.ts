@@ -310,4 +310,13 @@ export const es: ErrorMessages = {
   INBOUND_PARCEL_STATE: 'El paquete {parcel} está {state}: ahora no es posible.',
   CONSOLIDATION_NOT_FOUND: 'No hay ninguna consolidación {id} aquí.',
   CONSOLIDATION_SHIPPED: 'La consolidación {id} ya está enviada.',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: 'No hay ninguna conexión de entrega de terceros {id} en esta empresa.',
+  THIRD_PARTY_ORDER_NOT_FOUND: 'No hay ningún pedido de proveedor {id} en esta empresa.',
+  THIRD_PARTY_ORDER_DECIDED: 'El pedido de proveedor {id} ya está {state}.',
+  THIRD_PARTY_DEADLINE_PASSED:
+    'El pedido de proveedor {id} debía aceptarse o rechazarse antes de {accept_by}: ya es tarde.',
+  THIRD_PARTY_PUSH_REFUSED: 'Este envío no lleva el token de envío de una conexión activa.',
+  THIRD_PARTY_URL_REFUSED: 'No se puede llamar a esta URL de proveedor: {reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: 'No hay ningún adaptador de proveedor llamado {adapter}.',
+  THIRD_PARTY_PROVIDER_FAILED: 'El proveedor {provider} no lo aceptó: {reason}',
 };

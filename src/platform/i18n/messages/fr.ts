@@ -322,4 +322,13 @@ export const fr: ErrorMessages = {
   INBOUND_PARCEL_STATE: 'Le colis {parcel} est {state} : ce n’est pas possible pour le moment.',
   CONSOLIDATION_NOT_FOUND: 'Aucun regroupement {id} ici.',
   CONSOLIDATION_SHIPPED: 'Le regroupement {id} est déjà expédié.',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: 'Aucune connexion de livraison tierce {id} dans cette entreprise.',
+  THIRD_PARTY_ORDER_NOT_FOUND: 'Aucune commande de fournisseur {id} dans cette entreprise.',
+  THIRD_PARTY_ORDER_DECIDED: 'La commande de fournisseur {id} est déjà {state}.',
+  THIRD_PARTY_DEADLINE_PASSED:
+    'La commande de fournisseur {id} devait être acceptée ou refusée avant {accept_by} : trop tard.',
+  THIRD_PARTY_PUSH_REFUSED: "Cet envoi ne porte pas le jeton d'envoi d'une connexion active.",
+  THIRD_PARTY_URL_REFUSED: 'Cette URL de fournisseur ne peut pas être appelée : {reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: 'Aucun adaptateur de fournisseur nommé {adapter}.',
+  THIRD_PARTY_PROVIDER_FAILED: "Le fournisseur {provider} ne l'a pas pris en compte : {reason}",
 };

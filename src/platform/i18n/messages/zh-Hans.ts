@@ -259,4 +259,12 @@ export const zhHans: ErrorMessages = {
   INBOUND_PARCEL_STATE: '包裹 {parcel} 状态为 {state}，现在无法进行该操作。',
   CONSOLIDATION_NOT_FOUND: '此处没有合箱 {id}。',
   CONSOLIDATION_SHIPPED: '合箱 {id} 已发货。',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: '本企业没有第三方配送连接 {id}。',
+  THIRD_PARTY_ORDER_NOT_FOUND: '本企业没有平台订单 {id}。',
+  THIRD_PARTY_ORDER_DECIDED: '平台订单 {id} 已是 {state} 状态。',
+  THIRD_PARTY_DEADLINE_PASSED: '平台订单 {id} 须在 {accept_by} 之前接受或拒绝：现在已太迟。',
+  THIRD_PARTY_PUSH_REFUSED: '此推送未携带有效连接的推送令牌。',
+  THIRD_PARTY_URL_REFUSED: '不允许调用此平台 URL：{reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: '没有名为 {adapter} 的平台适配器。',
+  THIRD_PARTY_PROVIDER_FAILED: '平台 {provider} 未接受：{reason}',
 };

@@ -259,4 +259,12 @@ export const zhHant: ErrorMessages = {
   INBOUND_PARCEL_STATE: '包裹 {parcel} 狀態為 {state}，現在無法進行該操作。',
   CONSOLIDATION_NOT_FOUND: '此處沒有合箱 {id}。',
   CONSOLIDATION_SHIPPED: '合箱 {id} 已出貨。',
+  THIRD_PARTY_CONNECTION_NOT_FOUND: '本企業沒有第三方配送連線 {id}。',
+  THIRD_PARTY_ORDER_NOT_FOUND: '本企業沒有平台訂單 {id}。',
+  THIRD_PARTY_ORDER_DECIDED: '平台訂單 {id} 已是 {state} 狀態。',
+  THIRD_PARTY_DEADLINE_PASSED: '平台訂單 {id} 須在 {accept_by} 之前接受或拒絕：現在已太遲。',
+  THIRD_PARTY_PUSH_REFUSED: '此推送未攜帶有效連線的推送權杖。',
+  THIRD_PARTY_URL_REFUSED: '不允許呼叫此平台 URL：{reason}',
+  THIRD_PARTY_ADAPTER_UNKNOWN: '沒有名為 {adapter} 的平台轉接器。',
+  THIRD_PARTY_PROVIDER_FAILED: '平台 {provider} 未接受：{reason}',
 };

@@ -1,0 +1,86 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The file beside the data that keeps a generated key when THIRD_PARTY_CREDENTIAL_KEY is not set. */
+const KEY_FILE = 'third-party-credential-key';
+const VERSION = 'v1';
+
+export interface CredentialKeySettings {
+  /** THIRD_PARTY_CREDENTIAL_KEY; absent: generated once and kept in dataDir. */
+  key: string | undefined;
+  dataDir: string;
+}
+
+/**
+ * Providers' credentials at rest. The connector must send a credential, so it cannot be hashed the
+ * way our own tokens are: it is sealed with AES-256-GCM under a server key (the configured one, or
+ * one generated once in the data directory, mode 0600), with the connection's id as associated
+ * data so a sealed value copied onto another connection does not open. A database dump alone
+ * reveals no credential.
+ */
+export class CredentialVault {
+  private kept: Promise<Buffer> | undefined;
+
+  constructor(private readonly settings: CredentialKeySettings) {}
+
+  async seal(plain: string, connectionId: number): Promise<string> {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', await this.key(), iv);
+    cipher.setAAD(Buffer.from(String(connectionId)));
+    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return [VERSION, ...[iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url'))].join(
+      '.',
+    );
+  }
+
+  async open(sealed: string, connectionId: number): Promise<string> {
+    const [version, iv, tag, data] = sealed.split('.');
+    if (version !== VERSION || !iv || !tag || !data)
+      throw new Error('Not a sealed credential of this service');
+    const decipher = createDecipheriv('aes-256-gcm', await this.key(), Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(String(connectionId)));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  }
+
+  /** 32 bytes from the configured text (SHA-256 of it: any length of 32+ characters works). */
+  private key(): Promise<Buffer> {
+    this.kept ??= (this.settings.key ? Promise.resolve(this.settings.key) : keyFile(this.settings.dataDir))
+      .then((text) => createHash('sha256').update(text).digest())
+      .catch((error) => {
+        this.kept = undefined;
+        throw error;
+      });
+    return this.kept;
+  }
+}
+
+/** The key kept in `dataDir`; two processes starting together agree on one (a hard link fails if it exists). */
+async function keyFile(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, KEY_FILE);
+  const existing = await readKey(file);
+  if (existing) return existing;
+  await mkdir(dataDir, { recursive: true });
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(draft, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+  await chmod(draft, 0o600);
+  try {
+    await link(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(draft);
+  }
+  return (await readKey(file))!;
+}
+
+async function readKey(file: string): Promise<string | undefined> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  return text?.trim() || undefined;
+}

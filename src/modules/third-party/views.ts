@@ -1,0 +1,44 @@
+import type { ConnectionRow, ProviderOrderRow } from './repository.ts';
+
+const iso = (at: Date | null) => (at ? at.toISOString() : null);
+
+/** A connection as its business sees it: never its credential (a hint), never the push token. */
+export function connectionView(row: ConnectionRow, publicBaseUrl: string) {
+  return {
+    id: row.id,
+    name: row.name,
+    adapter: row.adapter,
+    base_url: row.base_url,
+    credential_hint: row.credential_hint,
+    family: row.family,
+    mapping: row.mapping,
+    rules: row.rules,
+    poll_seconds: row.poll_seconds,
+    active: row.active,
+    cursor: row.cursor,
+    next_pull_at: row.next_pull_at.toISOString(),
+    failures: row.failures,
+    last_error: row.last_error,
+    last_error_at: iso(row.last_error_at),
+    last_success_at: iso(row.last_success_at),
+    push_url: `${publicBaseUrl}/api/v1/third-party/connections/${row.id}/push`,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function providerOrderView(row: ProviderOrderRow) {
+  return {
+    id: row.id,
+    connection_id: row.connection_id,
+    provider_order_id: row.provider_order_id,
+    state: row.state,
+    accept_by: row.accept_by.toISOString(),
+    order_id: row.order_id,
+    decided_by: row.decided_by,
+    decision_reason: row.decision_reason,
+    last_error: row.last_error,
+    received_at: row.received_at.toISOString(),
+    decided_at: iso(row.decided_at),
+    order: row.mapped,
+  };
+}
