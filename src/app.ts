@@ -42,6 +42,7 @@ import {
 import { documentsOperations } from './modules/documents/index.ts';
 import { calendarOperations, fleetsOperations, routeBoardOperations } from './modules/fleets/index.ts';
 import { COMMAND_TOPIC, PICKUP_DEADLINE_TOPIC } from './modules/lockers/index.ts';
+import { CONTACT_TOPIC, DEADLINE_TOPIC } from './modules/reservations/index.ts';
 import { mapsOperations } from './modules/maps/index.ts';
 import { ordersOperations } from './modules/orders/index.ts';
 import { loadingOperations, packingOperations } from './modules/packing/index.ts';
@@ -141,7 +142,8 @@ export function createCatalog(services: Services): Catalog {
     .register(agentOperations(services.agent, proposalSchema))
     .register(packingOperations(services.packaging, services.packingPlans))
     .register(loadingOperations(services.loadPlans))
-    .register(services.lockers.operations());
+    .register(services.lockers.operations())
+    .register(services.reservations.operations());
 }
 
 export interface App {
@@ -256,6 +258,8 @@ export async function createApp(
     });
   outbox.handle(COMMAND_TOPIC, services.lockers.commands.publisher(db, mqtt));
   outbox.handle(PICKUP_DEADLINE_TOPIC, services.lockers.bookings.pickupDeadlineHandler(db));
+  outbox.handle(CONTACT_TOPIC, services.reservations.bookings.contactHandler(db));
+  outbox.handle(DEADLINE_TOPIC, services.reservations.bookings.deadlineHandler(db));
   outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
   const topics = services.chatPush.topics;
   outbox.handle(

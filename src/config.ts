@@ -157,6 +157,8 @@ export interface Config {
   trustProxy: boolean;
   metricsToken: string | undefined;
   login: LoginLimits;
+  /** Public booking (docs/reservations.md): bookings each client address may start an hour, each sending a code. */
+  reservations: { bookingsPerAddressPerHour: number };
   webhooks: WebhookSettings;
   /** How long a claimed outbox message stays leased before another worker may take it over. */
   outboxLeaseMs: number;
@@ -302,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failuresPerEmailPer15Minutes: 10,
       signUpsPerAddressPerHour: 10,
     },
+    reservations: { bookingsPerAddressPerHour: 20 },
     webhooks: {
       allow: {
         loopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',

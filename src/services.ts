@@ -31,6 +31,7 @@ import {
 import { DocumentsService } from './modules/documents/index.ts';
 import { FleetCalendar, FleetShiftWindows, FleetsService, RouteBoard } from './modules/fleets/index.ts';
 import { LockersService } from './modules/lockers/index.ts';
+import { type ContactSender, LogContactSender, ReservationsService } from './modules/reservations/index.ts';
 import { MapsService } from './modules/maps/index.ts';
 import { OrdersService } from './modules/orders/index.ts';
 import { LoadPlans, PackagingCatalog, PackingPlans } from './modules/packing/index.ts';
@@ -112,6 +113,8 @@ export interface Services {
   solvers: WorkerPool;
   /** Locker sites and devices, their bookings, the device protocol and the ledger of handlings. */
   lockers: LockersService;
+  /** Bookable resources, public booking without an account, waitlists. */
+  reservations: ReservationsService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -123,6 +126,8 @@ export interface Ports {
   storage: FileStorage;
   /** The operations agent's model; the default is the configured provider (AGENT_PROVIDER), or none. */
   modelProvider: ModelProvider | undefined;
+  /** Where booking codes and waitlist offers go (email or SMS); the default writes them to the log. */
+  contactSender: ContactSender;
 }
 
 export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {
@@ -286,6 +291,16 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
       orders,
       tracking,
       (db, id) => accounts.businessExists(db, id),
+    ),
+    reservations: new ReservationsService(
+      clock,
+      { baseUrl: config.publicBaseUrl, ...config.reservations },
+      ports.contactSender ?? new LogContactSender(),
+      {
+        idOf: async (db, code) => (await accounts.findBusiness(db, code))?.id,
+        codeOf: async (db, id) => (await accounts.businessCodesOf(db, [id])).get(id) ?? String(id),
+        timeZoneOf: (db, id) => accounts.timeZoneOf(db, id),
+      },
     ),
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
