@@ -42,13 +42,13 @@ import {
 import { documentsOperations } from './modules/documents/index.ts';
 import { calendarOperations, fleetsOperations, routeBoardOperations } from './modules/fleets/index.ts';
 import { COMMAND_TOPIC, PICKUP_DEADLINE_TOPIC } from './modules/lockers/index.ts';
-import { CONTACT_TOPIC, DEADLINE_TOPIC } from './modules/reservations/index.ts';
 import { mapsOperations } from './modules/maps/index.ts';
 import { ordersOperations } from './modules/orders/index.ts';
 import { loadingOperations, packingOperations } from './modules/packing/index.ts';
 import { paymentsOperations } from './modules/payments/index.ts';
 import { pricingOperations } from './modules/pricing/index.ts';
 import { proofsOperations } from './modules/proofs/index.ts';
+import { CONTACT_TOPIC, DEADLINE_TOPIC } from './modules/reservations/index.ts';
 import { OFFER_EXPIRY_TOPIC, ridersOperations } from './modules/riders/index.ts';
 import { shippingOperations } from './modules/shipping/index.ts';
 import { skillsOperations } from './modules/skills/index.ts';

@@ -31,13 +31,13 @@ import {
 import { DocumentsService } from './modules/documents/index.ts';
 import { FleetCalendar, FleetShiftWindows, FleetsService, RouteBoard } from './modules/fleets/index.ts';
 import { LockersService } from './modules/lockers/index.ts';
-import { type ContactSender, LogContactSender, ReservationsService } from './modules/reservations/index.ts';
 import { MapsService } from './modules/maps/index.ts';
 import { OrdersService } from './modules/orders/index.ts';
 import { LoadPlans, PackagingCatalog, PackingPlans } from './modules/packing/index.ts';
 import { type PaymentProvider, PaymentsService, TestPaymentProvider } from './modules/payments/index.ts';
 import { PricingService } from './modules/pricing/index.ts';
 import { ProofsService } from './modules/proofs/index.ts';
+import { type ContactSender, LogContactSender, ReservationsService } from './modules/reservations/index.ts';
 import { RidersService } from './modules/riders/index.ts';
 import { ShippingService } from './modules/shipping/index.ts';
 import { SkillsService } from './modules/skills/index.ts';

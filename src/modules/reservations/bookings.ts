@@ -5,7 +5,7 @@ import { inTransaction, type Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rateLimited } from '../../platform/limits.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
-import { MAX_SPAN_DAYS, slotStarts, wallTime } from './availability.ts';
+import { instantOf, MAX_SPAN_DAYS, slotStarts, wallTime } from './availability.ts';
 import type { ContactSender } from './contact.ts';
 import { icalendar } from './ical.ts';
 import * as repo from './repository.ts';
@@ -101,7 +101,8 @@ export class ReservationBookings {
       !Number.isNaN(start.getTime()) &&
       start > now &&
       slotStarts(resource, start, new Date(start.getTime() + 1)).length === 1;
-    if (!offered) throw new AppError('RESERVATION_SLOT_NOT_OFFERED', { params: { starts_at: input.starts_at } });
+    if (!offered)
+      throw new AppError('RESERVATION_SLOT_NOT_OFFERED', { params: { starts_at: input.starts_at } });
     const slot = await repo.lockSlot(ctx.db, resource, start);
     const hasRoom = slot.taken < slot.capacity;
     if (!hasRoom && !(resource.waitlist && input.waitlist)) throw new AppError('RESERVATION_SLOT_FULL');
@@ -180,16 +181,18 @@ export class ReservationBookings {
     const slot = await repo.slotById(ctx.db, booking.slot_id);
     const resource = (await repo.resourceOf(ctx.db, booking.business_id, booking.resource_id))!;
     return new Representation(
-      'text/calendar',
-      icalendar({
-        uid: `${booking.reference}@reservations.tms`,
-        start: slot.starts_at,
-        end: this.endOf(slot.starts_at, resource),
-        stamp: this.clock.now(),
-        summary: resource.name,
-        description: `Booking ${booking.reference} for ${booking.name}`,
-        cancelled: !TAKING_STATES.includes(booking.state) && booking.state !== 'attended',
-      }),
+      'text/calendar; charset=utf-8',
+      Buffer.from(
+        icalendar({
+          uid: `${booking.reference}@reservations.tms`,
+          start: slot.starts_at,
+          end: this.endOf(slot.starts_at, resource),
+          stamp: this.clock.now(),
+          summary: resource.name,
+          description: `Booking ${booking.reference} for ${booking.name}`,
+          cancelled: !TAKING_STATES.includes(booking.state) && booking.state !== 'attended',
+        }),
+      ),
       {
         'content-disposition': `attachment; filename="booking-${booking.reference}.ics"`,
         'cache-control': 'private, no-store',
@@ -218,7 +221,10 @@ export class ReservationBookings {
     const old = await repo.slotById(ctx.db, found.slot_id);
     // Two capacity rows: locked in start order, as every change locks them, so two moves never deadlock.
     const [first, second] = old.starts_at < start ? [old.starts_at, start] : [start, old.starts_at];
-    const locked = [await repo.lockSlot(ctx.db, resource, first), await repo.lockSlot(ctx.db, resource, second)];
+    const locked = [
+      await repo.lockSlot(ctx.db, resource, first),
+      await repo.lockSlot(ctx.db, resource, second),
+    ];
     const from = locked.find((slot) => slot.id === old.id)!;
     const to = locked.find((slot) => slot.id !== old.id) ?? from;
     const booking = (await repo.bookingById(ctx.db, found.id, true))!;
@@ -245,7 +251,8 @@ export class ReservationBookings {
       throw new AppError('RESERVATION_OFFER_EXPIRED', { commit: true });
     }
     if (booking.state !== 'offered') {
-      if (booking.state === 'lapsed' && booking.offer_expires_at) throw new AppError('RESERVATION_OFFER_EXPIRED');
+      if (booking.state === 'lapsed' && booking.offer_expires_at)
+        throw new AppError('RESERVATION_OFFER_EXPIRED');
       throw new AppError('RESERVATION_CLOSED', { params: { state: booking.state } });
     }
     const accepted = await repo.updateBooking(ctx.db, booking.id, { state: 'confirmed', confirmed_at: now });
@@ -256,7 +263,14 @@ export class ReservationBookings {
 
   async list(
     ctx: OperationContext,
-    input: { resource_id?: number; states?: BookingState[]; from?: string; to?: string; after_id: number; limit: number },
+    input: {
+      resource_id?: number;
+      states?: BookingState[];
+      from?: string;
+      to?: string;
+      after_id: number;
+      limit: number;
+    },
   ) {
     const businessId = businessOf(ctx);
     const rows = await repo.bookingsOf(ctx.db, businessId, {
@@ -289,8 +303,12 @@ export class ReservationBookings {
 
   async markAttended(ctx: OperationContext, bookingId: number) {
     const booking = await this.ownBooking(ctx, bookingId);
-    if (booking.state !== 'confirmed') throw new AppError('RESERVATION_CLOSED', { params: { state: booking.state } });
-    const attended = await repo.updateBooking(ctx.db, booking.id, { state: 'attended', ended_at: this.clock.now() });
+    if (booking.state !== 'confirmed')
+      throw new AppError('RESERVATION_CLOSED', { params: { state: booking.state } });
+    const attended = await repo.updateBooking(ctx.db, booking.id, {
+      state: 'attended',
+      ended_at: this.clock.now(),
+    });
     const slot = await repo.slotById(ctx.db, booking.slot_id);
     return this.answer(ctx.db, attended, slot.starts_at);
   }
@@ -309,7 +327,10 @@ export class ReservationBookings {
         const when = `${wallTime(slot.starts_at, resource.time_zone).replace('T', ' ')} (${resource.time_zone})`;
         const link = await this.manageLink(trx, booking.reference);
         if (purpose === 'code') {
-          const waiting = !booking.contact_confirmed && booking.code_expires_at && booking.code_expires_at > this.clock.now();
+          const waiting =
+            !booking.contact_confirmed &&
+            booking.code_expires_at &&
+            booking.code_expires_at > this.clock.now();
           if (!waiting) return;
           const code = newCode();
           await repo.updateBooking(trx, booking.id, { code_hash: hashCode(code), code_attempts: 0 });
@@ -363,7 +384,10 @@ export class ReservationBookings {
     if (!['held', 'confirmed', 'waitlisted', 'offered'].includes(booking.state)) {
       throw new AppError('RESERVATION_CLOSED', { params: { state: booking.state } });
     }
-    const cancelled = await repo.updateBooking(db, booking.id, { state: 'cancelled', ended_at: this.clock.now() });
+    const cancelled = await repo.updateBooking(db, booking.id, {
+      state: 'cancelled',
+      ended_at: this.clock.now(),
+    });
     if (TAKING_STATES.includes(booking.state)) {
       await repo.setTaken(db, slot.id, slot.taken - 1);
       await this.promote(db, { ...slot, taken: slot.taken - 1 });
@@ -389,7 +413,10 @@ export class ReservationBookings {
     const resource = (await repo.resourceOf(db, slot.business_id, slot.resource_id))!;
     const expiresAt = new Date(this.clock.now().getTime() + resource.offer_minutes * 60_000);
     for (const person of waiting) {
-      const offered = await repo.updateBooking(db, person.id, { state: 'offered', offer_expires_at: expiresAt });
+      const offered = await repo.updateBooking(db, person.id, {
+        state: 'offered',
+        offer_expires_at: expiresAt,
+      });
       await this.message(db, offered, 'offer');
       await this.deadline(db, offered, expiresAt);
     }
@@ -443,7 +470,8 @@ export class ReservationBookings {
       state: booking.state,
       contact_confirmed: booking.contact_confirmed,
       name: booking.name,
-      offer_expires_at: booking.state === 'offered' ? (booking.offer_expires_at?.toISOString() ?? null) : null,
+      offer_expires_at:
+        booking.state === 'offered' ? (booking.offer_expires_at?.toISOString() ?? null) : null,
       code_expires_at: booking.contact_confirmed ? null : (booking.code_expires_at?.toISOString() ?? null),
     };
   }
@@ -459,13 +487,13 @@ export class ReservationBookings {
 
   /** Midnight of a calendar day on the resource's wall clock. */
   private dayStart(day: string, timeZone: string): Date {
-    const start = slotStarts({ rrule: 'FREQ=DAILY;COUNT=1', starts_on: day, time_zone: timeZone }, new Date(0), new Date(8.64e15));
-    return start[0] ?? new Date(`${day}T00:00:00Z`);
+    return instantOf(new Date(`${day}T00:00:00Z`), timeZone);
   }
 
   private async publicResource(db: Db, ref: PublicResourceRef) {
     const businessId = await this.businessIdOf(db, ref.business);
-    const resource = businessId === undefined ? undefined : await repo.resourceOf(db, businessId, ref.resource_id);
+    const resource =
+      businessId === undefined ? undefined : await repo.resourceOf(db, businessId, ref.resource_id);
     if (!resource?.published) {
       throw new AppError('RESERVATION_RESOURCE_NOT_FOUND', { params: { id: ref.resource_id } });
     }

@@ -11,8 +11,12 @@ test('long lines fold at 75 octets without splitting a character', () => {
   const folded = fold(line);
   const physical = folded.split('\r\n');
   assert.ok(physical.length > 1, 'a 168-octet line is folded');
-  for (const part of physical) assert.ok(Buffer.byteLength(part) <= 75, `line of ${Buffer.byteLength(part)} octets`);
-  assert.ok(physical.slice(1).every((part) => part.startsWith(' ')), 'continuations start with a space');
+  for (const part of physical)
+    assert.ok(Buffer.byteLength(part) <= 75, `line of ${Buffer.byteLength(part)} octets`);
+  assert.ok(
+    physical.slice(1).every((part) => part.startsWith(' ')),
+    'continuations start with a space',
+  );
   assert.equal(physical.map((part, i) => (i === 0 ? part : part.slice(1))).join(''), line);
 });
 

@@ -30,7 +30,12 @@ export class ReservationsService {
   readonly resources: ReservationResources;
   readonly bookings: ReservationBookings;
 
-  constructor(clock: Clock, settings: ReservationSettings, sender: ContactSender, businesses: BusinessDirectory) {
+  constructor(
+    clock: Clock,
+    settings: ReservationSettings,
+    sender: ContactSender,
+    businesses: BusinessDirectory,
+  ) {
     this.resources = new ReservationResources(clock, settings, businesses);
     this.bookings = new ReservationBookings(clock, sender, new LinkSigner(), settings, (db, code) =>
       businesses.idOf(db, code),

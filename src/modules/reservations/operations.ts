@@ -35,7 +35,10 @@ const business = z.string().min(1).max(64).describe("The business's code, as in 
 const signed = { reference, signature };
 const slotStart = z.string().min(10).max(40).describe('A slot start as `list_open_slots` gives it');
 
-export function reservationOperations(resources: ReservationResources, bookings: ReservationBookings): Operation[] {
+export function reservationOperations(
+  resources: ReservationResources,
+  bookings: ReservationBookings,
+): Operation[] {
   return [
     defineOperation({
       name: 'create_reservation_resource',
@@ -160,7 +163,11 @@ export function reservationOperations(resources: ReservationResources, bookings:
       rest: { method: 'GET', path: '/v1/book/:business/:resource_id/slots' },
       graphql: 'openSlots',
       input: z.object({ business, resource_id: id, ...slotsQuery }),
-      output: z.object({ result: z.literal(true), resource: publicResourceSchema, slots: z.array(slotSchema) }),
+      output: z.object({
+        result: z.literal(true),
+        resource: publicResourceSchema,
+        slots: z.array(slotSchema),
+      }),
       handler: (ctx, input) => bookings.openSlots(ctx, input),
     }),
     defineOperation({
@@ -195,7 +202,12 @@ export function reservationOperations(resources: ReservationResources, bookings:
       kind: 'mutation',
       risk: 'low',
       access: PUBLIC,
-      errors: ['RESERVATION_NOT_FOUND', 'RESERVATION_CODE_WRONG', 'RESERVATION_CODE_EXPIRED', 'RESERVATION_CLOSED'],
+      errors: [
+        'RESERVATION_NOT_FOUND',
+        'RESERVATION_CODE_WRONG',
+        'RESERVATION_CODE_EXPIRED',
+        'RESERVATION_CLOSED',
+      ],
       rest: { method: 'POST', path: '/v1/reservations/:reference/confirm' },
       graphql: 'confirmReservation',
       input: z.object({ reference, code: z.string().regex(/^\d{6}$/, 'six digits') }),
@@ -220,7 +232,8 @@ export function reservationOperations(resources: ReservationResources, bookings:
     defineOperation({
       name: 'get_reservation_calendar',
       summary: 'A booking as an iCalendar file',
-      description: 'Public with the signed link: text/calendar (RFC 5545), one event; a cancelled booking gives a cancelled event.',
+      description:
+        'Public with the signed link: text/calendar (RFC 5545), one event; a cancelled booking gives a cancelled event.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -250,7 +263,8 @@ export function reservationOperations(resources: ReservationResources, bookings:
     defineOperation({
       name: 'change_reservation',
       summary: 'Move a booking to another slot through its signed link',
-      description: 'Public. A confirmed booking moves to a slot of the same resource with a place left; its old place is offered to the waitlist.',
+      description:
+        'Public. A confirmed booking moves to a slot of the same resource with a place left; its old place is offered to the waitlist.',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
@@ -271,12 +285,18 @@ export function reservationOperations(resources: ReservationResources, bookings:
     defineOperation({
       name: 'accept_reservation_offer',
       summary: 'Take the place offered from the waitlist',
-      description: 'Public with the signed link, before `offer_expires_at`; after it the place has gone to the next person (410).',
+      description:
+        'Public with the signed link, before `offer_expires_at`; after it the place has gone to the next person (410).',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
       access: PUBLIC,
-      errors: ['RESERVATION_NOT_FOUND', 'RESERVATION_LINK_INVALID', 'RESERVATION_CLOSED', 'RESERVATION_OFFER_EXPIRED'],
+      errors: [
+        'RESERVATION_NOT_FOUND',
+        'RESERVATION_LINK_INVALID',
+        'RESERVATION_CLOSED',
+        'RESERVATION_OFFER_EXPIRED',
+      ],
       rest: { method: 'POST', path: '/v1/reservations/:reference/accept' },
       graphql: 'acceptReservationOffer',
       input: z.object(signed),

@@ -71,7 +71,12 @@ export async function lockSlot(db: Db, resource: ResourceRow, startsAt: Date): P
 }
 
 export function lockSlotById(db: Db, id: number) {
-  return db.selectFrom('reservation_slots').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+  return db
+    .selectFrom('reservation_slots')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 export function slotById(db: Db, id: number) {
@@ -112,7 +117,11 @@ export function insertBooking(db: Db, row: Insertable<ReservationsTables['reserv
   return db.insertInto('reservation_bookings').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateBooking(db: Db, id: number, changes: Updateable<ReservationsTables['reservation_bookings']>) {
+export function updateBooking(
+  db: Db,
+  id: number,
+  changes: Updateable<ReservationsTables['reservation_bookings']>,
+) {
   return db
     .updateTable('reservation_bookings')
     .set(changes)
@@ -134,7 +143,14 @@ export function bookingById(db: Db, id: number, lock = false) {
 export function bookingsOf(
   db: Db,
   businessId: number,
-  filter: { resourceId?: number; states?: readonly BookingState[]; from?: Date; to?: Date; afterId: number; limit: number },
+  filter: {
+    resourceId?: number;
+    states?: readonly BookingState[];
+    from?: Date;
+    to?: Date;
+    afterId: number;
+    limit: number;
+  },
 ) {
   let query = db
     .selectFrom('reservation_bookings as b')

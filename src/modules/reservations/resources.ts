@@ -24,7 +24,9 @@ export class ReservationResources {
     const existing = await repo.resourcesOf(ctx.db, businessId, MAX_RESOURCES);
     if (existing.length >= MAX_RESOURCES) {
       throw new AppError('VALIDATION_FAILED', {
-        details: { fields: [{ field: 'name', message: `A business keeps at most ${MAX_RESOURCES} resources.` }] },
+        details: {
+          fields: [{ field: 'name', message: `A business keeps at most ${MAX_RESOURCES} resources.` }],
+        },
       });
     }
     const row = await repo.insertResource(ctx.db, {

@@ -19,7 +19,9 @@ export const ruleInput = z
   .min(1)
   .max(500)
   .refine((text) => parseRule(text) !== null, fieldMessage('recurrence_rule'))
-  .describe("When slots start, as an RRULE on the business's wall clock: FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9,10;BYMINUTE=0");
+  .describe(
+    "When slots start, as an RRULE on the business's wall clock: FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9,10;BYMINUTE=0",
+  );
 
 /** A resource's fields as a change gives them (none has a default there). */
 export const resourceFields = {
@@ -30,7 +32,11 @@ export const resourceFields = {
   time_zone: timeZoneSchema.optional().describe("Where the rule's wall clock is; default the business's"),
   slot_minutes: z.int().min(5).max(1440),
   capacity: z.int().min(1).max(1000).describe('Places per slot'),
-  offer_minutes: z.int().min(5).max(10_080).describe('How long a person promoted from the waitlist has to accept'),
+  offer_minutes: z
+    .int()
+    .min(5)
+    .max(10_080)
+    .describe('How long a person promoted from the waitlist has to accept'),
   waitlist: z.boolean().describe('A full slot takes waitlist places'),
   published: z.boolean().describe('Bookable by the public'),
 };

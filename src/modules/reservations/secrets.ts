@@ -39,11 +39,7 @@ export class LinkSigner {
       .digest('base64url');
   }
 
-  async verify(
-    db: Queryable<ReservationsTables>,
-    reference: string,
-    signature: string,
-  ): Promise<boolean> {
+  async verify(db: Queryable<ReservationsTables>, reference: string, signature: string): Promise<boolean> {
     const expected = Buffer.from(await this.sign(db, reference), 'base64url');
     const given = Buffer.from(signature, 'base64url');
     return given.length === expected.length && timingSafeEqual(given, expected);

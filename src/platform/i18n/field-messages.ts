@@ -45,7 +45,8 @@ const en = {
   both_or_neither: 'Give both {fields}, or neither.',
   at_most_days: 'At most {max} days.',
   time_zone: 'Expected an IANA time zone such as Europe/Paris.',
-  recurrence_rule: 'Expected an RRULE (RFC 5545) without DTSTART, such as FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  recurrence_rule:
+    'Expected an RRULE (RFC 5545) without DTSTART, such as FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
   contact: 'Expected an email address or a phone number (digits, spaces, ( ) . - and an optional leading +).',
   location_code: 'Expected up to 32 letters, digits, ., _ and -, starting with a letter or a digit.',
   longitude: 'Expected a longitude from -180 to 180 (GeoJSON puts longitude first).',
@@ -109,8 +110,10 @@ const fr: FieldMessages = {
   both_or_neither: 'Indiquez à la fois {fields}, ou aucun des deux.',
   at_most_days: '{max} jours au plus.',
   time_zone: 'Un fuseau horaire IANA est attendu, par exemple Europe/Paris.',
-  recurrence_rule: 'Une RRULE (RFC 5545) sans DTSTART est attendue, par exemple FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
-  contact: 'Une adresse e-mail ou un numéro de téléphone est attendu (chiffres, espaces, ( ) . - et un + initial facultatif).',
+  recurrence_rule:
+    'Une RRULE (RFC 5545) sans DTSTART est attendue, par exemple FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  contact:
+    'Une adresse e-mail ou un numéro de téléphone est attendu (chiffres, espaces, ( ) . - et un + initial facultatif).',
   location_code:
     'Jusqu’à 32 lettres, chiffres, ., _ et - sont attendus, en commençant par une lettre ou un chiffre.',
   longitude: 'Une longitude de -180 à 180 est attendue (GeoJSON place la longitude en premier).',
@@ -174,8 +177,10 @@ const de: FieldMessages = {
   both_or_neither: 'Geben Sie {fields} beide an oder keines davon.',
   at_most_days: 'Höchstens {max} Tage.',
   time_zone: 'Erwartet wird eine IANA-Zeitzone wie Europe/Paris.',
-  recurrence_rule: 'Erwartet wird eine RRULE (RFC 5545) ohne DTSTART, etwa FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
-  contact: 'Erwartet wird eine E-Mail-Adresse oder Telefonnummer (Ziffern, Leerzeichen, ( ) . - und optional ein führendes +).',
+  recurrence_rule:
+    'Erwartet wird eine RRULE (RFC 5545) ohne DTSTART, etwa FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  contact:
+    'Erwartet wird eine E-Mail-Adresse oder Telefonnummer (Ziffern, Leerzeichen, ( ) . - und optional ein führendes +).',
   location_code:
     'Erwartet werden bis zu 32 Buchstaben, Ziffern, ., _ und -, beginnend mit einem Buchstaben oder einer Ziffer.',
   longitude: 'Erwartet wird ein Längengrad von -180 bis 180 (GeoJSON nennt den Längengrad zuerst).',
@@ -235,8 +240,10 @@ const es: FieldMessages = {
   both_or_neither: 'Indique {fields} a la vez, o ninguno.',
   at_most_days: 'Como máximo {max} días.',
   time_zone: 'Se espera una zona horaria IANA, como Europe/Paris.',
-  recurrence_rule: 'Se espera una RRULE (RFC 5545) sin DTSTART, como FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
-  contact: 'Se espera una dirección de correo o un número de teléfono (dígitos, espacios, ( ) . - y un + inicial opcional).',
+  recurrence_rule:
+    'Se espera una RRULE (RFC 5545) sin DTSTART, como FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  contact:
+    'Se espera una dirección de correo o un número de teléfono (dígitos, espacios, ( ) . - y un + inicial opcional).',
   location_code: 'Se esperan hasta 32 letras, dígitos, ., _ y -, empezando por una letra o un dígito.',
   longitude: 'Se espera una longitud de -180 a 180 (GeoJSON pone la longitud primero).',
   latitude: 'Se espera una latitud de -90 a 90 (GeoJSON pone la latitud en segundo lugar).',
@@ -294,7 +301,8 @@ const zhHans: FieldMessages = {
   both_or_neither: '{fields} 须同时提供，或都不提供。',
   at_most_days: '最多 {max} 天。',
   time_zone: '应为 IANA 时区，例如 Europe/Paris。',
-  recurrence_rule: '应为不含 DTSTART 的 RRULE（RFC 5545），例如 FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0。',
+  recurrence_rule:
+    '应为不含 DTSTART 的 RRULE（RFC 5545），例如 FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0。',
   contact: '应为电子邮件地址或电话号码（数字、空格、( ) . - 以及可选的前导 +）。',
   location_code: '应为最多 32 个字母、数字、.、_ 和 -，以字母或数字开头。',
   longitude: '应为 -180 到 180 之间的经度（GeoJSON 中经度在前）。',
@@ -351,7 +359,8 @@ const zhHant: FieldMessages = {
   both_or_neither: '{fields} 須同時提供，或都不提供。',
   at_most_days: '最多 {max} 天。',
   time_zone: '應為 IANA 時區，例如 Europe/Paris。',
-  recurrence_rule: '應為不含 DTSTART 的 RRULE（RFC 5545），例如 FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0。',
+  recurrence_rule:
+    '應為不含 DTSTART 的 RRULE（RFC 5545），例如 FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0。',
   contact: '應為電子郵件地址或電話號碼（數字、空格、( ) . - 以及可選的前導 +）。',
   location_code: '應為最多 32 個字母、數字、.、_ 和 -，以字母或數字開頭。',
   longitude: '應為 -180 到 180 之間的經度（GeoJSON 中經度在前）。',

@@ -320,7 +320,8 @@ export const de: ErrorMessages = {
   RESERVATION_CODE_EXPIRED: 'Der Bestätigungscode ist abgelaufen: Bitte buchen Sie erneut.',
   RESERVATION_LINK_INVALID: 'Dieser Buchungslink ist ungültig.',
   RESERVATION_CLOSED: 'Diese Buchung ist {state}: Das ist jetzt nicht möglich.',
-  RESERVATION_OFFER_EXPIRED: 'Der angebotene Platz wurde nicht rechtzeitig angenommen und ging an die nächste wartende Person.',
+  RESERVATION_OFFER_EXPIRED:
+    'Der angebotene Platz wurde nicht rechtzeitig angenommen und ging an die nächste wartende Person.',
   LOCKER_QUOTA_NOT_FOUND: 'Kein Schließfachkontingent {id}, das Ihr Unternehmen anbietet.',
   LUGGAGE_RELAY_NOT_FOUND: 'Keine Gepäckweitergabe {relay} in diesem Unternehmen.',
 };

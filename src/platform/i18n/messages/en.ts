@@ -288,7 +288,8 @@ export const en: ErrorMessages = {
   RESERVATION_CODE_EXPIRED: 'The confirmation code has expired: book again.',
   RESERVATION_LINK_INVALID: 'This booking link is not valid.',
   RESERVATION_CLOSED: 'This booking is {state}: that is not possible now.',
-  RESERVATION_OFFER_EXPIRED: 'The offered place was not accepted in time and went to the next person waiting.',
+  RESERVATION_OFFER_EXPIRED:
+    'The offered place was not accepted in time and went to the next person waiting.',
   LOCKER_QUOTA_NOT_FOUND: 'No locker quota {id} that your business offers.',
   LUGGAGE_RELAY_NOT_FOUND: 'No luggage relay {relay} in this business.',
 };

@@ -305,7 +305,8 @@ export const es: ErrorMessages = {
   RESERVATION_CODE_EXPIRED: 'El código de confirmación ha caducado: reserve de nuevo.',
   RESERVATION_LINK_INVALID: 'Este enlace de reserva no es válido.',
   RESERVATION_CLOSED: 'Esta reserva está {state}: ahora no es posible.',
-  RESERVATION_OFFER_EXPIRED: 'La plaza ofrecida no se aceptó a tiempo y pasó a la siguiente persona en espera.',
+  RESERVATION_OFFER_EXPIRED:
+    'La plaza ofrecida no se aceptó a tiempo y pasó a la siguiente persona en espera.',
   LOCKER_QUOTA_NOT_FOUND: 'No hay ningún cupo de taquillas {id} ofrecido por su empresa.',
   LUGGAGE_RELAY_NOT_FOUND: 'No hay ningún relevo de equipaje {relay} en esta empresa.',
 };

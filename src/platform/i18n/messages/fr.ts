@@ -317,7 +317,8 @@ export const fr: ErrorMessages = {
   RESERVATION_CODE_EXPIRED: 'Le code de confirmation a expiré : réservez à nouveau.',
   RESERVATION_LINK_INVALID: "Ce lien de réservation n'est pas valide.",
   RESERVATION_CLOSED: 'Cette réservation est {state} : impossible pour le moment.',
-  RESERVATION_OFFER_EXPIRED: "La place proposée n'a pas été acceptée à temps et est passée à la personne suivante.",
+  RESERVATION_OFFER_EXPIRED:
+    "La place proposée n'a pas été acceptée à temps et est passée à la personne suivante.",
   LOCKER_QUOTA_NOT_FOUND: 'Aucun quota de consignes {id} proposé par votre entreprise.',
   LUGGAGE_RELAY_NOT_FOUND: 'Aucun relais de bagages {relay} dans cette entreprise.',
 };
