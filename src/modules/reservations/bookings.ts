@@ -445,8 +445,8 @@ export class ReservationBookings {
   private async waitlistPositions(db: Db, rows: repo.BookingRow[]) {
     const positions = new Map<number, number>();
     for (const slotId of new Set(rows.filter((r) => r.state === 'waitlisted').map((r) => r.slot_id))) {
-      const queue = await repo.firstWaiting(db, slotId, MAX_WAITING_SHOWN);
-      queue.forEach((row, index) => positions.set(row.id, index + 1));
+      const queue = await repo.firstWaiting(db, slotId, MAX_WAITING_SHOWN, false);
+      for (const [index, row] of queue.entries()) positions.set(row.id, index + 1);
     }
     return positions;
   }

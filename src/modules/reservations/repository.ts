@@ -97,18 +97,17 @@ export async function setTaken(db: Db, slotId: number, taken: number) {
   await db.updateTable('reservation_slots').set({ taken }).where('id', '=', slotId).execute();
 }
 
-/** Waiting people of a slot (contact confirmed) in the order they joined. */
-export function firstWaiting(db: Db, slotId: number, count: number) {
-  return db
+/** Waiting people of a slot (contact confirmed) in the order they joined; locked to be promoted. */
+export function firstWaiting(db: Db, slotId: number, count: number, lock = true) {
+  const query = db
     .selectFrom('reservation_bookings')
     .selectAll()
     .where('slot_id', '=', slotId)
     .where('state', '=', 'waitlisted')
     .where('contact_confirmed', '=', true)
     .orderBy('id')
-    .limit(count)
-    .forUpdate()
-    .execute();
+    .limit(count);
+  return (lock ? query.forUpdate() : query).execute();
 }
 
 // ----- bookings -----
