@@ -8,6 +8,7 @@ import { toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerApprovalsPage } from './doors/pages/approvals.ts';
+import { registerBookingPage } from './doors/pages/book.ts';
 import { registerDispatchPage } from './doors/pages/dispatch.ts';
 import { registerMapAssets } from './doors/pages/map-assets.ts';
 import { registerMapsPages } from './doors/pages/maps.ts';
@@ -196,6 +197,7 @@ export async function createApp(
   http.addHook('onClose', () => services.solvers.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
+  registerBookingPage(http, catalog, executor);
   const pageSettings = {
     secureCookies: config.publicBaseUrl.startsWith('https:'),
     mapTiles: config.mapTiles,

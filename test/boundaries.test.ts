@@ -180,6 +180,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0043_proposal_origin.sql': 'approvals',
   '0044_packing.sql': 'packing',
   '0045_lockers.sql': 'lockers',
+  '0046_reservations.sql': 'reservations',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */
