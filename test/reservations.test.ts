@@ -52,7 +52,7 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
   const drain = () => server.app.outbox.drainOnce();
   const manageOf = (links: { manage: string }) => new URL(links.manage);
   const confirm = (reference: string, contact: string) =>
-    api.post(`/api/v1/reservations/${reference}/confirm`, { code: sender.codeFor(contact) });
+    api.post(`/api/v1/bookings/${reference}/confirm`, { code: sender.codeFor(contact) });
 
   before(async () => {
     server = await startTestServer(
@@ -200,7 +200,7 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
     assert.equal(forged.status, 403, JSON.stringify(forged.body));
     assert.equal(forged.body.error_code, 'RESERVATION_LINK_INVALID');
     const otherReference = await api.post(
-      `/api/v1/reservations/${'x'.repeat(16)}/cancel?signature=${signature}`,
+      `/api/v1/bookings/${'x'.repeat(16)}/cancel?signature=${signature}`,
       {},
     );
     assert.equal(otherReference.status, 404, JSON.stringify(otherReference.body));
@@ -251,13 +251,13 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
     });
     await drain();
     const right = sender.codeFor('slow@example.test');
-    const wrong = await api.post(`/api/v1/reservations/${booked.body.booking.reference}/confirm`, {
+    const wrong = await api.post(`/api/v1/bookings/${booked.body.booking.reference}/confirm`, {
       code: right === '000000' ? '000001' : '000000',
     });
     assert.equal(wrong.status, 422, JSON.stringify(wrong.body));
     assert.equal(wrong.body.error_code, 'RESERVATION_CODE_WRONG');
     server.clock.advance(16 * 60_000);
-    const late = await api.post(`/api/v1/reservations/${booked.body.booking.reference}/confirm`, {
+    const late = await api.post(`/api/v1/bookings/${booked.body.booking.reference}/confirm`, {
       code: right,
     });
     assert.equal(late.status, 410, JSON.stringify(late.body));
@@ -265,7 +265,7 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
     const slots = await api.get(`/api/v1/book/${code}/${resourceId}/slots?from=2026-11-05&days=1`);
     assert.equal(slots.body.slots[0].remaining, 10, 'the held place went back');
     const french = await api.post(
-      `/api/v1/reservations/${booked.body.booking.reference}/confirm`,
+      `/api/v1/bookings/${booked.body.booking.reference}/confirm`,
       { code: right },
       { headers: { 'accept-language': 'fr' } },
     );

@@ -478,7 +478,7 @@ export class ReservationBookings {
 
   private async manageLink(db: Db, reference: string) {
     const signature = await this.signer.sign(db, reference);
-    return `${this.settings.baseUrl}/api/v1/reservations/${reference}?signature=${signature}`;
+    return `${this.settings.baseUrl}/api/v1/bookings/${reference}?signature=${signature}`;
   }
 
   private endOf(start: Date, resource: repo.ResourceRow) {
