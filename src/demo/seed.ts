@@ -10,6 +10,7 @@ import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
 import { seedDemoLockers } from './lockers.ts';
 import { seedDemoPacking } from './packing.ts';
+import { seedDemoReservations } from './reservations.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
 export const DEMO_APP_CODE = 'courier';
@@ -42,6 +43,8 @@ export interface DemoCredentials {
   publicMap: { id: number; link: string };
   /** The demo's locker and its device credential, for the simulated device (shown once). */
   locker: { site_id: number; device_id: number; compartments: number; credential: string };
+  /** The demo's bookable resource and its public booking page. */
+  reservations: { resource_id: number; booking_page: string };
 }
 
 /**
@@ -128,6 +131,10 @@ export async function seedDemo(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
     );
+    const reservations = await seedDemoReservations(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     await seedDemoAgent(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
@@ -146,6 +153,7 @@ export async function seedDemo(
       },
       publicMap,
       locker,
+      reservations,
     };
   });
 }
@@ -508,6 +516,7 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     `Maps for staff: ${baseUrl}/maps   Dispatch console: ${baseUrl}/dispatch`,
     `Locker "Gare de Lyon lockers" (device ${credentials.locker.device_id}), played by a simulated device:`,
     `  TMS_DEVICE_CREDENTIAL='${credentials.locker.credential}' npm run tms -- locker simulate --device ${credentials.locker.device_id} --compartments ${credentials.locker.compartments}`,
+    `Booking page (no account; the code is written to this log): ${credentials.reservations.booking_page}`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,
