@@ -7,6 +7,7 @@ import {
   bookingSchema,
   CODE_TTL_MINUTES,
   contactInput,
+  instant,
   linksSchema,
   MAX_CODE_ATTEMPTS,
   MAX_LIST,
@@ -33,7 +34,7 @@ const bookingAnswer = z.object({ result: z.literal(true), booking: bookingSchema
 const staffAnswer = z.object({ result: z.literal(true), booking: bookingSchema, links: linksSchema });
 const business = z.string().min(1).max(64).describe("The business's code, as in its booking page address");
 const signed = { reference, signature };
-const slotStart = z.string().min(10).max(40).describe('A slot start as `list_open_slots` gives it');
+const slotStart = instant.describe('A slot start as `list_open_slots` gives it');
 
 export function reservationOperations(
   resources: ReservationResources,
@@ -90,8 +91,8 @@ export function reservationOperations(
     }),
     defineOperation({
       name: 'list_reservations',
-      summary: 'Bookings of the business, with their waitlists',
-      description: `Filter by resource, state and slot start; at most ${MAX_LIST} a page, after \`after_id\`. A waiting booking shows its waitlist position.`,
+      summary: 'Bookings and waitlists',
+      description: `Filter by resource, states and slot start (\`from\` at or after, \`to\` before); at most ${MAX_LIST} a page, after \`after_id\`. A waiting booking shows its waitlist position.`,
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -106,8 +107,8 @@ export function reservationOperations(
       input: z.object({
         resource_id: id.optional(),
         states: z.array(z.enum(BOOKING_STATES)).max(BOOKING_STATES.length).optional(),
-        from: z.iso.datetime({ offset: true }).optional().describe('Slots starting at or after'),
-        to: z.iso.datetime({ offset: true }).optional().describe('Slots starting before'),
+        from: instant.optional(),
+        to: instant.optional(),
         after_id: z.int().min(0).default(0),
         limit: z.int().min(1).max(MAX_LIST).default(100),
       }),

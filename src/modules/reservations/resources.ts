@@ -57,8 +57,12 @@ export class ReservationResources {
    * under, so no booking is taken from anyone.
    */
   async update(ctx: OperationContext, input: Partial<ResourceInput> & { resource_id: number }) {
-    const { resource_id, ...changes } = input;
-    const row = await repo.updateResource(ctx.db, businessOf(ctx), resource_id, changes);
+    const { resource_id, ...fields } = input;
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    const row =
+      Object.keys(changes).length > 0
+        ? await repo.updateResource(ctx.db, businessOf(ctx), resource_id, changes)
+        : await repo.resourceOf(ctx.db, businessOf(ctx), resource_id);
     if (!row) throw new AppError('RESERVATION_RESOURCE_NOT_FOUND', { params: { id: resource_id } });
     return { result: true as const, resource: await this.view(ctx.db, row) };
   }

@@ -123,5 +123,11 @@ export const linksSchema = z.object({
   calendar: z.string().describe('Signed link: the booking as an iCalendar file'),
 });
 
+/** An instant as a filter takes it; a plain string in the schema (a date-time pattern is 400 bytes of every tool list). */
+export const instant = z
+  .string()
+  .max(40)
+  .refine((text) => !Number.isNaN(Date.parse(text)), fieldMessage('instant'));
+
 export const signature = z.string().min(10).max(100).describe("The signature of the booking's link");
 export const reference = z.string().min(8).max(40);
