@@ -77,7 +77,7 @@ export class ReservationBookings {
         const remaining = Math.max(0, resource.capacity - (taken.get(start.getTime()) ?? 0));
         return {
           starts_at: start.toISOString(),
-          ends_at: this.endOf(start, resource).toISOString(),
+          ends_at: endOf(start, resource).toISOString(),
           local_start: wallTime(start, resource.time_zone),
           remaining,
           waitlist_open: remaining === 0 && resource.waitlist,
@@ -126,14 +126,13 @@ export class ReservationBookings {
     });
     await this.message(ctx.db, booking, 'code');
     await this.deadline(ctx.db, booking, codeExpiresAt);
-    return { result: true as const, booking: this.view(booking, slot.starts_at, resource) };
+    return { result: true as const, booking: bookingView(booking, slot.starts_at, resource) };
   }
 
   /** The code sent to the contact: a held place is confirmed, a waitlist place becomes a live one. */
   async confirm(ctx: OperationContext, input: { reference: string; code: string }) {
     const found = await this.byReference(ctx.db, input.reference);
-    const slot = await repo.lockSlotById(ctx.db, found.slot_id);
-    const booking = (await repo.bookingById(ctx.db, found.id, true))!;
+    const { slot, booking } = await this.lockWithSlot(ctx.db, found);
     const now = this.clock.now();
     if (booking.contact_confirmed || !['held', 'waitlisted'].includes(booking.state)) {
       if (booking.state === 'lapsed') throw new AppError('RESERVATION_CODE_EXPIRED');
@@ -186,7 +185,7 @@ export class ReservationBookings {
         icalendar({
           uid: `${booking.reference}@reservations.tms`,
           start: slot.starts_at,
-          end: this.endOf(slot.starts_at, resource),
+          end: endOf(slot.starts_at, resource),
           stamp: this.clock.now(),
           summary: resource.name,
           description: `Booking ${booking.reference} for ${booking.name}`,
@@ -206,7 +205,10 @@ export class ReservationBookings {
   }
 
   /** Moves a live booking to another slot of its resource that has room; it stays confirmed. */
-  async change(ctx: OperationContext, input: { reference: string; signature: string; starts_at: string }) {
+  async change(
+    ctx: OperationContext,
+    input: { reference: string; signature: string; starts_at: string },
+  ): Promise<BookingAnswer> {
     const found = await this.signed(ctx.db, input);
     const resource = (await repo.resourceOf(ctx.db, found.business_id, found.resource_id))!;
     const now = this.clock.now();
@@ -228,6 +230,8 @@ export class ReservationBookings {
     const from = locked.find((slot) => slot.id === old.id)!;
     const to = locked.find((slot) => slot.id !== old.id) ?? from;
     const booking = (await repo.bookingById(ctx.db, found.id, true))!;
+    // Moved meanwhile by another change: start again from where it is now.
+    if (booking.slot_id !== old.id) return this.change(ctx, input);
     if (booking.state !== 'confirmed') {
       throw new AppError('RESERVATION_CLOSED', { params: { state: booking.state } });
     }
@@ -243,8 +247,7 @@ export class ReservationBookings {
   /** A waitlist offer taken, before it expires. */
   async accept(ctx: OperationContext, input: { reference: string; signature: string }) {
     const found = await this.signed(ctx.db, input);
-    const slot = await repo.lockSlotById(ctx.db, found.slot_id);
-    const booking = (await repo.bookingById(ctx.db, found.id, true))!;
+    const { slot, booking } = await this.lockWithSlot(ctx.db, found);
     const now = this.clock.now();
     if (booking.state === 'offered' && booking.offer_expires_at && booking.offer_expires_at <= now) {
       await this.lapse(ctx.db, booking, slot, now);
@@ -286,7 +289,7 @@ export class ReservationBookings {
     return {
       result: true as const,
       bookings: rows.map((row) => ({
-        ...this.view(row, row.starts_at, resources.get(row.resource_id)!),
+        ...bookingView(row, row.starts_at, resources.get(row.resource_id)!),
         id: row.id,
         contact: row.contact,
         contact_kind: row.contact_kind,
@@ -360,8 +363,7 @@ export class ReservationBookings {
       await inTransaction(db, async (trx) => {
         const found = await repo.bookingById(trx, booking_id);
         if (!found) return;
-        const slot = await repo.lockSlotById(trx, found.slot_id);
-        const booking = (await repo.bookingById(trx, booking_id, true))!;
+        const { slot, booking } = await this.lockWithSlot(trx, found);
         const now = this.clock.now();
         const codeLapsed =
           !booking.contact_confirmed &&
@@ -379,8 +381,7 @@ export class ReservationBookings {
   // ----- inside -----
 
   private async cancelBooking(db: Db, found: repo.BookingRow) {
-    const slot = await repo.lockSlotById(db, found.slot_id);
-    const booking = (await repo.bookingById(db, found.id, true))!;
+    const { slot, booking } = await this.lockWithSlot(db, found);
     if (!['held', 'confirmed', 'waitlisted', 'offered'].includes(booking.state)) {
       throw new AppError('RESERVATION_CLOSED', { params: { state: booking.state } });
     }
@@ -393,6 +394,19 @@ export class ReservationBookings {
       await this.promote(db, { ...slot, taken: slot.taken - 1 });
     }
     return this.answer(db, cancelled, slot.starts_at);
+  }
+
+  /**
+   * A booking and its slot's capacity row, locked in that order (the order every change takes);
+   * a booking moved to another slot between the reading and the locking is locked again there.
+   */
+  private async lockWithSlot(
+    db: Db,
+    found: repo.BookingRow,
+  ): Promise<{ slot: repo.SlotRow; booking: repo.BookingRow }> {
+    const slot = await repo.lockSlotById(db, found.slot_id);
+    const booking = (await repo.bookingById(db, found.id, true))!;
+    return booking.slot_id === slot.id ? { slot, booking } : this.lockWithSlot(db, booking);
   }
 
   /** Gives a booking's place back (if it held one) and offers it to the next person waiting. */
@@ -451,38 +465,19 @@ export class ReservationBookings {
     return positions;
   }
 
-  private async answer(db: Db, booking: repo.BookingRow, startsAt: Date) {
+  private async answer(db: Db, booking: repo.BookingRow, startsAt: Date): Promise<BookingAnswer> {
     const resource = (await repo.resourceOf(db, booking.business_id, booking.resource_id))!;
     const manage = await this.manageLink(db, booking.reference);
     return {
       result: true as const,
-      booking: this.view(booking, startsAt, resource),
+      booking: bookingView(booking, startsAt, resource),
       links: { manage, calendar: manage.replace('?', '/calendar?') },
-    };
-  }
-
-  private view(booking: repo.BookingRow, startsAt: Date, resource: repo.ResourceRow) {
-    return {
-      reference: booking.reference,
-      resource_id: booking.resource_id,
-      starts_at: startsAt.toISOString(),
-      ends_at: this.endOf(startsAt, resource).toISOString(),
-      state: booking.state,
-      contact_confirmed: booking.contact_confirmed,
-      name: booking.name,
-      offer_expires_at:
-        booking.state === 'offered' ? (booking.offer_expires_at?.toISOString() ?? null) : null,
-      code_expires_at: booking.contact_confirmed ? null : (booking.code_expires_at?.toISOString() ?? null),
     };
   }
 
   private async manageLink(db: Db, reference: string) {
     const signature = await this.signer.sign(db, reference);
     return `${this.settings.baseUrl}/api/v1/bookings/${reference}?signature=${signature}`;
-  }
-
-  private endOf(start: Date, resource: repo.ResourceRow) {
-    return new Date(start.getTime() + resource.slot_minutes * 60_000);
   }
 
   /** Midnight of a calendar day on the resource's wall clock. */
@@ -521,5 +516,30 @@ export class ReservationBookings {
   }
 }
 
+interface BookingAnswer {
+  result: true;
+  booking: ReturnType<typeof bookingView>;
+  links: { manage: string; calendar: string };
+}
+
 /** Positions are counted among the first this many waiting of a slot. */
 const MAX_WAITING_SHOWN = 1000;
+
+/** A booking as its booker (and staff) see it. */
+function bookingView(booking: repo.BookingRow, startsAt: Date, resource: repo.ResourceRow) {
+  return {
+    reference: booking.reference,
+    resource_id: booking.resource_id,
+    starts_at: startsAt.toISOString(),
+    ends_at: endOf(startsAt, resource).toISOString(),
+    state: booking.state,
+    contact_confirmed: booking.contact_confirmed,
+    name: booking.name,
+    offer_expires_at: booking.state === 'offered' ? (booking.offer_expires_at?.toISOString() ?? null) : null,
+    code_expires_at: booking.contact_confirmed ? null : (booking.code_expires_at?.toISOString() ?? null),
+  };
+}
+
+function endOf(start: Date, resource: repo.ResourceRow): Date {
+  return new Date(start.getTime() + resource.slot_minutes * 60_000);
+}
