@@ -323,3 +323,32 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
     );
   });
 });
+
+describe('reservations: bookings limited per client address', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ reservations: { bookingsPerAddressPerHour: 2 } });
+  });
+  after(() => server.close());
+
+  it('refuses the third booking of an address within the hour with 429 and Retry-After', async () => {
+    const api = client(server.baseUrl);
+    const tenant = await createTenant(server.db, server.app.services, 'limited', {
+      timeZone: 'Europe/Paris',
+    });
+    const admin = await login(api, tenant.emails.client_admin);
+    const made = await api.post('/api/v1/reservations/resources', RESOURCE, { token: admin });
+    const path = `/api/v1/book/${tenant.code}/${made.body.resource.id}`;
+    const book = (n: number) =>
+      api.post(path, { starts_at: SLOT, name: `P${n}`, contact: `p${n}@example.test` });
+    assert.equal((await book(1)).status, 200);
+    assert.equal((await book(2)).status, 200);
+    const third = await book(3);
+    assert.equal(third.status, 429, JSON.stringify(third.body));
+    assert.equal(third.body.error_code, 'RATE_LIMITED');
+    assert.ok(Number(third.headers.get('retry-after')) > 0, 'a Retry-After header');
+    const slots = await api.get(`${path}/slots?from=2026-11-03&days=1`);
+    assert.equal(slots.body.slots[0].remaining, 8, 'the refused booking took no place');
+  });
+});
