@@ -9,6 +9,7 @@ import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerApprovalsPage } from './doors/pages/approvals.ts';
 import { registerBookingPage } from './doors/pages/book.ts';
+import { registerBookingManagePage } from './doors/pages/booking.ts';
 import { registerDispatchPage } from './doors/pages/dispatch.ts';
 import { registerMapAssets } from './doors/pages/map-assets.ts';
 import { registerMapsPages } from './doors/pages/maps.ts';
@@ -198,6 +199,7 @@ export async function createApp(
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
   registerBookingPage(http, catalog, executor);
+  registerBookingManagePage(http, catalog, executor);
   const pageSettings = {
     secureCookies: config.publicBaseUrl.startsWith('https:'),
     mapTiles: config.mapTiles,

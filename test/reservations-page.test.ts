@@ -80,13 +80,43 @@ describe('reservations: the public booking page', () => {
     const calendar = await tab.getByRole('link', { name: /calendar/ }).getAttribute('href');
     assert.ok(calendar?.includes('/calendar?signature='), `a signed calendar link: ${calendar}`);
     assert.deepEqual(await graveViolations(tab), [], 'confirmation');
+    // Links are absolute on the configured public address; the test server listens elsewhere.
+    const own = new URL((await tab.getByRole('link', { name: /Your booking link/ }).getAttribute('href'))!);
+    assert.equal(own.pathname.split('/')[1], 'booking');
+    await tab.goto(`${server.baseUrl}${own.pathname}${own.search}`);
+    assert.equal(await tab.locator('h1').textContent(), 'Pickup counter, Gare de Lyon');
+    assert.match((await tab.getByRole('status').textContent()) ?? '', /Booked/);
+    assert.deepEqual(await graveViolations(tab), [], 'booking page');
+    const signed = tab.url();
+    await tab.goto(signed.replace(/signature=[^&]+/, 'signature=forged-signature-0000'));
+    assert.equal(
+      await tab.locator('h1').textContent(),
+      'Nothing to book here',
+      'a forged link shows nothing',
+    );
+    await tab.goto(signed);
+    await tab.getByRole('button', { name: 'Cancel this booking' }).click();
+    assert.match((await tab.getByRole('status').textContent()) ?? '', /Cancelled/);
+    assert.equal(
+      await tab.getByRole('button', { name: 'Cancel this booking' }).count(),
+      0,
+      'nothing left to cancel',
+    );
     await context.close();
 
     const slots = await client(server.baseUrl).get(`/api/v1${page}/slots`);
-    assert.equal(slots.body.slots[0].remaining, 0, 'the one place is taken');
+    assert.equal(slots.body.slots[0].remaining, 1, 'the cancelled place is back');
   });
 
   it('offers the waitlist for a full slot, shows nobody else, and passes axe on a desktop', async () => {
+    const api = client(server.baseUrl);
+    const slots = await api.get(`/api/v1${page}/slots`);
+    const taken = await api.post(`/api/v1${page}`, {
+      starts_at: slots.body.slots[0].starts_at,
+      name: 'Inès Dupont',
+      contact: 'ines@example.test',
+    });
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
     const context = await browser.newContext({ locale: 'en-US', ...DESKTOP });
     const tab = await context.newPage();
     await tab.goto(`${server.baseUrl}${page}`);

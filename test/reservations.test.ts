@@ -23,6 +23,12 @@ class CapturingSender {
   }
 }
 
+/** The API address of the booking page link a message carries. */
+function apiOf(text: string) {
+  const link = new URL(/(http\S+\/booking\/\S+)/.exec(text)![1]!);
+  return { path: link.pathname.replace('/booking/', '/api/v1/bookings/'), search: link.search };
+}
+
 const RESOURCE = {
   name: 'Moving crew, 2 movers',
   kind: 'moving_crew',
@@ -156,8 +162,8 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
     assert.equal(cancelled.body.booking.state, 'cancelled');
     await drain();
     assert.equal(sender.offersTo(first!.contact).length, 1, 'the first waiting person is told');
-    const offerLink = /POST (\S+)\/accept/.exec(sender.offersTo(first!.contact)[0]!.text)![1]!;
-    const firstNow = await api.get(new URL(offerLink).pathname + new URL(offerLink).search);
+    const offerLink = apiOf(sender.offersTo(first!.contact)[0]!.text);
+    const firstNow = await api.get(offerLink.path + offerLink.search);
     assert.equal(firstNow.body.booking.state, 'offered');
     const firstExpiry = firstNow.body.booking.offer_expires_at;
     assert.equal(firstExpiry, new Date(server.clock.now().getTime() + 3_600_000).toISOString());
@@ -171,12 +177,12 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
       'the next waiting person holds the offer now',
     );
     assert.ok(secondNow.body.bookings[0].offer_expires_at > firstExpiry, 'the new offer expires later');
-    const late = await api.post(`${new URL(offerLink).pathname}/accept${new URL(offerLink).search}`, {});
+    const late = await api.post(`${offerLink.path}/accept${offerLink.search}`, {});
     assert.equal(late.status, 410, JSON.stringify(late.body));
     assert.equal(late.body.error_code, 'RESERVATION_OFFER_EXPIRED');
 
-    const secondLink = new URL(/POST (\S+)\/accept/.exec(sender.offersTo(second!.contact)[0]!.text)![1]!);
-    const accepted = await api.post(`${secondLink.pathname}/accept${secondLink.search}`, {});
+    const secondLink = apiOf(sender.offersTo(second!.contact)[0]!.text);
+    const accepted = await api.post(`${secondLink.path}/accept${secondLink.search}`, {});
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.equal(accepted.body.booking.state, 'confirmed');
     const slots = await api.get(`/api/v1/book/${code}/${resourceId}/slots?from=2026-11-03&days=1`);

@@ -24,6 +24,16 @@ export type BookTextKey =
   | 'manage'
   | 'notFoundTitle'
   | 'notFoundText'
+  | 'stateHeld'
+  | 'stateConfirmed'
+  | 'stateWaitlisted'
+  | 'stateOffered'
+  | 'stateCancelled'
+  | 'stateAttended'
+  | 'stateLapsed'
+  | 'cancelBooking'
+  | 'acceptOffer'
+  | 'offerUntil'
   | 'language';
 
 export const BOOK_TEXTS: Record<Language, Record<BookTextKey, string>> = {
@@ -50,6 +60,16 @@ export const BOOK_TEXTS: Record<Language, Record<BookTextKey, string>> = {
     manage: 'Your booking link (cancel or change)',
     notFoundTitle: 'Nothing to book here',
     notFoundText: 'This booking page does not exist or is closed.',
+    stateHeld: 'Held: waiting for your code',
+    stateConfirmed: 'Booked',
+    stateWaitlisted: 'On the waitlist',
+    stateOffered: 'A place is offered to you',
+    stateCancelled: 'Cancelled',
+    stateAttended: 'Attended',
+    stateLapsed: 'Expired',
+    cancelBooking: 'Cancel this booking',
+    acceptOffer: 'Accept the place',
+    offerUntil: 'Accept before {time}, or it goes to the next person waiting.',
     language: 'Language',
   },
   fr: {
@@ -75,6 +95,16 @@ export const BOOK_TEXTS: Record<Language, Record<BookTextKey, string>> = {
     manage: 'Lien de votre réservation (annuler ou modifier)',
     notFoundTitle: 'Rien à réserver ici',
     notFoundText: 'Cette page de réservation n’existe pas ou est fermée.',
+    stateHeld: 'Gardée : en attente de votre code',
+    stateConfirmed: 'Réservé',
+    stateWaitlisted: 'Sur la liste d’attente',
+    stateOffered: 'Une place vous est proposée',
+    stateCancelled: 'Annulée',
+    stateAttended: 'Honorée',
+    stateLapsed: 'Expirée',
+    cancelBooking: 'Annuler cette réservation',
+    acceptOffer: 'Accepter la place',
+    offerUntil: 'Acceptez avant {time}, sinon elle passe à la personne suivante.',
     language: 'Langue',
   },
   de: {
@@ -100,6 +130,16 @@ export const BOOK_TEXTS: Record<Language, Record<BookTextKey, string>> = {
     manage: 'Ihr Buchungslink (stornieren oder ändern)',
     notFoundTitle: 'Hier ist nichts zu buchen',
     notFoundText: 'Diese Buchungsseite gibt es nicht oder sie ist geschlossen.',
+    stateHeld: 'Gehalten: wartet auf Ihren Code',
+    stateConfirmed: 'Gebucht',
+    stateWaitlisted: 'Auf der Warteliste',
+    stateOffered: 'Ihnen wird ein Platz angeboten',
+    stateCancelled: 'Storniert',
+    stateAttended: 'Wahrgenommen',
+    stateLapsed: 'Abgelaufen',
+    cancelBooking: 'Diese Buchung stornieren',
+    acceptOffer: 'Platz annehmen',
+    offerUntil: 'Nehmen Sie bis {time} an, sonst geht er an die nächste wartende Person.',
     language: 'Sprache',
   },
   es: {
@@ -125,6 +165,16 @@ export const BOOK_TEXTS: Record<Language, Record<BookTextKey, string>> = {
     manage: 'Enlace de su reserva (cancelar o cambiar)',
     notFoundTitle: 'Nada que reservar aquí',
     notFoundText: 'Esta página de reservas no existe o está cerrada.',
+    stateHeld: 'Guardada: esperando su código',
+    stateConfirmed: 'Reservado',
+    stateWaitlisted: 'En la lista de espera',
+    stateOffered: 'Se le ofrece una plaza',
+    stateCancelled: 'Cancelada',
+    stateAttended: 'Asistida',
+    stateLapsed: 'Caducada',
+    cancelBooking: 'Cancelar esta reserva',
+    acceptOffer: 'Aceptar la plaza',
+    offerUntil: 'Acepte antes de las {time}, o pasará a la siguiente persona en espera.',
     language: 'Idioma',
   },
   'zh-Hans': {
@@ -149,6 +199,16 @@ export const BOOK_TEXTS: Record<Language, Record<BookTextKey, string>> = {
     manage: '您的预约链接（取消或更改）',
     notFoundTitle: '此处无可预约项目',
     notFoundText: '此预约页面不存在或已关闭。',
+    stateHeld: '已保留：等待您的确认码',
+    stateConfirmed: '已预约',
+    stateWaitlisted: '候补中',
+    stateOffered: '为您提供了一个名额',
+    stateCancelled: '已取消',
+    stateAttended: '已到场',
+    stateLapsed: '已过期',
+    cancelBooking: '取消此预约',
+    acceptOffer: '接受名额',
+    offerUntil: '请在 {time} 前接受，否则名额将转给下一位候补者。',
     language: '语言',
   },
   'zh-Hant': {
@@ -173,6 +233,16 @@ export const BOOK_TEXTS: Record<Language, Record<BookTextKey, string>> = {
     manage: '您的預約連結（取消或更改）',
     notFoundTitle: '此處無可預約項目',
     notFoundText: '此預約頁面不存在或已關閉。',
+    stateHeld: '已保留：等待您的確認碼',
+    stateConfirmed: '已預約',
+    stateWaitlisted: '候補中',
+    stateOffered: '為您提供了一個名額',
+    stateCancelled: '已取消',
+    stateAttended: '已到場',
+    stateLapsed: '已過期',
+    cancelBooking: '取消此預約',
+    acceptOffer: '接受名額',
+    offerUntil: '請在 {time} 前接受，否則名額將轉給下一位候補者。',
     language: '語言',
   },
 };

@@ -21,7 +21,7 @@ legend{font-weight:600;margin-bottom:.5rem}
 .hint{color:#4b5259;font-size:.875rem;flex-basis:100%;margin:0}
 `;
 
-type View = PageView<BookTextKey>;
+export type View = PageView<BookTextKey>;
 
 interface Slot {
   starts_at: string;
@@ -34,7 +34,7 @@ interface Slots {
 }
 interface Booked {
   booking: { reference: string; state: string; starts_at: string; code_expires_at: string | null };
-  links?: { manage: string; calendar: string };
+  links?: { page: string; calendar: string };
 }
 
 /**
@@ -180,7 +180,7 @@ ${booked.booking.state === 'waitlisted' ? html`<p>${view.text('waitlistHeld')}</
             .replace('{time}', time);
           const body = html`<h1>${title}</h1><div class="card" role="status"><p>${text}</p>
 <p><a href="${done.links!.calendar}">${view.text('calendar')}</a></p>
-<p><a href="${done.links!.manage}">${view.text('manage')}</a></p></div>`;
+<p><a href="${done.links!.page}">${view.text('manage')}</a></p></div>`;
           return send(reply, view, 200, title, body);
         } catch (error) {
           if (!isAppError(error) || error.status >= 500) throw error;
@@ -204,7 +204,7 @@ ${booked.booking.state === 'waitlisted' ? html`<p>${view.text('waitlistHeld')}</
 }
 
 /** The refusal as the reader's language words it, with the fields it names. */
-function refusalText(error: Parameters<typeof errorBody>[0], view: View): string {
+export function refusalText(error: Parameters<typeof errorBody>[0], view: View): string {
   const body = errorBody(error, view.lang, '');
   const fields = (body.details as { fields?: Array<{ field: string; message: string }> } | undefined)?.fields;
   return fields?.length
@@ -213,7 +213,7 @@ function refusalText(error: Parameters<typeof errorBody>[0], view: View): string
 }
 
 /** A slot's start as people read it, on the resource's wall clock. */
-function when(startsAt: string, timeZone: string, lang: string): string {
+export function when(startsAt: string, timeZone: string, lang: string): string {
   return new Intl.DateTimeFormat(lang, {
     timeZone,
     weekday: 'short',
@@ -225,7 +225,7 @@ function when(startsAt: string, timeZone: string, lang: string): string {
 }
 
 /** A time of day as people read it, on the resource's wall clock. */
-function clockTime(at: string, timeZone: string, lang: string): string {
+export function clockTime(at: string, timeZone: string, lang: string): string {
   return new Intl.DateTimeFormat(lang, { timeZone, hour: '2-digit', minute: '2-digit' }).format(new Date(at));
 }
 
@@ -234,10 +234,21 @@ function validZone(zone: string | undefined): string {
   return zone && isValidTimeZone(zone) ? zone : 'UTC';
 }
 
-function send(reply: FastifyReply, view: View, status: number, title: string, body: SafeHtml) {
-  // The code and its answer are posted pages: the language links lead back to the booking page.
-  const base = view.path.replace(/\/confirm$/, '');
-  const footer = languageLinks(view.lang, view.text('language'), (lang) => `${base}?lang=${lang}`);
+export function send(
+  reply: FastifyReply,
+  view: View,
+  status: number,
+  title: string,
+  body: SafeHtml,
+  keep: Record<string, string> = {},
+) {
+  // Posted pages (a code, a cancel): the language links lead back to the page they came from.
+  const base = view.path.replace(/\/(confirm|cancel|accept)$/, '');
+  const footer = languageLinks(
+    view.lang,
+    view.text('language'),
+    (lang) => `${base}?${new URLSearchParams({ ...keep, lang })}`,
+  );
   reply.header('cache-control', 'no-store');
   return sendPage(reply, { status, lang: view.lang, title, body, footer, css: CSS });
 }

@@ -328,7 +328,7 @@ export class ReservationBookings {
         const resource = (await repo.resourceOf(trx, booking.business_id, booking.resource_id))!;
         const slot = await repo.slotById(trx, booking.slot_id);
         const when = `${wallTime(slot.starts_at, resource.time_zone).replace('T', ' ')} (${resource.time_zone})`;
-        const link = await this.manageLink(trx, booking.reference);
+        const { page } = await this.links(trx, booking.reference);
         if (purpose === 'code') {
           const waiting =
             !booking.contact_confirmed &&
@@ -341,14 +341,14 @@ export class ReservationBookings {
             kind: booking.contact_kind,
             to: booking.contact,
             subject: `Your code for ${resource.name}: ${code}`,
-            text: `Confirmation code: ${code}\n${resource.name}, ${when}.\nValid ${CODE_TTL_MINUTES} minutes. Manage your booking: ${link}`,
+            text: `Confirmation code: ${code}\n${resource.name}, ${when}.\nValid ${CODE_TTL_MINUTES} minutes. Your booking (cancel or change): ${page}`,
           });
         } else if (booking.state === 'offered' && booking.offer_expires_at) {
           await this.sender.send({
             kind: booking.contact_kind,
             to: booking.contact,
             subject: `A place is free for ${resource.name}`,
-            text: `A place is free: ${resource.name}, ${when}.\nAccept before ${booking.offer_expires_at.toISOString()}: POST ${link}/accept\nAfter that it goes to the next person waiting.`,
+            text: `A place is free: ${resource.name}, ${when}.\nAccept it before ${booking.offer_expires_at.toISOString()} on ${page}\nAfter that it goes to the next person waiting.`,
           });
         }
       });
@@ -467,17 +467,23 @@ export class ReservationBookings {
 
   private async answer(db: Db, booking: repo.BookingRow, startsAt: Date): Promise<BookingAnswer> {
     const resource = (await repo.resourceOf(db, booking.business_id, booking.resource_id))!;
-    const manage = await this.manageLink(db, booking.reference);
     return {
       result: true as const,
       booking: bookingView(booking, startsAt, resource),
-      links: { manage, calendar: manage.replace('?', '/calendar?') },
+      links: await this.links(db, booking.reference),
     };
   }
 
-  private async manageLink(db: Db, reference: string) {
+  /** A booking's signed links: its API address, its calendar file, and its page for people. */
+  private async links(db: Db, reference: string) {
     const signature = await this.signer.sign(db, reference);
-    return `${this.settings.baseUrl}/api/v1/bookings/${reference}?signature=${signature}`;
+    const query = `?signature=${signature}`;
+    const api = `${this.settings.baseUrl}/api/v1/bookings/${reference}`;
+    return {
+      manage: api + query,
+      calendar: `${api}/calendar${query}`,
+      page: `${this.settings.baseUrl}/booking/${reference}${query}`,
+    };
   }
 
   /** Midnight of a calendar day on the resource's wall clock. */
@@ -519,7 +525,7 @@ export class ReservationBookings {
 interface BookingAnswer {
   result: true;
   booking: ReturnType<typeof bookingView>;
-  links: { manage: string; calendar: string };
+  links: { manage: string; calendar: string; page: string };
 }
 
 /** Positions are counted among the first this many waiting of a slot. */
@@ -530,6 +536,8 @@ function bookingView(booking: repo.BookingRow, startsAt: Date, resource: repo.Re
   return {
     reference: booking.reference,
     resource_id: booking.resource_id,
+    resource_name: resource.name,
+    time_zone: resource.time_zone,
     starts_at: startsAt.toISOString(),
     ends_at: endOf(startsAt, resource).toISOString(),
     state: booking.state,

@@ -101,6 +101,8 @@ export const contactInput = z
 export const bookingSchema = z.object({
   reference: z.string(),
   resource_id: z.int(),
+  resource_name: z.string(),
+  time_zone: z.string().describe("The resource's time zone, where its slots are read"),
   starts_at: at,
   ends_at: at,
   state: z.enum(BOOKING_STATES),
@@ -121,6 +123,7 @@ export const staffBookingSchema = bookingSchema.extend({
 export const linksSchema = z.object({
   manage: z.string().describe('Signed link: this booking, GET; cancel and change below it'),
   calendar: z.string().describe('Signed link: the booking as an iCalendar file'),
+  page: z.string().describe('Signed link: the booking page for people (cancel, accept an offer)'),
 });
 
 /** An instant as a filter takes it; a plain string in the schema (a date-time pattern is 400 bytes of every tool list). */
