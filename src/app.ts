@@ -8,6 +8,8 @@ import { toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
 import { registerApprovalsPage } from './doors/pages/approvals.ts';
+import { registerBookingPage } from './doors/pages/book.ts';
+import { registerBookingManagePage } from './doors/pages/booking.ts';
 import { registerDispatchPage } from './doors/pages/dispatch.ts';
 import { registerMapAssets } from './doors/pages/map-assets.ts';
 import { registerMapsPages } from './doors/pages/maps.ts';
@@ -48,6 +50,7 @@ import { loadingOperations, packingOperations } from './modules/packing/index.ts
 import { paymentsOperations } from './modules/payments/index.ts';
 import { pricingOperations } from './modules/pricing/index.ts';
 import { proofsOperations } from './modules/proofs/index.ts';
+import { CONTACT_TOPIC, DEADLINE_TOPIC } from './modules/reservations/index.ts';
 import { OFFER_EXPIRY_TOPIC, ridersOperations } from './modules/riders/index.ts';
 import { shippingOperations } from './modules/shipping/index.ts';
 import { skillsOperations } from './modules/skills/index.ts';
@@ -144,7 +147,8 @@ export function createCatalog(services: Services): Catalog {
     .register(loadingOperations(services.loadPlans))
     .register(services.lockers.operations())
     .register(services.consolidation.operations())
-    .register(services.thirdParty.operations());
+    .register(services.thirdParty.operations())
+    .register(services.reservations.operations());
 }
 
 export interface App {
@@ -197,6 +201,8 @@ export async function createApp(
   http.addHook('onClose', () => services.solvers.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
+  registerBookingPage(http, catalog, executor);
+  registerBookingManagePage(http, catalog, executor);
   const pageSettings = {
     secureCookies: config.publicBaseUrl.startsWith('https:'),
     mapTiles: config.mapTiles,
@@ -261,6 +267,8 @@ export async function createApp(
     });
   outbox.handle(COMMAND_TOPIC, services.lockers.commands.publisher(db, mqtt));
   outbox.handle(PICKUP_DEADLINE_TOPIC, services.lockers.bookings.pickupDeadlineHandler(db));
+  outbox.handle(CONTACT_TOPIC, services.reservations.bookings.contactHandler(db));
+  outbox.handle(DEADLINE_TOPIC, services.reservations.bookings.deadlineHandler(db));
   outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
   const topics = services.chatPush.topics;
   outbox.handle(

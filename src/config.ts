@@ -161,6 +161,8 @@ export interface Config {
   trustProxy: boolean;
   metricsToken: string | undefined;
   login: LoginLimits;
+  /** Public booking (docs/reservations.md): bookings each client address may start an hour, each sending a code. */
+  reservations: { bookingsPerAddressPerHour: number };
   webhooks: WebhookSettings;
   /** Third-party delivery providers: which addresses their connectors may call, and the key sealing their credentials. */
   thirdParty: ThirdPartySettings;
@@ -313,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failuresPerEmailPer15Minutes: 10,
       signUpsPerAddressPerHour: 10,
     },
+    reservations: { bookingsPerAddressPerHour: 20 },
     webhooks: {
       allow: {
         loopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',

@@ -38,6 +38,7 @@ import { LoadPlans, PackagingCatalog, PackingPlans } from './modules/packing/ind
 import { type PaymentProvider, PaymentsService, TestPaymentProvider } from './modules/payments/index.ts';
 import { PricingService } from './modules/pricing/index.ts';
 import { ProofsService } from './modules/proofs/index.ts';
+import { type ContactSender, LogContactSender, ReservationsService } from './modules/reservations/index.ts';
 import { RidersService } from './modules/riders/index.ts';
 import { ShippingService } from './modules/shipping/index.ts';
 import { SkillsService } from './modules/skills/index.ts';
@@ -117,6 +118,8 @@ export interface Services {
   consolidation: ConsolidationService;
   /** Third-party delivery providers: their orders pulled or pushed in, accepted, and their statuses sent back. */
   thirdParty: ThirdPartyService;
+  /** Bookable resources, public booking without an account, waitlists. */
+  reservations: ReservationsService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -128,6 +131,8 @@ export interface Ports {
   storage: FileStorage;
   /** The operations agent's model; the default is the configured provider (AGENT_PROVIDER), or none. */
   modelProvider: ModelProvider | undefined;
+  /** Where booking codes and waitlist offers go (email or SMS); the default writes them to the log. */
+  contactSender: ContactSender;
 }
 
 export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {
@@ -301,6 +306,16 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
       (db, id) => accounts.businessExists(db, id),
     ),
     consolidation: new ConsolidationService(clock, tracking, warehouses, shipping, { packaging, solvers }),
+    reservations: new ReservationsService(
+      clock,
+      { baseUrl: config.publicBaseUrl, ...config.reservations },
+      ports.contactSender ?? new LogContactSender(),
+      {
+        idOf: async (db, code) => (await accounts.findBusiness(db, code))?.id,
+        codeOf: async (db, id) => (await accounts.businessCodesOf(db, [id])).get(id) ?? String(id),
+        timeZoneOf: (db, id) => accounts.timeZoneOf(db, id),
+      },
+    ),
     driverWork: new DriverWork(clock, orders, dispatch),
     cacheInvalidation,
     dispatchBoard,

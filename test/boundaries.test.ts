@@ -180,6 +180,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0043_proposal_origin.sql': 'approvals',
   '0044_packing.sql': 'packing',
   '0045_lockers.sql': 'lockers',
+  '0046_reservations.sql': 'reservations',
   '0047_consolidation.sql': 'consolidation',
   '0048_third_party.sql': 'third-party',
   '0049_outbox_leases.sql': 'platform',

@@ -19,12 +19,14 @@ describe('the demo in the pages', () => {
   let browser: Browser;
   let admin: string;
   let publicMap: { link: string };
+  let bookingPage: string;
 
   before(async () => {
     server = await startTestServer();
     const credentials = await seedDemo(server.db, server.app.services, 'demo-pass', server.clock);
     assert.ok(credentials);
     publicMap = credentials.publicMap;
+    bookingPage = new URL(credentials.reservations.booking_page).pathname;
     served = await startInstance(server);
     api = client(served.baseUrl);
     admin = await login(api, 'admin@demo.test', 'demo-pass');
@@ -78,5 +80,12 @@ describe('the demo in the pages', () => {
       [],
     );
     await page.context().close();
+  });
+
+  it("offers the demo's pickup counter on its public booking page", async () => {
+    const page = await api.get(bookingPage);
+    assert.equal(page.status, 200);
+    assert.ok(page.body.includes('Parcel pickup counter, Gare de Lyon'), 'the resource is named');
+    assert.ok((page.body.match(/name="starts_at"/g) ?? []).length > 10, 'a week of slots to pick from');
   });
 });

@@ -85,6 +85,7 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   list_locker_sites: { auth: 'A', risk: 'low', scopes: ['lockers:read'] },
   list_locker_ledger: { auth: 'A', risk: 'low', scopes: ['lockers:read'] },
   list_inbound_parcels: { auth: 'A', risk: 'low', scopes: ['wms:read'] },
+  list_reservations: { auth: 'A', risk: 'low', scopes: ['reservations:read'] },
   get_load_plan: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
   list_third_party_orders: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
 };

@@ -103,6 +103,7 @@ describe('the OpenAPI document', () => {
       (route) => server.app.catalog.get(route.operation.operationId)?.representations,
     );
     assert.deepEqual(declaring.map((route) => route.key).sort(), [
+      'GET /v1/bookings/{reference}/calendar',
       'GET /v1/client/dispatch/board',
       'GET /v1/client/load-plans/{plan_id}',
       'GET /v1/client/maps/{map_id}/geojson',

@@ -10,6 +10,7 @@ import { orderChecks } from './support/tenancy-orders.ts';
 import { packingChecks } from './support/tenancy-packing.ts';
 import { placeChecks } from './support/tenancy-places.ts';
 import { platformChecks } from './support/tenancy-platform.ts';
+import { reservationChecks } from './support/tenancy-reservations.ts';
 import { riderChecks } from './support/tenancy-riders.ts';
 import { routeChecks } from './support/tenancy-routes.ts';
 import { shippingWarehouseChecks } from './support/tenancy-shipping-warehouses.ts';
@@ -38,6 +39,7 @@ describe('tenant isolation', () => {
     ...lockerChecks,
     ...consolidationChecks,
     ...thirdPartyChecks,
+    ...reservationChecks,
   };
 
   before(async () => {

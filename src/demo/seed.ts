@@ -11,6 +11,7 @@ import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
 import { seedDemoLockers } from './lockers.ts';
 import { seedDemoPacking } from './packing.ts';
+import { seedDemoReservations } from './reservations.ts';
 import { seedDemoThirdParty } from './third-party.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
@@ -46,6 +47,8 @@ export interface DemoCredentials {
   locker: { site_id: number; device_id: number; compartments: number; credential: string };
   /** The forwarding customer's suite and announced parcel, and the tracking webhook's secret (shown once). */
   forwarding: { business_id: number; suite: string; parcel: string; secret: string };
+  /** The demo's bookable resource and its public booking page. */
+  reservations: { resource_id: number; booking_page: string };
 }
 
 /**
@@ -137,6 +140,10 @@ export async function seedDemo(
       customer: demoContext(trx, clock, { userId: ids.customer, kind: 'customer', businessId }),
       customerId: ids.customer,
     });
+    const reservations = await seedDemoReservations(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     await seedDemoAgent(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
@@ -160,6 +167,7 @@ export async function seedDemo(
       publicMap,
       locker,
       forwarding,
+      reservations,
     };
   });
 }
@@ -524,6 +532,7 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     `  TMS_DEVICE_CREDENTIAL='${credentials.locker.credential}' npm run tms -- locker simulate --device ${credentials.locker.device_id} --compartments ${credentials.locker.compartments}`,
     `Forwarding: ${DEMO_INBOUND.carrier} ${DEMO_INBOUND.tracking_number} announced for suite ${credentials.forwarding.suite}; AfterShip pushes go to`,
     `  ${baseUrl}/api/v1/consolidation/tracking-webhooks/${credentials.forwarding.business_id}/aftership with secret ${credentials.forwarding.secret} (docs/consolidation.md)`,
+    `Booking page (no account; the code is written to this log): ${credentials.reservations.booking_page}`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,

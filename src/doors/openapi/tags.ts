@@ -30,6 +30,7 @@ export const INTERFACE_FAMILIES = [
   'Loading Planner',
   'Packing Plans',
   'Smart Locker',
+  'Reservations',
   'Device Operations',
   'Device Orders',
   'Locker Resale',
@@ -116,6 +117,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Load plans for sea containers, air ULD envelopes, vans, trucks and open decks: placements in loading order, weight, balance, stacking, support and unloading order, with a picture.',
   Consolidation:
     "Package forwarding: customers' suites at the warehouses, pre-announced inbound parcels with their AfterShip tracking pushes, receiving with storage fees, and consolidations into one shipment with a customs declaration.",
+  Reservations:
+    'Bookable resources with recurring slots and a capacity each; public booking without an account (a code to the contact, signed links to cancel or change, an iCalendar file) and waitlists whose first person is offered each freed place for a time.',
   'Smart Locker':
     'Locker sites with their devices and compartments, bookings with one-time drop and pickup codes, openings at the locker or in the app, and the append-only ledger of handlings.',
   'Device Operations':

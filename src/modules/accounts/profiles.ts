@@ -33,6 +33,8 @@ export const SCOPES = [
   'packing:write',
   'lockers:read',
   'lockers:write',
+  'reservations:read',
+  'reservations:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -48,6 +50,7 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'approvals:read',
     'packing:read',
     'lockers:read',
+    'reservations:read',
   ],
   support: ['orders:read', 'analytics:read', 'address:read', 'approvals:read'],
   'ops-write': [
@@ -66,6 +69,8 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'packing:write',
     'lockers:read',
     'lockers:write',
+    'reservations:read',
+    'reservations:write',
   ],
   'wms-readonly': ['wms:read', 'orders:read', 'packing:read'],
   'datasets-readonly': ['datasets:read'],

@@ -45,6 +45,10 @@ const en = {
   both_or_neither: 'Give both {fields}, or neither.',
   at_most_days: 'At most {max} days.',
   time_zone: 'Expected an IANA time zone such as Europe/Paris.',
+  recurrence_rule:
+    'Expected an RRULE (RFC 5545) without DTSTART, such as FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  contact: 'Expected an email address or a phone number (digits, spaces, ( ) . - and an optional leading +).',
+  instant: 'Expected an ISO 8601 instant such as 2026-11-03T09:00:00Z.',
   location_code: 'Expected up to 32 letters, digits, ., _ and -, starting with a letter or a digit.',
   longitude: 'Expected a longitude from -180 to 180 (GeoJSON puts longitude first).',
   latitude: 'Expected a latitude from -90 to 90 (GeoJSON puts latitude second).',
@@ -107,6 +111,11 @@ const fr: FieldMessages = {
   both_or_neither: 'Indiquez à la fois {fields}, ou aucun des deux.',
   at_most_days: '{max} jours au plus.',
   time_zone: 'Un fuseau horaire IANA est attendu, par exemple Europe/Paris.',
+  recurrence_rule:
+    'Une RRULE (RFC 5545) sans DTSTART est attendue, par exemple FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  contact:
+    'Une adresse e-mail ou un numéro de téléphone est attendu (chiffres, espaces, ( ) . - et un + initial facultatif).',
+  instant: 'Un instant ISO 8601 est attendu, par exemple 2026-11-03T09:00:00Z.',
   location_code:
     'Jusqu’à 32 lettres, chiffres, ., _ et - sont attendus, en commençant par une lettre ou un chiffre.',
   longitude: 'Une longitude de -180 à 180 est attendue (GeoJSON place la longitude en premier).',
@@ -170,6 +179,11 @@ const de: FieldMessages = {
   both_or_neither: 'Geben Sie {fields} beide an oder keines davon.',
   at_most_days: 'Höchstens {max} Tage.',
   time_zone: 'Erwartet wird eine IANA-Zeitzone wie Europe/Paris.',
+  recurrence_rule:
+    'Erwartet wird eine RRULE (RFC 5545) ohne DTSTART, etwa FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  contact:
+    'Erwartet wird eine E-Mail-Adresse oder Telefonnummer (Ziffern, Leerzeichen, ( ) . - und optional ein führendes +).',
+  instant: 'Erwartet wird ein ISO-8601-Zeitpunkt wie 2026-11-03T09:00:00Z.',
   location_code:
     'Erwartet werden bis zu 32 Buchstaben, Ziffern, ., _ und -, beginnend mit einem Buchstaben oder einer Ziffer.',
   longitude: 'Erwartet wird ein Längengrad von -180 bis 180 (GeoJSON nennt den Längengrad zuerst).',
@@ -229,6 +243,11 @@ const es: FieldMessages = {
   both_or_neither: 'Indique {fields} a la vez, o ninguno.',
   at_most_days: 'Como máximo {max} días.',
   time_zone: 'Se espera una zona horaria IANA, como Europe/Paris.',
+  recurrence_rule:
+    'Se espera una RRULE (RFC 5545) sin DTSTART, como FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0.',
+  contact:
+    'Se espera una dirección de correo o un número de teléfono (dígitos, espacios, ( ) . - y un + inicial opcional).',
+  instant: 'Se espera un instante ISO 8601, como 2026-11-03T09:00:00Z.',
   location_code: 'Se esperan hasta 32 letras, dígitos, ., _ y -, empezando por una letra o un dígito.',
   longitude: 'Se espera una longitud de -180 a 180 (GeoJSON pone la longitud primero).',
   latitude: 'Se espera una latitud de -90 a 90 (GeoJSON pone la latitud en segundo lugar).',
@@ -286,6 +305,10 @@ const zhHans: FieldMessages = {
   both_or_neither: '{fields} 须同时提供，或都不提供。',
   at_most_days: '最多 {max} 天。',
   time_zone: '应为 IANA 时区，例如 Europe/Paris。',
+  recurrence_rule:
+    '应为不含 DTSTART 的 RRULE（RFC 5545），例如 FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0。',
+  contact: '应为电子邮件地址或电话号码（数字、空格、( ) . - 以及可选的前导 +）。',
+  instant: '应为 ISO 8601 时刻，例如 2026-11-03T09:00:00Z。',
   location_code: '应为最多 32 个字母、数字、.、_ 和 -，以字母或数字开头。',
   longitude: '应为 -180 到 180 之间的经度（GeoJSON 中经度在前）。',
   latitude: '应为 -90 到 90 之间的纬度（GeoJSON 中纬度在后）。',
@@ -341,6 +364,10 @@ const zhHant: FieldMessages = {
   both_or_neither: '{fields} 須同時提供，或都不提供。',
   at_most_days: '最多 {max} 天。',
   time_zone: '應為 IANA 時區，例如 Europe/Paris。',
+  recurrence_rule:
+    '應為不含 DTSTART 的 RRULE（RFC 5545），例如 FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,10;BYMINUTE=0。',
+  contact: '應為電子郵件地址或電話號碼（數字、空格、( ) . - 以及可選的前導 +）。',
+  instant: '應為 ISO 8601 時刻，例如 2026-11-03T09:00:00Z。',
   location_code: '應為最多 32 個字母、數字、.、_ 和 -，以字母或數字開頭。',
   longitude: '應為 -180 到 180 之間的經度（GeoJSON 中經度在前）。',
   latitude: '應為 -90 到 90 之間的緯度（GeoJSON 中緯度在後）。',

@@ -312,6 +312,16 @@ export const de: ErrorMessages = {
   LOCKER_NUMBERS_TAKEN: 'Fachnummern müssen je Gerät eindeutig sein: {numbers}.',
   LOCKER_SITE_FULL: 'Ein Schließfachstandort hat höchstens {limit} Geräte.',
   LUGGAGE_TAG_TAKEN: 'Das Gepäcketikett {tag} gehört bereits zu einer Weitergabe dieses Unternehmens.',
+  RESERVATION_RESOURCE_NOT_FOUND: 'Keine buchbare Ressource {id} hier.',
+  RESERVATION_SLOT_NOT_OFFERED: '{starts_at} ist kein noch buchbarer Termin dieser Ressource.',
+  RESERVATION_SLOT_FULL: 'Dieser Termin ist ausgebucht.',
+  RESERVATION_NOT_FOUND: 'Keine solche Buchung.',
+  RESERVATION_CODE_WRONG: 'Dieser Bestätigungscode ist nicht der, den wir gesendet haben.',
+  RESERVATION_CODE_EXPIRED: 'Der Bestätigungscode ist abgelaufen: Bitte buchen Sie erneut.',
+  RESERVATION_LINK_INVALID: 'Dieser Buchungslink ist ungültig.',
+  RESERVATION_CLOSED: 'Diese Buchung ist {state}: Das ist jetzt nicht möglich.',
+  RESERVATION_OFFER_EXPIRED:
+    'Der angebotene Platz wurde nicht rechtzeitig angenommen und ging an die nächste wartende Person.',
   LOCKER_QUOTA_NOT_FOUND: 'Kein Schließfachkontingent {id}, das Ihr Unternehmen anbietet.',
   LUGGAGE_RELAY_NOT_FOUND: 'Keine Gepäckweitergabe {relay} in diesem Unternehmen.',
   TRACKING_PUSH_UNVERIFIED:

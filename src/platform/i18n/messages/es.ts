@@ -297,6 +297,16 @@ export const es: ErrorMessages = {
   LOCKER_NUMBERS_TAKEN: 'Los números de compartimento deben ser únicos en un dispositivo: {numbers}.',
   LOCKER_SITE_FULL: 'Un punto de taquillas tiene como máximo {limit} dispositivos.',
   LUGGAGE_TAG_TAKEN: 'La etiqueta de equipaje {tag} ya está en un relevo de esta empresa.',
+  RESERVATION_RESOURCE_NOT_FOUND: 'No hay ningún recurso reservable {id} aquí.',
+  RESERVATION_SLOT_NOT_OFFERED: '{starts_at} no es un horario de este recurso que aún se pueda reservar.',
+  RESERVATION_SLOT_FULL: 'Este horario está completo.',
+  RESERVATION_NOT_FOUND: 'No existe esa reserva.',
+  RESERVATION_CODE_WRONG: 'Este código de confirmación no es el que enviamos.',
+  RESERVATION_CODE_EXPIRED: 'El código de confirmación ha caducado: reserve de nuevo.',
+  RESERVATION_LINK_INVALID: 'Este enlace de reserva no es válido.',
+  RESERVATION_CLOSED: 'Esta reserva está {state}: ahora no es posible.',
+  RESERVATION_OFFER_EXPIRED:
+    'La plaza ofrecida no se aceptó a tiempo y pasó a la siguiente persona en espera.',
   LOCKER_QUOTA_NOT_FOUND: 'No hay ningún cupo de taquillas {id} ofrecido por su empresa.',
   LUGGAGE_RELAY_NOT_FOUND: 'No hay ningún relevo de equipaje {relay} en esta empresa.',
   TRACKING_PUSH_UNVERIFIED:

@@ -309,6 +309,16 @@ export const fr: ErrorMessages = {
   LOCKER_NUMBERS_TAKEN: 'Les numéros de casier doivent être uniques par appareil : {numbers}.',
   LOCKER_SITE_FULL: 'Un site de consignes compte au plus {limit} appareils.',
   LUGGAGE_TAG_TAKEN: 'L’étiquette de bagage {tag} est déjà sur un relais de cette entreprise.',
+  RESERVATION_RESOURCE_NOT_FOUND: 'Aucune ressource réservable {id} ici.',
+  RESERVATION_SLOT_NOT_OFFERED: "{starts_at} n'est pas un créneau de cette ressource encore réservable.",
+  RESERVATION_SLOT_FULL: 'Ce créneau est complet.',
+  RESERVATION_NOT_FOUND: 'Aucune réservation de ce type.',
+  RESERVATION_CODE_WRONG: "Ce code de confirmation n'est pas celui que nous avons envoyé.",
+  RESERVATION_CODE_EXPIRED: 'Le code de confirmation a expiré : réservez à nouveau.',
+  RESERVATION_LINK_INVALID: "Ce lien de réservation n'est pas valide.",
+  RESERVATION_CLOSED: 'Cette réservation est {state} : impossible pour le moment.',
+  RESERVATION_OFFER_EXPIRED:
+    "La place proposée n'a pas été acceptée à temps et est passée à la personne suivante.",
   LOCKER_QUOTA_NOT_FOUND: 'Aucun quota de consignes {id} proposé par votre entreprise.',
   LUGGAGE_RELAY_NOT_FOUND: 'Aucun relais de bagages {relay} dans cette entreprise.',
   TRACKING_PUSH_UNVERIFIED:

@@ -1,0 +1,308 @@
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { idParam as id } from '../../platform/schemas.ts';
+import type { ReservationBookings } from './bookings.ts';
+import type { ReservationResources } from './resources.ts';
+import {
+  bookingSchema,
+  CODE_TTL_MINUTES,
+  contactInput,
+  instant,
+  linksSchema,
+  MAX_CODE_ATTEMPTS,
+  MAX_LIST,
+  publicResourceSchema,
+  reference,
+  resourceFields,
+  resourceInput,
+  resourceSchema,
+  signature,
+  slotSchema,
+  slotsQuery,
+  staffBookingSchema,
+} from './schemas.ts';
+import { BOOKING_STATES } from './tables.ts';
+
+const TAG = 'Reservations';
+const STAFF = ['client_admin', 'employee'] as const;
+const READ = { kinds: STAFF, scopes: ['reservations:read'] };
+const WRITE = { kinds: STAFF, scopes: ['reservations:write'] };
+const PUBLIC = { public: true } as const;
+
+const resourceAnswer = z.object({ result: z.literal(true), resource: resourceSchema });
+const bookingAnswer = z.object({ result: z.literal(true), booking: bookingSchema, links: linksSchema });
+const staffAnswer = z.object({ result: z.literal(true), booking: bookingSchema, links: linksSchema });
+const business = z.string().min(1).max(64).describe("The business's code, as in its booking page address");
+const signed = { reference, signature };
+const slotStart = instant.describe('A slot start as `list_open_slots` gives it');
+
+export function reservationOperations(
+  resources: ReservationResources,
+  bookings: ReservationBookings,
+): Operation[] {
+  return [
+    defineOperation({
+      name: 'create_reservation_resource',
+      summary: 'Publish a bookable resource',
+      description:
+        "A pickup counter, a moving crew, delivery appointment slots: when slots start (an RRULE on the business's wall clock), how long they last, how many people each takes, and how long a person promoted from the waitlist has to accept. The answer names its public booking page.",
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: WRITE,
+      rest: { method: 'POST', path: '/v1/reservations/resources' },
+      graphql: 'createReservationResource',
+      input: z.object(resourceInput),
+      output: resourceAnswer,
+      handler: (ctx, input) => resources.create(ctx, input),
+    }),
+    defineOperation({
+      name: 'list_reservation_resources',
+      summary: "The business's bookable resources",
+      description: 'Each resource with its rule, slot length, capacity, waitlist settings and booking page.',
+      tag: TAG,
+      kind: 'query',
+      risk: 'low',
+      access: READ,
+      rest: { method: 'GET', path: '/v1/reservations/resources' },
+      graphql: 'reservationResources',
+      input: z.object({}),
+      output: z.object({ result: z.literal(true), resources: z.array(resourceSchema) }),
+      handler: (ctx) => resources.list(ctx),
+    }),
+    defineOperation({
+      name: 'update_reservation_resource',
+      summary: 'Change a bookable resource',
+      description:
+        'Only the fields given change. Slots already booked keep the capacity they were booked under; unpublished resources take no new public bookings.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: WRITE,
+      errors: ['RESERVATION_RESOURCE_NOT_FOUND'],
+      rest: { method: 'PATCH', path: '/v1/reservations/resources/:resource_id' },
+      graphql: 'updateReservationResource',
+      input: z.object({
+        resource_id: id,
+        ...z.object(resourceFields).partial().shape,
+      }),
+      output: resourceAnswer,
+      handler: (ctx, input) => resources.update(ctx, input),
+    }),
+    defineOperation({
+      name: 'list_reservations',
+      summary: 'Bookings and waitlists',
+      description: `Filter by resource, states and slot start (\`from\` at or after, \`to\` before); at most ${MAX_LIST} a page, after \`after_id\`. A waiting booking shows its waitlist position.`,
+      tag: TAG,
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        user: 'list_reservations',
+        guide: 'Bookings of bookable resources: state, slot start, contact, waitlist position.',
+        idempotent: true,
+      },
+      access: READ,
+      rest: { method: 'GET', path: '/v1/reservations' },
+      graphql: 'reservations',
+      input: z.object({
+        resource_id: id.optional(),
+        states: z.array(z.enum(BOOKING_STATES)).max(BOOKING_STATES.length).optional(),
+        from: instant.optional(),
+        to: instant.optional(),
+        after_id: z.int().min(0).default(0),
+        limit: z.int().min(1).max(MAX_LIST).default(100),
+      }),
+      output: z.object({
+        result: z.literal(true),
+        bookings: z.array(staffBookingSchema),
+        next_after_id: z.int().nullable(),
+      }),
+      handler: (ctx, input) => bookings.list(ctx, input),
+    }),
+    defineOperation({
+      name: 'cancel_reservation',
+      summary: 'Cancel a booking for its booker',
+      description:
+        'Staff side of the signed cancel link: the place goes back to the slot and is offered to the first person waiting.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'medium',
+      access: WRITE,
+      errors: ['RESERVATION_NOT_FOUND', 'RESERVATION_CLOSED'],
+      rest: { method: 'POST', path: '/v1/reservations/bookings/:booking_id/cancel' },
+      graphql: 'cancelReservation',
+      input: z.object({ booking_id: id }),
+      output: staffAnswer,
+      handler: (ctx, input) => bookings.cancelByStaff(ctx, input.booking_id),
+    }),
+    defineOperation({
+      name: 'mark_reservation_attended',
+      summary: 'Record that the booker came',
+      description: 'Only a confirmed booking can be marked attended; it keeps its place.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: WRITE,
+      errors: ['RESERVATION_NOT_FOUND', 'RESERVATION_CLOSED'],
+      rest: { method: 'POST', path: '/v1/reservations/bookings/:booking_id/attended' },
+      graphql: 'markReservationAttended',
+      input: z.object({ booking_id: id }),
+      output: staffAnswer,
+      handler: (ctx, input) => bookings.markAttended(ctx, input.booking_id),
+    }),
+    // ----- public: no account -----
+    defineOperation({
+      name: 'list_open_slots',
+      summary: "A published resource's slots and places left",
+      description:
+        'Public. Slots from `from` for `days` days with the places left; a full slot says whether its waitlist is open. Never who booked.',
+      tag: TAG,
+      kind: 'query',
+      risk: 'low',
+      access: PUBLIC,
+      errors: ['RESERVATION_RESOURCE_NOT_FOUND'],
+      rest: { method: 'GET', path: '/v1/book/:business/:resource_id/slots' },
+      graphql: 'openSlots',
+      input: z.object({ business, resource_id: id, ...slotsQuery }),
+      output: z.object({
+        result: z.literal(true),
+        resource: publicResourceSchema,
+        slots: z.array(slotSchema),
+      }),
+      handler: (ctx, input) => bookings.openSlots(ctx, input),
+    }),
+    defineOperation({
+      name: 'book_slot',
+      summary: 'Book a slot without an account',
+      description:
+        `Public. Holds a place (or, when the slot is full and \`waitlist\` is true, a waitlist place) and sends a code to the contact; \`confirm_reservation\` within ${CODE_TTL_MINUTES} minutes keeps it. ` +
+        'Limited per client address.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: PUBLIC,
+      errors: ['RESERVATION_RESOURCE_NOT_FOUND', 'RESERVATION_SLOT_NOT_OFFERED', 'RESERVATION_SLOT_FULL'],
+      rest: { method: 'POST', path: '/v1/book/:business/:resource_id' },
+      graphql: 'bookSlot',
+      input: z.object({
+        business,
+        resource_id: id,
+        starts_at: slotStart,
+        name: z.string().trim().min(1).max(200),
+        contact: contactInput,
+        waitlist: z.boolean().default(true).describe('Join the waitlist when the slot is full'),
+      }),
+      output: z.object({ result: z.literal(true), booking: bookingSchema }),
+      handler: (ctx, input) => bookings.book(ctx, input),
+    }),
+    defineOperation({
+      name: 'confirm_reservation',
+      summary: 'Confirm a booking with the code sent to its contact',
+      description: `Public. A held place becomes confirmed; a waitlist place becomes live. After ${MAX_CODE_ATTEMPTS} wrong codes, or past its time, the code is expired and the place let go. The answer carries the signed links.`,
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: PUBLIC,
+      errors: [
+        'RESERVATION_NOT_FOUND',
+        'RESERVATION_CODE_WRONG',
+        'RESERVATION_CODE_EXPIRED',
+        'RESERVATION_CLOSED',
+      ],
+      rest: { method: 'POST', path: '/v1/bookings/:reference/confirm' },
+      graphql: 'confirmReservation',
+      input: z.object({ reference, code: z.string().regex(/^\d{6}$/, 'six digits') }),
+      output: bookingAnswer,
+      handler: (ctx, input) => bookings.confirm(ctx, input),
+    }),
+    defineOperation({
+      name: 'get_reservation',
+      summary: 'A booking, through its signed link',
+      description: 'Public with the signature of the link sent to the booker; a tampered link is 403.',
+      tag: TAG,
+      kind: 'query',
+      risk: 'low',
+      access: PUBLIC,
+      errors: ['RESERVATION_NOT_FOUND', 'RESERVATION_LINK_INVALID'],
+      rest: { method: 'GET', path: '/v1/bookings/:reference' },
+      graphql: 'reservation',
+      input: z.object(signed),
+      output: bookingAnswer,
+      handler: (ctx, input) => bookings.get(ctx, input),
+    }),
+    defineOperation({
+      name: 'get_reservation_calendar',
+      summary: 'A booking as an iCalendar file',
+      description:
+        'Public with the signed link: text/calendar (RFC 5545), one event; a cancelled booking gives a cancelled event.',
+      tag: TAG,
+      kind: 'query',
+      risk: 'low',
+      access: PUBLIC,
+      errors: ['RESERVATION_NOT_FOUND', 'RESERVATION_LINK_INVALID'],
+      representations: ['text/calendar'],
+      rest: { method: 'GET', path: '/v1/bookings/:reference/calendar' },
+      input: z.object(signed),
+      output: z.object({ result: z.literal(true) }).describe('Never sent: the answer is the iCalendar file'),
+      handler: (ctx, input) => bookings.calendar(ctx, input),
+    }),
+    defineOperation({
+      name: 'cancel_reservation_by_link',
+      summary: 'Cancel a booking through its signed link',
+      description: 'Public. The place goes back and the first person waiting is offered it.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: PUBLIC,
+      errors: ['RESERVATION_NOT_FOUND', 'RESERVATION_LINK_INVALID', 'RESERVATION_CLOSED'],
+      rest: { method: 'POST', path: '/v1/bookings/:reference/cancel' },
+      graphql: 'cancelReservationByLink',
+      input: z.object(signed),
+      output: bookingAnswer,
+      handler: (ctx, input) => bookings.cancelByLink(ctx, input),
+    }),
+    defineOperation({
+      name: 'change_reservation',
+      summary: 'Move a booking to another slot through its signed link',
+      description:
+        'Public. A confirmed booking moves to a slot of the same resource with a place left; its old place is offered to the waitlist.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: PUBLIC,
+      errors: [
+        'RESERVATION_NOT_FOUND',
+        'RESERVATION_LINK_INVALID',
+        'RESERVATION_CLOSED',
+        'RESERVATION_SLOT_NOT_OFFERED',
+        'RESERVATION_SLOT_FULL',
+      ],
+      rest: { method: 'POST', path: '/v1/bookings/:reference/change' },
+      graphql: 'changeReservation',
+      input: z.object({ ...signed, starts_at: slotStart }),
+      output: bookingAnswer,
+      handler: (ctx, input) => bookings.change(ctx, input),
+    }),
+    defineOperation({
+      name: 'accept_reservation_offer',
+      summary: 'Take the place offered from the waitlist',
+      description:
+        'Public with the signed link, before `offer_expires_at`; after it the place has gone to the next person (410).',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      access: PUBLIC,
+      errors: [
+        'RESERVATION_NOT_FOUND',
+        'RESERVATION_LINK_INVALID',
+        'RESERVATION_CLOSED',
+        'RESERVATION_OFFER_EXPIRED',
+      ],
+      rest: { method: 'POST', path: '/v1/bookings/:reference/accept' },
+      graphql: 'acceptReservationOffer',
+      input: z.object(signed),
+      output: bookingAnswer,
+      handler: (ctx, input) => bookings.accept(ctx, input),
+    }),
+  ];
+}
