@@ -90,6 +90,12 @@ describe('the tool list an agent reads', () => {
       assert.doesNotMatch(text, /\[2468\]\[048\]/, `${tool.name} keeps no pattern beside a format`);
       assert.doesNotMatch(text, /9007199254740991/, `${tool.name} keeps no safe-integer bounds`);
     }
+    // Paging is said once, in the instructions, not in each list's page and per_page.
+    const warehouses = byName.get('get_warehouses') as {
+      inputSchema: { properties: Record<string, { description?: string; maximum?: number }> };
+    };
+    assert.equal(warehouses.inputSchema.properties.page?.description, undefined);
+    assert.equal(warehouses.inputSchema.properties.per_page?.maximum, 200);
     // create_order's pickup and dropoff are one address block, written once.
     const createOrder = byName.get('create_order') as {
       inputSchema: { $defs?: Record<string, { properties?: Record<string, unknown> }> };
@@ -127,6 +133,7 @@ describe('the tool list an agent reads', () => {
       'dry_run',
       'queued_for_approval',
       '/api/ai/tools/openapi',
+      'per_page',
     ]) {
       assert.ok(instructions.includes(rule), `the instructions describe ${rule}`);
     }

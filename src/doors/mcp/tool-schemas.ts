@@ -1,3 +1,4 @@
+import { pageParams } from '../../platform/pagination.ts';
 import { type JsonSchema, withoutKeywords } from '../json-schema.ts';
 
 /**
@@ -13,8 +14,25 @@ const SHARED_BLOCK_MIN_BYTES = 64;
  * for pickup and dropoff) named once in `$defs`, and no pattern beside a format that says it.
  */
 export function agentInputSchema(input: JsonSchema): JsonSchema {
-  const { $defs, ...body } = inclusiveIntegerBounds(withoutPatternsBesideFormats(input)) as JsonSchema;
+  const { $defs, ...body } = inclusiveIntegerBounds(
+    withoutPatternsBesideFormats(withoutPagingWords(input)),
+  ) as JsonSchema;
   return shareRepeatedBlocks(body, $defs ?? {});
+}
+
+/** What `page` and `per_page` mean is said once, in the server's instructions, not in every list. */
+const PAGING_WORDS = new Set([pageParams.page.description, pageParams.per_page.description]);
+
+function withoutPagingWords(input: JsonSchema): JsonSchema {
+  if (!input.properties) return input;
+  const properties = Object.fromEntries(
+    Object.entries(input.properties).map(([name, field]) => {
+      if (!(name in pageParams) || !PAGING_WORDS.has(field.description)) return [name, field];
+      const { description: _said, ...rest } = field;
+      return [name, rest];
+    }),
+  );
+  return { ...input, properties };
 }
 
 /** A format (date, date-time, email) says what its pattern spells out, in a word. */
@@ -90,17 +108,18 @@ function shareRepeatedBlocks(body: JsonSchema, existing: Record<string, JsonSche
   const refOf = new Map<string, { ref: string; ownDescriptions: boolean }>();
   const sorted = [...counts].sort((a, b) => b[0].length - a[0].length);
   for (const [key, { count: times, names, descriptions }] of sorted) {
-    if (times < 2 || key.length < SHARED_BLOCK_MIN_BYTES) continue;
+    const [description] = descriptions;
+    const ownDescriptions = descriptions.size > 1;
+    const shared: JsonSchema = {
+      ...(JSON.parse(key) as JsonSchema),
+      ...(ownDescriptions || description === undefined ? {} : { description }),
+    };
+    if (times < 2 || JSON.stringify(shared).length < SHARED_BLOCK_MIN_BYTES) continue;
     // Named by the fields it stands for: pickup_or_dropoff.
     const base = [...names].join('_or_');
     let name = base;
     for (let n = 2; name in defs; n++) name = `${base}${n}`;
-    const [description] = descriptions;
-    const ownDescriptions = descriptions.size > 1;
-    defs[name] = {
-      ...(JSON.parse(key) as JsonSchema),
-      ...(ownDescriptions || description === undefined ? {} : { description }),
-    };
+    defs[name] = shared;
     refOf.set(key, { ref: `#/$defs/${name}`, ownDescriptions });
   }
   if (refOf.size === 0) return Object.keys(existing).length > 0 ? { ...body, $defs: existing } : body;
