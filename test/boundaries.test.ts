@@ -184,6 +184,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0047_consolidation.sql': 'consolidation',
   '0048_third_party.sql': 'third-party',
   '0049_outbox_leases.sql': 'platform',
+  '0050_order_origin.sql': 'orders',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -1,53 +1,15 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import {
-  buildSchema,
-  type GraphQLOutputType,
-  getNamedType,
-  isAbstractType,
-  isNonNullType,
-  isObjectType,
-} from 'graphql';
 import { GraphQLClient, gql } from 'graphql-request';
 import type { ModelProvider } from '../src/modules/agent/index.ts';
 import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
 import { DEMO_CARRIERS } from '../src/modules/shipping/demo.ts';
+import { FORWARDED_TO, forwardingCustomer, item } from './support/consolidation.ts';
 import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Answer, type Client, client } from './support/http.ts';
 import { sellingKiosk } from './support/lockers.ts';
+import { documentFor, priceFieldsIn, pricesIn } from './support/prices.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-/**
- * Keys that carry money in any answer, listed here rather than taken from the policy under
- * test: a key dropped from the policy must show up as a leak, not vanish from the check.
- */
-const MONEY_KEYS = new Set([
-  'shipping_price',
-  'price_details',
-  'currency',
-  'tax',
-  'price',
-  'prices',
-  'total',
-  'subtotal',
-  'amount',
-  'base_price',
-  'paid_amount',
-  'amount_paid',
-  'balance',
-]);
-
-/** Every key of a JSON tree that names money, with its path (a page's `total` is a count, not money). */
-function priceFieldsIn(node: unknown, path = '$'): string[] {
-  if (Array.isArray(node)) return node.flatMap((item, i) => priceFieldsIn(item, `${path}[${i}]`));
-  if (node === null || typeof node !== 'object') return [];
-  const isPage = 'page' in node && 'per_page' in node;
-  return Object.entries(node).flatMap(([key, value]) => [
-    ...(MONEY_KEYS.has(key) && !(isPage && key === 'total') ? [`${path}.${key}`] : []),
-    ...priceFieldsIn(value, `${path}.${key}`),
-  ]);
-}
 
 /** A parcel across Paris, for the carrier of the demo business. */
 const SHIPMENT = {
@@ -70,46 +32,6 @@ const SHIPMENT = {
 const CARRIER = DEMO_CARRIERS[0]!;
 const SERVICE = CARRIER.rate_card.services[0]!.code;
 
-/** The service's GraphQL schema, to ask for every field of an answer. */
-const SCHEMA = buildSchema(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
-
-/** A selection of every field of `type` (fields that need arguments left out), to a depth. */
-function everything(type: GraphQLOutputType, depth = 0): string {
-  const named = getNamedType(type);
-  if (isAbstractType(named)) {
-    const kinds = SCHEMA.getPossibleTypes(named).map((t) => `... on ${t.name} ${everything(t, depth)}`);
-    return `{ __typename ${kinds.join(' ')} }`;
-  }
-  if (!isObjectType(named)) return '';
-  if (depth > 6) return '{ __typename }';
-  const fields = Object.values(named.getFields()).filter((field) =>
-    field.args.every((a) => !isNonNullType(a.type)),
-  );
-  return `{ ${fields.map((field) => `${field.name} ${everything(field.type, depth + 1)}`).join(' ')} }`;
-}
-
-/** A GraphQL document calling `field` with `input` as variables and selecting every field of its answer. */
-function documentFor(field: string, input: Record<string, unknown>): string {
-  const query = SCHEMA.getQueryType()!.getFields()[field];
-  const definition = query ?? SCHEMA.getMutationType()!.getFields()[field];
-  assert.ok(definition, `no GraphQL field ${field}`);
-  const args = definition.args.filter((arg) => arg.name in input);
-  const variables = args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ');
-  const call = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
-  return `${query ? 'query' : 'mutation'}${variables ? `(${variables})` : ''} { ${field}${call ? `(${call})` : ''} ${everything(definition.type)} }`;
-}
-
-/** Price fields of a GraphQL answer that hold a value (GraphQL answers a hidden field as null). */
-function pricesIn(node: unknown, path = '$'): string[] {
-  if (Array.isArray(node)) return node.flatMap((item, i) => pricesIn(item, `${path}[${i}]`));
-  if (node === null || typeof node !== 'object') return [];
-  const isPage = 'page' in node && 'per_page' in node;
-  return Object.entries(node).flatMap(([key, value]) => [
-    ...(MONEY_KEYS.has(key) && !(isPage && key === 'total') && value !== null ? [`${path}.${key}`] : []),
-    ...pricesIn(value, `${path}.${key}`),
-  ]);
-}
-
 const PRICED = {
   currency: 'EUR',
   shipping_price: '12.50',
@@ -131,6 +53,12 @@ describe('price hiding', () => {
   };
 
   const kiosk = { siteId: 0, deviceId: 0, sent: {} as Record<string, number> };
+  /** Each customer's forwarded parcels (received) and consolidation. */
+  const forwarded: Record<'hidden' | 'visible', { parcelIds: number[]; consolidationId: number }> = {
+    hidden: { parcelIds: [], consolidationId: 0 },
+    visible: { parcelIds: [], consolidationId: 0 },
+  };
+  let announced = 0;
   /** The kiosk heartbeats (through the device protocol's own entry): online, its compartments offered. */
   const kioskHeartbeat = () =>
     server.app.services.lockers.link.receive(server.db, kiosk.deviceId, '{"type":"heartbeat"}');
@@ -203,6 +131,46 @@ describe('price hiding', () => {
           { token: customers[who].token },
         );
       },
+    },
+    list_forwarding_suites: {
+      priced: false,
+      call: (who) => api.get('/api/v1/consolidation/suites', { token: customers[who].token }),
+    },
+    announce_inbound_parcel: {
+      priced: true,
+      call: (who) =>
+        api.post(
+          '/api/v1/consolidation/parcels',
+          { carrier: 'usps', tracking_number: `${who}-announced-${++announced}`, items: [item('Lamp', 30)] },
+          { token: customers[who].token },
+        ),
+    },
+    list_inbound_parcels: {
+      priced: true,
+      call: (who) => api.get('/api/v1/consolidation/parcels', { token: customers[who].token }),
+    },
+    get_inbound_parcel: {
+      priced: true,
+      call: (who) =>
+        api.get(`/api/v1/consolidation/parcels/${forwarded[who].parcelIds[2]}`, {
+          token: customers[who].token,
+        }),
+    },
+    request_consolidation: {
+      priced: true,
+      call: (who) =>
+        api.post(
+          '/api/v1/consolidation/consolidations',
+          { parcel_ids: [forwarded[who].parcelIds[0]], dropoff: FORWARDED_TO },
+          { token: customers[who].token },
+        ),
+    },
+    get_consolidation: {
+      priced: true,
+      call: (who) =>
+        api.get(`/api/v1/consolidation/consolidations/${forwarded[who].consolidationId}`, {
+          token: customers[who].token,
+        }),
     },
     get_shipping_methods: {
       priced: false,
@@ -412,6 +380,14 @@ describe('price hiding', () => {
     quote_and_ship: () => ({ ...SHIPMENT, prefer: 'fastest' }),
     get_shipping_label: (who) => ({ tracking_number: customers[who].label }),
     get_orders_summary: () => ({ period: 'month' }),
+    announce_inbound_parcel: (who) => ({
+      carrier: 'usps',
+      tracking_number: `${who}-announced-${++announced}`,
+      items: [item('Vase', 40)],
+    }),
+    list_inbound_parcels: () => ({}),
+    request_consolidation: (who) => ({ parcel_ids: [forwarded[who].parcelIds[1]], dropoff: FORWARDED_TO }),
+    get_consolidation: (who) => ({ id: forwarded[who].consolidationId }),
   };
   const graphqlAs = async (who: 'hidden' | 'visible', field: string, input: Record<string, unknown>) => {
     const response = await fetch(`${server.baseUrl}/api/graphql`, {
@@ -472,6 +448,14 @@ describe('price hiding', () => {
     }
     // A kiosk that sells sends (device orders), with room for every call below.
     Object.assign(kiosk, await sellingKiosk(api, admin));
+    // Package forwarding: each customer with received parcels and a consolidation.
+    let warehouseId: number | undefined;
+    for (const who of ['hidden', 'visible'] as const) {
+      const shopper = { id: customers[who].id, token: customers[who].token, prefix: `${who}-fwd` };
+      const made = await forwardingCustomer(api, admin, shopper, warehouseId);
+      warehouseId = made.warehouseId;
+      forwarded[who] = made;
+    }
     const hide = await api.call('PUT', `/api/v1/client/customers/${customers.hidden.id}/price-visibility`, {
       token: admin,
       body: { hidden: Object.fromEntries(ORDER_FAMILIES.map((family) => [family, true])) },

@@ -95,3 +95,64 @@ export const push = (api: Client, businessId: number, body: string, signature: s
     body,
     headers: signature === undefined ? {} : { 'aftership-hmac-sha256': signature },
   });
+
+/**
+ * A forwarding customer with three received parcels and a consolidation of the third: the first
+ * two are left for calls that consolidate (one over REST, one over GraphQL). Without a warehouse
+ * id, the business's forwarding is set up first (warehouse, settings).
+ */
+export async function forwardingCustomer(
+  api: Client,
+  admin: string,
+  customer: { id: number; token: string; prefix: string },
+  warehouseId?: number,
+) {
+  let warehouse = warehouseId;
+  if (warehouse === undefined) ({ warehouseId: warehouse } = await setUpForwarding(api, admin, customer.id));
+  else {
+    const suite = await api.post(
+      '/api/v1/consolidation/suites',
+      { customer_id: customer.id, warehouse_id: warehouse },
+      { token: admin },
+    );
+    assert.equal(suite.status, 200, JSON.stringify(suite.body));
+  }
+  const parcelIds: number[] = [];
+  for (const n of [1, 2, 3]) {
+    const number = `${customer.prefix}-${n}`;
+    parcelIds.push((await announce(api, customer.token, number, [item(`Item ${n}`, 10 * n)])).id);
+    const received = await api.post(
+      '/api/v1/consolidation/parcels/receive',
+      {
+        carrier: 'usps',
+        tracking_number: number,
+        weight_grams: 400,
+        length_mm: 200,
+        width_mm: 150,
+        height_mm: 100,
+      },
+      { token: admin },
+    );
+    assert.equal(received.status, 200, JSON.stringify(received.body));
+  }
+  const consolidation = await api.post(
+    '/api/v1/consolidation/consolidations',
+    { parcel_ids: [parcelIds[2]], dropoff: FORWARDED_TO },
+    { token: customer.token },
+  );
+  assert.equal(consolidation.status, 200, JSON.stringify(consolidation.body));
+  return {
+    warehouseId: warehouse,
+    parcelIds,
+    consolidationId: consolidation.body.consolidation.id as number,
+  };
+}
+
+/** Where the test customers have their consolidations sent. */
+export const FORWARDED_TO = {
+  name: 'Hugo Bernard',
+  line1: '5 Rue Oberkampf',
+  city: 'Paris',
+  postal_code: '75011',
+  country: 'FR',
+};

@@ -25,13 +25,24 @@ const STAFF = ['client_admin', 'employee'] as const;
 const PEOPLE = [...STAFF, 'customer'] as const;
 const STAFF_READ = { kinds: STAFF, scopes: ['wms:read'] };
 const STAFF_WRITE = { kinds: STAFF, scopes: ['wms:write'] };
+/**
+ * A customer whose label prices are hidden settles forwarding offline too: the answers it reads
+ * (storage fees, carrier quotes, declared values) carry no money (docs/consolidation.md).
+ */
+const FORWARDING_PRICES = 'label_service';
+
 /** Customers act on their own suite and parcels; staff name the customer. */
 const CUSTOMER_READ = { kinds: PEOPLE, scopes: ['wms:read'] };
 const CUSTOMER_WRITE = { kinds: PEOPLE, scopes: ['wms:write'] };
 const customerId = id.optional().describe("Staff: the customer's account id (a customer acts for itself)");
-const parcelAnswer = z.object({ result: z.literal(true), parcel: parcelSchema });
+const priceHidden = z
+  .boolean()
+  .optional()
+  .describe('True when the business hides label prices from the caller: money fields are absent, not zero');
+const parcelAnswer = z.object({ result: z.literal(true), parcel: parcelSchema, price_hidden: priceHidden });
 const consolidationAnswer = z.object({
   result: z.literal(true),
+  price_hidden: priceHidden,
   consolidation: consolidationSchema,
   quotes: z.array(quoteSchema).describe('Prices of every active carrier for the carton, cheapest first'),
   unavailable: z.array(z.object({ carrier: z.string(), service: z.string(), reason: z.string() })),
@@ -125,6 +136,7 @@ export function consolidationOperations(
       kind: 'mutation',
       risk: 'low',
       access: CUSTOMER_WRITE,
+      priceFamily: FORWARDING_PRICES,
       errors: ['SUITE_NOT_FOUND', 'INBOUND_PARCEL_EXISTS'],
       rest: { method: 'POST', path: '/v1/consolidation/parcels' },
       graphql: 'announceInboundParcel',
@@ -151,6 +163,7 @@ export function consolidationOperations(
         idempotent: true,
       },
       access: CUSTOMER_READ,
+      priceFamily: FORWARDING_PRICES,
       rest: { method: 'GET', path: '/v1/consolidation/parcels' },
       graphql: 'inboundParcels',
       // Undescribed fields: the agent tool list is near its size budget (docs/consolidation.md).
@@ -160,7 +173,11 @@ export function consolidationOperations(
         after_id: z.int().min(0).optional(),
         limit: z.int().min(1).max(MAX_LIST).default(100),
       }),
-      output: z.object({ result: z.literal(true), parcels: z.array(parcelSchema) }),
+      output: z.object({
+        result: z.literal(true),
+        parcels: z.array(parcelSchema),
+        price_hidden: priceHidden,
+      }),
       handler: (ctx, input) => forwarding.list(ctx, input),
     }),
     defineOperation({
@@ -172,6 +189,7 @@ export function consolidationOperations(
       kind: 'query',
       risk: 'low',
       access: CUSTOMER_READ,
+      priceFamily: FORWARDING_PRICES,
       errors: ['INBOUND_PARCEL_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/consolidation/parcels/:id' },
       input: z.object({ id }),
@@ -179,6 +197,7 @@ export function consolidationOperations(
         result: z.literal(true),
         parcel: parcelSchema,
         timeline: z.record(z.string(), z.unknown()).describe('OTEP timeline'),
+        price_hidden: priceHidden,
       }),
       handler: (ctx, input) => forwarding.detail(ctx, input.id) as never,
     }),
@@ -236,6 +255,7 @@ export function consolidationOperations(
       kind: 'mutation',
       risk: 'low',
       access: CUSTOMER_WRITE,
+      priceFamily: FORWARDING_PRICES,
       errors: ['INBOUND_PARCEL_NOT_FOUND', 'INBOUND_PARCEL_STATE'],
       rest: { method: 'POST', path: '/v1/consolidation/consolidations' },
       graphql: 'requestConsolidation',
@@ -257,6 +277,7 @@ export function consolidationOperations(
       kind: 'query',
       risk: 'low',
       access: CUSTOMER_READ,
+      priceFamily: FORWARDING_PRICES,
       errors: ['CONSOLIDATION_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/consolidation/consolidations/:id' },
       graphql: 'consolidation',

@@ -43,7 +43,14 @@ export const receiveInput = {
     .default([]),
 };
 
-const money = z.object({ amount: z.number(), currency: z.string() });
+/** Absent for a customer whose label prices are hidden (the operations' price family). */
+const HIDDEN = 'Absent where the caller may not see prices';
+const money = z.object({
+  amount: z.number().optional().describe(HIDDEN),
+  currency: z.string().optional().describe(HIDDEN),
+});
+/** An item as answers show it: its currency goes with the other money of a hidden customer. */
+const itemOutput = itemInput.extend({ currency: z.string().optional().describe(HIDDEN) });
 
 export const settingsSchema = z.object({
   free_storage_days: z.int(),
@@ -70,7 +77,7 @@ export const parcelSchema = z.object({
   carrier: z.string(),
   tracking_number: z.string().describe("The inbound carrier's number"),
   state: z.enum(PARCEL_STATES),
-  items: z.array(itemInput),
+  items: z.array(itemOutput),
   measured: z
     .object({ weight_grams: z.int(), length_mm: z.int(), width_mm: z.int(), height_mm: z.int() })
     .nullable(),
@@ -109,7 +116,7 @@ export const consolidationSchema = z.object({
     .describe('The outbound carton, outside sizes and gross weight'),
   customs: z.object({
     contents_type: z.string(),
-    items: z.array(itemInput.extend({ parcel_id: z.int() })),
+    items: z.array(itemOutput.extend({ parcel_id: z.int() })),
     total_value: z.array(money),
   }),
   order_id: z.int().nullable(),

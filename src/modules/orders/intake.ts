@@ -39,11 +39,18 @@ export class OrderIntake {
     private readonly locations: OrderLocations,
   ) {}
 
-  /** Creates orders all together: one refusal and none is created. */
-  async create(ctx: OperationContext, inputs: OrderInput[]): Promise<OrderView[]> {
+  /**
+   * Creates orders all together: one refusal and none is created. `origin` says who handed them
+   * over when it is not the business itself (`third_party:<connection id>`).
+   */
+  async create(
+    ctx: OperationContext,
+    inputs: OrderInput[],
+    origin: string | null = null,
+  ): Promise<OrderView[]> {
     const businessId = businessOf(ctx);
     const ids: number[] = [];
-    for (const input of inputs) ids.push(await this.insert(ctx, businessId, input));
+    for (const input of inputs) ids.push(await this.insert(ctx, businessId, input, origin));
     return viewsOf(ctx.db, wholeBusiness(businessId), ids);
   }
 
@@ -71,7 +78,7 @@ export class OrderIntake {
       await sql`SAVEPOINT bulk_order`.execute(ctx.db);
       try {
         if (order instanceof RefusedOrder) throw validationFailed(order.error);
-        const id = await this.insert(ctx, businessId, order);
+        const id = await this.insert(ctx, businessId, order, null);
         const [view] = await viewsOf(ctx.db, wholeBusiness(businessId), [id]);
         results.push({
           index,
@@ -114,7 +121,13 @@ export class OrderIntake {
   }
 
   /** The row an order input makes, at `at`: the customer and saved addresses checked, the addresses placed. */
-  private async rowOf(ctx: OperationContext, businessId: number, given: OrderInput, at: Date) {
+  private async rowOf(
+    ctx: OperationContext,
+    businessId: number,
+    given: OrderInput,
+    at: Date,
+    origin: string | null,
+  ) {
     const input = ctx.caller?.kind === 'customer' ? { ...given, customer_id: ctx.caller.userId } : given;
     if (input.customer_id !== undefined) {
       await this.accounts.requireCustomerOf(ctx.db, input.customer_id, businessId);
@@ -147,6 +160,7 @@ export class OrderIntake {
       required_skills: [...new Set(input.required_skills ?? [])].sort(),
       carrier: input.carrier ?? null,
       rerouted_from: null,
+      origin,
       instant: input.instant ?? false,
       ...OFF_ROUTE_CHANGES,
       created_at: at,
@@ -168,8 +182,13 @@ export class OrderIntake {
     }));
   }
 
-  private async insert(ctx: OperationContext, businessId: number, input: OrderInput): Promise<number> {
-    const row = await this.rowOf(ctx, businessId, input, this.clock.now());
+  private async insert(
+    ctx: OperationContext,
+    businessId: number,
+    input: OrderInput,
+    origin: string | null,
+  ): Promise<number> {
+    const row = await this.rowOf(ctx, businessId, input, this.clock.now(), origin);
     let id: number;
     try {
       // A savepoint keeps a duplicate reference from aborting the caller's whole transaction.
@@ -204,7 +223,7 @@ export class OrderIntake {
     if (orders.length === 0) return [];
     const businessId = businessOf(ctx);
     const rows = [];
-    for (const { input, at } of orders) rows.push(await this.rowOf(ctx, businessId, input, at));
+    for (const { input, at } of orders) rows.push(await this.rowOf(ctx, businessId, input, at, null));
     let ids: Map<string, number>;
     try {
       ids = await repo.insertOrders(ctx.db, rows);

@@ -19,6 +19,8 @@ export interface OrderStatusChange {
     | 'customer_user_id'
     | 'route_id'
     | 'rerouted_from'
+    // Who handed the order over (a delivery provider), so its listener needs no lookup.
+    | 'origin'
     // A new instant order is offered to riders at once (order.created tells it).
     | 'instant'
     // What the analytics rollup counts: the day the order came in, its window, its price.

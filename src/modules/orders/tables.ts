@@ -47,6 +47,8 @@ export interface OrdersTables {
     surcharges: Array<{ code: string; amount_minor: number }> | null;
     price_details: Array<{ label: string; amount_minor: number }> | null;
     rerouted_from: number | null;
+    /** `third_party:<connection id>` for an order a delivery provider handed over; null otherwise. */
+    origin: string | null;
     /** Offered to the nearest online riders at creation (the riders module), instead of waiting to be planned. */
     instant: boolean;
     route_id: number | null;

@@ -11,6 +11,7 @@ import { type DeliveryProvider, ProviderFailed, type ProviderOrder, type Unreada
 import * as repo from './repository.ts';
 import { decide } from './rules.ts';
 import { type AcceptRules, rulesSchema } from './schemas.ts';
+import { originOf } from './status-sync.ts';
 import type { ThirdPartyState } from './tables.ts';
 import { providerOrderView } from './views.ts';
 
@@ -276,7 +277,11 @@ export class ThirdPartyIntake {
       provider.accept(row.provider_order_id),
     );
     const input = orderInputSchema.parse(row.mapped) as OrderInput;
-    const [created] = await this.orders.intake.create({ ...ctx, business: connection.business_id }, [input]);
+    const [created] = await this.orders.intake.create(
+      { ...ctx, business: connection.business_id },
+      [input],
+      originOf(connection.id),
+    );
     return repo.decideOrder(ctx.db, row.id, {
       state: 'accepted',
       order_id: created!.id,

@@ -9,6 +9,11 @@ import * as repo from './repository.ts';
 import type { ThirdPartyTables } from './tables.ts';
 
 export const STATUS_PUSH_TOPIC = 'third_party.status';
+
+const ORIGIN_PREFIX = 'third_party:';
+/** What a local order made from a connection's provider order says of where it came from. */
+export const originOf = (connectionId: number) => `${ORIGIN_PREFIX}${connectionId}`;
+const isProviderOrigin = (origin: string | null) => origin?.startsWith(ORIGIN_PREFIX) === true;
 /** The longest a status change waits between tries while its provider is down. */
 const MAX_RETRY_MS = 10 * 60_000;
 const FIRST_RETRY_MS = 5_000;
@@ -34,7 +39,8 @@ export class StatusSync implements OrderStatusListener {
 
   async ordersStatusChanged(ctx: OperationContext, changes: readonly OrderStatusChange[]): Promise<void> {
     // A new order is never a provider's yet: it becomes one once accepted (the provider knows then).
-    const changed = changes.filter((change) => change.from !== null);
+    // Only an order a provider handed over can be one: the others cost no lookup.
+    const changed = changes.filter((change) => change.from !== null && isProviderOrigin(change.order.origin));
     if (changed.length === 0) return;
     const ours = await repo.byLocalOrders(
       ctx.db,
