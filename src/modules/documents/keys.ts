@@ -4,10 +4,9 @@ import {
   createPublicKey,
   generateKeyPairSync,
   type KeyObject,
-  randomBytes,
 } from 'node:crypto';
-import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readOrCreatePrivateFile } from '../../platform/private-file.ts';
 
 /** The file beside the data that keeps a generated key when none is configured. */
 export const KEY_FILE = 'document-signing-key.pem';
@@ -64,33 +63,13 @@ function signingKeyOf(privateKey: KeyObject): SigningKey {
   };
 }
 
-/**
- * The key generated once and kept in `dataDir` (mode 0600). Two processes starting together
- * agree on one: the file appears whole through a hard link, which fails if it already exists.
- */
+/** The key generated once and kept in `dataDir`. */
 export async function readOrCreateKeyFile(dataDir: string): Promise<SigningKey> {
   const file = path.join(dataDir, KEY_FILE);
-  const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (existing !== undefined) return parseKeyFile(file, existing);
-
-  await mkdir(dataDir, { recursive: true });
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(draft, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-  await chmod(draft, 0o600);
-  try {
-    await link(draft, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    // Another process made it first: use theirs.
-    return parseKeyFile(file, await readFile(file, 'utf8'));
-  } finally {
-    await unlink(draft);
-  }
-  return signingKeyOf(privateKey);
+  const text = await readOrCreatePrivateFile(file, () =>
+    generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  );
+  return parseKeyFile(file, text);
 }
 
 function parseKeyFile(file: string, text: string): SigningKey {

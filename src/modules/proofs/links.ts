@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../platform/clock.ts';
+import { readOrCreatePrivateFile } from '../../platform/private-file.ts';
 
 /** How long a link to a proof image lives at most: 15 minutes. */
 export const PROOF_LINK_LIFETIME_SECONDS = 15 * 60;
@@ -96,36 +96,10 @@ export class ProofLinks implements ProofLinkSigner {
   }
 }
 
-/**
- * The secret generated once and kept in `dataDir` (mode 0600). Two processes starting together
- * agree on one: the file appears whole through a hard link, which fails if it already exists.
- */
+/** The secret generated once and kept in `dataDir`. */
 async function readOrCreateSecretFile(dataDir: string): Promise<Buffer> {
   const file = path.join(dataDir, SECRET_FILE);
-  const existing = await readSecret(file);
-  if (existing) return existing;
-  await mkdir(dataDir, { recursive: true });
-  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(draft, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-  await chmod(draft, 0o600);
-  try {
-    await link(draft, file);
-  } catch (error) {
-    // Another process made it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(draft);
-  }
-  return (await readSecret(file))!;
-}
-
-async function readSecret(file: string): Promise<Buffer | undefined> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return undefined;
-  const secret = text.trim();
+  const secret = (await readOrCreatePrivateFile(file, () => `${randomBytes(32).toString('hex')}\n`)).trim();
   if (secret.length < 32) throw new Error(`The proof link secret in ${file} is shorter than 32 characters`);
   return Buffer.from(secret, 'utf8');
 }

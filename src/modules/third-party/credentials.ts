@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readOrCreatePrivateFile } from '../../platform/private-file.ts';
 
 /** The file beside the data that keeps a generated key when THIRD_PARTY_CREDENTIAL_KEY is not set. */
 const KEY_FILE = 'third-party-credential-key';
@@ -58,29 +58,11 @@ export class CredentialVault {
   }
 }
 
-/** The key kept in `dataDir`; two processes starting together agree on one (a hard link fails if it exists). */
+/** The key generated once and kept in `dataDir`. */
 async function keyFile(dataDir: string): Promise<string> {
   const file = path.join(dataDir, KEY_FILE);
-  const existing = await readKey(file);
-  if (existing) return existing;
-  await mkdir(dataDir, { recursive: true });
-  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(draft, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-  await chmod(draft, 0o600);
-  try {
-    await link(draft, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(draft);
-  }
-  return (await readKey(file))!;
-}
-
-async function readKey(file: string): Promise<string | undefined> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  return text?.trim() || undefined;
+  const key = (await readOrCreatePrivateFile(file, () => `${randomBytes(32).toString('hex')}\n`)).trim();
+  if (key.length < 32)
+    throw new Error(`The third-party credential key in ${file} is shorter than 32 characters`);
+  return key;
 }
