@@ -3,19 +3,10 @@
  * (json-connector.ts) implements it from a URL, a credential and a field mapping; a provider with
  * an API of its own gets an adapter implementing the same interface (docs/third-party.md).
  */
+import type { Address } from '../orders/index.ts';
 
-/** An address as a provider order gives it, already in our terms. */
-export interface ProviderAddress {
-  name?: string;
-  phone?: string;
-  line1: string;
-  line2?: string;
-  city?: string;
-  postal_code?: string;
-  country?: string;
-  lat?: number;
-  lng?: number;
-}
+/** An address as a provider order gives it, already in our terms: an order's address. */
+export type ProviderAddress = Address;
 
 /** A provider's order in our terms: what the local order is made of. */
 export interface ProviderOrder {
