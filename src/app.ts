@@ -249,6 +249,7 @@ export async function createApp(
     : new EmbeddedBroker(routedPolicy([services.lockers.link.policy(db)], services.chatPush.policy(db)), {
         port: config.mqtt.port,
         host: config.host,
+        onError: (error, what) => http.log.error({ err: error }, `mqtt: a client's ${what} was not taken`),
       });
   const lockerLink = services.lockers.link;
   // On an external broker the devices' messages come through a shared subscription (one instance each).
@@ -261,7 +262,9 @@ export async function createApp(
         receive: (topic, payload) => {
           const device = lockerLink.topics.parse(topic);
           if (device?.direction === 'up')
-            void lockerLink.receive(db, device.deviceId, payload).catch(() => {});
+            void lockerLink
+              .receive(db, device.deviceId, payload)
+              .catch((error) => http.log.error({ err: error }, "mqtt: a device's message was not taken"));
         },
       },
     });

@@ -76,6 +76,11 @@ export interface EmbeddedBrokerOptions {
   host: string;
   /** How often connected clients' tokens are checked again (a token revoked or expired since). */
   recheckMs?: number;
+  /**
+   * Told when the policy failed to take a client's connection, message or departure (the
+   * database away): nothing answers the client for it, so this is where it is seen (logged).
+   */
+  onError?: (error: unknown, what: 'connected' | 'published' | 'disconnected') => void;
 }
 
 /**
@@ -124,7 +129,7 @@ export class EmbeddedBroker<P> implements MqttPublisher {
             if (principal === null) return refuse();
             this.principals.set(client, principal);
             this.passwords.set(client, password.toString('utf8'));
-            this.policy.connected?.(principal).catch(() => {});
+            this.policy.connected?.(principal).catch((error) => this.options.onError?.(error, 'connected'));
             done(null, true);
           },
           () => refuse(),
@@ -139,9 +144,11 @@ export class EmbeddedBroker<P> implements MqttPublisher {
       authorizePublish: (client, packet, callback) => {
         const principal = client ? this.principals.get(client) : undefined;
         if (principal !== undefined && this.policy.mayPublish?.(principal, packet.topic)) {
-          // The service's handling reports its own failures; a message it could not take is lost
-          // as a device's message on a dropped connection would be (it publishes again).
-          this.policy.published?.(principal, packet.topic, packet.payload as Buffer).catch(() => {});
+          // A message the service could not take is lost as a device's message on a dropped
+          // connection would be (it publishes again); the failure is told, not swallowed.
+          this.policy
+            .published?.(principal, packet.topic, packet.payload as Buffer)
+            .catch((error) => this.options.onError?.(error, 'published'));
         }
         packet.topic = REFUSED_TOPIC;
         packet.payload = Buffer.alloc(0);
@@ -183,7 +190,8 @@ export class EmbeddedBroker<P> implements MqttPublisher {
     broker.on('clientDisconnect', (client) => {
       this.passwords.delete(client);
       const principal = this.principals.get(client);
-      if (principal !== undefined) this.policy.disconnected?.(principal).catch(() => {});
+      if (principal !== undefined)
+        this.policy.disconnected?.(principal).catch((error) => this.options.onError?.(error, 'disconnected'));
     });
     this.broker = broker;
     this.tcp = tcp;
