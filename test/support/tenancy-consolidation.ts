@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { afterShipPush, announce, item, push, setUpForwarding, sign } from './consolidation.ts';
 import { login } from './fixtures.ts';
-import { a, adminOfB, api, b, type Checks, server, tokenOfA, tokensOfB } from './tenancy.ts';
+import {
+  a,
+  adminOfB,
+  api,
+  b,
+  type Checks,
+  listsNothingOfAIn,
+  server,
+  tokenOfA,
+  tokensOfB,
+} from './tenancy.ts';
 
 /** A's warehouse, suite and settings; one parcel announced, two received and consolidated. */
 let madeOfA:
@@ -71,18 +81,7 @@ const refusedToB =
   };
 
 /** B's admin lists: none of A's rows. */
-const listsNothingOfA = (path: string, field: string) => async () => {
-  await ofA();
-  const listed = await api.get(path, { token: adminOfB() });
-  assert.equal(listed.status, 200, JSON.stringify(listed.body));
-  const mine = (await api.get(path, { token: tokenOfA })).body[field] as Array<{ id: number }>;
-  assert.ok(mine.length > 0, `A has ${field}`);
-  const ids = new Set(mine.map((one) => one.id));
-  assert.deepEqual(
-    (listed.body[field] as Array<{ id: number }>).filter((one) => ids.has(one.id)),
-    [],
-  );
-};
+const listsNothingOfA = (path: string, field: string) => listsNothingOfAIn(ofA, path, field);
 
 export const consolidationChecks: Checks = {
   configure_forwarding: async () => {

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { COMPARTMENTS } from './lockers.ts';
-import { a, adminOfB, api, b, type Checks, orderOfA, server, tokenOfA } from './tenancy.ts';
+import {
+  a,
+  adminOfB,
+  api,
+  b,
+  type Checks,
+  listsNothingOfAIn,
+  orderOfA,
+  server,
+  tokenOfA,
+} from './tenancy.ts';
 
 /** A's site with a locker heard just now, a booking there for A's order, a luggage relay and a kiosk storage period. */
 let madeOfA:
@@ -110,18 +120,7 @@ const refusedToB =
   };
 
 /** B's admin lists: none of A's rows. */
-const listsNothingOfA = (path: string, field: string) => async () => {
-  await ofA();
-  const listed = await api.get(path, { token: adminOfB() });
-  assert.equal(listed.status, 200, JSON.stringify(listed.body));
-  const mine = (await api.get(path, { token: tokenOfA })).body[field] as Array<{ id: number }>;
-  assert.ok(mine.length > 0, `A has ${field}`);
-  const ids = new Set(mine.map((one) => one.id));
-  assert.deepEqual(
-    (listed.body[field] as Array<{ id: number }>).filter((one) => ids.has(one.id)),
-    [],
-  );
-};
+const listsNothingOfA = (path: string, field: string) => listsNothingOfAIn(ofA, path, field);
 
 export const lockerChecks: Checks = {
   create_locker_site: async () => {

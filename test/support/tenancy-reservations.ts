@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { a, adminOfB, api, type Checks, tokenOfA } from './tenancy.ts';
+import { a, adminOfB, api, type Checks, listsNothingOfAIn, tokenOfA } from './tenancy.ts';
 
 export const RESOURCE = {
   name: 'Pickup counter',
@@ -46,18 +46,8 @@ const refusedToB =
     assert.deepEqual(await asA(), before);
   };
 
-const listsNothingOfA = (path: string, field: string, key: string) => async () => {
-  await ofA();
-  const mine = (await api.get(path, { token: tokenOfA })).body[field] as Array<Record<string, unknown>>;
-  assert.ok(mine.length > 0, `A has ${field}`);
-  const listed = await api.get(path, { token: adminOfB() });
-  assert.equal(listed.status, 200, JSON.stringify(listed.body));
-  const ids = new Set(mine.map((one) => one[key]));
-  assert.deepEqual(
-    (listed.body[field] as Array<Record<string, unknown>>).filter((one) => ids.has(one[key])),
-    [],
-  );
-};
+const listsNothingOfA = (path: string, field: string, key: string) =>
+  listsNothingOfAIn(ofA, path, field, key);
 
 export const reservationChecks: Checks = {
   create_reservation_resource: async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { STAND_IN_MAPPING, type StandInProvider, startStandInProvider } from '../../src/demo/third-party.ts';
-import { adminOfB, api, type Checks, server, tokenOfA } from './tenancy.ts';
+import { adminOfB, api, type Checks, listsNothingOfAIn, server, tokenOfA } from './tenancy.ts';
 
 /** A's stand-in provider (closed by the suite's file), A's connection to it and a provider order pending there. */
 let provider: StandInProvider | undefined;
@@ -59,18 +59,7 @@ const refusedToB = (method: string, path: (ids: Ids) => string, code: string, bo
 };
 
 /** B's admin lists: none of A's rows (B may have made its own in another check). */
-const listsNothingOfA = (path: string, field: string) => async () => {
-  await ofA();
-  const listed = await api.get(path, { token: adminOfB() });
-  assert.equal(listed.status, 200, JSON.stringify(listed.body));
-  const mine = (await api.get(path, { token: tokenOfA })).body[field] as Array<{ id: number }>;
-  assert.ok(mine.length > 0, `A has ${field}`);
-  const ids = new Set(mine.map((one) => one.id));
-  assert.deepEqual(
-    (listed.body[field] as Array<{ id: number }>).filter((one) => ids.has(one.id)),
-    [],
-  );
-};
+const listsNothingOfA = (path: string, field: string) => listsNothingOfAIn(ofA, path, field);
 
 const CONNECTION = 'THIRD_PARTY_CONNECTION_NOT_FOUND';
 const ORDER = 'THIRD_PARTY_ORDER_NOT_FOUND';

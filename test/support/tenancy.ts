@@ -158,3 +158,22 @@ export function isolationSuite(family: string, checks: Checks): void {
     }
   });
 }
+
+/**
+ * B's admin lists `path`: none of the rows A sees there (matched by `key`), once `setUp` has
+ * given A some.
+ */
+export const listsNothingOfAIn =
+  (setUp: () => Promise<unknown>, path: string, field: string, key = 'id') =>
+  async () => {
+    await setUp();
+    const mine = (await api.get(path, { token: tokenOfA })).body[field] as Array<Record<string, unknown>>;
+    assert.ok(mine.length > 0, `A has ${field}`);
+    const listed = await api.get(path, { token: adminOfB() });
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    const ids = new Set(mine.map((one) => one[key]));
+    assert.deepEqual(
+      (listed.body[field] as Array<Record<string, unknown>>).filter((one) => ids.has(one[key])),
+      [],
+    );
+  };
