@@ -60,6 +60,18 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
     assert.ok(site.devices[0].compartments.every((c: { state: string }) => c.state === 'free'));
   });
 
+  it('sees a device that reconnects at once online as soon as it is connected', async () => {
+    for (let round = 0; round < 5; round++) {
+      // Its old connection's departure and the new arrival race through separate pooled
+      // connections: the arrival must stay the last word, and be written before the CONNACK.
+      await world.device.stop();
+      world.device = await startDevice(server, world.brokerUrl, world.deviceId, world.credential);
+      devices.push(world.device);
+      const read = await world.api.get(`/api/v1/lockers/sites/${world.siteId}`, { token: world.admin });
+      assert.equal(read.body.site.devices[0].online, true, `online after reconnection ${round + 1}`);
+    }
+  });
+
   it('delivers to the locker: the drop code deposits, the pickup code collects, the order is delivered there', async () => {
     const reserved = await world.api.post(
       '/api/v1/lockers/bookings',

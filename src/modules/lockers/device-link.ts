@@ -19,6 +19,8 @@ export interface DevicePrincipal {
 export class DeviceLink {
   /** Live connections of each device to this instance's embedded broker. */
   private readonly connections = new Map<number, number>();
+  /** Each device's last write in hand: its connections, messages and departures apply in order. */
+  private readonly inHand = new Map<number, Promise<void>>();
 
   constructor(
     private readonly clock: Clock,
@@ -39,21 +41,39 @@ export class DeviceLink {
       },
       connected: (device) => {
         this.connections.set(device.deviceId, (this.connections.get(device.deviceId) ?? 0) + 1);
-        return repo.deviceConnected(db, device.deviceId, this.clock.now()).then(() => undefined);
+        const at = this.clock.now();
+        return this.inTurn(device.deviceId, () => repo.deviceConnected(db, device.deviceId, at));
       },
       maySubscribe: async (device, topic) => topic === this.topics.commands(device.deviceId),
       mayReceive: (device, topic) => topic === this.topics.commands(device.deviceId),
       mayPublish: (device, topic) => topic === this.topics.up(device.deviceId),
-      published: (device, _topic, payload) => this.receive(db, device.deviceId, payload),
+      published: (device, _topic, payload) =>
+        this.inTurn(device.deviceId, () => this.receive(db, device.deviceId, payload)),
       disconnected: async (device) => {
         // A device reconnecting under its client id is taken over: its old connection ends after
         // the new one began, and must not mark it offline.
         const left = (this.connections.get(device.deviceId) ?? 1) - 1;
         if (left > 0) return void this.connections.set(device.deviceId, left);
         this.connections.delete(device.deviceId);
-        await repo.deviceDisconnected(db, device.deviceId, this.clock.now());
+        const at = this.clock.now();
+        await this.inTurn(device.deviceId, () => repo.deviceDisconnected(db, device.deviceId, at));
       },
     };
+  }
+
+  /**
+   * Runs a device's write after the ones it was told before. On separate pooled connections an
+   * old connection's departure could otherwise land after the new connection's arrival, and
+   * show a connected device offline.
+   */
+  private inTurn(deviceId: number, write: () => Promise<unknown>): Promise<void> {
+    const turn = (this.inHand.get(deviceId) ?? Promise.resolve()).then(write).then(() => undefined);
+    const settled = turn.catch(() => undefined);
+    this.inHand.set(deviceId, settled);
+    void settled.then(() => {
+      if (this.inHand.get(deviceId) === settled) this.inHand.delete(deviceId);
+    });
+    return turn;
   }
 
   /**

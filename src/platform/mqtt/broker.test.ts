@@ -60,4 +60,68 @@ describe('the embedded broker', () => {
       await broker.stop();
     }
   });
+
+  it('acknowledges a connection only once the policy has taken it, and tells the departure of one gone meanwhile', {
+    timeout: 60_000,
+  }, async () => {
+    const arrivals: Array<() => void> = [];
+    let arrived: () => void = () => {};
+    const departures: string[] = [];
+    let departed: () => void = () => {};
+    const holding: BrokerPolicy<string> = {
+      authenticate: async (password) => password,
+      maySubscribe: async () => false,
+      mayReceive: () => false,
+      connected: () =>
+        new Promise<void>((resolve) => {
+          arrivals.push(resolve);
+          arrived();
+        }),
+      disconnected: async (principal) => {
+        departures.push(principal);
+        departed();
+      },
+    };
+    const broker = new EmbeddedBroker(holding, { port: 0, host: '127.0.0.1' });
+    await broker.start();
+    const nextArrival = (count: number) =>
+      arrivals.length >= count ? Promise.resolve() : new Promise<void>((resolve) => (arrived = resolve));
+    try {
+      let acknowledged = false;
+      const first = mqtt.connectAsync(broker.where(), {
+        username: 'a',
+        password: 'first',
+        reconnectPeriod: 0,
+      });
+      void first.then(() => (acknowledged = true));
+      await nextArrival(1);
+      // Round trips through the broker while the policy holds the connection: still no CONNACK.
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(acknowledged, false, 'no CONNACK before the policy took the connection');
+      arrivals[0]?.();
+      const client = await first;
+      assert.equal(client.connected, true);
+
+      // A client that leaves while its connection is being taken is never registered by aedes:
+      // its departure must still reach the policy, or the service would count it connected.
+      const second = mqtt.connect(broker.where(), { username: 'b', password: 'second', reconnectPeriod: 0 });
+      second.on('error', () => {});
+      await nextArrival(2);
+      await new Promise<void>((resolve) => second.end(true, {}, () => resolve()));
+      const told = new Promise<void>(
+        (resolve) => (departed = () => departures.includes('second') && resolve()),
+      );
+      arrivals[1]?.();
+      await told;
+      assert.deepEqual(departures, ['second']);
+      await client.endAsync();
+      await new Promise<void>((resolve) => {
+        if (departures.includes('first')) resolve();
+        else departed = resolve;
+      });
+      assert.deepEqual(departures.sort(), ['first', 'second'], 'each departure told once');
+    } finally {
+      await broker.stop();
+    }
+  });
 });

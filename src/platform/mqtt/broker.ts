@@ -129,8 +129,16 @@ export class EmbeddedBroker<P> implements MqttPublisher {
             if (principal === null) return refuse();
             this.principals.set(client, principal);
             this.passwords.set(client, password.toString('utf8'));
-            this.policy.connected?.(principal).catch((error) => this.options.onError?.(error, 'connected'));
-            done(null, true);
+            // Acknowledged once the service has taken the connection, so a device told it is
+            // connected is also seen connected; a failure is told and the device let in anyway.
+            // A client gone meanwhile is never registered, so aedes tells no departure: told here.
+            const taken = this.policy.connected?.(principal) ?? Promise.resolve();
+            taken
+              .catch((error) => this.options.onError?.(error, 'connected'))
+              .finally(() => {
+                if (client.closed) this.departed(client);
+                done(null, true);
+              });
           },
           () => refuse(),
         );
@@ -187,12 +195,7 @@ export class EmbeddedBroker<P> implements MqttPublisher {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       throw error;
     }
-    broker.on('clientDisconnect', (client) => {
-      this.passwords.delete(client);
-      const principal = this.principals.get(client);
-      if (principal !== undefined)
-        this.policy.disconnected?.(principal).catch((error) => this.options.onError?.(error, 'disconnected'));
-    });
+    broker.on('clientDisconnect', (client) => this.departed(client));
     this.broker = broker;
     this.tcp = tcp;
     this.recheckTimer = setInterval(() => void this.recheck(), this.options.recheckMs ?? 60_000);
@@ -213,6 +216,15 @@ export class EmbeddedBroker<P> implements MqttPublisher {
         client.close();
       }),
     );
+  }
+
+  /** A client's connection ended: told once to the policy, whichever way it ended. */
+  private departed(client: Client): void {
+    this.passwords.delete(client);
+    const principal = this.principals.get(client);
+    if (principal === undefined) return;
+    this.principals.delete(client);
+    this.policy.disconnected?.(principal).catch((error) => this.options.onError?.(error, 'disconnected'));
   }
 
   /** Takes an HTTP upgrade request on the WebSocket path (the HTTP server hands it over). */
