@@ -45,6 +45,9 @@ const environmentSchema = z.object({
   THIRD_PARTY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   THIRD_PARTY_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   THIRD_PARTY_CREDENTIAL_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  SMS_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  SMS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  SMS_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
@@ -166,6 +169,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Third-party delivery providers: which addresses their connectors may call, and the key sealing their credentials. */
   thirdParty: ThirdPartySettings;
+  /** Calls to a generic SMS provider's URL (docs/sms-marketing.md); its secret is sealed with the credential key. */
+  sms: OutboundRules;
   /** How long a claimed outbox message stays leased before another worker may take it over. */
   outboxLeaseMs: number;
   /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
@@ -331,6 +336,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       timeoutMs: e.THIRD_PARTY_TIMEOUT_MS,
       credentialKey: e.THIRD_PARTY_CREDENTIAL_KEY,
+    },
+    sms: {
+      allow: { loopback: e.SMS_ALLOW_LOOPBACK === 'true', privateNetworks: e.SMS_ALLOW_PRIVATE === 'true' },
+      timeoutMs: e.SMS_TIMEOUT_MS,
     },
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,

@@ -42,6 +42,8 @@ import { type ContactSender, LogContactSender, ReservationsService } from './mod
 import { RidersService } from './modules/riders/index.ts';
 import { ShippingService } from './modules/shipping/index.ts';
 import { SkillsService } from './modules/skills/index.ts';
+import { SmsMarketingService, type SmsProviders } from './modules/sms/index.ts';
+import { BuiltInSmsProviders } from './modules/sms/providers.ts';
 import { ThirdPartyService } from './modules/third-party/index.ts';
 import { TrackingService } from './modules/tracking/index.ts';
 import { WarehousesService } from './modules/warehouses/index.ts';
@@ -120,6 +122,8 @@ export interface Services {
   thirdParty: ThirdPartyService;
   /** Bookable resources, public booking without an account, waitlists. */
   reservations: ReservationsService;
+  /** SMS marketing: subscribers and their consent, segments, campaigns, offer codes. */
+  sms: SmsMarketingService;
 }
 
 /** Outside systems the service calls through an interface; the defaults are the built-in ones. */
@@ -133,6 +137,8 @@ export interface Ports {
   modelProvider: ModelProvider | undefined;
   /** Where booking codes and waitlist offers go (email or SMS); the default writes them to the log. */
   contactSender: ContactSender;
+  /** Where SMS marketing messages go; the default is each business's configured provider (docs/sms-marketing.md). */
+  smsProviders: SmsProviders;
 }
 
 export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {
@@ -245,6 +251,12 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   });
   // A status change of an accepted provider order is queued for its provider in the change's transaction.
   orders.journal.onStatusChange(thirdParty.statusSync);
+  const sms = new SmsMarketingService(clock, ports.smsProviders ?? new BuiltInSmsProviders(), {
+    outbound: config.sms,
+    credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
+  });
+  // SMS marketing is "migrated" for a business once the business saved its SMS settings.
+  accounts.setUpCheck('sms_marketing', sms.settings.isSetUp);
   const apiSurface = new CatalogSurface({
     publicBaseUrl: config.publicBaseUrl,
     budgets: config.graphqlBudgets,
@@ -324,6 +336,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     riders,
     agent,
     thirdParty,
+    sms,
   };
 }
 

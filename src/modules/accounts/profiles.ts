@@ -35,6 +35,8 @@ export const SCOPES = [
   'lockers:write',
   'reservations:read',
   'reservations:write',
+  'sms:read',
+  'sms:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { CredentialVault } from '../../platform/credential-vault.ts';
 import { AppError } from '../../platform/errors.ts';
 import { checkDestination, OutboundRefused, type OutboundRules } from '../../platform/http/outbound.ts';
-import type { CredentialVault } from './credentials.ts';
 import { JsonConnector } from './json-connector.ts';
 import type { DeliveryProvider, ProviderAdapter } from './port.ts';
 import * as repo from './repository.ts';

@@ -4,11 +4,11 @@
 
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { type CredentialKeySettings, CredentialVault } from '../../platform/credential-vault.ts';
 import type { OutboundRules } from '../../platform/http/outbound.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import { ThirdPartyConnections } from './connections.ts';
-import { type CredentialKeySettings, CredentialVault } from './credentials.ts';
 import { ThirdPartyIntake } from './intake.ts';
 import { thirdPartyOperations } from './operations.ts';
 import { StatusSync } from './status-sync.ts';

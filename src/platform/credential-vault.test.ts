@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CredentialVault } from './credentials.ts';
+import { CredentialVault } from './credential-vault.ts';
 
 describe('provider credentials at rest', () => {
   let dataDir: string;

@@ -1,0 +1,48 @@
+// The SMS marketing module (subscribers with double opt-in evidence, unsubscribe keywords,
+// segments, campaigns under frequency caps and quiet hours, offer codes, providers behind a port):
+// what the composition root may use.
+
+import type { Operation } from '../../platform/catalog/operation.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { type CredentialKeySettings, CredentialVault } from '../../platform/credential-vault.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import type { OutboundRules } from '../../platform/http/outbound.ts';
+import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { sendHandler } from './outbound.ts';
+import type { SmsProviders } from './provider.ts';
+import { SmsSettings } from './settings.ts';
+import { settingsOperations } from './settings-operations.ts';
+
+export { SEND_TOPIC } from './outbound.ts';
+export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
+
+export interface SmsModuleSettings {
+  /** Outbound calls to a generic provider's URL: which addresses, how long. */
+  outbound: OutboundRules;
+  credentials: CredentialKeySettings;
+}
+
+export class SmsMarketingService {
+  readonly settings: SmsSettings;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly providers: SmsProviders,
+    moduleSettings: SmsModuleSettings,
+  ) {
+    this.settings = new SmsSettings(
+      clock,
+      new CredentialVault(moduleSettings.credentials),
+      moduleSettings.outbound,
+    );
+  }
+
+  operations(): Operation[] {
+    return [...settingsOperations(this.settings)];
+  }
+
+  /** Hands queued messages to the business's provider (the outbox's SEND_TOPIC). */
+  sendHandler(db: Queryable): OutboxHandler {
+    return sendHandler(db, this.clock, this.providers, this.settings.accountOf);
+  }
+}
