@@ -171,6 +171,8 @@ export interface Config {
   thirdParty: ThirdPartySettings;
   /** Calls to a generic SMS provider's URL (docs/sms-marketing.md); its secret is sealed with the credential key. */
   sms: OutboundRules;
+  /** The public SMS subscribe form (docs/sms-marketing.md): requests each client address may make an hour. */
+  smsSubscribe: { perAddressPerHour: number };
   /** How long a claimed outbox message stays leased before another worker may take it over. */
   outboxLeaseMs: number;
   /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
@@ -341,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allow: { loopback: e.SMS_ALLOW_LOOPBACK === 'true', privateNetworks: e.SMS_ALLOW_PRIVATE === 'true' },
       timeoutMs: e.SMS_TIMEOUT_MS,
     },
+    smsSubscribe: { perAddressPerHour: 20 },
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxPerBusiness: e.OUTBOX_PER_BUSINESS,

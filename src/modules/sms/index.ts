@@ -8,22 +8,36 @@ import { type CredentialKeySettings, CredentialVault } from '../../platform/cred
 import type { Queryable } from '../../platform/db/database.ts';
 import type { OutboundRules } from '../../platform/http/outbound.ts';
 import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { Consent } from './consent.ts';
+import { SmsInbound } from './inbound.ts';
+import { inboundOperations } from './inbound-operations.ts';
+import { SmsLinkSigner } from './links.ts';
 import { sendHandler } from './outbound.ts';
 import type { SmsProviders } from './provider.ts';
 import { SmsSettings } from './settings.ts';
 import { settingsOperations } from './settings-operations.ts';
+import { subscriberOperations } from './subscriber-operations.ts';
+import { type SmsBusinessDirectory, SmsSubscribers } from './subscribers.ts';
 
 export { SEND_TOPIC } from './outbound.ts';
 export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
+export type { SmsBusinessDirectory } from './subscribers.ts';
 
 export interface SmsModuleSettings {
   /** Outbound calls to a generic provider's URL: which addresses, how long. */
   outbound: OutboundRules;
   credentials: CredentialKeySettings;
+  /** The service's public address: confirmation links, and the webhook addresses Twilio signs. */
+  publicBaseUrl: string;
+  /** Requests of the public subscribe form each client address may make an hour. */
+  subscribesPerAddressPerHour: number;
+  businesses: SmsBusinessDirectory;
 }
 
 export class SmsMarketingService {
   readonly settings: SmsSettings;
+  readonly subscribers: SmsSubscribers;
+  readonly inbound: SmsInbound;
 
   constructor(
     private readonly clock: Clock,
@@ -35,10 +49,23 @@ export class SmsMarketingService {
       new CredentialVault(moduleSettings.credentials),
       moduleSettings.outbound,
     );
+    const consent = new Consent(clock, new SmsLinkSigner(), moduleSettings.publicBaseUrl);
+    this.subscribers = new SmsSubscribers(
+      clock,
+      this.settings,
+      consent,
+      moduleSettings.businesses,
+      moduleSettings.subscribesPerAddressPerHour,
+    );
+    this.inbound = new SmsInbound(clock, this.settings, consent, moduleSettings.publicBaseUrl);
   }
 
   operations(): Operation[] {
-    return [...settingsOperations(this.settings)];
+    return [
+      ...settingsOperations(this.settings),
+      ...subscriberOperations(this.subscribers),
+      ...inboundOperations(this.inbound),
+    ];
   }
 
   /** Hands queued messages to the business's provider (the outbox's SEND_TOPIC). */

@@ -138,4 +138,9 @@ export interface SmsTables {
     redeemed_order_id: number | null;
     created_at: Date;
   };
+  /** The HMAC key of confirmation links: one row, made by its migration. */
+  sms_link_keys: {
+    id: number;
+    secret: Buffer;
+  };
 }

@@ -220,6 +220,10 @@ export const de: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     'Umbuchung {id} kann nicht rückgängig gemacht werden: sie wurde es schon, oder Pakete haben sich seitdem bewegt.',
   SMS_MARKETING_DISABLED: 'SMS-Marketing ist für dieses Unternehmen nicht eingeschaltet.',
+  SMS_SUBSCRIBER_NOT_FOUND: 'Kein SMS-Abonnent mit dieser ID im Unternehmen.',
+  SMS_LINK_INVALID: 'Dieser Bestätigungslink ist ungültig.',
+  SMS_WEBHOOK_UNVERIFIED:
+    'Dieser Aufruf des SMS-Anbieters ist nicht mit dem Anbietergeheimnis des Unternehmens signiert.',
   ORDER_CHAT_CLOSED: 'Der Chat zu Auftrag {order} ist geschlossen: Öffnen Sie ihn wieder, um zu schreiben.',
   CUSTOMER_CHAT_OFF: 'Kundenchat ist für Auftrag {order} nicht erlaubt.',
   MAP_NOT_FOUND: 'Keine Karte {id} in diesem Unternehmen.',

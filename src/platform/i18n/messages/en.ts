@@ -202,6 +202,9 @@ export const en: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     'Transfer {id} cannot be rolled back: it was already, or some of its packages have moved since.',
   SMS_MARKETING_DISABLED: 'SMS marketing is not turned on for this business.',
+  SMS_SUBSCRIBER_NOT_FOUND: 'No SMS subscriber with this id in the business.',
+  SMS_LINK_INVALID: 'This confirmation link is not valid.',
+  SMS_WEBHOOK_UNVERIFIED: "This SMS provider call is not signed with the business's provider secret.",
   ORDER_CHAT_CLOSED: 'The chat of order {order} is closed: reopen it to post.',
   CUSTOMER_CHAT_OFF: 'Customer chat is not allowed on order {order}.',
   MAP_NOT_FOUND: 'No map {id} in this business.',

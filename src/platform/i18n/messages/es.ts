@@ -211,6 +211,10 @@ export const es: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     'El traslado {id} no se puede revertir: ya se revirtió, o algunos de sus paquetes se han movido desde entonces.',
   SMS_MARKETING_DISABLED: 'El marketing por SMS no está activado para esta empresa.',
+  SMS_SUBSCRIBER_NOT_FOUND: 'No hay ningún suscriptor de SMS con este id en la empresa.',
+  SMS_LINK_INVALID: 'Este enlace de confirmación no es válido.',
+  SMS_WEBHOOK_UNVERIFIED:
+    'Esta llamada del proveedor de SMS no está firmada con el secreto del proveedor de la empresa.',
   ORDER_CHAT_CLOSED: 'El chat del pedido {order} está cerrado: vuelva a abrirlo para escribir.',
   CUSTOMER_CHAT_OFF: 'El chat con el cliente no está permitido en el pedido {order}.',
   MAP_NOT_FOUND: 'No hay ningún mapa {id} en esta empresa.',

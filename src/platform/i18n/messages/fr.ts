@@ -222,6 +222,10 @@ export const fr: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     "Le transfert {id} ne peut pas être annulé : il l'a déjà été, ou certains de ses colis ont bougé depuis.",
   SMS_MARKETING_DISABLED: "Le marketing par SMS n'est pas activé pour cette entreprise.",
+  SMS_SUBSCRIBER_NOT_FOUND: "Aucun abonné SMS avec cet identifiant dans l'entreprise.",
+  SMS_LINK_INVALID: "Ce lien de confirmation n'est pas valide.",
+  SMS_WEBHOOK_UNVERIFIED:
+    "Cet appel du fournisseur SMS n'est pas signé avec le secret du fournisseur de l'entreprise.",
   ORDER_CHAT_CLOSED: 'La discussion de la commande {order} est fermée : rouvrez-la pour écrire.',
   CUSTOMER_CHAT_OFF: "La discussion avec le client n'est pas autorisée pour la commande {order}.",
   MAP_NOT_FOUND: 'Aucune carte {id} dans cette entreprise.',

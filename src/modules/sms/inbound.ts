@@ -1,0 +1,182 @@
+// Messages in and delivery reports from the business's provider. Nothing is read before its
+// signature is checked with the business's provider secret: a forged call is refused (401) and
+// changes nothing. A message is taken once by its provider id; its keyword acts at once.
+
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import twilio from 'twilio';
+import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Consent } from './consent.ts';
+import { keywordOf } from './keywords.ts';
+import type { ProviderAccount } from './provider.ts';
+import type { SmsSettings } from './settings.ts';
+import { normalisePhone } from './subscriber-profile.ts';
+import type { SmsTables } from './tables.ts';
+
+type Db = Queryable<SmsTables>;
+type SignedKind = 'twilio' | 'generic';
+
+export interface InboundMessage {
+  id: string;
+  from: string;
+  text: string;
+  received_at: Date;
+}
+
+/** What a delivery report says, in the service's words: anything else (queued, sent) changes nothing. */
+const FINAL_STATES: Readonly<Record<string, 'delivered' | 'failed'>> = {
+  delivered: 'delivered',
+  undelivered: 'failed',
+  failed: 'failed',
+};
+
+/** Twilio wants TwiML back; replies go through the outbox, so the answer asks nothing of it. */
+export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+
+function unverified(): AppError {
+  return new AppError('SMS_WEBHOOK_UNVERIFIED');
+}
+
+/** The generic provider's X-Signature: hex HMAC-SHA256 of the raw body with the business's secret. */
+export function genericSignature(secret: string, body: Buffer): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+export class SmsInbound {
+  constructor(
+    private readonly clock: Clock,
+    private readonly settings: SmsSettings,
+    private readonly consent: Consent,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  /** The address Twilio is given for a business's endpoint, and signs. */
+  twilioUrl(businessId: number, endpoint: 'inbound' | 'status'): string {
+    return `${this.publicBaseUrl}/api/v1/sms/${endpoint}/${businessId}/twilio`;
+  }
+
+  /** Twilio's form fields, once X-Twilio-Signature is its signature of this endpoint's URL and them. */
+  async verifiedTwilioForm(
+    db: Db,
+    businessId: number,
+    endpoint: 'inbound' | 'status',
+    body: Buffer,
+    signature: string | undefined,
+  ): Promise<Record<string, string>> {
+    const account = await this.accountOf(db, businessId, 'twilio');
+    const params = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
+    if (
+      !signature ||
+      !twilio.validateRequest(account.secret!, signature, this.twilioUrl(businessId, endpoint), params)
+    )
+      throw unverified();
+    return params;
+  }
+
+  /** The generic provider's JSON, once X-Signature is the HMAC of its bytes. */
+  async verifiedGenericJson(
+    db: Db,
+    businessId: number,
+    body: Buffer,
+    signature: string | undefined,
+  ): Promise<unknown> {
+    const account = await this.accountOf(db, businessId, 'generic');
+    const expected = Buffer.from(genericSignature(account.secret!, body), 'hex');
+    const given = Buffer.from(signature ?? '', 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unverified();
+    try {
+      return JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new AppError('VALIDATION_FAILED', {
+        params: { fields: 'body' },
+        details: { fields: [{ field: 'body', message: 'The body is not JSON.' }] },
+      });
+    }
+  }
+
+  /**
+   * A message in: kept once by its provider id (a retry changes nothing more), then its keyword
+   * acts on the sender's subscription. STOP unsubscribes at once and is answered once; HELP is
+   * answered with the business's help text; START or YES confirms a pending subscriber, or brings
+   * back an unsubscribed one with this message as the new evidence. Anything else is only kept.
+   */
+  async receive(db: Db, businessId: number, provider: SignedKind, message: InboundMessage) {
+    const settings = (await this.settings.of(db, businessId))!;
+    const from = normalisePhone(message.from, settings.default_region)?.e164 ?? message.from;
+    const keyword = keywordOf(message.text);
+    const stored = await db
+      .insertInto('sms_inbound')
+      .values({
+        business_id: businessId,
+        from_phone: from,
+        body: message.text,
+        provider,
+        provider_message_id: message.id,
+        keyword,
+        received_at: message.received_at,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['business_id', 'provider', 'provider_message_id']).doNothing(),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    if (!stored) return { result: true as const, duplicate: true, keyword };
+    const subscriber = await this.consent.lockByPhone(db, businessId, from);
+    const evidence = { message_text: message.text, message_id: message.id };
+    if (keyword === 'help') {
+      await this.consent.reply(
+        db,
+        { business_id: businessId, id: subscriber?.id ?? null, phone: from },
+        settings.help_text,
+      );
+    } else if (keyword === 'stop' && subscriber) {
+      await this.consent.unsubscribe(db, subscriber, evidence);
+    } else if (keyword === 'start' && subscriber) {
+      await this.consent.confirm(db, subscriber, { source: 'keyword', message: evidence });
+    }
+    return { result: true as const, duplicate: false, keyword };
+  }
+
+  /**
+   * A delivery report: the message (found by its provider's id, in this business) becomes
+   * delivered or failed, and so does its campaign recipient. A delivered message stays delivered.
+   */
+  async report(
+    db: Db,
+    businessId: number,
+    provider: SignedKind,
+    providerMessageId: string,
+    status: string,
+    error?: string,
+  ) {
+    const state = FINAL_STATES[status.toLowerCase()];
+    if (!state) return { result: true as const, updated: false };
+    const now = this.clock.now();
+    const message = await db
+      .updateTable('sms_messages')
+      .set({ state, status_at: now, ...(state === 'failed' && error ? { error } : {}) })
+      .where('business_id', '=', businessId)
+      .where('provider', '=', provider)
+      .where('provider_message_id', '=', providerMessageId)
+      .where('state', '!=', 'delivered')
+      .returning('recipient_id')
+      .executeTakeFirst();
+    if (!message) return { result: true as const, updated: false };
+    if (message.recipient_id !== null)
+      await db
+        .updateTable('sms_campaign_recipients')
+        .set({ state, updated_at: now, ...(state === 'failed' ? { reason: 'undelivered' } : {}) })
+        .where('id', '=', message.recipient_id)
+        .where('state', '!=', 'delivered')
+        .execute();
+    return { result: true as const, updated: true };
+  }
+
+  /** The business's account with this provider and its secret; any other case cannot be verified. */
+  private async accountOf(db: Db, businessId: number, kind: SignedKind): Promise<ProviderAccount> {
+    const account = await this.settings.accountOf(db, businessId);
+    if (!account || account.kind !== kind || !account.secret) throw unverified();
+    return account;
+  }
+}
