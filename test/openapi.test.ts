@@ -111,7 +111,9 @@ describe('the OpenAPI document', () => {
       'GET /v1/otep/trackings/{tracking_number}',
       'GET /v1/otep/trackings/{tracking_number}/events',
       'GET /v1/proofs/{proof_id}',
+      'GET /v1/sms/confirm/{subscriber_id}',
       'POST /v1/otep/trackings/batch',
+      'POST /v1/sms/confirm/{subscriber_id}',
     ]);
     for (const route of declaring) {
       const operation = server.app.catalog.get(route.operation.operationId)!;

@@ -81,18 +81,18 @@ export class SmsInbound {
     body: Buffer,
     signature: string | undefined,
   ): Promise<unknown> {
+    // Broken JSON is refused as on every JSON route (it is only read: nothing is done with it yet).
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new AppError('INVALID_JSON');
+    }
     const account = await this.accountOf(db, businessId, 'generic');
     const expected = Buffer.from(genericSignature(account.secret!, body), 'hex');
     const given = Buffer.from(signature ?? '', 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unverified();
-    try {
-      return JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new AppError('VALIDATION_FAILED', {
-        params: { fields: 'body' },
-        details: { fields: [{ field: 'body', message: 'The body is not JSON.' }] },
-      });
-    }
+    return json;
   }
 
   /**

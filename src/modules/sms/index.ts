@@ -21,6 +21,7 @@ import { type SmsBusinessDirectory, SmsSubscribers } from './subscribers.ts';
 
 export { SEND_TOPIC } from './outbound.ts';
 export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
+export { BuiltInSmsProviders } from './providers.ts';
 export type { SmsBusinessDirectory } from './subscribers.ts';
 
 export interface SmsModuleSettings {

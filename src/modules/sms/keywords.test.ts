@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { KEYWORDS, keywordOf, normaliseKeyword } from './keywords.ts';
 
@@ -54,4 +55,21 @@ test('every listed word is already in the form texts are read in, and belongs to
       }
     }
   }
+});
+
+test('docs/sms-marketing.md lists exactly the words the code reads, per family and language', () => {
+  const docs = readFileSync(new URL('../../../docs/sms-marketing.md', import.meta.url), 'utf8');
+  const section = docs.split('\n## Keywords\n')[1]!.split('\n## ')[0]!;
+  const documented: Record<string, Record<string, string[]>> = { stop: {}, help: {}, start: {} };
+  for (const line of section.split('\n')) {
+    const cells = /^\| `([\w-]+)` \|(.*)\|$/.exec(line);
+    if (!cells) continue;
+    const [stop, help, start] = cells[2]!
+      .split('|')
+      .map((cell) => cell.split(',').map((word) => word.trim()));
+    documented.stop![cells[1]!] = stop!;
+    documented.help![cells[1]!] = help!;
+    documented.start![cells[1]!] = start!;
+  }
+  assert.deepEqual(documented, JSON.parse(JSON.stringify(KEYWORDS)));
 });

@@ -100,6 +100,8 @@ export function subscriberOperations(subscribers: SmsSubscribers): Operation[] {
     defineOperation({
       name: 'list_sms_subscribers',
       summary: "The business's subscribers, by status or tag",
+      description:
+        'Paged, oldest first. Only confirmed subscribers receive campaigns; pending ones wait for their reply or link, unsubscribed ones said STOP.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -118,6 +120,8 @@ export function subscriberOperations(subscribers: SmsSubscribers): Operation[] {
     defineOperation({
       name: 'get_sms_subscriber',
       summary: 'A subscriber with the whole evidence of its consent',
+      description:
+        'Every request, confirmation, unsubscription and re-subscription, oldest first: source, consent wording and version, where the request came from, the message that confirmed or ended it, and when.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
