@@ -285,4 +285,41 @@ describe('SMS messages in: keywords, signatures, delivery reports', () => {
     assert.equal((await messagesTo(server, other.phone))[0]!.state, 'failed');
     assert.equal((await messagesTo(server, made.phone))[0]!.state, 'delivered');
   });
+
+  it("moves a campaign message's recipient with its delivery report", async () => {
+    const { api, admin, tenant } = twilioBusiness;
+    const made = await confirmed('0670000001');
+    const campaign = await sql<{ id: number }>`
+      INSERT INTO sms_campaigns (business_id, name, body, status, created_at)
+      VALUES (${tenant.businessId}, 'Spring', 'Hello', 'sending', now()) RETURNING id`.execute(server.db);
+    const recipient = await sql<{ id: number }>`
+      INSERT INTO sms_campaign_recipients (business_id, campaign_id, subscriber_id, state, updated_at)
+      VALUES (${tenant.businessId}, ${campaign.rows[0]!.id}, ${made.id}, 'sent', now()) RETURNING id`.execute(
+      server.db,
+    );
+    await sql`
+      INSERT INTO sms_messages (business_id, subscriber_id, campaign_id, recipient_id, kind, to_phone, body, segments,
+        state, provider, provider_message_id, created_at)
+      VALUES (${tenant.businessId}, ${made.id}, ${campaign.rows[0]!.id}, ${recipient.rows[0]!.id}, 'campaign', ${made.phone},
+        'Hello', 1, 'sent', 'twilio', 'SM-campaign-1', now())`.execute(server.db);
+    const answer = await postTwilio(server, api, tenant.businessId, 'status', {
+      MessageSid: 'SM-campaign-1',
+      MessageStatus: 'undelivered',
+      ErrorCode: '30005',
+    });
+    assert.equal(answer.status, 200, answer.body);
+    const state = await sql<{ state: string; reason: string | null }>`
+      SELECT state, reason FROM sms_campaign_recipients WHERE id = ${recipient.rows[0]!.id}`.execute(
+      server.db,
+    );
+    assert.deepEqual(state.rows[0], { state: 'failed', reason: 'undelivered' });
+    const message = await sql<{ state: string; error: string }>`
+      SELECT state, error FROM sms_messages WHERE provider_message_id = 'SM-campaign-1'`.execute(server.db);
+    assert.deepEqual(message.rows[0], { state: 'failed', error: 'Twilio error 30005' });
+    assert.equal(
+      (await subscriberOf(api, admin, made.id)).status,
+      'confirmed',
+      'a failed delivery is no STOP',
+    );
+  });
 });
