@@ -191,6 +191,96 @@ export class Consent {
   }
 
   /**
+   * `request` for many (an import's batch) with the statements of one: numbers new to the business
+   * are inserted at once with their evidence; a number already known, or listed twice, takes
+   * `request`'s own way after them. Results are in the order of `items`.
+   */
+  async requestMany(
+    db: Db,
+    settings: SettingsRow,
+    items: Array<{ profile: NewSubscriber; evidence: RequestEvidence; prior?: PriorConsent }>,
+  ): Promise<Array<Awaited<ReturnType<Consent['request']>>>> {
+    if (items.length === 0) return [];
+    const now = this.clock.now();
+    const firstOf = new Map<string, number>();
+    for (const [index, item] of items.entries())
+      if (!firstOf.has(item.profile.phone)) firstOf.set(item.profile.phone, index);
+    const inserted = await db
+      .insertInto('sms_subscribers')
+      .values(
+        [...firstOf.values()].map((index) => {
+          const { profile, prior } = items[index]!;
+          return {
+            business_id: settings.business_id,
+            ...profile,
+            status: prior ? ('confirmed' as const) : ('pending' as const),
+            created_at: now,
+            confirmed_at: prior ? prior.consented_at : null,
+          };
+        }),
+      )
+      .onConflict((conflict) => conflict.columns(['business_id', 'phone']).doNothing())
+      .returningAll()
+      .execute();
+    const created = new Map(inserted.map((row) => [row.phone, row]));
+    const evidence = [...created.values()].flatMap((subscriber) => {
+      const { evidence: asked, prior } = items[firstOf.get(subscriber.phone)!]!;
+      const base = {
+        business_id: subscriber.business_id,
+        subscriber_id: subscriber.id,
+        source: asked.source,
+      };
+      if (!prior)
+        return [
+          {
+            ...base,
+            event: 'requested' as const,
+            consent_text: settings.consent_text,
+            consent_version: settings.consent_version,
+            requested_from: asked.requested_from,
+            at: now,
+          },
+        ];
+      return [
+        {
+          ...base,
+          event: 'requested' as const,
+          consent_text: prior.consent_text,
+          consent_version: prior.consent_version,
+          requested_from: prior.requested_from,
+          at: prior.consented_at,
+        },
+        {
+          ...base,
+          event: 'confirmed' as const,
+          requested_from: prior.requested_from,
+          at: prior.consented_at,
+        },
+      ];
+    });
+    if (evidence.length > 0) await db.insertInto('sms_consent_evidence').values(evidence).execute();
+    const results: Array<Awaited<ReturnType<Consent['request']>>> = [];
+    for (const [index, item] of items.entries()) {
+      const subscriber = created.get(item.profile.phone);
+      if (subscriber && firstOf.get(item.profile.phone) === index) {
+        results.push(
+          subscriber.status === 'confirmed'
+            ? { subscriber, created: true, outcome: 'confirmed', confirmation: null }
+            : {
+                subscriber,
+                created: true,
+                outcome: 'pending',
+                confirmation: await this.confirmation(db, subscriber),
+              },
+        );
+      } else {
+        results.push(await this.request(db, settings, item.profile, item.evidence, item.prior));
+      }
+    }
+    return results;
+  }
+
+  /**
    * A reply or a click that confirms: a pending subscriber becomes confirmed; an unsubscribed one
    * who texts START again is confirmed by that message, its new evidence (a link, which came
    * before the STOP, does not bring it back).

@@ -210,21 +210,24 @@ export class SmsSubscribers {
     const counts = { created: 0, confirmed: 0, pending: 0, unchanged: 0, unsubscribed: 0 };
     for (let start = 0; start < ready.length; start += IMPORT_BATCH) {
       if (start > 0) await nextTurn();
-      const confirmations: QueuedSms[] = [];
-      for (const [offset, { profile, prior }] of ready.slice(start, start + IMPORT_BATCH).entries()) {
+      const batch = ready.slice(start, start + IMPORT_BATCH).map(({ profile, prior }, offset) => {
+        // Every row passed its checks (any bad one refused the import): `ready` is `rows`, in order.
         const row = rows[start + offset]!;
         const from = [
           row.source && `source ${row.source}`,
           row.requested_from,
           `import row ${start + offset + 1}`,
-        ];
-        const result = await this.consent.request(
-          ctx.db,
-          settings,
+        ]
+          .filter(Boolean)
+          .join('; ');
+        return {
           profile,
-          { source: 'import', requested_from: from.filter(Boolean).join('; ') },
-          prior && { ...prior, requested_from: from.filter(Boolean).join('; ') },
-        );
+          evidence: { source: 'import' as const, requested_from: from },
+          ...(prior ? { prior: { ...prior, requested_from: from } } : {}),
+        };
+      });
+      const confirmations: QueuedSms[] = [];
+      for (const result of await this.consent.requestMany(ctx.db, settings, batch)) {
         counts[result.outcome] += 1;
         if (result.created) counts.created += 1;
         // The same number twice in a list is asked once.
