@@ -269,6 +269,44 @@ describe('SMS subscribers: numbers, double opt-in with evidence, imports', () =>
     assert.equal(byPhone('+33644444440').status, 'unsubscribed', 'an import never brings back a STOP');
   });
 
+  it('imports 10,000 rows in batches, answering other requests meanwhile', async () => {
+    const { api, admin } = business;
+    const service = server.app.services.sms.subscribers;
+    const rows = Array.from({ length: 10_000 }, (_, index) => ({
+      phone: `+3367${String(index).padStart(7, '0')}`,
+      ...(index % 2
+        ? { consent_text: 'Yes', consent_version: 'v1', consented_at: '2026-01-01T00:00:00Z' }
+        : {}),
+    }));
+    const order: string[] = [];
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const original = service.import;
+    service.import = (...args) => {
+      started();
+      return original.apply(service, args).finally(() => order.push('import worked'));
+    };
+    try {
+      const imported = api.post('/api/v1/sms/subscribers/import', { rows }, { token: admin });
+      await running;
+      for (let read = 1; read <= 3; read++) {
+        assert.equal((await api.get('/api/health')).status, 200);
+        order.push(`health ${read}`);
+      }
+      const answer = await imported;
+      assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300));
+      assert.deepEqual(
+        [answer.body.created, answer.body.confirmed, answer.body.pending],
+        [10_000, 5_000, 5_000],
+      );
+    } finally {
+      service.import = original;
+    }
+    assert.deepEqual(order, ['health 1', 'health 2', 'health 3', 'import worked']);
+  });
+
   it('updates tags, attributes, language and zone but never the status; deletes as erasure', async () => {
     const { api, admin } = business;
     const made = await addSubscriber(api, admin, '0655555555');
