@@ -251,10 +251,14 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   });
   // A status change of an accepted provider order is queued for its provider in the change's transaction.
   orders.journal.onStatusChange(thirdParty.statusSync);
-  const sms = new SmsMarketingService(clock, ports.smsProviders ?? new BuiltInSmsProviders(), {
-    outbound: config.sms,
-    credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
-  });
+  const sms = new SmsMarketingService(
+    clock,
+    ports.smsProviders ?? new BuiltInSmsProviders({ ...config.sms, publicBaseUrl: config.publicBaseUrl }),
+    {
+      outbound: config.sms,
+      credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
+    },
+  );
   // SMS marketing is "migrated" for a business once the business saved its SMS settings.
   accounts.setUpCheck('sms_marketing', sms.settings.isSetUp);
   const apiSurface = new CatalogSurface({
