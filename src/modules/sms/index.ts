@@ -8,8 +8,11 @@ import { type CredentialKeySettings, CredentialVault } from '../../platform/cred
 import type { Queryable } from '../../platform/db/database.ts';
 import type { OutboundRules } from '../../platform/http/outbound.ts';
 import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { offerOperations } from './offer-operations.ts';
 import { sendHandler } from './outbound.ts';
 import type { SmsProviders } from './provider.ts';
+import { reportOperations } from './report-operations.ts';
+import { SmsReports } from './reports.ts';
 import { SmsSettings } from './settings.ts';
 import { settingsOperations } from './settings-operations.ts';
 
@@ -24,6 +27,7 @@ export interface SmsModuleSettings {
 
 export class SmsMarketingService {
   readonly settings: SmsSettings;
+  readonly reports = new SmsReports();
 
   constructor(
     private readonly clock: Clock,
@@ -38,7 +42,7 @@ export class SmsMarketingService {
   }
 
   operations(): Operation[] {
-    return [...settingsOperations(this.settings)];
+    return [...settingsOperations(this.settings), ...reportOperations(this.reports), ...offerOperations()];
   }
 
   /** Hands queued messages to the business's provider (the outbox's SEND_TOPIC). */
