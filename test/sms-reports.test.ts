@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { login } from './support/fixtures.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { type SmsBusiness, smsBusiness } from './support/sms.ts';
@@ -204,5 +206,64 @@ describe('SMS campaign reports and offer code redemption', () => {
     assert.equal(foreign.body.error_code, 'SMS_OFFER_CODE_NOT_FOUND');
     const foreignExpired = await redeem(b, expiring);
     assert.equal(foreignExpired.status, 404, 'not even told it expired');
+  });
+
+  it('are read tools of the user agent server, scoped to the business', async () => {
+    const [subscriber] = await addSubscribers(server, a.tenant.businessId, ['+33640000001']);
+    const campaign = await addCampaign(server, a.tenant.businessId, 'Agent-visible');
+    await addRecipient(server, a.tenant.businessId, campaign, subscriber!, {
+      state: 'delivered',
+      message: 'delivered',
+    });
+    const connect = async (token: string) => {
+      const mcp = new Client({ name: 'sms-reports-test', version: '1.0.0' });
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      return mcp;
+    };
+    const employee = await connect(await login(a.api, a.tenant.emails.employee));
+    const other = await connect(b.admin);
+    try {
+      const { tools } = await employee.listTools();
+      for (const name of ['list_sms_campaigns', 'get_sms_campaign_report']) {
+        const tool = tools.find((t) => t.name === name);
+        assert.ok(tool, `${name} is listed`);
+        assert.equal(tool.annotations?.readOnlyHint, true);
+      }
+      const listed = await employee.callTool({ name: 'list_sms_campaigns', arguments: { per_page: 200 } });
+      assert.notEqual(listed.isError, true, JSON.stringify(listed.structuredContent));
+      const campaigns = (listed.structuredContent as { campaigns: Array<{ id: number; delivered: number }> })
+        .campaigns;
+      assert.equal(campaigns.find((c) => c.id === campaign)?.delivered, 1);
+      const report = await employee.callTool({
+        name: 'get_sms_campaign_report',
+        arguments: { campaign_id: campaign },
+      });
+      assert.deepEqual(
+        (report.structuredContent as { recipients: { delivered: number } }).recipients.delivered,
+        1,
+      );
+      // Another business's agent neither reads the report nor sees the campaign in its list.
+      const foreign = await other.callTool({
+        name: 'get_sms_campaign_report',
+        arguments: { campaign_id: campaign },
+      });
+      assert.equal(foreign.isError, true);
+      assert.equal(
+        (foreign.structuredContent as { error_code: string }).error_code,
+        'SMS_CAMPAIGN_NOT_FOUND',
+      );
+      const theirs = await other.callTool({ name: 'list_sms_campaigns', arguments: {} });
+      const ids = (theirs.structuredContent as { campaigns: Array<{ id: number }> }).campaigns.map(
+        (c) => c.id,
+      );
+      assert.ok(!ids.includes(campaign), JSON.stringify(ids));
+    } finally {
+      await employee.close();
+      await other.close();
+    }
   });
 });

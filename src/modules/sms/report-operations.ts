@@ -23,14 +23,15 @@ export function reportOperations(reports: SmsReports): Operation[] {
   return [
     defineOperation({
       name: 'list_sms_campaigns',
-      summary: 'SMS campaigns, newest first, with messages sent and delivered',
+      summary: 'SMS campaigns, newest first',
+      description: 'With their messages sent (taken by the provider) and delivered; filter by status.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
       feature: FEATURE,
       tool: {
         user: 'list_sms_campaigns',
-        guide: 'SMS campaigns: status, schedule, sent and delivered counts.',
+        guide: 'SMS campaigns, newest first: status, schedule, sent and delivered.',
         idempotent: true,
       },
       access: STAFF_READ,
@@ -46,7 +47,7 @@ export function reportOperations(reports: SmsReports): Operation[] {
     }),
     defineOperation({
       name: 'get_sms_campaign_report',
-      summary: "An SMS campaign's report",
+      summary: 'SMS campaign report',
       description:
         'Recipients by state, skipped ones by reason; messages sent (taken by the provider), delivered, failed; segments sent and their cost at the segment price of the settings; recipients who unsubscribed after their message; offer codes issued and redeemed.',
       tag: TAG,
@@ -55,7 +56,7 @@ export function reportOperations(reports: SmsReports): Operation[] {
       feature: FEATURE,
       tool: {
         user: 'get_sms_campaign_report',
-        guide: 'One campaign: sent, delivered, failed, cost, unsubscribes, codes redeemed.',
+        guide: 'One SMS campaign: sent, delivered, failed, cost, unsubscribes, codes redeemed.',
         idempotent: true,
       },
       access: STAFF_READ,
