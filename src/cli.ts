@@ -409,7 +409,7 @@ function buildProgram(io: CliIo): Command {
     .option('--secret <key>', "the business's signing key: unsigned messages are answered 401")
     .option('--log <file>', 'append each message taken to this file, one JSON line each')
     .action(async (options: { port: number; host: string; secret?: string; log?: string }) => {
-      const { startSmsStandIn } = await import('./modules/sms/stand-in.ts');
+      const { startSmsStandIn } = await import('./modules/sms/index.ts');
       const standIn = await startSmsStandIn({
         port: options.port,
         host: options.host,

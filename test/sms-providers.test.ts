@@ -178,13 +178,26 @@ describe('SMS providers: Twilio through its SDK, the generic HTTP provider', () 
     assert.equal(standIn.taken, taken, 'nothing reached the provider');
   });
 
-  it('reuses its connections to a generic provider', async () => {
-    const before = standIn.connections;
-    const provider = providers.for(genericAccount);
-    await Promise.all(Array.from({ length: 16 }, (_, i) => provider.send(message(100 + i))));
-    for (let id = 200; id < 240; id++) assert.equal((await provider.send(message(id))).accepted, true);
-    const opened = standIn.connections - before;
-    assert.ok(opened <= 16, `${opened} connections for 56 messages`);
+  it('reuses its connections to a generic provider, leaving nothing behind on them', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const before = standIn.connections;
+      const provider = providers.for(genericAccount);
+      await Promise.all(Array.from({ length: 16 }, (_, i) => provider.send(message(100 + i))));
+      for (let id = 200; id < 240; id++) assert.equal((await provider.send(message(id))).accepted, true);
+      const opened = standIn.connections - before;
+      assert.ok(opened <= 16, `${opened} connections for 56 messages`);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.map((warning) => warning.message),
+        [],
+        'no listener piles up on a reused connection',
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
 

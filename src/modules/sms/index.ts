@@ -18,6 +18,8 @@ import { settingsOperations } from './settings-operations.ts';
 
 export { SEND_TOPIC } from './outbound.ts';
 export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
+export { BuiltInSmsProviders } from './providers.ts';
+export { startSmsStandIn } from './stand-in.ts';
 
 export interface SmsModuleSettings {
   /** Outbound calls to a generic provider's URL: which addresses, how long. */

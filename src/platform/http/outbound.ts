@@ -266,8 +266,12 @@ function exchange(
     };
     deadline.addEventListener('abort', () => fail(timedOut()), { once: true });
     request.on('socket', (socket) => {
-      // A pooled connection is already up: what goes wrong on it goes wrong in the exchange.
-      if (!socket.connecting) phase = 'response';
+      // A pooled connection is already up (and its connect events are long past): what goes wrong
+      // on it goes wrong in the exchange.
+      if (!socket.connecting) {
+        phase = 'response';
+        return;
+      }
       socket.once('connect', () => (phase = secure ? 'tls' : 'response'));
       socket.once('secureConnect', () => (phase = 'response'));
     });
