@@ -399,5 +399,38 @@ function buildProgram(io: CliIo): Command {
       say('Stopped.');
     });
 
+  program
+    .command('sms')
+    .description('SMS marketing (docs/sms-marketing.md)')
+    .command('stand-in')
+    .description('Run a stand-in SMS provider speaking the generic format, until Ctrl-C')
+    .option('--port <port>', 'port to listen on', positiveInteger, 4620)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--secret <key>', "the business's signing key: unsigned messages are answered 401")
+    .option('--log <file>', 'append each message taken to this file, one JSON line each')
+    .action(async (options: { port: number; host: string; secret?: string; log?: string }) => {
+      const { startSmsStandIn } = await import('./modules/sms/index.ts');
+      const standIn = await startSmsStandIn({
+        port: options.port,
+        host: options.host,
+        secret: options.secret,
+        logFile: options.log,
+        keep: false,
+      });
+      say(`Stand-in SMS provider at ${standIn.url}; Ctrl-C stops it.`);
+      let seen = 0;
+      const report = setInterval(() => {
+        if (standIn.taken !== seen) say(`${new Date().toISOString()} ${standIn.taken} messages taken`);
+        seen = standIn.taken;
+      }, 1000);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      clearInterval(report);
+      await standIn.close();
+      say('Stopped.');
+    });
+
   return program;
 }

@@ -48,6 +48,7 @@ const environmentSchema = z.object({
   SMS_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   SMS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   SMS_TIMEOUT_MS: integer(100, 60_000).default(10_000),
+  SMS_TWILIO_API_URL: optionalUrl(['https', 'http']),
   OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
@@ -170,7 +171,7 @@ export interface Config {
   /** Third-party delivery providers: which addresses their connectors may call, and the key sealing their credentials. */
   thirdParty: ThirdPartySettings;
   /** Calls to a generic SMS provider's URL (docs/sms-marketing.md); its secret is sealed with the credential key. */
-  sms: OutboundRules;
+  sms: SmsProviderSettings;
   /** The public SMS subscribe form (docs/sms-marketing.md): requests each client address may make an hour. */
   smsSubscribe: { perAddressPerHour: number };
   /** How long a claimed outbox message stays leased before another worker may take it over. */
@@ -238,6 +239,11 @@ export interface GeocoderSettings extends OutboundRules {
 /** Outbound webhook deliveries: which addresses they may reach, how long they wait, how long logs stay. */
 export interface WebhookSettings extends OutboundRules {
   logRetentionDays: number;
+}
+
+export interface SmsProviderSettings extends OutboundRules {
+  /** SMS_TWILIO_API_URL: Twilio's REST API (its own address unless a stand-in's). */
+  twilioApiUrl: string;
 }
 
 export interface ThirdPartySettings extends OutboundRules {
@@ -342,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sms: {
       allow: { loopback: e.SMS_ALLOW_LOOPBACK === 'true', privateNetworks: e.SMS_ALLOW_PRIVATE === 'true' },
       timeoutMs: e.SMS_TIMEOUT_MS,
+      twilioApiUrl: (e.SMS_TWILIO_API_URL ?? 'https://api.twilio.com').replace(/\/+$/, ''),
     },
     smsSubscribe: { perAddressPerHour: 20 },
     outboxLeaseMs: e.OUTBOX_LEASE_MS,

@@ -250,17 +250,21 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   });
   // A status change of an accepted provider order is queued for its provider in the change's transaction.
   orders.journal.onStatusChange(thirdParty.statusSync);
-  const sms = new SmsMarketingService(clock, ports.smsProviders ?? new BuiltInSmsProviders(), {
-    outbound: config.sms,
-    credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
-    publicBaseUrl: config.publicBaseUrl,
-    subscribesPerAddressPerHour: config.smsSubscribe.perAddressPerHour,
-    businesses: {
-      idOf: async (db, code) => (await accounts.findBusiness(db, code))?.id,
-      timeZoneOf: (db, id) => accounts.timeZoneOf(db, id),
-      familyStateOf: (db, id) => accounts.familyState(db, id, 'sms_marketing'),
+  const sms = new SmsMarketingService(
+    clock,
+    ports.smsProviders ?? new BuiltInSmsProviders({ ...config.sms, publicBaseUrl: config.publicBaseUrl }),
+    {
+      outbound: config.sms,
+      credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
+      publicBaseUrl: config.publicBaseUrl,
+      subscribesPerAddressPerHour: config.smsSubscribe.perAddressPerHour,
+      businesses: {
+        idOf: async (db, code) => (await accounts.findBusiness(db, code))?.id,
+        timeZoneOf: (db, id) => accounts.timeZoneOf(db, id),
+        familyStateOf: (db, id) => accounts.familyState(db, id, 'sms_marketing'),
+      },
     },
-  });
+  );
   // SMS marketing is "migrated" for a business once the business saved its SMS settings.
   accounts.setUpCheck('sms_marketing', sms.settings.isSetUp);
   const apiSurface = new CatalogSurface({

@@ -187,6 +187,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0050_order_origin.sql': 'orders',
   '0051_sms_marketing.sql': 'sms',
   '0052_sms_link_keys.sql': 'sms',
+  '0054_sms_reports.sql': 'sms',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

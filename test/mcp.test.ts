@@ -88,6 +88,8 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   list_reservations: { auth: 'A', risk: 'low', scopes: ['reservations:read'] },
   get_load_plan: { auth: 'A', risk: 'low', scopes: ['packing:read'] },
   list_third_party_orders: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
+  list_sms_campaigns: { auth: 'A', risk: 'low', scopes: ['sms:read'] },
+  get_sms_campaign_report: { auth: 'A', risk: 'low', scopes: ['sms:read'] },
 };
 
 // Tool answers are read field by field; their shapes are checked by the output schemas.

@@ -20,7 +20,10 @@ export function agentInputSchema(input: JsonSchema): JsonSchema {
   return shareRepeatedBlocks(body, $defs ?? {});
 }
 
-/** What `page` and `per_page` mean is said once, in the server's instructions, not in every list. */
+/**
+ * What `page` and `per_page` mean, where they start and their defaults are said once, in the
+ * server's instructions, not in every list: each keeps its type, and per_page its maximum.
+ */
 const PAGING_WORDS = new Set([pageParams.page.description, pageParams.per_page.description]);
 
 function withoutPagingWords(input: JsonSchema): JsonSchema {
@@ -28,7 +31,14 @@ function withoutPagingWords(input: JsonSchema): JsonSchema {
   const properties = Object.fromEntries(
     Object.entries(input.properties).map(([name, field]) => {
       if (!(name in pageParams) || !PAGING_WORDS.has(field.description)) return [name, field];
-      const { description: _said, ...rest } = field;
+      const {
+        description: _said,
+        default: _default,
+        minimum: _fromOne,
+        ...rest
+      } = field as JsonSchema & {
+        minimum?: number;
+      };
       return [name, rest];
     }),
   );

@@ -39,7 +39,7 @@ export const SERVER_INSTRUCTIONS = [
   'Tools of a transport management service. tools/list shows only the tools your token and connection may call.',
   'Answers: a JSON object with result: true, as text and as structured content; field shapes are in /api/ai/tools/openapi.',
   'Refusals: isError true, and the structured content is the REST error body: result false, error_code, message (in the connection language), details. Arguments that break a tool input schema are a JSON-RPC error -32602 naming the arguments.',
-  `Lists take page (from 1) and per_page (rows a page holds, at most ${PER_PAGE.max}); answers give total, page and per_page.`,
+  `Lists take page (from 1, default 1) and per_page (rows a page holds, default ${PER_PAGE.default}, at most ${PER_PAGE.max}); answers give total, page and per_page.`,
   'High-risk tools take confirm: without confirm: true they do not run; the refusal CONFIRMATION_REQUIRED carries a preview of what they would do.',
   'X-MCP-Dry-Run: 1 runs writes and rolls them back: the answer adds dry_run: true and skipped_effects. X-MCP-Require-Approval: 1 queues high-risk writes for a person: the answer is queued_for_approval: true with the proposal.',
 ].join('\n');

@@ -12,8 +12,11 @@ import { Consent } from './consent.ts';
 import { SmsInbound } from './inbound.ts';
 import { inboundOperations } from './inbound-operations.ts';
 import { SmsLinkSigner } from './links.ts';
+import { offerOperations } from './offer-operations.ts';
 import { sendHandler } from './outbound.ts';
 import type { SmsProviders } from './provider.ts';
+import { reportOperations } from './report-operations.ts';
+import { SmsReports } from './reports.ts';
 import { SmsSettings } from './settings.ts';
 import { settingsOperations } from './settings-operations.ts';
 import { subscriberOperations } from './subscriber-operations.ts';
@@ -22,6 +25,7 @@ import { type SmsBusinessDirectory, SmsSubscribers } from './subscribers.ts';
 export { SEND_TOPIC } from './outbound.ts';
 export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
 export { BuiltInSmsProviders } from './providers.ts';
+export { startSmsStandIn } from './stand-in.ts';
 export type { SmsBusinessDirectory } from './subscribers.ts';
 
 export interface SmsModuleSettings {
@@ -39,6 +43,7 @@ export class SmsMarketingService {
   readonly settings: SmsSettings;
   readonly subscribers: SmsSubscribers;
   readonly inbound: SmsInbound;
+  readonly reports = new SmsReports();
 
   constructor(
     private readonly clock: Clock,
@@ -66,6 +71,8 @@ export class SmsMarketingService {
       ...settingsOperations(this.settings),
       ...subscriberOperations(this.subscribers),
       ...inboundOperations(this.inbound),
+      ...reportOperations(this.reports),
+      ...offerOperations(),
     ];
   }
 

@@ -19,6 +19,8 @@ export type SendOutcome =
 
 /** The provider a business's settings name, with its configuration and its opened secret. */
 export interface ProviderAccount {
+  /** Whose account: Twilio's status callback URL names the business. */
+  businessId: number;
   kind: ProviderKind;
   config: Record<string, string>;
   secret: string | null;
@@ -37,3 +39,10 @@ export interface SmsProvider {
 export interface SmsProviders {
   for(account: ProviderAccount): SmsProvider;
 }
+
+/**
+ * HTTP statuses of a refusal that the same request may not get again: the account's credentials
+ * or signing key (fixed by the admin: a campaign must not be lost to it), a time limit,
+ * throttling. Every other 4xx is about the message itself and is permanent.
+ */
+export const RETRIED_STATUSES: ReadonlySet<number> = new Set([401, 403, 408, 429]);

@@ -1,4 +1,7 @@
+import type { SmsProviderSettings } from '../../config.ts';
+import { GenericConnections, GenericHttpSmsProvider } from './generic-provider.ts';
 import type { OutgoingSms, ProviderAccount, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
+import { TwilioHttpClient, TwilioSmsProvider } from './twilio-provider.ts';
 
 /** Development's provider: each message goes to the service's log, and is taken. */
 export class LogSmsProvider implements SmsProvider {
@@ -12,12 +15,49 @@ export class LogSmsProvider implements SmsProvider {
   }
 }
 
-/** The providers the service ships: the log, Twilio, and a generic HTTP provider. */
+/** A provider whose account cannot send (settings saved before a secret was required): retried. */
+class MisconfiguredSmsProvider implements SmsProvider {
+  constructor(
+    readonly kind: ProviderAccount['kind'],
+    private readonly problem: string,
+  ) {}
+
+  async send(): Promise<SendOutcome> {
+    return { accepted: false, permanent: false, error: this.problem };
+  }
+}
+
+/** The delivery-status endpoint a business's messages through `provider` report to. */
+export function statusCallbackUrl(publicBaseUrl: string, businessId: number, provider: string): string {
+  return `${publicBaseUrl}/api/v1/sms/status/${businessId}/${provider}`;
+}
+
+/**
+ * The providers the service ships: the log, Twilio (official SDK), and a generic HTTP provider.
+ * Their connections are kept alive and shared across batches and businesses.
+ */
 export class BuiltInSmsProviders implements SmsProviders {
   private readonly log = new LogSmsProvider();
+  private readonly twilioHttp: TwilioHttpClient;
+  private readonly generic: GenericConnections;
+
+  constructor(private readonly settings: SmsProviderSettings & { publicBaseUrl: string }) {
+    this.twilioHttp = new TwilioHttpClient(settings.twilioApiUrl, settings.timeoutMs);
+    this.generic = new GenericConnections(settings);
+  }
 
   for(account: ProviderAccount): SmsProvider {
     if (account.kind === 'log') return this.log;
-    throw new Error(`The ${account.kind} SMS provider is not available`);
+    if (!account.secret)
+      return new MisconfiguredSmsProvider(account.kind, `The ${account.kind} provider has no secret`);
+    if (account.kind === 'twilio') {
+      const sid = account.config.account_sid;
+      if (!sid) return new MisconfiguredSmsProvider('twilio', 'Twilio needs the account SID');
+      const callback = statusCallbackUrl(this.settings.publicBaseUrl, account.businessId, 'twilio');
+      return new TwilioSmsProvider(sid, account.secret, this.twilioHttp, callback);
+    }
+    const url = account.config.url;
+    if (!url) return new MisconfiguredSmsProvider('generic', 'The generic provider needs its URL');
+    return new GenericHttpSmsProvider(url, account.secret, this.generic);
   }
 }

@@ -65,6 +65,7 @@ export class SmsSettings {
     const row = await this.of(db, businessId);
     if (!row) return undefined;
     return {
+      businessId,
       kind: row.provider,
       config: row.provider_config,
       secret: row.provider_secret ? await this.vault.open(row.provider_secret, ownerOf(businessId)) : null,

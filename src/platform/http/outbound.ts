@@ -37,6 +37,12 @@ export interface DeliveryOptions {
   maxResponseBytes?: number;
   /** Operator switches: loopback (127.0.0.0/8, ::1); private networks (RFC 1918, fc00::/7, 100.64.0.0/10). */
   allow?: { loopback?: boolean; privateNetworks?: boolean };
+  /**
+   * A keep-alive agent of the caller's own (one per set of rules, never shared with calls under
+   * other rules), for callers that send many requests to one place: a pooled connection goes to an
+   * address that was checked when it was opened. Without one, every call opens a fresh connection.
+   */
+  agent?: http.Agent;
 }
 
 export interface DeliveryAnswer {
@@ -250,7 +256,9 @@ function exchange(
       method: options.method ?? 'POST',
       headers: { ...options.headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: pinnedLookup(addresses),
-      agent: false, // a fresh connection, closed after the answer: no pooled socket from an earlier resolution
+      // Without the caller's agent, a fresh connection closed after the answer: no pooled socket
+      // from an earlier resolution.
+      agent: options.agent ?? false,
     });
     const fail = (error: Error) => {
       reject(error);
@@ -258,6 +266,12 @@ function exchange(
     };
     deadline.addEventListener('abort', () => fail(timedOut()), { once: true });
     request.on('socket', (socket) => {
+      // A pooled connection is already up (and its connect events are long past): what goes wrong
+      // on it goes wrong in the exchange.
+      if (!socket.connecting) {
+        phase = 'response';
+        return;
+      }
       socket.once('connect', () => (phase = secure ? 'tls' : 'response'));
       socket.once('secureConnect', () => (phase = 'response'));
     });
@@ -275,7 +289,8 @@ function exchange(
           truncated,
           ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
         });
-        request.destroy();
+        // A completely read answer leaves the connection to the caller's agent for the next call.
+        if (truncated || !options.agent) request.destroy();
       };
       response.on('data', (chunk: Buffer) => {
         const room = limit - size;

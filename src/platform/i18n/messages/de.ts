@@ -348,4 +348,8 @@ export const de: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: 'Diese Anbieter-URL darf nicht aufgerufen werden: {reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: 'Kein Anbieteradapter namens {adapter}.',
   THIRD_PARTY_PROVIDER_FAILED: 'Der Anbieter {provider} hat es nicht angenommen: {reason}',
+  SMS_CAMPAIGN_NOT_FOUND: 'Keine SMS-Kampagne {id} in diesem Unternehmen.',
+  SMS_OFFER_CODE_NOT_FOUND: 'Kein solcher Angebotscode in diesem Unternehmen.',
+  SMS_OFFER_CODE_EXPIRED: 'Dieser Angebotscode ist am {expires_at} abgelaufen.',
+  SMS_OFFER_CODE_REDEEMED: 'Dieser Angebotscode wurde bereits am {redeemed_at} eingelöst.',
 };

@@ -313,4 +313,8 @@ export const en: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: 'This provider URL may not be called: {reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: 'No provider adapter named {adapter}.',
   THIRD_PARTY_PROVIDER_FAILED: 'The provider {provider} did not take it: {reason}',
+  SMS_CAMPAIGN_NOT_FOUND: 'No SMS campaign {id} in this business.',
+  SMS_OFFER_CODE_NOT_FOUND: 'No offer code like this in this business.',
+  SMS_OFFER_CODE_EXPIRED: 'This offer code expired at {expires_at}.',
+  SMS_OFFER_CODE_REDEEMED: 'This offer code was already redeemed at {redeemed_at}.',
 };

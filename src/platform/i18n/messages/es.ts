@@ -333,4 +333,8 @@ export const es: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: 'No se puede llamar a esta URL de proveedor: {reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: 'No hay ningún adaptador de proveedor llamado {adapter}.',
   THIRD_PARTY_PROVIDER_FAILED: 'El proveedor {provider} no lo aceptó: {reason}',
+  SMS_CAMPAIGN_NOT_FOUND: 'No hay ninguna campaña de SMS {id} en esta empresa.',
+  SMS_OFFER_CODE_NOT_FOUND: 'No hay ningún código de oferta así en esta empresa.',
+  SMS_OFFER_CODE_EXPIRED: 'Este código de oferta caducó el {expires_at}.',
+  SMS_OFFER_CODE_REDEEMED: 'Este código de oferta ya se canjeó el {redeemed_at}.',
 };

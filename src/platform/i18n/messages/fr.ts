@@ -345,4 +345,8 @@ export const fr: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: 'Cette URL de fournisseur ne peut pas être appelée : {reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: 'Aucun adaptateur de fournisseur nommé {adapter}.',
   THIRD_PARTY_PROVIDER_FAILED: "Le fournisseur {provider} ne l'a pas pris en compte : {reason}",
+  SMS_CAMPAIGN_NOT_FOUND: 'Aucune campagne SMS {id} dans cette entreprise.',
+  SMS_OFFER_CODE_NOT_FOUND: 'Aucun code promotionnel de ce type dans cette entreprise.',
+  SMS_OFFER_CODE_EXPIRED: 'Ce code promotionnel a expiré le {expires_at}.',
+  SMS_OFFER_CODE_REDEEMED: 'Ce code promotionnel a déjà été utilisé le {redeemed_at}.',
 };

@@ -279,4 +279,8 @@ export const zhHans: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: '不允许调用此平台 URL：{reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: '没有名为 {adapter} 的平台适配器。',
   THIRD_PARTY_PROVIDER_FAILED: '平台 {provider} 未接受：{reason}',
+  SMS_CAMPAIGN_NOT_FOUND: '本企业没有短信活动 {id}。',
+  SMS_OFFER_CODE_NOT_FOUND: '本企业没有这个优惠码。',
+  SMS_OFFER_CODE_EXPIRED: '此优惠码已于 {expires_at} 过期。',
+  SMS_OFFER_CODE_REDEEMED: '此优惠码已于 {redeemed_at} 兑换过。',
 };

@@ -279,4 +279,8 @@ export const zhHant: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: '不允許呼叫此平台 URL：{reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: '沒有名為 {adapter} 的平台轉接器。',
   THIRD_PARTY_PROVIDER_FAILED: '平台 {provider} 未接受：{reason}',
+  SMS_CAMPAIGN_NOT_FOUND: '本企業沒有簡訊活動 {id}。',
+  SMS_OFFER_CODE_NOT_FOUND: '本企業沒有這個優惠碼。',
+  SMS_OFFER_CODE_EXPIRED: '此優惠碼已於 {expires_at} 過期。',
+  SMS_OFFER_CODE_REDEEMED: '此優惠碼已於 {redeemed_at} 兌換過。',
 };
