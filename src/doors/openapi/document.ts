@@ -2,7 +2,13 @@ import type { z } from 'zod';
 import { OPT_IN_FAMILIES } from '../../modules/accounts/index.ts';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode, featureDisabled } from '../../platform/errors.ts';
+import {
+  AppError,
+  ERROR_CODES,
+  ERROR_STATUS,
+  type ErrorCode,
+  featureDisabled,
+} from '../../platform/errors.ts';
 import { errorBody } from '../../platform/http/errors.ts';
 import { jsonSchemaOf } from '../json-schema.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
@@ -65,6 +71,30 @@ function featureDisabledExample(feature: string) {
 /** A refusal's response: the error shape, and for an opt-in family's 409 its own shape and example. */
 function refusalResponse(operation: Operation, codes: ErrorCode[]) {
   const description = `Refused: ${codes.join(', ')}`;
+  if (codes.includes('SMS_MARKETING_DISABLED')) {
+    return {
+      description:
+        `${description}. SMS_MARKETING_DISABLED answers while SMS marketing is off for the business, revoked ` +
+        'by the platform admin, or not set up yet (details.reason)',
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: {
+            SMS_MARKETING_DISABLED: {
+              summary: 'SMS marketing is off for the business',
+              value: errorBody(
+                new AppError('SMS_MARKETING_DISABLED', {
+                  details: { feature: 'sms_marketing', reason: 'off' },
+                }),
+                'en',
+                'example',
+              ),
+            },
+          },
+        },
+      },
+    };
+  }
   if (!codes.includes('FEATURE_DISABLED') || !operation.feature) {
     return {
       description,

@@ -117,6 +117,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Load plans for sea containers, air ULD envelopes, vans, trucks and open decks: placements in loading order, weight, balance, stacking, support and unloading order, with a picture.',
   Consolidation:
     "Package forwarding: customers' suites at the warehouses, pre-announced inbound parcels with their AfterShip tracking pushes, receiving with storage fees, and consolidations into one shipment with a customs declaration.",
+  'SMS Marketing':
+    "Subscribers with double opt-in evidence, unsubscribe keywords in six languages, segments, campaigns under frequency caps and quiet hours in each subscriber's zone, offer codes, and the providers' signed webhooks. An opt-in family: while it is off, its operations answer 409 SMS_MARKETING_DISABLED; only a business's own staff use it (403 for any other account).",
   Reservations:
     'Bookable resources with recurring slots and a capacity each; public booking without an account (a code to the contact, signed links to cancel or change, an iCalendar file) and waitlists whose first person is offered each freed place for a time.',
   'Smart Locker':

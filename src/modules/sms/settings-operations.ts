@@ -106,6 +106,8 @@ export function settingsOperations(settings: SmsSettings): Operation[] {
     defineOperation({
       name: 'get_sms_settings',
       summary: "The business's SMS marketing settings (the provider's secret is never shown)",
+      description:
+        'Null until the first set_sms_settings. Readable while the family is on but not set up yet, so a setup screen can show it empty.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
