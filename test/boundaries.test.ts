@@ -186,6 +186,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0049_outbox_leases.sql': 'platform',
   '0050_order_origin.sql': 'orders',
   '0051_sms_marketing.sql': 'sms',
+  '0053_sms_sending.sql': 'sms',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

@@ -220,6 +220,10 @@ export const de: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     'Umbuchung {id} kann nicht rückgängig gemacht werden: sie wurde es schon, oder Pakete haben sich seitdem bewegt.',
   SMS_MARKETING_DISABLED: 'SMS-Marketing ist für dieses Unternehmen nicht eingeschaltet.',
+  SMS_SEGMENT_NOT_FOUND: 'Kein SMS-Segment {id} vorhanden.',
+  SMS_CAMPAIGN_NOT_FOUND: 'Keine SMS-Kampagne {id} vorhanden.',
+  SMS_SEGMENT_IN_USE: 'Segment {id} wird von Kampagne {campaign} verwendet, die noch nicht beendet ist.',
+  SMS_CAMPAIGN_WRONG_STATE: 'Kampagne {id} ist im Status {status}: {action} ist jetzt nicht möglich.',
   ORDER_CHAT_CLOSED: 'Der Chat zu Auftrag {order} ist geschlossen: Öffnen Sie ihn wieder, um zu schreiben.',
   CUSTOMER_CHAT_OFF: 'Kundenchat ist für Auftrag {order} nicht erlaubt.',
   MAP_NOT_FOUND: 'Keine Karte {id} in diesem Unternehmen.',

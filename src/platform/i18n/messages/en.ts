@@ -202,6 +202,10 @@ export const en: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     'Transfer {id} cannot be rolled back: it was already, or some of its packages have moved since.',
   SMS_MARKETING_DISABLED: 'SMS marketing is not turned on for this business.',
+  SMS_SEGMENT_NOT_FOUND: 'No SMS segment {id} here.',
+  SMS_CAMPAIGN_NOT_FOUND: 'No SMS campaign {id} here.',
+  SMS_SEGMENT_IN_USE: 'Segment {id} is used by campaign {campaign}, which has not finished.',
+  SMS_CAMPAIGN_WRONG_STATE: 'Campaign {id} is {status}: it cannot {action} now.',
   ORDER_CHAT_CLOSED: 'The chat of order {order} is closed: reopen it to post.',
   CUSTOMER_CHAT_OFF: 'Customer chat is not allowed on order {order}.',
   MAP_NOT_FOUND: 'No map {id} in this business.',

@@ -211,6 +211,10 @@ export const es: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     'El traslado {id} no se puede revertir: ya se revirtió, o algunos de sus paquetes se han movido desde entonces.',
   SMS_MARKETING_DISABLED: 'El marketing por SMS no está activado para esta empresa.',
+  SMS_SEGMENT_NOT_FOUND: 'No hay ningún segmento SMS {id} aquí.',
+  SMS_CAMPAIGN_NOT_FOUND: 'No hay ninguna campaña SMS {id} aquí.',
+  SMS_SEGMENT_IN_USE: 'El segmento {id} lo usa la campaña {campaign}, que no ha terminado.',
+  SMS_CAMPAIGN_WRONG_STATE: 'La campaña {id} está en estado {status}: no se puede hacer {action} ahora.',
   ORDER_CHAT_CLOSED: 'El chat del pedido {order} está cerrado: vuelva a abrirlo para escribir.',
   CUSTOMER_CHAT_OFF: 'El chat con el cliente no está permitido en el pedido {order}.',
   MAP_NOT_FOUND: 'No hay ningún mapa {id} en esta empresa.',

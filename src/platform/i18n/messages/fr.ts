@@ -222,6 +222,11 @@ export const fr: ErrorMessages = {
   TRANSFER_NOT_REVERSIBLE:
     "Le transfert {id} ne peut pas être annulé : il l'a déjà été, ou certains de ses colis ont bougé depuis.",
   SMS_MARKETING_DISABLED: "Le marketing par SMS n'est pas activé pour cette entreprise.",
+  SMS_SEGMENT_NOT_FOUND: 'Aucun segment SMS {id} ici.',
+  SMS_CAMPAIGN_NOT_FOUND: 'Aucune campagne SMS {id} ici.',
+  SMS_SEGMENT_IN_USE: "Le segment {id} est utilisé par la campagne {campaign}, qui n'est pas terminée.",
+  SMS_CAMPAIGN_WRONG_STATE:
+    "La campagne {id} est à l'état {status} : impossible de faire {action} maintenant.",
   ORDER_CHAT_CLOSED: 'La discussion de la commande {order} est fermée : rouvrez-la pour écrire.',
   CUSTOMER_CHAT_OFF: "La discussion avec le client n'est pas autorisée pour la commande {order}.",
   MAP_NOT_FOUND: 'Aucune carte {id} dans cette entreprise.',
