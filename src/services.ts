@@ -42,8 +42,7 @@ import { type ContactSender, LogContactSender, ReservationsService } from './mod
 import { RidersService } from './modules/riders/index.ts';
 import { ShippingService } from './modules/shipping/index.ts';
 import { SkillsService } from './modules/skills/index.ts';
-import { SmsMarketingService, type SmsProviders } from './modules/sms/index.ts';
-import { BuiltInSmsProviders } from './modules/sms/providers.ts';
+import { BuiltInSmsProviders, SmsMarketingService, type SmsProviders } from './modules/sms/index.ts';
 import { ThirdPartyService } from './modules/third-party/index.ts';
 import { TrackingService } from './modules/tracking/index.ts';
 import { WarehousesService } from './modules/warehouses/index.ts';

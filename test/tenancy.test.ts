@@ -14,6 +14,7 @@ import { reservationChecks } from './support/tenancy-reservations.ts';
 import { riderChecks } from './support/tenancy-riders.ts';
 import { routeChecks } from './support/tenancy-routes.ts';
 import { shippingWarehouseChecks } from './support/tenancy-shipping-warehouses.ts';
+import { smsCampaignChecks } from './support/tenancy-sms-campaigns.ts';
 import { suggestionChecks } from './support/tenancy-suggestions.ts';
 import { thirdPartyChecks } from './support/tenancy-third-party.ts';
 
@@ -40,6 +41,7 @@ describe('tenant isolation', () => {
     ...consolidationChecks,
     ...thirdPartyChecks,
     ...reservationChecks,
+    ...smsCampaignChecks,
   };
 
   before(async () => {

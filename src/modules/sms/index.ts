@@ -23,6 +23,7 @@ export { TICK_TOPIC as CAMPAIGN_TICK_TOPIC } from './campaigns.ts';
 export type { OrderHistory } from './order-history.ts';
 export { SEND_TOPIC } from './outbound.ts';
 export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
+export { BuiltInSmsProviders } from './providers.ts';
 
 export interface SmsModuleSettings {
   /** Outbound calls to a generic provider's URL: which addresses, how long. */
