@@ -119,6 +119,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "Package forwarding: customers' suites at the warehouses, pre-announced inbound parcels with their AfterShip tracking pushes, receiving with storage fees, and consolidations into one shipment with a customs declaration.",
   Reservations:
     'Bookable resources with recurring slots and a capacity each; public booking without an account (a code to the contact, signed links to cancel or change, an iCalendar file) and waitlists whose first person is offered each freed place for a time.',
+  'SMS Marketing':
+    "Text messages to a business's subscribers: double opt-in with kept evidence, segments, campaigns sent under frequency caps and quiet hours in each subscriber's zone, unsubscribe keywords and offer codes. An opt-in family: while it is off or not set up, its operations answer 409 SMS_MARKETING_DISABLED.",
   'Smart Locker':
     'Locker sites with their devices and compartments, bookings with one-time drop and pickup codes, openings at the locker or in the app, and the append-only ledger of handlings.',
   'Device Operations':

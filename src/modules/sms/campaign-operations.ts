@@ -96,6 +96,8 @@ export function campaignOperations(campaigns: SmsCampaigns): Operation[] {
       ...common,
       name: 'update_sms_campaign',
       summary: 'Change a draft campaign',
+      description:
+        'Only the fields given change; the body is checked again. Refused once the campaign is scheduled or sending.',
       kind: 'mutation',
       risk: 'low',
       access: ADMIN_WRITE,
@@ -136,9 +138,15 @@ export function campaignOperations(campaigns: SmsCampaigns): Operation[] {
       'pause',
       'pauseSmsCampaign',
       (ctx, input) => campaigns.pause(ctx, input),
+      'No message is written while paused; a batch under way finishes.',
     ),
-    move('resume_sms_campaign', 'Resume a paused campaign', 'resume', 'resumeSmsCampaign', (ctx, input) =>
-      campaigns.resume(ctx, input),
+    move(
+      'resume_sms_campaign',
+      'Resume a paused campaign',
+      'resume',
+      'resumeSmsCampaign',
+      (ctx, input) => campaigns.resume(ctx, input),
+      'Sending continues with the recipients not yet sent to, each checked again as it is sent.',
     ),
     move(
       'cancel_sms_campaign',
@@ -146,11 +154,13 @@ export function campaignOperations(campaigns: SmsCampaigns): Operation[] {
       'cancel',
       'cancelSmsCampaign',
       (ctx, input) => campaigns.cancel(ctx, input),
+      'For good: the recipients not yet sent to are skipped with reason cancelled.',
     ),
     defineOperation({
       ...common,
       name: 'list_sms_campaigns',
       summary: "The business's campaigns, newest first, with their recipients counted by state",
+      description: 'Optionally of one status; paged.',
       kind: 'query',
       risk: 'low',
       access: STAFF_READ,
@@ -164,6 +174,8 @@ export function campaignOperations(campaigns: SmsCampaigns): Operation[] {
       ...common,
       name: 'get_sms_campaign',
       summary: 'A campaign with its recipients counted by state',
+      description:
+        'Recipients are queued, deferred (quiet hours, day cap), sent, delivered, failed or skipped (unsubscribed, unconfirmed, week cap, cancelled).',
       kind: 'query',
       risk: 'low',
       access: STAFF_READ,

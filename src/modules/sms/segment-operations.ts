@@ -36,7 +36,9 @@ export function segmentOperations(segments: SmsSegments): Operation[] {
     defineOperation({
       ...common,
       name: 'update_sms_segment',
-      summary: 'Rename a segment or change its rules (campaigns already sending keep their audience)',
+      summary: 'Rename a segment or change its rules',
+      description:
+        'Only the fields given change. Campaigns already sending keep the audience they read when they started.',
       kind: 'mutation',
       risk: 'low',
       access: ADMIN_WRITE,
@@ -51,6 +53,8 @@ export function segmentOperations(segments: SmsSegments): Operation[] {
       ...common,
       name: 'delete_sms_segment',
       summary: 'Delete a segment no campaign still to send uses',
+      description:
+        'Refused (409 SMS_SEGMENT_IN_USE) while a draft, scheduled, sending or paused campaign names it; finished campaigns forget it.',
       kind: 'mutation',
       risk: 'medium',
       access: ADMIN_WRITE,
@@ -65,6 +69,7 @@ export function segmentOperations(segments: SmsSegments): Operation[] {
       ...common,
       name: 'list_sms_segments',
       summary: "The business's saved segments",
+      description: 'Each segment with its rules, by id, paged.',
       kind: 'query',
       risk: 'low',
       access: STAFF_READ,

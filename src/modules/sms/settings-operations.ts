@@ -106,6 +106,8 @@ export function settingsOperations(settings: SmsSettings): Operation[] {
     defineOperation({
       name: 'get_sms_settings',
       summary: "The business's SMS marketing settings (the provider's secret is never shown)",
+      description:
+        'Null until the first save. Quiet hours, caps and the pace are those campaigns are sent under.',
       tag: TAG,
       kind: 'query',
       risk: 'low',
