@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { SegmentedMessage } from 'sms-segments-calculator';
 import { fieldsOf, longestFill, personalise } from '../src/modules/sms/personalise.ts';
 import { isQuiet, nextQuietEnd } from '../src/modules/sms/quiet-hours.ts';
 import { verdictOf } from '../src/modules/sms/sending.ts';
+import { measure } from '../src/modules/sms/text.ts';
 import type { AppError } from '../src/platform/errors.ts';
 
 const QUIET = { start: '21:00', end: '08:00' };
@@ -114,5 +116,27 @@ describe('personalisation fields', () => {
       'UCS-2',
     );
     assert.equal(longestFill('{offer_code}').characters, 8);
+  });
+});
+
+describe('measuring plain text without the calculator', () => {
+  it('counts plain GSM-7 text as the calculator does, at every length around the segment limits', () => {
+    const plain =
+      'Hello Ana, 10% off with CODE2345 (this week only): "yes" & more? STOP_to_stop @#$*+-/:;<=>!';
+    for (const length of [0, 1, 70, 153, 159, 160, 161, 306, 307, 459, 460, 1530, 1531]) {
+      const text = plain.repeat(20).slice(0, length);
+      const calculated = new SegmentedMessage(text);
+      assert.deepEqual(
+        measure(text),
+        { encoding: 'GSM-7', segments: calculated.segmentsCount, characters: calculated.numberOfCharacters },
+        `${length} characters`,
+      );
+    }
+    assert.equal(
+      measure('a{b}').characters,
+      new SegmentedMessage('a{b}').numberOfCharacters,
+      'extension characters',
+    );
+    assert.equal(measure('é中').encoding, 'UCS-2');
   });
 });
