@@ -193,6 +193,36 @@ describe('SMS campaigns: sending under consent, quiet hours and caps', () => {
     );
     assert.equal(providers.sent.filter((sent) => sent.to === phone(142)).length, 0);
   });
+
+  it('does not send a deferred message whose offer code expired in the night', async () => {
+    const business = await campaignBusiness(server, 'sms-send-expired');
+    // Tokyo is UTC+9: whatever the test clock reads now, the night there is chosen explicitly.
+    const night = new Date(server.clock.now());
+    night.setUTCDate(night.getUTCDate() + 1);
+    night.setUTCHours(13, 30, 0, 0);
+    server.clock.set(night);
+    const sleeper = await addSubscriber(server, business.businessId, {
+      phone: phone(151),
+      time_zone: 'Asia/Tokyo',
+    });
+    const campaign = await createCampaign(business, {
+      name: 'Flash',
+      body: 'Flash sale, code {offer_code}. STOP to stop',
+      offer_expires_at: new Date(night.getTime() + 2 * HOUR).toISOString(),
+    });
+    await campaignAction(business, campaign.id, 'start');
+    await drain();
+    const [deferred] = await recipientsOf(server, campaign.id);
+    assert.equal(deferred!.state, 'deferred', '22:30 in Tokyo');
+    server.clock.set(deferred!.not_before!);
+    await drain();
+    const [after] = await recipientsOf(server, campaign.id);
+    assert.deepEqual(
+      [after!.subscriber_id, after!.state, after!.reason],
+      [sleeper, 'skipped', 'offer_expired'],
+    );
+    assert.equal(providers.sent.filter((sent) => sent.to === phone(151)).length, 0);
+  });
 });
 
 describe('SMS campaigns: a cap of 2 a week across three campaigns and two instances', () => {

@@ -261,7 +261,10 @@ export class CampaignSending {
             rules,
           )
         : ({ state: 'skipped', reason: 'unsubscribed' } as const);
-      if (verdict.state === 'sent' && subscriber) toSend.push({ recipientId: recipient.id, subscriber });
+      // A code past its expiry would be an offer that cannot be taken: not sent (a deferred recipient's night).
+      if (verdict.state === 'sent' && withCode && (campaign.offer_expires_at ?? now) <= now)
+        held.push({ id: recipient.id, state: 'skipped', reason: 'offer_expired', notBefore: null });
+      else if (verdict.state === 'sent' && subscriber) toSend.push({ recipientId: recipient.id, subscriber });
       else if (verdict.state !== 'sent')
         held.push({
           id: recipient.id,
