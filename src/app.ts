@@ -54,7 +54,10 @@ import { CONTACT_TOPIC, DEADLINE_TOPIC } from './modules/reservations/index.ts';
 import { OFFER_EXPIRY_TOPIC, ridersOperations } from './modules/riders/index.ts';
 import { shippingOperations } from './modules/shipping/index.ts';
 import { skillsOperations } from './modules/skills/index.ts';
-import { SEND_TOPIC as SMS_SEND_TOPIC } from './modules/sms/index.ts';
+import {
+  CAMPAIGN_TICK_TOPIC as SMS_CAMPAIGN_TICK_TOPIC,
+  SEND_TOPIC as SMS_SEND_TOPIC,
+} from './modules/sms/index.ts';
 import { type Capabilities, systemOperations } from './modules/system/index.ts';
 import { STATUS_PUSH_TOPIC as THIRD_PARTY_STATUS_TOPIC } from './modules/third-party/index.ts';
 import {
@@ -275,6 +278,7 @@ export async function createApp(
   outbox.handle(CONTACT_TOPIC, services.reservations.bookings.contactHandler(db));
   outbox.handle(DEADLINE_TOPIC, services.reservations.bookings.deadlineHandler(db));
   outbox.handle(SMS_SEND_TOPIC, services.sms.sendHandler(db));
+  outbox.handle(SMS_CAMPAIGN_TICK_TOPIC, services.sms.campaignTickHandler(db));
   outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
   const topics = services.chatPush.topics;
   outbox.handle(

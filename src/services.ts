@@ -33,7 +33,7 @@ import { DocumentsService } from './modules/documents/index.ts';
 import { FleetCalendar, FleetShiftWindows, FleetsService, RouteBoard } from './modules/fleets/index.ts';
 import { LockersService } from './modules/lockers/index.ts';
 import { MapsService } from './modules/maps/index.ts';
-import { OrdersService } from './modules/orders/index.ts';
+import { OrderPhoneHistory, OrdersService } from './modules/orders/index.ts';
 import { LoadPlans, PackagingCatalog, PackingPlans } from './modules/packing/index.ts';
 import { type PaymentProvider, PaymentsService, TestPaymentProvider } from './modules/payments/index.ts';
 import { PricingService } from './modules/pricing/index.ts';
@@ -250,6 +250,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   });
   // A status change of an accepted provider order is queued for its provider in the change's transaction.
   orders.journal.onStatusChange(thirdParty.statusSync);
+  // Segments over order history ask the orders module which recipient phones ordered lately.
   const sms = new SmsMarketingService(
     clock,
     ports.smsProviders ?? new BuiltInSmsProviders({ ...config.sms, publicBaseUrl: config.publicBaseUrl }),
@@ -264,6 +265,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
         familyStateOf: (db, id) => accounts.familyState(db, id, 'sms_marketing'),
       },
     },
+    new OrderPhoneHistory(),
   );
   // SMS marketing is "migrated" for a business once the business saved its SMS settings.
   accounts.setUpCheck('sms_marketing', sms.settings.isSetUp);

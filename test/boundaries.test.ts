@@ -188,6 +188,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0051_sms_marketing.sql': 'sms',
   '0052_sms_link_keys.sql': 'sms',
   '0054_sms_reports.sql': 'sms',
+  '0053_sms_sending.sql': 'sms',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */

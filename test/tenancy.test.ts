@@ -14,6 +14,7 @@ import { reservationChecks } from './support/tenancy-reservations.ts';
 import { riderChecks } from './support/tenancy-riders.ts';
 import { routeChecks } from './support/tenancy-routes.ts';
 import { shippingWarehouseChecks } from './support/tenancy-shipping-warehouses.ts';
+import { smsCampaignChecks } from './support/tenancy-sms-campaigns.ts';
 import { smsReportChecks } from './support/tenancy-sms-reports.ts';
 import { smsSubscriberChecks } from './support/tenancy-sms-subscribers.ts';
 import { suggestionChecks } from './support/tenancy-suggestions.ts';
@@ -44,6 +45,7 @@ describe('tenant isolation', () => {
     ...reservationChecks,
     ...smsSubscriberChecks,
     ...smsReportChecks,
+    ...smsCampaignChecks,
   };
 
   before(async () => {

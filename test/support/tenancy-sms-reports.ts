@@ -35,30 +35,11 @@ const ofA = () =>
     return { campaign, code };
   })());
 
-const settingsOfA = async () => (await api.get('/api/v1/sms/settings', { token: tokenOfA })).body.settings;
-
 const reportOfA = async (campaign: number) =>
   (await api.get(`/api/v1/sms/campaigns/${campaign}/report`, { token: tokenOfA })).body;
 
 export const smsReportChecks: Checks = {
   // The family's settings (foundation) are checked here too: B reads and writes only its own.
-  get_sms_settings: async () => {
-    await ofA();
-    const answer = await api.get('/api/v1/sms/settings', { token: adminOfB() });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.notEqual(answer.body.settings.sender, SENDER_OF_A);
-  },
-  set_sms_settings: async () => {
-    await ofA();
-    const before = await settingsOfA();
-    const saved = await api.call('PUT', '/api/v1/sms/settings', {
-      token: adminOfB(),
-      body: { ...SMS_SETTINGS, sender: '+33788888888' },
-    });
-    assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    assert.deepEqual(await settingsOfA(), before);
-    assert.equal(before.sender, SENDER_OF_A);
-  },
   list_sms_campaigns: listsNothingOfAIn(ofA, '/api/v1/sms/campaigns', 'campaigns'),
   get_sms_campaign_report: async () => {
     const { campaign } = await ofA();

@@ -11,6 +11,7 @@ export type {
 export { NO_REASON } from './facts.ts';
 export type { OrderStatusChange, OrderStatusListener, ProofOfDelivery, StatusDetails } from './journal.ts';
 export { ordersOperations } from './operations.ts';
+export { OrderPhoneHistory } from './phone-history.ts';
 export type { AssignableOrder } from './queries.ts';
 export type { ServiceArea } from './repository.ts';
 export type { OrderFamily, OrderInput, OrderView } from './schemas.ts';

@@ -8,20 +8,28 @@ import { type CredentialKeySettings, CredentialVault } from '../../platform/cred
 import type { Queryable } from '../../platform/db/database.ts';
 import type { OutboundRules } from '../../platform/http/outbound.ts';
 import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { campaignOperations } from './campaign-operations.ts';
+import { SmsCampaigns } from './campaigns.ts';
 import { Consent } from './consent.ts';
 import { SmsInbound } from './inbound.ts';
 import { inboundOperations } from './inbound-operations.ts';
 import { SmsLinkSigner } from './links.ts';
 import { offerOperations } from './offer-operations.ts';
+import type { OrderHistory } from './order-history.ts';
 import { sendHandler } from './outbound.ts';
 import type { SmsProviders } from './provider.ts';
 import { reportOperations } from './report-operations.ts';
 import { SmsReports } from './reports.ts';
+import { segmentOperations } from './segment-operations.ts';
+import { SmsSegments } from './segments.ts';
+import { CampaignSending } from './sending.ts';
 import { SmsSettings } from './settings.ts';
 import { settingsOperations } from './settings-operations.ts';
 import { subscriberOperations } from './subscriber-operations.ts';
 import { type SmsBusinessDirectory, SmsSubscribers } from './subscribers.ts';
 
+export { TICK_TOPIC as CAMPAIGN_TICK_TOPIC } from './campaigns.ts';
+export type { OrderHistory } from './order-history.ts';
 export { SEND_TOPIC } from './outbound.ts';
 export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
 export { BuiltInSmsProviders } from './providers.ts';
@@ -44,11 +52,15 @@ export class SmsMarketingService {
   readonly subscribers: SmsSubscribers;
   readonly inbound: SmsInbound;
   readonly reports = new SmsReports();
+  readonly segments: SmsSegments;
+  readonly campaigns: SmsCampaigns;
+  private readonly sending: CampaignSending;
 
   constructor(
     private readonly clock: Clock,
     private readonly providers: SmsProviders,
     moduleSettings: SmsModuleSettings,
+    orderHistory: OrderHistory,
   ) {
     this.settings = new SmsSettings(
       clock,
@@ -64,6 +76,9 @@ export class SmsMarketingService {
       moduleSettings.subscribesPerAddressPerHour,
     );
     this.inbound = new SmsInbound(clock, this.settings, consent, moduleSettings.publicBaseUrl);
+    this.segments = new SmsSegments(clock, orderHistory);
+    this.campaigns = new SmsCampaigns(clock, this.segments);
+    this.sending = new CampaignSending(clock, this.campaigns);
   }
 
   operations(): Operation[] {
@@ -73,11 +88,18 @@ export class SmsMarketingService {
       ...inboundOperations(this.inbound),
       ...reportOperations(this.reports),
       ...offerOperations(),
+      ...segmentOperations(this.segments),
+      ...campaignOperations(this.campaigns),
     ];
   }
 
   /** Hands queued messages to the business's provider (the outbox's SEND_TOPIC). */
   sendHandler(db: Queryable): OutboxHandler {
     return sendHandler(db, this.clock, this.providers, this.settings.accountOf);
+  }
+
+  /** Sends a campaign's next batch (the outbox's CAMPAIGN_TICK_TOPIC). */
+  campaignTickHandler(db: Queryable): OutboxHandler {
+    return this.sending.handler(db);
   }
 }

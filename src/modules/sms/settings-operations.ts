@@ -107,7 +107,7 @@ export function settingsOperations(settings: SmsSettings): Operation[] {
       name: 'get_sms_settings',
       summary: "The business's SMS marketing settings (the provider's secret is never shown)",
       description:
-        'Null until the first set_sms_settings. Readable while the family is on but not set up yet, so a setup screen can show it empty.',
+        'Null until the first set_sms_settings (readable while the family is on but not set up yet). Quiet hours, caps and the pace are those campaigns are sent under.',
       tag: TAG,
       kind: 'query',
       risk: 'low',

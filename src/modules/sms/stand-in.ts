@@ -74,7 +74,7 @@ export async function startSmsStandIn(options: StandInOptions = {}): Promise<Sms
     async reportStatuses(url, sent, status) {
       const answers: number[] = [];
       for (const message of sent) {
-        const body = JSON.stringify({ id: message.provider_id, status });
+        const body = JSON.stringify({ message_id: message.provider_id, status });
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (options.secret) headers['x-signature'] = signBody(body, options.secret);
         const response = await fetch(url, { method: 'POST', headers, body });

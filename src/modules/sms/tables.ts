@@ -88,6 +88,8 @@ export interface SmsTables {
     finished_at: Date | null;
     created_by: number | null;
     created_at: Date;
+    audience_built_at: Date | null;
+    tick_seq: Generated<number>;
   };
   sms_campaign_recipients: {
     id: Generated<number>;
@@ -116,6 +118,10 @@ export interface SmsTables {
     created_at: Date;
     sent_at: Date | null;
     status_at: Date | null;
+  };
+  sms_send_pace: {
+    business_id: number;
+    spent_until: Date;
   };
   sms_inbound: {
     id: Generated<number>;

@@ -224,6 +224,10 @@ export const de: ErrorMessages = {
   SMS_LINK_INVALID: 'Dieser Bestätigungslink ist ungültig.',
   SMS_WEBHOOK_UNVERIFIED:
     'Dieser Aufruf des SMS-Anbieters ist nicht mit dem Anbietergeheimnis des Unternehmens signiert.',
+  SMS_SEGMENT_NOT_FOUND: 'Kein SMS-Segment {id} vorhanden.',
+  SMS_CAMPAIGN_NOT_FOUND: 'Keine SMS-Kampagne {id} vorhanden.',
+  SMS_SEGMENT_IN_USE: 'Segment {id} wird von Kampagne {campaign} verwendet, die noch nicht beendet ist.',
+  SMS_CAMPAIGN_WRONG_STATE: 'Kampagne {id} ist im Status {status}: {action} ist jetzt nicht möglich.',
   ORDER_CHAT_CLOSED: 'Der Chat zu Auftrag {order} ist geschlossen: Öffnen Sie ihn wieder, um zu schreiben.',
   CUSTOMER_CHAT_OFF: 'Kundenchat ist für Auftrag {order} nicht erlaubt.',
   MAP_NOT_FOUND: 'Keine Karte {id} in diesem Unternehmen.',
@@ -348,7 +352,6 @@ export const de: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: 'Diese Anbieter-URL darf nicht aufgerufen werden: {reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: 'Kein Anbieteradapter namens {adapter}.',
   THIRD_PARTY_PROVIDER_FAILED: 'Der Anbieter {provider} hat es nicht angenommen: {reason}',
-  SMS_CAMPAIGN_NOT_FOUND: 'Keine SMS-Kampagne {id} in diesem Unternehmen.',
   SMS_OFFER_CODE_NOT_FOUND: 'Kein solcher Angebotscode in diesem Unternehmen.',
   SMS_OFFER_CODE_EXPIRED: 'Dieser Angebotscode ist am {expires_at} abgelaufen.',
   SMS_OFFER_CODE_REDEEMED: 'Dieser Angebotscode wurde bereits am {redeemed_at} eingelöst.',

@@ -215,6 +215,10 @@ export const es: ErrorMessages = {
   SMS_LINK_INVALID: 'Este enlace de confirmación no es válido.',
   SMS_WEBHOOK_UNVERIFIED:
     'Esta llamada del proveedor de SMS no está firmada con el secreto del proveedor de la empresa.',
+  SMS_SEGMENT_NOT_FOUND: 'No hay ningún segmento SMS {id} aquí.',
+  SMS_CAMPAIGN_NOT_FOUND: 'No hay ninguna campaña SMS {id} aquí.',
+  SMS_SEGMENT_IN_USE: 'El segmento {id} lo usa la campaña {campaign}, que no ha terminado.',
+  SMS_CAMPAIGN_WRONG_STATE: 'La campaña {id} está en estado {status}: no se puede hacer {action} ahora.',
   ORDER_CHAT_CLOSED: 'El chat del pedido {order} está cerrado: vuelva a abrirlo para escribir.',
   CUSTOMER_CHAT_OFF: 'El chat con el cliente no está permitido en el pedido {order}.',
   MAP_NOT_FOUND: 'No hay ningún mapa {id} en esta empresa.',
@@ -333,7 +337,6 @@ export const es: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: 'No se puede llamar a esta URL de proveedor: {reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: 'No hay ningún adaptador de proveedor llamado {adapter}.',
   THIRD_PARTY_PROVIDER_FAILED: 'El proveedor {provider} no lo aceptó: {reason}',
-  SMS_CAMPAIGN_NOT_FOUND: 'No hay ninguna campaña de SMS {id} en esta empresa.',
   SMS_OFFER_CODE_NOT_FOUND: 'No hay ningún código de oferta así en esta empresa.',
   SMS_OFFER_CODE_EXPIRED: 'Este código de oferta caducó el {expires_at}.',
   SMS_OFFER_CODE_REDEEMED: 'Este código de oferta ya se canjeó el {redeemed_at}.',

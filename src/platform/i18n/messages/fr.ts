@@ -226,6 +226,11 @@ export const fr: ErrorMessages = {
   SMS_LINK_INVALID: "Ce lien de confirmation n'est pas valide.",
   SMS_WEBHOOK_UNVERIFIED:
     "Cet appel du fournisseur SMS n'est pas signé avec le secret du fournisseur de l'entreprise.",
+  SMS_SEGMENT_NOT_FOUND: 'Aucun segment SMS {id} ici.',
+  SMS_CAMPAIGN_NOT_FOUND: 'Aucune campagne SMS {id} ici.',
+  SMS_SEGMENT_IN_USE: "Le segment {id} est utilisé par la campagne {campaign}, qui n'est pas terminée.",
+  SMS_CAMPAIGN_WRONG_STATE:
+    "La campagne {id} est à l'état {status} : impossible de faire {action} maintenant.",
   ORDER_CHAT_CLOSED: 'La discussion de la commande {order} est fermée : rouvrez-la pour écrire.',
   CUSTOMER_CHAT_OFF: "La discussion avec le client n'est pas autorisée pour la commande {order}.",
   MAP_NOT_FOUND: 'Aucune carte {id} dans cette entreprise.',
@@ -345,7 +350,6 @@ export const fr: ErrorMessages = {
   THIRD_PARTY_URL_REFUSED: 'Cette URL de fournisseur ne peut pas être appelée : {reason}',
   THIRD_PARTY_ADAPTER_UNKNOWN: 'Aucun adaptateur de fournisseur nommé {adapter}.',
   THIRD_PARTY_PROVIDER_FAILED: "Le fournisseur {provider} ne l'a pas pris en compte : {reason}",
-  SMS_CAMPAIGN_NOT_FOUND: 'Aucune campagne SMS {id} dans cette entreprise.',
   SMS_OFFER_CODE_NOT_FOUND: 'Aucun code promotionnel de ce type dans cette entreprise.',
   SMS_OFFER_CODE_EXPIRED: 'Ce code promotionnel a expiré le {expires_at}.',
   SMS_OFFER_CODE_REDEEMED: 'Ce code promotionnel a déjà été utilisé le {redeemed_at}.',
