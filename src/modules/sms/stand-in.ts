@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +55,8 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 export async function startSmsStandIn(options: StandInOptions = {}): Promise<SmsStandIn> {
   const messages: StandInMessage[] = [];
+  // Ids unique across runs: a restarted stand-in must not answer an id the service already holds.
+  const run = randomBytes(4).toString('hex');
   const keep = options.keep ?? true;
   const log: WriteStream | undefined = options.logFile
     ? createWriteStream(options.logFile, { flags: 'a' })
@@ -121,7 +123,7 @@ export async function startSmsStandIn(options: StandInOptions = {}): Promise<Sms
       if (typeof sent.to !== 'string' || typeof sent.text !== 'string')
         return reply(response, 400, { error: 'to and text are required' });
       const message: StandInMessage = {
-        provider_id: `si-${taken + 1}`,
+        provider_id: `si-${run}-${taken + 1}`,
         id: Number(sent.id),
         from: String(sent.from ?? ''),
         to: sent.to,
