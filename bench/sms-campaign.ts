@@ -78,7 +78,7 @@ const provider = spawn(
   [
     '--import',
     'tsx',
-    'src/cli.ts',
+    'src/main.ts',
     'sms',
     'stand-in',
     '--port',
@@ -102,7 +102,10 @@ await new Promise<void>((resolve, reject) => {
   );
 });
 
-const cluster = await startEmbeddedPostgres({ directory: path.join(directory, 'pg'), ephemeral: true });
+const cluster = await startEmbeddedPostgres({
+  directory: await mkdtemp(path.join(tmpdir(), 'tms-bench-pg-')),
+  ephemeral: true,
+});
 const handle = openDatabase(cluster.url);
 await migrateToLatest(handle.db);
 const defaults = loadConfig({ LOG_LEVEL: 'silent', SMS_ALLOW_LOOPBACK: 'true' });
