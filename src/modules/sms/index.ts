@@ -33,7 +33,7 @@ export type { OrderHistory } from './order-history.ts';
 export { SEND_TOPIC } from './outbound.ts';
 export type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
 export { BuiltInSmsProviders } from './providers.ts';
-export { startSmsStandIn } from './stand-in.ts';
+export { type SmsStandIn, startSmsStandIn } from './stand-in.ts';
 export type { SmsBusinessDirectory } from './subscribers.ts';
 
 export interface SmsModuleSettings {
