@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { seedDemo } from '../src/demo/seed.ts';
 import { login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
+import { eventually } from './support/lockers.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
@@ -464,5 +465,27 @@ describe('demo data', () => {
       ),
       [['Dara Driver', true, true]],
     );
+  });
+
+  // Last: it starts the background work, which sends the campaign.
+  it('has SMS marketing with a confirmed list imported with its evidence, and a campaign that goes out', async () => {
+    const list = await api.get('/api/v1/sms/subscribers', { token: admin });
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+    const subscribers = list.body.subscribers as Array<{ id: number; status: string; phone: string }>;
+    assert.deepEqual(
+      subscribers.map((s) => s.status),
+      ['confirmed', 'confirmed', 'confirmed', 'confirmed'],
+    );
+    assert.ok(subscribers.some((s) => s.phone === '+4915123456789'));
+    const one = await api.get(`/api/v1/sms/subscribers/${subscribers[0]!.id}`, { token: admin });
+    assert.equal(one.body.subscriber.evidence[0].source, 'import');
+    const [campaign] = (await api.get('/api/v1/sms/campaigns', { token: admin })).body.campaigns;
+    await server.app.startBackground(server.pool);
+    const report = await eventually(async () => {
+      server.app.outbox.poke();
+      const read = await api.get(`/api/v1/sms/campaigns/${campaign.id}/report`, { token: admin });
+      return read.body.messages?.sent === 4 ? read.body : undefined;
+    }, 'the demo campaign sent');
+    assert.equal(report.offer_codes.issued, 4);
   });
 });

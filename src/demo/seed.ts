@@ -12,6 +12,7 @@ import { seedDemoFleet } from './fleets.ts';
 import { seedDemoLockers } from './lockers.ts';
 import { seedDemoPacking } from './packing.ts';
 import { seedDemoReservations } from './reservations.ts';
+import { seedDemoSms } from './sms.ts';
 import { seedDemoThirdParty } from './third-party.ts';
 
 export const DEMO_BUSINESS_CODE = 'demo';
@@ -49,6 +50,8 @@ export interface DemoCredentials {
   forwarding: { business_id: number; suite: string; parcel: string; secret: string };
   /** The demo's bookable resource and its public booking page. */
   reservations: { resource_id: number; booking_page: string };
+  /** The demo's SMS campaign, sent to a small confirmed list through the log provider. */
+  sms: { campaign_id: number };
 }
 
 /**
@@ -156,6 +159,10 @@ export async function seedDemo(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
     );
+    const sms = await seedDemoSms(
+      services,
+      demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
+    );
     return {
       business: DEMO_BUSINESS_CODE,
       password,
@@ -168,6 +175,7 @@ export async function seedDemo(
       locker,
       forwarding,
       reservations,
+      sms,
     };
   });
 }
@@ -533,6 +541,7 @@ export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: s
     `Forwarding: ${DEMO_INBOUND.carrier} ${DEMO_INBOUND.tracking_number} announced for suite ${credentials.forwarding.suite}; AfterShip pushes go to`,
     `  ${baseUrl}/api/v1/consolidation/tracking-webhooks/${credentials.forwarding.business_id}/aftership with secret ${credentials.forwarding.secret} (docs/consolidation.md)`,
     `Booking page (no account; the code is written to this log): ${credentials.reservations.booking_page}`,
+    `SMS marketing: campaign ${credentials.sms.campaign_id} to four confirmed subscribers, each message written to this log (docs/sms-marketing.md)`,
     'Sign in:',
     `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
     `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,
