@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { validationFailed } from '../../platform/catalog/executor.ts';
 import { defineOperation, type Operation, Representation } from '../../platform/catalog/operation.ts';
 import { EMPTY_TWIML, type SmsInbound } from './inbound.ts';
 import { TAG } from './settings-operations.ts';
@@ -36,25 +35,6 @@ const inboundAnswer = z.object({
 });
 const reportAnswer = z.object({ result: z.literal(true), updated: z.boolean() });
 
-const genericMessage = z.object({
-  id: z.string().min(1).max(200),
-  from: z.string().min(3).max(40),
-  to: z.string().max(40).optional(),
-  text: z.string().max(2000),
-  received_at: z.iso.datetime({ offset: true }).optional(),
-});
-const genericReport = z.object({
-  message_id: z.string().min(1).max(200),
-  status: z.string().min(1).max(40),
-  error: z.string().max(500).optional(),
-});
-
-function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationFailed(result.error);
-  return result.data;
-}
-
 const twiml = () => new Representation('text/xml; charset=utf-8', Buffer.from(EMPTY_TWIML));
 
 const UNVERIFIED_RULE =
@@ -80,27 +60,7 @@ export function inboundOperations(inbound: SmsInbound): Operation[] {
       input: twilioInput,
       output: inboundAnswer,
       handler: async (ctx, input) => {
-        const form = await inbound.verifiedTwilioForm(
-          ctx.db,
-          input.business_id,
-          'inbound',
-          input.body,
-          input.signature,
-        );
-        const message = parsed(
-          z.object({
-            MessageSid: z.string().min(1).max(200),
-            From: z.string().min(1).max(40),
-            Body: z.string().max(2000).default(''),
-          }),
-          form,
-        );
-        await inbound.receive(ctx.db, input.business_id, 'twilio', {
-          id: message.MessageSid,
-          from: message.From,
-          text: message.Body,
-          received_at: ctx.clock.now(),
-        });
+        await inbound.fromTwilio(ctx.db, input);
         return twiml();
       },
     }),
@@ -121,21 +81,7 @@ export function inboundOperations(inbound: SmsInbound): Operation[] {
       },
       input: genericInput,
       output: inboundAnswer,
-      handler: async (ctx, input) => {
-        const json = await inbound.verifiedGenericJson(
-          ctx.db,
-          input.business_id,
-          input.body,
-          input.signature,
-        );
-        const message = parsed(genericMessage, json);
-        return inbound.receive(ctx.db, input.business_id, 'generic', {
-          id: message.id,
-          from: message.from,
-          text: message.text,
-          received_at: message.received_at ? new Date(message.received_at) : ctx.clock.now(),
-        });
-      },
+      handler: (ctx, input) => inbound.fromGeneric(ctx.db, input),
     }),
     defineOperation({
       name: 'receive_sms_status_twilio',
@@ -155,29 +101,7 @@ export function inboundOperations(inbound: SmsInbound): Operation[] {
       input: twilioInput,
       output: reportAnswer,
       handler: async (ctx, input) => {
-        const form = await inbound.verifiedTwilioForm(
-          ctx.db,
-          input.business_id,
-          'status',
-          input.body,
-          input.signature,
-        );
-        const report = parsed(
-          z.object({
-            MessageSid: z.string().min(1).max(200),
-            MessageStatus: z.string().min(1).max(40),
-            ErrorCode: z.string().max(40).optional(),
-          }),
-          form,
-        );
-        await inbound.report(
-          ctx.db,
-          input.business_id,
-          'twilio',
-          report.MessageSid,
-          report.MessageStatus,
-          report.ErrorCode && `Twilio error ${report.ErrorCode}`,
-        );
+        await inbound.reportFromTwilio(ctx.db, input);
         return twiml();
       },
     }),
@@ -198,23 +122,7 @@ export function inboundOperations(inbound: SmsInbound): Operation[] {
       },
       input: genericInput,
       output: reportAnswer,
-      handler: async (ctx, input) => {
-        const json = await inbound.verifiedGenericJson(
-          ctx.db,
-          input.business_id,
-          input.body,
-          input.signature,
-        );
-        const report = parsed(genericReport, json);
-        return inbound.report(
-          ctx.db,
-          input.business_id,
-          'generic',
-          report.message_id,
-          report.status,
-          report.error,
-        );
-      },
+      handler: (ctx, input) => inbound.reportFromGeneric(ctx.db, input),
     }),
   ];
 }

@@ -4,6 +4,8 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import twilio from 'twilio';
+import { z } from 'zod';
+import { validationFailed } from '../../platform/catalog/executor.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -34,6 +36,43 @@ const FINAL_STATES: Readonly<Record<string, 'delivered' | 'failed'>> = {
 /** Twilio wants TwiML back; replies go through the outbox, so the answer asks nothing of it. */
 export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
+/** Each provider's payloads, read once their signature holds. */
+const twilioMessage = z.object({
+  MessageSid: z.string().min(1).max(200),
+  From: z.string().min(1).max(40),
+  Body: z.string().max(2000).default(''),
+});
+const twilioReport = z.object({
+  MessageSid: z.string().min(1).max(200),
+  MessageStatus: z.string().min(1).max(40),
+  ErrorCode: z.string().max(40).optional(),
+});
+const genericMessage = z.object({
+  id: z.string().min(1).max(200),
+  from: z.string().min(3).max(40),
+  to: z.string().max(40).optional(),
+  text: z.string().max(2000),
+  received_at: z.iso.datetime({ offset: true }).optional(),
+});
+const genericReport = z.object({
+  message_id: z.string().min(1).max(200),
+  status: z.string().min(1).max(40),
+  error: z.string().max(500).optional(),
+});
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationFailed(result.error);
+  return result.data;
+}
+
+/** A signed call as the provider made it: its business, its raw body and its signature header. */
+export interface SignedCall {
+  business_id: number;
+  body: Buffer;
+  signature?: string | undefined;
+}
+
 function unverified(): AppError {
   return new AppError('SMS_WEBHOOK_UNVERIFIED');
 }
@@ -56,8 +95,52 @@ export class SmsInbound {
     return `${this.publicBaseUrl}/api/v1/sms/${endpoint}/${businessId}/twilio`;
   }
 
+  /** A message in from Twilio's messaging webhook. */
+  async fromTwilio(db: Db, call: SignedCall) {
+    const form = await this.verifiedTwilioForm(db, call.business_id, 'inbound', call.body, call.signature);
+    const message = parsed(twilioMessage, form);
+    const now = this.clock.now();
+    await this.receive(db, call.business_id, 'twilio', {
+      id: message.MessageSid,
+      from: message.From,
+      text: message.Body,
+      received_at: now,
+    });
+  }
+
+  /** A message in from the generic provider. */
+  async fromGeneric(db: Db, call: SignedCall) {
+    const message = parsed(
+      genericMessage,
+      await this.verifiedGenericJson(db, call.business_id, call.body, call.signature),
+    );
+    return this.receive(db, call.business_id, 'generic', {
+      id: message.id,
+      from: message.from,
+      text: message.text,
+      received_at: message.received_at ? new Date(message.received_at) : this.clock.now(),
+    });
+  }
+
+  /** Twilio's status callback. */
+  async reportFromTwilio(db: Db, call: SignedCall) {
+    const form = await this.verifiedTwilioForm(db, call.business_id, 'status', call.body, call.signature);
+    const report = parsed(twilioReport, form);
+    const error = report.ErrorCode && `Twilio error ${report.ErrorCode}`;
+    await this.report(db, call.business_id, 'twilio', report.MessageSid, report.MessageStatus, error);
+  }
+
+  /** The generic provider's delivery report. */
+  async reportFromGeneric(db: Db, call: SignedCall) {
+    const report = parsed(
+      genericReport,
+      await this.verifiedGenericJson(db, call.business_id, call.body, call.signature),
+    );
+    return this.report(db, call.business_id, 'generic', report.message_id, report.status, report.error);
+  }
+
   /** Twilio's form fields, once X-Twilio-Signature is its signature of this endpoint's URL and them. */
-  async verifiedTwilioForm(
+  private async verifiedTwilioForm(
     db: Db,
     businessId: number,
     endpoint: 'inbound' | 'status',
@@ -75,7 +158,7 @@ export class SmsInbound {
   }
 
   /** The generic provider's JSON, once X-Signature is the HMAC of its bytes. */
-  async verifiedGenericJson(
+  private async verifiedGenericJson(
     db: Db,
     businessId: number,
     body: Buffer,
