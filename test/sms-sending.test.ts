@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { hashOfferCode } from '../src/modules/sms/offers.ts';
 import { client } from './support/http.ts';
 import { eventually } from './support/lockers.ts';
-import { startTestServer, type TestInstance, type TestServer } from './support/server.ts';
+import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
 import { RecordingSmsProviders } from './support/sms.ts';
 import {
   addSubscriber,
@@ -13,7 +13,6 @@ import {
   createCampaign,
   phone,
   recipientsOf,
-  smsInstance,
 } from './support/sms-campaigns.ts';
 
 const HOUR = 3_600_000;
@@ -233,7 +232,7 @@ describe('SMS campaigns: a cap of 2 a week across three campaigns and two instan
   before(async () => {
     server = await startTestServer({}, { smsProviders: providers });
     await server.app.startBackground(server.pool);
-    other = await smsInstance(server, providers);
+    other = await startInstance(server, { smsProviders: providers });
   });
   after(async () => {
     await other?.close();

@@ -83,12 +83,12 @@ export async function startTestServer(
 }
 
 /**
- * A second instance of the service on the same database, with its own pool and the same clock,
- * its background work (the outbox worker, the cache listener) started.
+ * A second instance of the service on the same database, with its own pool, the same clock and
+ * the given ports, its background work (the outbox worker, the cache listener) started.
  */
-export async function startInstance(server: TestServer): Promise<TestInstance> {
+export async function startInstance(server: TestServer, ports: Partial<Ports> = {}): Promise<TestInstance> {
   const handle = openDatabase(server.databaseUrl);
-  const app = await createApp(server.config, handle.db, server.clock);
+  const app = await createApp(server.config, handle.db, server.clock, ports);
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.startBackground(handle.pool);
   const { port } = app.http.server.address() as AddressInfo;

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { createApp } from '../../src/app.ts';
-import { openDatabase } from '../../src/platform/db/database.ts';
-import type { TestInstance, TestServer } from './server.ts';
-import { type RecordingSmsProviders, type SmsBusiness, smsBusiness } from './sms.ts';
+import type { TestServer } from './server.ts';
+import { type SmsBusiness, smsBusiness } from './sms.ts';
 
 /**
  * What the campaign tests share. Subscribers are written straight into the database (the
@@ -94,25 +91,4 @@ export async function writtenCounts(server: TestServer) {
       (SELECT count(*) FROM sms_offer_codes) AS codes,
       (SELECT count(*) FROM outbox) AS outbox`.execute(server.db);
   return rows.rows[0];
-}
-
-/** Another instance on the server's database and clock, with the same recording provider, its worker running. */
-export async function smsInstance(
-  server: TestServer,
-  providers: RecordingSmsProviders,
-): Promise<TestInstance> {
-  const handle = openDatabase(server.databaseUrl);
-  const app = await createApp(server.config, handle.db, server.clock, { smsProviders: providers });
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  await app.startBackground(handle.pool);
-  const { port } = app.http.server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    app,
-    close: async () => {
-      await app.http.close();
-      await app.stopBackground();
-      await handle.close();
-    },
-  };
 }
