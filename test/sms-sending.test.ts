@@ -222,6 +222,41 @@ describe('SMS campaigns: sending under consent, quiet hours and caps', () => {
     );
     assert.equal(providers.sent.filter((sent) => sent.to === phone(151)).length, 0);
   });
+  it("defers a second campaign of the day past the day's cap, and sends it once the rolling day frees a place", async () => {
+    const business = await campaignBusiness(server, 'sms-send-day-cap', {
+      caps: { per_day: 1, per_week: 3 },
+    });
+    // 10:00 in Paris, two days on: far from quiet hours now and 24 hours later.
+    const morning = new Date(server.clock.now());
+    morning.setUTCDate(morning.getUTCDate() + 2);
+    morning.setUTCHours(9, 0, 0, 0);
+    server.clock.set(morning);
+    await addSubscriber(server, business.businessId, { phone: phone(161) });
+    const first = await createCampaign(business, { name: 'Morning', body: 'First news. STOP to stop' });
+    await campaignAction(business, first.id, 'start');
+    await drain();
+    assert.equal((await providers.to(phone(161), 1)).length, 1);
+    server.clock.advance(HOUR);
+    const second = await createCampaign(business, { name: 'Noon', body: 'Second news. STOP to stop' });
+    await campaignAction(business, second.id, 'start');
+    await drain();
+    const [held] = await recipientsOf(server, second.id);
+    assert.deepEqual([held!.state, held!.reason], ['deferred', 'cap_day']);
+    assert.equal(
+      new Date(held!.not_before!).getTime(),
+      morning.getTime() + 24 * HOUR,
+      'a day after the first message',
+    );
+    assert.equal(providers.sent.filter((sent) => sent.to === phone(161)).length, 1, 'not sent meanwhile');
+    server.clock.set(new Date(held!.not_before!));
+    await drain();
+    const [sent] = await recipientsOf(server, second.id);
+    assert.equal(sent!.state, 'sent');
+    assert.deepEqual(
+      (await providers.to(phone(161), 2)).map((message) => message.body),
+      ['First news. STOP to stop', 'Second news. STOP to stop'],
+    );
+  });
 });
 
 describe('SMS campaigns: a cap of 2 a week across three campaigns and two instances', () => {
