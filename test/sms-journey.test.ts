@@ -88,12 +88,31 @@ describe('SMS marketing, end to end through a provider over HTTP', () => {
     // The provider reports the delivery back, signed: the report counts it.
     const statusUrl = `${server.baseUrl}/api/v1/sms/status/${business.tenant.businessId}/generic`;
     assert.deepEqual(await standIn.reportStatuses(statusUrl, [message!], 'delivered'), [200]);
+    // An order named must be the business's own: nothing is redeemed otherwise.
+    const elsewhere = await business.api.post(
+      '/api/v1/sms/offer-codes/redeem',
+      { code: code!, order_id: 999_999 },
+      { token: business.admin },
+    );
+    assert.equal(elsewhere.status, 404, JSON.stringify(elsewhere.body));
+    assert.equal(elsewhere.body.error_code, 'ORDER_NOT_FOUND');
+    const order = await business.api.post(
+      '/api/v1/client/orderCreate',
+      {
+        type: 'D',
+        dropoff: { line1: '1 Rue de Rivoli', city: 'Paris', phone },
+        packages: [{ weight_grams: 900 }],
+      },
+      { token: business.admin },
+    );
+    assert.equal(order.status, 200, JSON.stringify(order.body));
     const redeemed = await business.api.post(
       '/api/v1/sms/offer-codes/redeem',
-      { code: code!.toLowerCase() },
+      { code: code!.toLowerCase(), order_id: order.body.order_id },
       { token: business.admin },
     );
     assert.equal(redeemed.status, 200, JSON.stringify(redeemed.body));
+    assert.equal(redeemed.body.redemption.order_id, order.body.order_id);
     const report = await reportOf(offer.id);
     assert.equal(report.messages.delivered, 1, JSON.stringify(report));
     assert.equal(report.offer_codes.redeemed, 1, JSON.stringify(report));

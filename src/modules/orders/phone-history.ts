@@ -12,6 +12,16 @@ const PAGE = 2000;
  * the region given; phones that do not parse as valid numbers there are left out.
  */
 export class OrderPhoneHistory {
+  async isOrderOf(db: Queryable, businessId: number, orderId: number): Promise<boolean> {
+    const found = await (db as Queryable<OrdersTables>)
+      .selectFrom('orders')
+      .select('id')
+      .where('id', '=', orderId)
+      .where('business_id', '=', businessId)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
   async phonesSince(
     db: Queryable,
     businessId: number,

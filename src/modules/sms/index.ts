@@ -60,7 +60,7 @@ export class SmsMarketingService {
     private readonly clock: Clock,
     private readonly providers: SmsProviders,
     moduleSettings: SmsModuleSettings,
-    orderHistory: OrderHistory,
+    private readonly orderHistory: OrderHistory,
   ) {
     this.settings = new SmsSettings(
       clock,
@@ -87,7 +87,7 @@ export class SmsMarketingService {
       ...subscriberOperations(this.subscribers),
       ...inboundOperations(this.inbound),
       ...reportOperations(this.reports),
-      ...offerOperations(),
+      ...offerOperations(this.orderHistory),
       ...segmentOperations(this.segments),
       ...campaignOperations(this.campaigns),
     ];

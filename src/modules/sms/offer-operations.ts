@@ -1,25 +1,31 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
+import type { OrderHistory } from './order-history.ts';
 import { redeemOfferCode } from './redemption.ts';
 import { FEATURE, TAG } from './settings-operations.ts';
 
 /** Business staff redeem codes (at the counter, at order creation): employees as well as admins. */
 const STAFF_REDEEM = { kinds: ['client_admin', 'employee'] as const, scopes: ['sms:write'] };
 
-export function offerOperations(): Operation[] {
+export function offerOperations(orders: Pick<OrderHistory, 'isOrderOf'>): Operation[] {
   return [
     defineOperation({
       name: 'redeem_sms_offer_code',
       summary: 'Redeem an offer code a campaign sent',
       description:
-        'A code is good once, until its expiry; typed case- and space-insensitively. The answer names the campaign the code came with; what it is worth is for the business to decide. `order_id` is recorded as given, for its own reconciliation.',
+        'A code is good once, until its expiry; typed case- and space-insensitively. The answer names the campaign the code came with; what it is worth is for the business to decide. `order_id`, when given, must be an order of the business (404 otherwise) and is recorded with the redemption.',
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
       feature: FEATURE,
       access: STAFF_REDEEM,
-      errors: ['SMS_OFFER_CODE_NOT_FOUND', 'SMS_OFFER_CODE_EXPIRED', 'SMS_OFFER_CODE_REDEEMED'],
+      errors: [
+        'SMS_OFFER_CODE_NOT_FOUND',
+        'SMS_OFFER_CODE_EXPIRED',
+        'SMS_OFFER_CODE_REDEEMED',
+        'ORDER_NOT_FOUND',
+      ],
       rest: { method: 'POST', path: '/v1/sms/offer-codes/redeem' },
       graphql: 'redeemSmsOfferCode',
       input: z.object({
@@ -35,7 +41,7 @@ export function offerOperations(): Operation[] {
           expires_at: z.string(),
         }),
       }),
-      handler: (ctx, input) => redeemOfferCode(ctx, input),
+      handler: (ctx, input) => redeemOfferCode(ctx, input, orders),
     }),
   ];
 }

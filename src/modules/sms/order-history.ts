@@ -18,4 +18,6 @@ export interface OrderHistory {
     since: Date,
     what: 'ordered' | 'delivered',
   ): Promise<string[]>;
+  /** Whether this order is the business's own (a redemption names one). */
+  isOrderOf(db: Queryable, businessId: number, orderId: number): Promise<boolean>;
 }

@@ -2,6 +2,7 @@ import { businessOf, type OperationContext } from '../../platform/catalog/operat
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { hashOfferCode } from './offers.ts';
+import type { OrderHistory } from './order-history.ts';
 import type { SmsTables } from './tables.ts';
 
 type Db = Queryable<SmsTables>;
@@ -11,9 +12,16 @@ type Db = Queryable<SmsTables>;
  * affair: the answer names the campaign the code came with, and the redemption counts in that
  * campaign's report.
  */
-export async function redeemOfferCode(ctx: OperationContext, input: { code: string; order_id?: number }) {
+export async function redeemOfferCode(
+  ctx: OperationContext,
+  input: { code: string; order_id?: number },
+  orders: Pick<OrderHistory, 'isOrderOf'>,
+) {
   const db = ctx.db as Db;
   const businessId = businessOf(ctx);
+  // An order named must be one of the business's: the redemption is reconciled against it.
+  if (input.order_id !== undefined && !(await orders.isOrderOf(ctx.db, businessId, input.order_id)))
+    throw new AppError('ORDER_NOT_FOUND', { params: { order: input.order_id } });
   const codeHash = hashOfferCode(input.code);
   const now = ctx.clock.now();
   // One conditional update: of concurrent redemptions of a code exactly one finds it unredeemed.
