@@ -164,9 +164,7 @@ describe('SMS campaign reports and offer code redemption', () => {
     // Typed as a person reads it off a phone: lower case, spaced.
     const typed = `${code.slice(0, 4).toLowerCase()} ${code.slice(4)}`;
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        redeem(a, i % 2 ? typed : code, {}, i % 2 ? employee : a.admin),
-      ),
+      Array.from({ length: 10 }, (_, i) => redeem(a, i % 2 ? typed : code, {}, i % 2 ? employee : a.admin)),
     );
     const won = answers.filter((answer) => answer.status === 200);
     assert.equal(won.length, 1, JSON.stringify(answers.map((answer) => answer.status)));
