@@ -70,6 +70,7 @@ describe('request limits through the service', () => {
       'import_dataset_records',
       'import_dataset_records_csv',
       'import_saved_addresses',
+      'import_sms_subscribers',
       'otep_ingest',
       'otep_ingest_epcis',
       'propose_dispatch_suggestion',
