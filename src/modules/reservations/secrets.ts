@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../../platform/db/database.ts';
+import { LinkSignatures } from '../../platform/link-signatures.ts';
 import type { ReservationsTables } from './tables.ts';
 
 /** A confirmation code as people type it: six digits. */
@@ -26,35 +27,25 @@ export function codeMatches(code: string, stored: string): boolean {
 }
 
 /**
- * The signatures of a booking's links (see it, its calendar file, cancel, change, accept an offer):
- * HMAC-SHA256 of the reference under the service's key, which the migration made and every instance
- * reads. A signature proves the link came from us: no account is needed to use it.
+ * The signatures of a booking's links (see it, its calendar file, cancel, change, accept an offer),
+ * under the key the reservations migration made.
  */
 export class LinkSigner {
-  private key: Promise<Buffer> | undefined;
+  private readonly signatures = new LinkSignatures(
+    async (db) =>
+      (
+        await (db as Queryable<ReservationsTables>)
+          .selectFrom('reservation_link_keys')
+          .select('secret')
+          .executeTakeFirstOrThrow()
+      ).secret,
+  );
 
-  async sign(db: Queryable<ReservationsTables>, reference: string): Promise<string> {
-    return createHmac('sha256', await this.secret(db))
-      .update(`tms-reservation:v1:${reference}`)
-      .digest('base64url');
+  sign(db: Queryable<ReservationsTables>, reference: string): Promise<string> {
+    return this.signatures.sign(db, `tms-reservation:v1:${reference}`);
   }
 
-  async verify(db: Queryable<ReservationsTables>, reference: string, signature: string): Promise<boolean> {
-    const expected = Buffer.from(await this.sign(db, reference), 'base64url');
-    const given = Buffer.from(signature, 'base64url');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  }
-
-  private secret(db: Queryable<ReservationsTables>): Promise<Buffer> {
-    this.key ??= db
-      .selectFrom('reservation_link_keys')
-      .select('secret')
-      .executeTakeFirstOrThrow()
-      .then((row) => row.secret)
-      .catch((error) => {
-        this.key = undefined;
-        throw error;
-      });
-    return this.key;
+  verify(db: Queryable<ReservationsTables>, reference: string, signature: string): Promise<boolean> {
+    return this.signatures.verify(db, `tms-reservation:v1:${reference}`, signature);
   }
 }
