@@ -325,3 +325,11 @@ export function featureDisabled(feature: string, reason: 'off' | 'revoked' | 'no
     body: { feature_enabled: false },
   });
 }
+
+/** A field refused by a rule only the service can check (VALIDATION_FAILED, in the shape zod's refusals take). */
+export function invalidField(field: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', {
+    params: { fields: field },
+    details: { fields: [{ field, message }] },
+  });
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Queryable } from '../../platform/db/database.ts';
+import { yieldToEventLoop } from '../../platform/slices.ts';
 import type { OrdersTables } from './tables.ts';
 
 /** Orders read per statement; the event loop is let go between pages. */
@@ -69,7 +70,7 @@ export class OrderPhoneHistory {
       }
       if (rows.length < PAGE) return [...phones];
       after = rows[rows.length - 1]!.id;
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
     }
   }
 }

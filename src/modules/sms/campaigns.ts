@@ -2,7 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, invalidField } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/outbox/outbox.ts';
 import { checkBody, type Fills, fieldsOf, longestFill, usesOfferCode } from './personalise.ts';
 import type { SegmentRules, SmsSegments } from './segments.ts';
@@ -54,13 +54,6 @@ export interface CampaignInput {
   offer_expires_at?: string | null;
 }
 
-function fieldError(field: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', {
-    params: { fields: field },
-    details: { fields: [{ field, message }] },
-  });
-}
-
 /** What each state may become through the operations (the sending engine ends a campaign `done`). */
 const MOVES: Record<string, readonly CampaignStatus[]> = {
   schedule: ['draft', 'scheduled'],
@@ -107,9 +100,9 @@ export class SmsCampaigns {
     checkBody(body);
     if (!usesOfferCode(body)) return;
     if (!offerExpiresAt)
-      throw fieldError('offer_expires_at', 'A body with {offer_code} needs the time its codes expire.');
+      throw invalidField('offer_expires_at', 'A body with {offer_code} needs the time its codes expire.');
     if (offerExpiresAt <= this.clock.now())
-      throw fieldError('offer_expires_at', 'The offer codes would be expired already.');
+      throw invalidField('offer_expires_at', 'The offer codes would be expired already.');
   }
 
   async create(ctx: OperationContext, input: CampaignInput) {
@@ -172,7 +165,7 @@ export class SmsCampaigns {
     const row = await this.movable(db, businessOf(ctx), input.campaign_id, 'schedule');
     const at = new Date(input.at);
     if (at <= this.clock.now())
-      throw fieldError('at', 'A schedule is in the future; start the campaign now instead.');
+      throw invalidField('at', 'A schedule is in the future; start the campaign now instead.');
     this.checkContent(row.body, row.offer_expires_at);
     await db
       .updateTable('sms_campaigns')

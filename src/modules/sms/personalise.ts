@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/errors.ts';
+import { invalidField } from '../../platform/errors.ts';
 import { measure } from './text.ts';
 
 /**
@@ -18,13 +18,6 @@ export const MAX_SEGMENTS = 10;
 /** The attribute a field reads, or the offer code. */
 export type Field = { kind: 'attribute'; key: string; text: string } | { kind: 'offer_code'; text: string };
 
-function fieldError(field: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', {
-    params: { fields: field },
-    details: { fields: [{ field, message }] },
-  });
-}
-
 /** The fields a body uses; an unknown one is refused, named. */
 export function fieldsOf(body: string): Field[] {
   const fields: Field[] = [];
@@ -35,7 +28,7 @@ export function fieldsOf(body: string): Field[] {
     else if (/^attribute\.[A-Za-z0-9_-]{1,64}$/.test(name))
       fields.push({ kind: 'attribute', key: name.slice('attribute.'.length), text: match[0] });
     else
-      throw fieldError(
+      throw invalidField(
         'body',
         `Unknown personalisation field {${name}}: use {first_name}, {last_name}, {attribute.KEY} or {offer_code}.`,
       );
@@ -89,7 +82,7 @@ export function checkBody(body: string): void {
   fieldsOf(body);
   const measured = longestFill(body);
   if (measured.segments > MAX_SEGMENTS)
-    throw fieldError(
+    throw invalidField(
       'body',
       `The message takes ${measured.segments} segments (${measured.encoding}) with its fields filled; at most ${MAX_SEGMENTS}.`,
     );

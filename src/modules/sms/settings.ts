@@ -4,7 +4,7 @@ import { businessOf, type OperationContext } from '../../platform/catalog/operat
 import type { Clock } from '../../platform/clock.ts';
 import type { CredentialVault } from '../../platform/credential-vault.ts';
 import type { Queryable } from '../../platform/db/database.ts';
-import { AppError } from '../../platform/errors.ts';
+import { invalidField } from '../../platform/errors.ts';
 import { checkDestination, OutboundRefused, type OutboundRules } from '../../platform/http/outbound.ts';
 import type { AccountOf } from './outbound.ts';
 import type { ProviderKind, SmsTables } from './tables.ts';
@@ -32,13 +32,6 @@ export interface SettingsInput {
 export function minutesOf(time: string): number {
   const [hours, minutes] = time.split(':').map(Number);
   return (hours ?? 0) * 60 + (minutes ?? 0);
-}
-
-function fieldError(field: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', {
-    params: { fields: field },
-    details: { fields: [{ field, message }] },
-  });
 }
 
 /**
@@ -81,19 +74,22 @@ export class SmsSettings {
   async save(ctx: OperationContext, input: SettingsInput) {
     const businessId = businessOf(ctx);
     if (!isSupportedCountry(input.default_region))
-      throw fieldError('default_region', `${input.default_region} is not a region with phone numbers.`);
+      throw invalidField('default_region', `${input.default_region} is not a region with phone numbers.`);
     const quiet = input.quiet_hours ?? LEGAL_QUIET;
     // The window may be wider than the law's, never narrower: it starts by 21:00 (after noon) and
     // ends at 08:00 or later (before noon).
     const start = minutesOf(quiet.start);
     const end = minutesOf(quiet.end);
     if (start < 12 * 60 || start > minutesOf(LEGAL_QUIET.start))
-      throw fieldError('quiet_hours.start', `Quiet hours must start between 12:00 and ${LEGAL_QUIET.start}.`);
+      throw invalidField(
+        'quiet_hours.start',
+        `Quiet hours must start between 12:00 and ${LEGAL_QUIET.start}.`,
+      );
     if (end < minutesOf(LEGAL_QUIET.end) || end > 12 * 60)
-      throw fieldError('quiet_hours.end', `Quiet hours must end between ${LEGAL_QUIET.end} and 12:00.`);
+      throw invalidField('quiet_hours.end', `Quiet hours must end between ${LEGAL_QUIET.end} and 12:00.`);
     const caps = input.caps ?? { per_day: 1, per_week: 3 };
     if (caps.per_day > caps.per_week)
-      throw fieldError('caps.per_day', 'A day cannot allow more messages than its week.');
+      throw invalidField('caps.per_day', 'A day cannot allow more messages than its week.');
     const existing = await this.of(ctx.db, businessId);
     const provider = input.provider ?? { kind: existing?.provider ?? 'log' };
     const config: Record<string, string> = {};
@@ -101,18 +97,18 @@ export class SmsSettings {
     if (provider.secret !== undefined) secret = await this.vault.seal(provider.secret, ownerOf(businessId));
     if (provider.kind === 'twilio') {
       const sid = provider.account_sid ?? existing?.provider_config.account_sid;
-      if (!sid) throw fieldError('provider.account_sid', 'Twilio needs the account SID.');
+      if (!sid) throw invalidField('provider.account_sid', 'Twilio needs the account SID.');
       config.account_sid = sid;
     }
     if (provider.kind === 'generic') {
       const url = provider.url ?? existing?.provider_config.url;
       if (!url)
-        throw fieldError('provider.url', 'The generic provider needs the URL messages are posted to.');
+        throw invalidField('provider.url', 'The generic provider needs the URL messages are posted to.');
       await this.requireCallable(url);
       config.url = url;
     }
     if (provider.kind !== 'log' && !secret)
-      throw fieldError('provider.secret', 'This provider needs its secret (auth token or signing key).');
+      throw invalidField('provider.secret', 'This provider needs its secret (auth token or signing key).');
     const values = {
       default_region: input.default_region,
       sender: input.sender,
@@ -146,7 +142,7 @@ export class SmsSettings {
       await checkDestination(url, this.outbound);
     } catch (error) {
       if (!(error instanceof OutboundRefused)) throw error;
-      throw fieldError('provider.url', error.message);
+      throw invalidField('provider.url', error.message);
     }
   }
 }

@@ -9,6 +9,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rateLimited } from '../../platform/limits.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import { yieldToEventLoop } from '../../platform/slices.ts';
 import type { Consent, NewSubscriber, PriorConsent, SettingsRow, SubscriberRow } from './consent.ts';
 import type { QueuedSms } from './outbound.ts';
 import type { SmsSettings } from './settings.ts';
@@ -52,8 +53,6 @@ export interface ImportRow extends ProfileInput {
   requested_from?: string;
   source?: string;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function subscriberView(row: SubscriberRow) {
   return {
@@ -191,7 +190,7 @@ export class SmsSubscribers {
     const problems: FieldProblem[] = [];
     const ready: Array<{ profile: NewSubscriber; prior?: PriorConsent }> = [];
     for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
-      if (start > 0) await nextTurn();
+      if (start > 0) await yieldToEventLoop();
       for (const [offset, row] of rows.slice(start, start + IMPORT_BATCH).entries()) {
         const index = start + offset;
         const prefix = `rows.${index}.`;
@@ -209,7 +208,7 @@ export class SmsSubscribers {
     if (problems.length > 0) throw fieldsRefused(problems);
     const counts = { created: 0, confirmed: 0, pending: 0, unchanged: 0, unsubscribed: 0 };
     for (let start = 0; start < ready.length; start += IMPORT_BATCH) {
-      if (start > 0) await nextTurn();
+      if (start > 0) await yieldToEventLoop();
       const batch = ready.slice(start, start + IMPORT_BATCH).map(({ profile, prior }, offset) => {
         // Every row passed its checks (any bad one refused the import): `ready` is `rows`, in order.
         const row = rows[start + offset]!;
