@@ -3,6 +3,7 @@ import { issueOfferCode } from '../../src/modules/sms/offers.ts';
 import type { MessageState, RecipientState, SmsTables } from '../../src/modules/sms/tables.ts';
 import type { Queryable } from '../../src/platform/db/database.ts';
 import type { TestServer } from './server.ts';
+import { addSubscriber } from './sms-campaigns.ts';
 
 /**
  * Campaign rows written straight into the database, as the sending engine would leave them: the
@@ -13,28 +14,15 @@ type Db = Queryable<SmsTables>;
 
 const db = (server: TestServer) => server.db as unknown as Db;
 
+/** Confirmed subscribers, as the campaign tests write them. */
 export async function addSubscribers(
   server: TestServer,
   businessId: number,
   phones: string[],
 ): Promise<number[]> {
-  const now = server.clock.now();
-  const rows = await db(server)
-    .insertInto('sms_subscribers')
-    .values(
-      phones.map((phone) => ({
-        business_id: businessId,
-        phone,
-        status: 'confirmed' as const,
-        language: 'en',
-        time_zone: 'Europe/Paris',
-        created_at: now,
-        confirmed_at: now,
-      })),
-    )
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
+  const ids: number[] = [];
+  for (const phone of phones) ids.push(await addSubscriber(server, businessId, { phone }));
+  return ids;
 }
 
 export async function addCampaign(
