@@ -30,9 +30,13 @@ export const de: ErrorMessages = {
   UNSUPPORTED_DOCUMENT_TYPE:
     'Senden Sie das PDF selbst als application/pdf oder seinen SHA-256-Wert als application/json ({ "sha256": "<hex>" }).',
   UNSUPPORTED_PROOF_TYPE: 'Senden Sie das Bild selbst als image/png, image/jpeg oder image/webp.',
+  UNSUPPORTED_LABEL_TYPE: 'Senden Sie das Etikett selbst als image/png, image/jpeg oder application/pdf.',
   PROOF_LINK_INVALID:
     'Dieser Link zu einem Zustellnachweis ist falsch oder abgelaufen; öffnen Sie die Sendungsverfolgung erneut, um einen neuen zu erhalten.',
   PROOF_NOT_AN_IMAGE: 'Der Inhalt ist kein lesbares {type}-Bild mit 1 bis {max_pixels} Pixeln Seitenlänge.',
+  LABEL_NOT_READABLE: 'Der Inhalt ist kein lesbares {type}-Etikett.',
+  LABEL_IMAGE_TOO_LARGE:
+    'Das Etikett hat {width} × {height} Pixel; gelesen werden höchstens {max_side} Pixel pro Seite und {max_megapixels} Megapixel.',
   PROOF_NOT_FOUND: '{proof} ist keine für diesen Auftrag hochgeladene Nachweisdatei ({kind}).',
   VALIDATION_FAILED: 'Einige Felder sind ungültig: {fields}.',
   RATE_LIMITED: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
@@ -297,6 +301,7 @@ export const de: ErrorMessages = {
   ORDER_TOO_MANY_PACKAGES: 'Ein Auftrag hat höchstens {max} Pakete; dieser Plan hat {count}.',
   SOLVER_BUSY:
     'Die Planer sind mit anderen Plänen beschäftigt. Versuchen Sie es in {seconds} Sekunden erneut.',
+  LABEL_READER_BUSY: 'Die Etikettenleser sind ausgelastet. Versuchen Sie es in {seconds} Sekunden erneut.',
   PACKAGING_CATALOG_FULL:
     'Ein Verpackungskatalog umfasst höchstens {limit} Kartontypen: Löschen oder verwenden Sie zuerst einen wieder.',
   LOADING_SPACES_FULL: 'Ein Unternehmen hat höchstens {limit} eigene Laderäume: Löschen Sie zuerst einen.',

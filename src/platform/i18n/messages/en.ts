@@ -31,9 +31,13 @@ export const en: ErrorMessages = {
   UNSUPPORTED_DOCUMENT_TYPE:
     'Send the PDF itself as application/pdf, or its SHA-256 as application/json ({ "sha256": "<hex>" }).',
   UNSUPPORTED_PROOF_TYPE: 'Send the image itself as image/png, image/jpeg or image/webp.',
+  UNSUPPORTED_LABEL_TYPE: 'Send the label itself as image/png, image/jpeg or application/pdf.',
   PROOF_LINK_INVALID:
     'This link to a proof of delivery is wrong or has expired; open the tracking page again for a fresh one.',
   PROOF_NOT_AN_IMAGE: 'The body is not a readable {type} image of 1 to {max_pixels} pixels a side.',
+  LABEL_NOT_READABLE: 'The body is not a readable {type} label.',
+  LABEL_IMAGE_TOO_LARGE:
+    'The label is {width} × {height} pixels; at most {max_side} pixels a side and {max_megapixels} megapixels are read.',
   PROOF_NOT_FOUND: '{proof} is not a {kind} proof file uploaded for this order.',
   VALIDATION_FAILED: 'Some fields are invalid: {fields}.',
   RATE_LIMITED: 'Too many attempts. Try again in {seconds} seconds.',
@@ -266,6 +270,7 @@ export const en: ErrorMessages = {
   ORDER_PACKAGES_LOCKED: 'Order {order} is {status}: its packages can be replaced only before pickup.',
   ORDER_TOO_MANY_PACKAGES: 'An order holds at most {max} packages; this plan has {count}.',
   SOLVER_BUSY: 'The planners are busy with other plans. Try again in {seconds} seconds.',
+  LABEL_READER_BUSY: 'The label readers are busy. Try again in {seconds} seconds.',
   PACKAGING_CATALOG_FULL:
     'A packaging catalog holds at most {limit} carton types: delete or reuse one first.',
   LOADING_SPACES_FULL: 'A business keeps at most {limit} loading spaces of its own: delete one first.',

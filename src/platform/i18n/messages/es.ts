@@ -30,9 +30,13 @@ export const es: ErrorMessages = {
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envíe el PDF tal cual como application/pdf, o su SHA-256 como application/json ({ "sha256": "<hex>" }).',
   UNSUPPORTED_PROOF_TYPE: 'Envíe la imagen tal cual como image/png, image/jpeg o image/webp.',
+  UNSUPPORTED_LABEL_TYPE: 'Envíe la etiqueta misma como image/png, image/jpeg o application/pdf.',
   PROOF_LINK_INVALID:
     'Este enlace a una prueba de entrega es incorrecto o ha caducado; abra de nuevo la página de seguimiento para obtener uno nuevo.',
   PROOF_NOT_AN_IMAGE: 'El cuerpo no es una imagen {type} legible de 1 a {max_pixels} píxeles de lado.',
+  LABEL_NOT_READABLE: 'El cuerpo no es una etiqueta {type} legible.',
+  LABEL_IMAGE_TOO_LARGE:
+    'La etiqueta mide {width} × {height} píxeles; se leen como máximo {max_side} píxeles por lado y {max_megapixels} megapíxeles.',
   PROOF_NOT_FOUND: '{proof} no es un archivo de prueba ({kind}) subido para este pedido.',
   VALIDATION_FAILED: 'Algunos campos no son válidos: {fields}.',
   RATE_LIMITED: 'Demasiados intentos. Vuelva a intentarlo dentro de {seconds} segundos.',
@@ -281,6 +285,7 @@ export const es: ErrorMessages = {
   ORDER_TOO_MANY_PACKAGES: 'Un pedido tiene como máximo {max} bultos; este plan tiene {count}.',
   SOLVER_BUSY:
     'Los planificadores están ocupados con otros planes. Inténtelo de nuevo en {seconds} segundos.',
+  LABEL_READER_BUSY: 'Los lectores de etiquetas están ocupados. Vuelva a intentarlo en {seconds} segundos.',
   PACKAGING_CATALOG_FULL:
     'Un catálogo de embalajes tiene como máximo {limit} tipos de caja: elimine o reutilice uno primero.',
   LOADING_SPACES_FULL:

@@ -30,9 +30,13 @@ export const fr: ErrorMessages = {
   UNSUPPORTED_DOCUMENT_TYPE:
     'Envoyez le PDF lui-même en application/pdf, ou son SHA-256 en application/json ({ "sha256": "<hex>" }).',
   UNSUPPORTED_PROOF_TYPE: 'Envoyez l’image elle-même en image/png, image/jpeg ou image/webp.',
+  UNSUPPORTED_LABEL_TYPE: 'Envoyez l’étiquette elle-même en image/png, image/jpeg ou application/pdf.',
   PROOF_LINK_INVALID:
     'Ce lien vers une preuve de livraison est erroné ou a expiré ; rouvrez la page de suivi pour en obtenir un nouveau.',
   PROOF_NOT_AN_IMAGE: 'Le corps n’est pas une image {type} lisible de 1 à {max_pixels} pixels de côté.',
+  LABEL_NOT_READABLE: 'Le corps n’est pas une étiquette {type} lisible.',
+  LABEL_IMAGE_TOO_LARGE:
+    'L’étiquette fait {width} × {height} pixels ; au plus {max_side} pixels de côté et {max_megapixels} mégapixels sont lus.',
   PROOF_NOT_FOUND: '{proof} n’est pas un fichier de preuve ({kind}) envoyé pour cette commande.',
   VALIDATION_FAILED: 'Certains champs sont invalides : {fields}.',
   RATE_LIMITED: 'Trop de tentatives. Réessayez dans {seconds} secondes.',
@@ -295,6 +299,7 @@ export const fr: ErrorMessages = {
     "La commande {order} est {status} : ses colis ne peuvent être remplacés qu'avant l'enlèvement.",
   ORDER_TOO_MANY_PACKAGES: 'Une commande compte au plus {max} colis ; ce plan en a {count}.',
   SOLVER_BUSY: "Les planificateurs sont occupés par d'autres plans. Réessayez dans {seconds} secondes.",
+  LABEL_READER_BUSY: 'Les lecteurs d’étiquettes sont occupés. Réessayez dans {seconds} secondes.',
   PACKAGING_CATALOG_FULL:
     "Un catalogue d'emballages compte au plus {limit} types de cartons : supprimez-en ou réutilisez-en un d'abord.",
   LOADING_SPACES_FULL:

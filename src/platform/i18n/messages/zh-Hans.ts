@@ -27,8 +27,12 @@ export const zhHans: ErrorMessages = {
   UNSUPPORTED_DOCUMENT_TYPE:
     '请以 application/pdf 发送 PDF 文件本身，或以 application/json 发送其 SHA-256（{ "sha256": "<hex>" }）。',
   UNSUPPORTED_PROOF_TYPE: '请以 image/png、image/jpeg 或 image/webp 发送图片本身。',
+  UNSUPPORTED_LABEL_TYPE: '请以 image/png、image/jpeg 或 application/pdf 格式发送标签本身。',
   PROOF_LINK_INVALID: '此签收证明链接有误或已过期；请重新打开跟踪页面获取新链接。',
   PROOF_NOT_AN_IMAGE: '请求体不是可读取的 {type} 图片（每边 1 至 {max_pixels} 像素）。',
+  LABEL_NOT_READABLE: '请求内容不是可读取的 {type} 标签。',
+  LABEL_IMAGE_TOO_LARGE:
+    '标签为 {width} × {height} 像素；每边最多读取 {max_side} 像素，总计最多 {max_megapixels} 百万像素。',
   PROOF_NOT_FOUND: '{proof} 不是为此订单上传的证明文件（{kind}）。',
   VALIDATION_FAILED: '部分字段无效：{fields}。',
   RATE_LIMITED: '尝试次数过多，请在 {seconds} 秒后重试。',
@@ -236,6 +240,7 @@ export const zhHans: ErrorMessages = {
   ORDER_PACKAGES_LOCKED: '订单 {order} 的状态为 {status}：只能在取件前替换其包裹。',
   ORDER_TOO_MANY_PACKAGES: '一个订单最多有 {max} 个包裹；该方案有 {count} 个。',
   SOLVER_BUSY: '规划器正忙于其他方案，请在 {seconds} 秒后重试。',
+  LABEL_READER_BUSY: '标签识别器正忙。请在 {seconds} 秒后重试。',
   PACKAGING_CATALOG_FULL: '包装目录最多有 {limit} 种纸箱：请先删除或重用一种。',
   LOADING_SPACES_FULL: '企业最多保留 {limit} 个自有装载空间：请先删除一个。',
   LOCKER_SITE_NOT_FOUND: '没有您可以使用的智能柜站点 {id}。',

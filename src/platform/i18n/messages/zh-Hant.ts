@@ -27,8 +27,12 @@ export const zhHant: ErrorMessages = {
   UNSUPPORTED_DOCUMENT_TYPE:
     '請以 application/pdf 傳送 PDF 檔案本身，或以 application/json 傳送其 SHA-256（{ "sha256": "<hex>" }）。',
   UNSUPPORTED_PROOF_TYPE: '請以 image/png、image/jpeg 或 image/webp 傳送圖片本身。',
+  UNSUPPORTED_LABEL_TYPE: '請以 image/png、image/jpeg 或 application/pdf 格式傳送標籤本身。',
   PROOF_LINK_INVALID: '此簽收證明連結有誤或已過期；請重新開啟追蹤頁面取得新連結。',
   PROOF_NOT_AN_IMAGE: '請求內容不是可讀取的 {type} 圖片（每邊 1 至 {max_pixels} 像素）。',
+  LABEL_NOT_READABLE: '請求內容不是可讀取的 {type} 標籤。',
+  LABEL_IMAGE_TOO_LARGE:
+    '標籤為 {width} × {height} 像素；每邊最多讀取 {max_side} 像素，總計最多 {max_megapixels} 百萬像素。',
   PROOF_NOT_FOUND: '{proof} 不是為此訂單上傳的證明檔案（{kind}）。',
   VALIDATION_FAILED: '部分欄位無效：{fields}。',
   RATE_LIMITED: '嘗試次數過多，請於 {seconds} 秒後再試。',
@@ -236,6 +240,7 @@ export const zhHant: ErrorMessages = {
   ORDER_PACKAGES_LOCKED: '訂單 {order} 的狀態為 {status}：只能在取件前替換其包裹。',
   ORDER_TOO_MANY_PACKAGES: '一個訂單最多有 {max} 個包裹；該方案有 {count} 個。',
   SOLVER_BUSY: '規劃器正忙於其他方案，請在 {seconds} 秒後重試。',
+  LABEL_READER_BUSY: '標籤辨識器忙碌中。請在 {seconds} 秒後重試。',
   PACKAGING_CATALOG_FULL: '包裝目錄最多有 {limit} 種紙箱：請先刪除或重用一種。',
   LOADING_SPACES_FULL: '企業最多保留 {limit} 個自有裝載空間：請先刪除一個。',
   LOCKER_SITE_NOT_FOUND: '沒有您可以使用的智慧櫃站點 {id}。',
