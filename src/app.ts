@@ -45,6 +45,7 @@ import { documentsOperations } from './modules/documents/index.ts';
 import { calendarOperations, fleetsOperations, routeBoardOperations } from './modules/fleets/index.ts';
 import { COMMAND_TOPIC, PICKUP_DEADLINE_TOPIC } from './modules/lockers/index.ts';
 import { mapsOperations } from './modules/maps/index.ts';
+import { ocrOperations } from './modules/ocr/index.ts';
 import { ordersOperations } from './modules/orders/index.ts';
 import { loadingOperations, packingOperations } from './modules/packing/index.ts';
 import { paymentsOperations } from './modules/payments/index.ts';
@@ -130,6 +131,7 @@ export function createCatalog(services: Services): Catalog {
     .register(documentsOperations(services.documents))
     .register(proofsOperations(services.proofs))
     .register(shippingOperations(services.shipping))
+    .register(ocrOperations(services.ocr, services.orders))
     .register(webhooksOperations(services.webhooks))
     .register(appsOperations(services.apps))
     .register(approvalsOperations(services.approvals))
@@ -204,6 +206,7 @@ export async function createApp(
   const http = createHttpServer(config, metrics);
   http.addHook('onClose', () => limits.close());
   http.addHook('onClose', () => services.solvers.close());
+  http.addHook('onClose', () => services.labelReader.close());
   await registerRestDoor(http, catalog, executor);
   registerTrackingPage(http, catalog, executor);
   registerBookingPage(http, catalog, executor);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { QueryBudgets } from './doors/graphql/limits.ts';
@@ -53,6 +54,8 @@ const environmentSchema = z.object({
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
   SOLVER_THREADS: integer(1, 256).optional(),
+  LABEL_READER_THREADS: integer(1, 256).optional(),
+  LABEL_READER_QUEUE_LIMIT: integer(1, 10_000).optional(),
   IDENTITY_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   IDENTITY_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   IDENTITY_TIMEOUT_MS: integer(100, 60_000).default(5_000),
@@ -181,6 +184,11 @@ export interface Config {
   outboxPerBusiness: number;
   /** Threads the packing and loading solvers run on; default the cores but one (platform/workers.ts). */
   solverThreads: number | undefined;
+  /**
+   * The label reader's threads (default: the cores but one, at least one) and how many readings
+   * may wait for one (default: the reader's own) before 429 LABEL_READER_BUSY (docs/ocr.md).
+   */
+  labelReader: { threads: number; queueLimit: number | undefined };
   /** Reading identity providers' discovery documents and keys: which addresses, how long. */
   identity: OutboundRules;
   /** A public geocoder by URL (Nominatim's search API), asked after the business's own data; none by default. */
@@ -355,6 +363,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxPerBusiness: e.OUTBOX_PER_BUSINESS,
     solverThreads: e.SOLVER_THREADS,
+    labelReader: {
+      threads: e.LABEL_READER_THREADS ?? Math.max(1, availableParallelism() - 1),
+      queueLimit: e.LABEL_READER_QUEUE_LIMIT,
+    },
     identity: {
       allow: {
         loopback: e.IDENTITY_ALLOW_LOOPBACK === 'true',

@@ -33,6 +33,7 @@ import { DocumentsService } from './modules/documents/index.ts';
 import { FleetCalendar, FleetShiftWindows, FleetsService, RouteBoard } from './modules/fleets/index.ts';
 import { LockersService } from './modules/lockers/index.ts';
 import { MapsService } from './modules/maps/index.ts';
+import { LabelReader, OcrService } from './modules/ocr/index.ts';
 import { OrderPhoneHistory, OrdersService } from './modules/orders/index.ts';
 import { LoadPlans, PackagingCatalog, PackingPlans } from './modules/packing/index.ts';
 import { type PaymentProvider, PaymentsService, TestPaymentProvider } from './modules/payments/index.ts';
@@ -114,6 +115,10 @@ export interface Services {
   loadPlans: LoadPlans;
   /** The threads the packing and loading solvers run on; closed with the HTTP server. */
   solvers: WorkerPool;
+  /** The one label reader (its threads and queue), closed with the HTTP server. */
+  labelReader: LabelReader;
+  /** Label reading: what a label says, what of the business it names, and orders drafted from it. */
+  ocr: OcrService;
   /** Locker sites and devices, their bookings, the device protocol and the ledger of handlings. */
   lockers: LockersService;
   consolidation: ConsolidationService;
@@ -275,6 +280,11 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apiVersion: API_VERSION,
   });
   const shipping = new ShippingService(clock, orders, tracking, documents, events);
+  // Reading labels runs on threads of its own; one reader for the whole service, so its queue bounds it.
+  const labelReader = new LabelReader({
+    threads: config.labelReader.threads,
+    ...(config.labelReader.queueLimit !== undefined ? { queueLimit: config.labelReader.queueLimit } : {}),
+  });
   return {
     accounts,
     driverRegistrations: new DriverRegistrations(clock, config.login),
@@ -317,6 +327,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     packingPlans: new PackingPlans(clock, packaging, solvers, orders),
     loadPlans: new LoadPlans(clock, solvers, dispatch, orders),
     solvers,
+    labelReader,
+    ocr: new OcrService(clock, labelReader, orders, shipping, warehouses),
     lockers: new LockersService(
       clock,
       {

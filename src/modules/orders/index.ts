@@ -10,6 +10,7 @@ export type {
 } from './facts.ts';
 export { NO_REASON } from './facts.ts';
 export type { OrderStatusChange, OrderStatusListener, ProofOfDelivery, StatusDetails } from './journal.ts';
+export { orderWarningSchema } from './location-operations.ts';
 export { ordersOperations } from './operations.ts';
 export { OrderPhoneHistory } from './phone-history.ts';
 export type { AssignableOrder } from './queries.ts';

@@ -68,3 +68,20 @@ export function labelByTrackingNumber(
     .where('tracking_number', '=', trackingNumber)
     .executeTakeFirst();
 }
+
+/** The business's labels with one of these tracking numbers (what a read label may match). */
+export function labelsByTrackingNumbers(
+  db: Queryable<ShippingTables>,
+  businessId: number,
+  numbers: string[],
+) {
+  if (numbers.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('shipping_labels')
+    .select(['id', 'order_id', 'package_id', 'tracking_number', 'carrier_code', 'service_code', 'created_at'])
+    .where('business_id', '=', businessId)
+    .where('tracking_number', 'in', numbers)
+    .orderBy('id')
+    .limit(50)
+    .execute();
+}

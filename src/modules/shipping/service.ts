@@ -57,6 +57,11 @@ export class ShippingService {
     private readonly events: DomainEvents,
   ) {}
 
+  /** The business's labels with one of these tracking numbers, at most 50 (label reading's matches). */
+  labelsByTrackingNumbers(db: Queryable, businessId: number, trackingNumbers: string[]) {
+    return repo.labelsByTrackingNumbers(db, businessId, trackingNumbers);
+  }
+
   // ----- carriers -----
 
   async carriers(ctx: OperationContext) {

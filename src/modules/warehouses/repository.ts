@@ -197,6 +197,19 @@ export function packageRows(
     .execute();
 }
 
+/** The business's parcels in its warehouses with one of these tracking numbers, at most 50. */
+export function packagesByTrackingNumbers(db: Db, businessId: number, numbers: string[]) {
+  if (numbers.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('warehouse_packages')
+    .select(['package_id', 'order_id', 'warehouse_id', 'tracking_number', 'state', 'received_at'])
+    .where('business_id', '=', businessId)
+    .where('tracking_number', 'in', numbers)
+    .orderBy('package_id')
+    .limit(50)
+    .execute();
+}
+
 /** A package's row by its tracking number, locked. */
 export function lockPackageRowByNumber(db: Db, businessId: number, trackingNumber: string) {
   return db

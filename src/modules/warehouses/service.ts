@@ -41,6 +41,11 @@ export class WarehousesService implements OrderStatusListener {
     this.transfers = new WarehouseTransfers(clock, orders, tracking, this.floor);
   }
 
+  /** The business's parcels received in its warehouses with one of these tracking numbers (label reading's matches). */
+  parcelsByTrackingNumbers(db: Queryable, businessId: number, trackingNumbers: string[]) {
+    return repo.packagesByTrackingNumbers(db, businessId, trackingNumbers);
+  }
+
   /** The business's warehouses that have a point, at most `limit`, by code: what a map draws. */
   async mapSites(db: Queryable, businessId: number, limit: number) {
     const rows = await repo.warehousesOf(db, businessId);
