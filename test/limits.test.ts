@@ -73,6 +73,7 @@ describe('request limits through the service', () => {
       'import_sms_subscribers',
       'otep_ingest',
       'otep_ingest_epcis',
+      'parse_label',
       'propose_dispatch_suggestion',
       'rerun_packing_plan',
     ]);

@@ -103,6 +103,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Drivers: sign-up and its approval, and the driver app working its own routes (start, stops, scans, positions, proofs, finish).',
   DriverInfo:
     'What a business knows of its drivers: their working profiles (depot, vehicle, capacity, shift, skills, availability) and their routes of the day.',
+  OCR: "Label parsing by optical character recognition: a shipping label's photo or PDF read into its tracking numbers, addresses, weight and dimensions, matched with the business's orders, and drafted into an order created only once confirmed.",
   LabelService:
     'Label-service orders: rate a shipment with one carrier, buy its labels (4 x 6 in PDFs) and read them back.',
   'Operations AI Agent':

@@ -122,7 +122,7 @@ export function approvalsOperations(approvals: ApprovalsService): Operation[] {
       tool: {
         user: 'approve_pending_write',
         guide:
-          'Approve a pending proposal: its tool call executes now as you (you need that tool’s scopes) and the proposal keeps the result. High risk: confirm=true.',
+          'Approve a pending proposal: its tool call executes now as you (you need that tool’s scopes) and the proposal keeps the result.',
       },
       access: { kinds: STAFF, scopes: ['approvals:write'] },
       errors: ['PROPOSAL_NOT_FOUND', 'PROPOSAL_DECIDED', 'PROPOSAL_EXPIRED', 'OWN_PROPOSAL'],

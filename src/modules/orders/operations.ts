@@ -133,7 +133,7 @@ export function ordersOperations(
       tool: {
         user: 'bulk_create_orders',
         guide:
-          'Create up to 100 orders in one call, each on its own: the answer lists success or failure per order (index, order id or error). High risk: confirm=true executes; without it you get a preview.',
+          'Create up to 100 orders in one call, each on its own: the answer lists success or failure per order (index, order id or error).',
       },
       confirm: true,
       access: WRITE,
@@ -274,7 +274,7 @@ export function ordersOperations(
       tool: {
         user: 'reroute_to_address',
         guide:
-          'Send an order not yet picked up to a new drop-off address: a new order with the same tracking numbers replaces it. High risk: confirm=true. ' +
+          'Send an order not yet picked up to a new drop-off address: a new order with the same tracking numbers replaces it. ' +
           'To fix the map location of the same address, use set_order_location.',
       },
       confirm: true,
@@ -596,7 +596,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       'HOLD',
       'high',
       'holdOrder',
-      'Keep an order out of dispatch (status HOLD) until release_order; it leaves its route. High risk: confirm=true.',
+      'Keep an order out of dispatch (status HOLD) until release_order; it leaves its route.',
     ),
     move(
       'release_order',
@@ -606,7 +606,7 @@ function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): 
       'NEW_ORDER',
       'high',
       'releaseOrder',
-      'Release a held order back to NEW_ORDER so it can be planned again. High risk: confirm=true.',
+      'Release a held order back to NEW_ORDER so it can be planned again.',
     ),
     defineOperation({
       name: 'update_order_status',
