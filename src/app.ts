@@ -45,7 +45,7 @@ import { documentsOperations } from './modules/documents/index.ts';
 import { calendarOperations, fleetsOperations, routeBoardOperations } from './modules/fleets/index.ts';
 import { COMMAND_TOPIC, PICKUP_DEADLINE_TOPIC } from './modules/lockers/index.ts';
 import { mapsOperations } from './modules/maps/index.ts';
-import { ocrOperations } from './modules/ocr/index.ts';
+import { LABEL_IMAGE_EXPIRY_TOPIC, ocrOperations } from './modules/ocr/index.ts';
 import { ordersOperations } from './modules/orders/index.ts';
 import { loadingOperations, packingOperations } from './modules/packing/index.ts';
 import { paymentsOperations } from './modules/payments/index.ts';
@@ -281,6 +281,7 @@ export async function createApp(
   outbox.handle(CONTACT_TOPIC, services.reservations.bookings.contactHandler(db));
   outbox.handle(DEADLINE_TOPIC, services.reservations.bookings.deadlineHandler(db));
   outbox.handle(SMS_SEND_TOPIC, services.sms.sendHandler(db));
+  outbox.handle(LABEL_IMAGE_EXPIRY_TOPIC, services.ocr.images.expiryHandler(db));
   outbox.handle(SMS_CAMPAIGN_TICK_TOPIC, services.sms.campaignTickHandler(db));
   outbox.handle(CHAT_PUSH_TOPIC, services.chatPush.handler(db, mqtt));
   const topics = services.chatPush.topics;

@@ -176,7 +176,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     accounts,
     cacheInvalidation,
   );
-  const proofs = new ProofsService(clock, orders, ports.storage ?? storageOf(config.storage), {
+  // One file storage: proofs of delivery and the label images a business keeps.
+  const storage = ports.storage ?? storageOf(config.storage);
+  const proofs = new ProofsService(clock, orders, storage, {
     secret: config.proofLinkSecret,
     dataDir: config.dataDir,
     baseUrl: config.publicBaseUrl,
@@ -328,7 +330,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     loadPlans: new LoadPlans(clock, solvers, dispatch, orders),
     solvers,
     labelReader,
-    ocr: new OcrService(clock, labelReader, orders, shipping, warehouses),
+    ocr: new OcrService(clock, labelReader, orders, shipping, warehouses, storage),
     lockers: new LockersService(
       clock,
       {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { type OrdersService, orderInputSchema, orderSchema, orderWarningSchema } from '../orders/index.ts';
+import { MAX_KEEP_DAYS } from './images.ts';
 import { LABEL_MEDIA_TYPES, MAX_LABEL_BYTES } from './reading/index.ts';
 import type { OcrService } from './service.ts';
 
@@ -9,6 +10,15 @@ const TAG = 'OCR';
 const READ = { kinds: ['client_admin', 'employee', 'driver'] as const, scopes: ['orders:read'] };
 /** Creating the order is create_order's access (less customers, who do not handle parcels). */
 const WRITE = { kinds: ['client_admin', 'employee'] as const, scopes: ['orders:write'] };
+/** Whether label images are kept is the business's privacy choice: its admin's. */
+const ADMIN_READ = { kinds: ['client_admin'] as const, scopes: ['orders:read'] };
+const ADMIN_WRITE = { kinds: ['client_admin'] as const, scopes: ['orders:write'] };
+
+const settingsSchema = z.object({
+  result: z.literal(true),
+  keep_label_images_days: z.int().describe('0: label images are never kept (the default)'),
+  updated_at: z.string().nullable().describe('null: never set'),
+});
 const MIB = MAX_LABEL_BYTES / 1024 / 1024;
 
 const region = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
@@ -180,12 +190,23 @@ export function ocrOperations(ocr: OcrService, orders: OrdersService): Operation
       description:
         "Send parse_label's order_draft as corrected: `order` is create_order's input (same checks, same " +
         'refusals), `tracking_numbers` the carrier numbers read, recorded with the order so the same label ' +
-        'read again matches it. The same client_id again answers the first order (created: false) (docs/ocr.md).',
+        'read again matches it. The same client_id again answers the first order (created: false). When the ' +
+        'business keeps label images (set_label_reading_settings), label_image_base64 and label_image_content_type ' +
+        'keep the image with the order for that many days; otherwise sending one is refused 409 ' +
+        'LABEL_IMAGES_NOT_KEPT (docs/ocr.md).',
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
       access: WRITE,
-      errors: ['ORDER_REF_TAKEN', 'CUSTOMER_NOT_FOUND', 'SAVED_ADDRESS_NOT_FOUND', 'CONCURRENT_UPDATE'],
+      errors: [
+        'ORDER_REF_TAKEN',
+        'CUSTOMER_NOT_FOUND',
+        'SAVED_ADDRESS_NOT_FOUND',
+        'CONCURRENT_UPDATE',
+        'LABEL_IMAGES_NOT_KEPT',
+        'UNSUPPORTED_LABEL_TYPE',
+        'PAYLOAD_TOO_LARGE',
+      ],
       rest: { method: 'POST', path: '/v1/labels/orders' },
       graphql: 'createOrderFromLabel',
       input: z.object({
@@ -198,28 +219,76 @@ export function ocrOperations(ocr: OcrService, orders: OrdersService): Operation
           .max(100)
           .optional()
           .describe("The caller's own id of this creation: sent again, the first order comes back"),
+        label_image_base64: imageBase64
+          .optional()
+          .describe(`The label image, kept only if the business keeps them (at most ${MIB} MiB decoded)`),
+        label_image_content_type: contentType.optional(),
       }),
       output: z.object({
         result: z.literal(true),
         created: z.boolean().describe('false: this client_id created the order before'),
         order: orderSchema,
         tracking_numbers: z.array(z.string()),
+        label_image: z
+          .object({ id: z.int(), expires_at: z.string().describe('When it is removed') })
+          .nullable()
+          .describe('The label image kept with the order; null: none'),
         warnings: z.array(orderWarningSchema),
       }),
       handler: async (ctx, input) => {
-        const { order, created, trackingNumbers } = await ocr.createOrder(ctx, {
+        const { order, created, trackingNumbers, image } = await ocr.createOrder(ctx, {
           order: input.order,
           trackingNumbers: [...new Set(input.tracking_numbers)],
           clientId: input.client_id,
+          image:
+            input.label_image_base64 === undefined
+              ? undefined
+              : { base64: input.label_image_base64, contentType: input.label_image_content_type },
         });
         return {
           result: true as const,
           created,
           order,
           tracking_numbers: trackingNumbers,
+          label_image: image,
           warnings: orders.locations.warningsOf(ctx, [order]),
         };
       },
+    }),
+    defineOperation({
+      name: 'get_label_reading_settings',
+      summary: 'Whether the business keeps the label images its orders are created from, and how long',
+      description:
+        'keep_label_images_days: 0 (the default) means a label image is never kept; otherwise an image sent ' +
+        'with create_order_from_label is kept with its order that many days, then removed (docs/ocr.md).',
+      tag: TAG,
+      kind: 'query',
+      risk: 'low',
+      access: ADMIN_READ,
+      rest: { method: 'GET', path: '/v1/labels/settings' },
+      graphql: 'labelReadingSettings',
+      input: z.object({}),
+      output: settingsSchema,
+      handler: async (ctx) => ({ result: true as const, ...(await ocr.images.settings(ctx)) }),
+    }),
+    defineOperation({
+      name: 'set_label_reading_settings',
+      summary: 'Choose whether, and how many days, label images are kept with the orders made from them',
+      description:
+        `keep_label_images_days from 0 (never, the default) to ${MAX_KEEP_DAYS}. Applies to images sent from ` +
+        'now on: an image kept already is removed at the end of the days it was kept for (docs/ocr.md).',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'medium',
+      access: ADMIN_WRITE,
+      rest: { method: 'PUT', path: '/v1/labels/settings' },
+      graphql: 'setLabelReadingSettings',
+      input: z.object({ keep_label_images_days: z.int().min(0).max(MAX_KEEP_DAYS) }),
+      output: settingsSchema,
+      handler: async (ctx, input) => ({
+        result: true as const,
+        ...(await ocr.images.saveSettings(ctx, input.keep_label_images_days)),
+      }),
     }),
   ];
 }

@@ -48,3 +48,47 @@ export function labelOrdersByTrackingNumbers(
     .limit(50)
     .execute();
 }
+
+export function settingsOf(db: Queryable<OcrTables>, businessId: number) {
+  return db
+    .selectFrom('label_reading_settings')
+    .select(['keep_label_images_days', 'updated_at'])
+    .where('business_id', '=', businessId)
+    .executeTakeFirst();
+}
+
+export async function saveSettings(
+  db: Queryable<OcrTables>,
+  businessId: number,
+  keepLabelImagesDays: number,
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto('label_reading_settings')
+    .values({ business_id: businessId, keep_label_images_days: keepLabelImagesDays, updated_at: at })
+    .onConflict((oc) =>
+      oc.column('business_id').doUpdateSet({ keep_label_images_days: keepLabelImagesDays, updated_at: at }),
+    )
+    .execute();
+}
+
+export async function insertImage(
+  db: Queryable<OcrTables>,
+  row: Insertable<OcrTables['label_images']>,
+): Promise<number> {
+  const { id } = await db.insertInto('label_images').values(row).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export function imageRow(db: Queryable<OcrTables>, businessId: number, id: number) {
+  return db
+    .selectFrom('label_images')
+    .select(['id', 'storage_key'])
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function deleteImage(db: Queryable<OcrTables>, businessId: number, id: number): Promise<void> {
+  await db.deleteFrom('label_images').where('business_id', '=', businessId).where('id', '=', id).execute();
+}

@@ -1,10 +1,12 @@
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
+import type { FileStorage } from '../../platform/storage/index.ts';
 import type { OrderInput, OrdersService, OrderView } from '../orders/index.ts';
 import type { ShippingService } from '../shipping/index.ts';
 import type { WarehousesService } from '../warehouses/index.ts';
 import { type OrderDraft, orderDraftOf } from './drafts.ts';
+import { LabelImages } from './images.ts';
 import { MAX_LABEL_BYTES } from './reading/index.ts';
 import type { LabelReading } from './reading/types.ts';
 import * as repo from './repository.ts';
@@ -65,13 +67,19 @@ export interface LabelParse {
  * only when the caller sends the draft back (createOrder).
  */
 export class OcrService {
+  /** The images a business chose to keep, and that choice. */
+  readonly images: LabelImages;
+
   constructor(
     private readonly clock: Clock,
     private readonly reader: LabelReaderPort,
     private readonly orders: OrdersService,
     private readonly shipping: ShippingService,
     private readonly warehouses: WarehousesService,
-  ) {}
+    storage: FileStorage,
+  ) {
+    this.images = new LabelImages(clock, storage);
+  }
 
   async parse(ctx: OperationContext, image: LabelImage): Promise<LabelParse> {
     const bytes = labelBytes(image);
@@ -156,15 +164,20 @@ export class OcrService {
    */
   async createOrder(
     ctx: OperationContext,
-    input: { order: OrderInput; trackingNumbers: string[]; clientId?: string },
-  ): Promise<{ order: OrderView; created: boolean; trackingNumbers: string[] }> {
+    input: { order: OrderInput; trackingNumbers: string[]; clientId?: string; image?: LabelImage },
+  ): Promise<{
+    order: OrderView;
+    created: boolean;
+    trackingNumbers: string[];
+    image: { id: number; expires_at: string } | null;
+  }> {
     const businessId = businessOf(ctx);
     const caller = callerOf(ctx);
     if (input.clientId !== undefined) {
       const known = await repo.orderOfClientId(ctx.db, businessId, input.clientId);
       if (known !== undefined) {
         const [view] = await this.orders.queries.views(ctx.db, businessId, [known.order_id]);
-        return { order: view!, created: false, trackingNumbers: known.tracking_numbers };
+        return { order: view!, created: false, trackingNumbers: known.tracking_numbers, image: null };
       }
     }
     const [order] = await this.orders.intake.create(ctx, [input.order]);
@@ -179,7 +192,11 @@ export class OcrService {
     // Another call with the same client_id committed first: this one's order is rolled back, and
     // sending it again answers that order.
     if (!recorded) throw new AppError('CONCURRENT_UPDATE');
-    return { order: order!, created: true, trackingNumbers: input.trackingNumbers };
+    // Last, so nothing after the file is stored can roll the order back and leave the file behind.
+    const image = input.image
+      ? await this.images.keep(ctx, order!.id, labelBytes(input.image), input.image.contentType ?? '')
+      : null;
+    return { order: order!, created: true, trackingNumbers: input.trackingNumbers, image };
   }
 }
 

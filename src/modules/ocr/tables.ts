@@ -12,4 +12,22 @@ export interface OcrTables {
     created_by: number;
     created_at: Date;
   };
+  /** Absent: label images are never kept. */
+  label_reading_settings: {
+    business_id: number;
+    /** 0: never; else how many days an image sent with create_order_from_label is kept. */
+    keep_label_images_days: number;
+    updated_at: Date;
+  };
+  label_images: {
+    id: Generated<number>;
+    business_id: number;
+    order_id: number;
+    /** Where the bytes are in the file storage: random, never shown to anyone. */
+    storage_key: string;
+    content_type: string;
+    size_bytes: number;
+    created_at: Date;
+    expires_at: Date;
+  };
 }

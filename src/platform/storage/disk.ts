@@ -38,6 +38,13 @@ export class DiskStorage implements FileStorage {
     };
   }
 
+  async delete(key: string): Promise<void> {
+    const file = this.fileOf(key);
+    // The media type first: without it the file is not whole, so `get` stops answering it at once.
+    await rm(`${file}${META_SUFFIX}`, { force: true });
+    await rm(file, { force: true });
+  }
+
   private fileOf(key: string): string {
     const file = path.resolve(this.root, checkKey(key));
     // The key's shape already keeps it inside; this holds the line whatever the shape becomes.

@@ -1,4 +1,10 @@
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { checkKey, type FileStorage, type StoredFile } from './storage.ts';
 
 export interface S3Settings {
@@ -50,6 +56,11 @@ export class S3Storage implements FileStorage {
       if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    // S3 answers a delete of a missing key as done.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: checkKey(key) }));
   }
 
   /** Closes the client's connections. */

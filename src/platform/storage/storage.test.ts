@@ -38,6 +38,14 @@ function contract(name: string, storage: () => FileStorage) {
       assert.equal(replaced?.contentType, 'image/png');
     });
 
+    it('forgets a deleted file, and deletes a missing one without complaint', async () => {
+      await storage().put('labels/3/kept', PNG_BYTES, 'image/png');
+      await storage().delete('labels/3/kept');
+      assert.equal(await storage().get('labels/3/kept'), null);
+      await storage().delete('labels/3/kept');
+      await storage().delete('labels/3/never');
+    });
+
     it('refuses keys that could leave its place', async () => {
       for (const key of ['../escape', 'a/../../b', '/absolute', 'a//b', 'a/./b', '', 'a\\b', 'sp ace']) {
         await assert.rejects(storage().put(key, PNG_BYTES, 'image/png'), /Bad storage key/, key);

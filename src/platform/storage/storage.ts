@@ -13,6 +13,8 @@ export interface FileStorage {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The file under the key; null when there is none. */
   get(key: string): Promise<StoredFile | null>;
+  /** Forgets the file under the key; nothing happens when there is none. */
+  delete(key: string): Promise<void>;
 }
 
 /** Where files go: a directory, or an S3-compatible bucket. */

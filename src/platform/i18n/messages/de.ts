@@ -223,6 +223,8 @@ export const de: ErrorMessages = {
   TRANSFER_REFUSED: 'Die Umbuchung hat nichts bewegt: {count} Paket(e) können nicht umgebucht werden.',
   TRANSFER_NOT_REVERSIBLE:
     'Umbuchung {id} kann nicht rückgängig gemacht werden: sie wurde es schon, oder Pakete haben sich seitdem bewegt.',
+  LABEL_IMAGES_NOT_KEPT:
+    'Dieses Unternehmen bewahrt keine Etikettenbilder auf: Senden Sie den Auftrag ohne Bild oder setzen Sie zuerst keep_label_images_days.',
   SMS_MARKETING_DISABLED: 'SMS-Marketing ist für dieses Unternehmen nicht eingeschaltet.',
   SMS_SUBSCRIBER_NOT_FOUND: 'Kein SMS-Abonnent mit dieser ID im Unternehmen.',
   SMS_LINK_INVALID: 'Dieser Bestätigungslink ist ungültig.',

@@ -205,6 +205,8 @@ export const en: ErrorMessages = {
   TRANSFER_REFUSED: 'The transfer moved nothing: {count} package(s) cannot move.',
   TRANSFER_NOT_REVERSIBLE:
     'Transfer {id} cannot be rolled back: it was already, or some of its packages have moved since.',
+  LABEL_IMAGES_NOT_KEPT:
+    'This business keeps no label images: send the order without the image, or set keep_label_images_days first.',
   SMS_MARKETING_DISABLED: 'SMS marketing is not turned on for this business.',
   SMS_SUBSCRIBER_NOT_FOUND: 'No SMS subscriber with this id in the business.',
   SMS_LINK_INVALID: 'This confirmation link is not valid.',

@@ -214,6 +214,8 @@ export const es: ErrorMessages = {
   TRANSFER_REFUSED: 'El traslado no movió nada: {count} paquete(s) no se pueden mover.',
   TRANSFER_NOT_REVERSIBLE:
     'El traslado {id} no se puede revertir: ya se revirtió, o algunos de sus paquetes se han movido desde entonces.',
+  LABEL_IMAGES_NOT_KEPT:
+    'Esta empresa no conserva imágenes de etiquetas: envíe el pedido sin la imagen o configure antes keep_label_images_days.',
   SMS_MARKETING_DISABLED: 'El marketing por SMS no está activado para esta empresa.',
   SMS_SUBSCRIBER_NOT_FOUND: 'No hay ningún suscriptor de SMS con este id en la empresa.',
   SMS_LINK_INVALID: 'Este enlace de confirmación no es válido.',

@@ -225,6 +225,8 @@ export const fr: ErrorMessages = {
   TRANSFER_REFUSED: "Le transfert n'a rien déplacé : {count} colis ne peuvent pas être déplacés.",
   TRANSFER_NOT_REVERSIBLE:
     "Le transfert {id} ne peut pas être annulé : il l'a déjà été, ou certains de ses colis ont bougé depuis.",
+  LABEL_IMAGES_NOT_KEPT:
+    'Cette entreprise ne conserve pas les images d’étiquettes : envoyez la commande sans l’image, ou réglez d’abord keep_label_images_days.',
   SMS_MARKETING_DISABLED: "Le marketing par SMS n'est pas activé pour cette entreprise.",
   SMS_SUBSCRIBER_NOT_FOUND: "Aucun abonné SMS avec cet identifiant dans l'entreprise.",
   SMS_LINK_INVALID: "Ce lien de confirmation n'est pas valide.",

@@ -180,6 +180,7 @@ export const zhHans: ErrorMessages = {
   ROUTE_ALREADY_DISPATCHED: '线路 {route} 已发车：不能再装载。',
   TRANSFER_REFUSED: '调拨未移动任何包裹：{count} 个包裹无法移动。',
   TRANSFER_NOT_REVERSIBLE: '调拨 {id} 无法回滚：已回滚过，或其部分包裹此后已移动。',
+  LABEL_IMAGES_NOT_KEPT: '此企业不保留标签图片：请不带图片发送订单，或先设置 keep_label_images_days。',
   SMS_MARKETING_DISABLED: '此企业未开启短信营销。',
   SMS_SUBSCRIBER_NOT_FOUND: '企业中没有此 ID 的短信订阅者。',
   SMS_LINK_INVALID: '此确认链接无效。',

@@ -180,6 +180,7 @@ export const zhHant: ErrorMessages = {
   ROUTE_ALREADY_DISPATCHED: '路線 {route} 已發車：不能再裝載。',
   TRANSFER_REFUSED: '調撥未移動任何包裹：{count} 個包裹無法移動。',
   TRANSFER_NOT_REVERSIBLE: '調撥 {id} 無法回滾：已回滾過，或其部分包裹此後已移動。',
+  LABEL_IMAGES_NOT_KEPT: '此企業不保留標籤圖片：請不帶圖片傳送訂單，或先設定 keep_label_images_days。',
   SMS_MARKETING_DISABLED: '此企業未開啟簡訊行銷。',
   SMS_SUBSCRIBER_NOT_FOUND: '企業中沒有此 ID 的簡訊訂閱者。',
   SMS_LINK_INVALID: '此確認連結無效。',
