@@ -18,11 +18,16 @@ export interface TrackingFormat {
   /**
    * Positions where the format wants a digit that the check digit covers, so a letter the
    * recogniser put there (O for 0) may be repaired; the check digit's own position is never one.
-   * Empty when the check is too weak to trust a repair.
+   * Only positions where every change of digit changes the check: none when the check is too weak.
    */
-  repairable(length: number): number[];
+  repairable(number: string): number[];
   /** Only found in free text when the text also names the carrier (a short all-digit shape is too common). */
   needsCarrierWord: boolean;
+  /**
+   * Only read from a barcode, whose symbology check guards the digits the number's own check
+   * leaves out: printed and misread, one of those digits would make another format's number.
+   */
+  barcodeOnly?: boolean;
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
@@ -53,7 +58,9 @@ export const FORMATS: TrackingFormat[] = [
     carrier: () => 'ups',
     valid: (n) => upsCheck(n.slice(2, 17)) === n[17],
     stored: itself,
-    repairable: () => range(8, 17),
+    // The check doubles every second character, where a digit off by 5 goes unseen (Z for a 7
+    // would be "repaired" to a wrong 2): only the undoubled digits are repaired.
+    repairable: () => range(8, 17).filter((position) => position % 2 === 0),
     needsCarrierWord: false,
   },
   {
@@ -63,7 +70,8 @@ export const FORMATS: TrackingFormat[] = [
     carrier: (n) => S10_COUNTRY_CARRIERS[n.slice(11)] ?? 'postal_operator',
     valid: (n) => s10Check(n.slice(2, 10)) === n[10],
     stored: itself,
-    repairable: () => range(2, 10),
+    // Check 5 stands for two remainders (0 and 6), so one digit change can keep it.
+    repairable: (n) => (n[10] === '5' ? [] : range(2, 10)),
     needsCarrierWord: false,
   },
   {
@@ -72,7 +80,8 @@ export const FORMATS: TrackingFormat[] = [
     carrier: () => 'fedex',
     valid: (n) => fedexExpressCheck(n.slice(0, 11)) === n[11],
     stored: itself,
-    repairable: () => range(0, 11),
+    // Check 0 stands for two remainders (0 and 10), so one digit change can keep it.
+    repairable: (n) => (n[11] === '0' ? [] : range(0, 11)),
     needsCarrierWord: true,
   },
   {
@@ -86,15 +95,16 @@ export const FORMATS: TrackingFormat[] = [
   },
   {
     // FedEx Ground "96" barcode: 96, 2-digit SCNC, 3-digit service, then the 15-digit Ground
-    // number, whose check digit covers only those 15; the 15 are what is stored, so a misread in
-    // the uncovered prefix changes nothing kept.
+    // number, whose check digit covers only those 15 (the 15 are what is stored). Read as text, a
+    // USPS 9x number with its second digit misread as 6 would pass one time in ten.
     format: 'fedex_ground',
     pattern: /^96\d{20}$/,
     carrier: () => 'fedex',
     valid: (n) => endsWithGs1Check(n.slice(7)),
     stored: (n) => n.slice(7),
-    repairable: () => range(7, 21),
+    repairable: () => [],
     needsCarrierWord: false,
+    barcodeOnly: true,
   },
   {
     // FedEx 34-digit barcode payload: the 12-digit Express number is the last 12.
@@ -112,7 +122,7 @@ export const FORMATS: TrackingFormat[] = [
     carrier: () => 'usps',
     valid: endsWithGs1Check,
     stored: itself,
-    repairable: (length) => range(2, length - 1),
+    repairable: (n) => range(2, n.length - 1),
     needsCarrierWord: false,
   },
   {

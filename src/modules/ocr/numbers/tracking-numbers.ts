@@ -30,9 +30,10 @@ const matchOf = (format: TrackingFormat, n: string): TrackingMatch => {
   return { number, carrier: format.carrier(n), format: format.format };
 };
 
-function recognise(n: string, carriersNamed: Set<string> | null): TrackingMatch | null {
+function recognise(n: string, carriersNamed: Set<string> | null, fromBarcode = false): TrackingMatch | null {
   if (!/^[0-9A-Z]+$/.test(n)) return null;
   for (const format of FORMATS) {
+    if (format.barcodeOnly && !fromBarcode) continue;
     if (!format.pattern.test(n) || !format.valid(n)) continue;
     const match = matchOf(format, n);
     if (carriersNamed && format.needsCarrierWord && !carriersNamed.has(match.carrier)) return null;
@@ -53,7 +54,8 @@ export function recogniseTrackingNumber(text: string): TrackingMatch | null {
 function repaired(n: string, carriersNamed: Set<string>): TrackingMatch | null {
   const found = new Map<string, TrackingMatch>();
   for (const format of FORMATS) {
-    const positions = format.repairable(n.length);
+    if (format.barcodeOnly) continue;
+    const positions = format.repairable(n);
     if (positions.length === 0) continue;
     const chars = [...n];
     let repairs = 0;
@@ -95,49 +97,60 @@ interface Span {
   start: number;
   end: number;
   length: number;
+  repaired: boolean;
   match: TrackingMatch;
 }
 
-/** Non-overlapping spans, longest first (a real long number beats a short one made of its groups). */
+/**
+ * Non-overlapping spans, longest first (a real long number beats a short one made of some of its
+ * groups), a number read as printed before a repaired one of the same length.
+ */
 function pickSpans(spans: Span[]): Span[] {
   const chosen: Span[] = [];
-  const byLength = [...spans].sort((a, b) => b.length - a.length || a.start - b.start);
-  for (const span of byLength) {
+  const order = [...spans].sort(
+    (a, b) => b.length - a.length || Number(a.repaired) - Number(b.repaired) || a.start - b.start,
+  );
+  for (const span of order) {
     if (chosen.every((c) => span.end <= c.start || span.start >= c.end)) chosen.push(span);
   }
   return chosen;
 }
 
+/** Printed groups of one number are apart by one space or dash at most. */
+const JOINABLE_GAP = /^[ -]?$/;
+
 function numbersInLine(line: string, carriersNamed: Set<string>): TrackingMatch[] {
-  const tokens = [...line.matchAll(/[A-Za-z0-9]+/g)].map((m) => m[0]);
-  const candidates: { start: number; end: number; text: string }[] = [];
+  const tokens = [...line.matchAll(/[A-Za-z0-9]+/g)].map((m) => ({ text: m[0].toUpperCase(), at: m.index }));
+  const joined = (i: number) =>
+    JOINABLE_GAP.test(line.slice(tokens[i]!.at + tokens[i]!.text.length, tokens[i + 1]!.at));
+  // A span whose neighbouring group holds digits is part of a longer number (perhaps misread): not a number itself.
+  const bounded = (start: number, end: number) =>
+    (start === 0 || !joined(start - 1) || !/\d/.test(tokens[start - 1]!.text)) &&
+    (end === tokens.length || !joined(end - 1) || !/\d/.test(tokens[end]!.text));
+  const spans: Span[] = [];
   for (let start = 0; start < tokens.length; start += 1) {
     let text = '';
     for (let end = start + 1; end <= Math.min(tokens.length, start + MAX_GROUPS); end += 1) {
-      text += tokens[end - 1]!.toUpperCase();
+      if (end > start + 1 && !joined(end - 2)) break;
+      text += tokens[end - 1]!.text;
       if (text.length > MAX_LENGTH) break;
-      candidates.push({ start, end, text });
+      if (!bounded(start, end)) continue;
+      const exact = recognise(text, carriersNamed);
+      const match = exact ?? repaired(text, carriersNamed);
+      if (match) spans.push({ start, end, length: text.length, repaired: !exact, match });
     }
   }
-  const exact: Span[] = [];
-  for (const c of candidates) {
-    const match = recognise(c.text, carriersNamed);
-    if (match) exact.push({ start: c.start, end: c.end, length: c.text.length, match });
-  }
-  const chosen = pickSpans(exact);
-  const free = (c: { start: number; end: number }) =>
-    chosen.every((s) => c.end <= s.start || c.start >= s.end);
-  const repairs: Span[] = [];
-  for (const c of candidates) {
-    if (!free(c)) continue;
-    const match = repaired(c.text, carriersNamed);
-    if (match) repairs.push({ start: c.start, end: c.end, length: c.text.length, match });
-  }
   // Two repairs over the same printed groups that disagree: neither is trusted.
-  const agreed = repairs.filter((r) =>
-    repairs.every((o) => o.end <= r.start || o.start >= r.end || o.match.number === r.match.number),
+  const trusted = spans.filter(
+    (r) =>
+      !r.repaired ||
+      spans.every(
+        (o) => !o.repaired || o.end <= r.start || o.start >= r.end || o.match.number === r.match.number,
+      ),
   );
-  return [...chosen, ...pickSpans(agreed)].sort((a, b) => a.start - b.start).map((s) => s.match);
+  return pickSpans(trusted)
+    .sort((a, b) => a.start - b.start)
+    .map((s) => s.match);
 }
 
 /**
@@ -185,8 +198,9 @@ function safeDecode(part: string): string {
   }
 }
 
+/** A barcode's field: its symbology's own check guards every digit, so payload-only forms are read too. */
 const recogniseOrNone = (text: string): TrackingMatch[] => {
-  const match = recogniseTrackingNumber(text);
+  const match = recognise(normalise(text), null, true);
   return match ? [match] : [];
 };
 
