@@ -178,7 +178,7 @@ const fieldsOf = (payload: string): string[] =>
 /** Symbologies that hold only a product number, never a tracking number. */
 const PRODUCT_SYMBOLOGIES = new Set(['EAN-8', 'EAN-13', 'UPC-A', 'UPC-E', 'EAN8', 'EAN13', 'UPCA', 'UPCE']);
 
-/** Numbers in a tracking link: its query values and path segments. */
+/** Numbers in a tracking link: its query values, path segments and fragment (single-page trackers). */
 function numbersInUrl(text: string): TrackingMatch[] {
   let url: URL;
   try {
@@ -186,7 +186,8 @@ function numbersInUrl(text: string): TrackingMatch[] {
   } catch {
     return [];
   }
-  const parts = [...url.searchParams.values(), ...url.pathname.split('/').map(safeDecode)];
+  const segments = `${url.pathname}/${url.hash.slice(1)}`.split(/[/?&=]/).map(safeDecode);
+  const parts = [...url.searchParams.values(), ...segments];
   return parts.flatMap((part) => part.split(/[,;]/)).flatMap((part) => recogniseOrNone(part));
 }
 
