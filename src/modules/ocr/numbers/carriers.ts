@@ -12,7 +12,7 @@ export const CARRIERS: Record<string, { name: string; keywords: string[] }> = {
     name: 'USPS',
     keywords: ['USPS', 'United States Postal Service', 'U.S. Postal Service', 'Priority Mail'],
   },
-  dhl_express: { name: 'DHL Express', keywords: ['DHL', 'DHL Express', 'Waybill'] },
+  dhl_express: { name: 'DHL Express', keywords: ['DHL', 'DHL Express', 'DHL Paket'] },
   canada_post: {
     name: 'Canada Post',
     keywords: ['Canada Post', 'Postes Canada', 'Xpresspost', 'Expedited Parcel'],

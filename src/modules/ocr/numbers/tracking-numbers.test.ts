@@ -235,10 +235,10 @@ describe('free text', () => {
 
   test('short all-digit shapes count only when the text names their carrier', () => {
     assert.deepEqual(findTrackingNumbers('Order 7905 3531 2317 shipped'), []);
-    assert.deepEqual(findTrackingNumbers('Waybill 3318810025'), [
+    assert.deepEqual(findTrackingNumbers('DHL Express WAYBILL 3318810025'), [
       { number: '3318810025', carrier: 'dhl_express', format: 'dhl_express' },
     ]);
-    assert.deepEqual(findTrackingNumbers('Call 3318810025'), []);
+    assert.deepEqual(findTrackingNumbers('Air waybill 3318810025'), []);
   });
 
   test('a number does not run across lines', () => {
