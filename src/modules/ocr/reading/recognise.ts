@@ -54,7 +54,7 @@ function theRecogniser(): Promise<TesseractWorker> {
 export async function recognise(raster: Raster): Promise<Recognised> {
   const barcodes = await decodeBarcodes(raster);
   const angle = skewOf(barcodes);
-  const lines = await readText(raster, angle);
+  const lines = await readText(withoutSymbols(raster, barcodes), angle);
   return { barcodes: barcodes.map(({ format, text, region }) => ({ format, text, region })), lines };
 }
 
@@ -124,6 +124,32 @@ function skewOf(barcodes: Array<{ format: string; orientation: number; position:
 }
 type Position = Record<'topLeft' | 'topRight' | 'bottomRight' | 'bottomLeft', { x: number; y: number }>;
 const SQUARE_SYMBOLS = new Set(['QRCode', 'MicroQRCode', 'DataMatrix', 'Aztec', 'MaxiCode', 'rMQRCode']);
+
+/**
+ * The image with its two-dimensional symbols painted white: read as text they are only noise,
+ * and time. Linear barcodes stay: ZXing's outline of them is a band of the bars, not all of them.
+ */
+function withoutSymbols(raster: Raster, barcodes: Array<{ format: string; position: Position }>): Raster {
+  const symbols = barcodes.filter((barcode) => SQUARE_SYMBOLS.has(barcode.format) || barcode.format === 'PDF417');
+  if (symbols.length === 0) return raster;
+  const data = Buffer.from(raster.data);
+  for (const { position } of symbols) {
+    const corners = [position.topLeft, position.topRight, position.bottomRight, position.bottomLeft];
+    const inside = (x: number, y: number) =>
+      corners.every((a, i) => {
+        const b = corners[(i + 1) % 4]!;
+        return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) >= 0;
+      });
+    const xs = corners.map((corner) => corner.x);
+    const ys = corners.map((corner) => corner.y);
+    for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(raster.height - 1, Math.max(...ys)); y++) {
+      for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(raster.width - 1, Math.max(...xs)); x++) {
+        if (inside(x, y)) data.fill(255, (y * raster.width + x) * 4, (y * raster.width + x) * 4 + 3);
+      }
+    }
+  }
+  return { ...raster, data };
+}
 
 /** The text is read at about 300 dpi for a 4 × 6 in label: smaller images are enlarged, huge ones reduced. */
 const READ_WIDTH = { min: 1200, max: 2000 };
