@@ -3,6 +3,7 @@
  * barcodes and text, and gives them meaning. Each thread keeps its recogniser between labels.
  */
 import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
 import { readLabelPixels } from './modules/ocr/index.ts';
 import { AppError } from './platform/errors.ts';
 import type { WorkerAnswer } from './platform/workers.ts';

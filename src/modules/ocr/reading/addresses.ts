@@ -10,7 +10,7 @@ import type { Found, LabelAddress, Region } from './types.ts';
 const RECIPIENT_HEADING =
   /^(?:ship\s*to|deliver\s*to|delivery\s*address|to|recipient|consignee|destinataire|empf(?:ä|a)nger|destinatario|a)(?![\p{L}\p{N}])\s*[:.]?\s*/iu;
 const SENDER_HEADING =
-  /^(?:from|sender|shipper|ship\s*from|return\s*(?:address|to)|exp(?:é|e)diteur|absender|remitente|mittente|de)(?![\p{L}\p{N}])\s*[:.]?\s*/iu;
+  /^(?:from|origin|sender|shipper|ship\s*from|return\s*(?:address|to)|exp(?:é|e)diteur|absender|remitente|mittente|de)(?![\p{L}\p{N}])\s*[:.]?\s*/iu;
 
 /** Words that end an address block: the next part of the label has begun. */
 const NOT_ADDRESS =
@@ -241,14 +241,17 @@ function readPlace(
   // as most of Europe writes them, the country left unknown.
   const code = findPostalCode(country, body) ?? (country ? null : findPostalCode('DE', body));
   if (!code) return null;
-  const city = cleanCity(body.slice(0, code.start) + body.slice(code.end));
   const named = country ?? (code.country === 'DE' ? null : code.country);
+  const city = cleanCity(body.slice(0, code.start) + body.slice(code.end), named);
   return { postalCode: code.code, city: city || null, country: named };
 }
 
-function cleanCity(text: string): string {
-  return text
-    .replace(/\b(?:CEDEX)\b.*$/i, '')
+/** Australian states and territories, printed between the town and the postcode. */
+const AU_STATE = /\s+(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\s*$/i;
+
+function cleanCity(text: string, country?: string | null): string {
+  const town = text.replace(/\b(?:CEDEX)\b.*$/i, '').replace(/[\s,]+$/, '');
+  return (country === 'AU' ? town.replace(AU_STATE, '') : town)
     .replace(/^[\s,\-–]+|[\s,\-–]+$/g, '')
     .replace(/\s{2,}/g, ' ');
 }

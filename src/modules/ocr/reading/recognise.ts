@@ -130,7 +130,9 @@ const SQUARE_SYMBOLS = new Set(['QRCode', 'MicroQRCode', 'DataMatrix', 'Aztec', 
  * and time. Linear barcodes stay: ZXing's outline of them is a band of the bars, not all of them.
  */
 function withoutSymbols(raster: Raster, barcodes: Array<{ format: string; position: Position }>): Raster {
-  const symbols = barcodes.filter((barcode) => SQUARE_SYMBOLS.has(barcode.format) || barcode.format === 'PDF417');
+  const symbols = barcodes.filter(
+    (barcode) => SQUARE_SYMBOLS.has(barcode.format) || barcode.format === 'PDF417',
+  );
   if (symbols.length === 0) return raster;
   const data = Buffer.from(raster.data);
   for (const { position } of symbols) {
@@ -142,8 +144,16 @@ function withoutSymbols(raster: Raster, barcodes: Array<{ format: string; positi
       });
     const xs = corners.map((corner) => corner.x);
     const ys = corners.map((corner) => corner.y);
-    for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(raster.height - 1, Math.max(...ys)); y++) {
-      for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(raster.width - 1, Math.max(...xs)); x++) {
+    for (
+      let y = Math.max(0, Math.floor(Math.min(...ys)));
+      y <= Math.min(raster.height - 1, Math.max(...ys));
+      y++
+    ) {
+      for (
+        let x = Math.max(0, Math.floor(Math.min(...xs)));
+        x <= Math.min(raster.width - 1, Math.max(...xs));
+        x++
+      ) {
         if (inside(x, y)) data.fill(255, (y * raster.width + x) * 4, (y * raster.width + x) * 4 + 3);
       }
     }
