@@ -285,6 +285,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // Reading labels runs on threads of its own; one reader for the whole service, so its queue bounds it.
   const labelReader = new LabelReader({
     threads: config.labelReader.threads,
+    // The service's own labels link their QR code here: a number in such a link is one of ours.
+    ownTrackingUrl: `${config.publicBaseUrl}/track`,
     ...(config.labelReader.queueLimit !== undefined ? { queueLimit: config.labelReader.queueLimit } : {}),
   });
   return {

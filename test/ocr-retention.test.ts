@@ -102,12 +102,18 @@ describe('label images: never kept unless the business asks, then removed at the
   });
 
   it('keeps an image with its order for the days chosen, then removes it', async () => {
-    const mislabelled = await createFromLabel('KEEP-GIF', {
+    const mislabelled = await createFromLabel('KEEP-JPEG', {
       label_image_base64: png.toString('base64'),
       label_image_content_type: 'image/jpeg',
     });
-    assert.equal(mislabelled.status, 415, JSON.stringify(mislabelled.body));
-    assert.equal(mislabelled.body.error_code, 'UNSUPPORTED_LABEL_TYPE');
+    assert.equal(mislabelled.status, 422, JSON.stringify(mislabelled.body));
+    assert.equal(mislabelled.body.error_code, 'LABEL_NOT_READABLE');
+    const gif = await createFromLabel('KEEP-GIF', {
+      label_image_base64: png.toString('base64'),
+      label_image_content_type: 'image/gif',
+    });
+    assert.equal(gif.status, 415, JSON.stringify(gif.body));
+    assert.equal(gif.body.error_code, 'UNSUPPORTED_LABEL_TYPE');
 
     const created = await createFromLabel('KEEP-2', {
       label_image_base64: png.toString('base64'),

@@ -6,6 +6,7 @@ import { boardChecks } from './support/tenancy-board.ts';
 import { consolidationChecks } from './support/tenancy-consolidation.ts';
 import { fleetChecks } from './support/tenancy-fleets.ts';
 import { lockerChecks } from './support/tenancy-lockers.ts';
+import { ocrChecks } from './support/tenancy-ocr.ts';
 import { orderChecks } from './support/tenancy-orders.ts';
 import { packingChecks } from './support/tenancy-packing.ts';
 import { placeChecks } from './support/tenancy-places.ts';
@@ -46,6 +47,7 @@ describe('tenant isolation', () => {
     ...smsSubscriberChecks,
     ...smsReportChecks,
     ...smsCampaignChecks,
+    ...ocrChecks,
   };
 
   before(async () => {

@@ -56,9 +56,14 @@ export class LabelImages {
     const businessId = businessOf(ctx);
     const days = (await repo.settingsOf(ctx.db, businessId))?.keep_label_images_days ?? 0;
     if (days === 0) throw new AppError('LABEL_IMAGES_NOT_KEPT');
+    // As the reader refuses them: a type it does not read, or bytes that are not of the type said.
     const signature = SIGNATURES[contentType];
-    if (!signature || !bytes.subarray(0, signature.bytes.length).equals(signature.bytes)) {
-      throw new AppError('UNSUPPORTED_LABEL_TYPE');
+    if (!signature) throw new AppError('UNSUPPORTED_LABEL_TYPE');
+    if (!bytes.subarray(0, signature.bytes.length).equals(signature.bytes)) {
+      throw new AppError('LABEL_NOT_READABLE', {
+        params: { type: contentType },
+        details: { type: contentType },
+      });
     }
     const key = `labels/${businessId}/${randomBytes(16).toString('hex')}.${signature.extension}`;
     await ctx.outside.perform(

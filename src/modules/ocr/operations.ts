@@ -205,6 +205,7 @@ export function ocrOperations(ocr: OcrService, orders: OrdersService): Operation
         'CONCURRENT_UPDATE',
         'LABEL_IMAGES_NOT_KEPT',
         'UNSUPPORTED_LABEL_TYPE',
+        'LABEL_NOT_READABLE',
         'PAYLOAD_TOO_LARGE',
       ],
       rest: { method: 'POST', path: '/v1/labels/orders' },

@@ -1,0 +1,4 @@
+import { isolationSuite } from './support/tenancy.ts';
+import { ocrChecks } from './support/tenancy-ocr.ts';
+
+isolationSuite('label reading', ocrChecks);
