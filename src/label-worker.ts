@@ -8,6 +8,10 @@ import { readLabelPixels } from './modules/ocr/index.ts';
 import { AppError } from './platform/errors.ts';
 import type { WorkerAnswer } from './platform/workers.ts';
 
+// One image operation at a time: the recogniser has its own thread, and the service's main
+// thread keeps a core for requests.
+sharp.concurrency(1);
+
 parentPort!.on(
   'message',
   async (task: { kind: string; input: { bytes: Uint8Array; type: string; ownTrackingUrl?: string } }) => {
