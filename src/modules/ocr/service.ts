@@ -99,9 +99,7 @@ export class OcrService {
     if (numbers.length === 0) return [];
     const businessId = businessOf(ctx);
     const caller = callerOf(ctx);
-    const packages = (await this.orders.queries.packagesByTrackingNumber(ctx.db, numbers)).filter(
-      (pkg) => pkg.business_id === businessId,
-    );
+    const packages = await this.orders.queries.businessPackagesByTrackingNumber(ctx.db, businessId, numbers);
     const recorded = await repo.labelOrdersByTrackingNumbers(ctx.db, businessId, numbers);
     const orderIds = [...new Set([...packages.map((p) => p.order_id), ...recorded.map((r) => r.order_id)])];
     const views = new Map(

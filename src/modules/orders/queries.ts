@@ -53,6 +53,11 @@ export class OrderQueries {
     return repo.packagesByTrackingNumber(db, trackingNumbers);
   }
 
+  /** The packages of one business behind these tracking numbers (a label read by its staff). */
+  async businessPackagesByTrackingNumber(db: Queryable, businessId: number, trackingNumbers: string[]) {
+    return repo.packagesByTrackingNumber(db, trackingNumbers, businessId);
+  }
+
   /**
    * The business's open orders (not delivered, returned or cancelled) that need a skill: how many,
    * and the first `limit` ids. What a skill still in use is refused removal for.

@@ -378,13 +378,18 @@ export function packagesOf(
 }
 
 /** Across businesses, on purpose: a tracking number is unique in the whole service. */
-export function packagesByTrackingNumber(db: Queryable<OrdersTables>, trackingNumbers: string[]) {
+export function packagesByTrackingNumber(
+  db: Queryable<OrdersTables>,
+  trackingNumbers: string[],
+  businessId?: number,
+) {
   if (trackingNumbers.length === 0) return Promise.resolve([]);
-  return db
+  let query = db
     .selectFrom('packages')
     .select(['id', 'business_id', 'order_id', 'tracking_number'])
-    .where('tracking_number', 'in', trackingNumbers)
-    .execute();
+    .where('tracking_number', 'in', trackingNumbers);
+  if (businessId !== undefined) query = query.where('business_id', '=', businessId);
+  return query.execute();
 }
 
 /** Changes an order's row; with `events`, appends them to its audit trail in the same statement. */
