@@ -110,3 +110,8 @@ describe('GS1 application identifiers', () => {
     assert.deepEqual(Object.fromEntries(parseGs1(`]C1420${'75001'}${GS}05999`)), { '420': '75001' });
   });
 });
+
+test('GS1 elements run together are no number: a GTIN and a count are not a USPS number', () => {
+  assert.deepEqual(trackingNumbersFromBarcode('GS1-128', '(02)10614141098252(37)33'), []);
+  assert.deepEqual(trackingNumbersFromBarcode('GS1-128', ']C1021061414109825237\u001d33'), []);
+});

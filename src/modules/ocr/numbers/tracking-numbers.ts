@@ -229,13 +229,15 @@ export function trackingNumbersFromBarcode(format: string, text: string): Tracki
   if (/^https?:\/\//i.test(payload)) {
     found.push(...numbersInUrl(payload));
   } else {
-    found.push(...recogniseOrNone(payload.replaceAll(GROUP_SEPARATOR, '')));
+    // GS1 data is read by its application identifiers only: its elements run together would make
+    // a number of digits that are no number ("(02)…(37)33" is no USPS number).
+    const gs1 = !payload.startsWith('[)>') && looksLikeGs1(text.trim());
+    if (gs1) found.push(...numbersInGs1(text.trim()));
+    else found.push(...recogniseOrNone(payload.replaceAll(GROUP_SEPARATOR, '')));
     if (payload.startsWith('[)>')) {
       for (const field of fieldsOf(payload)) found.push(...recogniseOrNone(field));
-    } else if (looksLikeGs1(text.trim())) {
-      found.push(...numbersInGs1(text.trim()));
     }
-    if (found.length === 0) found.push(...findTrackingNumbers(fieldsOf(payload).join('\n')));
+    if (found.length === 0 && !gs1) found.push(...findTrackingNumbers(fieldsOf(payload).join('\n')));
   }
   const unique = new Map<string, TrackingMatch>();
   for (const match of found) if (!unique.has(match.number)) unique.set(match.number, match);

@@ -8,13 +8,13 @@ import type { Found, LabelAddress, Region } from './types.ts';
  * the postal code and city (and a country line after it).
  */
 const RECIPIENT_HEADING =
-  /^(?:ship\s*to|deliver\s*to|delivery\s*address|to|recipient|consignee|destinataire|empf(?:ä|a)nger|destinatario|a)(?![\p{L}\p{N}])\s*[:.]?\s*/iu;
+  /^(?:ship\s*to|deliver\s*to|delivery\s*address|to\s*[/|iIl1]{1,2}\s*[aà]|to|recipient|consignee|destinataire|empf(?:ä|a)nger|destinatario|[aà])(?![\p{L}\p{N}])\s*[:.]?\s*/iu;
 const SENDER_HEADING =
-  /^(?:from|origin|sender|shipper|ship\s*from|return\s*(?:address|to)|exp(?:é|e)diteur|absender|remitente|mittente|de)(?![\p{L}\p{N}])\s*[:.]?\s*/iu;
+  /^(?:from\s*[/|]\s*de|from|origin|sender|shipper|ship\s*from|return\s*(?:address|to)|exp(?:é|e)diteur|absender|remitente|mittente|de)(?![\p{L}\p{N}])\s*[:.]?\s*/iu;
 
 /** Words that end an address block: the next part of the label has begun. */
 const NOT_ADDRESS =
-  /\b(?:weight|poids|gewicht|peso|wt|ref(?:erence)?|order|tracking|dims?|dimensions|package|pkg|date|service|sscc|carrier|track|pieces?|colis)\b/i;
+  /\b(?:weight|poids|gewicht|peso|wt|wgt|actwgt|ref(?:erence)?|order|tracking|dims?|dimensions|package|pkg|date|service|sscc|carrier|track|pieces?|colis)\b/i;
 
 const COUNTRY_NAMES: Record<string, string> = {
   US: 'UNITED STATES|USA|U\\.S\\.A\\.|ETATS-UNIS',
@@ -46,7 +46,8 @@ const US_STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 const CA_PROVINCES = 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT';
 const US_PLACE = new RegExp(`^(.*?)[,\\s]+(${US_STATES})\\s+(\\d{5}(?:-\\d{4})?)\\b`);
-const CA_PLACE = new RegExp(`^(.*?)[,\\s]+(${CA_PROVINCES})\\s+([A-Z]\\d[A-Z]\\s?\\d[A-Z]\\d)\\b`, 'i');
+// A Canadian code alternates letters and digits; an O where a digit stands is a misread zero.
+const CA_PLACE = new RegExp(`^(.*?)[,\\s]+(${CA_PROVINCES})\\s+([A-Z][\\dO][A-Z]\\s?[\\dO][A-Z][\\dO])\\b`, 'i');
 
 export type AddressRole = 'recipient' | 'sender';
 
@@ -64,9 +65,11 @@ export function findAddresses(lines: TextLine[]): Record<AddressRole, Found<Labe
         : null;
     if (!role || found[role]) continue;
     const heading = role === 'sender' ? SENDER_HEADING : RECIPIENT_HEADING;
-    const rest = text.replace(heading, '').trim();
-    // "TO" or "A" alone are words of other lines too: only as a whole line or with a colon.
-    if (/^(?:to|a|de)\b/i.test(text) && !/^(?:to|a|de)\s*[:.]/i.test(text) && rest) continue;
+    const rest = text.replace(heading, '').replace(/^[^\p{L}\p{N}]+$/u, '').trim();
+    // "TO" is a word of other lines too: a heading only alone or with a colon. "A" and "DE"
+    // (French, Spanish) are headings only with their colon.
+    if (/^(?:to|[aà]|de)(?![\p{L}\p{N}])/iu.test(text) && !/^(?:to|[aà]|de)\s*[:.]/iu.test(text) && rest) continue;
+    if (/^(?:[aà]|de)$/iu.test(text)) continue;
     const block = blockUnder(lines, index, rest, unit);
     const address = foundAddress(block);
     if (address) {
@@ -115,6 +118,9 @@ function unheaded(
         break;
       block.unshift(candidate);
     }
+    // The country line under the place line belongs to it.
+    const next = lines[index + 1];
+    if (next && !used.has(next) && countryOnly(next.text)) block.push(next);
     if (block.length < 2) continue;
     const size = block.reduce((sum, entry) => sum + entry.upright.height, 0) / block.length;
     blocks.push({ block, size, top: block[0]!.upright.y });
@@ -176,6 +182,8 @@ function blockUnder(
     if (NOT_ADDRESS.test(text) || /^[\W_]+$/.test(text)) break;
     block.push(line);
     lineHeights.push(line.upright.height);
+    // A line that is only a country is the last of an address.
+    if (countryOnly(text)) break;
     bottom = line.upright.y + line.upright.height;
   }
   return block;
@@ -235,7 +243,12 @@ function readPlace(
   }
   if (country === 'CA' || !country) {
     const ca = CA_PLACE.exec(body);
-    if (ca) return { postalCode: normalisePostalCode('CA', ca[3]!)!, city: cleanCity(ca[1]!), country: 'CA' };
+    if (ca) {
+      const characters = [...ca[3]!.toUpperCase().replace(/\s/g, '')];
+      const code = characters.map((character, at) => (at % 2 === 1 && character === 'O' ? '0' : character)).join('');
+      const postalCode = normalisePostalCode('CA', code);
+      if (postalCode) return { postalCode, city: cleanCity(ca[1]!), country: 'CA' };
+    }
   }
   // Without a country, a shape that names its own (British, Dutch, ...), else five bare digits
   // as most of Europe writes them, the country left unknown.
@@ -249,11 +262,20 @@ function readPlace(
 /** Australian states and territories, printed between the town and the postcode. */
 const AU_STATE = /\s+(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\s*$/i;
 
+/** Italian provinces, two letters after the town ("00153 ROMA RM"). */
+const IT_PROVINCE = /\s+[A-Z]{2}$/;
+
 function cleanCity(text: string, country?: string | null): string {
   const town = text.replace(/\b(?:CEDEX)\b.*$/i, '').replace(/[\s,]+$/, '');
-  return (country === 'AU' ? town.replace(AU_STATE, '') : town)
+  const withoutRegion = country === 'AU' ? town.replace(AU_STATE, '') : country === 'IT' ? town.replace(IT_PROVINCE, '') : town;
+  return withoutRegion
     .replace(/^[\s,\-–]+|[\s,\-–]+$/g, '')
     .replace(/\s{2,}/g, ' ');
+}
+
+function countryOnly(line: string): boolean {
+  const country = countryOf(line);
+  return country !== null && line.replace(TRAILING_COUNTRY, '').replace(/[\s,.]/g, '') === '';
 }
 
 function countryOf(line: string): string | null {

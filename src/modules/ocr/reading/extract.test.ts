@@ -51,7 +51,7 @@ test('a label of its own layout gives every field, the number from its barcode',
   assert.deepEqual(fields.weight?.value, { value: 2.35, unit: 'kg', grams: 2350 });
   assert.deepEqual(fields.dimensions?.value, { length: 30, width: 20, height: 15, unit: 'cm' });
   assert.equal(fields.references[0]?.value, 'ORD-10042');
-  assert.equal(fields.service_level?.value, 'GROUND');
+  assert.equal(fields.service_level?.value, 'UPS GROUND');
 });
 
 test('a printed number counts only when its check digit holds: one misread digit is left out', () => {

@@ -88,8 +88,9 @@ function wordIn(text: string, word: string): boolean {
 }
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** "Ref: X", "Reference No.1: X", "PO Number: X", "Your ref: X", "Référence : X", "Order # X". */
 const REFERENCE =
-  /\b(?:ref(?:erence)?|r[ée]f[ée]rence|order(?:\s*(?:no|number))?|po|invoice|commande|bestellung|pedido)\s*(?:#|no\.?|:)?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{2,30})/gi;
+  /\b(?:ref(?:erence)?|r[ée]f[ée]rence|order|po|invoice|commande|bestellung|pedido|customer\s*ref)\.?\s*(?:(?:no|number|num|nr)\.?\s*\d?|#)?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{2,30})/gi;
 
 function referencesOf(lines: TextLine[]): Found<string>[] {
   const found: Found<string>[] = [];
@@ -155,49 +156,21 @@ function dimensionsOf(lines: TextLine[]): Found<Dimensions> | null {
   return null;
 }
 
-/** Service names as carriers print them, longest first so "PRIORITY MAIL EXPRESS" wins over "PRIORITY". */
-const SERVICE_LEVELS = [
-  'PRIORITY MAIL EXPRESS',
-  'PRIORITY MAIL',
-  'GROUND ADVANTAGE',
-  'FIRST-CLASS',
-  'NEXT DAY AIR SAVER',
-  'NEXT DAY AIR',
-  '2ND DAY AIR',
-  '3 DAY SELECT',
-  'PRIORITY OVERNIGHT',
-  'STANDARD OVERNIGHT',
-  'FIRST OVERNIGHT',
-  'INTERNATIONAL PRIORITY',
-  'INTERNATIONAL ECONOMY',
-  'HOME DELIVERY',
-  'EXPRESS WORLDWIDE',
-  'EXPRESS 12:00',
-  'EXPRESS 9:00',
-  'DOMESTIC EXPRESS',
-  'EXPEDITED PARCEL',
-  'XPRESSPOST',
-  'REGULAR PARCEL',
-  'SPECIAL DELIVERY',
-  'TRACKED 24',
-  'TRACKED 48',
-  'DOMICILE SANS SIGNATURE',
-  'DOMICILE AVEC SIGNATURE',
-  'SAME DAY',
-  'NEXT DAY',
-  'OVERNIGHT',
-  'GROUND',
-  'EXPRESS',
-  'PRIORITY',
-  'ECONOMY',
-  'STANDARD',
-  'PALLET',
-];
+/**
+ * Words that name a service level in the carriers' own names for them. The service level is the
+ * short piece of print holding one, as printed ("UPS WORLDWIDE SAVER", "COLISSIMO POINT RETRAIT").
+ */
+const SERVICE_WORDS =
+  /\b(?:express|priority|ground|economy|standard|overnight|next\s*day|same\s*day|2nd\s*day|2\s*day|3\s*day|saver|tracked|signed|special\s*delivery|xpresspost|expedited|regular\s*parcel|domicile|retrait|relais|worldwide|first[-\s]class|select|pallet|home\s*delivery|advantage|premium|eco)\b/i;
 
 function serviceLevelOf(lines: TextLine[]): Found<string> | null {
-  for (const level of SERVICE_LEVELS) {
-    const line = lines.find((candidate) => wordIn(candidate.text.replace(/\s+/g, ' '), level));
-    if (line) return { value: level, confidence: line.confidence, region: line.region, source: 'text' };
-  }
-  return null;
+  const line = lines.find(
+    (candidate) =>
+      SERVICE_WORDS.test(candidate.text) &&
+      candidate.text.split(' ').length <= 6 &&
+      !/:/.test(candidate.text.replace(/\d{1,2}:\d{2}/, '')) &&
+      !/\d{4,}/.test(candidate.text),
+  );
+  if (!line) return null;
+  return { value: line.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''), confidence: line.confidence, region: line.region, source: 'text' };
 }

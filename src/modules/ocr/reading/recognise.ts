@@ -192,14 +192,40 @@ async function readText(raster: Raster, angle: number): Promise<TextLine[]> {
   for (const block of data.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
-        const text = line.text.replace(/\s+/g, ' ').trim();
-        const { x0, y0, x1, y1 } = line.bbox;
-        const upright = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-        if (text) lines.push({ text, confidence: line.confidence / 100, region: back(line.bbox), upright });
+        for (const words of columnsOf(line.words, line.bbox.y1 - line.bbox.y0)) {
+          const text = words.map((word) => word.text).join(' ').replace(/\s+/g, ' ').trim();
+          if (!text) continue;
+          const box = {
+            x0: Math.min(...words.map((word) => word.bbox.x0)),
+            y0: Math.min(...words.map((word) => word.bbox.y0)),
+            x1: Math.max(...words.map((word) => word.bbox.x1)),
+            y1: Math.max(...words.map((word) => word.bbox.y1)),
+          };
+          const confidence = words.reduce((sum, word) => sum + word.confidence, 0) / words.length / 100;
+          const upright = { x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0 };
+          lines.push({ text, confidence, region: back(box), upright });
+        }
       }
     }
   }
   return lines;
+}
+
+type Word = { text: string; confidence: number; bbox: { x0: number; y0: number; x1: number; y1: number } };
+
+/**
+ * A recognised line split where its words stand far apart: a label prints fields side by side
+ * ("Weight: 2 kg" left, "Package 1 of 2" right), and each is a line of its own.
+ */
+function columnsOf(words: Word[], lineHeight: number): Word[][] {
+  const columns: Word[][] = [];
+  for (const word of words) {
+    const current = columns.at(-1);
+    const previous = current?.at(-1);
+    if (current && previous && word.bbox.x0 - previous.bbox.x1 <= 2 * lineHeight) current.push(word);
+    else columns.push([word]);
+  }
+  return columns;
 }
 
 /** Maps a box of the prepared image (turned, then scaled) to the image as sent. */
