@@ -32,7 +32,7 @@ function builtAt() {
 }
 
 /** Entries built beside main.mjs: the threads the service starts (platform/workers.ts). */
-const WORKER_ENTRIES = ['solver-worker'];
+const WORKER_ENTRIES = ['solver-worker', 'label-worker'];
 
 if (builtAt() < newestSource()) {
   const { build } = await import('esbuild');

@@ -432,5 +432,45 @@ function buildProgram(io: CliIo): Command {
       say('Stopped.');
     });
 
+  program
+    .command('label')
+    .description('Shipping labels (docs/ocr.md)')
+    .command('read')
+    .description('Read shipping labels (PNG, JPEG or PDF files) and print what each says, as JSON lines')
+    .argument('<files...>', 'label images or PDFs')
+    .option('--text', 'add the recognised text to each answer')
+    .action(async (files: string[], options: { text?: boolean }) => {
+      const { readFile } = await import('node:fs/promises');
+      const { LabelReader, labelMediaTypeOfFile } = await import('./modules/ocr/index.ts');
+      const reader = new LabelReader({ queueLimit: files.length });
+      let failed = 0;
+      try {
+        // Read in turn, each answer as soon as it is ready: progress on stderr, answers on stdout.
+        for (const [index, file] of files.entries()) {
+          const started = performance.now();
+          try {
+            const reading = await reader.read(await readFile(file), labelMediaTypeOfFile(file));
+            const { text, ...answer } = reading;
+            process.stdout.write(
+              `${JSON.stringify({ file, ...answer, ...(options.text ? { text } : {}) })}\n`,
+            );
+            const seconds = ((performance.now() - started) / 1000).toFixed(1);
+            process.stderr.write(`[${index + 1}/${files.length}] ${file}: read in ${seconds} s\n`);
+          } catch (error) {
+            failed += 1;
+            const reason = isAppError(error)
+              ? error.code
+              : error instanceof Error
+                ? error.message
+                : String(error);
+            process.stderr.write(`[${index + 1}/${files.length}] ${file}: not read (${reason})\n`);
+          }
+        }
+      } finally {
+        await reader.close();
+      }
+      if (failed > 0) process.exitCode = 1;
+    });
+
   return program;
 }

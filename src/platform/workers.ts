@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { AppError } from './errors.ts';
+import { AppError, type ErrorCode, type MessageParams } from './errors.ts';
 
 /**
  * CPU-heavy pure work (the packing and loading solvers) on worker threads, so a 1.5-second search
@@ -17,7 +17,17 @@ export interface WorkerPoolOptions {
   threads?: number;
   /** Tasks waiting for a thread at most, beyond those running; default 4 per thread. */
   queueLimit?: number;
+  /** The refusal when the queue is full (429 with Retry-After); default SOLVER_BUSY. */
+  busy?: ErrorCode;
 }
+
+/**
+ * A worker's answer: the result, or an error. An error with a code is a refusal of the input
+ * (an unreadable image) and reaches the caller as that AppError; one without is a fault.
+ */
+export type WorkerAnswer =
+  | { result: unknown }
+  | { error: string; code?: ErrorCode; params?: MessageParams; details?: Record<string, unknown> };
 
 interface Task {
   kind: string;
@@ -54,6 +64,7 @@ export class WorkerPool {
   private readonly waiting: Task[] = [];
   private readonly threads: number;
   private readonly queueLimit: number;
+  private readonly busy: ErrorCode;
   private closed = false;
 
   constructor(
@@ -62,6 +73,7 @@ export class WorkerPool {
   ) {
     this.threads = Math.max(1, options.threads ?? availableParallelism() - 1);
     this.queueLimit = options.queueLimit ?? 4 * this.threads;
+    this.busy = options.busy ?? 'SOLVER_BUSY';
   }
 
   /**
@@ -73,7 +85,7 @@ export class WorkerPool {
     const busy = this.slots.filter((slot) => slot.task).length;
     if (busy >= this.threads && this.waiting.length >= this.queueLimit) {
       return Promise.reject(
-        new AppError('SOLVER_BUSY', {
+        new AppError(this.busy, {
           params: { seconds: RETRY_AFTER_SECONDS },
           headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
         }),
@@ -122,12 +134,14 @@ export class WorkerPool {
     if (this.slots.length >= this.threads) return undefined;
     const worker = new Worker(this.entry.url, { workerData: this.entry.workerData });
     const slot: Slot = { worker, task: null, timer: null };
-    worker.on('message', (message: { result?: unknown; error?: string }) => {
+    worker.on('message', (message: WorkerAnswer) => {
       const task = slot.task;
       if (!task) return;
       this.release(slot);
-      if (message.error !== undefined) task.reject(new Error(message.error));
-      else task.resolve(message.result);
+      if (!('error' in message)) task.resolve(message.result);
+      else if (message.code)
+        task.reject(new AppError(message.code, { params: message.params, details: message.details }));
+      else task.reject(new Error(message.error));
       this.dispatch();
     });
     worker.on('error', (error) => this.fail(slot, error));

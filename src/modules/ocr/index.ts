@@ -1,0 +1,3 @@
+export { completeTrackingNumber } from './numbers/index.ts';
+export * from './reading/index.ts';
+export { readLabelPixels } from './reading/read.ts';

@@ -1,0 +1,2 @@
+export * from './postal-codes.ts';
+export * from './tracking-numbers.ts';

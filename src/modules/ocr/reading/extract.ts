@@ -1,0 +1,203 @@
+import { CARRIERS, findTrackingNumbers, parseGs1, trackingNumbersFromBarcode } from '../numbers/index.ts';
+import { findAddresses } from './addresses.ts';
+import type { TextLine } from './recognise.ts';
+import type { DecodedBarcode, Dimensions, Found, LabelFields, TrackingNumber, Weight } from './types.ts';
+
+/**
+ * What a label's barcodes and text mean. Barcodes first: a decoded symbol is exact, and a number
+ * in it counts only where its format and check digit hold. Printed text second, for what the
+ * barcodes do not carry and for numbers whose barcode could not be read; a printed number too
+ * counts only with a valid check digit, so a misread digit is left out rather than stored.
+ */
+export function extractFields(
+  barcodes: DecodedBarcode[],
+  lines: TextLine[],
+  ownTrackingUrl?: string,
+): LabelFields {
+  const trackingNumbers = trackingNumbersOf(barcodes, lines, ownTrackingUrl);
+  const { recipient, sender } = findAddresses(lines);
+  return {
+    tracking_numbers: trackingNumbers,
+    carrier: carrierOf(trackingNumbers, lines),
+    sender,
+    recipient,
+    references: referencesOf(lines),
+    weight: weightOf(barcodes, lines),
+    dimensions: dimensionsOf(lines),
+    service_level: serviceLevelOf(lines),
+  };
+}
+
+function trackingNumbersOf(
+  barcodes: DecodedBarcode[],
+  lines: TextLine[],
+  ownTrackingUrl: string | undefined,
+): Found<TrackingNumber>[] {
+  const found = new Map<string, Found<TrackingNumber>>();
+  const add = (entry: Found<TrackingNumber>) => {
+    if (!found.has(entry.value.number)) found.set(entry.value.number, entry);
+  };
+  for (const barcode of barcodes) {
+    const own = ownTrackingUrl && ownNumberOf(barcode.text, ownTrackingUrl);
+    if (own) add({ value: own, confidence: 1, region: barcode.region, source: 'barcode' });
+    for (const value of trackingNumbersFromBarcode(barcode.format, barcode.text)) {
+      add({ value, confidence: 1, region: barcode.region, source: 'barcode' });
+    }
+  }
+  // The whole text at once: some numbers count only where the label names their carrier.
+  for (const value of findTrackingNumbers(lines.map((line) => line.text).join('\n'))) {
+    const line = lines.find((candidate) => compact(candidate.text).includes(value.number)) ?? null;
+    add({ value, confidence: line?.confidence ?? 0.5, region: line?.region ?? null, source: 'text' });
+  }
+  // Own numbers carry no check digit: they count only from the service's own tracking link.
+  return [...found.values()];
+}
+
+const compact = (text: string) => text.replace(/[\s-]+/g, '').toUpperCase();
+
+/** The service's own tracking link (`{base}/track/{number}`), as its labels' QR code holds it. */
+function ownNumberOf(text: string, ownTrackingUrl: string): TrackingNumber | null {
+  const prefix = `${ownTrackingUrl.replace(/\/$/, '')}/`;
+  if (!text.startsWith(prefix)) return null;
+  const number = text.slice(prefix.length);
+  return /^[0-9A-Z]{4,40}$/.test(number) ? { number, carrier: 'tms', format: 'tms' } : null;
+}
+
+function carrierOf(numbers: Found<TrackingNumber>[], lines: TextLine[]): Found<string> | null {
+  const first = numbers[0];
+  // The number's format names the carrier; the printed name is the fallback.
+  if (first)
+    return {
+      value: first.value.carrier,
+      confidence: first.confidence,
+      region: first.region,
+      source: first.source,
+    };
+  for (const line of lines) {
+    for (const [code, carrier] of Object.entries(CARRIERS)) {
+      if (carrier.keywords.some((keyword) => wordIn(line.text, keyword))) {
+        return { value: code, confidence: line.confidence, region: line.region, source: 'text' };
+      }
+    }
+  }
+  return null;
+}
+
+function wordIn(text: string, word: string): boolean {
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${literal(word)}(?:$|[^\\p{L}\\p{N}])`, 'iu').test(text);
+}
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const REFERENCE =
+  /\b(?:ref(?:erence)?|r[ée]f[ée]rence|order(?:\s*(?:no|number))?|po|invoice|commande|bestellung|pedido)\s*(?:#|no\.?|:)?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{2,30})/gi;
+
+function referencesOf(lines: TextLine[]): Found<string>[] {
+  const found: Found<string>[] = [];
+  for (const line of lines) {
+    for (const match of line.text.matchAll(REFERENCE)) {
+      const value = match[1]!.replace(/[-/]+$/, '');
+      if (/\d/.test(value) && !found.some((entry) => entry.value === value)) {
+        found.push({ value, confidence: line.confidence, region: line.region, source: 'text' });
+      }
+    }
+  }
+  return found;
+}
+
+const GRAMS_PER: Record<Weight['unit'], number> = { kg: 1000, g: 1, lb: 453.59237, oz: 28.349523125 };
+const WEIGHT = /(\d+(?:[.,]\d+)?)\s*(kgs?|lbs?|g|oz)\b/i;
+const WEIGHT_WORD = /\b(?:weight|wt|poids|gewicht|peso|gross)\b/i;
+
+function weightOf(barcodes: DecodedBarcode[], lines: TextLine[]): Found<Weight> | null {
+  // A GS1 barcode's net or gross weight (AI 310n/330n in kg, 320n/340n in lb) is exact.
+  for (const barcode of barcodes) {
+    if (barcode.format !== 'GS1-128' && !barcode.text.startsWith('(')) continue;
+    for (const [ai, raw] of parseGs1(barcode.text)) {
+      const kind = /^3[13][0-5]\d$/.test(ai) ? 'kg' : /^3[24][0-5]\d$/.test(ai) ? 'lb' : null;
+      if (!kind || !/^\d{6}$/.test(raw)) continue;
+      const value = Number(raw) / 10 ** Number(ai[3]);
+      return { value: weight(value, kind), confidence: 1, region: barcode.region, source: 'barcode' };
+    }
+  }
+  const candidates = lines.filter((line) => WEIGHT.test(line.text));
+  const line = candidates.find((candidate) => WEIGHT_WORD.test(candidate.text)) ?? candidates[0];
+  if (!line) return null;
+  const match = WEIGHT.exec(line.text)!;
+  const unit = match[2]!.toLowerCase().replace(/s$/, '') as Weight['unit'];
+  return {
+    value: weight(Number(match[1]!.replace(',', '.')), unit),
+    confidence: line.confidence,
+    region: line.region,
+    source: 'text',
+  };
+}
+
+function weight(value: number, unit: Weight['unit']): Weight {
+  return { value, unit, grams: Math.round(value * GRAMS_PER[unit]) };
+}
+
+const DIMENSIONS =
+  /(\d+(?:[.,]\d+)?)\s*[x×*]\s*(\d+(?:[.,]\d+)?)\s*[x×*]\s*(\d+(?:[.,]\d+)?)\s*(cm|mm|in|")?/i;
+
+function dimensionsOf(lines: TextLine[]): Found<Dimensions> | null {
+  for (const line of lines) {
+    const match = DIMENSIONS.exec(line.text);
+    if (!match) continue;
+    const [length, width, height] = [match[1], match[2], match[3]].map((n) => Number(n!.replace(',', '.')));
+    const unit = (match[4] === '"' ? 'in' : (match[4]?.toLowerCase() ?? 'cm')) as Dimensions['unit'];
+    return {
+      value: { length: length!, width: width!, height: height!, unit },
+      confidence: line.confidence,
+      region: line.region,
+      source: 'text',
+    };
+  }
+  return null;
+}
+
+/** Service names as carriers print them, longest first so "PRIORITY MAIL EXPRESS" wins over "PRIORITY". */
+const SERVICE_LEVELS = [
+  'PRIORITY MAIL EXPRESS',
+  'PRIORITY MAIL',
+  'GROUND ADVANTAGE',
+  'FIRST-CLASS',
+  'NEXT DAY AIR SAVER',
+  'NEXT DAY AIR',
+  '2ND DAY AIR',
+  '3 DAY SELECT',
+  'PRIORITY OVERNIGHT',
+  'STANDARD OVERNIGHT',
+  'FIRST OVERNIGHT',
+  'INTERNATIONAL PRIORITY',
+  'INTERNATIONAL ECONOMY',
+  'HOME DELIVERY',
+  'EXPRESS WORLDWIDE',
+  'EXPRESS 12:00',
+  'EXPRESS 9:00',
+  'DOMESTIC EXPRESS',
+  'EXPEDITED PARCEL',
+  'XPRESSPOST',
+  'REGULAR PARCEL',
+  'SPECIAL DELIVERY',
+  'TRACKED 24',
+  'TRACKED 48',
+  'DOMICILE SANS SIGNATURE',
+  'DOMICILE AVEC SIGNATURE',
+  'SAME DAY',
+  'NEXT DAY',
+  'OVERNIGHT',
+  'GROUND',
+  'EXPRESS',
+  'PRIORITY',
+  'ECONOMY',
+  'STANDARD',
+  'PALLET',
+];
+
+function serviceLevelOf(lines: TextLine[]): Found<string> | null {
+  for (const level of SERVICE_LEVELS) {
+    const line = lines.find((candidate) => wordIn(candidate.text.replace(/\s+/g, ' '), level));
+    if (line) return { value: level, confidence: line.confidence, region: line.region, source: 'text' };
+  }
+  return null;
+}

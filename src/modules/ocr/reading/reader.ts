@@ -1,0 +1,72 @@
+import sharp from 'sharp';
+import { AppError } from '../../../platform/errors.ts';
+import { WorkerPool, type WorkerPoolOptions, workerEntry } from '../../../platform/workers.ts';
+import { checkSize } from './image.ts';
+import { LABEL_MEDIA_TYPES, type LabelMediaType, MAX_LABEL_BYTES } from './limits.ts';
+import type { LabelReading } from './types.ts';
+
+/** A read takes about a second; one still running after this is a fault, not a hard label. */
+const READ_BUDGET_MS = 30_000;
+
+/**
+ * Reads shipping labels on a bounded pool of threads (the cores but one by default), so a
+ * second of recognition never holds the event loop. What can be refused from the header alone
+ * (the type, the byte and pixel limits) is refused here, before the image waits for a thread.
+ */
+export class LabelReader {
+  private readonly pool: WorkerPool;
+
+  private readonly ownTrackingUrl: string | undefined;
+
+  /**
+   * `ownTrackingUrl` is where the service's own labels link their QR code (`{base}/track`): a
+   * number in such a link is the service's own tracking number.
+   */
+  constructor(options: Omit<WorkerPoolOptions, 'busy'> & { ownTrackingUrl?: string } = {}) {
+    const { ownTrackingUrl, ...pool } = options;
+    this.ownTrackingUrl = ownTrackingUrl;
+    this.pool = new WorkerPool(workerEntry('label-worker'), { ...pool, busy: 'LABEL_READER_BUSY' });
+  }
+
+  async read(bytes: Buffer, mediaType: string): Promise<LabelReading> {
+    const type = labelTypeOf(mediaType);
+    if (bytes.length > MAX_LABEL_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', {
+        params: { limit: MAX_LABEL_BYTES },
+        details: { limit_bytes: MAX_LABEL_BYTES },
+      });
+    }
+    await checkHeader(bytes, type);
+    return this.pool.run<LabelReading>(
+      'read_label',
+      { bytes, type, ownTrackingUrl: this.ownTrackingUrl },
+      READ_BUDGET_MS,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/** The declared media type, without parameters; 415 unless it is one the reader reads. */
+export function labelTypeOf(mediaType: string | undefined): LabelMediaType {
+  const bare = (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = LABEL_MEDIA_TYPES.find((candidate) => candidate === bare);
+  if (!type) throw new AppError('UNSUPPORTED_LABEL_TYPE');
+  return type;
+}
+
+async function checkHeader(bytes: Buffer, type: LabelMediaType): Promise<void> {
+  const notReadable = () => new AppError('LABEL_NOT_READABLE', { params: { type }, details: { type } });
+  if (type === 'application/pdf') {
+    if (!bytes.subarray(0, 1024).includes('%PDF-')) throw notReadable();
+    return;
+  }
+  // The header only: sharp reads it on libuv's threads, and no pixel is decoded.
+  const meta = await sharp(bytes)
+    .metadata()
+    .catch(() => null);
+  if (!meta?.width || !meta.height || `image/${meta.format}` !== type) throw notReadable();
+  checkSize(meta.width, meta.height);
+}
