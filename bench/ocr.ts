@@ -9,15 +9,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { LabelReading } from '../src/modules/ocr/reading/types.ts';
+import { LabelReader, type LabelReading } from '../src/modules/ocr/reading/index.ts';
 import { compare, FIELDS, type Field, Tally, type Verdict } from './ocr/compare.ts';
 import { generateSet, type LabelSample } from './ocr/set.ts';
 import { percentile, say, seconds } from './support.ts';
-
-interface Reader {
-  read(bytes: Buffer, mediaType: string): Promise<LabelReading>;
-  close(): Promise<void>;
-}
 
 const { values } = parseArgs({
   options: {
@@ -30,11 +25,6 @@ const { values } = parseArgs({
   },
 });
 
-// The reader arrives on main separately; imported by name so the set and comparator build without it.
-const readerModule = '../src/modules/ocr/reading/index.ts';
-const { LabelReader } = (await import(readerModule)) as {
-  LabelReader: new (options: { threads: number }) => Reader;
-};
 const reader = new LabelReader({ threads: 1 });
 
 const overall = { clean: new Tally(), degraded: new Tally() };
