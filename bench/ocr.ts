@@ -11,6 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { LabelReader, type LabelReading } from '../src/modules/ocr/reading/index.ts';
 import { compare, FIELDS, type Field, Tally, type Verdict } from './ocr/compare.ts';
+import { TRACKING_BASE_URL } from './ocr/draw.ts';
 import { generateSet, type LabelSample } from './ocr/set.ts';
 import { percentile, say, seconds } from './support.ts';
 
@@ -25,7 +26,8 @@ const { values } = parseArgs({
   },
 });
 
-const reader = new LabelReader({ threads: 1 });
+// As the service runs it: its own labels' QR codes link to its tracking pages.
+const reader = new LabelReader({ threads: 1, ownTrackingUrl: `${TRACKING_BASE_URL}/track` });
 
 const overall = { clean: new Tally(), degraded: new Tally() };
 const byVariant = new Map<string, Tally>();

@@ -15,6 +15,9 @@ const INNER = WIDTH - 2 * MARGIN;
 /** Barcode images are made for 300 dpi: one image pixel is 72/300 pt. */
 const PT = 72 / 300;
 
+/** Where the service's own labels link their QR code, as the service is configured (`{base}/track/{number}`). */
+export const TRACKING_BASE_URL = 'https://track.example.com';
+
 export function labelPdf(truth: LabelTruth): Promise<Buffer> {
   return truth.layout === 'tms' ? tmsPdf(truth) : carrierPdf(truth);
 }
@@ -38,7 +41,7 @@ function tmsPdf(truth: LabelTruth): Promise<Buffer> {
     packageNumber: truth.print.packageNumber,
     packageCount: truth.print.packageCount,
     orderRef: truth.reference,
-    trackingUrl: `https://track.example.com/track/${truth.tracking_number}`,
+    trackingUrl: `${TRACKING_BASE_URL}/track/${truth.tracking_number}`,
     createdAt: new Date(`${truth.print.date}T09:30:00Z`),
   });
 }
