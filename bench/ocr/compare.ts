@@ -50,7 +50,7 @@ export function compare(truth: LabelTruth, reading: LabelReading | null): Verdic
     matched: {
       tracking_found: numbers.includes(truthNumber),
       tracking_first: numbers[0] === truthNumber,
-      carrier: fields?.carrier?.value === truth.carrier,
+      carrier: (fields?.carrier?.value ?? null) === truth.carrier,
       recipient_postal_code:
         compact(fields?.recipient?.value.postal_code) === compact(truth.recipient.postal_code),
       recipient_city: words(fields?.recipient?.value.city) === words(truth.recipient.city),

@@ -20,7 +20,8 @@ export interface LabelTruth {
   layout: Layout;
   tracking_number: string;
   /** ups, fedex, usps, dhl_express, canada_post, royal_mail, la_poste, gs1_sscc, tms. */
-  carrier: string;
+  /** The carrier's code; null on a pallet label, whose SSCC names no carrier. */
+  carrier: string | null;
   /** Other numbers really printed or encoded on the label (a GTIN on a pallet label): not wrong if read. */
   other_numbers: string[];
   sender: TruthAddress;
@@ -173,7 +174,7 @@ export function makeTruth(random: Random, layout: Layout): LabelTruth {
   return {
     layout,
     tracking_number: tracking,
-    carrier: layout,
+    carrier: pallet ? null : layout,
     other_numbers: pallet ? [makeNumber.gtin14(random)] : [],
     sender,
     recipient,

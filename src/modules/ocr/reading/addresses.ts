@@ -47,7 +47,10 @@ const US_STATES =
 const CA_PROVINCES = 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT';
 const US_PLACE = new RegExp(`^(.*?)[,\\s]+(${US_STATES})\\s+(\\d{5}(?:-\\d{4})?)\\b`);
 // A Canadian code alternates letters and digits; an O where a digit stands is a misread zero.
-const CA_PLACE = new RegExp(`^(.*?)[,\\s]+(${CA_PROVINCES})\\s+([A-Z][\\dO][A-Z]\\s?[\\dO][A-Z][\\dO])\\b`, 'i');
+const CA_PLACE = new RegExp(
+  `^(.*?)[,\\s]+(${CA_PROVINCES})\\s+([A-Z][\\dO][A-Z]\\s?[\\dO][A-Z][\\dO])\\b`,
+  'i',
+);
 
 export type AddressRole = 'recipient' | 'sender';
 
@@ -65,10 +68,14 @@ export function findAddresses(lines: TextLine[]): Record<AddressRole, Found<Labe
         : null;
     if (!role || found[role]) continue;
     const heading = role === 'sender' ? SENDER_HEADING : RECIPIENT_HEADING;
-    const rest = text.replace(heading, '').replace(/^[^\p{L}\p{N}]+$/u, '').trim();
+    const rest = text
+      .replace(heading, '')
+      .replace(/^[^\p{L}\p{N}]+$/u, '')
+      .trim();
     // "TO" is a word of other lines too: a heading only alone or with a colon. "A" and "DE"
     // (French, Spanish) are headings only with their colon.
-    if (/^(?:to|[aà]|de)(?![\p{L}\p{N}])/iu.test(text) && !/^(?:to|[aà]|de)\s*[:.]/iu.test(text) && rest) continue;
+    if (/^(?:to|[aà]|de)(?![\p{L}\p{N}])/iu.test(text) && !/^(?:to|[aà]|de)\s*[:.]/iu.test(text) && rest)
+      continue;
     if (/^(?:[aà]|de)$/iu.test(text)) continue;
     const block = blockUnder(lines, index, rest, unit);
     const address = foundAddress(block);
@@ -245,7 +252,9 @@ function readPlace(
     const ca = CA_PLACE.exec(body);
     if (ca) {
       const characters = [...ca[3]!.toUpperCase().replace(/\s/g, '')];
-      const code = characters.map((character, at) => (at % 2 === 1 && character === 'O' ? '0' : character)).join('');
+      const code = characters
+        .map((character, at) => (at % 2 === 1 && character === 'O' ? '0' : character))
+        .join('');
       const postalCode = normalisePostalCode('CA', code);
       if (postalCode) return { postalCode, city: cleanCity(ca[1]!), country: 'CA' };
     }
@@ -267,10 +276,9 @@ const IT_PROVINCE = /\s+[A-Z]{2}$/;
 
 function cleanCity(text: string, country?: string | null): string {
   const town = text.replace(/\b(?:CEDEX)\b.*$/i, '').replace(/[\s,]+$/, '');
-  const withoutRegion = country === 'AU' ? town.replace(AU_STATE, '') : country === 'IT' ? town.replace(IT_PROVINCE, '') : town;
-  return withoutRegion
-    .replace(/^[\s,\-–]+|[\s,\-–]+$/g, '')
-    .replace(/\s{2,}/g, ' ');
+  const withoutRegion =
+    country === 'AU' ? town.replace(AU_STATE, '') : country === 'IT' ? town.replace(IT_PROVINCE, '') : town;
+  return withoutRegion.replace(/^[\s,\-–]+|[\s,\-–]+$/g, '').replace(/\s{2,}/g, ' ');
 }
 
 function countryOnly(line: string): boolean {

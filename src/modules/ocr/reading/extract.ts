@@ -172,5 +172,10 @@ function serviceLevelOf(lines: TextLine[]): Found<string> | null {
       !/\d{4,}/.test(candidate.text),
   );
   if (!line) return null;
-  return { value: line.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''), confidence: line.confidence, region: line.region, source: 'text' };
+  return {
+    value: line.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''),
+    confidence: line.confidence,
+    region: line.region,
+    source: 'text',
+  };
 }

@@ -193,7 +193,11 @@ async function readText(raster: Raster, angle: number): Promise<TextLine[]> {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
         for (const words of columnsOf(line.words, line.bbox.y1 - line.bbox.y0)) {
-          const text = words.map((word) => word.text).join(' ').replace(/\s+/g, ' ').trim();
+          const text = words
+            .map((word) => word.text)
+            .join(' ')
+            .replace(/\s+/g, ' ')
+            .trim();
           if (!text) continue;
           const box = {
             x0: Math.min(...words.map((word) => word.bbox.x0)),
