@@ -272,10 +272,11 @@ async function carrierPdf(truth: LabelTruth): Promise<Buffer> {
   doc.fontSize(11);
   const service = truth.service_level.toUpperCase();
   if (style.invertedService) {
-    const boxWidth = Math.min(INNER, doc.widthOfString(service) + 12);
+    const boxWidth = Math.min(INNER, doc.widthOfString(service) + 16);
     doc.rect(WIDTH - MARGIN - boxWidth, 34, boxWidth, 18).fill('black');
     doc.fillColor('white');
-    text(service, WIDTH - MARGIN - boxWidth + 6, 38, { width: boxWidth - 12 });
+    // Room to spare: text given exactly its own width wraps, and its second line is lost.
+    text(service, WIDTH - MARGIN - boxWidth + 6, 38, { width: boxWidth - 8 });
     doc.fillColor('black');
   } else {
     text(service, MARGIN, 38, { align: 'right' });

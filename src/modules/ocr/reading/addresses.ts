@@ -243,7 +243,7 @@ function readPlace(
 ): { postalCode: string; city: string | null; country: string | null } | null {
   const trailing = countryOf(line);
   const country = trailing ?? knownCountry;
-  const body = trailing ? line.replace(TRAILING_COUNTRY, '').replace(/[\s,]+$/, '') : line;
+  const body = zerosRead(trailing ? line.replace(TRAILING_COUNTRY, '').replace(/[\s,]+$/, '') : line);
   if (country === 'US' || !country) {
     const us = US_PLACE.exec(body);
     if (us) return { postalCode: us[3]!, city: cleanCity(us[1]!), country: 'US' };
@@ -266,6 +266,17 @@ function readPlace(
   const named = country ?? (code.country === 'DE' ? null : code.country);
   const city = cleanCity(body.slice(0, code.start) + body.slice(code.end), named);
   return { postalCode: code.code, city: city || null, country: named };
+}
+
+/**
+ * A letter O where a postal code wants a digit is a zero the recogniser misread: among digits
+ * ("75OO1"), and first in a British inward code ("EH1 OEG"). The code is still checked by its
+ * country's shape afterwards.
+ */
+function zerosRead(line: string): string {
+  return line
+    .replace(/\b[\dO]{3,}\b/g, (token) => (/\d{2}/.test(token) ? token.replace(/O/g, '0') : token))
+    .replace(/\b([A-Z]{1,2}\d[A-Z\d]?\s+)O([A-Z]{2})\b/, '$10$2');
 }
 
 /** Australian states and territories, printed between the town and the postcode. */

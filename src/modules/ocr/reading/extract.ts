@@ -64,8 +64,8 @@ function ownNumberOf(text: string, ownTrackingUrl: string): TrackingNumber | nul
 }
 
 function carrierOf(numbers: Found<TrackingNumber>[], lines: TextLine[]): Found<string> | null {
-  const first = numbers[0];
-  // The number's format names the carrier; the printed name is the fallback.
+  // The number's format names the carrier (an SSCC names none); the printed name is the fallback.
+  const first = numbers.find((found) => found.value.carrier !== 'unknown');
   if (first)
     return {
       value: first.value.carrier,
@@ -161,15 +161,32 @@ function dimensionsOf(lines: TextLine[]): Found<Dimensions> | null {
  * short piece of print holding one, as printed ("UPS WORLDWIDE SAVER", "COLISSIMO POINT RETRAIT").
  */
 const SERVICE_WORDS =
-  /\b(?:express|priority|ground|economy|standard|overnight|next\s*day|same\s*day|2nd\s*day|2\s*day|3\s*day|saver|tracked|signed|special\s*delivery|xpresspost|expedited|regular\s*parcel|domicile|retrait|relais|worldwide|first[-\s]class|select|pallet|home\s*delivery|advantage|premium|eco)\b/i;
+  /\b(?:express|priority|ground|economy|standard|overnight|next\s*day|same\s*day|2nd\s*day|2\s*day|3\s*day|saver|tracked|signed|special\s*delivery|xpresspost|expedited|regular\s*parcel|domicile|retrait|relais|worldwide|first[-\s]class|select|pallet|home\s*delivery|advantage|premium|eco|international)\b/i;
 
+/** A carrier's own name as printed ("FedEx Express", "DHL Express"): a brand, not its service. */
+const BRAND_NAMES = new Set(
+  Object.values(CARRIERS).flatMap((carrier) => carrier.keywords.map((k) => k.toUpperCase())),
+);
+
+/**
+ * The service level: of the short lines naming a service, one that is not merely a carrier's
+ * name, then the one with the most service words ("EXPRESS WORLDWIDE" over "DHL EXPRESS"),
+ * then the first.
+ */
 function serviceLevelOf(lines: TextLine[]): Found<string> | null {
-  const line = lines.find(
+  const candidates = lines.filter(
     (candidate) =>
       SERVICE_WORDS.test(candidate.text) &&
       candidate.text.split(' ').length <= 6 &&
       !/:/.test(candidate.text.replace(/\d{1,2}:\d{2}/, '')) &&
       !/\d{4,}/.test(candidate.text),
+  );
+  const rank = (line: TextLine) =>
+    (BRAND_NAMES.has(line.text.replace(/\s+/g, ' ').trim().toUpperCase()) ? 0 : 100) +
+    (line.text.match(new RegExp(SERVICE_WORDS.source, 'gi'))?.length ?? 0);
+  const line = candidates.reduce<TextLine | undefined>(
+    (best, candidate) => (best === undefined || rank(candidate) > rank(best) ? candidate : best),
+    undefined,
   );
   if (!line) return null;
   return {
