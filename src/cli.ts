@@ -451,11 +451,9 @@ function buildProgram(io: CliIo): Command {
           try {
             const reading = await reader.read(await readFile(file), labelMediaTypeOfFile(file));
             const { text, ...answer } = reading;
-            process.stdout.write(
-              `${JSON.stringify({ file, ...answer, ...(options.text ? { text } : {}) })}\n`,
-            );
+            io.stdout(`${JSON.stringify({ file, ...answer, ...(options.text ? { text } : {}) })}\n`);
             const seconds = ((performance.now() - started) / 1000).toFixed(1);
-            process.stderr.write(`[${index + 1}/${files.length}] ${file}: read in ${seconds} s\n`);
+            io.stderr(`[${index + 1}/${files.length}] ${file}: read in ${seconds} s\n`);
           } catch (error) {
             failed += 1;
             const reason = isAppError(error)
@@ -463,13 +461,13 @@ function buildProgram(io: CliIo): Command {
               : error instanceof Error
                 ? error.message
                 : String(error);
-            process.stderr.write(`[${index + 1}/${files.length}] ${file}: not read (${reason})\n`);
+            io.stderr(`[${index + 1}/${files.length}] ${file}: not read (${reason})\n`);
           }
         }
       } finally {
         await reader.close();
       }
-      if (failed > 0) process.exitCode = 1;
+      if (failed > 0) throw new Error(`${failed} of ${files.length} labels not read`);
     });
 
   return program;

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { completeTrackingNumber } from '../src/modules/ocr/numbers/index.ts';
 import { LabelReader, MAX_LABEL_BYTES } from '../src/modules/ocr/reading/index.ts';
 import { renderLabelPdf } from '../src/modules/shipping/labels/render.ts';
 import { AppError } from '../src/platform/errors.ts';
+import { pdfToPng } from './support/ocr.ts';
+import { runInProcess } from './support/process.ts';
 
 const TRACKING_URL = 'https://tms.example/track';
 
@@ -75,7 +80,7 @@ describe('the label reader', () => {
 
   it('reads a turned, blurred JPEG of the same label', async () => {
     // The label as a phone sees it: turned, blurred and squeezed.
-    const photo = await sharp(await rasterPng(pdf))
+    const photo = await sharp(await pdfToPng(pdf))
       .rotate(7, { background: '#ffffff' })
       .blur(1.2)
       .jpeg({ quality: 40 })
@@ -136,11 +141,33 @@ describe('the label reader', () => {
   });
 });
 
-/** The PDF's page as a PNG at 300 dpi, through the reader's own rendering. */
-async function rasterPng(pdf: Buffer): Promise<Buffer> {
-  const { rasterOf } = await import('../src/modules/ocr/reading/image.ts');
-  const raster = await rasterOf(pdf, 'application/pdf');
-  return sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } })
-    .png()
-    .toBuffer();
-}
+describe('tms label read', () => {
+  it('prints one answer a file on stdout, progress on stderr, and fails for a file it cannot read', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'tms-labels-'));
+    try {
+      const number = completeTrackingNumber('ups_1z', '1Z999AA1012345678');
+      const file = path.join(directory, 'label.pdf');
+      await writeFile(file, await label(number));
+      const missing = path.join(directory, 'missing.png');
+      const { code, stdout, stderr } = await runInProcess(['label', 'read', file, missing], {});
+      const answers = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      assert.deepEqual(
+        answers.map((answer) => [
+          answer.file,
+          answer.fields.tracking_numbers[0].value.number,
+          'text' in answer,
+        ]),
+        [[file, number, false]],
+      );
+      assert.match(stderr, /\[1\/2\] .*label\.pdf: read in \d+\.\d s/);
+      assert.match(stderr, /\[2\/2\] .*missing\.png: not read \(ENOENT/);
+      assert.match(stderr, /1 of 2 labels not read/);
+      assert.equal(code, 1);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

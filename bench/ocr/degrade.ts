@@ -4,8 +4,8 @@
  * the label's own seed, so a subset of the set gives the same bytes as the whole.
  */
 import sharp from 'sharp';
+import type { Raster as Raw } from '../../src/modules/ocr/reading/image.ts';
 import type { Random } from './random.ts';
-import type { Raw } from './raster.ts';
 
 export const DEGRADATIONS = [
   'rotated',

@@ -9,10 +9,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { renderPdfPage } from '../../src/modules/ocr/index.ts';
 import { clean, DEGRADATIONS, degrade } from './degrade.ts';
 import { labelPdf } from './draw.ts';
 import { seeded } from './random.ts';
-import { rasterise } from './raster.ts';
 import { LAYOUTS, type LabelTruth, type Layout, makeTruth } from './truth.ts';
 
 export const DEFAULT_SEED = 20261127;
@@ -68,7 +68,7 @@ export async function* generateSet(options: SetOptions = {}): AsyncGenerator<Lab
     const index = position % perLayout;
     const pdf = await labelPdf(truth);
     const dpi = DPI[truth.layout];
-    const raw = await rasterise(pdf, dpi);
+    const raw = await renderPdfPage(pdf, dpi);
     const base = { layout: truth.layout, dpi, truth };
     for (const [variantNumber, variant] of VARIANTS.entries()) {
       if (!wanted(variant)) continue;

@@ -2,9 +2,9 @@
  * Label images for the label reading tests: the service's own shipping label (its PDF, or that
  * PDF as a PNG), and a client for parse_label's binary body.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import sharp from 'sharp';
 import { loadConfig } from '../../src/config.ts';
+import { renderPdfPage } from '../../src/modules/ocr/index.ts';
 import type { Address } from '../../src/modules/orders/index.ts';
 import { renderLabelPdf } from '../../src/modules/shipping/labels/render.ts';
 
@@ -42,28 +42,12 @@ export function ownLabelPdf(trackingNumber: string, carrierName = 'Colis Express
   });
 }
 
-/** The first page of a PDF as a PNG, at `scale` × 72 dpi (pdfjs-dist with @napi-rs/canvas). */
-export async function pdfToPng(pdf: Buffer, scale = 300 / 72): Promise<Buffer> {
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const fonts = `${path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'))}/standard_fonts/`;
-  const document = await pdfjs.getDocument({
-    data: new Uint8Array(pdf),
-    isEvalSupported: false,
-    standardFontDataUrl: fonts,
-  }).promise;
-  try {
-    const page = await document.getPage(1);
-    const viewport = page.getViewport({ scale });
-    const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, canvas.width, canvas.height);
-    await page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise;
-    return canvas.toBuffer('image/png');
-  } finally {
-    await document.destroy();
-  }
+/** The first page of a PDF as a PNG, at `dpi`, rendered as the reader renders a PDF. */
+export async function pdfToPng(pdf: Buffer, dpi = 300): Promise<Buffer> {
+  const raster = await renderPdfPage(pdf, dpi);
+  return sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 export interface ParseAnswer {

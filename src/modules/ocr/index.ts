@@ -3,6 +3,7 @@
 export { LABEL_IMAGE_EXPIRY_TOPIC } from './images.ts';
 export { completeTrackingNumber } from './numbers/index.ts';
 export { ocrOperations } from './operations.ts';
+export { renderPdfPage } from './reading/image.ts';
 export * from './reading/index.ts';
 export { readLabelPixels } from './reading/read.ts';
 export { OcrService } from './service.ts';

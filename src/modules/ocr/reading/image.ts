@@ -51,7 +51,8 @@ export function checkSize(width: number, height: number): void {
   }
 }
 
-async function renderPdfPage(bytes: Buffer): Promise<Raster> {
+/** A PDF's first page as pixels at `dpi`, on white, as a viewer shows it. */
+export async function renderPdfPage(bytes: Buffer, dpi = PDF_DPI): Promise<Raster> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const notReadable = () =>
     new AppError('LABEL_NOT_READABLE', {
@@ -75,7 +76,7 @@ async function renderPdfPage(bytes: Buffer): Promise<Raster> {
   }
   try {
     const page = await document.getPage(1);
-    const viewport = page.getViewport({ scale: PDF_DPI / 72 });
+    const viewport = page.getViewport({ scale: dpi / 72 });
     const width = Math.ceil(viewport.width);
     const height = Math.ceil(viewport.height);
     checkSize(width, height);

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { createWorker, type Worker as TesseractWorker } from 'tesseract.js';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import type { Raster } from './image.ts';
+import { invertDarkBoxes } from './inverted-print.ts';
 import type { DecodedBarcode, Region } from './types.ts';
 
 /** A line of printed text as the recogniser read it, in the coordinates of the image sent. */
@@ -173,18 +174,18 @@ async function readText(raster: Raster, angle: number): Promise<TextLine[]> {
   if (Math.abs(angle) >= 0.5) image = image.rotate(-angle, { background: '#ffffff' });
   // Rotation changes the canvas size; the recogniser's coordinates are mapped back through it.
   const turned = await image
+    .flatten({ background: '#ffffff' })
     .greyscale()
     .normalise()
-    .png({ compressionLevel: 1 })
+    .toColourspace('b-w')
+    .raw()
     .toBuffer({ resolveWithObject: true });
-  const width = Math.round(turned.info.width * scale);
-  const prepared =
-    scale === 1
-      ? turned.data
-      : await sharp(turned.data)
-          .resize({ width, kernel: 'lanczos3' })
-          .png({ compressionLevel: 1 })
-          .toBuffer();
+  invertDarkBoxes(turned.data, turned.info.width, turned.info.height);
+  let grey = sharp(turned.data, {
+    raw: { width: turned.info.width, height: turned.info.height, channels: 1 },
+  });
+  if (scale !== 1) grey = grey.resize({ width: Math.round(turned.info.width * scale), kernel: 'lanczos3' });
+  const prepared = await grey.png({ compressionLevel: 1 }).toBuffer();
   const worker = await theRecogniser();
   const { data } = await worker.recognize(prepared, {}, { blocks: true, text: false });
   const back = backToSource(raster, turned.info, scale, angle);
