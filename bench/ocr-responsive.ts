@@ -105,7 +105,7 @@ try {
     return times.sort((a, b) => a - b);
   };
   const row = (name: string, times: number[], extra: string) =>
-    `| ${name} | ${times.length} | ${percentile(times, 0.5).toFixed(1)} ms | ${percentile(times, 0.99).toFixed(1)} ms | ${times.at(-1)!.toFixed(1)} ms | ${extra} |`;
+    `| ${name} | ${times.length} | ${percentile(times, 50).toFixed(1)} ms | ${percentile(times, 99).toFixed(1)} ms | ${times.at(-1)!.toFixed(1)} ms | ${extra} |`;
 
   say('Health reads with nothing else to do ...');
   const idle = await healthWhile(new Promise((resolve) => setTimeout(resolve, 3000)));
