@@ -90,6 +90,8 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   list_third_party_orders: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
   list_sms_campaigns: { auth: 'A', risk: 'low', scopes: ['sms:read'] },
   get_sms_campaign_report: { auth: 'A', risk: 'low', scopes: ['sms:read'] },
+  // Reading a shipping label changes nothing (docs/ocr.md).
+  parse_label: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
 };
 
 // Tool answers are read field by field; their shapes are checked by the output schemas.

@@ -106,7 +106,7 @@ const trackingNumbers = z
   .max(20);
 
 const imageBase64 = z.string();
-const contentType = z.string().describe('image/png, image/jpeg or application/pdf');
+const contentType = z.string().describe('image/png, image/jpeg, application/pdf');
 
 export function ocrOperations(ocr: OcrService, orders: OrdersService): Operation[] {
   return [
@@ -127,7 +127,7 @@ export function ocrOperations(ocr: OcrService, orders: OrdersService): Operation
       expensive: true,
       tool: {
         user: 'parse_label',
-        guide: 'Read a label image: fields, matching orders, an order draft.',
+        guide: 'Read a label photo: its fields, matching orders, order draft.',
       },
       access: READ,
       errors: [
