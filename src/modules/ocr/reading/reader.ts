@@ -50,7 +50,7 @@ export class LabelReader {
 }
 
 /** The declared media type, without parameters; 415 unless it is one the reader reads. */
-export function labelTypeOf(mediaType: string | undefined): LabelMediaType {
+function labelTypeOf(mediaType: string | undefined): LabelMediaType {
   const bare = (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
   const type = LABEL_MEDIA_TYPES.find((candidate) => candidate === bare);
   if (!type) throw new AppError('UNSUPPORTED_LABEL_TYPE');

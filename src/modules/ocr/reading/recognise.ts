@@ -267,10 +267,3 @@ function backToSource(
     };
   };
 }
-
-/** Stops the thread's recogniser (its own thread): a reader thread that ends lets it go. */
-export async function stopRecogniser(): Promise<void> {
-  const worker = await recogniser;
-  recogniser = null;
-  await worker?.terminate();
-}
