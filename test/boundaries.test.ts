@@ -189,6 +189,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0052_sms_link_keys.sql': 'sms',
   '0054_sms_reports.sql': 'sms',
   '0053_sms_sending.sql': 'sms',
+  '0056_sms_early_reports.sql': 'sms',
   '0055_label_reading.sql': 'ocr',
 };
 

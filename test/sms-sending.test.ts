@@ -85,6 +85,49 @@ describe('SMS campaigns: sending under consent, quiet hours and caps', () => {
     assert.equal(read.body.campaign.recipients.skipped, 2);
   });
 
+  it('keeps a delivery report that comes before the provider has answered the send, and applies it with the answer', async () => {
+    const business = await campaignBusiness(server, 'sms-send-early-report');
+    await addSubscriber(server, business.businessId, { phone: phone(191) });
+    const campaign = await createCampaign(business, { name: 'Quick', body: 'News today. STOP to stop' });
+    const early: boolean[] = [];
+    // A provider so fast that its delivery report comes in before its answer to the send.
+    providers.kind = 'generic';
+    providers.beforeAnswer = async (_message, providerMessageId) => {
+      const { updated } = await server.app.services.sms.inbound.report(
+        server.db,
+        business.businessId,
+        'generic',
+        providerMessageId,
+        'delivered',
+      );
+      early.push(updated);
+    };
+    try {
+      await campaignAction(business, campaign.id, 'start');
+      await drain();
+      await providers.to(phone(191));
+      const state = await eventually(async () => {
+        const { rows } = await sql<{ state: string }>`
+          SELECT state FROM sms_messages WHERE campaign_id = ${campaign.id}`.execute(server.db);
+        return rows[0]?.state === 'queued' ? undefined : rows[0]?.state;
+      }, 'the answer to the send recorded');
+      assert.deepEqual(early, [false], 'the report came before the message had its provider id');
+      assert.equal(state, 'delivered');
+      assert.deepEqual(
+        (await recipientsOf(server, campaign.id)).map((recipient) => recipient.state),
+        ['delivered'],
+      );
+      const { rows } = await sql<{ kept: number }>`
+        SELECT count(*)::int AS kept FROM sms_early_reports WHERE business_id = ${business.businessId}`.execute(
+        server.db,
+      );
+      assert.deepEqual(rows, [{ kept: 0 }]);
+    } finally {
+      providers.kind = 'log';
+      providers.beforeAnswer = undefined;
+    }
+  });
+
   it('reads the segment when sending starts: a subscriber tagged after the campaign was scheduled is sent to', async () => {
     const business = await campaignBusiness(server, 'sms-send-segment');
     const early = await addSubscriber(server, business.businessId, { phone: phone(121), tags: ['vip'] });

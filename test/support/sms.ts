@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { OutgoingSms, SendOutcome, SmsProvider, SmsProviders } from '../../src/modules/sms/index.ts';
+import type { ProviderKind } from '../../src/modules/sms/tables.ts';
 import { createTenant, login, type Tenant } from './fixtures.ts';
 import { type Client, client } from './http.ts';
 import type { TestServer } from './server.ts';
@@ -11,17 +12,23 @@ export class RecordingSmsProviders implements SmsProviders {
   readonly sent: OutgoingSms[] = [];
   /** Answers instead of taking the message, when set (a provider down, a number refused). */
   answer: ((message: OutgoingSms) => SendOutcome | undefined) | undefined;
+  /** Which provider it says it is: delivery reports name one (`generic`, `twilio`). */
+  kind: ProviderKind = 'log';
+  /** Runs before the answer to a taken message: a provider that reports delivery at once. */
+  beforeAnswer: ((message: OutgoingSms, providerMessageId: string) => Promise<void>) | undefined;
   private waiters: Array<() => void> = [];
 
   for(): SmsProvider {
     return {
-      kind: 'log',
+      kind: this.kind,
       send: async (message) => {
         const refused = this.answer?.(message);
         if (refused) return refused;
         this.sent.push(message);
         for (const wake of this.waiters.splice(0)) wake();
-        return { accepted: true, providerMessageId: `rec-${message.id}` };
+        const providerMessageId = `rec-${message.id}`;
+        await this.beforeAnswer?.(message, providerMessageId);
+        return { accepted: true, providerMessageId };
       },
     };
   }

@@ -10,6 +10,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Consent } from './consent.ts';
+import { applyReport, keepEarlyReport, lockProviderMessage } from './delivery-reports.ts';
 import { keywordOf } from './keywords.ts';
 import type { ProviderAccount } from './provider.ts';
 import type { SmsSettings } from './settings.ts';
@@ -236,24 +237,12 @@ export class SmsInbound {
     const state = FINAL_STATES[status.toLowerCase()];
     if (!state) return { result: true as const, updated: false };
     const now = this.clock.now();
-    const message = await db
-      .updateTable('sms_messages')
-      .set({ state, status_at: now, ...(state === 'failed' && error ? { error } : {}) })
-      .where('business_id', '=', businessId)
-      .where('provider', '=', provider)
-      .where('provider_message_id', '=', providerMessageId)
-      .where('state', '!=', 'delivered')
-      .returning('recipient_id')
-      .executeTakeFirst();
-    if (!message) return { result: true as const, updated: false };
-    if (message.recipient_id !== null)
-      await db
-        .updateTable('sms_campaign_recipients')
-        .set({ state, updated_at: now, ...(state === 'failed' ? { reason: 'undelivered' } : {}) })
-        .where('id', '=', message.recipient_id)
-        .where('state', '!=', 'delivered')
-        .execute();
-    return { result: true as const, updated: true };
+    const report = { businessId, provider, providerMessageId, state, error };
+    await lockProviderMessage(db, report);
+    const outcome = await applyReport(db, report, now);
+    // The provider reported before its answer to the send was recorded: kept for that answer.
+    if (outcome === 'unknown') await keepEarlyReport(db, report, now);
+    return { result: true as const, updated: outcome === 'updated' };
   }
 
   /** The business's account with this provider and its secret; any other case cannot be verified. */

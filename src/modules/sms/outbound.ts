@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { inTransaction } from '../../platform/db/database.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { applyEarlyReport, lockProviderMessage } from './delivery-reports.ts';
 import type { ProviderAccount, SmsProviders } from './provider.ts';
 import type { SmsTables } from './tables.ts';
 import { measure } from './text.ts';
@@ -109,7 +110,15 @@ export function sendHandler(
             return;
           }
           const now = clock.now();
+          const sent = outcome.accepted
+            ? {
+                businessId: business_id,
+                provider: provider.kind,
+                providerMessageId: outcome.providerMessageId,
+              }
+            : null;
           await inTransaction(db, async (trx) => {
+            if (sent) await lockProviderMessage(trx, sent);
             await trx
               .updateTable('sms_messages')
               .set(
@@ -126,6 +135,8 @@ export function sendHandler(
               .where('id', '=', row.id)
               .where('state', '=', 'queued')
               .execute();
+            // A report that came before this answer was kept for it.
+            if (sent) await applyEarlyReport(trx, sent, now);
             // A campaign recipient is `sent` from the transaction that recorded its message.
             if (row.recipient_id !== null && !outcome.accepted)
               await trx

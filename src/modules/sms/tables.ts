@@ -119,6 +119,14 @@ export interface SmsTables {
     sent_at: Date | null;
     status_at: Date | null;
   };
+  sms_early_reports: {
+    business_id: number;
+    provider: string;
+    provider_message_id: string;
+    state: 'delivered' | 'failed';
+    error: string | null;
+    received_at: Date;
+  };
   sms_send_pace: {
     business_id: number;
     spent_until: Date;
