@@ -332,6 +332,14 @@ export function featureDisabled(feature: string, reason: 'off' | 'revoked' | 'no
 }
 
 /** A field refused by a rule only the service can check (VALIDATION_FAILED, in the shape zod's refusals take). */
+/** A body over its limit (413), saying the limit as every such refusal does. */
+export function payloadTooLarge(limitBytes: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', {
+    params: { limit: limitBytes },
+    details: { limit_bytes: limitBytes },
+  });
+}
+
 export function invalidField(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', {
     params: { fields: field },

@@ -1,4 +1,4 @@
-import type { Address, OrderInput } from '../orders/index.ts';
+import { type Address, type OrderInput, packageInputSchema } from '../orders/index.ts';
 import type { Dimensions, LabelAddress, LabelReading } from './reading/types.ts';
 
 /**
@@ -17,9 +17,8 @@ export interface OrderDraft {
 }
 
 const MM_PER: Record<Dimensions['unit'], number> = { mm: 1, cm: 10, in: 25.4 };
-/** create_order's bounds (orders/schemas.ts): a value read beyond them is left out, not clipped. */
-const MAX_WEIGHT_GRAMS = 10_000_000;
-const MAX_SIDE_MM = 100_000;
+/** create_order's own bounds of a package: a value read beyond them is left out, not clipped. */
+const { weight_grams: weightGrams, length_mm: sideMm } = packageInputSchema.shape;
 
 export function orderDraftOf(reading: LabelReading): OrderDraft {
   const { fields } = reading;
@@ -68,12 +67,12 @@ function addressOf(read: LabelAddress | undefined): Address | undefined {
 function packageOf(reading: LabelReading): NonNullable<OrderInput['packages']>[number] | undefined {
   const pkg: NonNullable<OrderInput['packages']>[number] = {};
   const grams = reading.fields.weight ? Math.round(reading.fields.weight.value.grams) : undefined;
-  if (grams !== undefined && grams >= 0 && grams <= MAX_WEIGHT_GRAMS) pkg.weight_grams = grams;
+  if (grams !== undefined && weightGrams.safeParse(grams).success) pkg.weight_grams = grams;
   const dimensions = reading.fields.dimensions?.value;
   if (dimensions) {
     const mm = (value: number) => Math.round(value * MM_PER[dimensions.unit]);
     const sides = [mm(dimensions.length), mm(dimensions.width), mm(dimensions.height)];
-    if (sides.every((side) => side >= 0 && side <= MAX_SIDE_MM)) {
+    if (sides.every((side) => sideMm.safeParse(side).success)) {
       [pkg.length_mm, pkg.width_mm, pkg.height_mm] = sides as [number, number, number];
     }
   }

@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
 import type { FileStorage } from '../../platform/storage/index.ts';
+import { checkLabel, type LabelMediaType } from './reading/index.ts';
 import * as repo from './repository.ts';
 
 /** The outbox topic of a kept label image's removal, due at its expiry. */
@@ -12,11 +13,11 @@ export const LABEL_IMAGE_EXPIRY_TOPIC = 'label_image.expire';
 export const MAX_KEEP_DAYS = 365;
 const DAY_MS = 86_400_000;
 
-/** What each label media type starts with: an image kept is the type it says it is. */
-const SIGNATURES: Record<string, { bytes: Buffer; extension: string }> = {
-  'image/png': { bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), extension: 'png' },
-  'image/jpeg': { bytes: Buffer.from([0xff, 0xd8, 0xff]), extension: 'jpg' },
-  'application/pdf': { bytes: Buffer.from('%PDF-'), extension: 'pdf' },
+/** A kept image's file name ends as its type says. */
+const EXTENSIONS: Record<LabelMediaType, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'application/pdf': 'pdf',
 };
 
 interface ExpiryPayload {
@@ -56,19 +57,12 @@ export class LabelImages {
     const businessId = businessOf(ctx);
     const days = (await repo.settingsOf(ctx.db, businessId))?.keep_label_images_days ?? 0;
     if (days === 0) throw new AppError('LABEL_IMAGES_NOT_KEPT');
-    // As the reader refuses them: a type it does not read, or bytes that are not of the type said.
-    const signature = SIGNATURES[contentType];
-    if (!signature) throw new AppError('UNSUPPORTED_LABEL_TYPE');
-    if (!bytes.subarray(0, signature.bytes.length).equals(signature.bytes)) {
-      throw new AppError('LABEL_NOT_READABLE', {
-        params: { type: contentType },
-        details: { type: contentType },
-      });
-    }
-    const key = `labels/${businessId}/${randomBytes(16).toString('hex')}.${signature.extension}`;
+    // Refused as the reader refuses a label: its type, its size, its header.
+    const type = await checkLabel(bytes, contentType);
+    const key = `labels/${businessId}/${randomBytes(16).toString('hex')}.${EXTENSIONS[type]}`;
     await ctx.outside.perform(
-      { kind: 'file', description: `keep a ${bytes.length}-byte ${contentType} label of order ${orderId}` },
-      () => this.storage.put(key, bytes, contentType),
+      { kind: 'file', description: `keep a ${bytes.length}-byte ${type} label of order ${orderId}` },
+      () => this.storage.put(key, bytes, type),
       () => undefined,
     );
     const now = this.clock.now();
@@ -77,7 +71,7 @@ export class LabelImages {
       business_id: businessId,
       order_id: orderId,
       storage_key: key,
-      content_type: contentType,
+      content_type: type,
       size_bytes: bytes.length,
       created_at: now,
       expires_at: expiresAt,

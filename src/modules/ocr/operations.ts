@@ -239,7 +239,7 @@ export function ocrOperations(ocr: OcrService, orders: OrdersService): Operation
       handler: async (ctx, input) => {
         const { order, created, trackingNumbers, image } = await ocr.createOrder(ctx, {
           order: input.order,
-          trackingNumbers: [...new Set(input.tracking_numbers)],
+          trackingNumbers: input.tracking_numbers,
           clientId: input.client_id,
           image:
             input.label_image_base64 === undefined

@@ -1,6 +1,6 @@
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, payloadTooLarge } from '../../platform/errors.ts';
 import type { FileStorage } from '../../platform/storage/index.ts';
 import type { OrderInput, OrdersService, OrderView } from '../orders/index.ts';
 import type { ShippingService } from '../shipping/index.ts';
@@ -171,6 +171,8 @@ export class OcrService {
   }> {
     const businessId = businessOf(ctx);
     const caller = callerOf(ctx);
+    // A number sent twice is one number.
+    const trackingNumbers = [...new Set(input.trackingNumbers)];
     if (input.clientId !== undefined) {
       const known = await repo.orderOfClientId(ctx.db, businessId, input.clientId);
       if (known !== undefined) {
@@ -182,7 +184,7 @@ export class OcrService {
     const recorded = await repo.insertLabelOrder(ctx.db, {
       business_id: businessId,
       order_id: order!.id,
-      tracking_numbers: input.trackingNumbers,
+      tracking_numbers: trackingNumbers,
       client_id: input.clientId ?? null,
       created_by: caller.userId,
       created_at: this.clock.now(),
@@ -194,29 +196,20 @@ export class OcrService {
     const image = input.image
       ? await this.images.keep(ctx, order!.id, labelBytes(input.image), input.image.contentType ?? '')
       : null;
-    return { order: order!, created: true, trackingNumbers: input.trackingNumbers, image };
+    return { order: order!, created: true, trackingNumbers, image };
   }
 }
 
-/** The bytes of a label image, refused with 413 above the reader's limit whichever way they came. */
-export function labelBytes(image: LabelImage): Buffer {
-  if (image.bytes) {
-    if (image.bytes.length > MAX_LABEL_BYTES) throw tooLarge();
-    return image.bytes;
-  }
+/**
+ * The bytes of a label image as a door hands them over. Base64 text is measured before it is
+ * decoded, so an oversized text never becomes a buffer; the bytes themselves are checked with the
+ * label they are (`checkLabel`), by the reader or by the images kept.
+ */
+function labelBytes(image: LabelImage): Buffer {
+  if (image.bytes) return image.bytes;
   const text = image.base64 ?? '';
-  // Checked before decoding, so an oversized text is never turned into a buffer.
-  if (text.length > Math.ceil(MAX_LABEL_BYTES / 3) * 4 + 4) throw tooLarge();
-  const bytes = Buffer.from(text, 'base64');
-  if (bytes.length > MAX_LABEL_BYTES) throw tooLarge();
-  return bytes;
-}
-
-function tooLarge(): AppError {
-  return new AppError('PAYLOAD_TOO_LARGE', {
-    params: { limit: MAX_LABEL_BYTES },
-    details: { limit_bytes: MAX_LABEL_BYTES },
-  });
+  if (text.length > Math.ceil(MAX_LABEL_BYTES / 3) * 4 + 4) throw payloadTooLarge(MAX_LABEL_BYTES);
+  return Buffer.from(text, 'base64');
 }
 
 /**

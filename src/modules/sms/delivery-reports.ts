@@ -5,6 +5,26 @@ import type { SmsTables } from './tables.ts';
 type Db = Queryable<SmsTables>;
 export type FinalState = 'delivered' | 'failed';
 
+/** A message as its provider names it: the provider's own id, within one business. */
+export interface ProviderMessage {
+  businessId: number;
+  provider: string;
+  providerMessageId: string;
+}
+
+/** What a provider's delivery report says of one of its messages. */
+export interface DeliveryReport extends ProviderMessage {
+  state: FinalState;
+  error?: string | null;
+}
+
+/** The columns naming a provider's message, alike in sms_messages and sms_early_reports. */
+const columnsOf = (message: ProviderMessage) => ({
+  business_id: message.businessId,
+  provider: message.provider,
+  provider_message_id: message.providerMessageId,
+});
+
 /** Reports of ids no message ever took are kept this long, then forgotten. */
 const EARLY_REPORT_DAYS = 7;
 
@@ -16,22 +36,14 @@ const EARLY_REPORT_DAYS = 7;
  */
 export async function applyReport(
   db: Db,
-  report: {
-    businessId: number;
-    provider: string;
-    providerMessageId: string;
-    state: FinalState;
-    error?: string | null;
-  },
+  report: DeliveryReport,
   now: Date,
 ): Promise<'updated' | 'unchanged' | 'unknown'> {
-  const { businessId, provider, providerMessageId, state, error } = report;
+  const { state, error } = report;
   const message = await db
     .updateTable('sms_messages')
     .set({ state, status_at: now, ...(state === 'failed' && error ? { error } : {}) })
-    .where('business_id', '=', businessId)
-    .where('provider', '=', provider)
-    .where('provider_message_id', '=', providerMessageId)
+    .where((eb) => eb.and(columnsOf(report)))
     .where('state', '!=', 'delivered')
     .returning('recipient_id')
     .executeTakeFirst();
@@ -39,9 +51,7 @@ export async function applyReport(
     const known = await db
       .selectFrom('sms_messages')
       .select('id')
-      .where('business_id', '=', businessId)
-      .where('provider', '=', provider)
-      .where('provider_message_id', '=', providerMessageId)
+      .where((eb) => eb.and(columnsOf(report)))
       .executeTakeFirst();
     return known ? 'unchanged' : 'unknown';
   }
@@ -56,23 +66,11 @@ export async function applyReport(
 }
 
 /** Keeps a report of a message id not (yet) known; a delivered report wins over a failed one. */
-export async function keepEarlyReport(
-  db: Db,
-  report: {
-    businessId: number;
-    provider: string;
-    providerMessageId: string;
-    state: FinalState;
-    error?: string | null;
-  },
-  now: Date,
-): Promise<void> {
+export async function keepEarlyReport(db: Db, report: DeliveryReport, now: Date): Promise<void> {
   await db
     .insertInto('sms_early_reports')
     .values({
-      business_id: report.businessId,
-      provider: report.provider,
-      provider_message_id: report.providerMessageId,
+      ...columnsOf(report),
       state: report.state,
       error: report.error ?? null,
       received_at: now,
@@ -96,25 +94,16 @@ export async function keepEarlyReport(
  * about: whichever commits second sees the other's row, so an early report is never missed.
  * Both callers run in a transaction (an operation, the sender's).
  */
-export async function lockProviderMessage(
-  db: Db,
-  message: { businessId: number; provider: string; providerMessageId: string },
-): Promise<void> {
+export async function lockProviderMessage(db: Db, message: ProviderMessage): Promise<void> {
   const key = `sms:${message.businessId}:${message.provider}:${message.providerMessageId}`;
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }
 
 /** Once a message has its provider id: the report that came before it, applied and removed. */
-export async function applyEarlyReport(
-  db: Db,
-  message: { businessId: number; provider: string; providerMessageId: string },
-  now: Date,
-): Promise<void> {
+export async function applyEarlyReport(db: Db, message: ProviderMessage, now: Date): Promise<void> {
   const early = await db
     .deleteFrom('sms_early_reports')
-    .where('business_id', '=', message.businessId)
-    .where('provider', '=', message.provider)
-    .where('provider_message_id', '=', message.providerMessageId)
+    .where((eb) => eb.and(columnsOf(message)))
     .returning(['state', 'error'])
     .executeTakeFirst();
   if (early) await applyReport(db, { ...message, state: early.state as FinalState, error: early.error }, now);

@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { databaseRefusal } from '../db/errors.ts';
-import { AppError, isAppError } from '../errors.ts';
+import { AppError, isAppError, payloadTooLarge } from '../errors.ts';
 import { errorMessage, type Language } from '../i18n/index.ts';
 
 export interface ErrorBody {
@@ -34,10 +34,7 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   const candidate = error as Partial<FastifyError> & { code?: string; message?: string };
   switch (candidate.statusCode) {
     case 413:
-      return new AppError('PAYLOAD_TOO_LARGE', {
-        params: { limit: bodyLimitBytes },
-        details: { limit_bytes: bodyLimitBytes },
-      });
+      return payloadTooLarge(bodyLimitBytes);
     case 415:
       return new AppError('UNSUPPORTED_MEDIA_TYPE');
     case 400:

@@ -38,7 +38,7 @@ const itself = (n: string) => n;
 const IMPB = /^9[1-5](\d{20}|\d{24})$/;
 
 /** A USPS barcode payload "420" + ZIP (5 or 9 digits) + IMpb: the IMpb number, or null. */
-export function impbAfterRouting(n: string): string | null {
+function impbAfterRouting(n: string): string | null {
   if (!n.startsWith('420')) return null;
   for (const zip of [5, 9]) {
     const rest = n.slice(3 + zip);

@@ -82,7 +82,7 @@ function repaired(n: string, carriersNamed: Set<string>): TrackingMatch | null {
 }
 
 /** Carriers whose name or label words appear in the text. */
-export function carriersNamedIn(text: string): Set<string> {
+function carriersNamedIn(text: string): Set<string> {
   const named = new Set<string>();
   for (const [code, carrier] of Object.entries(CARRIERS)) {
     for (const keyword of carrier.keywords) {

@@ -1,4 +1,10 @@
-import { CARRIERS, findTrackingNumbers, parseGs1, trackingNumbersFromBarcode } from '../numbers/index.ts';
+import {
+  CARRIERS,
+  findTrackingNumbers,
+  gs1Weight,
+  parseGs1,
+  trackingNumbersFromBarcode,
+} from '../numbers/index.ts';
 import { findAddresses } from './addresses.ts';
 import type { TextLine } from './recognise.ts';
 import type { DecodedBarcode, Dimensions, Found, LabelFields, TrackingNumber, Weight } from './types.ts';
@@ -110,15 +116,17 @@ const WEIGHT = /(\d+(?:[.,]\d+)?)\s*(kgs?|lbs?|g|oz)\b/i;
 const WEIGHT_WORD = /\b(?:weight|wt|poids|gewicht|peso|gross)\b/i;
 
 function weightOf(barcodes: DecodedBarcode[], lines: TextLine[]): Found<Weight> | null {
-  // A GS1 barcode's net or gross weight (AI 310n/330n in kg, 320n/340n in lb) is exact.
+  // A GS1 barcode's gross or net weight (AI 330n/310n in kg, 340n/320n in lb) is exact.
   for (const barcode of barcodes) {
     if (barcode.format !== 'GS1-128' && !barcode.text.startsWith('(')) continue;
-    for (const [ai, raw] of parseGs1(barcode.text)) {
-      const kind = /^3[13][0-5]\d$/.test(ai) ? 'kg' : /^3[24][0-5]\d$/.test(ai) ? 'lb' : null;
-      if (!kind || !/^\d{6}$/.test(raw)) continue;
-      const value = Number(raw) / 10 ** Number(ai[3]);
-      return { value: weight(value, kind), confidence: 1, region: barcode.region, source: 'barcode' };
-    }
+    const read = gs1Weight(parseGs1(barcode.text));
+    if (read)
+      return {
+        value: weight(read.value, read.unit),
+        confidence: 1,
+        region: barcode.region,
+        source: 'barcode',
+      };
   }
   const candidates = lines.filter((line) => WEIGHT.test(line.text));
   const line = candidates.find((candidate) => WEIGHT_WORD.test(candidate.text)) ?? candidates[0];

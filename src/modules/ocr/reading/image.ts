@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { AppError } from '../../../platform/errors.ts';
-import { LABEL_LIMITS, type LabelMediaType } from './limits.ts';
+import { LABEL_LIMITS, type LabelMediaType, labelNotReadable } from './limits.ts';
 
 /** An image as pixels: 4 bytes a pixel (RGBA), rows top to bottom. */
 export interface Raster {
@@ -28,17 +28,17 @@ export async function rasterOf(bytes: Buffer, type: LabelMediaType): Promise<Ras
     image = sharp(bytes, { limitInputPixels: false, failOn: 'error' });
     meta = await image.metadata();
   } catch {
-    throw new AppError('LABEL_NOT_READABLE', { params: { type }, details: { type } });
+    throw labelNotReadable(type);
   }
   if (`image/${meta.format}` !== type) {
-    throw new AppError('LABEL_NOT_READABLE', { params: { type }, details: { type } });
+    throw labelNotReadable(type);
   }
   checkSize(meta.width, meta.height);
   try {
     const { data, info } = await image.autoOrient().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch {
-    throw new AppError('LABEL_NOT_READABLE', { params: { type }, details: { type } });
+    throw labelNotReadable(type);
   }
 }
 
@@ -54,11 +54,6 @@ export function checkSize(width: number, height: number): void {
 /** A PDF's first page as pixels at `dpi`, on white, as a viewer shows it. */
 export async function renderPdfPage(bytes: Buffer, dpi = PDF_DPI): Promise<Raster> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const notReadable = () =>
-    new AppError('LABEL_NOT_READABLE', {
-      params: { type: 'application/pdf' },
-      details: { type: 'application/pdf' },
-    });
   let document: Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
   try {
     document = await pdfjs.getDocument({
@@ -72,7 +67,7 @@ export async function renderPdfPage(bytes: Buffer, dpi = PDF_DPI): Promise<Raste
       verbosity: 0,
     }).promise;
   } catch {
-    throw notReadable();
+    throw labelNotReadable('application/pdf');
   }
   try {
     const page = await document.getPage(1);
@@ -89,7 +84,7 @@ export async function renderPdfPage(bytes: Buffer, dpi = PDF_DPI): Promise<Raste
     return { data: Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height };
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw notReadable();
+    throw labelNotReadable('application/pdf');
   } finally {
     await document.destroy();
   }

@@ -1,3 +1,5 @@
+import { AppError } from '../../../platform/errors.ts';
+
 /** The label types read: a photo or scan, or the PDF a label printer would print (its first page). */
 export const LABEL_MEDIA_TYPES = ['image/png', 'image/jpeg', 'application/pdf'] as const;
 export type LabelMediaType = (typeof LABEL_MEDIA_TYPES)[number];
@@ -18,4 +20,9 @@ export function labelMediaTypeOfFile(file: string): string {
   if (extension === 'jpg' || extension === 'jpeg') return 'image/jpeg';
   if (extension === 'pdf') return 'application/pdf';
   return `unknown/${extension}`;
+}
+
+/** 422: the bytes are not a readable label of the type they were said to be. */
+export function labelNotReadable(type: string): AppError {
+  return new AppError('LABEL_NOT_READABLE', { params: { type }, details: { type } });
 }

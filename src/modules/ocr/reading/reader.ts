@@ -1,8 +1,8 @@
 import sharp from 'sharp';
-import { AppError } from '../../../platform/errors.ts';
+import { AppError, payloadTooLarge } from '../../../platform/errors.ts';
 import { WorkerPool, type WorkerPoolOptions, workerEntry } from '../../../platform/workers.ts';
 import { checkSize } from './image.ts';
-import { LABEL_MEDIA_TYPES, type LabelMediaType, MAX_LABEL_BYTES } from './limits.ts';
+import { LABEL_MEDIA_TYPES, type LabelMediaType, labelNotReadable, MAX_LABEL_BYTES } from './limits.ts';
 import type { LabelReading } from './types.ts';
 
 /** A read takes about a second; one still running after this is a fault, not a hard label. */
@@ -29,14 +29,7 @@ export class LabelReader {
   }
 
   async read(bytes: Buffer, mediaType: string): Promise<LabelReading> {
-    const type = labelTypeOf(mediaType);
-    if (bytes.length > MAX_LABEL_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', {
-        params: { limit: MAX_LABEL_BYTES },
-        details: { limit_bytes: MAX_LABEL_BYTES },
-      });
-    }
-    await checkHeader(bytes, type);
+    const type = await checkLabel(bytes, mediaType);
     return this.pool.run<LabelReading>(
       'read_label',
       { bytes, type, ownTrackingUrl: this.ownTrackingUrl },
@@ -49,6 +42,18 @@ export class LabelReader {
   }
 }
 
+/**
+ * What can be refused of a label from its header alone, in this order: a type the reader does not
+ * read (415), more bytes than it takes (413), bytes that are not of the type said or pixels past
+ * the limits (422). Answers the type, without parameters. No pixel is decoded.
+ */
+export async function checkLabel(bytes: Buffer, mediaType: string | undefined): Promise<LabelMediaType> {
+  const type = labelTypeOf(mediaType);
+  if (bytes.length > MAX_LABEL_BYTES) throw payloadTooLarge(MAX_LABEL_BYTES);
+  await checkHeader(bytes, type);
+  return type;
+}
+
 /** The declared media type, without parameters; 415 unless it is one the reader reads. */
 function labelTypeOf(mediaType: string | undefined): LabelMediaType {
   const bare = (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -58,15 +63,14 @@ function labelTypeOf(mediaType: string | undefined): LabelMediaType {
 }
 
 async function checkHeader(bytes: Buffer, type: LabelMediaType): Promise<void> {
-  const notReadable = () => new AppError('LABEL_NOT_READABLE', { params: { type }, details: { type } });
   if (type === 'application/pdf') {
-    if (!bytes.subarray(0, 1024).includes('%PDF-')) throw notReadable();
+    if (!bytes.subarray(0, 1024).includes('%PDF-')) throw labelNotReadable(type);
     return;
   }
   // The header only: sharp reads it on libuv's threads, and no pixel is decoded.
   const meta = await sharp(bytes)
     .metadata()
     .catch(() => null);
-  if (!meta?.width || !meta.height || `image/${meta.format}` !== type) throw notReadable();
+  if (!meta?.width || !meta.height || `image/${meta.format}` !== type) throw labelNotReadable(type);
   checkSize(meta.width, meta.height);
 }
