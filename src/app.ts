@@ -258,6 +258,12 @@ export async function createApp(
         port: config.mqtt.port,
         host: config.host,
         onError: (error, what) => http.log.error({ err: error }, `mqtt: a client's ${what} was not taken`),
+        // Every instance's broker on one bus: a push published here reaches clients connected anywhere.
+        ...(config.redisUrl && {
+          redis: { url: config.redisUrl, prefix: config.mqtt.redisPrefix },
+          onBusDown: (error: unknown) =>
+            http.log.error({ err: error }, 'mqtt: Redis does not answer; pushes wait in the outbox'),
+        }),
       });
   const lockerLink = services.lockers.link;
   // On an external broker the devices' messages come through a shared subscription (one instance each).

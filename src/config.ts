@@ -95,6 +95,11 @@ const environmentSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'must be topic levels without wildcards')
     .default('tms'),
   MQTT_RETRY_MS: integer(100, 3_600_000).default(5_000),
+  // One topic level, no Redis pattern characters: it goes in front of every channel pattern.
+  MQTT_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be letters, digits, _ . : or - (no / or wildcards)')
+    .default('tms-mqtt'),
   // Devices heartbeat every 30 s: three missed and a device is offline.
   LOCKER_OFFLINE_AFTER_MS: integer(1_000, 3_600_000).default(90_000),
   LOCKER_COMMAND_TTL_MS: integer(500, 300_000).default(15_000),
@@ -145,6 +150,11 @@ export interface Config {
   host: string;
   /** Requests a minute per token, business and anonymous address; heavy operations at once. */
   limits: RequestLimitSettings;
+  /**
+   * REDIS_URL: shared by every instance. The request limits count there (`limits.redisUrl`, the
+   * same URL) and the embedded MQTT brokers share one message bus there (docs/chat.md).
+   */
+  redisUrl: string | undefined;
   /** How much one GraphQL request may ask for, without and with a valid token (docs/graphql.md). */
   graphqlBudgets: QueryBudgets;
   /** How long a statement, a lock wait and a connection attempt may take: see DatabaseTimeouts. */
@@ -233,6 +243,11 @@ export interface MqttSettings {
   topicPrefix: string;
   /** How long a push waits before it is tried again while the broker is away. */
   retryMs: number;
+  /**
+   * With REDIS_URL: the first level of the Redis channels the embedded brokers share, so
+   * several deployments (or test runs) on one Redis never hear each other.
+   */
+  redisPrefix: string;
   /** Lockers' devices (docs/lockers.md): offline after this long unheard; how long a command may wait for its answer. */
   lockerOfflineAfterMs: number;
   lockerCommandTtlMs: number;
@@ -309,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisUrl: e.REDIS_URL,
       refusalDelayMs: 1000,
     },
+    redisUrl: e.REDIS_URL,
     dataDir: path.resolve(e.TMS_DATA_DIR),
     documentSigningKey: e.DOCUMENT_SIGNING_KEY,
     storage: e.S3_ENDPOINT
@@ -401,6 +417,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsPath: e.MQTT_WS_PATH,
       topicPrefix: e.MQTT_TOPIC_PREFIX,
       retryMs: e.MQTT_RETRY_MS,
+      redisPrefix: e.MQTT_REDIS_PREFIX,
       lockerOfflineAfterMs: e.LOCKER_OFFLINE_AFTER_MS,
       lockerCommandTtlMs: e.LOCKER_COMMAND_TTL_MS,
     },

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { Caller } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
@@ -48,9 +47,6 @@ export class ChatTopics {
  * off the route stops receiving on a subscription it made while it was on it.
  */
 export class ChatPush {
-  /** The latest audience of each conversation, as its last push found it (read synchronously at delivery). */
-  private readonly audiences = new LRUCache<string, Audience>({ max: 50_000 });
-
   constructor(
     private readonly chat: ChatService,
     private readonly accounts: AccountsService,
@@ -65,10 +61,10 @@ export class ChatPush {
       const push = message.payload as PushPayload;
       const audience = await this.chat.audienceOf(db, push.business_id, push.order_id);
       const topic = this.topics.conversation(push.business_id, push.order_id);
-      this.audiences.set(topic, audience);
       const body = JSON.stringify({ type: PUSH_TYPE, ...push });
       try {
-        await publisher.publish(topic, body);
+        // The audience goes with the message: the instance a subscriber is connected to decides.
+        await publisher.publish(topic, body, JSON.stringify(audience));
         if (audience.driverUserId !== null) {
           await publisher.publish(this.topics.driver(push.business_id, audience.driverUserId), body);
         }
@@ -104,15 +100,16 @@ export class ChatPush {
           return false;
         }
       },
-      mayReceive: (caller, topic) => {
+      mayReceive: (caller, topic, note) => {
         const parsed = this.topics.parse(topic);
         if (!parsed) return false;
         // A driver topic has one subscriber, its driver (checked at subscribe); the service
         // publishes there only to the order's driver of the moment.
         if (parsed.kind === 'driver') return true;
         if (STAFF.has(caller.kind)) return caller.businessId === parsed.businessId;
-        const audience = this.audiences.get(topic);
-        if (!audience) return false;
+        // The audience this push found (read synchronously at delivery): none, no one else.
+        if (note === undefined) return false;
+        const audience = JSON.parse(note) as Audience;
         if (caller.kind === 'driver') return audience.driverUserId === caller.userId;
         if (caller.kind === 'customer') return audience.customerUserId === caller.userId;
         if (caller.kind === 'contractor') return audience.contractorUserId === caller.userId;

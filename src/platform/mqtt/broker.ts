@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import { RedisBus } from './redis-bus.ts';
 
 /**
  * Where the service publishes its live pushes: the embedded broker, or an external one
@@ -11,7 +12,11 @@ import { createWebSocketStream, WebSocketServer } from 'ws';
  * connection to the external broker is down): the outbox then tries again later.
  */
 export interface MqttPublisher {
-  publish(topic: string, payload: string): Promise<void>;
+  /**
+   * `note` goes with the message to the policies of the brokers that deliver it (every instance
+   * with REDIS_URL), for their `mayReceive`, and never to a client; an external broker has no use for it.
+   */
+  publish(topic: string, payload: string, note?: string): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Where clients reach the broker, for the start-up message (no password). */
@@ -28,9 +33,11 @@ export interface BrokerPolicy<P> {
   maySubscribe(principal: P, topic: string): Promise<boolean>;
   /**
    * Asked for every message about to reach a subscriber (synchronously, as aedes asks): lets a
-   * subscription that was fine when made stop once its holder lost access.
+   * subscription that was fine when made stop once its holder lost access. `note` is the one
+   * the service published the message with: the instance delivering it may not be the one that
+   * published it, so what decides must come with the message.
    */
-  mayReceive(principal: P, topic: string): boolean;
+  mayReceive(principal: P, topic: string, note: string | undefined): boolean;
   /** Told when a client authenticated (a device is heard). */
   connected?(principal: P): Promise<void>;
   /** Whether the service takes this client's PUBLISH on this topic (devices' own up topic); default none. */
@@ -63,7 +70,7 @@ export function routedPolicy(
     },
     connected: async (routed) => routed.policy.connected?.(routed.principal),
     maySubscribe: (routed, topic) => routed.policy.maySubscribe(routed.principal, topic),
-    mayReceive: (routed, topic) => routed.policy.mayReceive(routed.principal, topic),
+    mayReceive: (routed, topic, note) => routed.policy.mayReceive(routed.principal, topic, note),
     mayPublish: (routed, topic) => routed.policy.mayPublish?.(routed.principal, topic) ?? false,
     published: async (routed, topic, payload) => routed.policy.published?.(routed.principal, topic, payload),
     disconnected: async (routed) => routed.policy.disconnected?.(routed.principal),
@@ -81,6 +88,14 @@ export interface EmbeddedBrokerOptions {
    * database away): nothing answers the client for it, so this is where it is seen (logged).
    */
   onError?: (error: unknown, what: 'connected' | 'published' | 'disconnected') => void;
+  /**
+   * REDIS_URL: the brokers of every instance share one message bus there (channels under
+   * `prefix`), so a publish on any instance reaches the subscribers of all. Without it, this
+   * instance's subscribers only.
+   */
+  redis?: { url: string; prefix: string };
+  /** Told when Redis stops answering (logged): publishing fails meanwhile. */
+  onBusDown?: (error: unknown) => void;
 }
 
 /**
@@ -88,6 +103,12 @@ export interface EmbeddedBrokerOptions {
  * granted (only the policy's exact topics are), so it reaches no one and nothing is retained.
  */
 const REFUSED_TOPIC = '$tms/refused-publish';
+
+/** The user property carrying a publish's note to the delivering brokers' policies (stripped before any client). */
+const NOTE_PROPERTY = 'tms-note';
+
+/** How long the service's publish waits for Redis before it fails (the outbox tries again later). */
+const BUS_TIMEOUT_MS = 5_000;
 
 /** The broker inside the service (aedes): TCP, and MQTT over WebSocket through the HTTP server. */
 export class EmbeddedBroker<P> implements MqttPublisher {
@@ -116,7 +137,24 @@ export class EmbeddedBroker<P> implements MqttPublisher {
 
   async start(): Promise<void> {
     if (this.broker) return;
+    const redis = this.options.redis;
+    const bus =
+      redis &&
+      new RedisBus({
+        url: redis.url,
+        prefix: redis.prefix,
+        timeoutMs: BUS_TIMEOUT_MS,
+        localTopics: new Set([REFUSED_TOPIC]),
+        onDown: this.options.onBusDown,
+      });
+    // The broker announces itself on the bus as it starts: once it is there, if it comes soon.
+    await bus?.connected(BUS_TIMEOUT_MS);
     const broker = await Aedes.createBroker({
+      ...(bus && {
+        mq: bus,
+        // The channel prefix is one more topic level, within the matcher's ceiling of 100.
+        maxTopicLevels: 99,
+      }),
       authenticate: (client, _username, password, done) => {
         const refuse = () => {
           const error = new Error('Bad username or password') as AuthenticateError;
@@ -174,7 +212,12 @@ export class EmbeddedBroker<P> implements MqttPublisher {
       authorizeForward: (client, packet) => {
         const principal = this.principals.get(client);
         if (principal === undefined) return null;
-        return this.policy.mayReceive(principal, packet.topic) ? packet : null;
+        const note = packet.properties?.userProperties?.[NOTE_PROPERTY];
+        if (!this.policy.mayReceive(principal, packet.topic, typeof note === 'string' ? note : undefined))
+          return null;
+        if (!packet.properties) return packet;
+        const { properties: _note, ...bare } = packet;
+        return bare;
       },
     });
     const tcp = createServer((socket) => {
@@ -239,12 +282,22 @@ export class EmbeddedBroker<P> implements MqttPublisher {
     });
   }
 
-  publish(topic: string, payload: string): Promise<void> {
+  publish(topic: string, payload: string, note?: string): Promise<void> {
     const broker = this.broker;
     if (!broker || broker.closed) return Promise.reject(new Error('The embedded MQTT broker is not running'));
     return new Promise((resolve, reject) =>
       broker.publish(
-        { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
+        {
+          cmd: 'publish',
+          topic,
+          payload: Buffer.from(payload),
+          qos: 1,
+          retain: false,
+          dup: false,
+          // aedes keeps a packet's properties through the bus and its queues; they reach no
+          // client (authorizeForward takes them off, and aedes speaks no MQTT 5 anyway).
+          ...(note !== undefined && { properties: { userProperties: { [NOTE_PROPERTY]: note } } }),
+        },
         (error) => (error ? reject(error) : resolve()),
       ),
     );
