@@ -61,6 +61,11 @@ const environmentSchema = z.object({
   IDENTITY_TIMEOUT_MS: integer(100, 60_000).default(5_000),
   DATABASE_TIMEOUT_MS: integer(100, 600_000).default(5_000),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
+  // In front of every key and channel: one topic level, no Redis pattern characters.
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'must be letters, digits, _ . or - (no /, : or wildcards)')
+    .default('tms'),
   RATE_LIMIT_TOKEN_PER_MINUTE: integer(1, 1_000_000).default(1_200),
   RATE_LIMIT_BUSINESS_PER_MINUTE: integer(1, 10_000_000).default(6_000),
   RATE_LIMIT_ADDRESS_PER_MINUTE: integer(1, 1_000_000).default(1_200),
@@ -95,11 +100,6 @@ const environmentSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/, 'must be topic levels without wildcards')
     .default('tms'),
   MQTT_RETRY_MS: integer(100, 3_600_000).default(5_000),
-  // One topic level, no Redis pattern characters: it goes in front of every channel pattern.
-  MQTT_REDIS_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be letters, digits, _ . : or - (no / or wildcards)')
-    .default('tms-mqtt'),
   // Devices heartbeat every 30 s: three missed and a device is offline.
   LOCKER_OFFLINE_AFTER_MS: integer(1_000, 3_600_000).default(90_000),
   LOCKER_COMMAND_TTL_MS: integer(500, 300_000).default(15_000),
@@ -322,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddressPerMinute: e.RATE_LIMIT_ADDRESS_PER_MINUTE,
       expensiveConcurrency: e.EXPENSIVE_CONCURRENCY_PER_BUSINESS,
       redisUrl: e.REDIS_URL,
+      redisKeyPrefix: e.REDIS_PREFIX,
       refusalDelayMs: 1000,
     },
     redisUrl: e.REDIS_URL,
@@ -417,7 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsPath: e.MQTT_WS_PATH,
       topicPrefix: e.MQTT_TOPIC_PREFIX,
       retryMs: e.MQTT_RETRY_MS,
-      redisPrefix: e.MQTT_REDIS_PREFIX,
+      redisPrefix: `${e.REDIS_PREFIX}:mqtt`,
       lockerOfflineAfterMs: e.LOCKER_OFFLINE_AFTER_MS,
       lockerCommandTtlMs: e.LOCKER_COMMAND_TTL_MS,
     },

@@ -18,7 +18,7 @@ type Listener = (message: Message, done: () => void) => void;
 export interface RedisBusOptions {
   /** REDIS_URL. */
   url: string;
-  /** First level of every channel (MQTT_REDIS_PREFIX): one namespace per deployment or test run. */
+  /** First level of every channel (REDIS_PREFIX:mqtt): one namespace per deployment or test run. */
   prefix: string;
   /** How long a publish waits for Redis before it fails. */
   timeoutMs: number;

@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../src/config.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
+import { createServices } from '../src/services.ts';
+import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
+import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { type Client, client } from './support/http.ts';
+import { REDIS, type RoundRobin, redisAnswers, roundRobin } from './support/instances.ts';
+import { Listener, turnOn } from './support/order-chat.ts';
+import { type Running, startServe } from './support/process.ts';
+
+const TOKEN_LIMIT_PER_MINUTE = 60;
+
+async function eventually(condition: () => boolean | Promise<boolean>, what: string, limitMs = 90_000) {
+  const deadline = Date.now() + limitMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** A date `days` ahead in the business's time zone, as planning takes it. */
+function dateAhead(days: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(Date.now() + days * 86_400_000));
+}
+
+/**
+ * Three real `tms serve` processes on one PostgreSQL and one Redis behind a round-robin proxy,
+ * as an operator runs the service when one machine is not enough (docs/scaling.md).
+ */
+describe('three instances on one database and one Redis', {
+  skip: redisAnswers ? false : 'no Redis answers at 127.0.0.1:6379',
+}, () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let tenant: Tenant;
+  const instances: Running[] = [];
+  let proxy: RoundRobin;
+  let api: Client;
+  let admin: string;
+  const hooks: Array<{ id: string; type: string }> = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      hooks.push({ id: String(request.headers['webhook-id']), type: JSON.parse(body).type });
+      response.writeHead(200).end('ok');
+    });
+  });
+
+  before(async () => {
+    database = await createTestDatabase();
+    handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
+    const services = createServices(loadConfig({ LOG_LEVEL: 'silent' }), systemClock);
+    tenant = await createTenant(handle.db, services, 'many');
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: REDIS,
+      // This run's own keys and channels: other runs on the same Redis share no counts or pushes.
+      REDIS_PREFIX: `tms-test-${process.pid}-${Date.now().toString(36)}`,
+      RATE_LIMIT_TOKEN_PER_MINUTE: String(TOKEN_LIMIT_PER_MINUTE),
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    };
+    // One at a time: three starts at once on two cores only take longer.
+    for (let i = 0; i < 3; i++) instances.push(await startServe(env));
+    proxy = await roundRobin(instances);
+    api = client(proxy.baseUrl);
+    admin = await login(api, tenant.emails.client_admin);
+  });
+  after(async () => {
+    await proxy?.close();
+    for (const instance of instances) {
+      if (instance.child.exitCode === null && instance.child.signalCode === null) {
+        instance.child.kill('SIGTERM');
+        await new Promise((resolve) => instance.child.once('exit', resolve));
+      }
+    }
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await handle?.close();
+    await database?.drop();
+  });
+
+  it('pushes a chat message posted on one instance to a driver connected to another', async () => {
+    const date = dateAhead(2, 'Asia/Shanghai');
+    const depot = await api.post(
+      '/api/v1/client/depots',
+      { name: 'Depot', lat: 48.85, lng: 2.35 },
+      { token: admin },
+    );
+    const profile = await api.call('PUT', `/api/v1/client/drivers/${tenant.userIds.driver}/profile`, {
+      token: admin,
+      body: {
+        depot_id: depot.body.depot.id,
+        capacity: { weight_grams: 100_000, volume_cm3: 1_000_000, count: 50 },
+        shift: { start: '08:00', end: '18:00' },
+      },
+    });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    const created = await api.post(
+      '/api/v1/client/orderCreate',
+      {
+        scheduled_date: date,
+        customer_id: tenant.userIds.customer,
+        dropoff: { line1: '3 Rue de Rivoli', lat: 48.86, lng: 2.36 },
+      },
+      { token: admin },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const built = await api.post('/api/v3/client/build-route', { date }, { token: admin });
+    assert.equal(built.status, 200, JSON.stringify(built.body));
+    assert.equal(built.body.routes.length, 1, JSON.stringify(built.body));
+    await turnOn(api, admin);
+
+    const driverToken = await login(api, tenant.emails.driver);
+    const topic = `tms/drivers/${tenant.businessId}/${tenant.userIds.driver}`;
+    // The driver on the second instance's broker (MQTT over WebSocket on its HTTP port).
+    const driver = await Listener.connect(`${instances[1]!.baseUrl.replace('http', 'ws')}/mqtt`, driverToken);
+    // Someone of another business, on the third instance, asking for the same topic.
+    const strangerTenant = await createTenant(
+      handle.db,
+      createServices(loadConfig({ LOG_LEVEL: 'silent' }), systemClock),
+      'stranger',
+    );
+    const stranger = await Listener.connect(
+      `${instances[2]!.baseUrl.replace('http', 'ws')}/mqtt`,
+      await login(api, strangerTenant.emails.driver),
+    );
+    try {
+      assert.equal(await driver.subscribe(topic), true);
+      assert.equal(await stranger.subscribe(topic), false, 'the access rules hold on every instance');
+      // Posted on the first instance itself, not through the proxy.
+      const posted = await client(instances[0]!.baseUrl).post(
+        `/api/v1/order-chats/${created.body.order_id}/messages`,
+        { text: 'Gate code 4711' },
+        { token: admin },
+      );
+      assert.equal(posted.status, 200, JSON.stringify(posted.body));
+      const push = await driver.next(topic, posted.body.message.id);
+      assert.equal(push.message.text, 'Gate code 4711');
+      assert.equal(stranger.received.length, 0);
+    } finally {
+      await driver.close();
+      await stranger.close();
+    }
+  });
+
+  it('shares the rate limits: one token gets its limit once, not once per instance', async () => {
+    const token = await login(api, tenant.emails.employee);
+    const statuses: number[] = [];
+    for (let i = 0; i < TOKEN_LIMIT_PER_MINUTE + 15; i++) {
+      statuses.push((await api.get('/api/v1/client/orders', { token })).status);
+    }
+    const refused = statuses.filter((status) => status === 429).length;
+    const answered = statuses.filter((status) => status === 200).length;
+    assert.equal(answered + refused, statuses.length, JSON.stringify(statuses));
+    assert.ok(
+      answered <= TOKEN_LIMIT_PER_MINUTE,
+      `${answered} answered over a limit of ${TOKEN_LIMIT_PER_MINUTE}`,
+    );
+    assert.ok(refused >= 15, `${refused} refused`);
+    // Every instance took part: the counts were shared, not each instance's own.
+    assert.deepEqual(new Set(proxy.answeredBy.slice(-statuses.length)), new Set([0, 1, 2]));
+  });
+
+  it('delivers each outbox message once per receiver across the instances', async () => {
+    const saved = await api.call('PUT', '/api/v1/webhook-settings', {
+      token: admin,
+      body: {
+        urls: { 'order.created': `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+      },
+    });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const before = hooks.length;
+    const ORDERS = 30;
+    // Three batches through the proxy: written on three instances, delivered by whichever takes them.
+    for (let batch = 0; batch < 3; batch++) {
+      const created = await api.post(
+        '/api/v1/client/orders/bulk',
+        {
+          orders: Array.from({ length: ORDERS / 3 }, (_, i) => ({
+            order_ref: `MANY-${batch}-${i}`,
+            dropoff: { line1: 'x' },
+          })),
+        },
+        { token: admin },
+      );
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+    }
+    await eventually(() => hooks.length - before >= ORDERS, `${ORDERS} deliveries`);
+    // Time for a second delivery of any of them, had one been made.
+    await sleep(2_000);
+    const ids = hooks.slice(before).map((hook) => hook.id);
+    assert.equal(ids.length, ORDERS, 'no message delivered twice');
+    assert.equal(new Set(ids).size, ORDERS);
+  });
+});
