@@ -29,7 +29,7 @@ export class Metrics {
 
   private readonly replicaReads = new Counter({
     name: 'tms_read_replica_reads_total',
-    help: 'Reads of operations allowed on the read replica, by operation and the server that answered (replica, primary)',
+    help: 'Calls of operations allowed on the read replica, by operation and the server they were given (replica, primary)',
     labelNames: ['operation', 'server'] as const,
     registers: [this.registry],
   });

@@ -181,7 +181,7 @@ export class Executor {
       const ctx = this.contextFor(db, admitted, invocation, PERFORM_EVERYTHING);
       const kept = this.keptAnswerKey(operation, admitted, ctx);
       const version = kept === undefined ? undefined : this.keptAnswers!.get(kept)?.version;
-      return version ? Promise.resolve(version) : operation.version!(ctx, admitted.input);
+      return version !== undefined ? Promise.resolve(version) : operation.version!(ctx, admitted.input);
     });
   }
 
