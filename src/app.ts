@@ -71,9 +71,11 @@ import {
 import { warehousesOperations } from './modules/warehouses/index.ts';
 import { WEBHOOK_TOPIC, webhooksOperations } from './modules/webhooks/index.ts';
 import { Executor } from './platform/catalog/executor.ts';
+import { ReadRouting } from './platform/catalog/reads.ts';
 import { Catalog } from './platform/catalog/registry.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
-import type { Db } from './platform/db/database.ts';
+import { type Db, openDatabase } from './platform/db/database.ts';
+import { ReadReplica } from './platform/db/replica.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
@@ -187,6 +189,7 @@ export async function createApp(
   const limits = new RequestLimits(config.limits);
   const catalog = createCatalog(services);
   const metrics = new Metrics();
+  const replica = readReplicaOf(config, db, services, metrics);
   const executor = new Executor({
     db,
     clock,
@@ -199,12 +202,14 @@ export async function createApp(
     limits,
     observe: metrics.observeOperation,
     cacheInvalidation: services.cacheInvalidation,
+    reads: replica && new ReadRouting(replica, metrics.observeReplicaRead),
   });
   services.agentTools.connect(catalog, executor);
   services.apiSurface.connect(catalog, executor);
   services.boardFeed.connect(db);
   const http = createHttpServer(config, metrics);
   http.addHook('onClose', () => limits.close());
+  if (replica) http.addHook('onClose', () => replica.stop());
   http.addHook('onClose', () => services.solvers.close());
   http.addHook('onClose', () => services.labelReader.close());
   await registerRestDoor(http, catalog, executor);
@@ -361,4 +366,23 @@ export async function createApp(
       await mqtt.stop();
     },
   };
+}
+
+/**
+ * The read replica at DATABASE_READ_URL, watched from now on (docs/read-replicas.md). Caches keep
+ * nothing a read up to its lag bound (and one check) behind could have missed.
+ */
+function readReplicaOf(
+  config: Config,
+  db: Db,
+  services: Services,
+  metrics: Metrics,
+): ReadReplica | undefined {
+  if (!config.databaseRead) return undefined;
+  const handle = openDatabase(config.databaseRead.url, { timeouts: config.databaseTimeouts });
+  const replica = new ReadReplica(db, handle, config.databaseRead.maxLagMs);
+  services.cacheInvalidation.toleratesStaleReads(replica.maxLagMs + replica.checkIntervalMs);
+  metrics.watchReplica(replica);
+  replica.start();
+  return replica;
 }

@@ -129,6 +129,40 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads a read replica only beside DATABASE_URL, with its lag bound', () => {
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/tms' }).databaseRead, undefined);
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/tms',
+      DATABASE_READ_URL: 'postgres://u:p@replica:5432/tms',
+    });
+    assert.deepEqual(config.databaseRead, { url: 'postgres://u:p@replica:5432/tms', maxLagMs: 5_000 });
+    const bound = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/tms',
+      DATABASE_READ_URL: 'postgres://u:p@replica:5432/tms',
+      DATABASE_READ_MAX_LAG_MS: '1500',
+    });
+    assert.equal(bound.databaseRead?.maxLagMs, 1_500);
+    assert.throws(
+      () => loadConfig({ DATABASE_READ_URL: 'postgres://u:p@replica:5432/tms' }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(
+          error.message,
+          /DATABASE_READ_URL="postgres:\/\/u:p@replica:5432\/tms": is only used with DATABASE_URL/,
+        );
+        return true;
+      },
+    );
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/tms', DATABASE_READ_URL: 'mysql://x' }),
+      /DATABASE_READ_URL="mysql:\/\/x": must be a postgres:\/\/ URL/,
+    );
+    assert.throws(
+      () => loadConfig({ DATABASE_READ_MAX_LAG_MS: '10' }),
+      /DATABASE_READ_MAX_LAG_MS="10": must be a whole number from 100 to 3600000/,
+    );
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ DATABASE_URL: '', PORT: '' }).port, 3000);
   });

@@ -28,6 +28,8 @@ const environmentSchema = z.object({
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  DATABASE_READ_URL: optionalUrl(['postgres', 'postgresql']),
+  DATABASE_READ_MAX_LAG_MS: integer(100, 3_600_000).default(5_000),
   TMS_DATA_DIR: z.string().min(1).default('.data'),
   DOCUMENT_SIGNING_KEY: z.string().min(1).optional(),
   TMS_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -138,6 +140,15 @@ const environmentSchema = z.object({
 /** With S3_ENDPOINT, the bucket and its credentials are required too. */
 const S3_REQUIRED = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 const configurationSchema = environmentSchema.superRefine((e, check) => {
+  // The embedded server has no replica: a read URL alone would read another database than the one written.
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    check.addIssue({
+      code: 'custom',
+      path: ['DATABASE_READ_URL'],
+      message:
+        'is only used with DATABASE_URL (a replica of that database); set DATABASE_URL too, or unset it',
+    });
+  }
   if (!e.S3_ENDPOINT) return;
   for (const name of S3_REQUIRED) {
     if (!e[name])
@@ -161,6 +172,11 @@ export interface Config {
   databaseTimeouts: DatabaseTimeouts;
   /** External PostgreSQL; absent means the embedded server in `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * A streaming replica of DATABASE_URL that reads tolerating some staleness go to, while its lag
+   * stays under `maxLagMs` (docs/read-replicas.md); absent: every read goes to DATABASE_URL.
+   */
+  databaseRead: { url: string; maxLagMs: number } | undefined;
   dataDir: string;
   /** Ed25519 key signing document fingerprints (PKCS#8 PEM or base64 seed); absent: one kept in dataDir. */
   documentSigningKey: string | undefined;
@@ -301,6 +317,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseRead: e.DATABASE_READ_URL
+      ? { url: e.DATABASE_READ_URL, maxLagMs: e.DATABASE_READ_MAX_LAG_MS }
+      : undefined,
     databaseTimeouts: { statementMs: e.DATABASE_TIMEOUT_MS, connectMs: e.DATABASE_CONNECT_TIMEOUT_MS },
     graphqlBudgets: {
       anonymous: {

@@ -1,5 +1,7 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Outcome } from './catalog/executor.ts';
+import type { ReadServer } from './catalog/reads.ts';
+import type { ReplicaState } from './db/replica.ts';
 
 /** Prometheus metrics of one service instance, served at /metrics. */
 export class Metrics {
@@ -25,6 +27,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly replicaReads = new Counter({
+    name: 'tms_read_replica_reads_total',
+    help: 'Calls of operations allowed on the read replica, by operation and the server they were given (replica, primary)',
+    labelNames: ['operation', 'server'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tms_' });
   }
@@ -45,6 +54,30 @@ export class Metrics {
     this.child(`request ${method} ${status} ${route}`, () =>
       this.requests.labels({ method, route, status: String(status) }),
     ).observe(seconds);
+  }
+
+  observeReplicaRead = (operation: string, server: ReadServer): void => {
+    this.child(`read ${server} ${operation}`, () => this.replicaReads.labels({ operation, server })).inc();
+  };
+
+  /** The read replica's state and lag, as its last check found them, read at each scrape. */
+  watchReplica(replica: { state: ReplicaState; lagMs: number | null }): void {
+    new Gauge({
+      name: 'tms_read_replica_up',
+      help: '1 while reads may go to the read replica (reachable, a standby, lag within DATABASE_READ_MAX_LAG_MS), else 0',
+      registers: [this.registry],
+      collect() {
+        this.set(replica.state === 'ok' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'tms_read_replica_lag_seconds',
+      help: "The read replica's replay lag at its last check; NaN while unknown (down, not checked yet)",
+      registers: [this.registry],
+      collect() {
+        this.set(replica.lagMs === null ? Number.NaN : replica.lagMs / 1000);
+      },
+    });
   }
 
   observeOperation = (operation: string, outcome: Outcome, seconds: number): void => {

@@ -80,6 +80,7 @@ export function analyticsOperations(analytics: AnalyticsService): Operation[] {
         'own orders only, and no revenue of a family whose prices are hidden from them. Definitions: docs/analytics.md.',
       tag: 'Analytics',
       kind: 'query',
+      reads: 'replica',
       risk: 'low',
       tool: {
         user: 'get_orders_summary',
@@ -167,6 +168,7 @@ export function analyticsOperations(analytics: AnalyticsService): Operation[] {
         "caller's language. Definitions: docs/analytics.md.",
       tag: 'Analytics',
       kind: 'query',
+      reads: 'replica',
       risk: 'low',
       tool: {
         user: 'daily_digest',

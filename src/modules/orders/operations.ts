@@ -166,6 +166,7 @@ export function ordersOperations(
       description: 'A contractor sees the orders inside its rules only; a customer its own orders.',
       tag: 'Client',
       kind: 'query',
+      reads: 'replica',
       risk: 'low',
       tool: {
         user: 'get_orders',

@@ -209,6 +209,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
         'Personal data is reduced to what a tracking page shows (see docs/otep.md).',
       tag: 'OTEP',
       kind: 'query',
+      reads: 'replica',
       risk: 'low',
       tool: {
         developer: 'get_otep_tracking',
@@ -240,6 +241,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
         "Paged, in the format the format parameter or Accept names; use it when the shipment's summary is not needed. Public: anyone holding the number reads it.",
       tag: 'OTEP',
       kind: 'query',
+      reads: 'replica',
       risk: 'low',
       access: { public: true },
       errors: ['TRACKING_NOT_FOUND', 'UNKNOWN_FORMAT'],
@@ -267,6 +269,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
         'Public. `data.trackings` holds the found ones in the order asked; `data.not_found` the others.',
       tag: 'OTEP',
       kind: 'query',
+      reads: 'replica',
       risk: 'low',
       access: { public: true },
       errors: ['UNKNOWN_FORMAT'],

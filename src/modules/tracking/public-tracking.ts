@@ -227,6 +227,7 @@ export function publicTrackingOperations(tracking: TrackingService, proofs: Proo
         'name and initial. The same answer is rendered as a web page at /track/{number}.',
       tag: 'Tracking',
       kind: 'query',
+      reads: 'replica',
       risk: 'low',
       tool: {
         developer: 'track_package',

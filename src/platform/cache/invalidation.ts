@@ -36,6 +36,11 @@ export class CacheInvalidation {
   /** Tags no longer remembered count as invalidated at this sequence number. */
   private floor = 0;
   private readonly subscribers = new Set<Subscriber>();
+  /** How far behind a read may be (a read replica's lag bound): 0, reads see every commit. */
+  private staleReadsMs = 0;
+  /** Invalidations of the last `staleReadsMs`, oldest first, from `head` on. */
+  private readonly recent: { at: number; sequence: number }[] = [];
+  private head = 0;
   /**
    * Each (re)start of listening drops everything kept: what was said while nobody listened is
    * unknown (and while not listening, nothing is answered from or put in a cache).
@@ -55,9 +60,20 @@ export class CacheInvalidation {
     this.subscribers.add(subscriber);
   }
 
+  /**
+   * Reads may come from a copy up to `ms` behind the primary (a read replica): a mark then dates
+   * from that long ago, so what a read from the copy may have missed is never kept.
+   */
+  toleratesStaleReads(ms: number): void {
+    this.staleReadsMs = Math.max(this.staleReadsMs, ms);
+  }
+
   /** A mark to take before reading what a cache will keep. */
   mark(): number {
-    return this.sequence;
+    if (this.staleReadsMs === 0) return this.sequence;
+    this.pruneRecent();
+    const oldest = this.recent[this.head];
+    return oldest ? oldest.sequence - 1 : this.sequence;
   }
 
   /** Whether none of these tags was invalidated since `mark`, this instance listening all along. */
@@ -91,14 +107,32 @@ export class CacheInvalidation {
 
   private forget(tags: readonly string[]): void {
     const sequence = ++this.sequence;
+    this.remember(sequence);
     for (const tag of tags) this.invalidated.set(tag, sequence);
     for (const subscriber of this.subscribers) subscriber(tags);
   }
 
   private dropAll(): void {
     this.floor = ++this.sequence;
+    this.remember(this.floor);
     this.invalidated.clear();
     for (const subscriber of this.subscribers) subscriber('all');
+  }
+
+  private remember(sequence: number): void {
+    if (this.staleReadsMs === 0) return;
+    this.recent.push({ at: performance.now(), sequence });
+    this.pruneRecent();
+  }
+
+  private pruneRecent(): void {
+    const since = performance.now() - this.staleReadsMs;
+    while (this.head < this.recent.length && this.recent[this.head]!.at < since) this.head++;
+    // Compacted once half is spent: pruning stays cheap however many invalidations come.
+    if (this.head > this.recent.length / 2) {
+      this.recent.splice(0, this.head);
+      this.head = 0;
+    }
   }
 }
 

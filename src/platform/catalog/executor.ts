@@ -34,45 +34,16 @@ import {
   type ProviderCaller,
   Representation,
 } from './operation.ts';
+import type {
+  AlliedAccess,
+  Authenticator,
+  BusinessAccess,
+  FeatureGate,
+  ProviderAuthenticator,
+} from './ports.ts';
+import type { ReadRouting } from './reads.ts';
 
-/** Resolves a bearer token to its caller; null when the token is unknown, expired or revoked. */
-export type Authenticator = (db: Queryable, bearer: string, now: Date) => Promise<Caller | null>;
-
-/** Resolves a tracking provider key to its provider; null when unknown or revoked. */
-export type ProviderAuthenticator = (db: Queryable, key: string) => Promise<ProviderCaller | null>;
-
-/**
- * Refuses a call to an operation of an optional module that is off for the caller (the accounts
- * module owns the switches). It runs before the input is validated, so it gets the raw input.
- */
-export type FeatureGate = (
-  db: Queryable,
-  call: {
-    feature: string;
-    caller: Caller;
-    use: 'read' | 'write';
-    input: unknown;
-    /** The operation sets the feature's data up (Operation.featureSetup). */
-    setup?: boolean;
-  },
-) => Promise<void>;
-
-/**
- * Which business a call acts in and who its customers are: the accounts module answers, the
- * executor asks before the handler runs (see Access.business and Access.customer).
- */
-export interface BusinessAccess {
-  actingBusiness(db: Queryable, caller: Caller, requested?: number): Promise<number>;
-  requireCustomerOf(db: Queryable, userId: number, businessId: number): Promise<void>;
-}
-
-/**
- * Whether one business lets another read its data under a grant (the alliances module answers),
- * asked on every call of an operation declaring `access.allied` that names another business.
- */
-export interface AlliedAccess {
-  grants(db: Queryable, ownerBusinessId: number, readerBusinessId: number, grant: string): Promise<boolean>;
-}
+export type { AlliedAccess, Authenticator, BusinessAccess, FeatureGate, ProviderAuthenticator };
 
 /** What a door knows about one call. */
 export interface Invocation {
@@ -149,6 +120,8 @@ export interface ExecutorDeps {
   observe?: (operation: string, outcome: Outcome, seconds: number) => void;
   /** Keeps anonymous answers of operations with `publicCache` until a write invalidates them. */
   cacheInvalidation?: CacheInvalidation;
+  /** Sends queries declaring `reads: 'replica'` to a read replica; none: every read to `db`. */
+  reads?: ReadRouting;
 }
 
 /** A call let in: who makes it, the business it acts in, its valid input. */
@@ -204,10 +177,21 @@ export class Executor {
   async version(operation: Operation, rawInput: unknown, invocation: Invocation): Promise<string | null> {
     if (!operation.version || operation.kind !== 'query') return null;
     const admitted = await this.admit(operation, rawInput, invocation);
-    const ctx = this.contextFor(this.deps.db, admitted, invocation, PERFORM_EVERYTHING);
-    const kept = this.keptAnswerKey(operation, admitted, ctx);
-    const version = kept === undefined ? undefined : this.keptAnswers!.get(kept)?.version;
-    return version ?? operation.version(ctx, admitted.input);
+    return this.reading(operation, admitted, (db) => {
+      const ctx = this.contextFor(db, admitted, invocation, PERFORM_EVERYTHING);
+      const kept = this.keptAnswerKey(operation, admitted, ctx);
+      const version = kept === undefined ? undefined : this.keptAnswers!.get(kept)?.version;
+      return version !== undefined ? Promise.resolve(version) : operation.version!(ctx, admitted.input);
+    });
+  }
+
+  /** A query's reads, on the replica when the operation and the caller allow it (ExecutorDeps.reads). */
+  private reading<T>(
+    operation: Operation,
+    admitted: Admitted,
+    run: (db: Queryable) => Promise<T>,
+  ): Promise<T> {
+    return this.deps.reads ? this.deps.reads.read(operation, admitted, this.deps.db, run) : run(this.deps.db);
   }
 
   /**
@@ -326,9 +310,13 @@ export class Executor {
     try {
       const admitted = await this.admit(operation, rawInput, invocation);
       const run = () => this.run(operation, admitted, invocation);
+      // Even a failed write may have written (a refusal that commits): its caller reads its own.
+      const wrote = () =>
+        operation.kind === 'mutation' && !invocation.dryRun && this.deps.reads?.wrote(admitted);
       const result = await (operation.expensive && this.deps.limits
         ? this.deps.limits.expensive(admitted.share, run)
-        : run());
+        : run()
+      ).finally(wrote);
       outcome = 'ok';
       return result;
     } catch (error) {
@@ -489,7 +477,6 @@ export class Executor {
   }
 
   private async run(operation: Operation, admitted: Admitted, invocation: Invocation): Promise<unknown> {
-    const { input } = admitted;
     const skipped: OutsideEffect[] = [];
     let performed = 0;
     const outside: OutsideWorld = invocation.dryRun
@@ -507,48 +494,10 @@ export class Executor {
         };
     const context = (db: Queryable) => this.contextFor(db, admitted, invocation, outside);
 
-    if (operation.kind === 'query') {
-      const ctx = context(this.deps.db);
-      const build = () => this.answerOf(ctx, operation, input);
-      const keptKey = this.keptAnswerKey(operation, admitted, ctx);
-      if (keptKey !== undefined) {
-        const kept = this.keptAnswers!.get(keptKey);
-        if (invocation.requestWords !== undefined) {
-          this.keptAnswers!.nameRequest(operation, invocation.requestWords, keptKey);
-        }
-        if (kept) {
-          if (kept.version !== undefined) ctx.answer.version = kept.version;
-          return kept.answer;
-        }
-        const mark = this.keptAnswers!.mark();
-        const answer = await build();
-        // Sent again and again unchanged: its JSON is written once.
-        shareJson(answer instanceof Representation ? answer.body : answer);
-        const tags = operation.publicCache!.tags(input);
-        this.keptAnswers!.keep(keptKey, tags, { answer, version: ctx.answer.version }, mark);
-        return answer;
-      }
-      // Only an anonymous caller's answer is everyone's: a signed-in one may be shaped by who asks.
-      if (!operation.version || !operation.access.public || admitted.caller || admitted.provider)
-        return build();
-      const asked = JSON.stringify([operation.name, input, ctx.lang, ctx.representation ?? null]);
-      let reading = this.versionsInFlight.get(asked);
-      if (!reading) {
-        reading = operation.version(ctx, input).finally(() => this.versionsInFlight.delete(asked));
-        this.versionsInFlight.set(asked, reading);
-      }
-      const version = await reading;
-      if (version === null) return build();
-      const key = `${asked}\n${version}`;
-      const kept = this.publicAnswers.get(key);
-      if (kept) {
-        ctx.answer.version = version;
-        return kept.answer;
-      }
-      const answer = await build();
-      this.publicAnswers.set(key, { answer });
-      return answer;
-    }
+    if (operation.kind === 'query')
+      return this.reading(operation, admitted, (db) =>
+        this.query(operation, admitted, invocation, context(db)),
+      );
     if (operation.writes && !invocation.dryRun)
       return this.runOwnTransactions(operation, admitted, invocation, context);
     let ended: Ending;
@@ -566,6 +515,57 @@ export class Executor {
     }
     if ('refusal' in ended) throw ended.refusal;
     return invocation.dryRun ? dryRunAnswer(ended.result, skipped) : ended.result;
+  }
+
+  /** A query's answer: kept for anonymous callers where it may be, built otherwise. */
+  private async query(
+    operation: Operation,
+    admitted: Admitted,
+    invocation: Invocation,
+    ctx: OperationContext,
+  ): Promise<unknown> {
+    const { input } = admitted;
+    const build = () => this.answerOf(ctx, operation, input);
+    const keptKey = this.keptAnswerKey(operation, admitted, ctx);
+    if (keptKey !== undefined) {
+      const kept = this.keptAnswers!.get(keptKey);
+      if (invocation.requestWords !== undefined) {
+        this.keptAnswers!.nameRequest(operation, invocation.requestWords, keptKey);
+      }
+      if (kept) {
+        if (kept.version !== undefined) ctx.answer.version = kept.version;
+        return kept.answer;
+      }
+      const mark = this.keptAnswers!.mark();
+      const answer = await build();
+      // Sent again and again unchanged: its JSON is written once.
+      shareJson(answer instanceof Representation ? answer.body : answer);
+      const tags = operation.publicCache!.tags(input);
+      this.keptAnswers!.keep(keptKey, tags, { answer, version: ctx.answer.version }, mark);
+      return answer;
+    }
+    // Only an anonymous caller's answer is everyone's: a signed-in one may be shaped by who asks.
+    if (!operation.version || !operation.access.public || admitted.caller || admitted.provider)
+      return build();
+    // A version read on one server never stands for an answer built on the other (a replica behind).
+    const primary = ctx.db === this.deps.db;
+    const asked = JSON.stringify([operation.name, input, ctx.lang, ctx.representation ?? null, primary]);
+    let reading = this.versionsInFlight.get(asked);
+    if (!reading) {
+      reading = operation.version(ctx, input).finally(() => this.versionsInFlight.delete(asked));
+      this.versionsInFlight.set(asked, reading);
+    }
+    const version = await reading;
+    if (version === null) return build();
+    const key = `${asked}\n${version}`;
+    const kept = this.publicAnswers.get(key);
+    if (kept) {
+      ctx.answer.version = version;
+      return kept.answer;
+    }
+    const answer = await build();
+    this.publicAnswers.set(key, { answer });
+    return answer;
   }
 
   /** A mutation that opens its own transactions, if any (Operation.writes). */

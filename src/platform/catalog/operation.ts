@@ -239,6 +239,13 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * in one transaction, rolled back.
    */
   writes?: 'telemetry' | 'stepwise';
+  /**
+   * A query whose answer may be a little behind the latest writes (docs/read-replicas.md):
+   * with DATABASE_READ_URL its handler reads from the replica while that one is within its lag
+   * bound, unless the caller wrote within it; the primary otherwise. Never for a read whose
+   * answer decides a write (a check before a change).
+   */
+  reads?: 'replica';
   access: Access;
   input: I;
   output: O;

