@@ -119,8 +119,13 @@ describe('three instances on one database and one Redis', {
 
     const driverToken = await login(api, tenant.emails.driver);
     const topic = `tms/drivers/${tenant.businessId}/${tenant.userIds.driver}`;
-    // The driver on the second instance's broker (MQTT over WebSocket on its HTTP port).
-    const driver = await Listener.connect(`${instances[1]!.baseUrl.replace('http', 'ws')}/mqtt`, driverToken);
+    // The driver's phone connected to each instance's broker in turn (MQTT over WebSocket on its
+    // HTTP port): whichever instance's outbox publishes the push, two of them hear it from another.
+    const drivers = await Promise.all(
+      instances.map((instance) =>
+        Listener.connect(`${instance.baseUrl.replace('http', 'ws')}/mqtt`, driverToken),
+      ),
+    );
     // Someone of another business, on the third instance, asking for the same topic.
     const strangerTenant = await createTenant(
       handle.db,
@@ -132,7 +137,7 @@ describe('three instances on one database and one Redis', {
       await login(api, strangerTenant.emails.driver),
     );
     try {
-      assert.equal(await driver.subscribe(topic), true);
+      for (const driver of drivers) assert.equal(await driver.subscribe(topic), true);
       assert.equal(await stranger.subscribe(topic), false, 'the access rules hold on every instance');
       // Posted on the first instance itself, not through the proxy.
       const posted = await client(instances[0]!.baseUrl).post(
@@ -141,11 +146,13 @@ describe('three instances on one database and one Redis', {
         { token: admin },
       );
       assert.equal(posted.status, 200, JSON.stringify(posted.body));
-      const push = await driver.next(topic, posted.body.message.id);
-      assert.equal(push.message.text, 'Gate code 4711');
+      for (const driver of drivers) {
+        const push = await driver.next(topic, posted.body.message.id);
+        assert.equal(push.message.text, 'Gate code 4711');
+      }
       assert.equal(stranger.received.length, 0);
     } finally {
-      await driver.close();
+      for (const driver of drivers) await driver.close();
       await stranger.close();
     }
   });
