@@ -20,14 +20,14 @@ BEGIN
 END $$;
 
 -- The months holding rows of the old table, the current month and the three after it.
-CREATE FUNCTION pg_temp.partition_like(parent text, old_table text, time_column text)
+CREATE FUNCTION pg_temp.partition_like(parent text, old_table regclass, time_column text)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   month timestamp;
   now_month timestamp := date_trunc('month', now() AT TIME ZONE 'UTC');
 BEGIN
   FOR month IN EXECUTE format(
-    'SELECT DISTINCT date_trunc(''month'', %I AT TIME ZONE ''UTC'') FROM %I', time_column, old_table)
+    'SELECT DISTINCT date_trunc(''month'', %I AT TIME ZONE ''UTC'') FROM %s', time_column, old_table)
   LOOP
     IF month < now_month OR month > now_month + interval '3 months' THEN
       PERFORM pg_temp.create_month_partitions(parent, month, month);
@@ -38,35 +38,34 @@ BEGIN
 END $$;
 
 -- The owner and grants of the old table, given to the new one.
-CREATE FUNCTION pg_temp.copy_access(old_table text, new_table text)
+CREATE FUNCTION pg_temp.copy_access(old_table regclass, new_table regclass)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   entry record;
-  old_owner name := (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = old_table::regclass);
+  old_owner name := (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = old_table);
 BEGIN
-  IF old_owner <> (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = new_table::regclass) THEN
-    EXECUTE format('ALTER TABLE %I OWNER TO %I', new_table, old_owner);
+  IF old_owner <> (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = new_table) THEN
+    EXECUTE format('ALTER TABLE %s OWNER TO %I', new_table, old_owner);
   END IF;
   FOR entry IN
     SELECT acl.privilege_type, acl.is_grantable,
       CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END AS grantee
     FROM pg_class, aclexplode(relacl) AS acl
-    WHERE pg_class.oid = old_table::regclass AND acl.grantee <> pg_class.relowner
+    WHERE pg_class.oid = old_table AND acl.grantee <> pg_class.relowner
   LOOP
-    EXECUTE format('GRANT %s ON %I TO %s%s', entry.privilege_type, new_table, entry.grantee,
+    EXECUTE format('GRANT %s ON %s TO %s%s', entry.privilege_type, new_table, entry.grantee,
       CASE WHEN entry.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
   END LOOP;
 END $$;
 
+-- The tables replaced wait in a schema of their own, with their indexes, constraints and identity
+-- sequences: the new ones take the same names (constraint names are unique by schema).
+CREATE SCHEMA history_before_partitioning;
+ALTER TABLE tracking_events SET SCHEMA history_before_partitioning;
+ALTER TABLE operation_audit SET SCHEMA history_before_partitioning;
+
 -- Tracking events, partitioned by recorded_at: the service's own clock, so months fill in order
 -- (a provider's occurred_at can be anything).
-ALTER TABLE tracking_events RENAME TO tracking_events_unpartitioned;
-ALTER SEQUENCE tracking_events_id_seq RENAME TO tracking_events_unpartitioned_id_seq;
-ALTER TABLE tracking_events_unpartitioned DROP CONSTRAINT tracking_events_pkey;
-ALTER TABLE tracking_events_unpartitioned DROP CONSTRAINT tracking_events_tracking_number_event_id_key;
-ALTER TABLE tracking_events_unpartitioned DROP CONSTRAINT tracking_events_business_id_fkey;
-DROP INDEX tracking_events_timeline;
-
 CREATE TABLE tracking_events (
   id              bigint GENERATED ALWAYS AS IDENTITY,
   business_id     bigint NOT NULL REFERENCES businesses (id),
@@ -95,28 +94,21 @@ CREATE TABLE tracking_event_keys (
   PRIMARY KEY (tracking_number, event_id)
 );
 
-SELECT pg_temp.partition_like('tracking_events', 'tracking_events_unpartitioned', 'recorded_at');
+SELECT pg_temp.partition_like('tracking_events', 'history_before_partitioning.tracking_events', 'recorded_at');
 INSERT INTO tracking_events (id, business_id, tracking_number, package_id, event_id, otep_version,
     occurred_at, occurred_offset, recorded_at, status_code, source_type, details)
   OVERRIDING SYSTEM VALUE
   SELECT id, business_id, tracking_number, package_id, event_id, otep_version,
     occurred_at, occurred_offset, recorded_at, status_code, source_type, details
-  FROM tracking_events_unpartitioned;
+  FROM history_before_partitioning.tracking_events;
 INSERT INTO tracking_event_keys (tracking_number, event_id, business_id)
-  SELECT tracking_number, event_id, business_id FROM tracking_events_unpartitioned;
+  SELECT tracking_number, event_id, business_id FROM history_before_partitioning.tracking_events;
 -- Ids continue where the old identity stood (not from the highest row: ids handed out are never reused).
-SELECT setval('tracking_events_id_seq', last_value, is_called) FROM tracking_events_unpartitioned_id_seq;
-SELECT pg_temp.copy_access('tracking_events_unpartitioned', 'tracking_events');
--- Without CASCADE: a foreign key still pointing at the old table stops the migration here.
-DROP TABLE tracking_events_unpartitioned;
+SELECT setval('tracking_events_id_seq', last_value, is_called) FROM history_before_partitioning.tracking_events_id_seq;
+SELECT pg_temp.copy_access('history_before_partitioning.tracking_events', 'tracking_events');
 
 -- The operation audit, partitioned by its time. Platform-level entries have no business, so the
 -- audit is not distributed by business: it stays whole on the coordinating database.
-ALTER TABLE operation_audit RENAME TO operation_audit_unpartitioned;
-ALTER SEQUENCE operation_audit_id_seq RENAME TO operation_audit_unpartitioned_id_seq;
-ALTER TABLE operation_audit_unpartitioned DROP CONSTRAINT operation_audit_pkey;
-DROP INDEX operation_audit_business_at;
-
 CREATE TABLE operation_audit (
   id            bigint GENERATED ALWAYS AS IDENTITY,
   at            timestamptz NOT NULL,
@@ -129,10 +121,12 @@ CREATE TABLE operation_audit (
 ) PARTITION BY RANGE (at);
 CREATE INDEX operation_audit_business_at ON operation_audit (business_id, at);
 
-SELECT pg_temp.partition_like('operation_audit', 'operation_audit_unpartitioned', 'at');
+SELECT pg_temp.partition_like('operation_audit', 'history_before_partitioning.operation_audit', 'at');
 INSERT INTO operation_audit (id, at, operation, door, actor_user_id, business_id, request_id)
   OVERRIDING SYSTEM VALUE
-  SELECT id, at, operation, door, actor_user_id, business_id, request_id FROM operation_audit_unpartitioned;
-SELECT setval('operation_audit_id_seq', last_value, is_called) FROM operation_audit_unpartitioned_id_seq;
-SELECT pg_temp.copy_access('operation_audit_unpartitioned', 'operation_audit');
-DROP TABLE operation_audit_unpartitioned;
+  SELECT id, at, operation, door, actor_user_id, business_id, request_id FROM history_before_partitioning.operation_audit;
+SELECT setval('operation_audit_id_seq', last_value, is_called) FROM history_before_partitioning.operation_audit_id_seq;
+SELECT pg_temp.copy_access('history_before_partitioning.operation_audit', 'operation_audit');
+-- Without CASCADE: a foreign key still pointing at an old table stops the migration here.
+DROP TABLE history_before_partitioning.tracking_events, history_before_partitioning.operation_audit;
+DROP SCHEMA history_before_partitioning;
