@@ -63,7 +63,7 @@ export interface CreatedPartition {
 /**
  * Creates the partition of `month` unless it is attached already. Rows of that month waiting in
  * the default partition move into it first (PostgreSQL refuses a partition whose range the
- * default partition holds rows of); writers of the table wait for the few statements this takes.
+ * default partition holds rows of); the table is held for the few statements this takes.
  */
 export async function createMonthPartition(
   db: Db,
@@ -80,7 +80,9 @@ export async function createMonthPartition(
     const column = sql.id(history.timeColumn);
     const from = month.toISOString();
     const to = monthStart(month, 1).toISOString();
-    await sql`LOCK TABLE ${parent} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
+    // The lock creating a partition takes anyway, taken first (holding a weaker one while waiting
+    // for it could deadlock with a transaction that read the table and then writes it).
+    await sql`LOCK TABLE ${parent} IN ACCESS EXCLUSIVE MODE`.execute(trx);
     const { rows } = await sql<{ waiting: number }>`
       SELECT count(*)::int AS waiting FROM ${fallback}
       WHERE ${column} >= ${from}::timestamptz AND ${column} < ${to}::timestamptz`.execute(trx);
