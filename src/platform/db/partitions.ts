@@ -13,9 +13,6 @@ export interface MonthlyHistory {
 /** How many months after the current one the maintenance keeps ready. */
 export const MONTHS_AHEAD = 3;
 
-/** Long enough for a busy table's statements in hand; a maintenance that waits longer tries again next run. */
-const LOCK_TIMEOUT = '10s';
-
 /** The first instant (UTC) of the month `date` falls in, `offset` months later. */
 export function monthStart(date: Date, offset = 0): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1));
@@ -48,9 +45,11 @@ export async function monthPartitions(
     .sort((a, b) => a.month.getTime() - b.month.getTime());
 }
 
-/** One writer of a table's partitions at a time, across every instance of the service. */
+/**
+ * One writer of a table's partitions at a time, across every instance of the service: the others
+ * wait (within the pool's lock_timeout, DATABASE_TIMEOUT_MS), then find the work done.
+ */
 async function lockPartitionsOf(trx: Queryable, history: MonthlyHistory): Promise<void> {
-  await sql`SET LOCAL lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`tms partitions ${history.table}`}))`.execute(trx);
 }
 
