@@ -9,7 +9,8 @@ export type EventRow = Omit<TrackingTables['tracking_events'], 'id'>;
  * The rows go as one array per column (`unnest`): a 500-event request is 11 parameters, not 5,500,
  * which PostgreSQL parses and plans markedly faster. The history is partitioned by month, where no
  * unique constraint can span months: an event is stored only if its key enters tracking_event_keys
- * (a concurrent writer of the same key waits for the first one's commit, as a unique index does),
+ * (a concurrent writer of the same key waits for the first one's commit, as a unique index does;
+ * keys go in their own order, so two requests sharing keys cannot wait on each other crosswise),
  * and of one key sent twice in a request the first is kept.
  */
 export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow[]) {
@@ -31,7 +32,7 @@ export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow
       ORDER BY tracking_number, event_id, position
     ), new_keys AS (
       INSERT INTO tracking_event_keys (tracking_number, event_id, business_id)
-      SELECT tracking_number, event_id, business_id FROM sent ORDER BY position
+      SELECT tracking_number, event_id, business_id FROM sent ORDER BY tracking_number, event_id
       ON CONFLICT (tracking_number, event_id) DO NOTHING
       RETURNING tracking_number, event_id
     )
