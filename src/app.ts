@@ -16,6 +16,7 @@ import { registerMapsPages } from './doors/pages/maps.ts';
 import { registerOtepGuide } from './doors/pages/otep-guide.ts';
 import { registerTrackingPage } from './doors/pages/track.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
+import { HISTORY_MAINTENANCE_MS, maintainHistories } from './history.ts';
 import {
   accountsOperations,
   driverRegistrationOperations,
@@ -172,7 +173,10 @@ export interface App {
    * external broker at MQTT_URL.
    */
   mqtt: MqttPublisher;
-  /** Starts the background work: the MQTT broker (or the connection to it), the outbox worker (listening on the pool) and the hourly pruning. */
+  /**
+   * Starts the background work: the MQTT broker (or the connection to it), the outbox worker
+   * (listening on the pool), the hourly pruning and the daily partitions of the history tables.
+   */
   startBackground(pool?: pg.Pool): Promise<void>;
   /** Stops it, letting deliveries in hand finish. */
   stopBackground(): Promise<void>;
@@ -314,6 +318,8 @@ export async function createApp(
   let pruning: NodeJS.Timeout | undefined;
   let overdueCommands: NodeJS.Timeout | undefined;
   let providerPulls: NodeJS.Timeout | undefined;
+  let historyMaintenance: NodeJS.Timeout | undefined;
+  let historyRun: Promise<void> | undefined;
   return {
     http,
     services,
@@ -355,11 +361,31 @@ export async function createApp(
           .finally(() => (pulling = false));
       }, 1_000);
       providerPulls.unref();
+      // The months ahead of the partitioned history tables, at start and daily (docs/history.md).
+      const maintainHistory = () => {
+        historyRun = maintainHistories(db, clock.now(), (history, outcome) => {
+          if ('error' in outcome)
+            http.log.error(
+              { err: outcome.error },
+              `history: the partitions of ${history.table} were not made`,
+            );
+          for (const { name, moved } of 'created' in outcome ? outcome.created : [])
+            http.log.info(
+              `history: created ${name}${moved > 0 ? ` with ${moved} rows from the default partition` : ''}`,
+            );
+        });
+      };
+      maintainHistory();
+      historyMaintenance = setInterval(maintainHistory, HISTORY_MAINTENANCE_MS);
+      historyMaintenance.unref();
     },
     stopBackground: async () => {
       clearInterval(pruning);
       clearInterval(overdueCommands);
       clearInterval(providerPulls);
+      clearInterval(historyMaintenance);
+      // Its transactions end before the pool closes.
+      await historyRun;
       await services.cacheInvalidation.stop();
       await services.boardFeed.stop();
       await outbox.stop();

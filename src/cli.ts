@@ -38,6 +38,13 @@ async function servicesOf(config: Config): Promise<Services> {
   return createServices(config, systemClock);
 }
 
+/** A month as YYYY-MM, read as its first instant in UTC. */
+function month(value: string): Date {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
+  if (!match) throw new InvalidArgumentError('must be a month as YYYY-MM (2025-01)');
+  return new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
+}
+
 function positiveInteger(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new InvalidArgumentError('must be a whole number above 0');
@@ -301,6 +308,50 @@ function buildProgram(io: CliIo): Command {
               .join(', '),
         );
       }),
+    );
+
+  program
+    .command('history')
+    .description('The tracking history and the operation audit, partitioned by month (docs/history.md)')
+    .command('detach')
+    .description(
+      'Detach the monthly partitions before a month (UTC) from both tables; they stay in the database as ' +
+        'tables of their own, for archiving or dropping',
+    )
+    .requiredOption('--before <YYYY-MM>', 'the first month kept', month)
+    .action((options: { before: Date }) =>
+      withDatabase(
+        async () => {
+          const [history, partitions, clock] = await Promise.all([
+            import('./history.ts'),
+            import('./platform/db/partitions.ts'),
+            import('./platform/clock.ts'),
+          ]);
+          return { ...history, ...partitions, clock: clock.systemClock };
+        },
+        async (database, { HISTORIES, detachMonthsBefore, monthLabel, clock }) => {
+          const before = monthLabel(options.before);
+          const detached: string[] = [];
+          for (const history of HISTORIES) {
+            say(`${history.table}: detaching the months before ${before}`);
+            const names = await detachMonthsBefore(
+              database.db,
+              history,
+              options.before,
+              clock.now(),
+              (name) => say(`  detached ${name}`),
+            );
+            if (names.length === 0) say('  none attached');
+            detached.push(...names);
+          }
+          say(
+            detached.length === 0
+              ? `Nothing to detach before ${before}.`
+              : `Detached ${detached.length} partitions; they remain as tables (${detached.join(', ')}) ` +
+                  'until archived or dropped.',
+          );
+        },
+      ),
     );
 
   const locker = program.command('locker').description('Smart lockers (docs/lockers.md)');

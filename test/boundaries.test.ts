@@ -191,6 +191,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0053_sms_sending.sql': 'sms',
   '0056_sms_early_reports.sql': 'sms',
   '0055_label_reading.sql': 'ocr',
+  '0057_partitioned_history.sql': 'tracking',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */
@@ -203,6 +204,8 @@ const CROSS_MODULE_MIGRATIONS: Record<string, string> = {
     'app sessions are tokens bound to one business (business_scope_id, kind app)',
   '0026_order_chat.sql business_families':
     "the opt-in families' switches sit beside the accounts module's module switches, and came with the first family",
+  '0057_partitioned_history.sql operation_audit':
+    "the platform's audit became partitioned by month with the tracking history, by one rebuild written once",
 };
 
 function migrationViolations(owners: Map<string, string>): string[] {

@@ -58,3 +58,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
+
+/** An empty database of this test file's own (no migrations), for a test that migrates it step by step. */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  const name = `tms_test_empty_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  return {
+    name,
+    url: databaseUrl(requireEnv('TMS_TEST_ADMIN_URL'), name),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}

@@ -15,4 +15,5 @@ export {
 } from './public-tracking.ts';
 export { timelineJsonSchema } from './schema.ts';
 export { TrackingService } from './service.ts';
+export { TRACKING_HISTORY } from './tables.ts';
 export { offsetOf } from './times.ts';

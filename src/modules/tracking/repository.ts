@@ -7,7 +7,11 @@ export type EventRow = Omit<TrackingTables['tracking_events'], 'id'>;
 /**
  * Stores events, skipping those already stored (same tracking number and event id). Returns the new ones.
  * The rows go as one array per column (`unnest`): a 500-event request is 11 parameters, not 5,500,
- * which PostgreSQL parses and plans markedly faster.
+ * which PostgreSQL parses and plans markedly faster. The history is partitioned by month, where no
+ * unique constraint can span months: an event is stored only if its key enters tracking_event_keys
+ * (a concurrent writer of the same key waits for the first one's commit, as a unique index does;
+ * keys go in their own order, so two requests sharing keys cannot wait on each other crosswise),
+ * and of one key sent twice in a request the first is kept.
  */
 export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow[]) {
   if (rows.length === 0) return [];
@@ -15,15 +19,29 @@ export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow
   const result = await sql<
     Pick<EventRow, 'tracking_number' | 'event_id' | 'status_code' | 'occurred_at' | 'source_type'>
   >`
+    WITH sent AS (
+      SELECT DISTINCT ON (tracking_number, event_id) *
+      FROM unnest(
+        ${column('business_id')}::bigint[], ${column('tracking_number')}::text[],
+        ${column('package_id')}::bigint[], ${column('event_id')}::text[], ${column('otep_version')}::text[],
+        ${column('occurred_at')}::timestamptz[], ${column('occurred_offset')}::text[],
+        ${column('recorded_at')}::timestamptz[], ${column('status_code')}::text[],
+        ${column('source_type')}::text[], ${rows.map((row) => JSON.stringify(row.details))}::jsonb[])
+        WITH ORDINALITY AS sent (business_id, tracking_number, package_id, event_id, otep_version,
+          occurred_at, occurred_offset, recorded_at, status_code, source_type, details, position)
+      ORDER BY tracking_number, event_id, position
+    ), new_keys AS (
+      INSERT INTO tracking_event_keys (tracking_number, event_id, business_id)
+      SELECT tracking_number, event_id, business_id FROM sent ORDER BY tracking_number, event_id
+      ON CONFLICT (tracking_number, event_id) DO NOTHING
+      RETURNING tracking_number, event_id
+    )
     INSERT INTO tracking_events (business_id, tracking_number, package_id, event_id, otep_version,
       occurred_at, occurred_offset, recorded_at, status_code, source_type, details)
-    SELECT * FROM unnest(
-      ${column('business_id')}::bigint[], ${column('tracking_number')}::text[],
-      ${column('package_id')}::bigint[], ${column('event_id')}::text[], ${column('otep_version')}::text[],
-      ${column('occurred_at')}::timestamptz[], ${column('occurred_offset')}::text[],
-      ${column('recorded_at')}::timestamptz[], ${column('status_code')}::text[],
-      ${column('source_type')}::text[], ${rows.map((row) => JSON.stringify(row.details))}::jsonb[])
-    ON CONFLICT (tracking_number, event_id) DO NOTHING
+    SELECT business_id, tracking_number, package_id, event_id, otep_version, occurred_at,
+      occurred_offset, recorded_at, status_code, source_type, details
+    FROM sent JOIN new_keys USING (tracking_number, event_id)
+    ORDER BY position
     RETURNING tracking_number, event_id, status_code, occurred_at, source_type`.execute(db);
   return result.rows;
 }

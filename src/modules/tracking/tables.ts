@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { MonthlyHistory } from '../../platform/db/partitions.ts';
 import type { ProofOfDelivery } from '../orders/index.ts';
 
 export interface TrackingTables {
@@ -16,6 +17,12 @@ export interface TrackingTables {
     source_type: string;
     details: EventDetails;
   };
+  /** The deduplication keys of stored events (every month's, detached ones too). */
+  tracking_event_keys: {
+    tracking_number: string;
+    event_id: string;
+    business_id: number;
+  };
   tracking_providers: {
     id: Generated<number>;
     business_id: number;
@@ -25,6 +32,9 @@ export interface TrackingTables {
     revoked_at: Date | null;
   };
 }
+
+/** The tracking history is partitioned by month of recorded_at (docs/history.md). */
+export const TRACKING_HISTORY: MonthlyHistory = { table: 'tracking_events', timeColumn: 'recorded_at' };
 
 /** The optional parts of an event, kept together as they are only ever read whole. */
 export interface EventDetails {

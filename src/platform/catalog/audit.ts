@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Queryable } from '../db/database.ts';
+import type { MonthlyHistory } from '../db/partitions.ts';
 import type { Door } from './operation.ts';
 
 export interface AuditTables {
@@ -13,6 +14,12 @@ export interface AuditTables {
     request_id: string | null;
   };
 }
+
+/**
+ * The audit is partitioned by month of `at` (docs/history.md). Platform-level entries have no
+ * business, so it is not distributed by business: it stays whole on the coordinating database.
+ */
+export const AUDIT_HISTORY: MonthlyHistory = { table: 'operation_audit', timeColumn: 'at' };
 
 export interface AuditEntry {
   at: Date;

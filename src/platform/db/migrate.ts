@@ -31,9 +31,13 @@ export interface MigrationReport {
   applied: string[];
 }
 
-export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+/**
+ * Applies the pending migrations; with `until` (a migration's name, without .sql) only those up to
+ * it, as a test of a migration that moves data sets up the schema it starts from.
+ */
+export async function migrateToLatest(db: Db, until?: string): Promise<MigrationReport> {
   const migrator = new Migrator({ db, provider: new SqlFileMigrationProvider() });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const { error, results = [] } = await (until ? migrator.migrateTo(until) : migrator.migrateToLatest());
   if (error) {
     const failed = results.find((result) => result.status === 'Error');
     const cause = error instanceof Error ? error.message : String(error);
