@@ -129,7 +129,7 @@ export function planViolations(schema: Schema, placements: Record<string, Placem
     }
     if (!facts.primaryKey.includes('business_id')) {
       violations.push(
-        `${table}'s primary key (${facts.primaryKey.join(', ')}) lacks business_id: make it (business_id, ${facts.primaryKey.join(', ')})`,
+        `${table}'s primary key (${facts.primaryKey.join(', ')}) lacks business_id: make it (${facts.primaryKey.join(', ')}, business_id)`,
       );
     }
   }
@@ -137,7 +137,7 @@ export function planViolations(schema: Schema, placements: Record<string, Placem
     if (placed(key.table) !== 'distributed' || awaitingReshape(key.table)) continue;
     if (key.columns.includes('business_id') || GLOBAL_UNIQUE_KEYS[key.name]) continue;
     violations.push(
-      `${key.table}: unique key ${key.name} lacks business_id: lead it with business_id (and any ON CONFLICT on it), or, if it must be unique across businesses, declare it in GLOBAL_UNIQUE_KEYS with how the Citus step keeps it`,
+      `${key.table}: unique key ${key.name} lacks business_id: add business_id to it (and to any ON CONFLICT on it), or, if it must be unique across businesses, declare it in GLOBAL_UNIQUE_KEYS with how the Citus step keeps it`,
     );
   }
   for (const fk of schema.foreignKeys) {
@@ -267,10 +267,10 @@ describe('the schema is distributable by business', () => {
     assert.deepEqual(violations, [
       'loose is not classified: add it to PLACEMENTS in test/support/sharding-plan.ts (distributed, reference or local, with why)',
       'gone is classified but no such table exists: remove it from test/support/sharding-plan.ts',
-      "shelves's primary key (id) lacks business_id: make it (business_id, id)",
+      "shelves's primary key (id) lacks business_id: make it (id, business_id)",
       'boxes.business_id is nullable: make it NOT NULL, or classify boxes as local with why',
       'crates is distributed but has no business_id: add it, fill it from the parent row, make it NOT NULL, and have every insert supply it',
-      'boxes: unique key boxes_label_key lacks business_id: lead it with business_id (and any ON CONFLICT on it), or, if it must be unique across businesses, declare it in GLOBAL_UNIQUE_KEYS with how the Citus step keeps it',
+      'boxes: unique key boxes_label_key lacks business_id: add business_id to it (and to any ON CONFLICT on it), or, if it must be unique across businesses, declare it in GLOBAL_UNIQUE_KEYS with how the Citus step keeps it',
       'boxes: boxes_shelf_id_fkey (shelf_id) -> shelves (id) is not co-located: make it (business_id, shelf_id) REFERENCES shelves (business_id, id)',
       'kinds is a reference table and kinds_box_id_fkey refers to boxes (distributed): a copy on every node cannot refer to it; drop the reference or classify kinds otherwise',
       ...Object.keys(GLOBAL_UNIQUE_KEYS).map(
