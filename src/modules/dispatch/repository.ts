@@ -246,11 +246,13 @@ export async function routesOfDrivers(
   if (driverIds.length === 0) return [];
   const rows = await db
     .selectFrom('routes as r')
-    .leftJoin('route_stops as s', 's.route_id', 'r.id')
+    .leftJoin('route_stops as s', (join) =>
+      join.onRef('s.business_id', '=', 'r.business_id').onRef('s.route_id', '=', 'r.id'),
+    )
     .where('r.business_id', '=', businessId)
     .where('r.route_date', '=', date)
     .where('r.driver_user_id', 'in', driverIds)
-    .groupBy('r.id')
+    .groupBy(['r.id', 'r.business_id'])
     .select((eb) => [
       'r.id',
       'r.driver_user_id',
