@@ -153,7 +153,7 @@ export async function recordDevice(db: Queryable<AppsTables>, row: AppsTables['a
     .insertInto('app_devices')
     .values(row)
     .onConflict((oc) =>
-      oc.columns(['assignment_id', 'user_id', 'device_id']).doUpdateSet({
+      oc.columns(['business_id', 'assignment_id', 'user_id', 'device_id']).doUpdateSet({
         platform: row.platform,
         app_version: row.app_version,
         last_seen_at: row.last_seen_at,

@@ -261,6 +261,7 @@ export class AppsService {
 
     await repo.touchBinding(ctx.db, provider!.issuer, claims.sub, now);
     await repo.recordDevice(ctx.db, {
+      business_id: found.business_id,
       assignment_id: found.id,
       user_id: user.id,
       device_id: input.device_id,

@@ -43,6 +43,7 @@ export interface AppsTables {
     updated_at: Date;
   };
   app_devices: {
+    business_id: number;
     assignment_id: number;
     user_id: number;
     device_id: string;

@@ -46,7 +46,7 @@ export async function lockChat(
       customer_user_id: values.customerUserId,
       created_at: now,
     })
-    .onConflict((oc) => oc.column('order_id').doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'order_id']).doNothing())
     .execute();
   return db
     .selectFrom('order_chats')
@@ -134,13 +134,25 @@ export function readsOf(db: Db, chatId: number) {
 }
 
 /** Moves a participant's read mark forward (never back) to `messageId`. */
-export async function markRead(db: Db, chatId: number, userId: number, messageId: number, now: Date) {
+export async function markRead(
+  db: Db,
+  chat: { business_id: number; id: number },
+  userId: number,
+  messageId: number,
+  now: Date,
+) {
   await db
     .insertInto('order_chat_reads')
-    .values({ chat_id: chatId, user_id: userId, last_read_message_id: messageId, read_at: now })
+    .values({
+      business_id: chat.business_id,
+      chat_id: chat.id,
+      user_id: userId,
+      last_read_message_id: messageId,
+      read_at: now,
+    })
     .onConflict((oc) =>
       oc
-        .columns(['chat_id', 'user_id'])
+        .columns(['business_id', 'chat_id', 'user_id'])
         .doUpdateSet({ last_read_message_id: messageId, read_at: now })
         .where('order_chat_reads.last_read_message_id', '<', messageId),
     )

@@ -260,7 +260,7 @@ export class ChatService {
       now,
     );
     // What I wrote, I have read.
-    await repo.markRead(ctx.db, chat.id, caller.userId, row.id, now);
+    await repo.markRead(ctx.db, chat, caller.userId, row.id, now);
     const [message] = await this.viewsOf(ctx.db, [row], ctx.lang);
     await this.push(ctx, businessId, orderId, message!);
     return { result: true as const, message: message! };
@@ -275,7 +275,7 @@ export class ChatService {
     // Message ids only grow: any id is a position in the conversation, and none past its latest message.
     const last = chat?.last_message_id ?? null;
     const upTo = last === null ? null : Math.min(messageId ?? last, last);
-    if (chat && upTo !== null) await repo.markRead(ctx.db, chat.id, caller.userId, upTo, this.clock.now());
+    if (chat && upTo !== null) await repo.markRead(ctx.db, chat, caller.userId, upTo, this.clock.now());
     const mine = chat
       ? ((await repo.readsOf(ctx.db, chat.id)).find((r) => r.user_id === caller.userId) ?? null)
       : null;
@@ -308,7 +308,7 @@ export class ChatService {
         },
         now,
       );
-      await repo.markRead(ctx.db, chat.id, caller.userId, row.id, now);
+      await repo.markRead(ctx.db, chat, caller.userId, row.id, now);
       const [message] = await this.viewsOf(ctx.db, [row], ctx.lang);
       await this.push(ctx, businessId, orderId, message!);
     }

@@ -46,6 +46,7 @@ export interface ChatTables {
     created_at: Date;
   };
   order_chat_reads: {
+    business_id: number;
     chat_id: number;
     user_id: number;
     last_read_message_id: number;

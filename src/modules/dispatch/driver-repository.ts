@@ -86,7 +86,7 @@ export async function claimWrite(
   const inserted = await db
     .insertInto('driver_writes')
     .values({ ...write, answer: null })
-    .onConflict((oc) => oc.columns(['driver_user_id', 'client_id']).doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'driver_user_id', 'client_id']).doNothing())
     .returning('client_id')
     .executeTakeFirst();
   return inserted !== undefined;

@@ -35,14 +35,26 @@ export type LockedRoute = Awaited<ReturnType<typeof lockRoutes>>[number];
 /** Writes a route's stops anew, in the order given (sequence 1, 2, ...). */
 export async function replaceStops(
   db: Queryable<Tables>,
+  businessId: number,
   routeId: number,
-  stops: ReadonlyArray<Omit<Insertable<Tables['route_stops']>, 'route_id' | 'sequence'>>,
+  stops: ReadonlyArray<Omit<Insertable<Tables['route_stops']>, 'business_id' | 'route_id' | 'sequence'>>,
 ): Promise<void> {
-  await db.deleteFrom('route_stops').where('route_id', '=', routeId).execute();
+  await db
+    .deleteFrom('route_stops')
+    .where('business_id', '=', businessId)
+    .where('route_id', '=', routeId)
+    .execute();
   if (stops.length === 0) return;
   await db
     .insertInto('route_stops')
-    .values(stops.map((stop, index) => ({ ...stop, route_id: routeId, sequence: index + 1 })))
+    .values(
+      stops.map((stop, index) => ({
+        ...stop,
+        business_id: businessId,
+        route_id: routeId,
+        sequence: index + 1,
+      })),
+    )
     .execute();
 }
 

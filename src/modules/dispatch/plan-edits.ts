@@ -507,6 +507,7 @@ export class PlanEdits {
     for (const { edit, timed, source } of timings) {
       await edits.replaceStops(
         ctx.db,
+        businessId,
         edit.after.row.id,
         edit.after.stops.map((stop, at) => ({
           order_id: stop.orderId,

@@ -26,7 +26,9 @@ export async function upsertProfile(
     .insertInto('driver_profiles')
     .values(profile)
     .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet(options.keepSkills ? changes : { ...changes, skills }),
+      oc
+        .columns(['business_id', 'user_id'])
+        .doUpdateSet(options.keepSkills ? changes : { ...changes, skills }),
     )
     .execute();
 }
@@ -93,7 +95,7 @@ export async function insertRoutes(
   db: Queryable<DispatchTables>,
   routes: ReadonlyArray<{
     route: Insertable<DispatchTables['routes']> & { driver_user_id: number };
-    stops: Array<Omit<Insertable<DispatchTables['route_stops']>, 'route_id'>>;
+    stops: Array<Omit<Insertable<DispatchTables['route_stops']>, 'business_id' | 'route_id'>>;
   }>,
 ): Promise<number[]> {
   if (routes.length === 0) return [];
@@ -104,8 +106,8 @@ export async function insertRoutes(
     .execute();
   const idOf = new Map(inserted.map((row) => [row.driver_user_id!, row.id]));
   const ids = routes.map(({ route }) => idOf.get(route.driver_user_id)!);
-  const stops = routes.flatMap(({ stops }, index) =>
-    stops.map((stop) => ({ ...stop, route_id: ids[index]! })),
+  const stops = routes.flatMap(({ route, stops }, index) =>
+    stops.map((stop) => ({ ...stop, business_id: route.business_id, route_id: ids[index]! })),
   );
   // Chunks keep each statement well under PostgreSQL's 65,535 parameters.
   for (let from = 0; from < stops.length; from += STOPS_PER_STATEMENT) {
@@ -244,11 +246,13 @@ export async function routesOfDrivers(
   if (driverIds.length === 0) return [];
   const rows = await db
     .selectFrom('routes as r')
-    .leftJoin('route_stops as s', 's.route_id', 'r.id')
+    .leftJoin('route_stops as s', (join) =>
+      join.onRef('s.business_id', '=', 'r.business_id').onRef('s.route_id', '=', 'r.id'),
+    )
     .where('r.business_id', '=', businessId)
     .where('r.route_date', '=', date)
     .where('r.driver_user_id', 'in', driverIds)
-    .groupBy('r.id')
+    .groupBy(['r.id', 'r.business_id'])
     .select((eb) => [
       'r.id',
       'r.driver_user_id',

@@ -54,6 +54,7 @@ export interface DispatchTables {
     load_count: Generated<number>;
   };
   route_stops: {
+    business_id: number;
     route_id: number;
     sequence: number;
     order_id: number;

@@ -123,7 +123,7 @@ export async function joinQueue(db: Db, businessId: number, routeId: number, dri
   const joined = await db
     .insertInto('route_board_standby')
     .values({ route_id: routeId, business_id: businessId, driver_user_id: driverId, joined_at: at })
-    .onConflict((oc) => oc.columns(['route_id', 'driver_user_id']).doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'route_id', 'driver_user_id']).doNothing())
     .returning('id')
     .executeTakeFirst();
   return joined !== undefined;

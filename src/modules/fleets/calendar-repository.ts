@@ -103,7 +103,7 @@ export async function generateShifts(
       least(coalesce(p.valid_to, ${days.through}::date), ${days.through}::date),
       interval '1 day') AS d(day)
     WHERE extract(isodow FROM d.day)::smallint = ANY (p.weekdays) ${onePattern}
-    ON CONFLICT (pattern_id, shift_date) WHERE pattern_id IS NOT NULL DO NOTHING`.execute(db);
+    ON CONFLICT (business_id, pattern_id, shift_date) WHERE pattern_id IS NOT NULL DO NOTHING`.execute(db);
   return Number(added.numAffectedRows ?? 0);
 }
 

@@ -109,7 +109,9 @@ export function setMember(
       role: member.role,
       joined_at: now,
     })
-    .onConflict((oc) => oc.columns(['fleet_id', 'driver_user_id']).doUpdateSet({ role: member.role }))
+    .onConflict((oc) =>
+      oc.columns(['business_id', 'fleet_id', 'driver_user_id']).doUpdateSet({ role: member.role }),
+    )
     .returning(['driver_user_id', 'role', 'joined_at'])
     .executeTakeFirstOrThrow();
 }

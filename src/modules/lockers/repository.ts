@@ -314,7 +314,7 @@ export function upsertQuota(db: Db, row: Insertable<LockersTables['locker_quotas
     .insertInto('locker_quotas')
     .values(row)
     .onConflict((oc) =>
-      oc.columns(['site_id', 'tenant_business_id', 'size_class']).doUpdateSet({
+      oc.columns(['business_id', 'site_id', 'tenant_business_id', 'size_class']).doUpdateSet({
         compartments: row.compartments,
         price_minor: row.price_minor,
         currency: row.currency,

@@ -13,7 +13,7 @@ export async function insertProof(
   const inserted = await db
     .insertInto('proof_files')
     .values(row)
-    .onConflict((oc) => oc.columns(['uploaded_by', 'client_id']).doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'uploaded_by', 'client_id']).doNothing())
     .returningAll()
     .executeTakeFirst();
   return inserted ?? null;

@@ -59,7 +59,7 @@ export async function lockSlot(db: Db, resource: ResourceRow, startsAt: Date): P
       starts_at: startsAt,
       capacity: resource.capacity,
     })
-    .onConflict((oc) => oc.columns(['resource_id', 'starts_at']).doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'resource_id', 'starts_at']).doNothing())
     .execute();
   return db
     .selectFrom('reservation_slots')

@@ -26,7 +26,7 @@ export async function insertRider(db: Db, businessId: number, driverId: number, 
       position_received_at: null,
       busy_order_id: null,
     })
-    .onConflict((oc) => oc.column('driver_user_id').doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'driver_user_id']).doNothing())
     .returning('driver_user_id')
     .executeTakeFirst();
   return inserted !== undefined;

@@ -39,7 +39,9 @@ export async function issueOfferCode(
       subscriber_id: row.subscriberId,
       ...values,
     })
-    .onConflict((conflict) => conflict.columns(['campaign_id', 'subscriber_id']).doUpdateSet(values))
+    .onConflict((conflict) =>
+      conflict.columns(['business_id', 'campaign_id', 'subscriber_id']).doUpdateSet(values),
+    )
     .execute();
   return code;
 }

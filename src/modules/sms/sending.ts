@@ -178,7 +178,7 @@ export class CampaignSending {
             CASE chunk.status WHEN 'pending' THEN 'unconfirmed' WHEN 'unsubscribed' THEN 'unsubscribed' END,
             ${now}
           FROM chunk ORDER BY chunk.id
-          ON CONFLICT (campaign_id, subscriber_id) DO NOTHING
+          ON CONFLICT (business_id, campaign_id, subscriber_id) DO NOTHING
         )
         SELECT max(id) AS last, count(*) AS n FROM chunk`.execute(db);
       const row = chunk.rows[0];
@@ -322,7 +322,7 @@ export class CampaignSending {
         })),
       )
       .onConflict((conflict) =>
-        conflict.columns(['campaign_id', 'subscriber_id']).doUpdateSet((eb) => ({
+        conflict.columns(['business_id', 'campaign_id', 'subscriber_id']).doUpdateSet((eb) => ({
           code_hash: eb.ref('excluded.code_hash'),
           expires_at: eb.ref('excluded.expires_at'),
           created_at: eb.ref('excluded.created_at'),

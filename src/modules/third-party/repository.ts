@@ -99,7 +99,7 @@ export function insertProviderOrder(db: Db, row: Insertable<ThirdPartyTables['th
   return db
     .insertInto('third_party_orders')
     .values({ ...row, mapped: jsonb(row.mapped) })
-    .onConflict((oc) => oc.columns(['connection_id', 'provider_order_id']).doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'connection_id', 'provider_order_id']).doNothing())
     .returningAll()
     .executeTakeFirst();
 }

@@ -257,7 +257,7 @@ export async function savePackage(
     )
     .onConflict((oc) =>
       oc
-        .column('package_id')
+        .columns(['business_id', 'package_id'])
         .doUpdateSet((eb) => ({ ...changes, last_movement_id: eb.ref('excluded.last_movement_id') })),
     )
     .execute();
@@ -273,7 +273,7 @@ export async function savePackages(
 ): Promise<void> {
   if (saved.length === 0) return;
   const columns = Object.keys(saved[0]!.row) as Array<keyof Omit<PackageRow, 'last_movement_id'>>;
-  const changed = columns.filter((column) => column !== 'package_id');
+  const changed = columns.filter((column) => column !== 'business_id' && column !== 'package_id');
   await db
     .with('m', (q) =>
       q
@@ -290,7 +290,7 @@ export async function savePackages(
     )
     .onConflict((oc) =>
       oc
-        .column('package_id')
+        .columns(['business_id', 'package_id'])
         .doUpdateSet((eb) =>
           Object.fromEntries(
             [...changed, 'last_movement_id' as const].map((column) => [column, eb.ref(`excluded.${column}`)]),
@@ -309,7 +309,9 @@ export async function claimScan(db: Db, row: MovementRow): Promise<boolean> {
   const inserted = await db
     .insertInto('warehouse_movements')
     .values(movementValues(row))
-    .onConflict((oc) => oc.columns(['warehouse_id', 'scan_id']).where('scan_id', 'is not', null).doNothing())
+    .onConflict((oc) =>
+      oc.columns(['business_id', 'warehouse_id', 'scan_id']).where('scan_id', 'is not', null).doNothing(),
+    )
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
@@ -463,7 +465,7 @@ export async function addStock(
     INSERT INTO warehouse_stock (business_id, warehouse_id, location_id, customer_user_id, sku, quantity, updated_at)
     VALUES (${place.businessId}, ${place.warehouseId}, ${place.locationId}, ${place.customerUserId}, ${place.sku},
             ${delta}, ${at})
-    ON CONFLICT (warehouse_id, customer_user_id, sku, coalesce(location_id, 0))
+    ON CONFLICT (business_id, warehouse_id, customer_user_id, sku, coalesce(location_id, 0))
     DO UPDATE SET quantity = warehouse_stock.quantity + excluded.quantity, updated_at = excluded.updated_at
     RETURNING quantity`.execute(db);
   return row.rows[0]!.quantity;
