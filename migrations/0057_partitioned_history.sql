@@ -86,12 +86,14 @@ CREATE INDEX tracking_events_timeline ON tracking_events (tracking_number, occur
 -- The deduplication key of events, unique across every month (a partitioned table's unique
 -- constraints must include recorded_at, which a repeated event does not share): an event is
 -- stored only when its key is new. Kept when months are detached, so an old event sent again is
--- still refused.
+-- still refused. business_id is in the key so the table is distributed by business with the
+-- history (docs/scaling.md); a tracking number is one business's (packages' numbers are unique
+-- across businesses), so the key is as strict as one on (tracking_number, event_id).
 CREATE TABLE tracking_event_keys (
   tracking_number text NOT NULL,
   event_id        text NOT NULL,
   business_id     bigint NOT NULL REFERENCES businesses (id),
-  PRIMARY KEY (tracking_number, event_id)
+  PRIMARY KEY (tracking_number, event_id, business_id)
 );
 
 SELECT pg_temp.partition_like('tracking_events', 'history_before_partitioning.tracking_events', 'recorded_at');

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import {
-  AWAITING_MIGRATION_0057,
   CROSS_BUSINESS_REFERENCES,
   GLOBAL_UNIQUE_KEYS,
   PLACEMENTS,
@@ -92,10 +91,6 @@ async function readSchema(client: pg.Client): Promise<Schema> {
   };
 }
 
-const awaitingReshape = (table: string) =>
-  AWAITING_MIGRATION_0057.includes(table) &&
-  !readdirSync(join(ROOT, 'migrations')).some((name) => name.startsWith('0057_'));
-
 /** Every way the schema breaks the plan, each naming the table and what to do. */
 export function planViolations(schema: Schema, placements: Record<string, Placement>): string[] {
   const violations: string[] = [];
@@ -115,7 +110,7 @@ export function planViolations(schema: Schema, placements: Record<string, Placem
     }
   }
   for (const [table, facts] of schema.tables) {
-    if (placed(table) !== 'distributed' || awaitingReshape(table)) continue;
+    if (placed(table) !== 'distributed') continue;
     if (facts.businessIdNotNull === null) {
       violations.push(
         `${table} is distributed but has no business_id: add it, fill it from the parent row, make it NOT NULL, and have every insert supply it`,
@@ -134,7 +129,7 @@ export function planViolations(schema: Schema, placements: Record<string, Placem
     }
   }
   for (const key of schema.uniqueKeys) {
-    if (placed(key.table) !== 'distributed' || awaitingReshape(key.table)) continue;
+    if (placed(key.table) !== 'distributed') continue;
     if (key.columns.includes('business_id') || GLOBAL_UNIQUE_KEYS[key.name]) continue;
     violations.push(
       `${key.table}: unique key ${key.name} lacks business_id: add business_id to it (and to any ON CONFLICT on it), or, if it must be unique across businesses, declare it in GLOBAL_UNIQUE_KEYS with how the Citus step keeps it`,
@@ -144,8 +139,7 @@ export function planViolations(schema: Schema, placements: Record<string, Placem
     const from = placed(fk.table);
     const to = placed(fk.references);
     if (from === 'distributed' && to === 'distributed') {
-      if (awaitingReshape(fk.table) || awaitingReshape(fk.references) || CROSS_BUSINESS_REFERENCES[fk.name])
-        continue;
+      if (CROSS_BUSINESS_REFERENCES[fk.name]) continue;
       const at = fk.columns.indexOf('business_id');
       if (at < 0 || fk.referencedColumns[at] !== 'business_id') {
         violations.push(

@@ -143,6 +143,7 @@ export const PLACEMENTS: Record<string, Placement> = {
   third_party_connections: distributed,
   third_party_orders: distributed,
   third_party_status_pushes: distributed,
+  tracking_event_keys: distributed,
   tracking_events: distributed,
   tracking_providers: reference(
     "a provider's key is looked up by hash before its business is known; few rows",
@@ -195,10 +196,3 @@ export const CROSS_BUSINESS_REFERENCES: Record<string, string> = {
   locker_bookings_compartment_id_fkey: "the operator's compartment",
   locker_commands_booking_id_fkey: "the operator's commands for a tenant's booking",
 };
-
-/**
- * Tables another change reshapes with migration 0057 (partitioned history: tracking_events gets
- * the key (business_id, id, time)). Their rules wait for that migration; once a migration
- * 0057_* exists they are checked like the others.
- */
-export const AWAITING_MIGRATION_0057 = ['tracking_events'];

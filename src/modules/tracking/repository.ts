@@ -33,7 +33,7 @@ export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow
     ), new_keys AS (
       INSERT INTO tracking_event_keys (tracking_number, event_id, business_id)
       SELECT tracking_number, event_id, business_id FROM sent ORDER BY tracking_number, event_id
-      ON CONFLICT (tracking_number, event_id) DO NOTHING
+      ON CONFLICT (tracking_number, event_id, business_id) DO NOTHING
       RETURNING tracking_number, event_id
     )
     INSERT INTO tracking_events (business_id, tracking_number, package_id, event_id, otep_version,
