@@ -191,6 +191,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0053_sms_sending.sql': 'sms',
   '0056_sms_early_reports.sql': 'sms',
   '0055_label_reading.sql': 'ocr',
+  '0059_jobs.sql': 'jobs',
 };
 
 /** The migrations that create or alter another module's table: each an exception, with its reason. */
