@@ -184,6 +184,26 @@ describe('operation calls as jobs', () => {
     assert.equal(made.status, 404);
   });
 
+  it('a large import answers 202; its job keeps the import report, its rows written with it', async () => {
+    const csv = [
+      'label,name,line1,postal_code,city,country,lat,lng',
+      ...Array.from({ length: 1000 }, (_, i) => `Site ${i},,${i} Quai Perrache,69002,Lyon,FR,45.75,4.82`),
+    ].join('\n');
+    const accepted = await api.post('/api/v1/client/addresses/import', { csv }, { token: admin });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body).slice(0, 300));
+    assert.equal(accepted.body.job.operation, 'import_saved_addresses');
+    const done = await until(
+      () => jobAt(accepted.headers.get('location')!),
+      (answer) => answer.body.job.status === 'succeeded' || answer.body.job.status === 'failed',
+      'the import runs',
+    );
+    assert.equal(done.body.job.status, 'succeeded', JSON.stringify(done.body.job.error));
+    assert.equal(done.body.job.result.created, 1000, JSON.stringify(done.body.job.result.rows[0]));
+    assert.equal(done.body.job.result.rows.length, 1000);
+    const book = await api.get('/api/v1/client/addresses?per_page=1', { token: admin });
+    assert.equal(book.body.total, 1000);
+  });
+
   it('`tms worker` runs jobs; a job whose worker dies is taken up by another and done once', async () => {
     await server.app.jobs.stop(1000);
     await ordersOn('2031-03-12');

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { AppError } from '../errors.ts';
 import type { Language } from '../i18n/index.ts';
-import type { AnswerMeta, Caller, Door, Operation } from './operation.ts';
+import type { AnswerMeta, Caller, Door, JobBinding, Operation } from './operation.ts';
 
 /** A call the executor let in and hands over to run as a job. */
 export interface JobCall {
@@ -78,4 +78,21 @@ export async function acceptAsJob(
   });
   if (invocation.answer) invocation.answer.accepted = { location: accepted.location };
   return accepted;
+}
+
+/** Imports of this many rows or more run as jobs where the door can answer with one (docs/jobs.md). */
+export const IMPORT_JOB_ROWS = 1000;
+/** The longest one import run may take: checking and writing its most rows on a loaded machine. */
+const IMPORT_BUDGET_SECONDS = 300;
+
+/** The job binding of an import, given how many rows its input holds. */
+export function importJob<Input>(rows: (input: Input) => number): JobBinding<Input> {
+  return { when: (input) => rows(input) >= IMPORT_JOB_ROWS, budgetSeconds: () => IMPORT_BUDGET_SECONDS };
+}
+
+/** The lines of a CSV text, an upper bound of its rows that costs no parsing. */
+export function csvLines(csv: string): number {
+  let lines = 1;
+  for (let at = csv.indexOf('\n'); at !== -1; at = csv.indexOf('\n', at + 1)) lines++;
+  return lines;
 }
