@@ -204,6 +204,20 @@ describe('operation calls as jobs', () => {
     assert.equal(book.body.total, 1000);
   });
 
+  it("an analytics rebuild always runs as a job; its result counts the rollup's rows", async () => {
+    const accepted = await api.post('/api/v1/analytics/rebuild', {}, { token: admin });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const done = await until(
+      () => jobAt(accepted.headers.get('location')!),
+      (answer) => answer.body.job.status === 'succeeded' || answer.body.job.status === 'failed',
+      'the rebuild runs',
+    );
+    assert.equal(done.body.job.status, 'succeeded', JSON.stringify(done.body.job.error));
+    assert.ok(done.body.job.result.written.daily > 0, JSON.stringify(done.body.job.result));
+    const refused = await api.post('/api/v1/analytics/rebuild', {}, { token: employee });
+    assert.equal(refused.status, 403);
+  });
+
   it('`tms worker` runs jobs; a job whose worker dies is taken up by another and done once', async () => {
     await server.app.jobs.stop(1000);
     await ordersOn('2031-03-12');

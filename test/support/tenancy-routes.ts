@@ -115,6 +115,13 @@ export const routeChecks: Checks = {
     assert.equal(answer.status, 404, JSON.stringify(answer.body));
     assert.equal(answer.body.error_code, 'JOB_NOT_FOUND');
   },
+  rebuild_analytics: async () => {
+    // B's rebuild is a job of B's, counting B's orders only; A's job stays A's.
+    const answer = await api.post('/api/v1/analytics/rebuild', {}, { token: adminOfB() });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const asA = await api.get(answer.headers.get('location')!, { token: tokenOfA });
+    assert.equal(asA.status, 404);
+  },
   list_jobs: async () => {
     const id = await jobOfA();
     const answer = await api.get('/api/v1/jobs', { token: adminOfB() });
