@@ -4,6 +4,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { asDriverProfile, asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
+import { openDatabase } from '../src/platform/db/database.ts';
+import { JobQueue } from '../src/platform/jobs/queue.ts';
+import { createTestDatabase } from './support/database.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -278,6 +281,41 @@ describe('operation calls as jobs', () => {
       assert.equal(audited.rows[0]!.runs, 1);
     } finally {
       if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the job queue', () => {
+  it('starts on a new database from several instances at once, and each can send', async () => {
+    const database = await createTestDatabase();
+    const handles = [openDatabase(database.url), openDatabase(database.url), openDatabase(database.url)];
+    const faults: Error[] = [];
+    const queues = handles.map(
+      (handle) => new JobQueue(handle.db, QUICK_JOBS, (error) => faults.push(error)),
+    );
+    try {
+      await Promise.all(queues.map((queue) => queue.ready()));
+      for (const [at, queue] of queues.entries()) {
+        await handles[at]!.db.transaction().execute((trx) =>
+          queue.send(trx, { business_id: 1, id: crypto.randomUUID() }, 60),
+        );
+      }
+      const sent = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job`.execute(
+        handles[0]!.db,
+      );
+      assert.equal(sent.rows[0]!.n, 3);
+      // Every connection of the pools is usable: none was left in a failed transaction.
+      for (const handle of handles) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => sql<{ one: number }>`SELECT 1 AS one`.execute(handle.db)),
+        );
+        assert.ok(answers.every((answer) => answer.rows[0]!.one === 1));
+      }
+      assert.deepEqual(faults, []);
+    } finally {
+      for (const queue of queues) await queue.stop(1000);
+      for (const handle of handles) await handle.close();
+      await database.drop();
     }
   });
 });

@@ -1,6 +1,6 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { Queryable } from '../db/database.ts';
+import type { Db, Queryable } from '../db/database.ts';
 
 /** pg-boss keeps its tables in a schema of its own, beside the service's, in the same database. */
 export const JOB_SCHEMA = 'pgboss';
@@ -35,7 +35,7 @@ export class JobQueue {
   private working = false;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Db,
     private readonly settings: JobQueueSettings,
     private readonly onError: (error: Error) => void,
   ) {}
@@ -46,21 +46,35 @@ export class JobQueue {
   }
 
   private started(): Promise<PgBoss> {
-    this.starting ??= (async () => {
-      const boss = new PgBoss({
-        db: sqlOn(this.db),
-        schema: JOB_SCHEMA,
-        supervise: true,
-        schedule: false,
-        migrate: true,
-        maintenanceIntervalSeconds: this.settings.maintenanceSeconds,
-      });
-      boss.on('error', this.onError);
-      await boss.start();
+    if (this.starting) return this.starting;
+    const starting = (async () => {
+      // Instances starting together on a new database both try to install the schema, one after
+      // the other under pg-boss's lock: the second fails on what the first made, and a pg-boss
+      // started afresh finds it installed.
+      const boss = await this.startBoss().catch(() => this.startBoss());
       await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: this.settings.retryLimit, retryDelay: 0 });
       return boss;
     })();
-    return this.starting;
+    this.starting = starting;
+    // A start that failed is tried again by the next caller.
+    starting.catch(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    return starting;
+  }
+
+  private async startBoss(): Promise<PgBoss> {
+    const boss = new PgBoss({
+      db: sqlOnPool(this.db),
+      schema: JOB_SCHEMA,
+      supervise: true,
+      schedule: false,
+      migrate: true,
+      maintenanceIntervalSeconds: this.settings.maintenanceSeconds,
+    });
+    boss.on('error', this.onError);
+    await boss.start();
+    return boss;
   }
 
   /**
@@ -108,7 +122,26 @@ export class JobQueue {
   }
 }
 
-/** pg-boss's statements run on the service's pool, or inside one of its transactions. */
+/**
+ * pg-boss's own statements, on a connection of the service's pool. Some are whole transactions in
+ * one text (BEGIN ... COMMIT, installing its schema): one that fails midway leaves its connection
+ * in the failed transaction, so it is rolled back before the connection goes back to the pool.
+ */
+function sqlOnPool(db: Db): PgBoss.Db {
+  return {
+    executeSql: (text, values) =>
+      db.connection().execute(async (connection) => {
+        try {
+          return await sqlOn(connection).executeSql(text, values);
+        } catch (error) {
+          await sql`ROLLBACK`.execute(connection).catch(() => {});
+          throw error;
+        }
+      }),
+  };
+}
+
+/** pg-boss's statements on a connection, or inside one of the service's transactions. */
 function sqlOn(db: Queryable): PgBoss.Db {
   return {
     executeSql: async (text, values) => {
