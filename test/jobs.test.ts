@@ -283,6 +283,38 @@ describe('operation calls as jobs', () => {
       if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
     }
   });
+
+  it('`tms worker` stopped with SIGTERM finishes the job in hand, then exits with 0', async () => {
+    await server.app.jobs.stop(1000);
+    await ordersOn('2031-03-14');
+    const worker = startWorker(server.databaseUrl);
+    const exited = new Promise<number | null>((resolve) => worker.child.once('exit', resolve));
+    try {
+      await until(
+        async () => worker.output(),
+        (text) => text.includes('TMS worker running jobs'),
+        'the worker starts',
+      );
+      const accepted = await api.call('POST', '/api/v3/client/build-route', {
+        token: admin,
+        body: { date: '2031-03-14', time_limit_ms: 3000 },
+        headers: { prefer: 'respond-async' },
+      });
+      const location = accepted.headers.get('location')!;
+      await until(
+        () => jobAt(location),
+        (answer) => answer.body.job.progress > 10,
+        'the worker searches',
+      );
+      worker.child.kill('SIGTERM');
+      assert.equal(await exited, 0, worker.output());
+      const job = (await jobAt(location)).body.job;
+      assert.equal(job.status, 'succeeded');
+      assert.equal(job.result.date, '2031-03-14');
+    } finally {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+    }
+  });
 });
 
 describe('the job queue', () => {
