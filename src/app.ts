@@ -44,6 +44,7 @@ import {
 } from './modules/dispatch/index.ts';
 import { documentsOperations } from './modules/documents/index.ts';
 import { calendarOperations, fleetsOperations, routeBoardOperations } from './modules/fleets/index.ts';
+import { JobBoard, jobsOperations } from './modules/jobs/index.ts';
 import { COMMAND_TOPIC, PICKUP_DEADLINE_TOPIC } from './modules/lockers/index.ts';
 import { mapsOperations } from './modules/maps/index.ts';
 import { LABEL_IMAGE_EXPIRY_TOPIC, ocrOperations } from './modules/ocr/index.ts';
@@ -78,6 +79,7 @@ import { type Clock, systemClock } from './platform/clock.ts';
 import { type Db, openDatabase } from './platform/db/database.ts';
 import { ReadReplica } from './platform/db/replica.ts';
 import { createHttpServer } from './platform/http/server.ts';
+import { JobQueue } from './platform/jobs/queue.ts';
 import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
 import { EmbeddedBroker, ExternalBroker, type MqttPublisher, routedPolicy } from './platform/mqtt/broker.ts';
@@ -125,6 +127,7 @@ export function createCatalog(services: Services): Catalog {
     .register(dispatchOperations(services.dispatch))
     .register(boardOperations(services.dispatchBoard, services.boardFeed))
     .register(skillsOperations(services.skills))
+    .register(jobsOperations(services.jobs))
     .register(planEditOperations(services.planEdits))
     .register(suggestionOperations(services.dispatchSuggestions, proposalSchema))
     .register(trackingOperations(services.tracking))
@@ -173,6 +176,8 @@ export interface App {
    * external broker at MQTT_URL.
    */
   mqtt: MqttPublisher;
+  /** Operation calls run in the background (docs/jobs.md): `tms worker` starts only these. */
+  jobs: JobBoard;
   /**
    * Starts the background work: the MQTT broker (or the connection to it), the outbox worker
    * (listening on the pool), the hourly pruning and the daily partitions of the history tables.
@@ -181,6 +186,9 @@ export interface App {
   /** Stops it, letting deliveries in hand finish. */
   stopBackground(): Promise<void>;
 }
+
+/** How long a stopping instance lets the jobs in hand finish (within `tms serve`'s 15 s shutdown). */
+export const JOB_STOP_GRACE_MS = 12_000;
 
 /** Assembles the service on an open database: modules, their catalog, and the doors over it. */
 export async function createApp(
@@ -194,6 +202,16 @@ export async function createApp(
   const catalog = createCatalog(services);
   const metrics = new Metrics();
   const replica = readReplicaOf(config, db, services, metrics);
+  const http = createHttpServer(config, metrics);
+  const jobs = new JobBoard({
+    db,
+    clock,
+    catalog,
+    queue: new JobQueue(db, config.jobs, (error) => http.log.error({ err: error }, 'jobs: the queue failed')),
+    callerOfToken: (on, tokenId, now) => services.accounts.callerOfTokenId(on, tokenId, now),
+    expiryMarginSeconds: config.jobs.expiryMarginSeconds,
+    onFault: (error, id) => http.log.error({ err: error, job: id }, 'jobs: a job failed'),
+  });
   const executor = new Executor({
     db,
     clock,
@@ -207,11 +225,12 @@ export async function createApp(
     observe: metrics.observeOperation,
     cacheInvalidation: services.cacheInvalidation,
     reads: replica && new ReadRouting(replica, metrics.observeReplicaRead),
+    jobs,
   });
+  jobs.connect(executor);
   services.agentTools.connect(catalog, executor);
   services.apiSurface.connect(catalog, executor);
   services.boardFeed.connect(db);
-  const http = createHttpServer(config, metrics);
   http.addHook('onClose', () => limits.close());
   if (replica) http.addHook('onClose', () => replica.stop());
   http.addHook('onClose', () => services.solvers.close());
@@ -327,8 +346,10 @@ export async function createApp(
     executor,
     outbox,
     mqtt,
+    jobs,
     startBackground: async (pool) => {
       await mqtt.start();
+      if (config.jobs.run) await jobs.start();
       await outbox.start(pool);
       // Public timelines are kept in memory only while this instance hears every change.
       if (pool) await services.cacheInvalidation.start(pool);
@@ -380,6 +401,8 @@ export async function createApp(
       historyMaintenance.unref();
     },
     stopBackground: async () => {
+      // A job in hand gets the time a route building may take; past it, another worker takes it up.
+      await jobs.stop(JOB_STOP_GRACE_MS);
       clearInterval(pruning);
       clearInterval(overdueCommands);
       clearInterval(providerPulls);

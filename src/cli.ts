@@ -133,6 +133,14 @@ function buildProgram(io: CliIo): Command {
     });
 
   program
+    .command('worker')
+    .description('Run jobs only (docs/jobs.md), no HTTP, until SIGINT or SIGTERM')
+    .action(async () => {
+      const [{ work }, { loadConfig }] = await Promise.all([import('./worker.ts'), import('./config.ts')]);
+      await work(loadConfig(io.env), say);
+    });
+
+  program
     .command('migrate')
     .description('Apply pending database migrations and exit')
     .action(() =>

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { QueryBudgets } from './doors/graphql/limits.ts';
 import type { DatabaseTimeouts } from './platform/db/database.ts';
 import type { OutboundRules } from './platform/http/outbound.ts';
+import type { JobQueueSettings } from './platform/jobs/queue.ts';
 import type { RequestLimitSettings } from './platform/limits.ts';
 import type { StorageSettings } from './platform/storage/index.ts';
 
@@ -22,6 +23,13 @@ const optionalUrl = (protocols: string[]) =>
   z
     .url({ protocol: new RegExp(`^(${protocols.join('|')})$`), error: `must be a ${protocols[0]}:// URL` })
     .optional();
+
+export interface JobSettings extends JobQueueSettings {
+  /** This instance takes jobs from the queue (JOBS=on); off: it only accepts them, others run them. */
+  run: boolean;
+  /** Seconds a worker may hold a job beyond the operation's budget before another takes it up. */
+  expiryMarginSeconds: number;
+}
 
 /** Every setting the service reads from its environment, with the defaults of embedded mode. */
 const environmentSchema = z.object({
@@ -55,6 +63,12 @@ const environmentSchema = z.object({
   OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
+  JOBS: z.enum(['on', 'off']).default('on'),
+  JOBS_CONCURRENCY: integer(1, 64).default(2),
+  JOBS_POLL_MS: integer(500, 60_000).default(1000),
+  JOBS_MAINTENANCE_SECONDS: integer(1, 3600).default(15),
+  JOBS_EXPIRY_MARGIN_SECONDS: integer(1, 3600).default(60),
+  JOBS_RETRY_LIMIT: integer(0, 100).default(3),
   SOLVER_THREADS: integer(1, 256).optional(),
   LABEL_READER_THREADS: integer(1, 256).optional(),
   LABEL_READER_QUEUE_LIMIT: integer(1, 10_000).optional(),
@@ -208,6 +222,8 @@ export interface Config {
   /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
   outboxConcurrency: number;
   outboxPerBusiness: number;
+  /** Operation calls run in the background (docs/jobs.md): whether this instance runs them, and how. */
+  jobs: JobSettings;
   /** Threads the packing and loading solvers run on; default the cores but one (platform/workers.ts). */
   solverThreads: number | undefined;
   /**
@@ -398,6 +414,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxPerBusiness: e.OUTBOX_PER_BUSINESS,
+    jobs: {
+      run: e.JOBS === 'on',
+      concurrency: e.JOBS_CONCURRENCY,
+      pollingSeconds: e.JOBS_POLL_MS / 1000,
+      maintenanceSeconds: e.JOBS_MAINTENANCE_SECONDS,
+      expiryMarginSeconds: e.JOBS_EXPIRY_MARGIN_SECONDS,
+      retryLimit: e.JOBS_RETRY_LIMIT,
+    },
     solverThreads: e.SOLVER_THREADS,
     labelReader: {
       threads: e.LABEL_READER_THREADS ?? Math.max(1, availableParallelism() - 1),

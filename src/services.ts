@@ -31,6 +31,7 @@ import {
 } from './modules/dispatch/index.ts';
 import { DocumentsService } from './modules/documents/index.ts';
 import { FleetCalendar, FleetShiftWindows, FleetsService, RouteBoard } from './modules/fleets/index.ts';
+import { JobsService } from './modules/jobs/index.ts';
 import { LockersService } from './modules/lockers/index.ts';
 import { MapsService } from './modules/maps/index.ts';
 import { LabelReader, OcrService } from './modules/ocr/index.ts';
@@ -67,6 +68,7 @@ export interface Services {
   orders: OrdersService;
   dispatch: DispatchService;
   skills: SkillsService;
+  jobs: JobsService;
   planEdits: PlanEdits;
   tracking: TrackingService;
   pricing: PricingService;
@@ -297,6 +299,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     orders,
     dispatch,
     skills: new SkillsService(clock, dispatch, orders),
+    jobs: new JobsService(),
     planEdits,
     tracking,
     pricing,

@@ -193,6 +193,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0055_label_reading.sql': 'ocr',
   '0057_partitioned_history.sql': 'tracking',
   '0058_business_keys.sql': 'platform',
+  '0059_jobs.sql': 'jobs',
 };
 
 /**

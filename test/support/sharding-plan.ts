@@ -75,6 +75,7 @@ export const PLACEMENTS: Record<string, Placement> = {
   inbound_parcels: distributed,
   instant_dispatches: distributed,
   instant_offers: distributed,
+  jobs: distributed,
   kysely_migration: local("the migrator's bookkeeping"),
   kysely_migration_lock: local("the migrator's bookkeeping"),
   label_images: distributed,

@@ -93,7 +93,41 @@ const refusedAs = (code: string, method: string, path: string, body?: object) =>
 };
 
 /** Drivers, routes, skills and contractors: what B must not reach of A. */
+/** A route building of A's accepted as a job (it stays queued: no worker runs here). */
+let jobOfAMade: Promise<string> | undefined;
+const jobOfA = () => {
+  jobOfAMade ??= api
+    .call('POST', '/api/v3/client/build-route', {
+      token: tokenOfA,
+      body: { date: '2026-11-05', time_limit_ms: 100 },
+      headers: { prefer: 'respond-async' },
+    })
+    .then((answer) => {
+      assert.equal(answer.status, 202, JSON.stringify(answer.body));
+      return answer.body.job.id as string;
+    });
+  return jobOfAMade;
+};
+
 export const routeChecks: Checks = {
+  get_job: async () => {
+    const answer = await api.get(`/api/v1/jobs/${await jobOfA()}`, { token: adminOfB() });
+    assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    assert.equal(answer.body.error_code, 'JOB_NOT_FOUND');
+  },
+  rebuild_analytics: async () => {
+    // B's rebuild is a job of B's, counting B's orders only; A's job stays A's.
+    const answer = await api.post('/api/v1/analytics/rebuild', {}, { token: adminOfB() });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const asA = await api.get(answer.headers.get('location')!, { token: tokenOfA });
+    assert.equal(asA.status, 404);
+  },
+  list_jobs: async () => {
+    const id = await jobOfA();
+    const answer = await api.get('/api/v1/jobs', { token: adminOfB() });
+    assert.equal(answer.status, 200);
+    assert.ok(answer.body.jobs.every((job: { id: string }) => job.id !== id));
+  },
   list_skills: async () => {
     await skillOfA();
     const answer = await api.get('/api/v1/client/skills', { token: adminOfB() });

@@ -130,6 +130,16 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 /** The version of the API the interface declares; paths carry /v1 (and /v3 for route building). */
 export const API_VERSION = '1.0';
 
+/** A call accepted as a job: the job resource (as get_job answers it) and where to follow it. */
+function acceptedResponse(catalog: Catalog) {
+  const jobRead = catalog.get('get_job');
+  return {
+    description: 'Accepted as a job (docs/jobs.md): follow it at Location until it succeeds or fails',
+    headers: { Location: { description: 'The job: GET it for its status', schema: { type: 'string' } } },
+    ...(jobRead ? { content: { 'application/json': { schema: schemaOf(jobRead.output, 'output') } } } : {}),
+  };
+}
+
 /** The OpenAPI 3.1 document of the REST door, generated from the operation catalog. */
 export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; contactUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -183,6 +193,16 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
           '1: the caller means this high-risk call. Required with an agent token (without it: 428 ' +
           'CONFIRMATION_REQUIRED); a dry run needs none',
         schema: { type: 'string', enum: ['1', 'true'] },
+      });
+    }
+    if (operation.job) {
+      parameters.push({
+        name: 'Prefer',
+        in: 'header',
+        required: false,
+        description:
+          'respond-async: answer 202 with a job to follow, whatever the input (RFC 7240, docs/jobs.md)',
+        schema: { type: 'string' },
       });
     }
     if (binding.etag) {
@@ -258,6 +278,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         ...(binding.etag
           ? { '304': { description: 'Not modified: the If-None-Match ETag is current' } }
           : {}),
+        ...(operation.job ? { '202': acceptedResponse(catalog) } : {}),
         ...errorResponses,
       },
       'x-risk': operation.risk,

@@ -60,6 +60,7 @@ export const SERVICE_FAMILIES = [
   'Approvals',
   'Contractors',
   'Developer',
+  'Jobs',
   'Payments',
   'Platform',
   'System',
@@ -75,6 +76,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Cross-client tracking authorization and data sharing: alliances of businesses, their members, and the grants each gives the others.',
   Analytics:
     "Order figures from a daily rollup: a period's summary and a day's digest compared with the week before.",
+  Jobs: 'Long calls accepted with 202 and run in the background: their status, progress and outcome (docs/jobs.md).',
   Approvals:
     'The approval queue: write tool calls agents propose, which a person approves (and they run as that person) or rejects.',
   'Broker Order Assignments':

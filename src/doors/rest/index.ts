@@ -50,6 +50,8 @@ export async function registerRestDoor(
         const invocation: Invocation = {
           ...invocationOf(request, 'rest'),
           representation,
+          // REST can answer "accepted" (202 and Location): the caller may ask for it (RFC 7240).
+          async: prefersAsync(headerOf(request, 'prefer')) ? 'preferred' : 'allowed',
           // A public read's path and query are all its input is made from.
           ...(operation.publicCache && binding.method === 'GET'
             ? { requestWords: `${request.url}\n${request.lang}\n${representation ?? ''}` }
@@ -75,6 +77,9 @@ export async function registerRestDoor(
         if (binding.etag && version !== undefined) {
           if (sendNotModified(request, reply, versionTag(operation.name, version, request))) return reply;
         }
+        const accepted = invocation.answer?.accepted;
+        if (accepted) reply.code(202).header('location', accepted.location);
+        if (accepted && invocation.async === 'preferred') reply.header('preference-applied', 'respond-async');
         const answer = result instanceof Representation ? result : undefined;
         if (answer?.body instanceof EventStream) {
           liveAnswers.write(reply, answer.body);
@@ -117,6 +122,13 @@ export async function registerRestDoor(
       scope.route(route);
     });
   }
+}
+
+/** A `Prefer` header asking for `respond-async` (RFC 7240: comma-separated preferences, each with parameters). */
+function prefersAsync(prefer: string | undefined): boolean {
+  return (prefer ?? '')
+    .split(',')
+    .some((preference) => preference.split(';')[0]!.trim().toLowerCase() === 'respond-async');
 }
 
 /**

@@ -186,6 +186,14 @@ export class AccountsService {
     return row?.token_kind === 'login' ? callerOfToken(row) : null;
   }
 
+  /**
+   * The caller a token signs in, by the token's id, as it stands now (a job run as the one who
+   * started it): null when the token is revoked or expired, or its account disabled.
+   */
+  async callerOfTokenId(db: Queryable, tokenId: number, now: Date): Promise<Caller | null> {
+    return callerOfToken(await repo.findLiveToken(db, { id: tokenId }, now));
+  }
+
   /** The signed-in account: who it is, where it belongs, and what its token allows. */
   async me(ctx: OperationContext) {
     const caller = callerOf(ctx);

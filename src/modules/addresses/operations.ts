@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvLines, IMPORT_JOB_ROWS, importJob } from '../../platform/catalog/jobs.ts';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
@@ -266,12 +267,14 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
       description:
         'The CSV has a header row naming the fields (label, name, phone, line1, line2, postal_code, city, country, ' +
         `lat, lng, delivery_notes), one address per row, at most ${MAX_IMPORT_ROWS} rows. Every row is checked and ` +
-        'reported; with all_or_nothing, one bad row and none is saved.',
+        'reported; with all_or_nothing, one bad row and none is saved. Over REST, a file of ' +
+        `${IMPORT_JOB_ROWS} lines or more, or \`Prefer: respond-async\`, answers 202 with a job (docs/jobs.md).`,
       tag: 'AddressBook',
       kind: 'mutation',
       risk: 'medium',
       expensive: true,
       access: WRITE,
+      job: importJob((input: { csv: string }) => csvLines(input.csv)),
       errors: ['CSV_UNREADABLE', 'CSV_TOO_LONG'],
       rest: { method: 'POST', path: '/v1/client/addresses/import' },
       graphql: 'importSavedAddresses',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { businessOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { daysBetween } from '../../platform/clock.ts';
 import { fieldIssue } from '../../platform/i18n/field-messages.ts';
 import { calendarDate, idParam } from '../../platform/schemas.ts';
@@ -70,6 +70,44 @@ const compared = (describe: string) =>
 
 export function analyticsOperations(analytics: AnalyticsService): Operation[] {
   return [
+    defineOperation({
+      name: 'rebuild_analytics',
+      summary: "Build the business's order figures again from its orders",
+      description:
+        'For a rollup that missed changes (orders loaded into the database by other means than the service): ' +
+        'the figures are cleared and counted again from the orders, in one transaction. Over REST it always ' +
+        'runs as a job: 202 with a Location to follow (docs/jobs.md); the result counts the rollup rows written. ' +
+        'Client admins only, with orders:write: what it rewrites is counted from the orders.',
+      tag: 'Analytics',
+      kind: 'mutation',
+      risk: 'medium',
+      expensive: true,
+      // A large business's year of orders takes minutes: never held in a request.
+      job: { when: () => true, budgetSeconds: () => 900 },
+      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
+      rest: { method: 'POST', path: '/v1/analytics/rebuild' },
+      graphql: 'rebuildAnalytics',
+      input: z.object({}),
+      output: z.object({
+        result: z.literal(true),
+        written: z
+          .object({
+            daily: z.int(),
+            statuses: z.int(),
+            revenue: z.int(),
+            reasons: z.int(),
+            exceptions: z.int(),
+          })
+          .describe('Rows of the rollup written, by table'),
+      }),
+      handler: async (ctx) => {
+        let steps = 0;
+        const written = await analytics.rebuild(ctx.db, businessOf(ctx), () =>
+          ctx.progress?.(Math.min(90, ++steps * 20)),
+        );
+        return { result: true as const, written };
+      },
+    }),
     defineOperation({
       name: 'get_orders_summary',
       summary: "A period's order figures: created, delivered, failed, on-time rate, revenue",

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import { addDays, type Clock, formatLocalDateTime } from '../../platform/clock.ts';
-import type { Db, Queryable } from '../../platform/db/database.ts';
+import { inTransaction, type Queryable } from '../../platform/db/database.ts';
 import { toMajor } from '../../platform/money.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { DispatchService } from '../dispatch/index.ts';
@@ -250,8 +250,9 @@ export class AnalyticsService {
    * transaction: for a database that held orders before this module existed, or after a change
    * of definition. Live changes wait (advisory lock) until it commits, so none is lost or counted twice.
    */
-  async rebuild(db: Db, businessId: number, progress: (step: string) => void = () => {}) {
-    return db.transaction().execute(async (tx) => {
+  async rebuild(db: Queryable, businessId: number, progress: (step: string) => void = () => {}) {
+    // Within the caller's transaction when it has one (a job's, which records its outcome with it).
+    return inTransaction(db, async (tx) => {
       // A year of a large business's orders takes longer than a request's statement limit.
       await sql`SET LOCAL statement_timeout = 0`.execute(tx);
       await repo.lockExclusive(tx, businessId);

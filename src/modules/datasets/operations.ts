@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvLines, IMPORT_JOB_ROWS, importJob } from '../../platform/catalog/jobs.ts';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
@@ -400,12 +401,14 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
       description:
         'A header row names the fields (and <field>.lat, <field>.lng, <field>.country for an address or geo point), ' +
         `one record per row, at most ${MAX_IMPORT_ROWS} rows. Every row is checked and reported by line; with ` +
-        'all_or_nothing, one refused row and none is saved.',
+        'all_or_nothing, one refused row and none is saved. Over REST, a file of ' +
+        `${IMPORT_JOB_ROWS} lines or more, or \`Prefer: respond-async\`, answers 202 with a job (docs/jobs.md).`,
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
       expensive: true,
       access: WRITE_RECORDS,
+      job: importJob((input: { csv: string }) => csvLines(input.csv)),
       errors: ['DATASET_NOT_FOUND', 'DATASET_FULL', 'CSV_UNREADABLE', 'CSV_TOO_LONG'],
       rest: { method: 'POST', path: '/v1/client/datasets/:dataset_id/import/csv' },
       graphql: 'importDatasetRecordsCsv',
@@ -420,12 +423,13 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'import_dataset_records',
       summary: 'Import records given as JSON objects of values, with a report per record',
-      description: `At most ${MAX_IMPORT_ROWS} records; every one is checked and reported by its index; with all_or_nothing, one refused record and none is saved.`,
+      description: `At most ${MAX_IMPORT_ROWS} records; every one is checked and reported by its index; with all_or_nothing, one refused record and none is saved. Over REST, ${IMPORT_JOB_ROWS} records or more, or \`Prefer: respond-async\`, answer 202 with a job (docs/jobs.md).`,
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
       expensive: true,
       access: WRITE_RECORDS,
+      job: importJob((input: { records: unknown[] }) => input.records.length),
       errors: ['DATASET_NOT_FOUND', 'DATASET_FULL'],
       rest: { method: 'POST', path: '/v1/client/datasets/:dataset_id/import' },
       graphql: 'importDatasetRecords',

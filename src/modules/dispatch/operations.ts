@@ -9,6 +9,7 @@ import {
 import {
   DEFAULT_DISPATCH_SETTINGS,
   DEFAULT_TIME_LIMIT_MS,
+  JOB_TIME_LIMIT_MS,
   MAX_TIME_LIMIT_MS,
   OBJECTIVES,
 } from './planning.ts';
@@ -280,7 +281,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         'finished routes, and routes with a stop done or under way, stay as they are, and their drivers get no second ' +
         'route. Assigned orders become PLANNED. Answers the routes (each with duration, distance, load and ' +
         'distance_source), every order left out with its reason, totals, what the rebuild kept, and how long the ' +
-        'search ran.',
+        `search ran. Over REST, a time_limit_ms of ${JOB_TIME_LIMIT_MS} or more, or \`Prefer: respond-async\`, answers ` +
+        '202 with a job to poll at its Location (get_job, docs/jobs.md) instead.',
       tag: 'Dispatch',
       kind: 'mutation',
       expensive: true,
@@ -292,6 +294,12 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           "Plan a date's waiting orders onto the drivers' routes within capacity, windows, shifts and skills; answers routes and orders left out with reasons. Rebuilding keeps locked and started routes. Call get_build_route_options first.",
       },
       confirm: true,
+      // A long search answers 202 with a job over REST (docs/jobs.md); the solver's budget and the
+      // loading and saving around it are what one run may take.
+      job: {
+        when: (input) => input.time_limit_ms >= JOB_TIME_LIMIT_MS,
+        budgetSeconds: (input) => Math.ceil(input.time_limit_ms / 1000) + 5,
+      },
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },
       errors: ['BUSINESS_REQUIRED', 'DATE_IN_PAST'],
       rest: { method: 'POST', path: '/v3/client/build-route' },

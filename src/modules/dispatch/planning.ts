@@ -23,6 +23,8 @@ import type { Objective, SolverStop, SolverVehicle, UnassignedReason } from './s
 /** The most a caller may let route building search, and what it gets by default. */
 export const MAX_TIME_LIMIT_MS = 10_000;
 export const DEFAULT_TIME_LIMIT_MS = 2000;
+/** A search this long or longer runs as a job when the door can answer with one (docs/jobs.md). */
+export const JOB_TIME_LIMIT_MS = 5000;
 export const OBJECTIVES = ['least_distance', 'fewest_vehicles', 'balanced'] as const satisfies Objective[];
 
 /** How a business plans until it saves its own settings. */
@@ -205,6 +207,16 @@ export class RoutePlanning {
     });
 
     const matrix = await this.travel(businessId, input.date, vehicles, stops, settings);
+    ctx.progress?.(10);
+    // The search improves for its time limit unless it settles first: its share of the progress
+    // (10 to 90) follows the time it has had.
+    const searchStarted = performance.now();
+    const searching = ctx.progress
+      ? setInterval(() => {
+          const share = (performance.now() - searchStarted) / Math.max(timeLimitMs, 1);
+          ctx.progress?.(10 + 80 * Math.min(share, 1));
+        }, 250)
+      : undefined;
     const plan = await solveRoutesAsync({
       stops,
       vehicles,
@@ -212,7 +224,8 @@ export class RoutePlanning {
       travel: matrix,
       timeLimitMs,
       seed: 1,
-    });
+    }).finally(() => clearInterval(searching));
+    ctx.progress?.(90);
 
     // Set-based: every route and stop in two statements, every order planned in a handful.
     const createdAt = this.clock.now();

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { z } from 'zod';
 import type { CacheInvalidation } from '../cache/invalidation.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
@@ -19,7 +18,9 @@ import {
   requireConfirmation,
   scopeRefusal,
 } from './access.ts';
+import { dryRunAnswer, validationFailed } from './answers.ts';
 import { recordAudit } from './audit.ts';
+import { acceptAsJob, JobAlreadyDone, type JobDesk, type JobRun } from './jobs.ts';
 import { type KeptAnswer, KeptAnswers } from './kept-answers.ts';
 import {
   type AccountKind,
@@ -69,6 +70,13 @@ export interface Invocation {
   scopes?: ConnectionScopes;
   /** The caller stated that it means this high-risk call (see Operation.confirm). */
   confirmed?: boolean;
+  /**
+   * The door can answer with a job (REST: 202 and Location): `preferred` when the caller asked for
+   * one (Prefer: respond-async). None: the call always runs at once.
+   */
+  async?: 'allowed' | 'preferred';
+  /** The call is a job's run, by a worker (see JobRun). */
+  job?: JobRun;
   /** Filled by the operation for the door: the version its answer was built from, ... */
   answer?: AnswerMeta;
   /** The door already counted the request this call belongs to (Executor.admitRequest). */
@@ -122,6 +130,8 @@ export interface ExecutorDeps {
   cacheInvalidation?: CacheInvalidation;
   /** Sends queries declaring `reads: 'replica'` to a read replica; none: every read to `db`. */
   reads?: ReadRouting;
+  /** Accepts calls as jobs (Operation.job); none: every call runs at once. */
+  jobs?: JobDesk;
 }
 
 /** A call let in: who makes it, the business it acts in, its valid input. */
@@ -309,11 +319,17 @@ export class Executor {
     let outcome: Outcome = 'failed';
     try {
       const admitted = await this.admit(operation, rawInput, invocation);
+      const accepted = await acceptAsJob(this.deps.jobs, operation, rawInput, admitted, invocation);
+      if (accepted) {
+        outcome = 'ok';
+        return accepted.resource;
+      }
       const run = () => this.run(operation, admitted, invocation);
       // Even a failed write may have written (a refusal that commits): its caller reads its own.
       const wrote = () =>
         operation.kind === 'mutation' && !invocation.dryRun && this.deps.reads?.wrote(admitted);
-      const result = await (operation.expensive && this.deps.limits
+      // A job's run is held to the workers' own concurrency, not the callers' shares.
+      const result = await (operation.expensive && this.deps.limits && !invocation.job
         ? this.deps.limits.expensive(admitted.share, run)
         : run()
       ).finally(wrote);
@@ -342,7 +358,7 @@ export class Executor {
     const paid =
       admission && !admission.spent && admission.bearer === invocation.bearer ? admission : undefined;
     if (paid) paid.spent = true;
-    const limits = paid ? undefined : this.deps.limits;
+    const limits = paid || invocation.job ? undefined : this.deps.limits;
     await limits?.admitToken(invocation.bearer);
     let provider: ProviderCaller | null;
     let caller: Caller | null;
@@ -363,6 +379,7 @@ export class Executor {
     const business = caller
       ? await this.businessOfCall(operation, caller, input, invocation.door)
       : (provider?.businessId ?? null);
+    if (invocation.job && business !== invocation.job.business) throw new AppError('FORBIDDEN');
     // Only a media type the operation declares reaches it.
     const representation = operation.representations?.find((type) => type === invocation.representation);
     return { caller, provider, share, business, representation, input };
@@ -600,6 +617,7 @@ export class Executor {
       .transaction()
       .execute(async (trx) => {
         const ctx = context(trx);
+        if (invocation.job && !(await invocation.job.begin(trx))) throw new JobAlreadyDone();
         let ending: Ending;
         try {
           ending = { result: await this.answerOf(ctx, operation, input) };
@@ -616,6 +634,7 @@ export class Executor {
           businessId: caller?.businessId ?? provider?.businessId ?? null,
           requestId: invocation.requestId,
         });
+        await invocation.job?.finish(trx, ending);
         if (invocation.dryRun) throw new DryRunRollback(ending);
         return ending;
       })
@@ -644,6 +663,7 @@ export class Executor {
       ip: invocation.ip,
       outside,
       answer: invocation.answer ?? {},
+      progress: invocation.job?.progress,
     };
   }
 
@@ -674,25 +694,4 @@ export class Executor {
   }
 }
 
-/** A dry run's answer says it is one, and what it did not do outside the database. */
-function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {
-  if (
-    result === null ||
-    typeof result !== 'object' ||
-    Array.isArray(result) ||
-    result instanceof Representation
-  ) {
-    return result;
-  }
-  return { ...result, dry_run: true, skipped_effects: skipped };
-}
-
-export function validationFailed(error: { issues: readonly z.core.$ZodIssue[] }): AppError {
-  const fields = error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
-    code: issue.code,
-    message: issue.message,
-  }));
-  const names = [...new Set(fields.map((field) => field.field))];
-  return new AppError('VALIDATION_FAILED', { params: { fields: names.join(', ') }, details: { fields } });
-}
+export { validationFailed } from './answers.ts';

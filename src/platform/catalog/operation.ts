@@ -54,6 +54,8 @@ export interface OperationContext {
   business: number | null;
   /** The media type the door negotiated among the operation's `representations`; none: its JSON answer. */
   representation: string | undefined;
+  /** How far the work is, 0 to 100, when it runs as a job (see Operation.job); none: nobody waits on it. */
+  progress?: (percent: number) => void;
 }
 
 export interface AnswerMeta {
@@ -63,6 +65,8 @@ export interface AnswerMeta {
   dryRun?: boolean;
   /** What the dry run did not do outside the database. */
   skippedEffects?: OutsideEffect[];
+  /** The call was accepted as a job (see Operation.job): the answer is the job, found again here. */
+  accepted?: { location: string };
 }
 
 /** Something done to the world beyond the service's database, which no rollback can undo. */
@@ -292,7 +296,19 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * price hiding hides all of its prices for customers who may not see that family's.
    */
   priceFamily?: string;
+  /**
+   * The call may run as a job (docs/jobs.md): accepted at once with the job resource, run by a
+   * worker as its caller, its answer kept on the job. Only doors that can answer "accepted" offer it.
+   */
+  job?: JobBinding<z.output<I>>;
   handler(ctx: OperationContext, input: z.output<I>): Promise<z.input<O> | Representation>;
+}
+
+export interface JobBinding<Input> {
+  /** Calls that run as a job even when the caller did not ask for one (Prefer: respond-async). */
+  when(input: Input): boolean;
+  /** The longest one run may take, in seconds: a worker holding the job longer is taken for dead. */
+  budgetSeconds(input: Input): number;
 }
 
 /** Declares an operation with its handler typed from its schemas. */

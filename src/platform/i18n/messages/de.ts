@@ -54,6 +54,7 @@ export const de: ErrorMessages = {
   CUSTOMER_NOT_FOUND: 'Kunde {customer_id} ist kein Kundenkonto dieses Unternehmens.',
   AMOUNT_TOO_PRECISE: 'Der Betrag {amount} hat mehr Nachkommastellen, als {currency} erlaubt.',
   DRIVER_NOT_FOUND: 'In diesem Unternehmen gibt es keinen Fahrer {driver}.',
+  JOB_NOT_FOUND: 'Unter den Aufträgen des Aufrufers gibt es keinen Job mit dieser ID.',
   SKILL_NOT_FOUND: 'Die Fähigkeit {code} ist nicht im Fähigkeitenkatalog des Unternehmens.',
   SKILLS_NOT_IN_CATALOGUE:
     'Diese Fähigkeiten sind nicht im Fähigkeitenkatalog des Unternehmens: {skills}. Legen Sie sie zuerst an (save_skill).',

@@ -54,6 +54,7 @@ export const en: ErrorMessages = {
   CUSTOMER_NOT_FOUND: 'Customer {customer_id} is not a customer account of this business.',
   AMOUNT_TOO_PRECISE: 'The amount {amount} has more decimals than {currency} allows.',
   DRIVER_NOT_FOUND: 'No driver {driver} exists in this business.',
+  JOB_NOT_FOUND: "No job with this id among the caller's jobs.",
   SKILL_NOT_FOUND: 'No skill {code} is in the business’s skill catalogue.',
   SKILLS_NOT_IN_CATALOGUE:
     'These skills are not in the business’s skill catalogue: {skills}. Add them first (save_skill).',

@@ -55,6 +55,7 @@ export const es: ErrorMessages = {
   CUSTOMER_NOT_FOUND: 'El cliente {customer_id} no es una cuenta de cliente de esta empresa.',
   AMOUNT_TOO_PRECISE: 'El importe {amount} tiene más decimales de los que permite {currency}.',
   DRIVER_NOT_FOUND: 'No existe el conductor {driver} en esta empresa.',
+  JOB_NOT_FOUND: 'No hay ningún trabajo con este id entre los del solicitante.',
   SKILL_NOT_FOUND: 'La habilidad {code} no está en el catálogo de habilidades de la empresa.',
   SKILLS_NOT_IN_CATALOGUE:
     'Estas habilidades no están en el catálogo de la empresa: {skills}. Añádalas primero (save_skill).',

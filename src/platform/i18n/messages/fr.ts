@@ -55,6 +55,7 @@ export const fr: ErrorMessages = {
   CUSTOMER_NOT_FOUND: "Le client {customer_id} n'est pas un compte client de cette entreprise.",
   AMOUNT_TOO_PRECISE: 'Le montant {amount} a plus de décimales que {currency} ne le permet.',
   DRIVER_NOT_FOUND: "Aucun chauffeur {driver} n'existe dans cette entreprise.",
+  JOB_NOT_FOUND: "Aucune tâche avec cet identifiant parmi celles de l'appelant.",
   SKILL_NOT_FOUND: "Aucune compétence {code} dans le catalogue de compétences de l'entreprise.",
   SKILLS_NOT_IN_CATALOGUE:
     "Ces compétences ne sont pas dans le catalogue de l'entreprise : {skills}. Ajoutez-les d'abord (save_skill).",

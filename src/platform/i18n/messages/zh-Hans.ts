@@ -48,6 +48,7 @@ export const zhHans: ErrorMessages = {
   CUSTOMER_NOT_FOUND: '客户 {customer_id} 不是本企业的客户账户。',
   AMOUNT_TOO_PRECISE: '金额 {amount} 的小数位数超过了 {currency} 允许的位数。',
   DRIVER_NOT_FOUND: '本企业不存在司机 {driver}。',
+  JOB_NOT_FOUND: '调用者的任务中没有此 ID 的任务。',
   SKILL_NOT_FOUND: '企业的技能目录中没有技能 {code}。',
   SKILLS_NOT_IN_CATALOGUE: '这些技能不在企业的技能目录中：{skills}。请先添加（save_skill）。',
   SKILL_IN_USE: '技能 {code} 仍有 {drivers} 名司机具备、{orders} 个未完成订单需要：请先从它们上移除。',

@@ -48,6 +48,7 @@ export const zhHant: ErrorMessages = {
   CUSTOMER_NOT_FOUND: '客戶 {customer_id} 不是本企業的客戶帳戶。',
   AMOUNT_TOO_PRECISE: '金額 {amount} 的小數位數超過了 {currency} 允許的位數。',
   DRIVER_NOT_FOUND: '本企業不存在司機 {driver}。',
+  JOB_NOT_FOUND: '呼叫者的任務中沒有此 ID 的任務。',
   SKILL_NOT_FOUND: '企業的技能目錄中沒有技能 {code}。',
   SKILLS_NOT_IN_CATALOGUE: '這些技能不在企業的技能目錄中：{skills}。請先新增（save_skill）。',
   SKILL_IN_USE: '技能 {code} 仍有 {drivers} 名司機具備、{orders} 筆未完成訂單需要：請先從它們上移除。',

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../../platform/catalog/executor.ts';
+import { JobAlreadyDone, type JobCall, type JobDesk, type JobRun } from '../../platform/catalog/jobs.ts';
+import type { Caller, Door } from '../../platform/catalog/operation.ts';
+import type { Catalog } from '../../platform/catalog/registry.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db, Queryable } from '../../platform/db/database.ts';
+import { AppError, isAppError } from '../../platform/errors.ts';
+import { errorMessage, type Language } from '../../platform/i18n/index.ts';
+import type { JobMessage, JobQueue } from '../../platform/jobs/queue.ts';
+import * as repo from './repository.ts';
+import { jobView } from './view.ts';
+
+/** Progress is written at most this often: a search reporting every few milliseconds stays cheap. */
+const PROGRESS_EVERY_MS = 500;
+
+export interface JobBoardDeps {
+  db: Db;
+  clock: Clock;
+  queue: JobQueue;
+  catalog: Catalog;
+  /** The caller a token signs in as it stands now: null when revoked, expired or of a disabled account. */
+  callerOfToken(db: Queryable, tokenId: number, now: Date): Promise<Caller | null>;
+  /** Seconds a worker may hold a job beyond the operation's own budget before it is taken for dead. */
+  expiryMarginSeconds: number;
+  /** A fault that is no refusal: the job fails with INTERNAL_ERROR, and this says why. */
+  onFault(error: unknown, jobId: string): void;
+}
+
+/**
+ * Where calls become jobs and jobs are run: the job's row and its queue message are written in one
+ * transaction; a worker runs the call through the executor as its caller, whose token and account
+ * are checked again, and the outcome is kept with the operation's own writes (see JobRun).
+ */
+export class JobBoard implements JobDesk {
+  private executor: Executor | undefined;
+
+  constructor(private readonly deps: JobBoardDeps) {}
+
+  /** The executor runs the jobs, and hands this board the calls that become jobs: each needs the other. */
+  connect(executor: Executor): void {
+    this.executor = executor;
+  }
+
+  /** Takes jobs from the queue until `stop`. */
+  start(): Promise<void> {
+    return this.deps.queue.work((message) => this.run(message));
+  }
+
+  /** Stops taking jobs; those in hand have `graceMs` to finish, else are left to be taken up again. */
+  stop(graceMs: number): Promise<void> {
+    return this.deps.queue.stop(graceMs);
+  }
+
+  async enqueue(call: JobCall): Promise<{ resource: unknown; location: string }> {
+    const { db, queue, clock } = this.deps;
+    const id = randomUUID();
+    await queue.ready();
+    const row = await db.transaction().execute(async (trx) => {
+      const row = await repo.insertJob(trx, {
+        business_id: call.business,
+        id,
+        operation: call.operation.name,
+        input: call.input,
+        user_id: call.caller.userId,
+        token_id: call.caller.tokenId,
+        door: call.door,
+        lang: call.lang,
+        created_at: clock.now(),
+      });
+      const expireIn = Math.ceil(call.budgetSeconds + this.deps.expiryMarginSeconds);
+      await queue.send(trx, { business_id: call.business, id }, expireIn);
+      return row;
+    });
+    // A contractor acting in one of several businesses names it when reading the job back.
+    const query = call.caller.businessId === call.business ? '' : `?business_id=${call.business}`;
+    return { resource: { result: true, job: jobView(row) }, location: `/api/v1/jobs/${id}${query}` };
+  }
+
+  /** Runs one job's message; a job found done (a message taken up again after a crash) is left as it is. */
+  async run(message: JobMessage): Promise<void> {
+    const { db, clock, catalog } = this.deps;
+    const executor = this.executor;
+    if (!executor) throw new Error('The job board runs jobs once connected to the executor');
+    const { business_id: businessId, id } = message;
+    const job = await repo.findJob(db, businessId, id);
+    if (!job || isDone(job.status)) return;
+    await repo.markRunning(db, businessId, id, clock.now());
+    const lang = job.lang as Language;
+    let finished = false;
+    const run: JobRun = {
+      business: businessId,
+      progress: this.progressOf(businessId, id),
+      begin: (trx) => repo.holdForRun(trx, businessId, id),
+      finish: async (trx, ending) => {
+        const outcome =
+          'result' in ending ? { result: ending.result } : { error: errorOf(ending.refusal, lang) };
+        await repo.finishJob(trx, businessId, id, outcome, clock.now());
+        finished = true;
+      },
+    };
+    try {
+      const operation = catalog.get(job.operation);
+      if (!operation) throw new Error(`Job ${id} names ${job.operation}, which the catalog no longer has`);
+      const caller = await this.deps.callerOfToken(db, job.token_id, clock.now());
+      if (!caller || caller.userId !== job.user_id) throw new AppError('UNAUTHENTICATED');
+      const result = await executor.execute(operation, job.input, {
+        bearer: undefined,
+        signedIn: caller,
+        door: job.door as Door,
+        lang,
+        requestId: `job-${id}`,
+        // Confirmed when it was accepted: the executor asked then, as for any call.
+        confirmed: true,
+        answer: {},
+        job: run,
+      });
+      // Operations that keep no transaction of the executor's (reads, stepwise writes) end here.
+      if (!finished) await repo.finishJob(db, businessId, id, { result }, clock.now());
+    } catch (error) {
+      if (error instanceof JobAlreadyDone) return;
+      const now = await repo.findJob(db, businessId, id);
+      if (!now || isDone(now.status)) return;
+      if (!isAppError(error)) this.deps.onFault(error, id);
+      const refusal = isAppError(error) ? error : new AppError('INTERNAL_ERROR');
+      await repo.finishJob(db, businessId, id, { error: errorOf(refusal, lang) }, clock.now());
+    }
+  }
+
+  /** The run's progress on its row, written at most every PROGRESS_EVERY_MS, never backwards. */
+  private progressOf(businessId: number, id: string): (percent: number) => void {
+    let shown = 0;
+    let writtenAt = 0;
+    return (percent) => {
+      const progress = Math.max(0, Math.min(99, Math.floor(percent)));
+      const now = Date.now();
+      if (progress <= shown || now - writtenAt < PROGRESS_EVERY_MS) return;
+      shown = progress;
+      writtenAt = now;
+      void repo.setProgress(this.deps.db, businessId, id, progress).catch(() => {});
+    };
+  }
+}
+
+function isDone(status: string): boolean {
+  return status === 'succeeded' || status === 'failed';
+}
+
+/** A refusal as the job keeps it: as the synchronous call would have answered it. */
+function errorOf(refusal: AppError, lang: Language) {
+  return {
+    code: refusal.code,
+    message: errorMessage(refusal.code, lang, refusal.options.params),
+    ...(refusal.options.details ? { details: refusal.options.details } : {}),
+  };
+}

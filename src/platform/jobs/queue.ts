@@ -1,0 +1,152 @@
+import { CompiledQuery, sql } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { Db, Queryable } from '../db/database.ts';
+
+/** pg-boss keeps its tables in a schema of its own, beside the service's, in the same database. */
+export const JOB_SCHEMA = 'pgboss';
+/** Every job travels on one queue: what to run is in the job's own row. */
+const QUEUE = 'operation-jobs';
+
+export interface JobQueueSettings {
+  /** How often an idle worker asks for a job: the most a queued job waits for an idle worker. */
+  pollingSeconds: number;
+  /** How often expired jobs (their worker died) are put back for another worker. */
+  maintenanceSeconds: number;
+  /** Jobs one process runs at once. */
+  concurrency: number;
+  /** How many times a job whose worker died is taken up again. */
+  retryLimit: number;
+}
+
+/** What a job message carries: the job's row, found by its business and id. */
+export interface JobMessage {
+  business_id: number;
+  id: string;
+}
+
+/**
+ * The job queue on the service's own PostgreSQL (pg-boss): a message is sent in the transaction
+ * that writes the job's row, so a job exists exactly when its message does. pg-boss installs its
+ * schema on the first start, under its own lock, so any number of instances may start at once.
+ */
+export class JobQueue {
+  /** The running pg-boss, once started; a stopped one is not started again (its maintenance would not run). */
+  private starting: Promise<PgBoss> | undefined;
+  private working = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: JobQueueSettings,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  /** The schema and the queue exist: once per start, on the first send or the start of work. */
+  async ready(): Promise<void> {
+    await this.started();
+  }
+
+  private started(): Promise<PgBoss> {
+    if (this.starting) return this.starting;
+    const starting = (async () => {
+      // Instances starting together on a new database both try to install the schema, one after
+      // the other under pg-boss's lock: the second fails on what the first made, and a pg-boss
+      // started afresh finds it installed.
+      const boss = await this.startBoss().catch(() => this.startBoss());
+      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: this.settings.retryLimit, retryDelay: 0 });
+      return boss;
+    })();
+    this.starting = starting;
+    // A start that failed is tried again by the next caller.
+    starting.catch(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    return starting;
+  }
+
+  private async startBoss(): Promise<PgBoss> {
+    const boss = new PgBoss({
+      db: sqlOnPool(this.db),
+      schema: JOB_SCHEMA,
+      supervise: true,
+      schedule: false,
+      migrate: true,
+      maintenanceIntervalSeconds: this.settings.maintenanceSeconds,
+    });
+    boss.on('error', this.onError);
+    await boss.start();
+    return boss;
+  }
+
+  /**
+   * Sends a job's message on `trx`, the transaction that writes its row. A worker holding it past
+   * `expireInSeconds` is taken for dead: the job goes back to the queue for another.
+   */
+  async send(trx: Queryable, message: JobMessage, expireInSeconds: number): Promise<void> {
+    const boss = await this.started();
+    await boss.send(QUEUE, message, {
+      id: message.id,
+      expireInSeconds,
+      retryLimit: this.settings.retryLimit,
+      retryDelay: 0,
+      db: sqlOn(trx),
+    });
+  }
+
+  /** Runs jobs as they come, `concurrency` at a time, until `stop`. */
+  async work(run: (message: JobMessage) => Promise<void>): Promise<void> {
+    const boss = await this.started();
+    if (this.working) return;
+    this.working = true;
+    for (let worker = 0; worker < this.settings.concurrency; worker++) {
+      await boss.work<JobMessage>(
+        QUEUE,
+        { pollingIntervalSeconds: this.settings.pollingSeconds, batchSize: 1 },
+        async ([job]) => {
+          if (job) await run(job.data);
+        },
+      );
+    }
+  }
+
+  /**
+   * Stops taking jobs and waits up to `graceMs` for those in hand; one still running then is let
+   * go, to be taken up again (at least once) by another worker.
+   */
+  async stop(graceMs: number): Promise<void> {
+    const starting = this.starting;
+    if (!starting) return;
+    this.starting = undefined;
+    this.working = false;
+    const boss = await starting.catch(() => undefined);
+    await boss?.stop({ graceful: true, wait: true, close: false, timeout: graceMs });
+  }
+}
+
+/**
+ * pg-boss's own statements, on a connection of the service's pool. Some are whole transactions in
+ * one text (BEGIN ... COMMIT, installing its schema): one that fails midway leaves its connection
+ * in the failed transaction, so it is rolled back before the connection goes back to the pool.
+ */
+function sqlOnPool(db: Db): PgBoss.Db {
+  return {
+    executeSql: (text, values) =>
+      db.connection().execute(async (connection) => {
+        try {
+          return await sqlOn(connection).executeSql(text, values);
+        } catch (error) {
+          await sql`ROLLBACK`.execute(connection).catch(() => {});
+          throw error;
+        }
+      }),
+  };
+}
+
+/** pg-boss's statements on a connection, or inside one of the service's transactions. */
+function sqlOn(db: Queryable): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const { rows } = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows };
+    },
+  };
+}
