@@ -83,7 +83,12 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { RequestLimits } from './platform/limits.ts';
 import { Metrics } from './platform/metrics.ts';
 import { EmbeddedBroker, ExternalBroker, type MqttPublisher, routedPolicy } from './platform/mqtt/broker.ts';
-import { DRIVER_PUSH_TOPIC, driverPushHandler } from './platform/mqtt/driver-push.ts';
+import {
+  DRIVER_PUSH_TOPIC,
+  enqueueUserPushes,
+  personalPushHandler,
+  USER_PUSH_TOPIC,
+} from './platform/mqtt/driver-push.ts';
 import { OutboxWorker } from './platform/outbox/outbox.ts';
 
 import { createServices, type Ports, type Services } from './services.ts';
@@ -211,6 +216,8 @@ export async function createApp(
     callerOfToken: (on, tokenId, now) => services.accounts.callerOfTokenId(on, tokenId, now),
     expiryMarginSeconds: config.jobs.expiryMarginSeconds,
     onFault: (error, id) => http.log.error({ err: error, job: id }, 'jobs: a job failed'),
+    tell: (on, businessId, userId, news) =>
+      enqueueUserPushes(on, clock, [{ businessId, userId, body: news }]),
   });
   const executor = new Executor({
     db,
@@ -321,12 +328,16 @@ export async function createApp(
   const topics = services.chatPush.topics;
   outbox.handle(
     DRIVER_PUSH_TOPIC,
-    driverPushHandler(
+    personalPushHandler(
       mqtt,
       (business, driver) => topics.driver(business, driver),
       clock,
       config.mqtt.retryMs,
     ),
+  );
+  outbox.handle(
+    USER_PUSH_TOPIC,
+    personalPushHandler(mqtt, (business, user) => topics.user(business, user), clock, config.mqtt.retryMs),
   );
   // MQTT over WebSocket on the HTTP server's port, at its own path.
   http.server.on('upgrade', (request, socket, head) => {

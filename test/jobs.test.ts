@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import mqtt from 'mqtt';
 import { asDriverProfile, asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { JobQueue } from '../src/platform/jobs/queue.ts';
@@ -100,6 +101,27 @@ describe('operation calls as jobs', () => {
     assert.equal(accepted.body.job.operation, 'build_route');
     assert.equal((await jobAt(location)).body.job.status, 'queued', 'no instance runs jobs yet');
 
+    // Who started the job hears how it stands on their own topic; no one else may listen there.
+    await server.app.startBackground(server.pool);
+    const broker = `mqtt://127.0.0.1:${(server.app.mqtt as unknown as { port: number }).port}`;
+    const topic = `tms/users/${tenant.businessId}/${tenant.userIds.client_admin}`;
+    const heard: Array<{ type: string; job: { id: string; status: string; progress: number } }> = [];
+    const listener = await mqtt.connectAsync(broker, {
+      username: 'tms',
+      password: admin,
+      reconnectPeriod: 0,
+    });
+    listener.on('message', (_topic, payload) => heard.push(JSON.parse(payload.toString())));
+    const granted = await listener.subscribeAsync(topic, { qos: 1 });
+    assert.notEqual(granted[0]!.qos, 128);
+    const snooper = await mqtt.connectAsync(broker, {
+      username: 'tms',
+      password: employee,
+      reconnectPeriod: 0,
+    });
+    await assert.rejects(snooper.subscribeAsync(topic, { qos: 1 }), 'a colleague may not listen on it');
+    await snooper.endAsync(true);
+
     await server.app.jobs.start();
     const running = await until(
       () => jobAt(location),
@@ -134,6 +156,24 @@ describe('operation calls as jobs', () => {
     assert.deepEqual(Object.keys(job.result).sort(), Object.keys(sync.body).sort());
     server.app.catalog.get('build_route')!.output.parse(job.result);
     assert.equal(job.result.date, '2031-03-10');
+    await until(
+      async () => heard.filter((news) => news.job.id === job.id).map((news) => news.job.status),
+      (statuses) => statuses.includes('succeeded'),
+      'the pushes of the job',
+    );
+    const news = heard.filter((one) => one.job.id === job.id);
+    assert.ok(news.every((one) => one.type === 'job' && ['running', 'succeeded'].includes(one.job.status)));
+    assert.deepEqual(news.find((one) => one.job.status === 'succeeded')!.job, {
+      id: job.id,
+      operation: 'build_route',
+      status: 'succeeded',
+      progress: 100,
+    });
+    assert.ok(
+      news.some((one) => one.job.status === 'running'),
+      'the start was told',
+    );
+    await listener.endAsync(true);
 
     const listed = await api.get('/api/v1/jobs?status=succeeded', { token: admin });
     assert.equal(listed.status, 200);

@@ -22,22 +22,26 @@ export class ChatTopics {
     return `${this.prefix}/drivers/${businessId}/${driverUserId}`;
   }
 
+  /** Anyone's own pushes in a business, whatever their kind (type `job`: docs/jobs.md). */
+  user(businessId: number, userId: number): string {
+    return `${this.prefix}/users/${businessId}/${userId}`;
+  }
+
   parse(
     topic: string,
   ):
     | { kind: 'conversation'; businessId: number; orderId: number }
-    | { kind: 'driver'; businessId: number; userId: number }
+    | { kind: 'driver' | 'user'; businessId: number; userId: number }
     | null {
     if (!topic.startsWith(`${this.prefix}/`)) return null;
-    const match = /^(order-chat|drivers)\/([1-9]\d{0,15})\/([1-9]\d{0,15})$/.exec(
+    const match = /^(order-chat|drivers|users)\/([1-9]\d{0,15})\/([1-9]\d{0,15})$/.exec(
       topic.slice(this.prefix.length + 1),
     );
     if (!match) return null;
     const businessId = Number(match[2]);
     const id = Number(match[3]);
-    return match[1] === 'order-chat'
-      ? { kind: 'conversation', businessId, orderId: id }
-      : { kind: 'driver', businessId, userId: id };
+    if (match[1] === 'order-chat') return { kind: 'conversation', businessId, orderId: id };
+    return { kind: match[1] === 'drivers' ? 'driver' : 'user', businessId, userId: id };
   }
 }
 
@@ -93,6 +97,8 @@ export class ChatPush {
           );
         }
         if (caller.clientScope !== undefined && caller.clientScope !== parsed.businessId) return false;
+        // Only that person's own pushes are published there.
+        if (parsed.kind !== 'conversation') return caller.userId === parsed.userId;
         try {
           await this.chat.participation(db, caller, parsed.businessId, parsed.orderId);
           return true;
@@ -103,9 +109,9 @@ export class ChatPush {
       mayReceive: (caller, topic, note) => {
         const parsed = this.topics.parse(topic);
         if (!parsed) return false;
-        // A driver topic has one subscriber, its driver (checked at subscribe); the service
-        // publishes there only to the order's driver of the moment.
-        if (parsed.kind === 'driver') return true;
+        // A driver's or a person's own topic has one subscriber, checked at subscribe; the service
+        // publishes on a driver's only to the order's driver of the moment.
+        if (parsed.kind === 'driver' || parsed.kind === 'user') return true;
         if (STAFF.has(caller.kind)) return caller.businessId === parsed.businessId;
         // The audience this push found (read synchronously at delivery): none, no one else.
         if (note === undefined) return false;

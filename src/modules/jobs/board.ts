@@ -4,7 +4,7 @@ import { JobAlreadyDone, type JobCall, type JobDesk, type JobRun } from '../../p
 import type { Caller, Door } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db, Queryable } from '../../platform/db/database.ts';
+import { type Db, inTransaction, type Queryable } from '../../platform/db/database.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
 import { errorMessage, type Language } from '../../platform/i18n/index.ts';
 import type { JobMessage, JobQueue } from '../../platform/jobs/queue.ts';
@@ -25,7 +25,18 @@ export interface JobBoardDeps {
   expiryMarginSeconds: number;
   /** A fault that is no refusal: the job fails with INTERNAL_ERROR, and this says why. */
   onFault(error: unknown, jobId: string): void;
+  /**
+   * Tells the person who started a job how it stands, on their own live-push topic, in `db`'s
+   * transaction (docs/jobs.md, "Progress").
+   */
+  tell(db: Queryable, businessId: number, userId: number, news: JobNews): Promise<void>;
 }
+
+/** A push of a job's state: thin, the job itself is read with get_job. */
+export type JobNews = {
+  type: 'job';
+  job: { id: string; operation: string; status: string; progress: number };
+};
 
 /**
  * Where calls become jobs and jobs are run: the job's row and its queue message are written in one
@@ -85,17 +96,30 @@ export class JobBoard implements JobDesk {
     const { business_id: businessId, id } = message;
     const job = await repo.findJob(db, businessId, id);
     if (!job || isDone(job.status)) return;
-    await repo.markRunning(db, businessId, id, clock.now());
+    const tell = (on: Queryable, status: string, progress: number) =>
+      this.deps.tell(on, businessId, job.user_id, {
+        type: 'job',
+        job: { id, operation: job.operation, status, progress },
+      });
+    await db.transaction().execute(async (trx) => {
+      await repo.markRunning(trx, businessId, id, clock.now());
+      await tell(trx, 'running', job.progress);
+    });
     const lang = job.lang as Language;
     let finished = false;
+    const finish = async (on: Queryable, outcome: repo.JobOutcome) => {
+      await repo.finishJob(on, businessId, id, outcome, clock.now());
+      await tell(on, 'result' in outcome ? 'succeeded' : 'failed', 'result' in outcome ? 100 : job.progress);
+    };
     const run: JobRun = {
       business: businessId,
-      progress: this.progressOf(businessId, id),
+      progress: this.progressOf(businessId, id, (progress) => tell(db, 'running', progress)),
       begin: (trx) => repo.holdForRun(trx, businessId, id),
       finish: async (trx, ending) => {
-        const outcome =
-          'result' in ending ? { result: ending.result } : { error: errorOf(ending.refusal, lang) };
-        await repo.finishJob(trx, businessId, id, outcome, clock.now());
+        await finish(
+          trx,
+          'result' in ending ? { result: ending.result } : { error: errorOf(ending.refusal, lang) },
+        );
         finished = true;
       },
     };
@@ -116,19 +140,26 @@ export class JobBoard implements JobDesk {
         job: run,
       });
       // Operations that keep no transaction of the executor's (reads, stepwise writes) end here.
-      if (!finished) await repo.finishJob(db, businessId, id, { result }, clock.now());
+      if (!finished) await inTransaction(db, (trx) => finish(trx, { result }));
     } catch (error) {
       if (error instanceof JobAlreadyDone) return;
       const now = await repo.findJob(db, businessId, id);
       if (!now || isDone(now.status)) return;
       if (!isAppError(error)) this.deps.onFault(error, id);
       const refusal = isAppError(error) ? error : new AppError('INTERNAL_ERROR');
-      await repo.finishJob(db, businessId, id, { error: errorOf(refusal, lang) }, clock.now());
+      await inTransaction(db, (trx) => finish(trx, { error: errorOf(refusal, lang) }));
     }
   }
 
-  /** The run's progress on its row, written at most every PROGRESS_EVERY_MS, never backwards. */
-  private progressOf(businessId: number, id: string): (percent: number) => void {
+  /**
+   * The run's progress on its row, written at most every PROGRESS_EVERY_MS, never backwards, and
+   * told to who started it.
+   */
+  private progressOf(
+    businessId: number,
+    id: string,
+    told: (progress: number) => Promise<void>,
+  ): (percent: number) => void {
     let shown = 0;
     let writtenAt = 0;
     return (percent) => {
@@ -137,7 +168,10 @@ export class JobBoard implements JobDesk {
       if (progress <= shown || now - writtenAt < PROGRESS_EVERY_MS) return;
       shown = progress;
       writtenAt = now;
-      void repo.setProgress(this.deps.db, businessId, id, progress).catch(() => {});
+      void repo
+        .setProgress(this.deps.db, businessId, id, progress)
+        .then(() => told(progress))
+        .catch(() => {});
     };
   }
 }

@@ -91,11 +91,14 @@ export async function holdForRun(db: Db, businessId: number, id: string): Promis
   return job !== undefined && job.status !== 'succeeded' && job.status !== 'failed';
 }
 
+/** How a job ended: what the call answered, or its refusal. */
+export type JobOutcome = { result: unknown } | { error: JobError };
+
 export async function finishJob(
   db: Db,
   businessId: number,
   id: string,
-  outcome: { result: unknown } | { error: JobError },
+  outcome: JobOutcome,
   now: Date,
 ): Promise<void> {
   const succeeded = 'result' in outcome;
