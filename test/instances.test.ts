@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
+import { asDriverProfile, asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { createServices } from '../src/services.ts';
@@ -12,15 +13,19 @@ import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { REDIS, type RoundRobin, redisAnswers, roundRobin } from './support/instances.ts';
 import { Listener, turnOn } from './support/order-chat.ts';
-import { type Running, startServe } from './support/process.ts';
+import { type Running, startServe, startWorker } from './support/process.ts';
 
 const TOKEN_LIMIT_PER_MINUTE = 60;
 
-async function eventually(condition: () => boolean | Promise<boolean>, what: string, limitMs = 90_000) {
+async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { limitMs = 90_000, everyMs = 50 } = {},
+) {
   const deadline = Date.now() + limitMs;
   while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(50);
+    await sleep(everyMs);
   }
 }
 
@@ -43,6 +48,8 @@ describe('three instances on one database and one Redis', {
   let proxy: RoundRobin;
   let api: Client;
   let admin: string;
+  let shared: Record<string, string>;
+  let worker: ReturnType<typeof startWorker> | undefined;
   const hooks: Array<{ id: string; type: string }> = [];
   const receiver = createServer((request, response) => {
     let body = '';
@@ -66,15 +73,25 @@ describe('three instances on one database and one Redis', {
       REDIS_PREFIX: `tms-test-${process.pid}-${Date.now().toString(36)}`,
       RATE_LIMIT_TOKEN_PER_MINUTE: String(TOKEN_LIMIT_PER_MINUTE),
       WEBHOOK_ALLOW_LOOPBACK: 'true',
+      // A job whose worker died is taken up within seconds, not the default minute.
+      JOBS_POLL_MS: '500',
+      JOBS_MAINTENANCE_SECONDS: '1',
+      JOBS_EXPIRY_MARGIN_SECONDS: '2',
     };
-    // One at a time: three starts at once on two cores only take longer.
-    for (let i = 0; i < 3; i++) instances.push(await startServe(env));
+    // One at a time: three starts at once on two cores only take longer. Only the second runs
+    // jobs: the job test knows which instance runs one.
+    for (const jobs of ['off', 'on', 'off']) instances.push(await startServe({ ...env, JOBS: jobs }));
+    shared = env;
     proxy = await roundRobin(instances);
     api = client(proxy.baseUrl);
     admin = await login(api, tenant.emails.client_admin);
   });
   after(async () => {
     await proxy?.close();
+    if (worker && worker.child.exitCode === null) {
+      worker.child.kill('SIGTERM');
+      await new Promise((resolve) => worker!.child.once('exit', resolve));
+    }
     for (const instance of instances) {
       if (instance.child.exitCode === null && instance.child.signalCode === null) {
         instance.child.kill('SIGTERM');
@@ -205,5 +222,81 @@ describe('three instances on one database and one Redis', {
     const ids = hooks.slice(before).map((hook) => hook.id);
     assert.equal(ids.length, ORDERS, 'no message delivered twice');
     assert.equal(new Set(ids).size, ORDERS);
+  });
+
+  // Last: it kills two of the three instances.
+  it('runs a route job accepted on one instance on another while the first is killed, takes it up again when that one dies, and answers it on the third', async () => {
+    const date = dateAhead(3, 'Asia/Shanghai');
+    const day = generateInstance({ stops: 60, vehicles: 3, seed: 38 });
+    const depot = await api.post(
+      '/api/v1/client/depots',
+      { name: 'Jobs', ...day.vehicles[0]!.start },
+      { token: admin },
+    );
+    for (const [index, vehicle] of day.vehicles.entries()) {
+      const driverId = await createServices(
+        loadConfig({ LOG_LEVEL: 'silent' }),
+        systemClock,
+      ).accounts.createUser(handle.db, {
+        kind: 'driver',
+        email: `van-${index}@many.test`,
+        name: `Van ${index}`,
+        password: null,
+        businessId: tenant.businessId,
+      });
+      const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
+        token: admin,
+        body: asDriverProfile(vehicle, depot.body.depot.id),
+      });
+      assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    }
+    const bulk = await api.post(
+      '/api/v1/client/orders/bulk',
+      { orders: day.stops.map((stop) => asOrder(stop, date)) },
+      { token: admin },
+    );
+    assert.equal(bulk.body.failed, 0, JSON.stringify(bulk.body).slice(0, 300));
+
+    const [accepting, running, answering] = instances as [Running, Running, Running];
+    const accepted = await client(accepting.baseUrl).post(
+      '/api/v3/client/build-route',
+      { date, time_limit_ms: 10_000 },
+      { token: admin },
+    );
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body).slice(0, 300));
+    const location: string = accepted.headers.get('location')!;
+    accepting.child.kill('SIGKILL');
+    const reader = client(answering.baseUrl);
+    const poller = await login(reader, tenant.emails.client_admin);
+    const job = async () => (await reader.get(location, { token: poller })).body.job;
+    // Run by the one instance that runs jobs, the one that accepted it gone. Read every 1.5 s:
+    // the poller's token has its request limit too.
+    const polling = { everyMs: 1_500, limitMs: 180_000 };
+    await eventually(
+      async () => (await job()).status === 'running',
+      'the job runs on the second instance',
+      polling,
+    );
+    running.child.kill('SIGKILL');
+    await new Promise((resolve) => running.child.once('exit', resolve));
+    assert.equal((await job()).status, 'running', 'its worker died holding it');
+
+    worker = startWorker(shared);
+    await eventually(
+      async () => ['succeeded', 'failed'].includes((await job()).status),
+      'the job taken up again and done',
+      polling,
+    );
+    const done = await job();
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
+    assert.ok(done.result.routes.length > 0);
+    // Done once: the routes it answers are the routes of the day, no more.
+    const routes = await handle.db
+      .selectFrom('routes')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('business_id', '=', tenant.businessId)
+      .where('route_date', '=', date)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(routes.count), done.result.routes.length);
   });
 });

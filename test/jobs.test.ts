@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
@@ -10,6 +9,7 @@ import { JobQueue } from '../src/platform/jobs/queue.ts';
 import { createTestDatabase } from './support/database.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
+import { startWorker as startWorkerProcess } from './support/process.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /** Short enough that a job whose worker died is taken up again within seconds. */
@@ -393,22 +393,12 @@ describe('the job queue', () => {
 });
 
 /** `tms worker` on the test's database, with the test's short expiry. */
-function startWorker(databaseUrl: string): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/main.ts'), 'worker'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      DATABASE_TIMEOUT_MS: '60000',
-      DATABASE_CONNECT_TIMEOUT_MS: '30000',
-      JOBS_CONCURRENCY: '1',
-      JOBS_POLL_MS: '500',
-      JOBS_MAINTENANCE_SECONDS: '1',
-      JOBS_EXPIRY_MARGIN_SECONDS: '1',
-    },
+function startWorker(databaseUrl: string) {
+  return startWorkerProcess({
+    DATABASE_URL: databaseUrl,
+    JOBS_CONCURRENCY: '1',
+    JOBS_POLL_MS: '500',
+    JOBS_MAINTENANCE_SECONDS: '1',
+    JOBS_EXPIRY_MARGIN_SECONDS: '1',
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  return { child, output: () => output };
 }

@@ -100,6 +100,15 @@ export async function startServe(env: Record<string, string>): Promise<Running> 
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}` };
 }
 
+/** Starts `tms worker` (jobs only, no HTTP); its output says when it runs jobs ("TMS worker running jobs"). */
+export function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'worker'], { env: environment(env) });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { child, output: () => output };
+}
+
 export async function stopServe(running: Running): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => running.child.on('exit', resolve));
   running.child.kill('SIGTERM');
