@@ -47,7 +47,8 @@ async function run(load: ScaleLoad): Promise<ScaleResult> {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${load.token}` },
         body: request.body,
       });
-      (times[request.label] ??= []).push(performance.now() - sent);
+      times[request.label] ??= [];
+      times[request.label]!.push(performance.now() - sent);
       if (answer.status === 200) continue;
       failed++;
       if (wrong.length < 20) wrong.push(`${request.label}: ${answer.status} ${answer.body.slice(0, 200)}`);

@@ -83,6 +83,7 @@ export class JobBoard implements JobDesk {
       await queue.send(trx, { business_id: call.business, id }, expireIn);
       return row;
     });
+    queue.nudge();
     // A contractor acting in one of several businesses names it when reading the job back.
     const query = call.caller.businessId === call.business ? '' : `?business_id=${call.business}`;
     return { resource: { result: true, job: jobView(row) }, location: `/api/v1/jobs/${id}${query}` };
