@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
@@ -57,6 +57,23 @@ async function stopInstance(instance: Instance): Promise<void> {
   const exited = new Promise((resolve) => instance.child.once('exit', resolve));
   instance.child.kill('SIGTERM');
   await exited;
+}
+
+/** The machine's CPU time so far, busy and in all, over every core. */
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const cpu of cpus()) {
+    const { user, nice, sys, idle, irq } = cpu.times;
+    busy += user + nice + sys + irq;
+    total += user + nice + sys + idle + irq;
+  }
+  return { busy, total };
+}
+
+/** The share of the machine's cores busy between two readings (the instances, PostgreSQL and the load alike). */
+function busyShare(before: { busy: number; total: number }, after: { busy: number; total: number }): number {
+  return (after.busy - before.busy) / (after.total - before.total);
 }
 
 function runLoad(load: ScaleLoad): Promise<ScaleResult> {
@@ -144,6 +161,7 @@ try {
       instances.push(await startInstance(env));
     }
     say(`${count} instance(s): ${CONNECTIONS} connections for ${SECONDS} s ...`);
+    const before = cpuTimes();
     const started = performance.now();
     const result = await runLoad({
       baseUrls: instances.map((instance) => instance.baseUrl),
@@ -152,15 +170,20 @@ try {
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
-    say(`  ${Math.round(result.perSecond)} answers a second (${seconds(started)})`);
+    const busy = busyShare(before, cpuTimes());
+    say(
+      `  ${Math.round(result.perSecond)} answers a second, cores ${Math.round(busy * 100)} % busy (${seconds(started)})`,
+    );
     if (result.wrong.length > 0) say(`  not 200: ${result.wrong.slice(0, 3).join(' | ')}`);
     const labels = Object.entries(result.byLabel)
       .map(([label, at]) => `${label} ${at.p50.toFixed(1)} / ${at.p99.toFixed(1)}`)
       .join('; ');
-    rows.push(`| ${count} | ${Math.round(result.perSecond)} | ${result.failed} | ${labels} |`);
+    rows.push(
+      `| ${count} | ${Math.round(result.perSecond)} | ${Math.round(busy * 100)} % | ${result.failed} | ${labels} |`,
+    );
   }
   process.stdout.write(
-    `\n| instances | answers a second | not 200 | p50 / p99 ms by request |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n`,
+    `\n| instances | answers a second | cores busy | not 200 | p50 / p99 ms by request |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`,
   );
 
   // Jobs posted at JOBS_PER_SECOND, in turn to the three instances (each runs jobs, 2 at a time):
