@@ -4,16 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.ts';
-import { asDriverProfile, asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
+import { asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/database.ts';
 import { createServices } from '../src/services.ts';
 import { createTestDatabase, TEST_DATABASE_TIMEOUTS, type TestDatabase } from './support/database.ts';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, login, type Tenant, vansOf } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
-import { REDIS, type RoundRobin, redisAnswers, roundRobin } from './support/instances.ts';
+import { type RoundRobin, roundRobin } from './support/instances.ts';
 import { Listener, turnOn } from './support/order-chat.ts';
 import { type Running, startServe, startWorker } from './support/process.ts';
+import { REDIS, redisAnswers } from './support/redis.ts';
 
 const TOKEN_LIMIT_PER_MINUTE = 60;
 
@@ -44,6 +45,7 @@ describe('three instances on one database and one Redis', {
   let database: TestDatabase;
   let handle: DatabaseHandle;
   let tenant: Tenant;
+  const services = createServices(loadConfig({ LOG_LEVEL: 'silent' }), systemClock);
   const instances: Running[] = [];
   let proxy: RoundRobin;
   let api: Client;
@@ -63,7 +65,6 @@ describe('three instances on one database and one Redis', {
   before(async () => {
     database = await createTestDatabase();
     handle = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
-    const services = createServices(loadConfig({ LOG_LEVEL: 'silent' }), systemClock);
     tenant = await createTenant(handle.db, services, 'many');
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const env = {
@@ -144,11 +145,7 @@ describe('three instances on one database and one Redis', {
       ),
     );
     // Someone of another business, on the third instance, asking for the same topic.
-    const strangerTenant = await createTenant(
-      handle.db,
-      createServices(loadConfig({ LOG_LEVEL: 'silent' }), systemClock),
-      'stranger',
-    );
+    const strangerTenant = await createTenant(handle.db, services, 'stranger');
     const stranger = await Listener.connect(
       `${instances[2]!.baseUrl.replace('http', 'ws')}/mqtt`,
       await login(api, strangerTenant.emails.driver),
@@ -233,23 +230,7 @@ describe('three instances on one database and one Redis', {
       { name: 'Jobs', ...day.vehicles[0]!.start },
       { token: admin },
     );
-    for (const [index, vehicle] of day.vehicles.entries()) {
-      const driverId = await createServices(
-        loadConfig({ LOG_LEVEL: 'silent' }),
-        systemClock,
-      ).accounts.createUser(handle.db, {
-        kind: 'driver',
-        email: `van-${index}@many.test`,
-        name: `Van ${index}`,
-        password: null,
-        businessId: tenant.businessId,
-      });
-      const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
-        token: admin,
-        body: asDriverProfile(vehicle, depot.body.depot.id),
-      });
-      assert.equal(profile.status, 200, JSON.stringify(profile.body));
-    }
+    await vansOf(api, admin, tenant, { db: handle.db, services }, day.vehicles, depot.body.depot.id);
     const bulk = await api.post(
       '/api/v1/client/orders/bulk',
       { orders: day.stops.map((stop) => asOrder(stop, date)) },

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
-import { asDriverProfile, asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
+import { asOrder, generateInstance } from '../src/modules/dispatch/solver/generate.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { JobQueue } from '../src/platform/jobs/queue.ts';
 import { createTestDatabase } from './support/database.ts';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, login, type Tenant, vansOf } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startWorker as startWorkerProcess } from './support/process.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -69,20 +69,14 @@ describe('operation calls as jobs', () => {
       { name: 'Main', ...instance.vehicles[0]!.start },
       { token: admin },
     );
-    for (const [index, vehicle] of instance.vehicles.entries()) {
-      const driverId = await server.app.services.accounts.createUser(server.db, {
-        kind: 'driver',
-        email: `van-${index}@jobs.test`,
-        name: `Van ${index}`,
-        password: null,
-        businessId: tenant.businessId,
-      });
-      const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
-        token: admin,
-        body: asDriverProfile(vehicle, depot.body.depot.id),
-      });
-      assert.equal(profile.status, 200, JSON.stringify(profile.body));
-    }
+    await vansOf(
+      api,
+      admin,
+      tenant,
+      { db: server.db, services: server.app.services },
+      instance.vehicles,
+      depot.body.depot.id,
+    );
   });
   after(() => server.close());
 

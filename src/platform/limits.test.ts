@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { after, describe, it } from 'node:test';
+import { redisAnswers, REDIS as redisUrl } from '../../test/support/redis.ts';
 import { isAppError } from './errors.ts';
 import { type RequestLimitSettings, RequestLimits } from './limits.ts';
 
@@ -36,23 +36,6 @@ async function admit(limits: RequestLimits, call: Call) {
 async function admitted(limits: RequestLimits, call: Call, times: number) {
   for (let i = 0; i < times; i++) await admit(limits, call);
 }
-
-/** The Redis of REDIS_URL, or of the development and CI machines, if one answers. */
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisAnswers = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(redisUrl);
-  const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(1000);
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-  socket.once('timeout', () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
 
 describe('request limits', () => {
   it('give each token, business and anonymous address its own share', async () => {

@@ -1,3 +1,5 @@
+import { asDriverProfile } from '../../src/modules/dispatch/solver/generate.ts';
+import type { SolverVehicle } from '../../src/modules/dispatch/solver/types.ts';
 import { ACCOUNT_KINDS, type AccountKind } from '../../src/platform/catalog/operation.ts';
 import type { ManualClock } from '../../src/platform/clock.ts';
 import type { Db } from '../../src/platform/db/database.ts';
@@ -147,4 +149,35 @@ export async function signedInDriversAtDepot(
     drivers.push(driver);
   }
   return drivers;
+}
+
+/**
+ * Drivers of the business for a generated day's vehicles (src/modules/dispatch/solver/generate.ts),
+ * each with the vehicle's capacity and shift at the depot; answers their ids.
+ */
+export async function vansOf(
+  api: Client,
+  admin: string,
+  tenant: Pick<Tenant, 'businessId' | 'code'>,
+  { db, services }: { db: Db; services: Services },
+  vehicles: readonly SolverVehicle[],
+  depotId: number,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [index, vehicle] of vehicles.entries()) {
+    const driverId = await services.accounts.createUser(db, {
+      kind: 'driver',
+      email: `van-${index}@${tenant.code}.test`,
+      name: `Van ${index}`,
+      password: null,
+      businessId: tenant.businessId,
+    });
+    const profile = await api.call('PUT', `/api/v1/client/drivers/${driverId}/profile`, {
+      token: admin,
+      body: asDriverProfile(vehicle, depotId),
+    });
+    if (profile.status !== 200) throw new Error(`profile refused: ${JSON.stringify(profile.body)}`);
+    ids.push(driverId);
+  }
+  return ids;
 }

@@ -1,29 +1,11 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Running } from './process.ts';
 
 /**
  * Several real `tms serve` processes on one database and one Redis, behind a round-robin proxy:
  * what an operator runs when one machine is not enough.
  */
-
-/** The local Redis the development and CI machines run. */
-export const REDIS = 'redis://127.0.0.1:6379';
-
-/** Whether a Redis answers there: the tests of several instances are skipped, saying so, when none does. */
-export const redisAnswers = await new Promise<boolean>((resolve) => {
-  const socket = net.connect({ host: '127.0.0.1', port: 6379 });
-  socket.setTimeout(10_000);
-  socket.once('connect', () => {
-    socket.end('PING\r\n');
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-  socket.once('timeout', () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
 
 export interface RoundRobin {
   baseUrl: string;
