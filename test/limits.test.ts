@@ -75,6 +75,7 @@ describe('request limits through the service', () => {
       'otep_ingest_epcis',
       'parse_label',
       'propose_dispatch_suggestion',
+      'rebuild_analytics',
       'rerun_packing_plan',
     ]);
   });

@@ -56,7 +56,6 @@ export class JobQueue {
       // the other under pg-boss's lock: the second fails on what the first made, and a pg-boss
       // started afresh finds it installed.
       const boss = await this.startBoss().catch(() => this.startBoss());
-      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: this.settings.retryLimit, retryDelay: 0 });
       this.boss = boss;
       return boss;
     })();
@@ -78,8 +77,16 @@ export class JobQueue {
       maintenanceIntervalSeconds: this.settings.maintenanceSeconds,
     });
     boss.on('error', this.onError);
-    await boss.start();
-    return boss;
+    try {
+      await boss.start();
+      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: this.settings.retryLimit, retryDelay: 0 });
+      return boss;
+    } catch (error) {
+      // A start that failed midway may have begun its maintenance timer: left running, it would
+      // keep the process alive and work on a queue nobody stops.
+      await boss.stop({ graceful: false, close: false }).catch(() => {});
+      throw error;
+    }
   }
 
   /**
