@@ -70,7 +70,9 @@ export async function startStreamingReplica(): Promise<StreamingReplica> {
 
     const caughtUp = () =>
       withClient(primary.url, async (onPrimary) => {
-        const { rows } = await onPrimary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+        const { rows } = await onPrimary.query<{ lsn: string }>(
+          'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+        );
         return withClient(replica.url, async (onReplica) => {
           const replayed = await onReplica.query<{ done: boolean }>(
             'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done',

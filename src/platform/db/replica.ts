@@ -15,8 +15,9 @@ export const REPLICA_CHECK_INTERVAL_MS = 1_000;
  * REPLICA_CHECK_INTERVAL_MS. Reads go to it only while it is `ok` (see ReadRouting).
  *
  * The lag is `now() - pg_last_xact_replay_timestamp()` on the replica, except when the replica
- * has replayed everything the primary had written when the check began (the primary's
- * `pg_current_wal_lsn()`): then it is 0. Without that comparison an idle primary would look ever
+ * has replayed everything the primary had logged when the check began (the primary's
+ * `pg_current_wal_insert_lsn()`, which counts a commit not yet written out, as with
+ * synchronous_commit off): then it is 0. Without that comparison an idle primary would look ever
  * more behind, since the last replayed commit grows old while nothing new is committed; with it,
  * a replica behind after a long idle time counts as lagging until it catches up (on the safe side).
  */
@@ -73,9 +74,9 @@ export class ReadReplica {
 
   private async measure(): Promise<void> {
     try {
-      const { rows: primary } = await sql<{ lsn: string }>`SELECT pg_current_wal_lsn()::text AS lsn`.execute(
-        this.primary,
-      );
+      const { rows: primary } = await sql<{
+        lsn: string;
+      }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(this.primary);
       const { rows } = await sql<{ standby: boolean; behind: string | null; lag_ms: number | null }>`
         SELECT pg_is_in_recovery() AS standby,
                pg_wal_lsn_diff(${primary[0]!.lsn}::pg_lsn, pg_last_wal_replay_lsn())::text AS behind,
