@@ -51,7 +51,7 @@ describe('three instances on one database and one Redis', {
   let api: Client;
   let admin: string;
   let shared: Record<string, string>;
-  let worker: ReturnType<typeof startWorker> | undefined;
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
   const hooks: Array<{ id: string; type: string }> = [];
   const receiver = createServer((request, response) => {
     let body = '';
@@ -262,7 +262,7 @@ describe('three instances on one database and one Redis', {
     await new Promise((resolve) => running.child.once('exit', resolve));
     assert.equal((await job()).status, 'running', 'its worker died holding it');
 
-    worker = startWorker(shared);
+    worker = await startWorker(shared);
     await eventually(
       async () => ['succeeded', 'failed'].includes((await job()).status),
       'the job taken up again and done',

@@ -258,13 +258,8 @@ describe('operation calls as jobs', () => {
     await server.app.jobs.stop(1000);
     await ordersOn('2031-03-12');
     await ordersOn('2031-03-13');
-    const worker = startWorker(server.databaseUrl);
+    const worker = await startWorker(server.databaseUrl);
     try {
-      await until(
-        async () => worker.output(),
-        (text) => text.includes('TMS worker running jobs'),
-        'the worker starts',
-      );
       const quick = await api.call('POST', '/api/v3/client/build-route', {
         token: admin,
         body: { date: '2031-03-12', time_limit_ms: 200 },
@@ -320,14 +315,9 @@ describe('operation calls as jobs', () => {
   it('`tms worker` stopped with SIGTERM finishes the job in hand, then exits with 0', async () => {
     await server.app.jobs.stop(1000);
     await ordersOn('2031-03-14');
-    const worker = startWorker(server.databaseUrl);
+    const worker = await startWorker(server.databaseUrl);
     const exited = new Promise<number | null>((resolve) => worker.child.once('exit', resolve));
     try {
-      await until(
-        async () => worker.output(),
-        (text) => text.includes('TMS worker running jobs'),
-        'the worker starts',
-      );
       const accepted = await api.call('POST', '/api/v3/client/build-route', {
         token: admin,
         body: { date: '2031-03-14', time_limit_ms: 3000 },

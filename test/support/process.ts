@@ -100,12 +100,25 @@ export async function startServe(env: Record<string, string>): Promise<Running> 
   return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-/** Starts `tms worker` (jobs only, no HTTP); its output says when it runs jobs ("TMS worker running jobs"). */
-export function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+/** Starts `tms worker` (jobs only, no HTTP) and waits until it says it runs jobs. */
+export async function startWorker(env: Record<string, string>): Promise<Omit<Running, 'baseUrl'>> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'worker'], { env: environment(env) });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start in 5 min:\n${output}`)), 300_000);
+    child.stdout!.on('data', () => {
+      if (!output.includes('TMS worker running jobs')) return;
+      clearTimeout(timer);
+      resolve();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output}`));
+    });
+  });
+  child.removeAllListeners('exit');
   return { child, output: () => output };
 }
 
