@@ -279,5 +279,12 @@ describe('three instances on one database and one Redis', {
       .where('route_date', '=', date)
       .executeTakeFirstOrThrow();
     assert.equal(Number(routes.count), done.result.routes.length);
+    // A second run would rebuild the same day as well: only the audit tells one run from two.
+    const runs = await handle.db
+      .selectFrom('operation_audit')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('request_id', '=', `job-${done.id}`)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(runs.count), 1, 'the job was done once');
   });
 });
