@@ -157,10 +157,14 @@ class Sisr {
   private readonly ruined: Int32Array;
   private readonly classSeen: Int32Array;
   private readonly near: Int32Array;
+  /** Vehicles recreate may not use: while a route elimination tries to do with one route fewer. */
+  private readonly closed: Uint8Array;
   private nearStamp = 0;
   private stamp = 0;
   private classStamp = 0;
   unassigned: number[];
+  /** Set while some stops wait for a place: how long each has waited, the longest placed first half the time. */
+  absence: Int32Array | undefined;
   private readonly insertion: Insertion = noInsertion();
 
   constructor(
@@ -207,6 +211,7 @@ class Sisr {
     this.ruined = new Int32Array(K).fill(-1);
     this.classSeen = new Int32Array(m.classCount).fill(-1);
     this.near = new Int32Array(K).fill(-1);
+    this.closed = new Uint8Array(K);
   }
 
   /** Keeps a copy of route k's visits the first time this iteration changes it. */
@@ -333,6 +338,28 @@ class Sisr {
     return -1;
   }
 
+  /**
+   * Route elimination: takes every visit off the shortest used route (fewest visits) and closes
+   * every vehicle left empty, so the plan must serve its stops with one route fewer.
+   */
+  dropRoute(): void {
+    const routes = this.solution.routes;
+    let shortest = -1;
+    routes.forEach((route, k) => {
+      if (route.n > 0 && (shortest < 0 || route.n < routes[shortest]!.n)) shortest = k;
+    });
+    this.stamp++;
+    this.unassigned = this.unassigned.concat(this.ruinRoute(shortest, []));
+    routes.forEach((route, k) => {
+      this.closed[k] = route.n === 0 ? 1 : 0;
+    });
+  }
+
+  /** Every vehicle usable again. */
+  reopen(): void {
+    this.closed.fill(0);
+  }
+
   /** Takes every visit off route k. */
   private ruinRoute(k: number, touchedList: number[]): number[] {
     const { m, solution } = this;
@@ -389,7 +416,7 @@ class Sisr {
     const K = m.vehicleCount;
     this.classStamp++;
     for (let k = 0; k < K; k++) {
-      if (!m.servable[request * K + k]) continue;
+      if (!m.servable[request * K + k] || this.closed[k]) continue;
       if (solution.routes[k]!.n === 0) {
         // One empty vehicle of each kind is enough to try.
         const cls = m.vehicleClass[k]!;
@@ -433,8 +460,9 @@ class Sisr {
       pick -= ORDER_WEIGHTS[order]!;
       order++;
     }
-    const { m, remoteness, tightness } = this;
-    if (order === 1) pending.sort((a, b) => m.size[b]! - m.size[a]!);
+    const { m, remoteness, tightness, absence } = this;
+    if (absence !== undefined && random() < 0.5) pending.sort((a, b) => absence[b]! - absence[a]!);
+    else if (order === 1) pending.sort((a, b) => m.size[b]! - m.size[a]!);
     else if (order === 2) pending.sort((a, b) => remoteness[b]! - remoteness[a]!);
     else if (order === 3) pending.sort((a, b) => remoteness[a]! - remoteness[b]!);
     else if (order === 4) pending.sort((a, b) => tightness[a]! - tightness[b]!);
@@ -472,6 +500,10 @@ export class Improvement {
   private epochStart = 0;
   private epochLength = FIRST_EPOCH_ITERATIONS;
   private improvedInEpoch = false;
+  /** Per request: the iterations it has spent unserved while the search repaired (see `absent`). */
+  private readonly absence: Int32Array;
+  /** A route elimination is under way (see `eliminate`). */
+  private eliminating = false;
   done = false;
 
   constructor(
@@ -499,6 +531,32 @@ export class Improvement {
     this.best = snapshot(solution);
     this.bestCost = this.currentCost;
     this.bestUnassigned = [...leftOut];
+    this.absence = new Int32Array(solution.model.requestCount);
+  }
+
+  /** fewest_vehicles: one route fewer tried at the start of each epoch, while every stop is served. */
+  private eliminate(): void {
+    const { sisr, solution } = this;
+    let used = 0;
+    for (const route of solution.routes) if (route.n > 0) used++;
+    if (sisr === undefined || used < 2) return;
+    sisr.dropRoute();
+    this.eliminating = true;
+    this.currentCost = solution.cost();
+    this.currentMissing = sisr.unassigned.length;
+  }
+
+  /**
+   * How long these requests have waited unserved, summed. While some stops are left out (a fleet
+   * too tight for the construction), a plan is accepted when it leaves fewer out or leaves out
+   * ones that waited less, whatever its distance: the stops that keep failing are tried first
+   * until every stop fits (SISR's fleet minimisation, Christiaens and Vanden Berghe 2020, section
+   * 6, after the ejection search of Nagata and Bräysy 2009). Then distance is annealed as usual.
+   */
+  private absent(requests: readonly number[]): number {
+    let sum = 0;
+    for (const request of requests) sum += this.absence[request]!;
+    return sum;
   }
 
   /** Searches until the deadline (a performance.now() value), the iteration budget, or a stall. */
@@ -509,33 +567,57 @@ export class Improvement {
     while (this.iterations < maxIterations) {
       if (this.iterations % CLOCK_EVERY === 0 && performance.now() >= deadline) return;
       if (this.iterations - this.epochStart >= this.epochLength) {
-        if (!this.improvedInEpoch && this.epochLength >= STALL_ITERATIONS_PER_REQUEST * requests) {
+        // Settled, unless some stops still wait for a place: those get the whole budget.
+        const stalled = !this.improvedInEpoch && this.epochLength >= STALL_ITERATIONS_PER_REQUEST * requests;
+        if (stalled && this.bestUnassigned.length === 0) {
           this.done = true;
           return;
         }
         this.improvedInEpoch = false;
-        // A new, twice longer epoch, from the best solution so far.
+        // A new, twice longer epoch, from the best solution so far (a repair walks on where it is).
         this.epochStart = this.iterations;
         this.epochLength *= 2;
-        load(solution, this.best);
-        sisr.unassigned = [...this.bestUnassigned];
-        this.currentCost = this.bestCost;
-        this.currentMissing = this.bestUnassigned.length;
+        // A route elimination that could not serve everyone within its epoch gives up.
+        const givingUp = this.eliminating && this.currentMissing > 0;
+        if (givingUp) {
+          this.eliminating = false;
+          sisr.reopen();
+        }
+        if (this.currentMissing === 0 || givingUp) {
+          load(solution, this.best);
+          sisr.unassigned = [...this.bestUnassigned];
+          this.currentCost = this.bestCost;
+          this.currentMissing = this.bestUnassigned.length;
+        }
+        if (solution.model.objective === 'fewest_vehicles' && this.currentMissing === 0 && !givingUp) {
+          this.eliminate();
+        }
       }
       const progress = (this.iterations - this.epochStart) / this.epochLength;
       const temperature = this.hot * (this.cold / this.hot) ** progress;
       const unassignedBefore = sisr.unassigned;
+      const repairing = this.currentMissing > 0;
+      sisr.absence = repairing ? this.absence : undefined;
       const touched = sisr.step();
       this.iterations++;
       // Summed afresh (O(vehicles)), so rounding never drifts.
       const cost = solution.cost();
       const missing = sisr.unassigned.length;
-      const accept =
-        missing < this.currentMissing ||
-        (missing === this.currentMissing && cost < this.currentCost - temperature * Math.log(random()));
+      const accept = repairing
+        ? missing < this.currentMissing || this.absent(sisr.unassigned) < this.absent(unassignedBefore)
+        : missing === 0 && cost < this.currentCost - temperature * Math.log(random());
+      if (repairing)
+        for (const request of accept ? sisr.unassigned : unassignedBefore) this.absence[request]!++;
       if (!accept) {
         sisr.restore(touched, unassignedBefore);
         continue;
+      }
+      if (repairing && missing === 0) {
+        // Every stop served: the distance is annealed afresh from here, from the high temperature.
+        this.epochStart = this.iterations;
+        this.epochLength = FIRST_EPOCH_ITERATIONS;
+        this.eliminating = false;
+        sisr.reopen();
       }
       this.currentCost = cost;
       this.currentMissing = missing;

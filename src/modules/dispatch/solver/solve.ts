@@ -19,7 +19,7 @@ import { DEPOT_PICKUP, Model, PAIR_PICKUP, Solution } from './model.ts';
 import { Improvement, insertByRegret } from './search.ts';
 import type { PlannedRoute, PlannedStop, SolverInput, SolverOutput, UnassignedReason } from './types.ts';
 
-const DEFAULT_TIME_LIMIT_MS = 2000;
+export const DEFAULT_TIME_LIMIT_MS = 2000;
 const LOAD_KEYS = ['weightGrams', 'volumeCm3', 'count'] as const;
 
 function planRoute(model: Model, solution: Solution, k: number): PlannedRoute {
@@ -116,7 +116,11 @@ function prepare(input: SolverInput) {
         unassigned: unassigned.length,
         vehiclesUsed: planned.length,
       },
-      search: { elapsedMs: Math.round(performance.now() - started), iterations: improvement.iterations },
+      search: {
+        elapsedMs: Math.round(performance.now() - started),
+        iterations: improvement.iterations,
+        cost: solution.cost(),
+      },
     };
   };
   return { improvement, deadline, maxIterations, answer };

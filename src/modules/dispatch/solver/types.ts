@@ -128,6 +128,9 @@ export interface SolverOutput {
   routes: PlannedRoute[]; // only vehicles with at least one stop
   unassigned: Array<{ stopId: number; reason: UnassignedReason }>;
   totals: { distanceMeters: number; assigned: number; unassigned: number; vehiclesUsed: number };
-  /** How the search went: wall-clock milliseconds spent in all, and ruin-and-recreate iterations. */
-  search: { elapsedMs: number; iterations: number };
+  /**
+   * How the search went: wall-clock milliseconds spent in all, ruin-and-recreate iterations, and
+   * the plan's cost under the objective (its distance, plus its price of vehicles or unevenness).
+   */
+  search: { elapsedMs: number; iterations: number; cost: number };
 }
