@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from './config.ts';
 import { CatalogSurface } from './doors/discovery/surface.ts';
 import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
@@ -28,6 +29,7 @@ import {
   OpenRoutes,
   PlanEdits,
   roadNetwork,
+  routeSearch,
 } from './modules/dispatch/index.ts';
 import { DocumentsService } from './modules/documents/index.ts';
 import { FleetCalendar, FleetShiftWindows, FleetsService, RouteBoard } from './modules/fleets/index.ts';
@@ -197,7 +199,18 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const roads = roadNetwork(config.osrm);
   // Route building reads the drivers' working windows from the fleets' shift calendar.
   const shiftWindows = new FleetShiftWindows();
-  const dispatch = new DispatchService(clock, accounts, orders, roads, shiftWindows);
+  // The solvers (routes, packing, loading) run on threads of their own, one per core unless
+  // SOLVER_THREADS says otherwise; a route build searches on every one of them at once.
+  const solverThreads = config.solverThreads ?? availableParallelism();
+  const solvers = new WorkerPool(workerEntry('solver-worker'), { threads: solverThreads });
+  const dispatch = new DispatchService(
+    clock,
+    accounts,
+    orders,
+    roads,
+    routeSearch(solvers, solverThreads),
+    shiftWindows,
+  );
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);
@@ -249,8 +262,6 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   );
   // The operations agent is "migrated" for a business once the business saved its agent settings.
   accounts.setUpCheck('operations_agent', agent.isSetUp);
-  // The packing and loading solvers run on threads of their own, never on the event loop.
-  const solvers = new WorkerPool(workerEntry('solver-worker'), { threads: config.solverThreads });
   const packaging = new PackagingCatalog(clock);
   const thirdParty = new ThirdPartyService(clock, accounts, orders, {
     outbound: config.thirdParty,

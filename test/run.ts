@@ -81,6 +81,8 @@ try {
           TMS_TEST_TEMPLATE: template,
           CHROMIUM_PATH: browser,
           TMS_TEST_FILE_COUNT: String(files.length),
+          // Servers the tests start search routes on one thread, so plans are the same on any machine.
+          SOLVER_THREADS: process.env.SOLVER_THREADS ?? '1',
         },
       },
     );

@@ -54,6 +54,8 @@ export async function startTestServer(
       signUpsPerAddressPerHour: 10_000,
     },
     limits: UNLIMITED,
+    // One search per route build, on the event loop: plans equal solveRoutes' for the same seed.
+    solverThreads: 1,
     // Any free port: tests run beside each other and beside a local Mosquitto.
     mqtt: { ...loadConfig({}).mqtt, port: 0 },
     databaseTimeouts: TEST_DATABASE_TIMEOUTS,

@@ -14,10 +14,10 @@ import {
   straightLineMatrix,
   type TravelMatrix,
 } from './roads.ts';
+import type { RouteSearch } from './route-search.ts';
 import type { driverSchema, routeSchema } from './schemas.ts';
 import { onTheirShifts, type ShiftCalendar } from './shift-calendar.ts';
 import { pointKey } from './solver/distance.ts';
-import { solveRoutesAsync } from './solver/solve.ts';
 import type { Objective, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
 
 /** The most a caller may let route building search, and what it gets by default. */
@@ -71,6 +71,8 @@ export class RoutePlanning {
     private readonly orders: OrdersService,
     private readonly roads: RoadNetwork,
     private readonly dispatch: PlanningFleet,
+    /** How the solver runs: on the event loop in slices, or on the solver threads. */
+    private readonly search: RouteSearch,
     /** The drivers' shifts of a date, when a calendar keeps them: their working windows. */
     private readonly shifts?: ShiftCalendar,
   ) {}
@@ -217,7 +219,7 @@ export class RoutePlanning {
           ctx.progress?.(10 + 80 * Math.min(share, 1));
         }, 250)
       : undefined;
-    const plan = await solveRoutesAsync({
+    const plan = await this.search({
       stops,
       vehicles,
       objective,

@@ -18,6 +18,7 @@ import {
 } from './planning.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
+import type { RouteSearch } from './route-search.ts';
 import { driverIdsOf, routeDriver } from './schemas.ts';
 import type { ShiftCalendar } from './shift-calendar.ts';
 import type { Point } from './solver/types.ts';
@@ -54,9 +55,10 @@ export class DispatchService implements PlanningFleet {
     private readonly accounts: AccountsService,
     private readonly orders: OrdersService,
     private readonly roads: RoadNetwork,
+    search: RouteSearch,
     shifts?: ShiftCalendar,
   ) {
-    this.planning = new RoutePlanning(clock, accounts, orders, roads, this, shifts);
+    this.planning = new RoutePlanning(clock, accounts, orders, roads, this, search, shifts);
     this.maps = new DispatchMapReads(accounts, orders);
   }
 

@@ -1,0 +1,19 @@
+/**
+ * How a route build searches: with one solver thread, on the event loop in slices; with several,
+ * one independent search per thread of the solver pool (solver/portfolio.ts), never holding the
+ * event loop, the best plan answered.
+ */
+import type { WorkerPool } from '../../platform/workers.ts';
+import { solveInParallel } from './solver/portfolio.ts';
+import { DEFAULT_TIME_LIMIT_MS, solveRoutesAsync } from './solver/solve.ts';
+import type { SolverInput, SolverOutput } from './solver/types.ts';
+
+export type RouteSearch = (input: SolverInput) => Promise<SolverOutput>;
+
+export function routeSearch(pool: WorkerPool | undefined, threads: number): RouteSearch {
+  if (pool === undefined || threads <= 1) return solveRoutesAsync;
+  return (input) =>
+    solveInParallel(input, threads, (seeded) =>
+      pool.run<SolverOutput>('routes', seeded, seeded.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS),
+    );
+}
