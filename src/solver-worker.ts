@@ -3,13 +3,13 @@
  * module's solver folder and gives its input; the answer, or the error's message, goes back.
  */
 import { parentPort } from 'node:worker_threads';
-import { solveRoutes } from './modules/dispatch/index.ts';
+import { solveByDeadline } from './modules/dispatch/index.ts';
 import { solveCartons, solveLoading } from './modules/packing/index.ts';
 
 const SOLVERS: Record<string, (input: never) => unknown> = {
   cartons: solveCartons,
   loading: solveLoading,
-  routes: solveRoutes,
+  routes: solveByDeadline,
 };
 
 parentPort!.on('message', (task: { kind: string; input: unknown }) => {

@@ -15,6 +15,6 @@ export { roadNetwork } from './roads.ts';
 export { type RouteSearch, routeSearch } from './route-search.ts';
 export { DispatchService } from './service.ts';
 export type { ShiftCalendar, WorkingWindow } from './shift-calendar.ts';
-export { solveRoutes } from './solver/solve.ts';
+export { solveByDeadline } from './solver/portfolio.ts';
 export { suggestionOperations } from './suggestion-operations.ts';
 export { DispatchSuggestions, type SuggestionProposals } from './suggestion-reader.ts';

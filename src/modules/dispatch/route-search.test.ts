@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { WorkerPool, workerEntry } from '../../platform/workers.ts';
 import { routeSearch } from './route-search.ts';
 import { generateInstance } from './solver/generate.ts';
-import { searchSeed } from './solver/portfolio.ts';
+import { searchSeed, sharedNow, solveByDeadline } from './solver/portfolio.ts';
 import { solveRoutes } from './solver/solve.ts';
 import type { SolverOutput } from './solver/types.ts';
 
@@ -45,6 +45,13 @@ describe('route searches on the solver threads', () => {
     const search = routeSearch(pool, 2);
     const [first, second] = [await search(budget), await search(budget)];
     assert.deepEqual(planOf(first), planOf(second));
+  });
+
+  it('takes the time a search waited for its thread out of its budget', () => {
+    // A build whose budget ran out while its search waited: the construction alone, not a new budget.
+    const late = solveByDeadline({ input: { ...input, timeLimitMs: 60_000 }, deadline: sharedNow() - 1 });
+    assert.equal(late.search.iterations, 0);
+    assert.deepEqual(late.routes, solveRoutes({ ...input, localSearch: false }).routes);
   });
 
   it('searches on the event loop with one thread, the plan solveRoutes gives', async () => {

@@ -4,7 +4,7 @@
  * event loop, the best plan answered.
  */
 import type { WorkerPool } from '../../platform/workers.ts';
-import { solveInParallel } from './solver/portfolio.ts';
+import { sharedInput, sharedNow, solveInParallel } from './solver/portfolio.ts';
 import { DEFAULT_TIME_LIMIT_MS, solveRoutesAsync } from './solver/solve.ts';
 import type { SolverInput, SolverOutput } from './solver/types.ts';
 
@@ -12,8 +12,12 @@ export type RouteSearch = (input: SolverInput) => Promise<SolverOutput>;
 
 export function routeSearch(pool: WorkerPool | undefined, threads: number): RouteSearch {
   if (pool === undefined || threads <= 1) return solveRoutesAsync;
-  return (input) =>
-    solveInParallel(input, threads, (seeded) =>
-      pool.run<SolverOutput>('routes', seeded, seeded.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS),
+  return (input) => {
+    const budget =
+      input.timeLimitMs ?? (input.maxIterations === undefined ? DEFAULT_TIME_LIMIT_MS : undefined);
+    const deadline = budget === undefined ? undefined : sharedNow() + budget;
+    return solveInParallel(sharedInput(input), threads, (seeded) =>
+      pool.run<SolverOutput>('routes', { input: seeded, deadline }, budget ?? DEFAULT_TIME_LIMIT_MS),
     );
+  };
 }

@@ -67,8 +67,9 @@ export type Objective = 'least_distance' | 'fewest_vehicles' | 'balanced';
 /** Travel between places measured beforehand (a routing engine's table): meters and seconds from points[i] to points[j]. */
 export interface TravelTable {
   points: readonly Point[];
-  meters: number[][];
-  seconds: number[][];
+  /** Rows of plain arrays, or of typed arrays (on shared memory when the searches run on threads). */
+  meters: readonly ArrayLike<number>[];
+  seconds: readonly ArrayLike<number>[];
 }
 
 export interface SolverInput {
