@@ -9,6 +9,9 @@
  * served always beats a lower cost; among equals, the objective's cost decides (the distance, plus
  * a price per vehicle or of unevenness: see Objective). The best solution seen is kept.
  *
+ * While some requests are left out (a tight fleet, or a route eliminated for fewest_vehicles), the
+ * search repairs instead of annealing: see Improvement.absent and Improvement.eliminate.
+ *
  * The annealing runs in epochs of doubling length (in iterations), each cooling from a high to a
  * low temperature and starting from the best solution so far. The walk through the first N
  * iterations therefore never depends on the budget: a larger budget (in iterations, or in time on
@@ -504,6 +507,10 @@ export class Improvement {
   private readonly absence: Int32Array;
   /** A route elimination is under way (see `eliminate`). */
   private eliminating = false;
+  /** The best plan left out fewer stops during this epoch (see run: a repair that stalls). */
+  private fewerMissingInEpoch = false;
+  /** The repair stalled: the stops still left out stay out, and distance is annealed. */
+  private repairGivenUp = false;
   done = false;
 
   constructor(
@@ -551,7 +558,8 @@ export class Improvement {
    * too tight for the construction), a plan is accepted when it leaves fewer out or leaves out
    * ones that waited less, whatever its distance: the stops that keep failing are tried first
    * until every stop fits (SISR's fleet minimisation, Christiaens and Vanden Berghe 2020, section
-   * 6, after the ejection search of Nagata and Bräysy 2009). Then distance is annealed as usual.
+   * 6, after the ejection search of Nagata and Bräysy 2009). Then distance is annealed as usual;
+   * so it is too when a long epoch of repair serves no more stops (an overbooked day).
    */
   private absent(requests: readonly number[]): number {
     let sum = 0;
@@ -567,23 +575,33 @@ export class Improvement {
     while (this.iterations < maxIterations) {
       if (this.iterations % CLOCK_EVERY === 0 && performance.now() >= deadline) return;
       if (this.iterations - this.epochStart >= this.epochLength) {
-        // Settled, unless some stops still wait for a place: those get the whole budget.
-        const stalled = !this.improvedInEpoch && this.epochLength >= STALL_ITERATIONS_PER_REQUEST * requests;
-        if (stalled && this.bestUnassigned.length === 0) {
+        const long = this.epochLength >= STALL_ITERATIONS_PER_REQUEST * requests;
+        // Settled, unless some stops still wait for a place and the repair still tries.
+        if (!this.improvedInEpoch && long && (this.bestUnassigned.length === 0 || this.repairGivenUp)) {
           this.done = true;
           return;
         }
+        // A repair that served no more stops in a whole long epoch gives up for good: the plan
+        // serves as many as it found, and its distance (which the repair ignored) is annealed.
+        const repairStalls =
+          this.currentMissing > 0 &&
+          !this.eliminating &&
+          !this.repairGivenUp &&
+          !this.fewerMissingInEpoch &&
+          long;
         this.improvedInEpoch = false;
+        this.fewerMissingInEpoch = false;
         // A new, twice longer epoch, from the best solution so far (a repair walks on where it is).
         this.epochStart = this.iterations;
-        this.epochLength *= 2;
+        this.epochLength = repairStalls ? FIRST_EPOCH_ITERATIONS : this.epochLength * 2;
+        if (repairStalls) this.repairGivenUp = true;
         // A route elimination that could not serve everyone within its epoch gives up.
         const givingUp = this.eliminating && this.currentMissing > 0;
         if (givingUp) {
           this.eliminating = false;
           sisr.reopen();
         }
-        if (this.currentMissing === 0 || givingUp) {
+        if (this.currentMissing === 0 || givingUp || repairStalls) {
           load(solution, this.best);
           sisr.unassigned = [...this.bestUnassigned];
           this.currentCost = this.bestCost;
@@ -596,7 +614,7 @@ export class Improvement {
       const progress = (this.iterations - this.epochStart) / this.epochLength;
       const temperature = this.hot * (this.cold / this.hot) ** progress;
       const unassignedBefore = sisr.unassigned;
-      const repairing = this.currentMissing > 0;
+      const repairing = this.currentMissing > 0 && !this.repairGivenUp;
       sisr.absence = repairing ? this.absence : undefined;
       const touched = sisr.step();
       this.iterations++;
@@ -605,7 +623,8 @@ export class Improvement {
       const missing = sisr.unassigned.length;
       const accept = repairing
         ? missing < this.currentMissing || this.absent(sisr.unassigned) < this.absent(unassignedBefore)
-        : missing === 0 && cost < this.currentCost - temperature * Math.log(random());
+        : missing < this.currentMissing ||
+          (missing === this.currentMissing && cost < this.currentCost - temperature * Math.log(random()));
       if (repairing)
         for (const request of accept ? sisr.unassigned : unassignedBefore) this.absence[request]!++;
       if (!accept) {
@@ -623,6 +642,7 @@ export class Improvement {
       this.currentMissing = missing;
       const bestMissing = this.bestUnassigned.length;
       if (missing < bestMissing || (missing === bestMissing && cost < this.bestCost - 1e-9)) {
+        if (missing < bestMissing) this.fewerMissingInEpoch = true;
         this.best = snapshot(solution);
         this.improvedInEpoch = true;
         this.bestCost = cost;

@@ -8,6 +8,7 @@
  *    route beats its next best ones by the widest margin) goes in first, at its cheapest place.
  * 3. SISR (ruin and recreate with simulated annealing, see search.ts) improves them until the
  *    time limit or the iteration budget (or until it settles), and the best plan found is answered.
+ *    Stops the construction left out are first repaired in (the fleet was too tight for it).
  *
  * Assigning more stops always beats driving less. A P2P stop is two visits on one route, its
  * pickup first, its load on board in between. Equal input, seed and iteration budget give equal

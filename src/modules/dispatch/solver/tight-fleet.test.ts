@@ -226,6 +226,25 @@ describe('solveRoutes with a fleet too tight for the construction', () => {
   });
 });
 
+describe('solveRoutes on an overbooked day', () => {
+  it('serves as many as its repair can, then gives up on the rest and settles before its budget', () => {
+    // Four vans for what takes six: no search serves everyone.
+    const input = r1Day(R110_WINDOWS, 4);
+    const constructed = solveRoutes({ ...input, localSearch: false });
+    const budget = 2_000_000;
+    const plan = solveRoutes({ ...input, seed: 1, maxIterations: budget });
+    assertValidPlan(input, plan);
+    assert.ok(plan.totals.unassigned < constructed.totals.unassigned, 'the repair placed some');
+    assert.ok(plan.unassigned.every(({ reason }) => reason === 'fleet_full'));
+    // A repair that never stopped would search the whole budget for stops that cannot fit.
+    assert.ok(plan.search.iterations < budget, `${plan.search.iterations} rounds`);
+    assert.ok(
+      plan.totals.distanceMeters / plan.totals.assigned <
+        constructed.totals.distanceMeters / constructed.totals.assigned,
+    );
+  });
+});
+
 describe('solveRoutes for the fewest vehicles', () => {
   it('eliminates routes until the day needs one fewer (R101, 50 customers: 11 routes, not 12)', () => {
     const input: SolverInput = { ...r1Day(R101_WINDOWS, 25), objective: 'fewest_vehicles' };
