@@ -301,7 +301,8 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
         budgetSeconds: (input) => Math.ceil(input.time_limit_ms / 1000) + 5,
       },
       access: { kinds: PLANNERS, scopes: ['routes:write'], business: 'acting' },
-      errors: ['BUSINESS_REQUIRED', 'DATE_IN_PAST'],
+      // Its searches run on the solver threads, shared with packing and loading (docs/dispatch.md).
+      errors: ['BUSINESS_REQUIRED', 'DATE_IN_PAST', 'SOLVER_BUSY'],
       rest: { method: 'POST', path: '/v3/client/build-route' },
       graphql: 'clientBuildRoute',
       input: z.object({
