@@ -11,6 +11,8 @@ export interface Verdict {
   errors: string[];
   distance: number;
   routes: number;
+  /** Customers on no route: a plan that leaves some out is valid but does not serve them all. */
+  missing: number;
 }
 
 export function checkPlan(instance: Instance, routes: number[][]): Verdict {
@@ -64,9 +66,11 @@ export function checkPlan(instance: Instance, routes: number[][]): Verdict {
       }
     }
   });
+  let missing = 0;
   for (const row of instance.rows.slice(1)) {
     const count = seen.get(row.id) ?? 0;
-    if (count !== 1) errors.push(`stop ${row.id} visited ${count} times`);
+    if (count === 0) missing++;
+    else if (count > 1) errors.push(`stop ${row.id} visited ${count} times`);
   }
-  return { ok: errors.length === 0, errors, distance, routes: used.length };
+  return { ok: errors.length === 0, errors, distance, routes: used.length, missing };
 }

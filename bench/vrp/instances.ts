@@ -4,7 +4,7 @@
  * equal to distance, unrounded, one load dimension.
  */
 import { readFileSync } from 'node:fs';
-import type { Point, SolverInput, SolverStop } from '../../src/modules/dispatch/solver/types.ts';
+import type { Point, SolverInput, SolverStop, TravelTable } from '../../src/modules/dispatch/solver/types.ts';
 
 export const DATA_DIR = process.env.VRP_DATA ?? '/work/shared/data/vrp';
 
@@ -120,8 +120,14 @@ export function toSolverInput(instance: Instance): SolverInput {
       shift: { start: depot!.ready, end: depot!.due },
       skills: [],
     })),
-    distance: euclidean,
-    speedMetersPerSecond: 1,
-    roundTravelTimes: false,
+    // A table rather than a function, so the input crosses to the solver threads as plain data.
+    travel: euclideanTable(instance.rows.map(point)),
   };
+}
+
+/** Euclidean distances between the distinct points, a leg's time equal to its length (no rounding). */
+function euclideanTable(all: Point[]): TravelTable {
+  const points = [...new Map(all.map((p) => [`${p.lat},${p.lng}`, p])).values()];
+  const meters = points.map((a) => points.map((b) => euclidean(a, b)));
+  return { points, meters, seconds: meters };
 }

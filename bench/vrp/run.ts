@@ -3,15 +3,21 @@
  *
  *   node --import tsx bench/vrp/run.ts --set solomon|li_lim [--seconds 5] [--iterations N]
  *        [--only C101,R101] [--part 1/2] [--seed 1] [--out results.jsonl] [--file path/in/solomon/format.txt]
+ *        [--fleet given|bks] [--vehicles N] [--objective least_distance|fewest_vehicles] [--threads 1]
  *
  * Prints one line per instance and a summary (mean, median and worst gap to the best known cost,
  * time per instance); with --out, appends one JSON line per instance. --part k/n runs every n-th
- * instance from the k-th, to split a set over two processes (one per core).
+ * instance from the k-th, to split a set over two processes (one per core). --threads N searches
+ * each instance on N solver threads at once, as the service does with SOLVER_THREADS=N.
+ * --vehicles N caps the fleet at N (a generated day's tight fleet); --objective fewest_vehicles
+ * searches for the smallest fleet instead of the shortest distance.
  */
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { solveRoutes } from '../../src/modules/dispatch/solver/solve.ts';
+import { routeSearch } from '../../src/modules/dispatch/route-search.ts';
+import type { Objective } from '../../src/modules/dispatch/solver/types.ts';
+import { WorkerPool, workerEntry } from '../../src/platform/workers.ts';
 import { checkPlan } from './check.ts';
 import { DATA_DIR, type Instance, readLiLim, readSolomon, toSolverInput } from './instances.ts';
 
@@ -25,6 +31,10 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     out: { type: 'string' },
     file: { type: 'string' },
+    fleet: { type: 'string', default: 'given' },
+    threads: { type: 'string', default: '1' },
+    vehicles: { type: 'string' },
+    objective: { type: 'string', default: 'least_distance' },
   },
 });
 
@@ -49,9 +59,24 @@ if (values.part) {
   names = names.filter((_, index) => index % n === k - 1);
 }
 
-/** Solomon: the distance-only best known; Li and Lim: the hierarchical one (vehicles first). */
-const bestKnown = (name: string): number =>
-  (set === 'solomon' ? bks[`${name}_distance`] : bks[name])?.best_known_cost ?? Number.NaN;
+/**
+ * --fleet given: the instance's own fleet, compared with Solomon's distance-only best known (Li and
+ * Lim's is vehicles first). --fleet bks: the fleet capped at the vehicles of the vehicles-first
+ * best known solution, compared with that solution's distance.
+ */
+const capped = values.fleet === 'bks';
+const known = (name: string) => (set === 'solomon' && !capped ? bks[`${name}_distance`] : bks[name]);
+const bestKnown = (name: string): number => known(name)?.best_known_cost ?? Number.NaN;
+
+const threads = Number(values.threads);
+const pool = threads > 1 ? new WorkerPool(workerEntry('solver-worker'), { threads }) : undefined;
+const search = routeSearch(pool, threads);
+// The service keeps its threads once started: start them (and compile the solver in each) before timing.
+await Promise.all(
+  Array.from({ length: pool ? threads : 0 }, () =>
+    pool!.run('routes', { input: { stops: [], vehicles: [] } }, 1000),
+  ),
+);
 
 const gaps: number[] = [];
 const times: number[] = [];
@@ -61,10 +86,13 @@ for (const name of names) {
     set === 'solomon'
       ? readSolomon(join(folder, `${name}.txt`), name)
       : readLiLim(join(folder, `${name}.txt`), name);
+  if (capped) instance.vehicles = known(name)?.solved_with_vehicles ?? instance.vehicles;
+  if (values.vehicles) instance.vehicles = Number(values.vehicles);
   const input = toSolverInput(instance);
   const started = performance.now();
-  const output = solveRoutes({
+  const output = await search({
     ...input,
+    objective: values.objective as Objective,
     seed: Number(values.seed),
     ...(values.seconds ? { timeLimitMs: Number(values.seconds) * 1000 } : {}),
     ...(values.iterations ? { maxIterations: Number(values.iterations) } : {}),
@@ -89,21 +117,24 @@ for (const name of names) {
     instance: name,
     distance: Number(verdict.distance.toFixed(2)),
     best_known: best,
-    best_known_vehicles:
-      (set === 'solomon' ? bks[`${name}_distance`] : bks[name])?.solved_with_vehicles ?? null,
+    best_known_vehicles: known(name)?.solved_with_vehicles ?? null,
+    fleet: instance.vehicles,
+    objective: values.objective,
+    threads,
     gap_percent: Number(gap.toFixed(2)),
     routes: verdict.routes,
-    unassigned: output.unassigned.length,
+    unassigned: verdict.missing,
     seconds: Number(seconds.toFixed(2)),
     iterations: output.search.iterations,
     valid: verdict.ok,
     errors: verdict.errors.slice(0, 5),
   };
   console.log(
-    `${name.padEnd(8)} ${line.distance.toFixed(2).padStart(9)} bks ${best.toFixed(2).padStart(8)} gap ${line.gap_percent.toFixed(2).padStart(6)} % routes ${String(line.routes).padStart(2)} ${line.seconds.toFixed(1)} s ${line.iterations} it ${verdict.ok ? 'ok' : `INVALID ${verdict.errors.slice(0, 3).join('; ')}`}`,
+    `${name.padEnd(8)} ${line.distance.toFixed(2).padStart(9)} bks ${best.toFixed(2).padStart(8)} gap ${line.gap_percent.toFixed(2).padStart(6)} % routes ${String(line.routes).padStart(2)}/${instance.vehicles}${verdict.missing ? ` MISSING ${verdict.missing}` : ''} ${line.seconds.toFixed(1)} s ${line.iterations} it ${verdict.ok ? 'ok' : `INVALID ${verdict.errors.slice(0, 3).join('; ')}`}`,
   );
   if (values.out) appendFileSync(values.out, `${JSON.stringify(line)}\n`);
 }
+await pool?.close();
 if (gaps.every(Number.isNaN)) {
   console.log(
     `no best known cost: mean time ${(times.reduce((s, t) => s + t, 0) / times.length).toFixed(2)} s, invalid plans ${failures}`,

@@ -42,7 +42,7 @@ if (perInstance) {
     const first = lines.find(Boolean)!;
     const cells = lines.map((line) =>
       line
-        ? `${line.distance.toFixed(2)} (${line.routes}), ${line.gap_percent.toFixed(2)} %, ${line.seconds.toFixed(1)} s${line.valid ? '' : ' INVALID'}`
+        ? `${line.distance.toFixed(2)} (${line.routes}), ${line.gap_percent.toFixed(2)} %, ${line.seconds.toFixed(1)} s${line.unassigned ? `, ${line.unassigned} unserved` : ''}${line.valid ? '' : ' INVALID'}`
         : '',
     );
     console.log(
