@@ -225,12 +225,7 @@ describe('three instances on one database and one Redis', {
   it('runs a route job accepted on one instance on another while the first is killed, takes it up again when that one dies, and answers it on the third', async () => {
     const date = dateAhead(3, 'Asia/Shanghai');
     const day = generateInstance({ stops: 60, vehicles: 3, seed: 38 });
-    const depot = await api.post(
-      '/api/v1/client/depots',
-      { name: 'Jobs', ...day.vehicles[0]!.start },
-      { token: admin },
-    );
-    await vansOf(api, admin, tenant, { db: handle.db, services }, day.vehicles, depot.body.depot.id);
+    await vansOf(api, admin, tenant, { db: handle.db, services }, day.vehicles);
     const bulk = await api.post(
       '/api/v1/client/orders/bulk',
       { orders: day.stops.map((stop) => asOrder(stop, date)) },

@@ -63,19 +63,7 @@ describe('operation calls as jobs', () => {
     admin = await login(api, tenant.emails.client_admin);
     employee = await login(api, tenant.emails.employee);
     other = await login(api, otherTenant.emails.client_admin);
-    const depot = await api.post(
-      '/api/v1/client/depots',
-      { name: 'Main', ...instance.vehicles[0]!.start },
-      { token: admin },
-    );
-    await vansOf(
-      api,
-      admin,
-      tenant,
-      { db: server.db, services: server.app.services },
-      instance.vehicles,
-      depot.body.depot.id,
-    );
+    await vansOf(api, admin, tenant, { db: server.db, services: server.app.services }, instance.vehicles);
   });
   after(() => server.close());
 

@@ -18,19 +18,7 @@ describe('route building on several solver threads (SOLVER_THREADS=2)', () => {
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'threads');
     admin = await login(api, tenant.emails.client_admin);
-    const depot = await api.post(
-      '/api/v1/client/depots',
-      { name: 'Main', ...instance.vehicles[0]!.start },
-      { token: admin },
-    );
-    await vansOf(
-      api,
-      admin,
-      tenant,
-      { db: server.db, services: server.app.services },
-      instance.vehicles,
-      depot.body.depot.id,
-    );
+    await vansOf(api, admin, tenant, { db: server.db, services: server.app.services }, instance.vehicles);
     const orders = instance.stops.map((stop) => asOrder(stop, '2026-11-12'));
     for (let i = 0; i < orders.length; i += 100) {
       const bulk = await api.post(

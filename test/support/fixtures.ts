@@ -152,8 +152,9 @@ export async function signedInDriversAtDepot(
 }
 
 /**
- * Drivers of the business for a generated day's vehicles (src/modules/dispatch/solver/generate.ts),
- * each with the vehicle's capacity and shift at the depot; answers their ids.
+ * A depot at the first vehicle's start and a driver of the business for each of a generated day's
+ * vehicles (src/modules/dispatch/solver/generate.ts), with the vehicle's capacity and shift there;
+ * answers the drivers' ids.
  */
 export async function vansOf(
   api: Client,
@@ -161,8 +162,14 @@ export async function vansOf(
   tenant: Pick<Tenant, 'businessId' | 'code'>,
   { db, services }: { db: Db; services: Services },
   vehicles: readonly SolverVehicle[],
-  depotId: number,
 ): Promise<number[]> {
+  const depot = await api.post(
+    '/api/v1/client/depots',
+    { name: 'Main', ...vehicles[0]!.start },
+    { token: admin },
+  );
+  if (depot.status !== 200) throw new Error(`depot refused: ${JSON.stringify(depot.body)}`);
+  const depotId: number = depot.body.depot.id;
   const ids: number[] = [];
   for (const [index, vehicle] of vehicles.entries()) {
     const driverId = await services.accounts.createUser(db, {
