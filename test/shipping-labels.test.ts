@@ -10,7 +10,7 @@ import {
   MultiFormatReader,
   RGBLuminanceSource,
 } from '@zxing/library';
-import { PDFDocument, PDFName, type PDFNumber, PDFRawStream, type PDFRef } from 'pdf-lib';
+import { PDFDocument, PDFName, type PDFNumber, PDFRawStream } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { code128Png } from '../src/modules/shipping/labels/render.ts';
 import { login, PASSWORD } from './support/fixtures.ts';
@@ -46,18 +46,20 @@ async function imagesOf(pdf: Buffer) {
   for (const [, object] of document.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFRawStream)) continue;
     if (object.dict.get(PDFName.of('Subtype')) !== PDFName.of('Image')) continue;
-    const maskRef = object.dict.get(PDFName.of('SMask')) as PDFRef | undefined;
-    if (!maskRef) continue; // the masks themselves
+    // Opaque RGB, embedded as PNG rows: a filter byte (0, none) before each row's pixels.
     assert.equal(object.dict.get(PDFName.of('ColorSpace')), PDFName.of('DeviceRGB'));
-    assert.equal(object.dict.get(PDFName.of('DecodeParms')), undefined, 'no predictor expected');
+    assert.equal(object.dict.get(PDFName.of('SMask')), undefined, 'no alpha expected');
     const width = number(object, 'Width');
     const height = number(object, 'Height');
-    const rgb = inflateSync(object.contents);
-    const alpha = inflateSync((document.context.lookup(maskRef) as PDFRawStream).contents);
+    const rows = inflateSync(object.contents);
     const luminance = new Uint8ClampedArray(width * height);
-    for (let i = 0; i < width * height; i++) {
-      const gray = (rgb[3 * i]! * 299 + rgb[3 * i + 1]! * 587 + rgb[3 * i + 2]! * 114) / 1000;
-      luminance[i] = 255 - (alpha[i]! * (255 - gray)) / 255;
+    for (let y = 0; y < height; y++) {
+      const row = y * (1 + 3 * width);
+      assert.equal(rows[row], 0, `row ${y} is stored unfiltered`);
+      for (let x = 0; x < width; x++) {
+        const at = row + 1 + 3 * x;
+        luminance[y * width + x] = (rows[at]! * 299 + rows[at + 1]! * 587 + rows[at + 2]! * 114) / 1000;
+      }
     }
     images.push({ width, height, luminance });
   }

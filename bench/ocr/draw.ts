@@ -4,7 +4,7 @@
  */
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
-import { renderLabelPdf } from '../../src/modules/shipping/labels/render.ts';
+import { opaquePng, renderLabelPdf } from '../../src/modules/shipping/labels/render.ts';
 import { COUNTRY_NAMES, placeLines, type TruthAddress } from './addresses.ts';
 import type { LabelTruth, Layout } from './truth.ts';
 
@@ -157,7 +157,7 @@ const STYLES: Record<Exclude<Layout, 'tms'>, Style> = {
 type BarcodeOptions = Parameters<typeof bwipjs.toBuffer>[0];
 // Options of single symbologies (MaxiCode's mode, PDF417's columns) are not in bwip-js's types.
 const png = (options: Partial<BarcodeOptions> & Record<string, unknown>) =>
-  bwipjs.toBuffer({ backgroundcolor: 'FFFFFF', ...options } as BarcodeOptions);
+  opaquePng(bwipjs.toBuffer({ backgroundcolor: 'FFFFFF', ...options } as BarcodeOptions));
 
 /** The 1D code carrying the tracking number, and the carrier's other symbols, as PNGs. */
 async function symbols(

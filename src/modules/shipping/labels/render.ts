@@ -1,5 +1,6 @@
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
 import type { Address } from '../../orders/index.ts';
 
 /** 4 × 6 inches in PDF points (72 per inch). */
@@ -30,28 +31,43 @@ export interface LabelContent {
  * Code 128 of the tracking number, 4 px per module (13 mil at 300 dpi, a usual label density),
  * on white. Exported so a check can render exactly what a label embeds.
  */
+/**
+ * A barcode PNG without its alpha channel (bwip-js draws RGBA on the white asked for). pdfkit
+ * embeds an image with alpha after an asynchronous inflate, so two of them could land in the PDF
+ * in either order and the same label come out as different bytes; an opaque one is embedded at once.
+ */
+export function opaquePng(png: Promise<Buffer>): Promise<Buffer> {
+  return png.then((bytes) =>
+    sharp(bytes).flatten({ background: '#ffffff' }).png({ adaptiveFiltering: false }).toBuffer(),
+  );
+}
+
 export function code128Png(text: string): Promise<Buffer> {
-  return bwipjs.toBuffer({
-    bcid: 'code128',
-    text,
-    scale: 4,
-    height: 16,
-    // The quiet zone scanners need: 10 modules each side.
-    paddingwidth: 10,
-    backgroundcolor: 'FFFFFF',
-  });
+  return opaquePng(
+    bwipjs.toBuffer({
+      bcid: 'code128',
+      text,
+      scale: 4,
+      height: 16,
+      // The quiet zone scanners need: 10 modules each side.
+      paddingwidth: 10,
+      backgroundcolor: 'FFFFFF',
+    }),
+  );
 }
 
 export function qrPng(text: string): Promise<Buffer> {
   // With its 4-module quiet zone, without which some codes do not scan.
-  return bwipjs.toBuffer({
-    bcid: 'qrcode',
-    text,
-    scale: 4,
-    paddingwidth: 4,
-    paddingheight: 4,
-    backgroundcolor: 'FFFFFF',
-  });
+  return opaquePng(
+    bwipjs.toBuffer({
+      bcid: 'qrcode',
+      text,
+      scale: 4,
+      paddingwidth: 4,
+      paddingheight: 4,
+      backgroundcolor: 'FFFFFF',
+    }),
+  );
 }
 
 /**
