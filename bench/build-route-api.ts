@@ -70,7 +70,7 @@ solveRoutes({
 
 // The service keeps its solver threads once started: start them before timing, as a running service has.
 await Promise.all(
-  Array.from({ length: config.solverThreads ?? 0 }, () =>
+  Array.from({ length: config.solverThreads }, () =>
     app.services.solvers.run('routes', { input: { stops: [], vehicles: [] } }, 1000),
   ),
 );
@@ -164,7 +164,7 @@ try {
 
 process.stdout.write(
   [
-    `SOLVER_THREADS=${config.solverThreads ?? 'default'}; the solver alone runs one search on the main thread.`,
+    `SOLVER_THREADS=${config.solverThreads}; the solver alone runs one search on the main thread.`,
     '',
     '| seed | pool | assigned | routes | km (API) | API ms | solver alone ms | km (solver alone) | solver in the API ms | API outside the solver ms (pool read, save, plan orders, HTTP) | health answers during the build | slowest health answer ms |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

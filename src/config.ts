@@ -224,8 +224,11 @@ export interface Config {
   outboxPerBusiness: number;
   /** Operation calls run in the background (docs/jobs.md): whether this instance runs them, and how. */
   jobs: JobSettings;
-  /** Threads the packing and loading solvers run on; default the cores but one (platform/workers.ts). */
-  solverThreads: number | undefined;
+  /**
+   * Threads the route, packing and loading solvers run on (default: the cores); a route build
+   * runs one search on each, and with 1 searches on the event loop instead (dispatch/route-search.ts).
+   */
+  solverThreads: number;
   /**
    * The label reader's threads (default: the cores but one, at least one) and how many readings
    * may wait for one (default: the reader's own) before 429 LABEL_READER_BUSY (docs/ocr.md).
@@ -422,7 +425,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       expiryMarginSeconds: e.JOBS_EXPIRY_MARGIN_SECONDS,
       retryLimit: e.JOBS_RETRY_LIMIT,
     },
-    solverThreads: e.SOLVER_THREADS,
+    solverThreads: e.SOLVER_THREADS ?? availableParallelism(),
     labelReader: {
       threads: e.LABEL_READER_THREADS ?? Math.max(1, availableParallelism() - 1),
       queueLimit: e.LABEL_READER_QUEUE_LIMIT,

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Config } from './config.ts';
 import { CatalogSurface } from './doors/discovery/surface.ts';
 import { inputOf, type Tool, toolsOf } from './doors/mcp/tools.ts';
@@ -199,16 +198,15 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const roads = roadNetwork(config.osrm);
   // Route building reads the drivers' working windows from the fleets' shift calendar.
   const shiftWindows = new FleetShiftWindows();
-  // The solvers (routes, packing, loading) run on threads of their own, one per core unless
-  // SOLVER_THREADS says otherwise; a route build searches on every one of them at once.
-  const solverThreads = config.solverThreads ?? availableParallelism();
-  const solvers = new WorkerPool(workerEntry('solver-worker'), { threads: solverThreads });
+  // The solvers (routes, packing, loading) run on threads of their own (SOLVER_THREADS); a route
+  // build searches on every one of them at once.
+  const solvers = new WorkerPool(workerEntry('solver-worker'), { threads: config.solverThreads });
   const dispatch = new DispatchService(
     clock,
     accounts,
     orders,
     roads,
-    routeSearch(solvers, solverThreads),
+    routeSearch(solvers, config.solverThreads),
     shiftWindows,
   );
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
