@@ -5,7 +5,7 @@
  */
 import type { WorkerPool } from '../../platform/workers.ts';
 import { sharedInput, sharedNow, solveInParallel } from './solver/portfolio.ts';
-import { DEFAULT_TIME_LIMIT_MS, solveRoutesAsync } from './solver/solve.ts';
+import { DEFAULT_TIME_LIMIT_MS, searchTimeLimitMs, solveRoutesAsync } from './solver/solve.ts';
 import type { SolverInput, SolverOutput } from './solver/types.ts';
 
 export type RouteSearch = (input: SolverInput) => Promise<SolverOutput>;
@@ -13,8 +13,7 @@ export type RouteSearch = (input: SolverInput) => Promise<SolverOutput>;
 export function routeSearch(pool: WorkerPool | undefined, threads: number): RouteSearch {
   if (pool === undefined || threads <= 1) return solveRoutesAsync;
   return (input) => {
-    const budget =
-      input.timeLimitMs ?? (input.maxIterations === undefined ? DEFAULT_TIME_LIMIT_MS : undefined);
+    const budget = searchTimeLimitMs(input);
     const deadline = budget === undefined ? undefined : sharedNow() + budget;
     return solveInParallel(sharedInput(input), threads, (seeded) =>
       pool.run<SolverOutput>('routes', { input: seeded, deadline }, budget ?? DEFAULT_TIME_LIMIT_MS),

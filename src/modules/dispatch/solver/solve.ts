@@ -21,6 +21,14 @@ import { Improvement, insertByRegret } from './search.ts';
 import type { PlannedRoute, PlannedStop, SolverInput, SolverOutput, UnassignedReason } from './types.ts';
 
 export const DEFAULT_TIME_LIMIT_MS = 2000;
+
+/**
+ * How long a search may run, in milliseconds of wall clock: its time limit, else 2 s unless an
+ * iteration budget alone bounds it (undefined: no clock at all).
+ */
+export function searchTimeLimitMs(input: SolverInput): number | undefined {
+  return input.timeLimitMs ?? (input.maxIterations === undefined ? DEFAULT_TIME_LIMIT_MS : undefined);
+}
 const LOAD_KEYS = ['weightGrams', 'volumeCm3', 'count'] as const;
 
 function planRoute(model: Model, solution: Solution, k: number): PlannedRoute {
@@ -92,8 +100,7 @@ function prepare(input: SolverInput) {
   const improvement = new Improvement(solution, searching ? leftOut : [], mulberry32(input.seed ?? 1));
   if (!searching) improvement.done = true;
   // A monotonic budget, not a reading of the business clock. An iteration budget alone means no clock.
-  const timeLimit =
-    input.timeLimitMs ?? (input.maxIterations === undefined ? DEFAULT_TIME_LIMIT_MS : undefined);
+  const timeLimit = searchTimeLimitMs(input);
   const deadline = timeLimit === undefined ? Infinity : started + timeLimit;
   const maxIterations = input.maxIterations ?? Infinity;
 
