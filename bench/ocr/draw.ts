@@ -157,7 +157,7 @@ const STYLES: Record<Exclude<Layout, 'tms'>, Style> = {
 type BarcodeOptions = Parameters<typeof bwipjs.toBuffer>[0];
 // Options of single symbologies (MaxiCode's mode, PDF417's columns) are not in bwip-js's types.
 const png = (options: Partial<BarcodeOptions> & Record<string, unknown>) =>
-  opaquePng(bwipjs.toBuffer({ backgroundcolor: 'FFFFFF', ...options } as BarcodeOptions));
+  bwipjs.toBuffer({ backgroundcolor: 'FFFFFF', ...options } as BarcodeOptions).then(opaquePng);
 
 /** The 1D code carrying the tracking number, and the carrier's other symbols, as PNGs. */
 async function symbols(

@@ -28,23 +28,21 @@ export interface LabelContent {
 }
 
 /**
- * Code 128 of the tracking number, 4 px per module (13 mil at 300 dpi, a usual label density),
- * on white. Exported so a check can render exactly what a label embeds.
- */
-/**
  * A barcode PNG without its alpha channel (bwip-js draws RGBA on the white asked for). pdfkit
  * embeds an image with alpha after an asynchronous inflate, so two of them could land in the PDF
  * in either order and the same label come out as different bytes; an opaque one is embedded at once.
  */
-export function opaquePng(png: Promise<Buffer>): Promise<Buffer> {
-  return png.then((bytes) =>
-    sharp(bytes).flatten({ background: '#ffffff' }).png({ adaptiveFiltering: false }).toBuffer(),
-  );
+export function opaquePng(png: Buffer): Promise<Buffer> {
+  return sharp(png).flatten({ background: '#ffffff' }).png({ adaptiveFiltering: false }).toBuffer();
 }
 
+/**
+ * Code 128 of the tracking number, 4 px per module (13 mil at 300 dpi, a usual label density),
+ * on white. Exported so a check can render exactly what a label embeds.
+ */
 export function code128Png(text: string): Promise<Buffer> {
-  return opaquePng(
-    bwipjs.toBuffer({
+  return bwipjs
+    .toBuffer({
       bcid: 'code128',
       text,
       scale: 4,
@@ -52,22 +50,22 @@ export function code128Png(text: string): Promise<Buffer> {
       // The quiet zone scanners need: 10 modules each side.
       paddingwidth: 10,
       backgroundcolor: 'FFFFFF',
-    }),
-  );
+    })
+    .then(opaquePng);
 }
 
 export function qrPng(text: string): Promise<Buffer> {
   // With its 4-module quiet zone, without which some codes do not scan.
-  return opaquePng(
-    bwipjs.toBuffer({
+  return bwipjs
+    .toBuffer({
       bcid: 'qrcode',
       text,
       scale: 4,
       paddingwidth: 4,
       paddingheight: 4,
       backgroundcolor: 'FFFFFF',
-    }),
-  );
+    })
+    .then(opaquePng);
 }
 
 /**
