@@ -567,6 +567,50 @@ export class Improvement {
     return sum;
   }
 
+  /**
+   * At the end of an epoch: stops the search when it has settled (answers true), else starts the
+   * next epoch, giving up a stalled repair or a failed route elimination on the way.
+   */
+  private endEpoch(sisr: Sisr, requests: number): boolean {
+    const { solution } = this;
+    const long = this.epochLength >= STALL_ITERATIONS_PER_REQUEST * requests;
+    // Settled, unless some stops still wait for a place and the repair still tries.
+    if (!this.improvedInEpoch && long && (this.bestUnassigned.length === 0 || this.repairGivenUp)) {
+      this.done = true;
+      return true;
+    }
+    // A repair that served no more stops in a whole long epoch gives up for good: the plan
+    // serves as many as it found, and its distance (which the repair ignored) is annealed.
+    const repairStalls =
+      this.currentMissing > 0 &&
+      !this.eliminating &&
+      !this.repairGivenUp &&
+      !this.fewerMissingInEpoch &&
+      long;
+    this.improvedInEpoch = false;
+    this.fewerMissingInEpoch = false;
+    // A new, twice longer epoch, from the best solution so far (a repair walks on where it is).
+    this.epochStart = this.iterations;
+    this.epochLength = repairStalls ? FIRST_EPOCH_ITERATIONS : this.epochLength * 2;
+    if (repairStalls) this.repairGivenUp = true;
+    // A route elimination that could not serve everyone within its epoch gives up.
+    const givingUp = this.eliminating && this.currentMissing > 0;
+    if (givingUp) {
+      this.eliminating = false;
+      sisr.reopen();
+    }
+    if (this.currentMissing === 0 || givingUp || repairStalls) {
+      load(solution, this.best);
+      sisr.unassigned = [...this.bestUnassigned];
+      this.currentCost = this.bestCost;
+      this.currentMissing = this.bestUnassigned.length;
+    }
+    if (solution.model.objective === 'fewest_vehicles' && this.currentMissing === 0 && !givingUp) {
+      this.eliminate();
+    }
+    return false;
+  }
+
   /** Searches until the deadline (a performance.now() value), the iteration budget, or a stall. */
   run(deadline: number, maxIterations: number): void {
     const { sisr, solution, random } = this;
@@ -574,43 +618,7 @@ export class Improvement {
     const requests = solution.model.requestCount;
     while (this.iterations < maxIterations) {
       if (this.iterations % CLOCK_EVERY === 0 && performance.now() >= deadline) return;
-      if (this.iterations - this.epochStart >= this.epochLength) {
-        const long = this.epochLength >= STALL_ITERATIONS_PER_REQUEST * requests;
-        // Settled, unless some stops still wait for a place and the repair still tries.
-        if (!this.improvedInEpoch && long && (this.bestUnassigned.length === 0 || this.repairGivenUp)) {
-          this.done = true;
-          return;
-        }
-        // A repair that served no more stops in a whole long epoch gives up for good: the plan
-        // serves as many as it found, and its distance (which the repair ignored) is annealed.
-        const repairStalls =
-          this.currentMissing > 0 &&
-          !this.eliminating &&
-          !this.repairGivenUp &&
-          !this.fewerMissingInEpoch &&
-          long;
-        this.improvedInEpoch = false;
-        this.fewerMissingInEpoch = false;
-        // A new, twice longer epoch, from the best solution so far (a repair walks on where it is).
-        this.epochStart = this.iterations;
-        this.epochLength = repairStalls ? FIRST_EPOCH_ITERATIONS : this.epochLength * 2;
-        if (repairStalls) this.repairGivenUp = true;
-        // A route elimination that could not serve everyone within its epoch gives up.
-        const givingUp = this.eliminating && this.currentMissing > 0;
-        if (givingUp) {
-          this.eliminating = false;
-          sisr.reopen();
-        }
-        if (this.currentMissing === 0 || givingUp || repairStalls) {
-          load(solution, this.best);
-          sisr.unassigned = [...this.bestUnassigned];
-          this.currentCost = this.bestCost;
-          this.currentMissing = this.bestUnassigned.length;
-        }
-        if (solution.model.objective === 'fewest_vehicles' && this.currentMissing === 0 && !givingUp) {
-          this.eliminate();
-        }
-      }
+      if (this.iterations - this.epochStart >= this.epochLength && this.endEpoch(sisr, requests)) return;
       const progress = (this.iterations - this.epochStart) / this.epochLength;
       const temperature = this.hot * (this.cold / this.hot) ** progress;
       const unassignedBefore = sisr.unassigned;
