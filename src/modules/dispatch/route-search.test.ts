@@ -54,6 +54,26 @@ describe('route searches on the solver threads', () => {
     assert.deepEqual(late.routes, solveRoutes({ ...input, localSearch: false }).routes);
   });
 
+  it('gives every search of a build the same deadline, so one that waited for a thread gets what is left', async () => {
+    // Two searches on one thread: the second starts when the first has spent the whole budget.
+    const single = new WorkerPool(workerEntry('solver-worker'), { threads: 1 });
+    const answers: SolverOutput[] = [];
+    const run = single.run.bind(single);
+    single.run = (async (kind: string, task: unknown, budgetMs: number) => {
+      const answer = await run<SolverOutput>(kind, task, budgetMs);
+      answers.push(answer);
+      return answer;
+    }) as typeof single.run;
+    try {
+      const { infeasible: __, ...large } = generateInstance({ stops: 200, vehicles: 10, seed: 3 });
+      await routeSearch(single, 2)({ ...large, seed: 5, timeLimitMs: 300 });
+    } finally {
+      await single.close();
+    }
+    assert.equal(answers.length, 2);
+    assert.equal(answers[1]!.search.iterations, 0, 'the second search had no budget left');
+  });
+
   it('searches on the event loop with one thread, the plan solveRoutes gives', async () => {
     const tasks: string[] = [];
     const counting = { run: (kind: string) => tasks.push(kind) } as unknown as WorkerPool;
