@@ -13,7 +13,7 @@ import {
 import { AgentService, type AgentTools, type ModelProvider, providerOf } from './modules/agent/index.ts';
 import { AlliancesService } from './modules/alliances/index.ts';
 import { AnalyticsRollup, AnalyticsService } from './modules/analytics/index.ts';
-import { ApprovalsService, type ToolCalls } from './modules/approvals/index.ts';
+import { ApprovalsService, isProposable, type ToolCalls } from './modules/approvals/index.ts';
 import { AppsService, IdTokenVerifier } from './modules/apps/index.ts';
 import { ChatPush, ChatService, ChatTopics } from './modules/chat/index.ts';
 import { ConsolidationService } from './modules/consolidation/index.ts';
@@ -431,8 +431,7 @@ export class AgentToolCalls implements ToolCalls, AgentTools {
       tool !== undefined && executor.mayCall(tool.operation, ctx.caller);
     if (!callable(tools.get('propose_write'))) return false;
     if (name === undefined) return true;
-    const tool = tools.get(name);
-    return tool?.operation.kind === 'mutation' && name !== 'propose_write' && callable(tool);
+    return isProposable(this, name) && callable(tools.get(name));
   }
 
   runRead(ctx: OperationContext, name: string, args: Record<string, unknown>) {

@@ -21,6 +21,11 @@ import {
 export const MAX_TURN_TEXT = 4000;
 /** Earlier turns sent with a new one (their text and answer; not their tool calls). */
 export const HISTORY_TURNS = 10;
+/**
+ * Characters of the model's answer a turn keeps: the answer is stored, shown and sent to the model
+ * again with each of the next turns, so an unbounded one would be paid for over and over.
+ */
+export const MAX_TURN_ANSWER = 20_000;
 /** Days a usage read may span. */
 export const MAX_USAGE_DAYS = 366;
 
@@ -138,7 +143,7 @@ export class AgentService {
         ...history.flatMap((turn): ModelMessage[] => [
           { role: 'user', text: turn.text },
           // Both protocols refuse an empty assistant message.
-          { role: 'assistant', text: turn.answer || '(no answer)', tool_calls: [] },
+          { role: 'assistant', text: boundedAnswer(turn.answer) || '(no answer)', tool_calls: [] },
         ]),
         { role: 'user', text },
       ];
@@ -151,7 +156,7 @@ export class AgentService {
           business_id: businessId,
           conversation_id: conversationId,
           text,
-          answer: outcome.answer,
+          answer: boundedAnswer(outcome.answer),
           tool_calls: outcome.calls,
           model: outcome.model,
           input_tokens: outcome.usage.input_tokens,
@@ -311,4 +316,13 @@ function addDays(day: string, days: number): string {
   const at = new Date(`${day}T00:00:00Z`);
   at.setUTCDate(at.getUTCDate() + days);
   return at.toISOString().slice(0, 10);
+}
+
+/** The answer as a turn keeps it: at most MAX_TURN_ANSWER characters, saying so when it was cut. */
+export function boundedAnswer(answer: string): string {
+  if (answer.length <= MAX_TURN_ANSWER) return answer;
+  return (
+    `${answer.slice(0, MAX_TURN_ANSWER)}\n\n[Answer cut: the model wrote ${answer.length} characters; ` +
+    `a turn keeps the first ${MAX_TURN_ANSWER}.]`
+  );
 }

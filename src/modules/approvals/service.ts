@@ -42,6 +42,21 @@ export interface ToolCalls {
 type Row = Selectable<ApprovalsTables['agent_write_proposals']>;
 
 /**
+ * The queue's own tools. Deciding is a person's act: an approval proposed for approval would be
+ * run by whoever approves the outer proposal, deciding the inner one without anybody reading it.
+ */
+const QUEUE_TOOLS: ReadonlySet<string> = new Set([
+  'propose_write',
+  'approve_pending_write',
+  'reject_pending_write',
+]);
+
+/** Whether a tool call may wait in the queue: a write tool of the user server, not one of the queue's own. */
+export function isProposable(tools: Pick<ToolCalls, 'isWrite'>, tool: string): boolean {
+  return tools.isWrite(tool) && !QUEUE_TOOLS.has(tool);
+}
+
+/**
  * The approval queue: write tool calls an agent proposed, waiting for a person. Approving runs
  * the call as the approver (who needs the tool's scopes and account kind) in the approval's own
  * transaction, so a proposal runs at most once however many approve it at the same moment.
@@ -69,7 +84,7 @@ export class ApprovalsService {
     origin?: ProposalOrigin,
   ) {
     const caller = callerOf(ctx);
-    if (!this.tools.isWrite(input.tool)) {
+    if (!isProposable(this.tools, input.tool)) {
       throw new AppError('TOOL_NOT_PROPOSABLE', { params: { tool: input.tool } });
     }
     const preview = await this.outcomeOf(ctx, input.tool, input.arguments, { preview: true });

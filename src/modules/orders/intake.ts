@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { sql } from 'kysely';
 import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
+import { underSavepoint } from '../../platform/db/savepoint.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import { toMinor } from '../../platform/money.ts';
@@ -75,22 +75,22 @@ export class OrderIntake {
         }
     > = [];
     for (const [index, order] of orders.entries()) {
-      await sql`SAVEPOINT bulk_order`.execute(ctx.db);
       try {
-        if (order instanceof RefusedOrder) throw validationFailed(order.error);
-        const id = await this.insert(ctx, businessId, order, null);
-        const [view] = await viewsOf(ctx.db, wholeBusiness(businessId), [id]);
+        // A refused order undoes its own writes only; the others go on.
+        const view = await underSavepoint(ctx.db, async () => {
+          if (order instanceof RefusedOrder) throw validationFailed(order.error);
+          const id = await this.insert(ctx, businessId, order, null);
+          return (await viewsOf(ctx.db, wholeBusiness(businessId), [id]))[0]!;
+        });
         results.push({
           index,
           success: true,
-          order_id: id,
-          order_ref: view!.order_ref,
-          tracking_numbers: view!.packages.map((p) => p.tracking_number),
-          warnings: locationWarnings(view!, ctx.lang),
+          order_id: view.id,
+          order_ref: view.order_ref,
+          tracking_numbers: view.packages.map((p) => p.tracking_number),
+          warnings: locationWarnings(view, ctx.lang),
         });
-        await sql`RELEASE SAVEPOINT bulk_order`.execute(ctx.db);
       } catch (error) {
-        await sql`ROLLBACK TO SAVEPOINT bulk_order`.execute(ctx.db);
         if (!isAppError(error)) throw error;
         const message = errorMessage(error.code, ctx.lang, error.options.params);
         results.push({
@@ -192,11 +192,8 @@ export class OrderIntake {
     let id: number;
     try {
       // A savepoint keeps a duplicate reference from aborting the caller's whole transaction.
-      await sql`SAVEPOINT insert_order`.execute(ctx.db);
-      id = await repo.insertOrder(ctx.db, row);
-      await sql`RELEASE SAVEPOINT insert_order`.execute(ctx.db);
+      id = await underSavepoint(ctx.db, () => repo.insertOrder(ctx.db, row));
     } catch (error) {
-      await sql`ROLLBACK TO SAVEPOINT insert_order`.execute(ctx.db);
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
         throw new AppError('ORDER_REF_TAKEN', { params: { order_ref: row.order_ref } });
       }

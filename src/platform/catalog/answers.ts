@@ -1,6 +1,16 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.ts';
-import { type OutsideEffect, Representation } from './operation.ts';
+import { type OutsideEffect, type OutsideWorld, Representation } from './operation.ts';
+
+/** The outside world of a dry run: each effect is noted in `skipped` and previewed, never performed. */
+export function skippingOutside(skipped: OutsideEffect[]): OutsideWorld {
+  return {
+    perform: async (effect, _run, preview) => {
+      skipped.push(effect);
+      return preview();
+    },
+  };
+}
 
 /** A dry run's answer says it is one, and what it did not do outside the database. */
 export function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { CacheInvalidation } from '../cache/invalidation.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
+import { underSavepoint } from '../db/savepoint.ts';
 import { AppError, isAppError } from '../errors.ts';
 import { type Language, validationErrorMap } from '../i18n/index.ts';
 import { composedOfShared, isComposed, shareJson } from '../json.ts';
@@ -18,7 +18,7 @@ import {
   requireConfirmation,
   scopeRefusal,
 } from './access.ts';
-import { dryRunAnswer, validationFailed } from './answers.ts';
+import { dryRunAnswer, skippingOutside, validationFailed } from './answers.ts';
 import { recordAudit } from './audit.ts';
 import { acceptAsJob, JobAlreadyDone, type JobDesk, type JobRun } from './jobs.ts';
 import { type KeptAnswer, KeptAnswers } from './kept-answers.ts';
@@ -272,34 +272,29 @@ export class Executor {
     const input = await this.validate(operation, rawInput, outer.lang);
     const business = caller ? await this.businessOfCall(operation, caller, input, outer.door) : null;
     const skipped: OutsideEffect[] = [];
-    const outside: OutsideWorld = options.preview
-      ? {
-          perform: async (effect, _run, preview) => {
-            skipped.push(effect);
-            return preview();
-          },
-        }
-      : outer.outside;
+    const outside = options.preview ? skippingOutside(skipped) : outer.outside;
     const ctx: OperationContext = { ...outer, business, outside, answer: {}, representation: undefined };
-    await sql`SAVEPOINT run_within`.execute(outer.db);
     try {
-      const result = await this.answerOf(ctx, operation, input);
-      if (operation.kind === 'mutation') {
-        await recordAudit(outer.db, {
-          at: this.deps.clock.now(),
-          operation: operation.name,
-          door: outer.door,
-          actorUserId: caller?.userId ?? null,
-          businessId: business,
-          requestId: outer.requestId,
-        });
-      }
-      await sql
-        .raw(options.preview ? 'ROLLBACK TO SAVEPOINT run_within' : 'RELEASE SAVEPOINT run_within')
-        .execute(outer.db);
+      const result = await underSavepoint(
+        outer.db,
+        async () => {
+          const answer = await this.answerOf(ctx, operation, input);
+          if (operation.kind === 'mutation') {
+            await recordAudit(outer.db, {
+              at: this.deps.clock.now(),
+              operation: operation.name,
+              door: outer.door,
+              actorUserId: caller?.userId ?? null,
+              businessId: business,
+              requestId: outer.requestId,
+            });
+          }
+          return answer;
+        },
+        { undo: options.preview },
+      );
       return options.preview ? dryRunAnswer(result, skipped) : result;
     } catch (error) {
-      await sql`ROLLBACK TO SAVEPOINT run_within`.execute(outer.db);
       throw isAppError(error) ? error : (databaseRefusal(error) ?? error);
     }
   }
@@ -497,12 +492,7 @@ export class Executor {
     const skipped: OutsideEffect[] = [];
     let performed = 0;
     const outside: OutsideWorld = invocation.dryRun
-      ? {
-          perform: async (effect, _run, preview) => {
-            skipped.push(effect);
-            return preview();
-          },
-        }
+      ? skippingOutside(skipped)
       : {
           perform: (_effect, run) => {
             performed++;

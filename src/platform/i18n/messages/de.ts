@@ -168,7 +168,7 @@ export const de: ErrorMessages = {
   OWN_PROPOSAL:
     'Das Token, das diesen Schreibvorgang vorgeschlagen hat, kann ihn nicht genehmigen: Das muss eine Person (oder ein anderes Token) tun.',
   TOOL_NOT_PROPOSABLE:
-    '{tool} ist kein schreibendes Werkzeug des Agentenservers: Nur solche können vorgeschlagen werden.',
+    '{tool} kann nicht vorgeschlagen werden: nur schreibende Werkzeuge des Agentenservers, nicht die der Genehmigungswarteschlange selbst (entscheiden muss eine Person).',
   POI_NOT_FOUND: 'Kein Ort von Interesse {id} in diesem Unternehmen.',
   ALLIANCE_NOT_FOUND: 'Keine Allianz {id}, der dieses Unternehmen angehört oder zu der es eingeladen ist.',
   ALLIANCE_MEMBER_NOT_FOUND: '{code} ist weder Mitglied dieser Allianz noch eingeladen.',

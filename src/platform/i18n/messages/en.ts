@@ -155,7 +155,8 @@ export const en: ErrorMessages = {
     'Suggestion {suggestion} names no write that fixes it: nothing to propose. Its reason says why.',
   PROPOSAL_EXPIRED: 'Write proposal {id} expired before anyone decided.',
   OWN_PROPOSAL: 'The token that proposed this write cannot approve it: a person (or another token) must.',
-  TOOL_NOT_PROPOSABLE: '{tool} is not a write tool of the agent server: only those can be proposed.',
+  TOOL_NOT_PROPOSABLE:
+    "{tool} cannot be proposed: only the write tools of the agent server can, and not the approval queue's own (deciding is a person's act).",
   POI_NOT_FOUND: 'No point of interest {id} in this business.',
   ALLIANCE_NOT_FOUND: 'No alliance {id} that this business belongs to or is invited to.',
   ALLIANCE_MEMBER_NOT_FOUND: '{code} is neither a member of this alliance nor invited to it.',

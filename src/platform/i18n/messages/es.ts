@@ -162,7 +162,7 @@ export const es: ErrorMessages = {
   OWN_PROPOSAL:
     'El token que propuso esta escritura no puede aprobarla: debe hacerlo una persona (u otro token).',
   TOOL_NOT_PROPOSABLE:
-    '{tool} no es una herramienta de escritura del servidor de agentes: solo esas se pueden proponer.',
+    '{tool} no se puede proponer: solo las herramientas de escritura del servidor de agentes, y no las de la propia cola de aprobación (decidir corresponde a una persona).',
   POI_NOT_FOUND: 'No hay ningún punto de interés {id} en esta empresa.',
   ALLIANCE_NOT_FOUND: 'No hay ninguna alianza {id} a la que esta empresa pertenezca o esté invitada.',
   ALLIANCE_MEMBER_NOT_FOUND: '{code} no es miembro de esta alianza ni está invitada.',

@@ -170,7 +170,7 @@ export const fr: ErrorMessages = {
   OWN_PROPOSAL:
     "Le jeton qui a proposé cette écriture ne peut pas l'approuver : une personne (ou un autre jeton) le doit.",
   TOOL_NOT_PROPOSABLE:
-    "{tool} n'est pas un outil d'écriture du serveur d'agents : seuls ceux-là peuvent être proposés.",
+    "{tool} ne peut pas être proposé : seuls les outils d'écriture du serveur d'agents le peuvent, sauf ceux de la file d'approbation (décider revient à une personne).",
   POI_NOT_FOUND: "Aucun point d'intérêt {id} dans cette entreprise.",
   ALLIANCE_NOT_FOUND: 'Aucune alliance {id} dont cette entreprise est membre ou à laquelle elle est invitée.',
   ALLIANCE_MEMBER_NOT_FOUND: "{code} n'est ni membre de cette alliance ni invitée.",

@@ -138,7 +138,8 @@ export const zhHans: ErrorMessages = {
   SUGGESTION_WITHOUT_WRITE: '建议 {suggestion} 没有可解决它的写操作：无可提议。其原因说明了为什么。',
   PROPOSAL_EXPIRED: '写入提议 {id} 在有人决定之前已过期。',
   OWN_PROPOSAL: '提出此写入的令牌不能批准它：须由人（或其他令牌）批准。',
-  TOOL_NOT_PROPOSABLE: '{tool} 不是代理服务器的写入工具：只能提议写入工具。',
+  TOOL_NOT_PROPOSABLE:
+    '{tool} 无法提议：只能提议代理服务器的写入工具，且不包括审批队列自身的工具（决定须由人作出）。',
   POI_NOT_FOUND: '此企业中没有兴趣点 {id}。',
   ALLIANCE_NOT_FOUND: '没有此企业所属或受邀加入的联盟 {id}。',
   ALLIANCE_MEMBER_NOT_FOUND: '{code} 既不是此联盟的成员，也未受邀。',

@@ -138,7 +138,8 @@ export const zhHant: ErrorMessages = {
   SUGGESTION_WITHOUT_WRITE: '建議 {suggestion} 沒有可解決它的寫入操作：無可提議。其原因說明了為什麼。',
   PROPOSAL_EXPIRED: '寫入提議 {id} 在有人決定之前已過期。',
   OWN_PROPOSAL: '提出此寫入的權杖不能核准它：須由人（或其他權杖）核准。',
-  TOOL_NOT_PROPOSABLE: '{tool} 不是代理伺服器的寫入工具：只能提議寫入工具。',
+  TOOL_NOT_PROPOSABLE:
+    '{tool} 無法提議：只能提議代理伺服器的寫入工具，且不包括審批佇列本身的工具（決定須由人作出）。',
   POI_NOT_FOUND: '此企業中沒有興趣點 {id}。',
   ALLIANCE_NOT_FOUND: '沒有此企業所屬或受邀加入的聯盟 {id}。',
   ALLIANCE_MEMBER_NOT_FOUND: '{code} 既不是此聯盟的成員，也未受邀。',
