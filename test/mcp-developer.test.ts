@@ -13,6 +13,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import OpenAI from 'openai';
 import { loadConfig } from '../src/config.ts';
+import { discoveryPages } from './support/discovery.ts';
 import { createTenant, DROPOFF, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -246,11 +247,14 @@ describe('the developer MCP server and discovery', () => {
   it('lists the same tools with the same JSON schemas in the four formats, each loadable by its ecosystem', async () => {
     const ajv = new Ajv2020({ strict: false });
     for (const serverName of ['user', 'developer']) {
+      // Every page of the format, as a client walks them.
       const fetchFormat = async (format: string) =>
-        (await (await get(`/api/ai/tools?format=${format}&server=${serverName}`)).json()) as Structured;
-      const mcpList = await fetchFormat('mcp');
-      assert.deepEqual(mcpList._meta, { 'tms/server': serverName });
-      const mcp = mcpList.tools as Structured[];
+        (await discoveryPages(server.baseUrl, `format=${format}&server=${serverName}`)).flatMap(
+          (page) => page.entries,
+        ) as Structured[];
+      const first = (await (await get(`/api/ai/tools?format=mcp&server=${serverName}`)).json()) as Structured;
+      assert.deepEqual(first._meta, { 'tms/server': serverName });
+      const mcp = await fetchFormat('mcp');
       const openai = (await fetchFormat('openai')) as Structured[];
       const anthropic = (await fetchFormat('anthropic')) as Structured[];
       const langchain = (await fetchFormat('langchain')) as Structured[];

@@ -4,8 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { DISCOVERY_PAGE_BUDGET_BYTES } from '../src/doors/discovery/tool-pages.ts';
 import { TOOL_LIST_BUDGET_BYTES, toolListSizes, withToolListSizes } from '../src/doors/mcp/list-sizes.ts';
 import { PROFILES } from '../src/modules/accounts/profiles.ts';
+import { discoveryPages, entryName } from './support/discovery.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -143,30 +145,21 @@ describe('the tool list an agent reads', () => {
     assert.equal((refused.structuredContent as { error_code: string }).error_code, 'ORDER_NOT_FOUND');
   });
 
-  it('keeps discovery in step: each format holds the same tools within the budget', async () => {
+  it('keeps discovery in step: each format holds the same tools, a page within its budget', async () => {
     const { tools } = await toolListBytes(server.baseUrl, '/mcp', { authorization: `Bearer ${admin}` });
     const listed = new Map(tools.map((tool) => [tool.name as string, tool]));
     for (const format of ['mcp', 'openai', 'anthropic', 'langchain']) {
-      const answer = await fetch(`${server.baseUrl}/api/ai/tools?format=${format}`);
-      assert.equal(answer.status, 200);
-      const body = await answer.text();
-      assert.ok(
-        Buffer.byteLength(body) <= TOOL_LIST_BUDGET_BYTES,
-        `${format}: ${Buffer.byteLength(body)} bytes`,
-      );
-      const parsed = JSON.parse(body) as unknown;
-      const entries = (format === 'mcp' ? (parsed as { tools: unknown[] }).tools : parsed) as Array<
-        Record<string, unknown>
-      >;
+      const pages = await discoveryPages(server.baseUrl, `format=${format}`);
+      for (const page of pages)
+        assert.ok(page.bytes <= DISCOVERY_PAGE_BUDGET_BYTES, `${format}: ${page.bytes} bytes`);
+      const entries = pages.flatMap((page) => page.entries);
       const schemaOf = (entry: Record<string, unknown>) =>
         entry.inputSchema ??
         entry.input_schema ??
         entry.schema ??
         (entry.function as { parameters: unknown } | undefined)?.parameters;
-      const nameOf = (entry: Record<string, unknown>) =>
-        (entry.name ?? (entry.function as { name: string }).name) as string;
       // Discovery lists every tool of the server: each one a connection lists is there, alike.
-      const discovered = new Map(entries.map((entry) => [nameOf(entry), entry]));
+      const discovered = new Map(entries.map((entry) => [entryName(entry), entry]));
       for (const [name, tool] of listed) {
         const entry = discovered.get(name);
         assert.ok(entry, `${format} lists ${name}`);

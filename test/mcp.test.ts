@@ -94,6 +94,39 @@ const INTERFACE_TOOLS: Record<string, { auth: 'P' | 'A'; risk: string; scopes: s
   parse_label: { auth: 'A', risk: 'low', scopes: ['orders:read'] },
 };
 
+/**
+ * The interface's profiles ("Profiles and scopes"), scope for scope. Kept here, not read from the
+ * code: an agent given one of these reads exactly what its operator chose, no newer family besides.
+ */
+const INTERFACE_PROFILES: Record<string, string[]> = {
+  'ops-readonly': [
+    'orders:read',
+    'labels:read',
+    'routes:read',
+    'drivers:read',
+    'analytics:read',
+    'address:read',
+    'approvals:read',
+  ],
+  support: ['orders:read', 'analytics:read', 'address:read', 'approvals:read'],
+  'ops-write': [
+    'orders:read',
+    'orders:write',
+    'labels:read',
+    'labels:write',
+    'routes:read',
+    'routes:write',
+    'drivers:read',
+    'analytics:read',
+    'address:read',
+    'approvals:read',
+    'approvals:write',
+  ],
+  'wms-readonly': ['wms:read', 'orders:read'],
+  'datasets-readonly': ['datasets:read'],
+  'alliance-readonly': ['alliance:read'],
+};
+
 // Tool answers are read field by field; their shapes are checked by the output schemas.
 // biome-ignore lint/suspicious/noExplicitAny: a structured tool answer, read as a test reads JSON
 type Structured = Record<string, any>;
@@ -259,6 +292,38 @@ describe('the user MCP server', () => {
       'SCOPE_REQUIRED',
     );
     assert.equal((await call(widened, 'get_orders')).isError, undefined);
+  });
+
+  it('gives each profile of the interface exactly its scopes', () => {
+    for (const [profile, scopes] of Object.entries(INTERFACE_PROFILES)) {
+      const granted = PROFILES[profile];
+      assert.ok(Array.isArray(granted), `${profile} is a list of scopes`);
+      assert.deepEqual([...granted].sort(), [...scopes].sort(), profile);
+    }
+    assert.equal(PROFILES.full, 'all');
+  });
+
+  it('keeps the packing, lockers and reservations tools from an ops-readonly agent, listed or called', async () => {
+    const newer = /^(packing|lockers|reservations):/;
+    const familyTools = server.app.catalog.list().flatMap((operation) => {
+      const scopes = 'kinds' in operation.access ? (operation.access.scopes ?? []) : [];
+      return operation.tool?.user && scopes.some((scope) => newer.test(scope)) ? [operation.tool.user] : [];
+    });
+    assert.ok(familyTools.length >= 6, familyTools.join(', '));
+    const agent = await connect(bearer(await agentToken('ops-readonly')));
+    const listed = new Set((await agent.listTools()).tools.map((tool) => tool.name));
+    assert.ok(listed.has('get_orders'), 'the profile still reads orders');
+    for (const name of familyTools) {
+      assert.ok(!listed.has(name), `ops-readonly lists ${name}`);
+      const refused = await call(agent, name);
+      assert.equal(refused.structuredContent.error_code, 'SCOPE_REQUIRED', name);
+    }
+    // The families reach an agent through their own profiles.
+    const packing = await connect(bearer(admin, { 'x-mcp-profile': 'packing-readonly' }));
+    const packingTools = new Set((await packing.listTools()).tools.map((tool) => tool.name));
+    for (const name of ['list_packaging', 'get_packing_plan', 'get_load_plan'])
+      assert.ok(packingTools.has(name), `packing-readonly lists ${name}`);
+    assert.ok(!packingTools.has('get_orders'), 'packing-readonly reads no orders');
   });
 
   it('keeps account kinds: a customer cannot build routes', async () => {

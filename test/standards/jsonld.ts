@@ -1,4 +1,5 @@
 import jsonld from 'jsonld';
+import { Parser, type Quad } from 'n3';
 
 /** A node of an expanded JSON-LD document: `@id`, `@type` and properties by full IRI. */
 export interface ExpandedNode {
@@ -17,6 +18,18 @@ export async function expand(document: unknown): Promise<ExpandedNode[]> {
     throw new Error(`remote context ${url}: the documents are expected to carry their context inline`);
   };
   return (await jsonld.expand(JSON.parse(JSON.stringify(document)), { documentLoader })) as ExpandedNode[];
+}
+
+/** The document as RDF, as a JSON-LD processor turns it into N-Quads and an RDF parser reads them back. */
+export async function quadsOf(document: unknown): Promise<Quad[]> {
+  const documentLoader = async (url: string) => {
+    throw new Error(`remote context ${url}: the documents are expected to carry their context inline`);
+  };
+  const nquads = (await jsonld.toRDF(JSON.parse(JSON.stringify(document)), {
+    format: 'application/n-quads',
+    documentLoader,
+  })) as unknown as string;
+  return new Parser({ format: 'N-Quads' }).parse(nquads);
 }
 
 /** Every node object of an expanded document, nested ones included, each once. */

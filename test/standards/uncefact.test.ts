@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import type { Quad } from 'n3';
 import { PARCEL } from '../../src/modules/tracking/projections/fixtures.ts';
 import { uncefact } from '../../src/modules/tracking/projections/uncefact.ts';
-import { type ExpandedNode, expand, nodesOf, statementsOf } from './jsonld.ts';
+import { type ExpandedNode, expand, nodesOf, quadsOf, statementsOf } from './jsonld.ts';
 import { BASE_URL, standardsTimelines } from './timelines.ts';
 
 /**
@@ -40,11 +41,20 @@ function termFile(iri: string): TermFile | undefined {
 
 const full = (curie: string) => curie.replace(/^unece:/, UNECE).replace(/^xsd:/, XSD);
 
-/** Does the value fit one of the property's declared ranges? */
+/** xsd:decimal's lexical space: digits with an optional fraction, no exponent. */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * Does the value fit one of the property's declared ranges? A literal's datatype is the one RDF
+ * gives it: a JSON number is an xsd:double or xsd:integer, never an xsd:decimal.
+ */
 function fitsRange(value: ExpandedNode, ranges: string[]): boolean {
   return ranges.some((range) => {
-    if (range === `${XSD}string`) return typeof value['@value'] === 'string';
-    if (range === `${XSD}decimal`) return typeof value['@value'] === 'number';
+    const literal = value['@value'];
+    const datatype = value['@type'] as unknown as string | undefined;
+    if (range === `${XSD}string`) return typeof literal === 'string' && datatype === undefined;
+    if (range === `${XSD}decimal`)
+      return datatype === range && typeof literal === 'string' && DECIMAL.test(literal);
     if (value['@type']?.includes(range)) return true;
     // A reference to a member of a code list: `CountryId#DE` is a CountryId.
     const members = termFile(range)?.values?.map((member) => full(member.uri)) ?? [];
@@ -102,6 +112,56 @@ describe('uncefact against the UN/CEFACT vocabulary', () => {
       `${UNECE}latitudeMeasure = {"@value":50.0379}`,
       `${UNECE}tradeAddressCountryId = {"@value":"DE"}`,
       `property ${UNECE}regionName is not in the vocabulary`,
+    ]);
+  });
+  it('writes coordinates as xsd:decimal literals in RDF, beside the region and the location code', async () => {
+    // The Frankfurt hub (GLN, region, coordinates) and a buoy so near the equator that JavaScript
+    // writes its latitude with an exponent, which xsd:decimal has no room for.
+    const buoy = { name: 'Gulf of Guinea buoy', region: 'Lagos', country: 'NG', lat: 1e-7, lng: -0.25 };
+    const [, , hubScan] = PARCEL.events;
+    const timeline = {
+      ...PARCEL,
+      events: [hubScan!, { ...hubScan!, event_id: 'evt-buoy', location: buoy }],
+    };
+    const quads = await quadsOf(uncefact(timeline, { baseUrl: BASE_URL }));
+    const objectsOf = (subject: Quad['subject'] | Quad['object'], property: string) =>
+      quads
+        .filter((quad) => quad.subject.equals(subject) && quad.predicate.value === `${UNECE}${property}`)
+        .map((quad) => quad.object);
+    const literal = (term: Quad['object']) => [
+      term.value,
+      term.termType === 'Literal' ? term.datatype.value : '',
+    ];
+    const locations = quads
+      .filter((quad) => quad.predicate.value === `${UNECE}occurrenceLogisticsLocation`)
+      .map((quad) => quad.object);
+    const described = locations.map((location) => {
+      const [address] = objectsOf(location, 'postalAddress');
+      const [coordinate] = objectsOf(location, 'physicalGeographicalCoordinate');
+      const measure = (axis: string) =>
+        objectsOf(objectsOf(coordinate!, axis)[0]!, 'MeasureTypeValue').map(literal)[0];
+      return {
+        code: objectsOf(location, 'identifier').map(literal)[0],
+        region: objectsOf(address!, 'countrySubDivisionName').map(literal)[0],
+        latitude: measure('latitudeMeasure'),
+        longitude: measure('longitudeMeasure'),
+      };
+    });
+    // RDF has no order: the locations are compared by region.
+    described.sort((a, b) => String(a.region).localeCompare(String(b.region)));
+    assert.deepEqual(described, [
+      {
+        code: ['4012345000016', `${XSD}string`],
+        region: ['HE', `${XSD}string`],
+        latitude: ['50.0379', `${XSD}decimal`],
+        longitude: ['8.5622', `${XSD}decimal`],
+      },
+      {
+        code: undefined,
+        region: ['Lagos', `${XSD}string`],
+        latitude: ['0.0000001', `${XSD}decimal`],
+        longitude: ['-0.25', `${XSD}decimal`],
+      },
     ]);
   });
 });

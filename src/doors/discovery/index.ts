@@ -5,9 +5,10 @@ import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { PER_PAGE } from '../../platform/pagination.ts';
 import { CONNECTION_HEADERS } from '../mcp/index.ts';
-import { describeWithAccess, type Tool, type ToolServer, toolsOf } from '../mcp/tools.ts';
+import { type Tool, type ToolServer, toolsOf } from '../mcp/tools.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
-import { authOf, type CatalogSurface, scopesOf } from './surface.ts';
+import type { CatalogSurface } from './surface.ts';
+import { TOOL_FORMATS, type ToolFormat, type ToolPage, toolPage, toolsOfProfile } from './tool-pages.ts';
 
 export interface DiscoverySettings {
   publicBaseUrl: string;
@@ -20,9 +21,6 @@ export interface DiscoverySettings {
   /** The optional modules the system offers now, read when asked. */
   systemModules: () => Promise<Record<string, boolean>>;
 }
-
-const FORMATS = ['mcp', 'openai', 'anthropic', 'langchain'] as const;
-type Format = (typeof FORMATS)[number];
 
 /**
  * Discovery for developers and coding agents, public and cacheable (strong ETags): the tools in
@@ -42,21 +40,36 @@ export function registerDiscovery(
     developer: toolsOf(catalog, 'developer'),
   };
 
+  const pages = new Map<string, ToolPage>();
   app.get('/api/ai/tools', async (request, reply) => {
-    const query = request.query as { format?: string; server?: string };
-    const format = (query.format ?? 'mcp') as Format;
+    const query = request.query as { format?: string; server?: string; profile?: string; cursor?: string };
+    const format = (query.format ?? 'mcp') as ToolFormat;
     const server = (query.server ?? 'user') as ToolServer;
-    if (!FORMATS.includes(format) || !(server in servers)) {
+    const granted = query.profile === undefined ? ['*'] : settings.profiles[query.profile];
+    if (!TOOL_FORMATS.includes(format) || !(server in servers) || !granted) {
       throw new AppError('BAD_REQUEST', {
-        details: { format: { allowed: FORMATS }, server: { allowed: Object.keys(servers) } },
+        details: {
+          format: { allowed: TOOL_FORMATS },
+          server: { allowed: Object.keys(servers) },
+          profile: { allowed: Object.keys(settings.profiles) },
+        },
       });
     }
-    return cached(
-      request,
-      reply,
-      'application/json',
-      JSON.stringify(toolDocument([...servers[server].values()], format, server)),
-    );
+    const key = JSON.stringify([format, server, query.profile, query.cursor]);
+    const page =
+      pages.get(key) ??
+      toolPage(toolsOfProfile([...servers[server].values()], granted), format, server, query.cursor);
+    pages.set(key, page);
+    if (page.next) {
+      const next = new URLSearchParams({
+        format,
+        server,
+        ...(query.profile ? { profile: query.profile } : {}),
+      });
+      next.set('cursor', page.next);
+      reply.header('link', `<${base}/api/ai/tools?${next}>; rel="next"`);
+    }
+    return cached(request, reply, 'application/json', page.body);
   });
 
   app.get('/api/ai/tools/openapi', async (request, reply) => {
@@ -174,7 +187,7 @@ export function registerDiscovery(
       '## API',
       '',
       `- [OpenAPI document](${base}/api/openapi.json): every REST operation`,
-      `- [Agent tools](${base}/api/ai/tools): the MCP tools (also ?format=openai|anthropic|langchain)`,
+      `- [Agent tools](${base}/api/ai/tools): the MCP tools, a page at a time (nextCursor, or the Link header; also ?format=openai|anthropic|langchain, ?profile=)`,
       `- [Capabilities](${base}/api/ai/capabilities): what this deployment offers`,
       '',
     ].join('\n');
@@ -194,49 +207,6 @@ export function registerDiscovery(
     app.get(`/api/guides/${name}.md`, async (request, reply) =>
       cached(request, reply, 'text/markdown; charset=utf-8', surface.guide(name).markdown),
     );
-  }
-}
-
-/** The tools in one ecosystem's shape; auth, risk, scopes and confirm where each keeps metadata. */
-function toolDocument(tools: Tool[], format: Format, server: ToolServer) {
-  const access = (tool: Tool) => ({
-    auth: authOf(tool.operation),
-    risk: tool.operation.risk,
-    scopes: scopesOf(tool.operation),
-    confirm: tool.operation.confirm === true,
-  });
-  const metadata = (tool: Tool) => ({ ...access(tool), server });
-  switch (format) {
-    case 'mcp':
-      // The server is the whole list's, said once: the list stays within the tool-list budget.
-      return {
-        _meta: { 'tms/server': server },
-        tools: tools.map((tool) => ({ ...tool.definition, _meta: { 'tms/access': access(tool) } })),
-      };
-    case 'openai':
-      // OpenAI's function tools have no metadata field: the description already states access and risk.
-      return tools.map((tool) => ({
-        type: 'function',
-        function: {
-          name: tool.name,
-          description: describeWithAccess(tool),
-          parameters: tool.definition.inputSchema,
-        },
-      }));
-    case 'anthropic':
-      // Anthropic's tool definitions take no metadata either: the description carries it.
-      return tools.map((tool) => ({
-        name: tool.name,
-        description: describeWithAccess(tool),
-        input_schema: tool.definition.inputSchema,
-      }));
-    case 'langchain':
-      return tools.map((tool) => ({
-        name: tool.name,
-        description: tool.definition.description,
-        schema: tool.definition.inputSchema,
-        metadata: metadata(tool),
-      }));
   }
 }
 

@@ -55,6 +55,8 @@ export function skillMarkdown(catalog: Catalog, baseUrl: string): string {
     '- Help customers: `support`.',
     '- Create and change orders, plan routes, buy labels: `ops-write`.',
     '- Warehouse questions: `wms-readonly`; datasets: `datasets-readonly`; alliances: `alliance-readonly`.',
+    '- Packing and loading: `packing-readonly`; lockers: `lockers-readonly`; reservations: `reservations-readonly`.',
+    '  The operations profiles do not include them: for both, name the scopes (`X-MCP-Scopes`).',
     '',
     ...profiles,
     '',

@@ -40,7 +40,12 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Named scope bundles of the interface; `full` grants everything. */
+/**
+ * Named scope bundles: the interface's, scope for scope (an agent given a profile reads no more than
+ * the interface says its operator chose), then our own. A family the interface does not name joins
+ * no interface profile: its tools reach an agent through its own profile or explicit scopes.
+ * `full` grants everything.
+ */
 export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
   'ops-readonly': [
     'orders:read',
@@ -50,9 +55,6 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'analytics:read',
     'address:read',
     'approvals:read',
-    'packing:read',
-    'lockers:read',
-    'reservations:read',
   ],
   support: ['orders:read', 'analytics:read', 'address:read', 'approvals:read'],
   'ops-write': [
@@ -67,16 +69,14 @@ export const PROFILES: Record<string, readonly Scope[] | 'all'> = {
     'address:read',
     'approvals:read',
     'approvals:write',
-    'packing:read',
-    'packing:write',
-    'lockers:read',
-    'lockers:write',
-    'reservations:read',
-    'reservations:write',
   ],
-  'wms-readonly': ['wms:read', 'orders:read', 'packing:read'],
+  'wms-readonly': ['wms:read', 'orders:read'],
   'datasets-readonly': ['datasets:read'],
   'alliance-readonly': ['alliance:read'],
+  // The newer families' read bundles, shaped like the interface's datasets-readonly.
+  'packing-readonly': ['packing:read'],
+  'lockers-readonly': ['lockers:read'],
+  'reservations-readonly': ['reservations:read'],
   /** A driver's app: their own routes and working them; their fleets' boards and calendars (captains manage theirs). */
   driver: ['routes:read', 'routes:drive', 'fleets:read', 'fleets:write'],
   full: 'all',

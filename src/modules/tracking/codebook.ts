@@ -53,7 +53,7 @@ export interface CodeEntry {
   terminal: boolean;
   /** Carries a proof of delivery or pickup. */
   pod: boolean;
-  /** GS1 CBV business step (bare word, as the EPCIS 2.0 schema wants it). */
+  /** GS1 CBV business step, its bare word (the epcis format writes its CBV 2.0 URI). */
   bizStep: string;
   /** GS1 CBV disposition; `received` is not a CBV word and is emitted in our own namespace. */
   disposition: string;

@@ -142,8 +142,9 @@ function codebookIntro(): Block[] {
     ),
     paragraph(`Terminal codes: ${TERMINAL_CODES.map(code).join(', ')}. ${ALIASES_SENTENCE}`),
     paragraph(
-      '“pod” marks the codes that carry a proof of delivery or pickup. The EPCIS columns are bare GS1 CBV words; ' +
-        '`received` is not a CBV disposition and is emitted in this service’s own namespace.',
+      '“pod” marks the codes that carry a proof of delivery or pickup. The EPCIS columns are GS1 CBV words, which the ' +
+        'epcis format writes as their CBV 2.0 URIs (`https://ref.gs1.org/cbv/BizStep-receiving`); `received` is not ' +
+        'a CBV disposition and is emitted in this service’s own namespace.',
     ),
   ];
 }

@@ -30,6 +30,17 @@ function assertValid(document: unknown) {
   assert.deepEqual(epcis2.validateEpcisDocument(document, false), { success: true, errors: [] });
 }
 
+/** CBV 2.0's namespace: `BizStep-receiving`, `Disp-in_transit` are its values' URIs. */
+const CBV = 'https://ref.gs1.org/cbv/';
+
+/** GS1's mod-10 check digit: weights 3 and 1 from the right. */
+function gs1CheckDigit(digits: string): number {
+  const sum = [...digits]
+    .reverse()
+    .reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10;
+}
+
 type Document = ReturnType<typeof epcis>;
 const project = (timeline: OtepTimeline): Document => epcis(timeline, { baseUrl: BASE_URL });
 const eventsOf = (document: Document) => document.epcisBody.eventList as Array<Record<string, unknown>>;
@@ -79,21 +90,55 @@ describe('epcis', () => {
     ]);
   });
 
-  it('uses bare CBV words, and our namespace for the received disposition', () => {
+  it('writes bizStep and disposition as CBV 2.0 URIs, and received in our namespace', () => {
     const events = eventsOf(project(PARCEL));
     assert.deepEqual(
       events.map((event) => [event['otep:status_code'], event.bizStep, event.disposition]),
       [
-        ['information_submitted', 'commissioning', 'active'],
-        ['picked_up', 'receiving', 'in_progress'],
-        ['arrival_scan', 'arriving', 'in_transit'],
-        ['in_transit', 'departing', 'in_transit'],
-        ['out_for_delivery', 'departing', 'in_transit'],
-        ['delivery_failed', 'holding', 'in_progress'],
-        ['out_for_delivery', 'departing', 'in_transit'],
-        ['delivered', 'receiving', `${BASE_URL}/api/otep-guide/ns#received`],
+        ['information_submitted', `${CBV}BizStep-commissioning`, `${CBV}Disp-active`],
+        ['picked_up', `${CBV}BizStep-receiving`, `${CBV}Disp-in_progress`],
+        ['arrival_scan', `${CBV}BizStep-arriving`, `${CBV}Disp-in_transit`],
+        ['in_transit', `${CBV}BizStep-departing`, `${CBV}Disp-in_transit`],
+        ['out_for_delivery', `${CBV}BizStep-departing`, `${CBV}Disp-in_transit`],
+        ['delivery_failed', `${CBV}BizStep-holding`, `${CBV}Disp-in_progress`],
+        ['out_for_delivery', `${CBV}BizStep-departing`, `${CBV}Disp-in_transit`],
+        ['delivered', `${CBV}BizStep-receiving`, `${BASE_URL}/api/otep-guide/ns#received`],
       ],
     );
+  });
+
+  it('names only values of the CBV in its URIs, for every code of the codebook', () => {
+    // The words GS1's schema lists as the CBV's own: a URI naming any other word is not a CBV value.
+    const cbvWords = (name: 'bizStep' | 'disposition') =>
+      new Set<string>(
+        gs1Schema.definitions[name].anyOf.find((branch: { enum?: string[] }) => branch.enum).enum,
+      );
+    const [steps, dispositions] = [cbvWords('bizStep'), cbvWords('disposition')];
+    for (const timeline of singleEventTimelines()) {
+      const [event] = eventsOf(project(timeline));
+      const entry = CODEBOOK.find((code) => code.code === timeline.current_status);
+      if (!entry) {
+        assert.equal(event!.bizStep, undefined, 'an experimental code has no CBV counterpart');
+        continue;
+      }
+      const step = /^https:\/\/ref\.gs1\.org\/cbv\/BizStep-(\w+)$/.exec(event!.bizStep as string)?.[1];
+      assert.ok(step && steps.has(step), `${entry.code}: ${event!.bizStep}`);
+      const disposition = event!.disposition as string;
+      const state = /^https:\/\/ref\.gs1\.org\/cbv\/Disp-(\w+)$/.exec(disposition)?.[1];
+      const ours = disposition === `${BASE_URL}/api/otep-guide/ns#received`;
+      assert.ok((state && dispositions.has(state)) || ours, `${entry.code}: ${disposition}`);
+    }
+  });
+
+  it('names the parcel by GS1 Digital Link: an SSCC with a valid check digit', () => {
+    const [sscc] = eventsOf(project(PARCEL))[0]!.epcList as string[];
+    const digits = /^https:\/\/id\.gs1\.org\/00\/(\d{18})$/.exec(sscc!)?.[1];
+    assert.ok(digits, sscc);
+    assert.equal(Number(digits.at(-1)), gs1CheckDigit(digits.slice(0, -1)));
+    const hub = eventsOf(project(PARCEL))[2]!.readPoint as { id: string };
+    const gln = /^https:\/\/id\.gs1\.org\/414\/(\d{13})$/.exec(hub.id)?.[1];
+    assert.ok(gln, hub.id);
+    assert.equal(Number(gln.at(-1)), gs1CheckDigit(gln.slice(0, -1)));
   });
 
   it('places events by GLN, or by a URI of ours, and gives a moving parcel no business location', () => {

@@ -16,7 +16,14 @@ export const EPCIS_CONTEXT = 'https://ref.gs1.org/standards/epcis/2.0.0/epcis-co
 /** GS1's resolver: Digital Link URIs name an SSCC (`/00/`) or a GLN (`/414/`) without knowing the company prefix. */
 const GS1_DIGITAL_LINK = 'https://id.gs1.org';
 
-/** Codebook dispositions that are not CBV words: the schema refuses them bare, so they live in our namespace. */
+/**
+ * CBV 2.0's own URIs of its values (`https://ref.gs1.org/cbv/BizStep-receiving`): the standard
+ * identifiers the bare words stand for, which GS1's schema accepts where it refuses the
+ * `urn:epcglobal:cbv:` form.
+ */
+const CBV = 'https://ref.gs1.org/cbv/';
+
+/** Codebook dispositions that are not CBV values: they live in our namespace. */
 const NOT_CBV_DISPOSITIONS = new Set(['received']);
 
 /** When nothing in the timeline tells a time (no event), the document claims the Unix epoch rather than a clock. */
@@ -65,8 +72,8 @@ function objectEvent(event: OtepEvent, epcList: string[], baseUrl: string) {
     epcList,
     action: 'OBSERVE',
     // Experimental codes have no CBV counterpart: otep:status_code alone says what happened.
-    bizStep: entry?.bizStep,
-    disposition: entry ? dispositionUri(entry.disposition, baseUrl) : undefined,
+    bizStep: entry && `${CBV}BizStep-${entry.bizStep}`,
+    disposition: entry && dispositionUri(entry.disposition, baseUrl),
     readPoint: place,
     // Where the parcel now rests; CBV gives an object in transit no business location.
     bizLocation: entry?.disposition === 'in_transit' ? undefined : place,
@@ -80,7 +87,9 @@ function objectEvent(event: OtepEvent, epcList: string[], baseUrl: string) {
 }
 
 function dispositionUri(disposition: string, baseUrl: string): string {
-  return NOT_CBV_DISPOSITIONS.has(disposition) ? `${otepNamespace(baseUrl)}${disposition}` : disposition;
+  return NOT_CBV_DISPOSITIONS.has(disposition)
+    ? `${otepNamespace(baseUrl)}${disposition}`
+    : `${CBV}Disp-${disposition}`;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from './common.ts';
 
 const UNCEFACT = 'https://vocabulary.uncefact.org/';
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /**
  * UN/CEFACT JSON-LD web vocabulary (the 22A release published at vocabulary.uncefact.org): the parcel as a Consignment whose `transportEvent`s are the
@@ -20,7 +21,7 @@ const UNCEFACT = 'https://vocabulary.uncefact.org/';
  */
 export function uncefact(timeline: OtepTimeline, { baseUrl }: ProjectionContext) {
   return compact({
-    '@context': { '@vocab': UNCEFACT, otep: otepNamespace(baseUrl) },
+    '@context': { '@vocab': UNCEFACT, otep: otepNamespace(baseUrl), xsd: XSD },
     '@id': subjectIri(timeline.subject, baseUrl),
     '@type': 'Consignment',
     identifier: timeline.subject.tracking_number,
@@ -68,7 +69,22 @@ function logisticsLocation(place: OtepLocation) {
   });
 }
 
-/** A MeasureType, as the vocabulary's latitudeMeasure and longitudeMeasure want: decimal degrees (ISO 6709). */
+/**
+ * A MeasureType, as the vocabulary's latitudeMeasure and longitudeMeasure want: decimal degrees
+ * (ISO 6709) in an `xsd:decimal` literal, the value's range. A bare JSON number would read as
+ * `xsd:double` (or `xsd:integer`) in RDF.
+ */
 function degrees(value: number) {
-  return { '@type': 'MeasureType', MeasureTypeValue: value };
+  return {
+    '@type': 'MeasureType',
+    MeasureTypeValue: { '@value': decimalLexical(value), '@type': 'xsd:decimal' },
+  };
+}
+
+/** `50.0379`, `-73.9955`, `1e-7` → `0.0000001`: the number in xsd:decimal's lexical form (no exponent). */
+export function decimalLexical(value: number): string {
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  // Degrees are never large: an exponent here is a tiny fraction, spelled out in full.
+  return value.toFixed(20).replace(/\.?0+$/, '');
 }
