@@ -223,7 +223,8 @@ function guideDocument(baseUrl: string): GuideDocument {
             code('current_status'),
             'string',
             'no',
-            'Code of the latest event by `occurred_at`; absent when there are no events.',
+            'Code of the latest event by `occurred_at`, unless it came after a terminal event (then the latest ' +
+              'terminal code); absent when there are no events.',
           ],
           [code('delivered'), 'boolean', 'no', 'True when `current_status` is `delivered`.'],
           [
@@ -282,6 +283,11 @@ function guideDocument(baseUrl: string): GuideDocument {
             'Derived from `status_code`. When sent (`transit` or `otep:phase:transit`) it must be the codebook’s phase.',
           ],
           [code('status_uri'), 'no', 'The addressed form of the code, added on output.'],
+          [
+            code('after_terminal'),
+            'no',
+            'Added on output, `true` only: the event comes after a terminal one and leaves the current status as it was.',
+          ],
           [
             code('location'),
             'no',
@@ -361,8 +367,9 @@ function guideDocument(baseUrl: string): GuideDocument {
       bullets([
         'Events are ordered by `occurred_at`. Out-of-order arrival is normal and never rejected; ' +
           'the validator only warns when a submitted list is not sorted.',
-        'The current status is the latest event’s code. A terminal code ends the journey only by being latest: ' +
-          'a later non-terminal event still wins, and the validator warns about it.',
+        'The current status is the latest event’s code, but a terminal state stays terminal: a non-terminal ' +
+          'event after a terminal one is stored and answered with `after_terminal: true`, and does not change ' +
+          'the current status; a later terminal event does. The validator warns about such an event.',
         'Phases move forward: `pre_shipment` → `pickup` → `inbound` ⇄ `transit` → `out_for_delivery` → ' +
           '`delivered` (`inbound` and `transit` alternate at every hub). Going back to an earlier phase is a ' +
           'warning unless an `exception` or `return` event comes in between.',

@@ -151,8 +151,11 @@ export class TrackingService implements OrderStatusListener {
       const pkg = packages.get(number);
       if (newestFirst.length === 0 && !summary && !pkg) continue;
       const total = summary?.total ?? newestFirst.length;
+      // The latest event not flagged after a terminal one: a terminal state stays terminal.
       // Stored rows may hold a code's alias from before the interface's names (return_to_sender).
-      const stored = summary?.latest_status ?? newestFirst[0]?.status_code;
+      const stored =
+        summary?.current_status ??
+        (newestFirst.find((row) => !row.after_terminal) ?? newestFirst[0])?.status_code;
       const current = stored === undefined ? undefined : canonicalCode(stored);
       const packageId = newestFirst[0]?.package_id ?? pkg?.id;
       pages.set(number, {
@@ -303,8 +306,8 @@ export class TrackingService implements OrderStatusListener {
 
   /**
    * A source without history sends only its current status (`current_status`, no `events`):
-   * a change from the timeline's current status becomes one synthesized event observed now; an
-   * unchanged status adds nothing.
+   * a change from the status of the timeline's latest event becomes one synthesized event observed
+   * now; an unchanged status adds nothing.
    */
   private async synthesizeFromStatus(db: Queryable, timelines: unknown[]): Promise<unknown[]> {
     const statusOnly = (t: unknown): t is PushedTimeline & { current_status: string } =>
@@ -320,7 +323,9 @@ export class TrackingService implements OrderStatusListener {
     const observedAt = this.clock.now().toISOString();
     return timelines.map((timeline) => {
       if (!statusOnly(timeline)) return timeline;
-      const current = known.get(timeline.subject?.tracking_number ?? '')?.timeline.current_status;
+      // What the source said last is the latest event, even one kept after a terminal state: a
+      // source repeating a stale status adds one flagged event, not one a push.
+      const current = known.get(timeline.subject?.tracking_number ?? '')?.timeline.events.at(-1)?.status_code;
       const status = canonicalCode(timeline.current_status);
       const events =
         status === current
@@ -615,6 +620,7 @@ function toEvent(row: Awaited<ReturnType<typeof repo.newestEventsOf>>[number]): 
       : {}),
     ...(details.pod ? { pod: details.pod } : {}),
     ...(details.description ? { description: details.description } : {}),
+    ...(row.after_terminal ? { after_terminal: true as const } : {}),
   };
 }
 
