@@ -218,7 +218,12 @@ function guideDocument(baseUrl: string): GuideDocument {
             'no',
             `Domain profile: ${PROFILES.map(code).join(', ')}; ${code(DEFAULT_PROFILE)} when omitted.`,
           ],
-          [code('subject'), 'object', 'yes', 'What is tracked: at least one identifier (below).'],
+          [
+            code('subject'),
+            'object',
+            'yes, unless every event has its own',
+            'What is tracked: at least one identifier (below). An event without a subject of its own is about this one.',
+          ],
           [
             code('current_status'),
             'string',
@@ -260,6 +265,12 @@ function guideDocument(baseUrl: string): GuideDocument {
             code('status_code'),
             'yes',
             'A codebook code, short (`delivered`) or addressed (`otep:parcel:delivered`), or an experimental `x-…` code.',
+          ],
+          [
+            code('subject'),
+            'no',
+            'What this event is about, when not the envelope’s subject: it wins over it, whole. On ingest, its ' +
+              '`tracking_number` is the timeline the event is stored in.',
           ],
           [
             code('source'),

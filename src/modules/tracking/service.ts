@@ -8,15 +8,16 @@ import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import type { AlliancesService } from '../alliances/index.ts';
 import type { Address, OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/index.ts';
-import {
-  canonicalCode,
-  codeEntry,
-  DEFAULT_SOURCE_TYPE,
-  OTEP_VERSION,
-  type SourceType,
-  statusUri,
-} from './codebook.ts';
+import { canonicalCode, codeEntry, OTEP_VERSION, type SourceType, statusUri } from './codebook.ts';
 import { publicView } from './public-view.ts';
+import {
+  eventsOfTimeline,
+  type IncomingEvent,
+  type PushedTimeline,
+  subjectsOf,
+  type TrackingProvider,
+} from './pushed.ts';
+
 import type { EventPage } from './repository.ts';
 import * as repo from './repository.ts';
 import type { EventDetails } from './tables.ts';
@@ -31,30 +32,9 @@ export const MAX_BATCH_NUMBERS = 100;
 
 const KEY_PREFIX = 'otp_';
 
-/** A provider authenticated by its key: it writes to its business's tracking numbers only. */
-export interface TrackingProvider {
-  id: number;
-  businessId: number;
-  name: string;
-}
-
 /** The cache tag of a tracking number's public timeline: invalidated whenever an event is stored. */
 export function trackingTag(trackingNumber: string): string {
   return `tracking:${trackingNumber}`;
-}
-
-/** One event as it arrives, validated and normalised to the OTEP vocabulary. */
-export interface IncomingEvent {
-  tracking_number: string;
-  event_id?: string;
-  otep_version?: string;
-  occurred_at: string;
-  status_code: string;
-  source: { type: SourceType; name?: string; reference?: string };
-  location?: OtepLocation;
-  incident_reason?: { code: string; message?: string };
-  pod?: EventDetails['pod'];
-  description?: string;
 }
 
 /**
@@ -335,7 +315,10 @@ export class TrackingService implements OrderStatusListener {
     });
   }
 
-  /** Reports every number not of the provider's business; answers the package id of each of its own. */
+  /**
+   * Reports every number events would be stored under that is not of the provider's business (an
+   * event's own subject, else the envelope's); answers the package id of each of its own.
+   */
   private async requireOwnNumbers(
     ctx: OperationContext,
     provider: TrackingProvider,
@@ -343,22 +326,24 @@ export class TrackingService implements OrderStatusListener {
     locate: (index: number, path: string) => string,
     problems: Array<{ path: string; code: string; message: string }>,
   ): Promise<Map<string, number>> {
-    const numbers = timelines.map((t) => (t as PushedTimeline).subject?.tracking_number);
+    const subjects = timelines.flatMap((timeline, index) =>
+      subjectsOf(timeline as PushedTimeline).map((subject) => ({ ...subject, index })),
+    );
     const own = new Map(
       (
         await this.orders.queries.packagesByTrackingNumber(
           ctx.db,
-          numbers.filter((n): n is string => Boolean(n)),
+          subjects.flatMap(({ number }) => (number ? [number] : [])),
         )
       )
         .filter((p) => p.business_id === provider.businessId)
         .map((p) => [p.tracking_number, p.id]),
     );
-    for (const [index, number] of numbers.entries()) {
+    for (const { index, path, number } of subjects) {
       // A number of another business is reported exactly like an unknown one: nothing leaks.
       if (number && own.has(number)) continue;
       problems.push({
-        path: locate(index, 'subject.tracking_number'),
+        path: locate(index, path),
         code: 'unknown_tracking_number',
         message: errorMessage('TRACKING_NOT_FOUND', ctx.lang, { number: number ?? '' }),
       });
@@ -525,36 +510,6 @@ export class TrackingService implements OrderStatusListener {
       details,
     };
   }
-}
-
-/** A pushed timeline, once the validator has accepted it. */
-interface PushedTimeline {
-  otep_version?: string;
-  subject: { tracking_number?: string };
-  events: Array<Omit<IncomingEvent, 'tracking_number' | 'source'> & { source?: IncomingEvent['source'] }>;
-}
-
-function eventsOfTimeline(timeline: PushedTimeline, provider: TrackingProvider): IncomingEvent[] {
-  return timeline.events.map((event) => ({
-    ...event,
-    ...(event.pod ? { pod: withoutProofFiles(event.pod) } : {}),
-    tracking_number: timeline.subject.tracking_number!,
-    otep_version: event.otep_version ?? timeline.otep_version ?? OTEP_VERSION,
-    status_code: canonicalCode(event.status_code),
-    // Without a source the event is the pushing provider's own.
-    source: { type: DEFAULT_SOURCE_TYPE, ...event.source, name: event.source?.name ?? provider.name },
-  }));
-}
-
-/**
- * A pushed proof of delivery less any proof file ids: those name this service's own uploads,
- * which only an order's status change may attach (the proofs module checks them there).
- */
-function withoutProofFiles(pod: NonNullable<OtepEvent['pod']>): OtepEvent['pod'] {
-  const kept = { ...pod };
-  delete kept.signature_proof_id;
-  delete kept.photo_proof_ids;
-  return kept;
 }
 
 /** Codes whose event happens at the order's address, so it is recorded as the location. */
