@@ -194,6 +194,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0057_partitioned_history.sql': 'tracking',
   '0058_business_keys.sql': 'platform',
   '0059_jobs.sql': 'jobs',
+  '0060_dispatch_board_versions.sql': 'dispatch',
 };
 
 /**

@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { sql } from 'kysely';
 import { MAX_STREAMS_PER_BUSINESS } from '../src/modules/dispatch/board-feed.ts';
+import { signalBoard } from '../src/modules/dispatch/board-repository.ts';
 import {
   createTenant,
   DROPOFF,
@@ -298,6 +300,53 @@ describe('the dispatch board', () => {
     });
     assert.equal(stream.status, 403, 'the live board is refused alike');
     assert.equal(((await stream.json()) as Json).result, false);
+  });
+
+  it("counts its version per business: another business's writes leave it as it was", async () => {
+    const neighbour = await createTenant(server.db, server.app.services, 'neighbour');
+    const theirAdmin = await login(api, neighbour.emails.client_admin);
+    const create = async (ref: string, token: string) => {
+      const created = await api.post(
+        '/api/v1/client/orderCreate',
+        { order_ref: ref, scheduled_date: DATE, dropoff: DROPOFF },
+        { token },
+      );
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+    };
+    const ours = (await board()).version;
+    const theirs = (await board('', theirAdmin)).version;
+    await create('N1', theirAdmin);
+    assert.ok((await board('', theirAdmin)).version > theirs, "the neighbour's own board moved");
+    assert.equal((await board()).version, ours, "the neighbour's write is not seen in ours");
+    await create('V1', admin);
+    assert.ok((await board()).version > ours, 'a write of our own moves ours');
+  });
+
+  it('counts every change of writers committing at once, none lost, none twice', async () => {
+    // Fewer than the pool's connections: each writer holds one until all have signalled.
+    const writers = 6;
+    const before = (await board()).version;
+    let started = 0;
+    let release!: () => void;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    // Every writer signals, then waits until all have: their changes are in flight together, so
+    // one of them folds while the others only note theirs.
+    await Promise.all(
+      Array.from({ length: writers }, () =>
+        server.db.transaction().execute(async (trx) => {
+          await signalBoard(trx, tenant.businessId, { orderIds: [] });
+          if (++started === writers) release();
+          await together;
+        }),
+      ),
+    );
+    assert.equal((await board()).version, before + writers);
+    // A writer alone folds every committed change into the counter: only its own row is left.
+    await server.db.transaction().execute((trx) => signalBoard(trx, tenant.businessId, { orderIds: [] }));
+    assert.equal((await board()).version, before + writers + 1);
+    const unfolded = await sql<{ n: number }>`SELECT count(*)::int AS n FROM dispatch_board_changes
+      WHERE business_id = ${tenant.businessId}`.execute(server.db);
+    assert.equal(unfolded.rows[0]!.n, 1);
   });
 
   it('answers the same board to an agent through the MCP SDK client', async () => {

@@ -477,6 +477,27 @@ describe('the user MCP server', () => {
     );
   });
 
+  it('answers GET and DELETE with 405, whatever content type they claim and whatever body they send', async () => {
+    const requests: Array<[string, RequestInit]> = [
+      ['DELETE', {}],
+      ['DELETE', { headers: { 'content-type': 'application/json' } }],
+      ['DELETE', { headers: { 'content-type': 'application/json' }, body: '{"jsonrpc": ' }],
+      ['DELETE', { headers: { 'content-type': 'application/json', 'mcp-session-id': 'abc' }, body: '' }],
+      ['GET', { headers: { 'content-type': 'application/json', accept: 'text/event-stream' } }],
+    ];
+    for (const path of ['/mcp', '/mcp/developer']) {
+      for (const [method, init] of requests) {
+        const answer = await fetch(`${server.baseUrl}${path}`, { method, ...init });
+        const said = `${method} ${path} ${JSON.stringify(init)}`;
+        assert.equal(answer.status, 405, said);
+        assert.equal(answer.headers.get('allow'), 'POST', said);
+        const body = (await answer.json()) as { jsonrpc: string; error: { message: string } };
+        assert.equal(body.jsonrpc, '2.0', said);
+        assert.match(body.error.message, /POST only/, said);
+      }
+    }
+  });
+
   it('answers plain JSON-RPC clients in JSON, refuses GET, and refuses a foreign Origin or Host', async () => {
     const post = (headers: Record<string, string>, body: unknown) =>
       fetch(`${server.baseUrl}/mcp`, {

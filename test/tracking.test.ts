@@ -287,6 +287,76 @@ describe('tracking: OTEP store, reads, providers and ingest', () => {
     assert.equal((await codes(number)).length, before, 'nothing was written');
   });
 
+  it("takes a subject on each event as well as on the envelope, the event's own winning", async () => {
+    const parcel = async (ref: string) =>
+      (
+        await api.post(
+          '/api/v1/client/orderCreate',
+          { order_ref: ref, scheduled_date: '2026-11-03', dropoff: DROPOFF },
+          { token: admin },
+        )
+      ).body.tracking_number as string;
+    const [first, second] = [await parcel('T-SUBJ-1'), await parcel('T-SUBJ-2')];
+    const ids = async (trackingNumber: string) =>
+      ((await timeline(trackingNumber)).body.data.events as Event[])
+        .map((e) => e.event_id)
+        .filter((id) => id.startsWith('subj-'));
+    const mixed = pushed(first, [
+      { event_id: 'subj-1', occurred_at: '2026-11-04T09:00:00Z', status_code: 'arrival_scan' },
+      {
+        event_id: 'subj-2',
+        occurred_at: '2026-11-04T09:05:00Z',
+        status_code: 'arrival_scan',
+        subject: { tracking_number: second },
+      },
+    ]);
+    const stored = await push(mixed, providerKey);
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    assert.equal(stored.body.accepted, 2);
+    assert.deepEqual(await ids(first), ['subj-1']);
+    assert.deepEqual(await ids(second), ['subj-2']);
+
+    // No subject on the envelope: every event names its own, which the validator accepts too.
+    const perEvent = {
+      events: [first, second].map((trackingNumber, at) => ({
+        event_id: `subj-${3 + at}`,
+        occurred_at: '2026-11-04T11:00:00Z',
+        status_code: 'in_transit',
+        subject: { tracking_number: trackingNumber },
+      })),
+    };
+    const validated = await api.post('/api/v1/otep/validate', perEvent);
+    assert.deepEqual([validated.body.conformant, validated.body.errors], [true, []]);
+    assert.equal((await push(perEvent, providerKey)).body.accepted, 2);
+    assert.deepEqual(await ids(first), ['subj-1', 'subj-3']);
+    assert.deepEqual(await ids(second), ['subj-2', 'subj-4']);
+    const oneWithout = { events: [perEvent.events[0], { ...perEvent.events[1], subject: undefined }] };
+    const incomplete = await api.post('/api/v1/otep/validate', oneWithout);
+    assert.deepEqual(
+      incomplete.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [['events[1].subject', 'missing_subject']],
+    );
+    assert.equal((await push(oneWithout, providerKey)).status, 422);
+
+    // An event's own number is held to the provider's business like the envelope's.
+    const foreign = await push(
+      pushed(first, [
+        {
+          occurred_at: '2026-11-04T12:00:00Z',
+          status_code: 'in_transit',
+          subject: { tracking_number: 'NOT-OURS-1' },
+        },
+      ]),
+      providerKey,
+    );
+    assert.equal(foreign.status, 422);
+    assert.deepEqual(
+      foreign.body.details.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [['events[0].subject.tracking_number', 'unknown_tracking_number']],
+    );
+    assert.deepEqual(await ids(first), ['subj-1', 'subj-3'], 'nothing was written');
+  });
+
   it('reads EPCIS back: our own projection ingested again is the same events', async () => {
     const epcis = (await timeline(number, '?format=epcis')).body.data;
     const answer = await push(epcis, providerKey, '/api/v1/otep/ingest/epcis');

@@ -367,6 +367,81 @@ describe('webhooks', () => {
     assert.equal(stale.body.v2.valid, false);
   });
 
+  it('replays a logged test delivery like any other: the same webhook-id, a new attempt', async () => {
+    const sent = await api.post(
+      '/api/v1/webhook-settings/test',
+      { url: `${receiver.base}/test-again`, kind: 'order.status_changed' },
+      { token: admin },
+    );
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const webhookId = sent.body.webhook_id;
+    const logs = async () =>
+      (await api.get(`/api/v1/webhook-deliveries?webhook_id=${webhookId}`, { token: admin })).body.deliveries;
+    const [logged] = await logs();
+    assert.equal(logged.state, 'delivered');
+    const replayed = await api.post(`/api/v1/webhook-deliveries/${logged.id}/replay`, {}, { token: admin });
+    assert.equal(replayed.status, 200, JSON.stringify(replayed.body));
+    assert.equal(replayed.body.webhook_id, webhookId);
+    await settle();
+    const received = receiver.received.filter((r) => r.path === '/test-again');
+    assert.equal(received.length, 2, 'the receiver got the test delivery again');
+    assert.deepEqual(
+      received.map((r) => r.headers['webhook-id']),
+      [webhookId, webhookId],
+    );
+    assert.equal(received[1]!.body, received[0]!.body);
+    assert.equal(JSON.parse(received[1]!.body).test, true);
+    const again = await api.post('/api/v1/webhooks/verify', {
+      payload: received[1]!.body,
+      headers: Object.fromEntries(
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-webhook-signature'].map((name) => [
+          name,
+          String(received[1]!.headers[name]),
+        ]),
+      ),
+      secret,
+    });
+    assert.deepEqual(
+      [again.body.v1.valid, again.body.v2.valid],
+      [true, true],
+      "signed with the business's secret",
+    );
+    assert.deepEqual(
+      (await logs()).map((log: { state: string }) => log.state),
+      ['delivered', 'delivered'],
+    );
+  });
+
+  it("leaves the business's URLs alone when a replayed test delivery's receiver answers 410", async () => {
+    receiver.scripts.set('/test-gone', [{ status: 200 }, { status: 410 }]);
+    const sent = await api.post(
+      '/api/v1/webhook-settings/test',
+      { url: `${receiver.base}/test-gone`, kind: 'order.created' },
+      { token: admin },
+    );
+    assert.equal(sent.body.delivered, true, JSON.stringify(sent.body));
+    const logs = async () =>
+      (await api.get(`/api/v1/webhook-deliveries?webhook_id=${sent.body.webhook_id}`, { token: admin })).body
+        .deliveries;
+    const replayed = await api.post(
+      `/api/v1/webhook-deliveries/${(await logs())[0].id}/replay`,
+      {},
+      {
+        token: admin,
+      },
+    );
+    assert.equal(replayed.status, 200, JSON.stringify(replayed.body));
+    await settle();
+    assert.equal((await logs())[0].state, 'disabled');
+    const settings = await api.get('/api/v1/webhook-settings', { token: admin });
+    assert.equal(
+      settings.body.urls['order.created'],
+      `${receiver.base}/created`,
+      'no setting names that URL',
+    );
+    assert.equal(settings.body.disabled['order.created'], undefined);
+  });
+
   it('sends nothing for a dry-run test delivery, and says so', async () => {
     const before = receiver.received.length;
     const preview = await api.post(

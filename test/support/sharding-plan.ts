@@ -53,6 +53,8 @@ export const PLACEMENTS: Record<string, Placement> = {
   dataset_records: distributed,
   datasets: distributed,
   depots: distributed,
+  dispatch_board_changes: distributed,
+  dispatch_board_versions: distributed,
   dispatch_settings: distributed,
   document_signing_keys: reference("platform keys that sign every business's documents"),
   documents: distributed,

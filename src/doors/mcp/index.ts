@@ -151,19 +151,17 @@ function registerServer(
     await mcp.connect(transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });
-  // Stateless: there is no session to stream to or to end.
+  // Stateless: there is no session to stream to or to end. Refused on arrival, before any body
+  // is read, so a DELETE claiming JSON with no body (or a broken one) is a 405 too, not a 400.
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    sendRpcError(
+      reply.header('allow', 'POST'),
+      405,
+      ErrorCode.ConnectionClosed,
+      'Method not allowed: POST only, no sessions',
+    );
   for (const method of ['GET', 'DELETE'] as const) {
-    app.route({
-      method,
-      url: path,
-      handler: async (_request, reply) =>
-        sendRpcError(
-          reply.header('allow', 'POST'),
-          405,
-          ErrorCode.ConnectionClosed,
-          'Method not allowed: POST only, no sessions',
-        ),
-    });
+    app.route({ method, url: path, onRequest: notAllowed, handler: notAllowed });
   }
 }
 

@@ -149,7 +149,8 @@ function proofOrigins(pod: PublicTracking['proof_of_delivery']): string[] {
 }
 
 function trackingBody(found: PublicTracking, view: View): SafeHtml {
-  const latest = found.events[0];
+  // What set the status shown: the latest event not reported after a terminal one.
+  const latest = found.events.find((event) => !event.after_terminal) ?? found.events[0];
   return html`<h1>${view.text('title')}</h1>
 <p class="number">${view.text('trackingNumber')} <strong>${found.trackingNumber}</strong></p>
 <section class="card status ${tone(found.phase)}" aria-labelledby="status-heading">

@@ -36,8 +36,9 @@ export const boardSchema = z.object({
   version: z
     .number()
     .describe(
-      'A whole number that never goes back: a board (or a live message) with a greater version was read later ' +
-        '(docs/dispatch-board.md). A number, not a 32-bit integer: it is the database transaction counter',
+      "The count of the business's board changes the read saw: it never goes back, a board (or a live message) " +
+        "with a greater version was read later, and no other business's writes move it (docs/dispatch-board.md). " +
+        'A number, not a 32-bit integer: every position a driver reports counts',
     ),
   observed_at: z.string().describe('When the exceptions and ages were judged'),
   silent_after_minutes: z.int(),

@@ -1,11 +1,17 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { DispatchTables, DriverWorkTables, PlanEditTables, StopStatus } from './tables.ts';
+import type {
+  BoardVersionTables,
+  DispatchTables,
+  DriverWorkTables,
+  PlanEditTables,
+  StopStatus,
+} from './tables.ts';
 
 // SQL of the dispatch board: a day's routes with their vehicle and depot, drivers' last positions,
 // the version of a read, and the word that the board changed.
 
-type Db = Queryable<DispatchTables & DriverWorkTables & PlanEditTables>;
+type Db = Queryable<DispatchTables & DriverWorkTables & PlanEditTables & BoardVersionTables>;
 
 /** The channel every instance listens on for board changes; a NOTIFY fires only if its transaction commits. */
 export const BOARD_CHANNEL = 'tms_board';
@@ -99,13 +105,16 @@ export async function lastPositions(db: Db, businessId: number, driverIds: reado
 }
 
 /**
- * The version of what a read sees: PostgreSQL's next transaction id when its snapshot was taken.
- * It never goes back, so a read with a greater version was taken later.
+ * The version of what a read sees: how many board changes of the business it sees committed (the
+ * folded counter plus the changes not folded yet, in the read's snapshot). Another business's
+ * writes never move it; a change of this business always does, and it never goes back.
  */
-export async function readVersion(db: Db): Promise<number> {
-  const result = await sql<{
-    version: string;
-  }>`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS version`.execute(db);
+export async function readVersion(db: Db, businessId: number): Promise<number> {
+  const result = await sql<{ version: string }>`SELECT
+      coalesce((SELECT folded FROM dispatch_board_versions WHERE business_id = ${businessId}), 0)
+      + (SELECT count(*) FROM dispatch_board_changes WHERE business_id = ${businessId}) AS version`.execute(
+    db,
+  );
   return Number(result.rows[0]!.version);
 }
 
@@ -120,8 +129,12 @@ export interface BoardChange {
 const PAYLOAD_BYTES = 7_000;
 
 /**
- * In the writer's transaction: tells every instance, once it commits (never for a change rolled
- * back, a dry run included), what of the business's board the change touched.
+ * In the writer's transaction: counts a change of the business's board (its version) and tells
+ * every instance, once it commits (never for a change rolled back, a dry run included), what of
+ * the board the change touched. One statement. The change is a row of its own, so writers of one
+ * business never wait on each other here (a counter row would hold each of them until the one
+ * before commits); whoever finds the business's counter free (SKIP LOCKED) folds the committed
+ * rows into it, which leaves the count a read sees the same.
  */
 export async function signalBoard(db: Queryable, businessId: number, change: BoardChange): Promise<void> {
   let payload = JSON.stringify(
@@ -130,7 +143,25 @@ export async function signalBoard(db: Queryable, businessId: number, change: Boa
       : { b: businessId, r: change.routeIds ?? [], o: change.orderIds ?? [] },
   );
   if (payload.length > PAYLOAD_BYTES) payload = JSON.stringify({ b: businessId, a: 1 });
-  await sql`SELECT pg_notify(${BOARD_CHANNEL}, ${payload})`.execute(db);
+  await sql`WITH noted AS (
+      INSERT INTO dispatch_board_changes (business_id) VALUES (${businessId})
+    ), counter AS (
+      -- Only when there is none: an upsert would wait for whoever is folding into it.
+      INSERT INTO dispatch_board_versions (business_id)
+      SELECT ${businessId}
+      WHERE NOT EXISTS (SELECT 1 FROM dispatch_board_versions WHERE business_id = ${businessId})
+      ON CONFLICT DO NOTHING
+    ), folder AS (
+      SELECT business_id FROM dispatch_board_versions WHERE business_id = ${businessId}
+      FOR UPDATE SKIP LOCKED
+    ), folded AS (
+      DELETE FROM dispatch_board_changes c USING folder WHERE c.business_id = folder.business_id
+      RETURNING 1
+    ), counted AS (
+      UPDATE dispatch_board_versions v SET folded = v.folded + (SELECT count(*) FROM folded)
+      FROM folder WHERE v.business_id = folder.business_id
+    )
+    SELECT pg_notify(${BOARD_CHANNEL}, ${payload})`.execute(db);
 }
 
 /** A notification's payload read back; undefined for anything else. */

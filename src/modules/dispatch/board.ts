@@ -175,7 +175,7 @@ export class DispatchBoard {
     part?: { routeIds: readonly number[]; waiting: boolean },
   ): Promise<BoardState> {
     const run = async (trx: Queryable): Promise<BoardState> => {
-      const version = await boardRepo.readVersion(trx);
+      const version = await boardRepo.readVersion(trx, query.businessId);
       const rows = await boardRepo.boardRoutes(trx, query.businessId, {
         date: query.date,
         depotId: query.depotId,

@@ -99,6 +99,15 @@ export interface DriverWorkTables {
   };
 }
 
+/**
+ * The dispatch board's version of each business: changes folded into a counter, and those not
+ * folded yet, one row each (board-repository.ts, signalBoard and readVersion).
+ */
+export interface BoardVersionTables {
+  dispatch_board_versions: { business_id: number; folded: Generated<number> };
+  dispatch_board_changes: { business_id: number; id: Generated<number> };
+}
+
 /** Plan edits: the business's vehicles, and the one a route drives instead of its driver's profile. */
 export interface PlanEditTables {
   vehicles: {

@@ -24,6 +24,18 @@ export function lockEntry(db: Db, businessId: number, routeId: number) {
     .executeTakeFirst();
 }
 
+/**
+ * Holds a driver's day of the business until the transaction ends. Whoever weighs giving the
+ * driver a route of that day (a claim, a reassignment, a promotion) takes it before reading the
+ * driver's other routes, so a second one waits for the first to commit and then sees the route
+ * it gave: two overlapping routes cannot both pass the window check. The route entries' own locks
+ * do not serialise this, since the two routes are different entries.
+ */
+export async function holdDriverDay(db: Db, businessId: number, driverId: number, date: string) {
+  const key = `route_board:${businessId}:${driverId}:${date}`;
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+}
+
 export function entryOf(db: Db, businessId: number, routeId: number) {
   return db
     .selectFrom('route_board_entries')

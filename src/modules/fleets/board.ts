@@ -357,12 +357,14 @@ export class RouteBoard {
 
   /**
    * Why the driver may not hold the route, or null: no depot to time it from, its window against
-   * the driver's other routes that day, the driver's shifts.
+   * the driver's other routes that day, the driver's shifts. The driver's day stays held until the
+   * transaction ends, so a concurrent claim of another route that day weighs this one's outcome.
    */
   private async refusal(db: Queryable, businessId: number, driverId: number, entry: Entry) {
     if (!(await this.routes.drivable(db, businessId, driverId))) {
       return new AppError('DRIVER_WITHOUT_DEPOT', { params: { driver: driverId } });
     }
+    await repo.holdDriverDay(db, businessId, driverId, entry.board_date);
     const window = windowOf(entry);
     const others = (await this.routes.windows(db, businessId, { driverId, date: entry.board_date })).filter(
       (other) => other.id !== entry.route_id,

@@ -190,6 +190,17 @@ export function codeEntry(code: string): CodeEntry | undefined {
   return BY_CODE.get(ALIAS_TARGETS.get(code) ?? code);
 }
 
+/** Whether a code ends a journey: `delivered`, `returned`, `rejected`, `cancelled`, short, addressed or an alias. */
+export function isTerminal(code: string): boolean {
+  return codeEntry(canonicalCode(code))?.terminal === true;
+}
+
+/** Every form a terminal code may be stored in: the codes, and the aliases rows from before them hold. */
+export const TERMINAL_STORED_CODES: readonly string[] = [
+  ...CODEBOOK.filter((entry) => entry.terminal).map((entry) => entry.code),
+  ...Object.keys(CODE_ALIASES).filter(isTerminal),
+];
+
 export function isExperimental(code: string): boolean {
   return /^x-[a-z0-9_-]+$/.test(code);
 }

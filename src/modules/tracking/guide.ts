@@ -219,12 +219,18 @@ function guideDocument(baseUrl: string): GuideDocument {
             'no',
             `Domain profile: ${PROFILES.map(code).join(', ')}; ${code(DEFAULT_PROFILE)} when omitted.`,
           ],
-          [code('subject'), 'object', 'yes', 'What is tracked: at least one identifier (below).'],
+          [
+            code('subject'),
+            'object',
+            'yes, unless every event has its own',
+            'What is tracked: at least one identifier (below). An event without a subject of its own is about this one.',
+          ],
           [
             code('current_status'),
             'string',
             'no',
-            'Code of the latest event by `occurred_at`; absent when there are no events.',
+            'Code of the latest event by `occurred_at`, unless it came after a terminal event (then the latest ' +
+              'terminal code); absent when there are no events.',
           ],
           [code('delivered'), 'boolean', 'no', 'True when `current_status` is `delivered`.'],
           [
@@ -262,6 +268,12 @@ function guideDocument(baseUrl: string): GuideDocument {
             'A codebook code, short (`delivered`) or addressed (`otep:parcel:delivered`), or an experimental `x-…` code.',
           ],
           [
+            code('subject'),
+            'no',
+            'What this event is about, when not the envelope’s subject: it wins over it, whole. On ingest, its ' +
+              '`tracking_number` is the timeline the event is stored in.',
+          ],
+          [
             code('source'),
             'no',
             '`{ type, name?, reference? }`; `type` is one of the source types below. When omitted: ' +
@@ -283,6 +295,11 @@ function guideDocument(baseUrl: string): GuideDocument {
             'Derived from `status_code`. When sent (`transit` or `otep:phase:transit`) it must be the codebook’s phase.',
           ],
           [code('status_uri'), 'no', 'The addressed form of the code, added on output.'],
+          [
+            code('after_terminal'),
+            'no',
+            'Added on output, `true` only: the event comes after a terminal one and leaves the current status as it was.',
+          ],
           [
             code('location'),
             'no',
@@ -362,8 +379,9 @@ function guideDocument(baseUrl: string): GuideDocument {
       bullets([
         'Events are ordered by `occurred_at`. Out-of-order arrival is normal and never rejected; ' +
           'the validator only warns when a submitted list is not sorted.',
-        'The current status is the latest event’s code. A terminal code ends the journey only by being latest: ' +
-          'a later non-terminal event still wins, and the validator warns about it.',
+        'The current status is the latest event’s code, but a terminal state stays terminal: a non-terminal ' +
+          'event after a terminal one is stored and answered with `after_terminal: true`, and does not change ' +
+          'the current status; a later terminal event does. The validator warns about such an event.',
         'Phases move forward: `pre_shipment` → `pickup` → `inbound` ⇄ `transit` → `out_for_delivery` → ' +
           '`delivered` (`inbound` and `transit` alternate at every hub). Going back to an earlier phase is a ' +
           'warning unless an `exception` or `return` event comes in between.',

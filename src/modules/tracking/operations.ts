@@ -309,7 +309,8 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       name: 'otep_ingest',
       summary: 'Push tracking events as native OTEP timelines (tracking providers)',
       description:
-        'Needs a provider key in X-OTEP-Provider-Key. Body: one timeline, or `{ "timelines": [...] }`; at most ' +
+        'Needs a provider key in X-OTEP-Provider-Key. Body: one timeline, or `{ "timelines": [...] }`; an event ' +
+        "may name its own `subject`, which wins over the envelope's (docs/tracking.md); at most " +
         `${MAX_INGEST_EVENTS} events. All or nothing: any invalid event, or a tracking number that is not the provider business's, ` +
         'refuses the whole request (422 OTEP_INVALID listing every path). Events already stored are counted as duplicates.',
       tag: 'OTEP',

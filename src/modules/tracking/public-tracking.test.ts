@@ -24,6 +24,15 @@ describe('journeyStep', () => {
     assert.equal(JOURNEY_STEPS[journeyStep(events('exception', 'return', 'transit'))], 'transit');
   });
 
+  it('stays delivered when events reported after the delivery follow it', () => {
+    const newestFirst = [
+      { phase: 'transit' as const, after_terminal: true },
+      { phase: 'out_for_delivery' as const, after_terminal: true },
+      ...events('delivered', 'out_for_delivery', 'pickup'),
+    ];
+    assert.equal(JOURNEY_STEPS[journeyStep(newestFirst)], 'delivered');
+  });
+
   it('reaches no step before pickup, nor by exceptions, returns or experimental codes alone', () => {
     assert.equal(journeyStep([]), -1);
     assert.equal(journeyStep(events('pre_shipment', 'exception', 'return', null)), -1);

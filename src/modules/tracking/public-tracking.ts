@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import type { Language } from '../../platform/i18n/index.ts';
 import { PROOF_LINK_LIFETIME_SECONDS, type ProofLinkSigner } from '../proofs/index.ts';
-import { PHASES, type Phase } from './codebook.ts';
+import { codeEntry, PHASES, type Phase } from './codebook.ts';
 import { phaseLabel, statusLabel } from './labels.ts';
 import { publicView } from './public-view.ts';
 import { FIRST_PAGE, type TimelinePage, type TrackingService, trackingTag } from './service.ts';
@@ -76,6 +76,12 @@ const event = z.object({
   phase,
   description: z.string().nullable().describe('What the source added in words, if anything'),
   location: place.nullable(),
+  after_terminal: z
+    .boolean()
+    .describe(
+      'Reported after the parcel reached a terminal status (delivered, returned, rejected, cancelled): ' +
+        'kept and shown, but it does not change the status',
+    ),
 });
 
 const publicTrackingAnswer = z.object({
@@ -84,7 +90,10 @@ const publicTrackingAnswer = z.object({
   status: z
     .string()
     .nullable()
-    .describe('Current OTEP status code (the latest event); null before any event'),
+    .describe(
+      'Current OTEP status code: the latest event, unless it came after a terminal one (then the terminal ' +
+        'status holds); null before any event',
+    ),
   status_text: z.string().nullable().describe("The current status in the caller's language"),
   phase,
   phase_text: z.string().nullable().describe("The current phase in the caller's language"),
@@ -129,7 +138,8 @@ async function publicTracking(
 ): Promise<Omit<PublicTracking, 'paging'>> {
   const visible = publicView(timeline);
   const newestFirst = [...visible.events].reverse();
-  const current = newestFirst[0];
+  // The whole timeline's, whatever page this is: a terminal state stays terminal.
+  const status = visible.current_status;
   // The proof ids are the stored event's: the public view drops them.
   const delivery = visible.events.findLast((e) => e.status_code === 'delivered');
   const stored = delivery && timeline.events.find((e) => e.event_id === delivery.event_id);
@@ -137,10 +147,10 @@ async function publicTracking(
   return {
     result: true,
     trackingNumber: visible.subject.tracking_number ?? '',
-    status: current?.status_code ?? null,
-    status_text: current ? statusLabel(current.status_code, lang) : null,
-    phase: current?.phase ?? null,
-    phase_text: current?.phase ? phaseLabel(current.phase, lang) : null,
+    status: status ?? null,
+    status_text: status ? statusLabel(status, lang) : null,
+    phase: phaseOf(status),
+    phase_text: phaseOf(status) ? phaseLabel(phaseOf(status)!, lang) : null,
     delivered: visible.delivered,
     events: newestFirst.map((e) => ({
       occurred_at: e.occurred_at,
@@ -149,6 +159,7 @@ async function publicTracking(
       phase: e.phase,
       description: e.description ?? null,
       location: e.location ? placeOf(e.location) : null,
+      after_terminal: e.after_terminal === true,
     })),
     proof_of_delivery: delivery
       ? {
@@ -161,6 +172,11 @@ async function publicTracking(
         }
       : null,
   };
+}
+
+/** The codebook's phase of a status; null for none and for experimental codes. */
+function phaseOf(status: string | undefined): Phase | null {
+  return (status && codeEntry(status)?.phase) || null;
 }
 
 /** Signed links to the proof files a delivery event names; null when it names none. */
@@ -197,12 +213,16 @@ export const JOURNEY_STEPS = [
 /**
  * The index in JOURNEY_STEPS the journey is at (-1 for none), read from the most recent event as
  * the current status is, so the two never disagree: events newest first by event time (as answers
- * list them), whatever order they were stored in. Before pickup nothing is reached; an exception,
- * a return or an experimental code is no step, so the step of the latest event before it holds
- * (an exception after "out for delivery" keeps its progress).
+ * list them), whatever order they were stored in, skipping those after a terminal one. Before
+ * pickup nothing is reached; an exception, a return or an experimental code is no step, so the
+ * step of the latest event before it holds (an exception after "out for delivery" keeps its
+ * progress).
  */
-export function journeyStep(newestFirst: readonly { phase: Phase | null }[]): number {
-  for (const { phase } of newestFirst) {
+export function journeyStep(
+  newestFirst: readonly { phase: Phase | null; after_terminal?: boolean }[],
+): number {
+  for (const { phase, after_terminal } of newestFirst) {
+    if (after_terminal) continue;
     if (phase === 'pre_shipment') return -1;
     const rank = phase ? progressRank(phase) : undefined;
     const step = JOURNEY_STEPS.findIndex((candidate) => progressRank(candidate) === rank);

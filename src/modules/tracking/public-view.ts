@@ -40,7 +40,7 @@ function publicEvent(event: OtepEvent): OtepEvent {
           },
         }
       : {}),
-    ...pick(event, ['description']),
+    ...pick(event, ['description', 'after_terminal']),
   };
 }
 

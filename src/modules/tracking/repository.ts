@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
+import { TERMINAL_STORED_CODES } from './codebook.ts';
 import type { TrackingTables } from './tables.ts';
 
 export type EventRow = Omit<TrackingTables['tracking_events'], 'id'>;
@@ -55,38 +56,61 @@ export interface EventPage {
 /**
  * Events of each of these tracking numbers, newest first, skipping the newest `offset` and
  * reading `limit` at most, in one statement (an index scan per number that stops there): from the
- * start, a timeline shorter than the limit is read whole.
+ * start, a timeline shorter than the limit is read whole. Each row says whether it is
+ * `after_terminal`: not terminal itself, and after the timeline's first terminal event in its
+ * order, which the statement finds whatever page it reads (by every stored form of the terminal
+ * codes).
  */
 export async function newestEventsOf(
   db: Queryable<TrackingTables>,
   trackingNumbers: string[],
   { offset, limit }: { offset: number; limit: number },
 ) {
+  const terminal = TERMINAL_STORED_CODES;
   if (trackingNumbers.length === 0) return [];
-  const result = await sql<Omit<Selectable<TrackingTables['tracking_events']>, 'business_id'>>`
+  const result = await sql<
+    Omit<Selectable<TrackingTables['tracking_events']>, 'business_id'> & { after_terminal: boolean }
+  >`
     SELECT e.id, e.tracking_number, e.package_id, e.event_id, e.otep_version, e.occurred_at,
-      e.occurred_offset, e.recorded_at, e.status_code, e.source_type, e.details
+      e.occurred_offset, e.recorded_at, e.status_code, e.source_type, e.details,
+      (t.id IS NOT NULL AND NOT e.status_code = ANY(${terminal}::text[])
+        AND (e.occurred_at, e.recorded_at, e.id) > (t.occurred_at, t.recorded_at, t.id)) AS after_terminal
     FROM unnest(${trackingNumbers}::text[]) AS asked (tracking_number)
     CROSS JOIN LATERAL (
       SELECT * FROM tracking_events
       WHERE tracking_number = asked.tracking_number
       ORDER BY occurred_at DESC, recorded_at DESC, id DESC
       LIMIT ${limit} OFFSET ${offset}
-    ) e`.execute(db);
+    ) e
+    LEFT JOIN LATERAL (
+      SELECT occurred_at, recorded_at, id FROM tracking_events
+      WHERE tracking_number = asked.tracking_number AND status_code = ANY(${terminal}::text[])
+      ORDER BY occurred_at, recorded_at, id
+      LIMIT 1
+    ) t ON true
+    ORDER BY asked.tracking_number, e.occurred_at DESC, e.recorded_at DESC, e.id DESC`.execute(db);
   return result.rows;
 }
 
-/** Event count, highest id and latest status of each of these timelines (those not read whole). */
+/**
+ * Event count, highest id and current status of each of these timelines (those not read whole):
+ * the latest terminal event's code once there is one, else the latest event's.
+ */
 export async function timelineSummaries(db: Queryable<TrackingTables>, trackingNumbers: string[]) {
   if (trackingNumbers.length === 0) return [];
+  const terminal = TERMINAL_STORED_CODES;
   const result = await sql<{
     tracking_number: string;
     total: number;
     last_id: number;
-    latest_status: string;
+    current_status: string;
   }>`
     SELECT tracking_number, count(*)::int AS total, max(id) AS last_id,
-      (array_agg(status_code ORDER BY occurred_at DESC, recorded_at DESC, id DESC))[1] AS latest_status
+      coalesce(
+        (array_agg(status_code ORDER BY occurred_at DESC, recorded_at DESC, id DESC)
+          FILTER (WHERE status_code = ANY(${terminal}::text[])))[1],
+        (array_agg(status_code ORDER BY occurred_at DESC, recorded_at DESC, id DESC))[1]
+      ) AS current_status
     FROM tracking_events WHERE tracking_number = ANY(${trackingNumbers}::text[])
     GROUP BY tracking_number`.execute(db);
   return result.rows;

@@ -70,7 +70,16 @@ export function timelineJsonSchema(baseUrl: string) {
       'A tracking timeline in the open tracking event protocol: an envelope naming the subject and its events. ' +
       'Fields not listed are allowed and ignored (later minor versions add fields).',
     type: 'object',
-    required: ['subject', 'events'],
+    required: ['events'],
+    // The envelope names the subject, unless every event names its own (an event's wins).
+    anyOf: [
+      { required: ['subject'] },
+      {
+        properties: {
+          events: { type: 'array', minItems: 1, items: { type: 'object', required: ['subject'] } },
+        },
+      },
+    ],
     properties: {
       otep_version: { $ref: '#/$defs/otepVersion', default: OTEP_VERSION },
       profile: { enum: [...PROFILES], default: DEFAULT_PROFILE },

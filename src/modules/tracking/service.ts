@@ -8,15 +8,16 @@ import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage } from '../../platform/i18n/index.ts';
 import type { AlliancesService } from '../alliances/index.ts';
 import type { Address, OrderStatusChange, OrderStatusListener, OrdersService } from '../orders/index.ts';
-import {
-  canonicalCode,
-  codeEntry,
-  DEFAULT_SOURCE_TYPE,
-  OTEP_VERSION,
-  type SourceType,
-  statusUri,
-} from './codebook.ts';
+import { canonicalCode, codeEntry, OTEP_VERSION, type SourceType, statusUri } from './codebook.ts';
 import { publicView } from './public-view.ts';
+import {
+  eventsOfTimeline,
+  type IncomingEvent,
+  type PushedTimeline,
+  subjectsOf,
+  type TrackingProvider,
+} from './pushed.ts';
+
 import type { EventPage } from './repository.ts';
 import * as repo from './repository.ts';
 import type { EventDetails } from './tables.ts';
@@ -31,30 +32,9 @@ export const MAX_BATCH_NUMBERS = 100;
 
 const KEY_PREFIX = 'otp_';
 
-/** A provider authenticated by its key: it writes to its business's tracking numbers only. */
-export interface TrackingProvider {
-  id: number;
-  businessId: number;
-  name: string;
-}
-
 /** The cache tag of a tracking number's public timeline: invalidated whenever an event is stored. */
 export function trackingTag(trackingNumber: string): string {
   return `tracking:${trackingNumber}`;
-}
-
-/** One event as it arrives, validated and normalised to the OTEP vocabulary. */
-export interface IncomingEvent {
-  tracking_number: string;
-  event_id?: string;
-  otep_version?: string;
-  occurred_at: string;
-  status_code: string;
-  source: { type: SourceType; name?: string; reference?: string };
-  location?: OtepLocation;
-  incident_reason?: { code: string; message?: string };
-  pod?: EventDetails['pod'];
-  description?: string;
 }
 
 /**
@@ -151,8 +131,11 @@ export class TrackingService implements OrderStatusListener {
       const pkg = packages.get(number);
       if (newestFirst.length === 0 && !summary && !pkg) continue;
       const total = summary?.total ?? newestFirst.length;
+      // The latest event not flagged after a terminal one: a terminal state stays terminal.
       // Stored rows may hold a code's alias from before the interface's names (return_to_sender).
-      const stored = summary?.latest_status ?? newestFirst[0]?.status_code;
+      const stored =
+        summary?.current_status ??
+        (newestFirst.find((row) => !row.after_terminal) ?? newestFirst[0])?.status_code;
       const current = stored === undefined ? undefined : canonicalCode(stored);
       const packageId = newestFirst[0]?.package_id ?? pkg?.id;
       pages.set(number, {
@@ -303,8 +286,8 @@ export class TrackingService implements OrderStatusListener {
 
   /**
    * A source without history sends only its current status (`current_status`, no `events`):
-   * a change from the timeline's current status becomes one synthesized event observed now; an
-   * unchanged status adds nothing.
+   * a change from the status of the timeline's latest event becomes one synthesized event observed
+   * now; an unchanged status adds nothing.
    */
   private async synthesizeFromStatus(db: Queryable, timelines: unknown[]): Promise<unknown[]> {
     const statusOnly = (t: unknown): t is PushedTimeline & { current_status: string } =>
@@ -320,7 +303,9 @@ export class TrackingService implements OrderStatusListener {
     const observedAt = this.clock.now().toISOString();
     return timelines.map((timeline) => {
       if (!statusOnly(timeline)) return timeline;
-      const current = known.get(timeline.subject?.tracking_number ?? '')?.timeline.current_status;
+      // What the source said last is the latest event, even one kept after a terminal state: a
+      // source repeating a stale status adds one flagged event, not one a push.
+      const current = known.get(timeline.subject?.tracking_number ?? '')?.timeline.events.at(-1)?.status_code;
       const status = canonicalCode(timeline.current_status);
       const events =
         status === current
@@ -330,7 +315,10 @@ export class TrackingService implements OrderStatusListener {
     });
   }
 
-  /** Reports every number not of the provider's business; answers the package id of each of its own. */
+  /**
+   * Reports every number events would be stored under that is not of the provider's business (an
+   * event's own subject, else the envelope's); answers the package id of each of its own.
+   */
   private async requireOwnNumbers(
     ctx: OperationContext,
     provider: TrackingProvider,
@@ -338,22 +326,24 @@ export class TrackingService implements OrderStatusListener {
     locate: (index: number, path: string) => string,
     problems: Array<{ path: string; code: string; message: string }>,
   ): Promise<Map<string, number>> {
-    const numbers = timelines.map((t) => (t as PushedTimeline).subject?.tracking_number);
+    const subjects = timelines.flatMap((timeline, index) =>
+      subjectsOf(timeline as PushedTimeline).map((subject) => ({ ...subject, index })),
+    );
     const own = new Map(
       (
         await this.orders.queries.packagesByTrackingNumber(
           ctx.db,
-          numbers.filter((n): n is string => Boolean(n)),
+          subjects.flatMap(({ number }) => (number ? [number] : [])),
         )
       )
         .filter((p) => p.business_id === provider.businessId)
         .map((p) => [p.tracking_number, p.id]),
     );
-    for (const [index, number] of numbers.entries()) {
+    for (const { index, path, number } of subjects) {
       // A number of another business is reported exactly like an unknown one: nothing leaks.
       if (number && own.has(number)) continue;
       problems.push({
-        path: locate(index, 'subject.tracking_number'),
+        path: locate(index, path),
         code: 'unknown_tracking_number',
         message: errorMessage('TRACKING_NOT_FOUND', ctx.lang, { number: number ?? '' }),
       });
@@ -522,36 +512,6 @@ export class TrackingService implements OrderStatusListener {
   }
 }
 
-/** A pushed timeline, once the validator has accepted it. */
-interface PushedTimeline {
-  otep_version?: string;
-  subject: { tracking_number?: string };
-  events: Array<Omit<IncomingEvent, 'tracking_number' | 'source'> & { source?: IncomingEvent['source'] }>;
-}
-
-function eventsOfTimeline(timeline: PushedTimeline, provider: TrackingProvider): IncomingEvent[] {
-  return timeline.events.map((event) => ({
-    ...event,
-    ...(event.pod ? { pod: withoutProofFiles(event.pod) } : {}),
-    tracking_number: timeline.subject.tracking_number!,
-    otep_version: event.otep_version ?? timeline.otep_version ?? OTEP_VERSION,
-    status_code: canonicalCode(event.status_code),
-    // Without a source the event is the pushing provider's own.
-    source: { type: DEFAULT_SOURCE_TYPE, ...event.source, name: event.source?.name ?? provider.name },
-  }));
-}
-
-/**
- * A pushed proof of delivery less any proof file ids: those name this service's own uploads,
- * which only an order's status change may attach (the proofs module checks them there).
- */
-function withoutProofFiles(pod: NonNullable<OtepEvent['pod']>): OtepEvent['pod'] {
-  const kept = { ...pod };
-  delete kept.signature_proof_id;
-  delete kept.photo_proof_ids;
-  return kept;
-}
-
 /** Codes whose event happens at the order's address, so it is recorded as the location. */
 const LOCATED = new Set(['picked_up', 'out_for_delivery', 'delivered', 'delivery_failed', 'pickup_failed']);
 
@@ -615,6 +575,7 @@ function toEvent(row: Awaited<ReturnType<typeof repo.newestEventsOf>>[number]): 
       : {}),
     ...(details.pod ? { pod: details.pod } : {}),
     ...(details.description ? { description: details.description } : {}),
+    ...(row.after_terminal ? { after_terminal: true as const } : {}),
   };
 }
 

@@ -43,14 +43,29 @@ export interface OtepEvent {
   incident_reason?: { code: IncidentReason; message?: string };
   pod?: ProofOfDelivery;
   description?: string;
+  /**
+   * A non-terminal event that comes after a terminal one in the timeline's order: kept and shown,
+   * but it does not change the current status (a terminal state stays terminal). Absent otherwise.
+   */
+  after_terminal?: true;
 }
 
 export interface OtepTimeline {
   otep_version: string;
   profile: Profile;
   subject: OtepSubject;
+  /** The code of the latest event not flagged `after_terminal` (docs/otep.md, "Terminal states"). */
   current_status?: string;
   delivered: boolean;
   /** Ascending by occurred_at (ties: recorded_at, then event_id). */
   events: OtepEvent[];
+}
+
+/**
+ * The event that sets a timeline's current status: the latest one not flagged `after_terminal`
+ * (the latest terminal event once there is one). A page of a long timeline holding flagged events
+ * only (its terminal event is on an older page) answers its latest; no events, undefined.
+ */
+export function currentEvent(timeline: Pick<OtepTimeline, 'events'>): OtepEvent | undefined {
+  return timeline.events.findLast((event) => !event.after_terminal) ?? timeline.events.at(-1);
 }

@@ -203,6 +203,26 @@ function checkSubject(value: unknown, path: string, issues: Issues): void {
     checkIdentifier(object[name], SUBJECT_IDENTIFIERS[name], field(path, name), issues);
 }
 
+/**
+ * Each event's subject is its own when it has one (it wins over the envelope's), else the
+ * envelope's: the envelope's subject is required unless events carry their own. Without one on
+ * the envelope, once some event carries a subject, each event without one is missing its own.
+ * Events' own subjects are checked with their events.
+ */
+function checkSubjects(input: JsonObject, issues: Issues): void {
+  const events = Array.isArray(input.events) ? input.events.filter(isObject) : [];
+  const ownSubject = (event: JsonObject) => event.subject !== undefined;
+  if (input.subject !== undefined || !events.some(ownSubject)) {
+    checkSubject(input.subject, 'subject', issues);
+    return;
+  }
+  (input.events as unknown[]).forEach((event, index) => {
+    if (isObject(event) && !ownSubject(event)) {
+      issues.add(field(element('events', index), 'subject'), 'missing_subject');
+    }
+  });
+}
+
 function checkTexts(object: JsonObject, names: readonly string[], path: string, issues: Issues): void {
   for (const name of names) {
     if (object[name] !== undefined && typeof object[name] !== 'string') {
@@ -441,7 +461,7 @@ export function validateTimeline(
   }
   checkVersion(input.otep_version, 'otep_version', issues);
   checkProfile(input.profile, issues);
-  checkSubject(input.subject, 'subject', issues);
+  checkSubjects(input, issues);
   if (input.current_status !== undefined && typeof input.current_status !== 'string') {
     issues.add('current_status', 'expected_string');
   }

@@ -26,7 +26,10 @@ const MAX_PAYLOAD_BYTES = 20 * 1024;
 const EXCERPT_BYTES = 2048;
 
 interface DeliveryPayload {
-  settingsId: number;
+  /** null for a test delivery: no settings own its URL, and its business's secret signs it. */
+  settingsId: number | null;
+  /** The business of a test delivery (the settings name it otherwise). */
+  businessId?: number;
   kind: WebhookKind;
   url: string;
   body: string;
@@ -184,11 +187,15 @@ export class WebhooksService {
   deliverer(db: Db): OutboxHandler {
     return async (message) => {
       const payload = message.payload as DeliveryPayload;
-      const settings = await repo.settingsById(db, payload.settingsId);
+      const test = payload.settingsId === null;
+      const settings = test
+        ? await repo.settingsOf(db, payload.businessId!, null)
+        : await repo.settingsById(db, payload.settingsId!);
       if (!settings?.secret) return { done: true, error: 'webhook settings removed' };
       const attempt = await this.attempt(db, {
         businessId: settings.business_id,
-        settingsId: settings.id,
+        // A test delivery stays one: its log is replayable again, and its URL is nobody's setting.
+        settingsId: test ? null : settings.id,
         messageId: message.messageId,
         payload,
         secret: settings.secret,
@@ -197,7 +204,7 @@ export class WebhooksService {
       });
       if (attempt.state === 'retrying')
         return { retryAt: attempt.nextRetryAt!, error: attempt.error ?? 'failed' };
-      if (attempt.state === 'disabled') {
+      if (attempt.state === 'disabled' && !test) {
         await repo.disableUrl(
           db,
           settings.id,
@@ -318,12 +325,16 @@ export class WebhooksService {
     };
   }
 
-  /** Sends a logged delivery again, through the outbox: same webhook-id, a new attempt. */
+  /**
+   * Sends a logged delivery again, through the outbox: same webhook-id, a new attempt. A test
+   * delivery's too, signed with the business's secret as it was.
+   */
   async replay(ctx: OperationContext, logId: number) {
     const log = await repo.logById(ctx.db, businessOf(ctx), logId);
-    if (!log?.settings_id) throw new AppError('WEBHOOK_DELIVERY_NOT_FOUND', { params: { delivery: logId } });
+    if (!log) throw new AppError('WEBHOOK_DELIVERY_NOT_FOUND', { params: { delivery: logId } });
     const payload: DeliveryPayload = {
       settingsId: log.settings_id,
+      ...(log.settings_id === null ? { businessId: log.business_id } : {}),
       kind: log.kind as WebhookKind,
       url: log.url,
       body: log.request_body,

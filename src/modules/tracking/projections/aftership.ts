@@ -1,5 +1,5 @@
 import { canonicalCode } from '../codebook.ts';
-import type { OtepEvent, OtepTimeline } from '../timeline.ts';
+import { currentEvent, type OtepEvent, type OtepTimeline } from '../timeline.ts';
 import { toUtc } from '../times.ts';
 import { compact, eventText, locationLine } from './common.ts';
 
@@ -60,16 +60,16 @@ function tagged(subtag: Subtag) {
 }
 
 /**
- * A tracking-aggregator object in AfterShip's shape: the tracking's tag/subtag is its latest
- * checkpoint's, and each event is a checkpoint. AfterShip wants ISO alpha-3 countries, which
+ * A tracking-aggregator object in AfterShip's shape: the tracking's tag/subtag is its current
+ * event's (the latest not flagged after a terminal one), and each event is a checkpoint. AfterShip wants ISO alpha-3 countries, which
  * the timeline does not have: the alpha-2 country stays in the `location` line.
  */
 export function aftership(timeline: OtepTimeline) {
-  const last = timeline.events.at(-1);
-  const delivered = timeline.delivered ? last : undefined;
+  const current = currentEvent(timeline);
+  const delivered = timeline.delivered ? current : undefined;
   return compact({
     tracking_number: timeline.subject.tracking_number,
-    ...tagged(last ? subtagOf(last) : 'Pending_001'),
+    ...tagged(current ? subtagOf(current) : 'Pending_001'),
     shipment_delivery_date: delivered?.occurred_at,
     signed_by: delivered?.pod?.recipient,
     checkpoints: timeline.events.map(checkpoint),

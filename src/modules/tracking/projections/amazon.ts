@@ -1,5 +1,5 @@
 import { canonicalCode } from '../codebook.ts';
-import type { OtepEvent, OtepTimeline } from '../timeline.ts';
+import { currentEvent, type OtepEvent, type OtepTimeline } from '../timeline.ts';
 import { offsetOf, toUtc } from '../times.ts';
 import { compact, subjectKey } from './common.ts';
 
@@ -54,13 +54,13 @@ function eventCodeOf(event: OtepEvent): EventCode {
 }
 
 /**
- * Amazon Shipping's `GetTrackingResult`: the event history and the summary status of the latest
- * event. The model requires two fields a timeline has no source for, so both follow a stated rule:
+ * Amazon Shipping's `GetTrackingResult`: the event history and the summary status of the current
+ * event (the latest not flagged after a terminal one). The model requires two fields a timeline has no source for, so both follow a stated rule:
  * `alternateLegTrackingId` is empty (a return travels under the same tracking number here, so there
  * is no second leg), and `promisedDeliveryDate` is `promisedDeliveryDateOf` below.
  */
 export function amazon(timeline: OtepTimeline) {
-  const last = timeline.events.at(-1);
+  const current = currentEvent(timeline);
   return {
     trackingId: subjectKey(timeline.subject),
     alternateLegTrackingId: '',
@@ -72,7 +72,7 @@ export function amazon(timeline: OtepTimeline) {
       }),
     ),
     promisedDeliveryDate: promisedDeliveryDateOf(timeline.events),
-    summary: { status: last ? SUMMARY_BY_EVENT_CODE[eventCodeOf(last)] : 'PreTransit' },
+    summary: { status: current ? SUMMARY_BY_EVENT_CODE[eventCodeOf(current)] : 'PreTransit' },
   };
 }
 

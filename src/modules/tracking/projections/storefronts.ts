@@ -1,5 +1,5 @@
 import { canonicalCode, type Phase } from '../codebook.ts';
-import type { OtepTimeline } from '../timeline.ts';
+import { currentEvent, type OtepTimeline } from '../timeline.ts';
 import { toUtc } from '../times.ts';
 import { carrierOf, compact, type Projection, subjectIri } from './common.ts';
 
@@ -33,7 +33,7 @@ function shipmentOf(timeline: OtepTimeline, baseUrl: string): Shipment {
   const shipped = timeline.events.find(
     (event) => event.status_code === 'picked_up' || (event.phase !== null && SHIPPED_PHASES.has(event.phase)),
   );
-  const current = timeline.events.at(-1);
+  const current = currentEvent(timeline);
   let stage: Stage = shipped ? 'shipped' : 'awaiting_shipment';
   if (timeline.delivered) stage = 'delivered';
   else if (current?.status_code === 'cancelled') stage = 'cancelled';
