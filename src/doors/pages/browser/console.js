@@ -80,6 +80,7 @@
       fitted = true;
     }
     lists();
+    document.body.dataset.drawn = String(board.version);
   }
 
   /** The routes, exceptions and unplanned orders, as lists a keyboard can walk. */
