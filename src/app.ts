@@ -7,14 +7,7 @@ import { CONNECTION_HEADERS, registerMcpDoor } from './doors/mcp/index.ts';
 import { toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
-import { registerApprovalsPage } from './doors/pages/approvals.ts';
-import { registerBookingPage } from './doors/pages/book.ts';
-import { registerBookingManagePage } from './doors/pages/booking.ts';
-import { registerDispatchPage } from './doors/pages/dispatch.ts';
-import { registerMapAssets } from './doors/pages/map-assets.ts';
-import { registerMapsPages } from './doors/pages/maps.ts';
-import { registerOtepGuide } from './doors/pages/otep-guide.ts';
-import { registerTrackingPage } from './doors/pages/track.ts';
+import { registerPages } from './doors/pages/index.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
 import { HISTORY_MAINTENANCE_MS, maintainHistories } from './history.ts';
 import {
@@ -174,6 +167,8 @@ export interface App {
   services: Services;
   catalog: Catalog;
   executor: Executor;
+  /** The address of every GET route of the pages door (pages, their scripts and reads), as registered. */
+  pageRoutes: readonly string[];
   /** Drains the outbox (webhook deliveries, ...); started by `tms serve`, or by a test that needs it. */
   outbox: OutboxWorker;
   /**
@@ -243,18 +238,13 @@ export async function createApp(
   http.addHook('onClose', () => services.solvers.close());
   http.addHook('onClose', () => services.labelReader.close());
   await registerRestDoor(http, catalog, executor);
-  registerTrackingPage(http, catalog, executor);
-  registerBookingPage(http, catalog, executor);
-  registerBookingManagePage(http, catalog, executor);
-  const pageSettings = {
-    secureCookies: config.publicBaseUrl.startsWith('https:'),
+  const pageRoutes = await registerPages(http, {
+    catalog,
+    executor,
+    sessions: services.approvals.sessions.on(db),
+    publicBaseUrl: config.publicBaseUrl,
     mapTiles: config.mapTiles,
-  };
-  registerApprovalsPage(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
-  registerMapAssets(http);
-  registerDispatchPage(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
-  registerMapsPages(http, catalog, executor, services.approvals.sessions.on(db), pageSettings);
-  registerOtepGuide(http, config.publicBaseUrl);
+  });
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor, config.graphqlBudgets);
   registerMcpDoor(http, catalog, executor, {
@@ -355,6 +345,7 @@ export async function createApp(
     services,
     catalog,
     executor,
+    pageRoutes,
     outbox,
     mqtt,
     jobs,

@@ -9,12 +9,15 @@ import { startInstance, startTestServer, type TestInstance, type TestServer } fr
 /** 07:00 on 3 November 2026 in Shanghai, the tenant's time zone: the console opens on that day. */
 const SEVEN_AM = new Date('2026-11-02T23:00:00Z');
 const DAY = '2026-11-03';
+/** 18:00 there: every window of the day ended at 17:00. */
+const SIX_PM = new Date('2026-11-03T10:00:00Z');
 const DEPOT = { lat: 31.2304, lng: 121.4737 };
 
 interface Board {
   version: number;
   routes: Array<{
     id: number;
+    driver: { id: number; name: string };
     stops: Array<{ order_id: number; order_ref: string; state: string; lat: number | null }>;
   }>;
   exceptions: Array<{ kind: string; order_id: number | null }>;
@@ -57,7 +60,7 @@ describe('dispatch console /dispatch', () => {
     return page;
   };
   /** Waits for the board's snapshot to be drawn. */
-  const drawn = (page: Page) => page.waitForSelector('body[data-board-version]');
+  const drawn = (page: Page) => page.waitForSelector('body[data-drawn]');
 
   before(async () => {
     server = await startTestServer();
@@ -129,9 +132,7 @@ describe('dispatch console /dispatch', () => {
     await drawn(page);
     assert.equal(await page.locator('path.stop-done').count(), 0);
     const route = (await board()).routes[0]!;
-    const driver = drivers.find(
-      (candidate) => candidate.id === (route as { driver?: { id: number } }).driver?.id,
-    )!;
+    const driver = drivers.find((candidate) => candidate.id === route.driver.id)!;
     const stop = route.stops[0]!;
     assert.equal((await drive(driver.token, route.id, 'start')).status, 200);
     assert.equal((await drive(driver.token, route.id, `stops/${stop.order_id}/arrive`)).status, 200);
@@ -173,6 +174,24 @@ describe('dispatch console /dispatch', () => {
     const page = await signedIn(DESKTOP, tenant.emails.customer);
     await page.waitForSelector('#email');
     assert.match(await page.locator('[role=alert]').innerText(), /\S/);
+    await page.context().close();
+  });
+
+  // Last: the clock stays in the evening.
+  it('words every exception of a late day, naming its order and driver', async () => {
+    server.clock.set(SIX_PM);
+    const expected = await board();
+    const listed = expected.exceptions.filter((exception) => exception.kind !== 'order_unplanned');
+    const late = listed.find((exception) => exception.kind === 'stop_late');
+    assert.ok(late, 'a stop is late');
+    const route = expected.routes.find((one) => one.stops.some((stop) => stop.order_id === late.order_id))!;
+    const stop = route.stops.find((one) => one.order_id === late.order_id)!;
+    const page = await signedIn(DESKTOP);
+    await drawn(page);
+    const lines = await page.locator('#exceptions li').allInnerTexts();
+    assert.equal(lines.length, listed.length, 'an item per exception');
+    assert.ok(lines.includes(`Past its window: ${stop.order_ref} (${route.driver.name})`), lines.join('\n'));
+    assert.match(await page.locator('#unplanned').innerText(), new RegExp(unplannedRef));
     await page.context().close();
   });
 

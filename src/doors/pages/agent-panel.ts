@@ -5,8 +5,8 @@ import { AppError, isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
 import type { Language } from '../../platform/i18n/index.ts';
-import { AGENT_PANEL_TEXTS } from './agent-panel-texts.ts';
 import { pageScript } from './layout.ts';
+import { SCRIPT_TEXTS } from './script-texts.ts';
 import { acceptForms, type PageCalls, type PageSignIn } from './sign-in.ts';
 
 /**
@@ -57,7 +57,7 @@ export class AgentPanel {
       if (isAppError(error)) return html``;
       throw error;
     }
-    const texts = AGENT_PANEL_TEXTS[lang];
+    const texts = SCRIPT_TEXTS.agent[lang];
     const data = JSON.stringify({
       texts,
       csrf,

@@ -1,9 +1,16 @@
+import type { ExceptionKind, RouteStatus, StopStatus } from '../../modules/dispatch/index.ts';
 import type { Language } from '../../platform/i18n/index.ts';
 
-// The dispatch console's words, in the six languages of the service. The page's script gets the
-// ones it writes itself (states, counts, the order panel) in a JSON block of the page.
+// The dispatch console's words, in the six languages of the service. The page sends them all to
+// its script (browser/console.js), which names a stop's state, a route's status and an exception
+// by the board's own word for it: a state or a kind the board gains does not compile until it has
+// words here in every language.
 
 export type DispatchTextKey =
+  | StopStatus
+  | RouteStatus
+  // Orders on no route are listed apart, by their reference.
+  | Exclude<ExceptionKind, 'order_unplanned'>
   | 'title'
   | 'signInHint'
   | 'day'
@@ -21,13 +28,6 @@ export type DispatchTextKey =
   | 'reconnecting'
   | 'loading'
   | 'observedOnly'
-  | 'pending'
-  | 'arrived'
-  | 'done'
-  | 'failed'
-  | 'planned'
-  | 'started'
-  | 'finished'
   | 'stops'
   | 'lastSeen'
   | 'neverSeen'
@@ -36,12 +36,7 @@ export type DispatchTextKey =
   | 'recipient'
   | 'address'
   | 'window'
-  | 'notFound'
-  | 'stopLate'
-  | 'failedAttempt'
-  | 'routeNotStarted'
-  | 'driverSilent'
-  | 'orderHeld';
+  | 'notFound';
 
 export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> = {
   en: {
@@ -78,11 +73,11 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     address: 'Address',
     window: 'Time window',
     notFound: 'This order is no longer available.',
-    stopLate: 'Past its window: {order} ({driver})',
-    failedAttempt: 'Failed attempt: {order} ({driver})',
-    routeNotStarted: 'Route not started: {driver}, due {time}',
-    driverSilent: 'No position since {since}: {driver}',
-    orderHeld: 'Held: {order}',
+    stop_late: 'Past its window: {order} ({driver})',
+    failed_attempt: 'Failed attempt: {order} ({driver})',
+    route_not_started: 'Route not started: {driver}, due {time}',
+    driver_silent: 'No position since {since}: {driver}',
+    order_held: 'Held: {order}',
   },
   fr: {
     title: 'Console de répartition',
@@ -119,11 +114,11 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     address: 'Adresse',
     window: 'Créneau',
     notFound: 'Cette commande n’est plus disponible.',
-    stopLate: 'Créneau dépassé : {order} ({driver})',
-    failedAttempt: 'Tentative échouée : {order} ({driver})',
-    routeNotStarted: 'Tournée non commencée : {driver}, prévue à {time}',
-    driverSilent: 'Aucune position depuis {since} : {driver}',
-    orderHeld: 'En attente : {order}',
+    stop_late: 'Créneau dépassé : {order} ({driver})',
+    failed_attempt: 'Tentative échouée : {order} ({driver})',
+    route_not_started: 'Tournée non commencée : {driver}, prévue à {time}',
+    driver_silent: 'Aucune position depuis {since} : {driver}',
+    order_held: 'En attente : {order}',
   },
   de: {
     title: 'Disposition',
@@ -160,11 +155,11 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     address: 'Adresse',
     window: 'Zeitfenster',
     notFound: 'Dieser Auftrag ist nicht mehr verfügbar.',
-    stopLate: 'Zeitfenster überschritten: {order} ({driver})',
-    failedAttempt: 'Fehlgeschlagener Versuch: {order} ({driver})',
-    routeNotStarted: 'Tour nicht gestartet: {driver}, fällig um {time}',
-    driverSilent: 'Keine Position seit {since}: {driver}',
-    orderHeld: 'Zurückgehalten: {order}',
+    stop_late: 'Zeitfenster überschritten: {order} ({driver})',
+    failed_attempt: 'Fehlgeschlagener Versuch: {order} ({driver})',
+    route_not_started: 'Tour nicht gestartet: {driver}, fällig um {time}',
+    driver_silent: 'Keine Position seit {since}: {driver}',
+    order_held: 'Zurückgehalten: {order}',
   },
   es: {
     title: 'Consola de despacho',
@@ -201,11 +196,11 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     address: 'Dirección',
     window: 'Franja horaria',
     notFound: 'Este pedido ya no está disponible.',
-    stopLate: 'Fuera de su franja: {order} ({driver})',
-    failedAttempt: 'Intento fallido: {order} ({driver})',
-    routeNotStarted: 'Ruta sin iniciar: {driver}, prevista a las {time}',
-    driverSilent: 'Sin posición desde {since}: {driver}',
-    orderHeld: 'Retenido: {order}',
+    stop_late: 'Fuera de su franja: {order} ({driver})',
+    failed_attempt: 'Intento fallido: {order} ({driver})',
+    route_not_started: 'Ruta sin iniciar: {driver}, prevista a las {time}',
+    driver_silent: 'Sin posición desde {since}: {driver}',
+    order_held: 'Retenido: {order}',
   },
   'zh-Hans': {
     title: '调度台',
@@ -241,11 +236,11 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     address: '地址',
     window: '时间窗',
     notFound: '此订单已不可用。',
-    stopLate: '已超出时间窗：{order}（{driver}）',
-    failedAttempt: '投递失败：{order}（{driver}）',
-    routeNotStarted: '路线未出发：{driver}，应于 {time} 出发',
-    driverSilent: '自 {since} 起无位置：{driver}',
-    orderHeld: '已暂扣：{order}',
+    stop_late: '已超出时间窗：{order}（{driver}）',
+    failed_attempt: '投递失败：{order}（{driver}）',
+    route_not_started: '路线未出发：{driver}，应于 {time} 出发',
+    driver_silent: '自 {since} 起无位置：{driver}',
+    order_held: '已暂扣：{order}',
   },
   'zh-Hant': {
     title: '調度台',
@@ -281,10 +276,10 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     address: '地址',
     window: '時段',
     notFound: '此訂單已無法查看。',
-    stopLate: '已超出時段：{order}（{driver}）',
-    failedAttempt: '投遞失敗：{order}（{driver}）',
-    routeNotStarted: '路線未出發：{driver}，應於 {time} 出發',
-    driverSilent: '自 {since} 起無位置：{driver}',
-    orderHeld: '已暫扣：{order}',
+    stop_late: '已超出時段：{order}（{driver}）',
+    failed_attempt: '投遞失敗：{order}（{driver}）',
+    route_not_started: '路線未出發：{driver}，應於 {time} 出發',
+    driver_silent: '自 {since} 起無位置：{driver}',
+    order_held: '已暫扣：{order}',
   },
 };

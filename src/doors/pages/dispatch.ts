@@ -11,6 +11,7 @@ import { AgentPanel } from './agent-panel.ts';
 import { DISPATCH_TEXTS, type DispatchTextKey } from './dispatch-texts.ts';
 import { languageLinks, pageScript, sendPage } from './layout.ts';
 import { type MapTiles, mapPageAssets } from './map-assets.ts';
+import { SCRIPT_TEXTS } from './script-texts.ts';
 import {
   type FormRefusal,
   PageSignIn,
@@ -29,33 +30,6 @@ import {
  * signed in, so the page can do nothing its person could not do through the API.
  */
 const BASE = '/dispatch';
-/** Words the script writes itself. */
-const SCRIPT_TEXTS: DispatchTextKey[] = [
-  'pending',
-  'arrived',
-  'done',
-  'failed',
-  'planned',
-  'started',
-  'finished',
-  'stops',
-  'lastSeen',
-  'neverSeen',
-  'minutesAgo',
-  'noRoutes',
-  'noExceptions',
-  'noUnplanned',
-  'order',
-  'status',
-  'recipient',
-  'address',
-  'window',
-  'notFound',
-  'live',
-  'reconnecting',
-  'loading',
-];
-
 type View = PageView<DispatchTextKey>;
 
 export function registerDispatchPage(
@@ -175,11 +149,10 @@ function consoleBody(
   settings: { mapTiles: MapTiles },
   agentPanel: SafeHtml,
 ): SafeHtml {
-  const texts = Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, view.text(key)]));
   // Data for the script, never run: `<` escaped so no text in it can close the element.
   const data = JSON.stringify({
     lang: view.lang,
-    texts,
+    texts: SCRIPT_TEXTS.console[view.lang],
     stream: `${BASE}/stream`,
     orders: `${BASE}/orders/`,
     tiles: settings.mapTiles ?? null,

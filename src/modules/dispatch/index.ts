@@ -1,6 +1,6 @@
 // The dispatch module (depots, driver profiles, routes, route building, plan edits, the driver's work and the dispatch board): what other modules, the doors and the composition root may use.
 
-export { DispatchBoard } from './board.ts';
+export { DispatchBoard, EXCEPTION_KINDS, type ExceptionKind } from './board.ts';
 export { BoardFeed } from './board-feed.ts';
 export { boardOperations } from './board-operations.ts';
 export { type DriverVocabulary, driverOperations } from './driver-operations.ts';
@@ -18,3 +18,4 @@ export type { ShiftCalendar, WorkingWindow } from './shift-calendar.ts';
 export { solveByDeadline } from './solver/portfolio.ts';
 export { suggestionOperations } from './suggestion-operations.ts';
 export { DispatchSuggestions, type SuggestionProposals } from './suggestion-reader.ts';
+export { ROUTE_STATUSES, type RouteStatus, STOP_STATUSES, type StopStatus } from './tables.ts';

@@ -3,8 +3,15 @@
 // proposed, and approves or rejects a proposal in place. It writes text only through textContent.
 (() => {
   const data = JSON.parse(document.getElementById('agent-data').textContent);
-  const text = (key, values = {}) =>
-    data.texts[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+  /** A word of the page, placeholders filled; one the page did not send shows as ⟦key⟧, reported. */
+  const text = (key, values = {}) => {
+    const words = data.texts[key];
+    if (typeof words !== 'string') {
+      console.error(`The page sent no text "${key}"`);
+      return `⟦${key}⟧`;
+    }
+    return words.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+  };
   const form = document.getElementById('agent-form');
   const field = document.getElementById('agent-text');
   const log = document.getElementById('agent-log');

@@ -3,8 +3,15 @@
 // Everything it shows comes from the page's JSON routes; it writes text only through textContent.
 (() => {
   const data = JSON.parse(document.getElementById('console-data').textContent);
-  const text = (key, values = {}) =>
-    data.texts[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+  /** A word of the page, placeholders filled; one the page did not send shows as ⟦key⟧, reported. */
+  const text = (key, values = {}) => {
+    const words = data.texts[key];
+    if (typeof words !== 'string') {
+      console.error(`The page sent no text "${key}"`);
+      return `⟦${key}⟧`;
+    }
+    return words.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+  };
   /** Stop states in colours that keep 3:1 against the map and the white ring around them. */
   const COLOURS = { pending: '#1a56a8', arrived: '#8a4f00', done: '#1b7a3c', failed: '#b3261e' };
 
@@ -32,7 +39,6 @@
   };
   const when = (iso) => new Date(iso).toLocaleTimeString(data.lang, { hour: 'numeric', minute: '2-digit' });
   const routeOf = (id) => board.routes.find((route) => route.id === id);
-  const driverOf = (id) => routeOf(id)?.driver.name ?? '';
 
   /** Every route, stop and driver on the map; the view fits them the first time only. */
   function draw() {
@@ -80,6 +86,7 @@
       fitted = true;
     }
     lists();
+    document.body.dataset.drawn = String(board.version);
   }
 
   /** The routes, exceptions and unplanned orders, as lists a keyboard can walk. */
@@ -125,19 +132,15 @@
     );
   }
 
+  /** An exception in the board's word for its kind, with what each kind's words name. */
   function exceptionItem(exception) {
-    const order = orderRef(exception);
-    const driver = exception.route_id !== null ? driverOf(exception.route_id) : '';
-    const words = {
-      stop_late: () => text('stopLate', { order, driver }),
-      failed_attempt: () => text('failedAttempt', { order, driver }),
-      route_not_started: () =>
-        text('routeNotStarted', { driver, time: routeOf(exception.route_id)?.departure ?? '' }),
-      driver_silent: () =>
-        text('driverSilent', { driver, since: exception.since ? when(exception.since) : '—' }),
-      order_held: () => text('orderHeld', { order }),
-    }[exception.kind];
-    const line = words ? words() : exception.kind;
+    const route = exception.route_id !== null ? routeOf(exception.route_id) : undefined;
+    const line = text(exception.kind, {
+      order: exception.order_id !== null ? orderRef(exception) : '',
+      driver: route?.driver.name ?? '',
+      time: route?.departure ?? '',
+      since: exception.since ? when(exception.since) : '—',
+    });
     return exception.order_id !== null ? orderItem(exception.order_id, line) : element('li', line);
   }
 

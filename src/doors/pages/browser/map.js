@@ -54,4 +54,5 @@
   }
   if (bounds.isValid()) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 });
   document.body.dataset.mapDrawn = String(data.layers.length);
+  document.body.dataset.drawn = String(data.layers.length);
 })();
