@@ -384,8 +384,16 @@ describe('alliances', () => {
       ],
     ];
     for (const [method, path, body] of writes) {
-      // A write acts in the caller's own business, whatever it names: A's order is not found there.
-      refused(await api.call(method, path, { token: tokens.adminB, body }), 404, 'ORDER_NOT_FOUND');
+      // A write names no business: one that does is refused, rather than run in the caller's own.
+      const naming = await api.call(method, path, { token: tokens.adminB, body });
+      refused(naming, 422, 'VALIDATION_FAILED');
+      assert.deepEqual(
+        naming.body.details.fields.map((problem: { field: string }) => problem.field),
+        ['business_id'],
+      );
+      // It acts in the caller's own business, where A's order is not found.
+      const { business_id: _named, ...own } = body as Record<string, unknown>;
+      refused(await api.call(method, path, { token: tokens.adminB, body: own }), 404, 'ORDER_NOT_FOUND');
     }
     assert.equal(
       JSON.stringify(ok(await api.get(`${v1}/orders/${orderOfA.id}`, { token: tokens.adminA })).order),

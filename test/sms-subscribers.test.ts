@@ -310,15 +310,30 @@ describe('SMS subscribers: numbers, double opt-in with evidence, imports', () =>
   it('updates tags, attributes, language and zone but never the status; deletes as erasure', async () => {
     const { api, admin } = business;
     const made = await addSubscriber(api, admin, '0655555555');
+    const changes = {
+      tags: ['a', 'b'],
+      attributes: { first_name: 'Léa' },
+      language: 'de',
+      time_zone: 'Europe/Berlin',
+    };
+    const withStatus = await api.call('PATCH', `/api/v1/sms/subscribers/${made.id}`, {
+      token: admin,
+      body: { ...changes, status: 'confirmed' },
+    });
+    assert.equal(withStatus.status, 422, 'the status is no field of an update');
+    assert.deepEqual(
+      withStatus.body.details.fields.map((problem: { field: string }) => problem.field),
+      ['status'],
+    );
+    const unchanged = await api.get(`/api/v1/sms/subscribers/${made.id}`, { token: admin });
+    assert.deepEqual(
+      [unchanged.body.subscriber.tags, unchanged.body.subscriber.language],
+      [[], made.language],
+      'nothing of the refused update was kept',
+    );
     const updated = await api.call('PATCH', `/api/v1/sms/subscribers/${made.id}`, {
       token: admin,
-      body: {
-        tags: ['a', 'b'],
-        attributes: { first_name: 'Léa' },
-        language: 'de',
-        time_zone: 'Europe/Berlin',
-        status: 'confirmed',
-      },
+      body: changes,
     });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assert.deepEqual(updated.body.subscriber.tags, ['a', 'b']);

@@ -90,8 +90,8 @@ function longLists(value: unknown): string[] {
 
 /**
  * `schema.safeParse(value, params)`, with the items of a long list of the object (an import's
- * 5,000 records, its report of 5,000 rows) checked against the list's item schema in slices, the
- * list's own bounds (min, max) on its length. Every issue is reported, at its full path, as one
+ * 5,000 records, its report of 5,000 rows) checked against the list's item schema in slices, after
+ * the list's own bounds (min, max) on its length. Every issue is reported, at its full path, as one
  * parse would; any other shape of schema (a refined object, a list behind a default) is checked in
  * one piece.
  */
@@ -119,6 +119,9 @@ export async function safeParseInSlices(
       .safeParse(given, params);
     listIssues[key] = bounds.success ? [] : bounds.error.issues.map((issue) => at([key], issue));
     items[key] = [];
+    // A list its bounds refuse is not read further, as zod does not read one over its maximum:
+    // 140,000 items cost one issue, not 140,000.
+    if (!bounds.success) continue;
     for (const [index, item] of given.entries()) {
       const parsed = list.element.safeParse(item, params);
       if (parsed.success) items[key].push(parsed.data);
@@ -134,12 +137,15 @@ export async function safeParseInSlices(
   const restIssues = rest.success ? [] : rest.error.issues;
   const data: Record<string, unknown> = {};
   for (const key of Object.keys(shape)) {
-    issues.push(...(listIssues[key] ?? restIssues.filter((issue) => issue.path[0] === key)));
+    // One by one: a list of 140,000 wrong items has more issues than a call's arguments may hold.
+    for (const issue of listIssues[key] ?? restIssues.filter((issue) => issue.path[0] === key)) {
+      issues.push(issue);
+    }
     if (key in items) data[key] = items[key];
     else if (rest.success && key in (rest.data as object))
       data[key] = (rest.data as Record<string, unknown>)[key];
   }
-  issues.push(...restIssues.filter((issue) => !(String(issue.path[0]) in shape)));
+  for (const issue of restIssues) if (!(String(issue.path[0]) in shape)) issues.push(issue);
   if (issues.length > 0) return { success: false, error: new z.ZodError(issues) };
   return { success: true, data: { ...data, ...(rest.data as object), ...items } };
 }

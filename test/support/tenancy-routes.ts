@@ -21,13 +21,16 @@ const activeBrokerOfA = async () =>
     })
   ).body.assignments[0]?.broker_id;
 
-/** B's driver writing on A's route: not found, and A's route stays planned. */
+/**
+ * B's driver writing on A's route: not found, and A's route stays planned. The write carries a
+ * device time, unless what it sends has times of its own (positions).
+ */
 const driverOfBOnRouteOfA =
-  (path: string, body: object = {}) =>
+  (path: string, body: object = {}, { timed = true } = {}) =>
   async () => {
     const answer = await api.post(
       `/api/v1/driver/routes/${routeOfA}/${path}`,
-      { client_id: `b-${path}`, device_time: '2026-11-02T09:00:00Z', ...body },
+      { client_id: `b-${path}`, ...(timed ? { device_time: '2026-11-02T09:00:00Z' } : {}), ...body },
       { token: tokensOfB.driver },
     );
     assert.equal(answer.status, 404, JSON.stringify(answer.body));
@@ -236,9 +239,11 @@ export const routeChecks: Checks = {
   start_route: driverOfBOnRouteOfA('start'),
   arrive_at_stop: driverOfBOnRouteOfA('stops/1/arrive'),
   complete_stop: driverOfBOnRouteOfA('stops/1/complete', { outcome: 'delivered' }),
-  report_positions: driverOfBOnRouteOfA('positions', {
-    positions: [{ lat: 1, lng: 1, device_time: '2026-11-02T09:00:00Z' }],
-  }),
+  report_positions: driverOfBOnRouteOfA(
+    'positions',
+    { positions: [{ lat: 1, lng: 1, device_time: '2026-11-02T09:00:00Z' }] },
+    { timed: false },
+  ),
   finish_route: driverOfBOnRouteOfA('finish'),
   scan_pickup_package: async () => {
     const answer = await api.get(`/api/v1/driver/routes/${routeOfA}/packages/${orderOfA.tracking_number}`, {

@@ -64,6 +64,7 @@ export function skillMarkdown(catalog: Catalog, baseUrl: string): string {
     '',
     '- High-risk tools (marked confirm below) run only with `confirm: true`. Without it they answer a preview',
     '  (`CONFIRMATION_REQUIRED` with `preview`): show it to the person and ask before calling again.',
+    '- Send only the arguments a tool lists: a write refuses any other (-32602 naming it) and does nothing.',
     '- `X-MCP-Dry-Run: 1` runs every write and rolls it back: use it to check a plan.',
     '- When you may not write, or a person must decide, call `propose_write` (tool, arguments, reason), or set',
     '  `X-MCP-Require-Approval: 1` so high-risk writes wait for approval. People decide at',

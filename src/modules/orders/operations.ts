@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutUnknownFields } from '../../platform/catalog/input-checks.ts';
 import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
@@ -40,11 +41,11 @@ const orderResult = z.object({ result: z.literal(true), order: orderSchema });
 const oneOrMany = z.preprocess(
   (body, ctx) => {
     if (body && typeof body === 'object' && 'orders' in body) return body;
-    // One order sent as it is: its refusals name its own fields (dropoff), not orders.0.dropoff.
-    // Each goes on as zod raised it (with the check that named its message), unworded: the
-    // caller's language map words it.
+    // One order sent as it is: its refusals name its own fields (dropoff), not orders.0.dropoff,
+    // a field it does not know included (as every write refuses one). Each goes on as zod raised
+    // it (with the check that named its message), unworded: the caller's language map words it.
     const raised: z.core.$ZodRawIssue[] = [];
-    const one = orderInputSchema.safeParse(body, {
+    const one = withoutUnknownFields(orderInputSchema).safeParse(body, {
       error: (issue) => {
         raised.push(issue);
         return undefined;
@@ -58,10 +59,27 @@ const oneOrMany = z.preprocess(
       );
       ctx.addIssue((raw ?? issue) as never);
     }
-    return body;
+    // Unknown fields alone do not stop the parse (zod reads on past them): the order goes on
+    // without them, so they are not named a second time as orders.0.<field>.
+    const unknownOnly = one.error.issues.every((issue) => issue.code === 'unrecognized_keys');
+    return unknownOnly ? { orders: [withoutKeys(body, one.error.issues)] } : body;
   },
   z.object({ orders: z.array(orderInputSchema).min(1).max(100) }),
 );
+
+/** A copy of the value without the keys that unrecognized_keys issues name, at their paths. */
+function withoutKeys(value: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
+  const copy = structuredClone(value);
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const holder = issue.path.reduce<unknown>(
+      (node, key) => (node as Record<PropertyKey, unknown>)[key],
+      copy,
+    ) as Record<string, unknown>;
+    for (const key of issue.keys) delete holder[key];
+  }
+  return copy;
+}
 
 /**
  * The vocabulary of the tracking protocol that order inputs use. It is the tracking module's, and

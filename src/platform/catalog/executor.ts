@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import { databaseRefusal, isConcurrencyFailure } from '../db/errors.ts';
 import { underSavepoint } from '../db/savepoint.ts';
 import { AppError, isAppError } from '../errors.ts';
-import { type Language, validationErrorMap } from '../i18n/index.ts';
+import type { Language } from '../i18n/index.ts';
 import { composedOfShared, isComposed, shareJson } from '../json.ts';
 import type { RequestLimits } from '../limits.ts';
 import { safeParseInSlices } from '../slices.ts';
@@ -18,8 +18,9 @@ import {
   requireConfirmation,
   scopeRefusal,
 } from './access.ts';
-import { dryRunAnswer, skippingOutside, validationFailed } from './answers.ts';
+import { dryRunAnswer, skippingOutside } from './answers.ts';
 import { recordAudit } from './audit.ts';
+import { checkedInput } from './input-checks.ts';
 import { acceptAsJob, JobAlreadyDone, type JobDesk, type JobRun } from './jobs.ts';
 import { type KeptAnswer, KeptAnswers } from './kept-answers.ts';
 import {
@@ -479,13 +480,8 @@ export class Executor {
     });
   }
 
-  private async validate(operation: Operation, rawInput: unknown, lang: Language): Promise<unknown> {
-    // In slices: 5,000 records to import must not hold every other request meanwhile.
-    const parsed = await safeParseInSlices(operation.input, rawInput ?? {}, {
-      error: validationErrorMap(lang),
-    });
-    if (parsed.success) return parsed.data;
-    throw validationFailed(parsed.error);
+  private validate(operation: Operation, rawInput: unknown, lang: Language): Promise<unknown> {
+    return checkedInput(operation, rawInput, lang);
   }
 
   private async run(operation: Operation, admitted: Admitted, invocation: Invocation): Promise<unknown> {
