@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -7,9 +5,10 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Geocoder } from '../../platform/geocoding.ts';
 import { errorMessage, type Language } from '../../platform/i18n/index.ts';
-import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { mapInSlices, parseCsvInSlices, TimeSlices } from '../../platform/slices.ts';
+import { RecordPlacing } from './placing.ts';
 import * as repo from './repository.ts';
 import {
   type Condition,
@@ -24,19 +23,9 @@ import {
   valuesFromCsv,
 } from './schema.ts';
 import { type FieldSpec, GEOCODING_STATUSES, type GeocodingStatus } from './tables.ts';
-import { type DatasetRow, datasetView, groupView, type RecordRow, recordView, rounded } from './views.ts';
+import { type DatasetRow, datasetView, groupView, recordView, rounded } from './views.ts';
 
 type Values = Record<string, unknown>;
-
-/** Where a record is on the map and how that was found: the columns beside its values. */
-interface Placement {
-  address_text: string | null;
-  lat: number | null;
-  lng: number | null;
-  geocoding_status: GeocodingStatus;
-  geocoding_provider: string | null;
-  geocoding_confidence: number | null;
-}
 
 /** Records a schema change reads at a time while it checks them all. */
 const SCHEMA_CHECK_BATCH = 1_000;
@@ -68,29 +57,15 @@ export interface Place {
  * checked against the schema on every write, imported from CSV or JSON with a report per row,
  * placed on the map through the geocoder, and searched by fields, words and distance.
  */
-/** The outbox topic of records waiting for the public geocoder. */
-export const PLACING_TOPIC = 'datasets.place';
-/** Records one background placing message carries. */
-const PLACING_BATCH = 50;
-/** Tries of one message while the public geocoder does not answer (about 4 hours in all). */
-const PLACING_ATTEMPTS = 8;
-
 export class DatasetsService {
-  private readonly geocoder: Geocoder | null;
-  private readonly publicGeocoder: Geocoder | null;
+  private readonly placing: RecordPlacing;
 
-  /**
-   * `geocoding.now` places records as they are written, in the writing transaction (the
-   * business's own data: quick, and it reads only the database); `geocoding.later`, a public
-   * geocoder, places what that did not know, in the background through the outbox: a call across
-   * the network, spaced as its owner asks, has no place in a transaction.
-   */
+  /** `geocoding`: how records are placed as they are written, and later (see RecordPlacing). */
   constructor(
     private readonly clock: Clock,
     geocoding: { now: Geocoder | null; later?: Geocoder | null },
   ) {
-    this.geocoder = geocoding.now;
-    this.publicGeocoder = geocoding.later ?? null;
+    this.placing = new RecordPlacing(clock, geocoding);
   }
 
   // Groups -----------------------------------------------------------------------------------
@@ -292,7 +267,7 @@ export class DatasetsService {
     const checked = validValues(dataset.fields, values, ctx.lang);
     await this.roomFor(ctx, dataset, 1);
     const id = await this.insert(ctx, dataset, checked);
-    await this.placeLater(ctx, dataset, [id]);
+    await this.placing.placeLater(ctx.db, dataset, [id]);
     return { result: true as const, record: await this.one(ctx, dataset, id) };
   }
 
@@ -304,7 +279,7 @@ export class DatasetsService {
     if (!previous) throw new AppError('DATASET_RECORD_NOT_FOUND', { params: { id } });
     const merged = { ...previous.data, ...changes };
     const checked = validValues(dataset.fields, merged, ctx.lang);
-    const placement = await this.place(ctx, dataset, checked, previous);
+    const placement = await this.placing.place(ctx.db, dataset, checked, previous);
     await repo.updateRecord(
       ctx.db,
       key,
@@ -312,7 +287,7 @@ export class DatasetsService {
       { data: checked, search_text: searchTextOf(dataset.fields, checked), ...placement },
       this.clock.now(),
     );
-    await this.placeLater(ctx, dataset, [id]);
+    await this.placing.placeLater(ctx.db, dataset, [id]);
     return { result: true as const, record: await this.one(ctx, dataset, id) };
   }
 
@@ -398,8 +373,8 @@ export class DatasetsService {
         });
       }
     }
-    await this.placeLater(
-      ctx,
+    await this.placing.placeLater(
+      ctx.db,
       dataset,
       report.flatMap((row) => (row.success && row.id !== undefined ? [row.id] : [])),
     );
@@ -416,7 +391,7 @@ export class DatasetsService {
   }
 
   private async insert(ctx: OperationContext, dataset: DatasetRow, values: Values) {
-    const placement = await this.place(ctx, dataset, values);
+    const placement = await this.placing.place(ctx.db, dataset, values);
     return repo.insertRecord(
       ctx.db,
       { businessId: dataset.business_id, id: dataset.id },
@@ -425,130 +400,9 @@ export class DatasetsService {
     );
   }
 
-  /**
-   * Where the record is, from its location field: a geo point or an address's own coordinates as
-   * given; else the address is geocoded, unless it is the one already placed. An unknown address
-   * is `not_found`; no geocoder, or one that fails, leaves the record unplaced as `unavailable`.
-   */
-  private async place(
-    ctx: OperationContext,
-    dataset: DatasetRow,
-    values: Values,
-    previous?: RecordRow,
-  ): Promise<Placement> {
-    const unplaced = { lat: null, lng: null, geocoding_provider: null, geocoding_confidence: null };
-    const field = locationField(dataset.fields);
-    const value = field ? values[field.name] : undefined;
-    if (!field || value === undefined) return { ...unplaced, address_text: null, geocoding_status: 'none' };
-    if (field.type === 'geo_point') {
-      const point = value as { lat: number; lng: number };
-      return { ...unplaced, ...point, address_text: null, geocoding_status: 'provided' };
-    }
-    const address = value as { text: string; country?: string; lat?: number; lng?: number };
-    if (address.lat !== undefined && address.lng !== undefined) {
-      return {
-        ...unplaced,
-        lat: address.lat,
-        lng: address.lng,
-        address_text: address.text,
-        geocoding_status: 'provided',
-      };
-    }
-    if (
-      previous &&
-      previous.geocoding_status !== 'unavailable' &&
-      isDeepStrictEqual(previous.data[field.name], value)
-    ) {
-      return {
-        address_text: previous.address_text,
-        lat: previous.lat,
-        lng: previous.lng,
-        geocoding_status: previous.geocoding_status,
-        geocoding_provider: previous.geocoding_provider,
-        geocoding_confidence: previous.geocoding_confidence,
-      };
-    }
-    const unavailable = { ...unplaced, address_text: address.text, geocoding_status: 'unavailable' as const };
-    if (!this.geocoder) return unavailable;
-    let found: Awaited<ReturnType<Geocoder['geocode']>>;
-    try {
-      found = await this.geocoder.geocode(ctx.db, {
-        businessId: dataset.business_id,
-        text: address.text,
-        country: address.country ?? null,
-      });
-    } catch {
-      // A geocoder that cannot be reached must not cost the caller the record: it stays, unplaced.
-      return unavailable;
-    }
-    if (!found) {
-      const status = this.publicGeocoder ? 'pending' : 'not_found';
-      return { ...unplaced, address_text: address.text, geocoding_status: status };
-    }
-    return {
-      address_text: address.text,
-      lat: found.lat,
-      lng: found.lng,
-      geocoding_status: 'geocoded',
-      geocoding_provider: found.provider,
-      geocoding_confidence: found.confidence,
-    };
-  }
-
-  /**
-   * Hands the records left `pending` among these to the background placer, in this transaction's
-   * outbox: a rolled-back write (a dry run) asks nobody anything.
-   */
-  private async placeLater(ctx: OperationContext, dataset: DatasetRow, ids: number[]) {
-    if (!this.publicGeocoder || ids.length === 0) return;
-    const pending = await repo.pendingRecordIds(ctx.db, dataset.business_id, ids);
-    for (let start = 0; start < pending.length; start += PLACING_BATCH) {
-      await enqueue(ctx.db, this.clock, {
-        topic: PLACING_TOPIC,
-        businessId: dataset.business_id,
-        messageId: randomUUID(),
-        payload: {
-          business_id: dataset.business_id,
-          record_ids: pending.slice(start, start + PLACING_BATCH),
-        },
-      });
-    }
-  }
-
-  /**
-   * The outbox handler that places pending records with the public geocoder, one after another.
-   * A record changed meanwhile (another address, or placed) is left as it now is. When the
-   * geocoder cannot answer, the rest waits and is tried again later, longer each time; after
-   * PLACING_ATTEMPTS tries it is `unavailable`, as a record whose geocoder failed at once is.
-   */
+  /** The outbox handler that places pending records with the public geocoder (RecordPlacing.placer). */
   placer(db: Queryable): OutboxHandler {
-    return async (message) => {
-      const geocoder = this.publicGeocoder;
-      const { business_id: businessId, record_ids: ids } = message.payload as {
-        business_id: number;
-        record_ids: number[];
-      };
-      const records = await repo.pendingRecords(db, businessId, ids);
-      for (const [index, record] of records.entries()) {
-        const text = record.address_text ?? '';
-        const field = locationField(record.fields);
-        const country = (record.data[field?.name ?? ''] as { country?: string } | undefined)?.country ?? null;
-        let found: Awaited<ReturnType<Geocoder['geocode']>> = null;
-        try {
-          found = geocoder ? await geocoder.geocode(db, { businessId, text, country }) : null;
-        } catch (error) {
-          const waiting = records.slice(index).map((left) => left.id);
-          if (message.attempt >= PLACING_ATTEMPTS) {
-            await repo.settlePending(db, businessId, waiting, undefined, this.clock.now());
-            return { done: true, error: (error as Error).message };
-          }
-          const delayMs = Math.min(3_600_000, 60_000 * 2 ** (message.attempt - 1));
-          return { retryAt: new Date(this.clock.now().getTime() + delayMs), error: (error as Error).message };
-        }
-        await repo.settlePending(db, businessId, [record.id], found, this.clock.now(), text);
-      }
-      return { done: true };
-    };
+    return this.placing.placer(db);
   }
 
   private async one(ctx: OperationContext, dataset: DatasetRow, id: number) {
