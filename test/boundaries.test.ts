@@ -194,6 +194,8 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0057_partitioned_history.sql': 'tracking',
   '0058_business_keys.sql': 'platform',
   '0059_jobs.sql': 'jobs',
+  '0060_address_matching.sql': 'addresses',
+  '0061_dataset_place_matching.sql': 'datasets',
 };
 
 /**

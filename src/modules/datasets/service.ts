@@ -503,16 +503,43 @@ export class DatasetsService {
 
   /** Placed dataset records whose address matches the words, typos forgiven, best first. */
   async searchPlaces(db: Queryable, businessId: number, q: string, limit: number): Promise<Place[]> {
-    const rows = await repo.placesLike(db, businessId, q, limit);
-    return rows.map((row) => ({
-      dataset_id: row.dataset_id,
-      dataset_name: row.dataset_name,
-      record_id: row.id,
-      label: labelOf(row.fields, row.data, row.dataset_name, row.id),
-      address_text: row.address_text!,
-      lat: row.lat!,
-      lng: row.lng!,
-      score: rounded(row.score),
-    }));
+    return (await repo.placesLike(db, businessId, q, limit)).map(placeOf);
   }
+
+  /** For each of the words, the `limit` placed records at least `minScore` alike, best first. */
+  async placesLike(
+    db: Queryable,
+    businessId: number,
+    words: string[],
+    limit: number,
+    minScore: number,
+  ): Promise<Place[][]> {
+    const lower = words.map((text) => text.toLowerCase());
+    const answers = await repo.placesLikeEach(db, businessId, lower, limit, minScore);
+    return answers.map((rows) => rows.map(placeOf));
+  }
+}
+
+/** A placed record as the address search and the built-in geocoder take it. */
+function placeOf(row: {
+  id: number;
+  dataset_id: number;
+  dataset_name: string;
+  fields: FieldSpec[];
+  data: Values;
+  address_text: string | null;
+  lat: number | null;
+  lng: number | null;
+  score: number;
+}): Place {
+  return {
+    dataset_id: row.dataset_id,
+    dataset_name: row.dataset_name,
+    record_id: row.id,
+    label: labelOf(row.fields, row.data, row.dataset_name, row.id),
+    address_text: row.address_text!,
+    lat: row.lat!,
+    lng: row.lng!,
+    score: rounded(row.score),
+  };
 }
