@@ -196,6 +196,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0059_jobs.sql': 'jobs',
   '0060_address_matching.sql': 'addresses',
   '0061_dataset_place_matching.sql': 'datasets',
+  '0062_dataset_import_rows.sql': 'datasets',
 };
 
 /**

@@ -10,6 +10,8 @@ import type { GeocodingStatus } from './tables.ts';
 import type { DatasetRow, RecordRow } from './views.ts';
 
 type Values = Record<string, unknown>;
+/** The value of an address field (docs/datasets.md, "Fields and their values"). */
+type AddressValue = { text: string; country?: string; lat?: number; lng?: number };
 
 /** Where a record is on the map and how that was found: the columns beside its values. */
 export interface Placement {
@@ -60,7 +62,7 @@ export class RecordPlacing {
       const point = value as { lat: number; lng: number };
       return { ...unplaced, ...point, address_text: null, geocoding_status: 'provided' };
     }
-    const address = value as { text: string; country?: string; lat?: number; lng?: number };
+    const address = value as AddressValue;
     if (address.lat !== undefined && address.lng !== undefined) {
       return {
         ...unplaced,
@@ -109,6 +111,21 @@ export class RecordPlacing {
       geocoding_provider: found.provider,
       geocoding_confidence: found.confidence,
     };
+  }
+
+  /**
+   * Tells the geocoder the addresses it is about to be asked, in this transaction, for records of
+   * these values (an import's next rows): those without their coordinates.
+   */
+  async expect(db: Queryable, dataset: DatasetRow, records: Values[]): Promise<void> {
+    const field = locationField(dataset.fields);
+    if (!this.geocoder?.expect || field?.type !== 'address') return;
+    const queries = records.flatMap((values) => {
+      const address = values[field.name] as AddressValue | undefined;
+      if (!address || (address.lat !== undefined && address.lng !== undefined)) return [];
+      return [{ businessId: dataset.business_id, text: address.text, country: address.country ?? null }];
+    });
+    if (queries.length > 0) await this.geocoder.expect(db, queries);
   }
 
   /**

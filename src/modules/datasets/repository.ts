@@ -225,7 +225,7 @@ export function geocodingCounts(db: Db, datasetId: number) {
 type RecordRow = DatasetsTables['dataset_records'];
 export type RecordValues = Omit<
   Insertable<RecordRow>,
-  'id' | 'business_id' | 'dataset_id' | 'created_at' | 'updated_at'
+  'id' | 'business_id' | 'dataset_id' | 'import_key' | 'import_row' | 'created_at' | 'updated_at'
 >;
 
 export async function insertRecord(
@@ -234,6 +234,21 @@ export async function insertRecord(
   values: RecordValues,
   at: Date,
 ) {
+  const id = await insertImportedRecord(db, dataset, values, at);
+  return id!;
+}
+
+/**
+ * Writes a record; with `imported`, as that row of that import: when the row is saved already (a
+ * run of the same import beside this one), nothing is written and the answer is undefined.
+ */
+export async function insertImportedRecord(
+  db: Db,
+  dataset: { businessId: number; id: number },
+  values: RecordValues,
+  at: Date,
+  imported?: { key: string; row: number },
+): Promise<number | undefined> {
   const row = await db
     .insertInto('dataset_records')
     .values({
@@ -241,12 +256,34 @@ export async function insertRecord(
       data: jsonb(values.data),
       business_id: dataset.businessId,
       dataset_id: dataset.id,
+      import_key: imported?.key ?? null,
+      import_row: imported?.row ?? null,
       created_at: at,
       updated_at: at,
     })
+    .$if(imported !== undefined, (query) =>
+      query.onConflict((conflict) =>
+        conflict
+          .columns(['business_id', 'dataset_id', 'import_key', 'import_row'])
+          .where('import_key', 'is not', null)
+          .doNothing(),
+      ),
+    )
     .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The rows of an import (by its key) that a dataset holds records of: row to record id. */
+export async function importedRows(db: Db, dataset: { businessId: number; id: number }, key: string) {
+  const rows = await db
+    .selectFrom('dataset_records')
+    .select(['import_row', 'id'])
+    .where('business_id', '=', dataset.businessId)
+    .where('dataset_id', '=', dataset.id)
+    .where('import_key', '=', key)
+    .execute();
+  return new Map(rows.map((row) => [row.import_row!, row.id]));
 }
 
 export function updateRecord(

@@ -4,10 +4,11 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Geocoder } from '../../platform/geocoding.ts';
-import { errorMessage, type Language } from '../../platform/i18n/index.ts';
+import type { Language } from '../../platform/i18n/index.ts';
 import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { mapInSlices, parseCsvInSlices, TimeSlices } from '../../platform/slices.ts';
+import { RecordImports, roomFor } from './importing.ts';
 import { RecordPlacing } from './placing.ts';
 import * as repo from './repository.ts';
 import {
@@ -16,7 +17,6 @@ import {
   labelOf,
   locationField,
   MAX_IMPORT_ROWS,
-  MAX_RECORDS,
   searchTextOf,
   validValues,
   valuesChecker,
@@ -59,6 +59,7 @@ export interface Place {
  */
 export class DatasetsService {
   private readonly placing: RecordPlacing;
+  private readonly imports: RecordImports;
 
   /** `geocoding`: how records are placed as they are written, and later (see RecordPlacing). */
   constructor(
@@ -66,6 +67,7 @@ export class DatasetsService {
     geocoding: { now: Geocoder | null; later?: Geocoder | null },
   ) {
     this.placing = new RecordPlacing(clock, geocoding);
+    this.imports = new RecordImports(clock, this.placing);
   }
 
   // Groups -----------------------------------------------------------------------------------
@@ -265,7 +267,7 @@ export class DatasetsService {
   async createRecord(ctx: OperationContext, datasetId: number, values: Values) {
     const dataset = await this.forRecords(ctx, datasetId);
     const checked = validValues(dataset.fields, values, ctx.lang);
-    await this.roomFor(ctx, dataset, 1);
+    await roomFor(ctx.db, dataset, 1);
     const id = await this.insert(ctx, dataset, checked);
     await this.placing.placeLater(ctx.db, dataset, [id]);
     return { result: true as const, record: await this.one(ctx, dataset, id) };
@@ -307,19 +309,22 @@ export class DatasetsService {
     ctx: OperationContext,
     input: { dataset_id: number; csv: string; all_or_nothing: boolean },
   ) {
-    const dataset = await this.forRecords(ctx, input.dataset_id);
+    const dataset = await this.readable(ctx, input.dataset_id);
     // Parsed and checked in slices: a 5,000-row file must not hold every other request meanwhile.
     const csv = await parseCsvInSlices(input.csv, MAX_IMPORT_ROWS);
     if ('unreadable' in csv) throw new AppError('CSV_UNREADABLE', { params: { reason: csv.unreadable } });
     if ('tooLong' in csv) throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
-    const report = await this.importRows(
+    const rows = await mapInSlices(csv.rows, (row) => valuesFromCsv(dataset.fields, row));
+    const { stopped_at, ...report } = await this.imports.run(
       ctx,
       dataset,
-      await mapInSlices(csv.rows, (row) => valuesFromCsv(dataset.fields, row)),
+      { rows, content: input.csv },
       input.all_or_nothing,
     );
+    // The header is line 1.
     return {
       ...report,
+      stopped_at: stopped_at === null ? null : { line: stopped_at + 2 },
       rows: report.rows.map(({ index, ...row }) => ({ line: index + 2, ...row })),
     };
   }
@@ -329,65 +334,14 @@ export class DatasetsService {
     ctx: OperationContext,
     input: { dataset_id: number; records: Values[]; all_or_nothing: boolean },
   ) {
-    const dataset = await this.forRecords(ctx, input.dataset_id);
-    return this.importRows(ctx, dataset, input.records, input.all_or_nothing);
-  }
-
-  /**
-   * Every row is checked first and reported: the record made, or why not. With `all_or_nothing`
-   * one refused row and none is saved (the others are reported NOT_SAVED).
-   */
-  private async importRows(
-    ctx: OperationContext,
-    dataset: DatasetRow,
-    rows: Values[],
-    allOrNothing: boolean,
-  ) {
-    const check = valuesChecker(dataset.fields, ctx.lang);
-    const checked = await mapInSlices(rows, (values, index) => ({ index, checked: check(values) }));
-    const refused = checked.filter((row) => !row.checked.ok).length;
-    const saving = !allOrNothing || refused === 0;
-    if (saving) await this.roomFor(ctx, dataset, rows.length - refused);
-    const report = [];
-    const slices = new TimeSlices();
-    for (const { index, checked: row } of checked) {
-      await slices.next();
-      if (!row.ok) {
-        const refusal = validationFailed({ issues: row.issues });
-        report.push({
-          index,
-          success: false,
-          error_code: refusal.code,
-          message: errorMessage(refusal.code, ctx.lang, refusal.options.params),
-          details: refusal.options.details,
-        });
-      } else if (saving) {
-        const id = await this.insert(ctx, dataset, row.values);
-        report.push({ index, success: true, id });
-      } else {
-        report.push({
-          index,
-          success: false,
-          error_code: 'NOT_SAVED',
-          message: 'Not saved: another row was refused.',
-        });
-      }
-    }
-    await this.placing.placeLater(
-      ctx.db,
+    const dataset = await this.readable(ctx, input.dataset_id);
+    const { stopped_at, ...report } = await this.imports.run(
+      ctx,
       dataset,
-      report.flatMap((row) => (row.success && row.id !== undefined ? [row.id] : [])),
+      { rows: input.records, content: JSON.stringify(input.records) },
+      input.all_or_nothing,
     );
-    const created = report.filter((row) => row.success).length;
-    return { result: created > 0 || rows.length === 0, created, refused, rows: report };
-  }
-
-  /** Refuses writes that would take a dataset past its record limit. */
-  private async roomFor(ctx: OperationContext, dataset: DatasetRow, adding: number) {
-    if (adding === 0) return;
-    if ((await repo.countRecords(ctx.db, dataset.id)) + adding > MAX_RECORDS) {
-      throw new AppError('DATASET_FULL', { params: { id: dataset.id, limit: MAX_RECORDS } });
-    }
+    return { ...report, stopped_at: stopped_at === null ? null : { index: stopped_at } };
   }
 
   private async insert(ctx: OperationContext, dataset: DatasetRow, values: Values) {
