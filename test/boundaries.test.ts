@@ -195,6 +195,9 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0058_business_keys.sql': 'platform',
   '0059_jobs.sql': 'jobs',
   '0060_dispatch_board_versions.sql': 'dispatch',
+  '0061_address_matching.sql': 'addresses',
+  '0062_dataset_place_matching.sql': 'datasets',
+  '0063_dataset_import_rows.sql': 'datasets',
 };
 
 /**

@@ -29,4 +29,10 @@ export interface GeocodeResult {
  */
 export interface Geocoder {
   geocode(db: Queryable, query: GeocodeQuery): Promise<GeocodeResult | null>;
+  /**
+   * Told the addresses about to be asked in this transaction (the next rows of an import), a
+   * geocoder may look them up together now, in one go, and answer each from that when asked.
+   * Each answer stays what it would be asked alone.
+   */
+  expect?(db: Queryable, queries: GeocodeQuery[]): Promise<void>;
 }

@@ -22,23 +22,103 @@ export interface PlaceMatch {
 
 /** Where the addresses module finds other modules' places (the datasets module's placed records). */
 export interface PlaceSource {
+  /** Places whose address looks like the words (at least 0.4 alike), the `limit` best. */
   searchPlaces(db: Queryable, businessId: number, q: string, limit: number): Promise<PlaceMatch[]>;
+  /**
+   * For each of the words, the `limit` places at least `minScore` alike, best first: what
+   * `searchPlaces` answers of them at that score, in one statement that an index answers.
+   */
+  placesLike(
+    db: Queryable,
+    businessId: number,
+    words: string[],
+    limit: number,
+    minScore: number,
+  ): Promise<PlaceMatch[][]>;
 }
+
+/**
+ * Another module's place scores arrive rounded to two decimals: asked for a little less than the
+ * confidence, so that none that rounds up to it is left out.
+ */
+const SCORE_ROUNDING = 0.01;
+
+/**
+ * Addresses looked up ahead in one statement: about half a second of lookups on a 10,000-entry
+ * book, well within the statement bound (DATABASE_TIMEOUT_MS) on a loaded machine.
+ */
+const EXPECTED_BATCH = 50;
 
 /**
  * The default geocoder: the business's own data. An address is placed where the business already
  * placed it, in its own address book, its points of interest or a placed dataset record, when the
  * text holds that place's street line and every number of the text (house number, postal code)
  * is the place's too. Anything less is unknown: no nearby street, no city centre stands in.
+ *
+ * Only places at least BUSINESS_DATA_CONFIDENCE sure can answer, so only those are looked up,
+ * through the trigram indexes: the five surest of them are the five surest of all, which is what
+ * the answer is chosen from.
  */
 export class BusinessDataGeocoder implements Geocoder {
+  /** Own places looked up ahead (`expect`), by transaction, then business, country and words. */
+  private readonly expected = new WeakMap<Queryable, Map<string, OwnPlace[]>>();
+
   constructor(private readonly places: () => PlaceSource | null) {}
 
+  /**
+   * Looks up the own places of many addresses in one statement, kept for this transaction. Only
+   * they are: the other places are placed dataset records, which the writes these addresses are
+   * asked for (an import's rows) add to as they go, so those are asked for each one when it comes.
+   */
+  async expect(db: Queryable, queries: GeocodeQuery[]): Promise<void> {
+    // On the pool, nothing says when what was looked up would be stale.
+    if (!db.isTransaction) return;
+    const kept = this.expected.get(db) ?? new Map<string, OwnPlace[]>();
+    this.expected.set(db, kept);
+    const byBusiness = new Map<number, Map<string, repo.PlaceQuery>>();
+    for (const query of queries) {
+      const words = wordsOf(query);
+      const key = keyOf(query, words);
+      if (words.length < 3 || kept.has(key)) continue;
+      const asked = byBusiness.get(query.businessId) ?? new Map<string, repo.PlaceQuery>();
+      byBusiness.set(query.businessId, asked.set(key, { words, country: query.country ?? null }));
+    }
+    for (const [businessId, asked] of byBusiness) {
+      const keys = [...asked.keys()];
+      for (let start = 0; start < keys.length; start += EXPECTED_BATCH) {
+        const batch = keys.slice(start, start + EXPECTED_BATCH);
+        const found = await repo.placesMatching(
+          db,
+          businessId,
+          batch.map((key) => asked.get(key)!),
+          BUSINESS_DATA_CONFIDENCE,
+        );
+        for (const [index, key] of batch.entries()) kept.set(key, found[index]!);
+      }
+    }
+  }
+
   async geocode(db: Queryable, query: GeocodeQuery): Promise<GeocodeResult | null> {
-    const text = query.text.trim().toLowerCase();
+    const text = wordsOf(query);
     if (text.length < 3) return null;
-    const own = await repo.placesMatching(db, query.businessId, text, query.country ?? null);
-    const others = (await this.places()?.searchPlaces(db, query.businessId, text, 5)) ?? [];
+    const own =
+      this.expected.get(db)?.get(keyOf(query, text)) ??
+      (
+        await repo.placesMatching(
+          db,
+          query.businessId,
+          [{ words: text, country: query.country ?? null }],
+          BUSINESS_DATA_CONFIDENCE,
+        )
+      )[0]!;
+    const [others = []] =
+      (await this.places()?.placesLike(
+        db,
+        query.businessId,
+        [text],
+        5,
+        BUSINESS_DATA_CONFIDENCE - SCORE_ROUNDING,
+      )) ?? [];
     const candidates = [
       ...own,
       // A record's address is one text: it must hold the words about as well as a street line does.
@@ -57,6 +137,18 @@ export class BusinessDataGeocoder implements Geocoder {
       confidence: Math.round(best.confidence * 100) / 100,
     };
   }
+}
+
+/** A place of the business's own book or points of interest, with how sure it is (repo.placesMatching). */
+type OwnPlace = Awaited<ReturnType<typeof repo.placesMatching>>[number][number];
+
+/** The words of an address as they are matched. */
+function wordsOf(query: GeocodeQuery): string {
+  return query.text.trim().toLowerCase();
+}
+
+function keyOf(query: GeocodeQuery, words: string): string {
+  return JSON.stringify([query.businessId, query.country ?? null, words]);
 }
 
 /** Every number written in the words (a house number, a postal code) stands in the place's address too. */

@@ -83,9 +83,23 @@ const importReportRow = {
 /** The report of an import: each row with where it was (`line` of a CSV file, `index` of a JSON list). */
 const importReport = (position: Record<string, z.ZodInt>) =>
   z.object({
-    result: z.boolean().describe('false when rows were given and none was saved'),
-    created: z.int(),
+    result: z.boolean().describe('false when rows were given and none of them is saved'),
+    created: z.int().describe('Rows this run saved'),
+    saved_before: z
+      .int()
+      .describe(
+        'Rows an earlier import of the same file or list saved: reported with their record, not saved again',
+      ),
     refused: z.int(),
+    complete: z
+      .boolean()
+      .describe('false when the run stopped before its last row (its time ran out): what it saved is kept'),
+    stopped_at: z
+      .object(position)
+      .nullable()
+      .describe(
+        'The first row not reached when the run stopped; import the same file again to save the rest',
+      ),
     rows: z.array(z.object({ ...position, ...importReportRow })),
   });
 
@@ -401,12 +415,15 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
       description:
         'A header row names the fields (and <field>.lat, <field>.lng, <field>.country for an address or geo point), ' +
         `one record per row, at most ${MAX_IMPORT_ROWS} rows. Every row is checked and reported by line; with ` +
-        'all_or_nothing, one refused row and none is saved. Over REST, a file of ' +
-        `${IMPORT_JOB_ROWS} lines or more, or \`Prefer: respond-async\`, answers 202 with a job (docs/jobs.md).`,
+        'all_or_nothing, one refused row and none is saved. Otherwise rows are saved in chunks, each kept once done: ' +
+        'a run that stops early (complete: false) keeps them, and importing the same file again saves only the rest. ' +
+        `Over REST, a file of ${IMPORT_JOB_ROWS} lines or more, or \`Prefer: respond-async\`, answers 202 with a job (docs/jobs.md).`,
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
       expensive: true,
+      // Saved in chunks, each committed on its own (docs/datasets.md, "Imports").
+      writes: 'stepwise',
       access: WRITE_RECORDS,
       job: importJob((input: { csv: string }) => csvLines(input.csv)),
       errors: ['DATASET_NOT_FOUND', 'DATASET_FULL', 'CSV_UNREADABLE', 'CSV_TOO_LONG'],
@@ -423,11 +440,12 @@ export function datasetsOperations(datasets: DatasetsService): Operation[] {
     defineOperation({
       name: 'import_dataset_records',
       summary: 'Import records given as JSON objects of values, with a report per record',
-      description: `At most ${MAX_IMPORT_ROWS} records; every one is checked and reported by its index; with all_or_nothing, one refused record and none is saved. Over REST, ${IMPORT_JOB_ROWS} records or more, or \`Prefer: respond-async\`, answer 202 with a job (docs/jobs.md).`,
+      description: `At most ${MAX_IMPORT_ROWS} records; every one is checked and reported by its index; with all_or_nothing, one refused record and none is saved. Otherwise records are saved in chunks, each kept once done: a run that stops early (complete: false) keeps them, and importing the same list again saves only the rest. Over REST, ${IMPORT_JOB_ROWS} records or more, or \`Prefer: respond-async\`, answer 202 with a job (docs/jobs.md).`,
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
       expensive: true,
+      writes: 'stepwise',
       access: WRITE_RECORDS,
       job: importJob((input: { records: unknown[] }) => input.records.length),
       errors: ['DATASET_NOT_FOUND', 'DATASET_FULL'],

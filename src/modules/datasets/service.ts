@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { validationFailed } from '../../platform/catalog/executor.ts';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Geocoder } from '../../platform/geocoding.ts';
-import { errorMessage, type Language } from '../../platform/i18n/index.ts';
-import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import type { Language } from '../../platform/i18n/index.ts';
+import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
 import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { mapInSlices, parseCsvInSlices, TimeSlices } from '../../platform/slices.ts';
+import { RecordImports, roomFor } from './importing.ts';
+import { RecordPlacing } from './placing.ts';
 import * as repo from './repository.ts';
 import {
   type Condition,
@@ -17,26 +17,15 @@ import {
   labelOf,
   locationField,
   MAX_IMPORT_ROWS,
-  MAX_RECORDS,
   searchTextOf,
   validValues,
   valuesChecker,
   valuesFromCsv,
 } from './schema.ts';
 import { type FieldSpec, GEOCODING_STATUSES, type GeocodingStatus } from './tables.ts';
-import { type DatasetRow, datasetView, groupView, type RecordRow, recordView, rounded } from './views.ts';
+import { type DatasetRow, datasetView, groupView, recordView, rounded } from './views.ts';
 
 type Values = Record<string, unknown>;
-
-/** Where a record is on the map and how that was found: the columns beside its values. */
-interface Placement {
-  address_text: string | null;
-  lat: number | null;
-  lng: number | null;
-  geocoding_status: GeocodingStatus;
-  geocoding_provider: string | null;
-  geocoding_confidence: number | null;
-}
 
 /** Records a schema change reads at a time while it checks them all. */
 const SCHEMA_CHECK_BATCH = 1_000;
@@ -68,29 +57,17 @@ export interface Place {
  * checked against the schema on every write, imported from CSV or JSON with a report per row,
  * placed on the map through the geocoder, and searched by fields, words and distance.
  */
-/** The outbox topic of records waiting for the public geocoder. */
-export const PLACING_TOPIC = 'datasets.place';
-/** Records one background placing message carries. */
-const PLACING_BATCH = 50;
-/** Tries of one message while the public geocoder does not answer (about 4 hours in all). */
-const PLACING_ATTEMPTS = 8;
-
 export class DatasetsService {
-  private readonly geocoder: Geocoder | null;
-  private readonly publicGeocoder: Geocoder | null;
+  private readonly placing: RecordPlacing;
+  private readonly imports: RecordImports;
 
-  /**
-   * `geocoding.now` places records as they are written, in the writing transaction (the
-   * business's own data: quick, and it reads only the database); `geocoding.later`, a public
-   * geocoder, places what that did not know, in the background through the outbox: a call across
-   * the network, spaced as its owner asks, has no place in a transaction.
-   */
+  /** `geocoding`: how records are placed as they are written, and later (see RecordPlacing). */
   constructor(
     private readonly clock: Clock,
     geocoding: { now: Geocoder | null; later?: Geocoder | null },
   ) {
-    this.geocoder = geocoding.now;
-    this.publicGeocoder = geocoding.later ?? null;
+    this.placing = new RecordPlacing(clock, geocoding);
+    this.imports = new RecordImports(clock, this.placing);
   }
 
   // Groups -----------------------------------------------------------------------------------
@@ -290,9 +267,9 @@ export class DatasetsService {
   async createRecord(ctx: OperationContext, datasetId: number, values: Values) {
     const dataset = await this.forRecords(ctx, datasetId);
     const checked = validValues(dataset.fields, values, ctx.lang);
-    await this.roomFor(ctx, dataset, 1);
+    await roomFor(ctx.db, dataset, 1);
     const id = await this.insert(ctx, dataset, checked);
-    await this.placeLater(ctx, dataset, [id]);
+    await this.placing.placeLater(ctx.db, dataset, [id]);
     return { result: true as const, record: await this.one(ctx, dataset, id) };
   }
 
@@ -304,7 +281,7 @@ export class DatasetsService {
     if (!previous) throw new AppError('DATASET_RECORD_NOT_FOUND', { params: { id } });
     const merged = { ...previous.data, ...changes };
     const checked = validValues(dataset.fields, merged, ctx.lang);
-    const placement = await this.place(ctx, dataset, checked, previous);
+    const placement = await this.placing.place(ctx.db, dataset, checked, previous);
     await repo.updateRecord(
       ctx.db,
       key,
@@ -312,7 +289,7 @@ export class DatasetsService {
       { data: checked, search_text: searchTextOf(dataset.fields, checked), ...placement },
       this.clock.now(),
     );
-    await this.placeLater(ctx, dataset, [id]);
+    await this.placing.placeLater(ctx.db, dataset, [id]);
     return { result: true as const, record: await this.one(ctx, dataset, id) };
   }
 
@@ -332,19 +309,22 @@ export class DatasetsService {
     ctx: OperationContext,
     input: { dataset_id: number; csv: string; all_or_nothing: boolean },
   ) {
-    const dataset = await this.forRecords(ctx, input.dataset_id);
+    const dataset = await this.readable(ctx, input.dataset_id);
     // Parsed and checked in slices: a 5,000-row file must not hold every other request meanwhile.
     const csv = await parseCsvInSlices(input.csv, MAX_IMPORT_ROWS);
     if ('unreadable' in csv) throw new AppError('CSV_UNREADABLE', { params: { reason: csv.unreadable } });
     if ('tooLong' in csv) throw new AppError('CSV_TOO_LONG', { params: { limit: MAX_IMPORT_ROWS } });
-    const report = await this.importRows(
+    const rows = await mapInSlices(csv.rows, (row) => valuesFromCsv(dataset.fields, row));
+    const { stopped_at, ...report } = await this.imports.run(
       ctx,
       dataset,
-      await mapInSlices(csv.rows, (row) => valuesFromCsv(dataset.fields, row)),
+      { rows, content: input.csv },
       input.all_or_nothing,
     );
+    // The header is line 1.
     return {
       ...report,
+      stopped_at: stopped_at === null ? null : { line: stopped_at + 2 },
       rows: report.rows.map(({ index, ...row }) => ({ line: index + 2, ...row })),
     };
   }
@@ -354,69 +334,18 @@ export class DatasetsService {
     ctx: OperationContext,
     input: { dataset_id: number; records: Values[]; all_or_nothing: boolean },
   ) {
-    const dataset = await this.forRecords(ctx, input.dataset_id);
-    return this.importRows(ctx, dataset, input.records, input.all_or_nothing);
-  }
-
-  /**
-   * Every row is checked first and reported: the record made, or why not. With `all_or_nothing`
-   * one refused row and none is saved (the others are reported NOT_SAVED).
-   */
-  private async importRows(
-    ctx: OperationContext,
-    dataset: DatasetRow,
-    rows: Values[],
-    allOrNothing: boolean,
-  ) {
-    const check = valuesChecker(dataset.fields, ctx.lang);
-    const checked = await mapInSlices(rows, (values, index) => ({ index, checked: check(values) }));
-    const refused = checked.filter((row) => !row.checked.ok).length;
-    const saving = !allOrNothing || refused === 0;
-    if (saving) await this.roomFor(ctx, dataset, rows.length - refused);
-    const report = [];
-    const slices = new TimeSlices();
-    for (const { index, checked: row } of checked) {
-      await slices.next();
-      if (!row.ok) {
-        const refusal = validationFailed({ issues: row.issues });
-        report.push({
-          index,
-          success: false,
-          error_code: refusal.code,
-          message: errorMessage(refusal.code, ctx.lang, refusal.options.params),
-          details: refusal.options.details,
-        });
-      } else if (saving) {
-        const id = await this.insert(ctx, dataset, row.values);
-        report.push({ index, success: true, id });
-      } else {
-        report.push({
-          index,
-          success: false,
-          error_code: 'NOT_SAVED',
-          message: 'Not saved: another row was refused.',
-        });
-      }
-    }
-    await this.placeLater(
+    const dataset = await this.readable(ctx, input.dataset_id);
+    const { stopped_at, ...report } = await this.imports.run(
       ctx,
       dataset,
-      report.flatMap((row) => (row.success && row.id !== undefined ? [row.id] : [])),
+      { rows: input.records, content: JSON.stringify(input.records) },
+      input.all_or_nothing,
     );
-    const created = report.filter((row) => row.success).length;
-    return { result: created > 0 || rows.length === 0, created, refused, rows: report };
-  }
-
-  /** Refuses writes that would take a dataset past its record limit. */
-  private async roomFor(ctx: OperationContext, dataset: DatasetRow, adding: number) {
-    if (adding === 0) return;
-    if ((await repo.countRecords(ctx.db, dataset.id)) + adding > MAX_RECORDS) {
-      throw new AppError('DATASET_FULL', { params: { id: dataset.id, limit: MAX_RECORDS } });
-    }
+    return { ...report, stopped_at: stopped_at === null ? null : { index: stopped_at } };
   }
 
   private async insert(ctx: OperationContext, dataset: DatasetRow, values: Values) {
-    const placement = await this.place(ctx, dataset, values);
+    const placement = await this.placing.place(ctx.db, dataset, values);
     return repo.insertRecord(
       ctx.db,
       { businessId: dataset.business_id, id: dataset.id },
@@ -425,130 +354,9 @@ export class DatasetsService {
     );
   }
 
-  /**
-   * Where the record is, from its location field: a geo point or an address's own coordinates as
-   * given; else the address is geocoded, unless it is the one already placed. An unknown address
-   * is `not_found`; no geocoder, or one that fails, leaves the record unplaced as `unavailable`.
-   */
-  private async place(
-    ctx: OperationContext,
-    dataset: DatasetRow,
-    values: Values,
-    previous?: RecordRow,
-  ): Promise<Placement> {
-    const unplaced = { lat: null, lng: null, geocoding_provider: null, geocoding_confidence: null };
-    const field = locationField(dataset.fields);
-    const value = field ? values[field.name] : undefined;
-    if (!field || value === undefined) return { ...unplaced, address_text: null, geocoding_status: 'none' };
-    if (field.type === 'geo_point') {
-      const point = value as { lat: number; lng: number };
-      return { ...unplaced, ...point, address_text: null, geocoding_status: 'provided' };
-    }
-    const address = value as { text: string; country?: string; lat?: number; lng?: number };
-    if (address.lat !== undefined && address.lng !== undefined) {
-      return {
-        ...unplaced,
-        lat: address.lat,
-        lng: address.lng,
-        address_text: address.text,
-        geocoding_status: 'provided',
-      };
-    }
-    if (
-      previous &&
-      previous.geocoding_status !== 'unavailable' &&
-      isDeepStrictEqual(previous.data[field.name], value)
-    ) {
-      return {
-        address_text: previous.address_text,
-        lat: previous.lat,
-        lng: previous.lng,
-        geocoding_status: previous.geocoding_status,
-        geocoding_provider: previous.geocoding_provider,
-        geocoding_confidence: previous.geocoding_confidence,
-      };
-    }
-    const unavailable = { ...unplaced, address_text: address.text, geocoding_status: 'unavailable' as const };
-    if (!this.geocoder) return unavailable;
-    let found: Awaited<ReturnType<Geocoder['geocode']>>;
-    try {
-      found = await this.geocoder.geocode(ctx.db, {
-        businessId: dataset.business_id,
-        text: address.text,
-        country: address.country ?? null,
-      });
-    } catch {
-      // A geocoder that cannot be reached must not cost the caller the record: it stays, unplaced.
-      return unavailable;
-    }
-    if (!found) {
-      const status = this.publicGeocoder ? 'pending' : 'not_found';
-      return { ...unplaced, address_text: address.text, geocoding_status: status };
-    }
-    return {
-      address_text: address.text,
-      lat: found.lat,
-      lng: found.lng,
-      geocoding_status: 'geocoded',
-      geocoding_provider: found.provider,
-      geocoding_confidence: found.confidence,
-    };
-  }
-
-  /**
-   * Hands the records left `pending` among these to the background placer, in this transaction's
-   * outbox: a rolled-back write (a dry run) asks nobody anything.
-   */
-  private async placeLater(ctx: OperationContext, dataset: DatasetRow, ids: number[]) {
-    if (!this.publicGeocoder || ids.length === 0) return;
-    const pending = await repo.pendingRecordIds(ctx.db, dataset.business_id, ids);
-    for (let start = 0; start < pending.length; start += PLACING_BATCH) {
-      await enqueue(ctx.db, this.clock, {
-        topic: PLACING_TOPIC,
-        businessId: dataset.business_id,
-        messageId: randomUUID(),
-        payload: {
-          business_id: dataset.business_id,
-          record_ids: pending.slice(start, start + PLACING_BATCH),
-        },
-      });
-    }
-  }
-
-  /**
-   * The outbox handler that places pending records with the public geocoder, one after another.
-   * A record changed meanwhile (another address, or placed) is left as it now is. When the
-   * geocoder cannot answer, the rest waits and is tried again later, longer each time; after
-   * PLACING_ATTEMPTS tries it is `unavailable`, as a record whose geocoder failed at once is.
-   */
+  /** The outbox handler that places pending records with the public geocoder (RecordPlacing.placer). */
   placer(db: Queryable): OutboxHandler {
-    return async (message) => {
-      const geocoder = this.publicGeocoder;
-      const { business_id: businessId, record_ids: ids } = message.payload as {
-        business_id: number;
-        record_ids: number[];
-      };
-      const records = await repo.pendingRecords(db, businessId, ids);
-      for (const [index, record] of records.entries()) {
-        const text = record.address_text ?? '';
-        const field = locationField(record.fields);
-        const country = (record.data[field?.name ?? ''] as { country?: string } | undefined)?.country ?? null;
-        let found: Awaited<ReturnType<Geocoder['geocode']>> = null;
-        try {
-          found = geocoder ? await geocoder.geocode(db, { businessId, text, country }) : null;
-        } catch (error) {
-          const waiting = records.slice(index).map((left) => left.id);
-          if (message.attempt >= PLACING_ATTEMPTS) {
-            await repo.settlePending(db, businessId, waiting, undefined, this.clock.now());
-            return { done: true, error: (error as Error).message };
-          }
-          const delayMs = Math.min(3_600_000, 60_000 * 2 ** (message.attempt - 1));
-          return { retryAt: new Date(this.clock.now().getTime() + delayMs), error: (error as Error).message };
-        }
-        await repo.settlePending(db, businessId, [record.id], found, this.clock.now(), text);
-      }
-      return { done: true };
-    };
+    return this.placing.placer(db);
   }
 
   private async one(ctx: OperationContext, dataset: DatasetRow, id: number) {
@@ -649,16 +457,43 @@ export class DatasetsService {
 
   /** Placed dataset records whose address matches the words, typos forgiven, best first. */
   async searchPlaces(db: Queryable, businessId: number, q: string, limit: number): Promise<Place[]> {
-    const rows = await repo.placesLike(db, businessId, q, limit);
-    return rows.map((row) => ({
-      dataset_id: row.dataset_id,
-      dataset_name: row.dataset_name,
-      record_id: row.id,
-      label: labelOf(row.fields, row.data, row.dataset_name, row.id),
-      address_text: row.address_text!,
-      lat: row.lat!,
-      lng: row.lng!,
-      score: rounded(row.score),
-    }));
+    return (await repo.placesLike(db, businessId, q, limit)).map(placeOf);
   }
+
+  /** For each of the words, the `limit` placed records at least `minScore` alike, best first. */
+  async placesLike(
+    db: Queryable,
+    businessId: number,
+    words: string[],
+    limit: number,
+    minScore: number,
+  ): Promise<Place[][]> {
+    const lower = words.map((text) => text.toLowerCase());
+    const answers = await repo.placesLikeEach(db, businessId, lower, limit, minScore);
+    return answers.map((rows) => rows.map(placeOf));
+  }
+}
+
+/** A placed record as the address search and the built-in geocoder take it. */
+function placeOf(row: {
+  id: number;
+  dataset_id: number;
+  dataset_name: string;
+  fields: FieldSpec[];
+  data: Values;
+  address_text: string | null;
+  lat: number | null;
+  lng: number | null;
+  score: number;
+}): Place {
+  return {
+    dataset_id: row.dataset_id,
+    dataset_name: row.dataset_name,
+    record_id: row.id,
+    label: labelOf(row.fields, row.data, row.dataset_name, row.id),
+    address_text: row.address_text!,
+    lat: row.lat!,
+    lng: row.lng!,
+    score: rounded(row.score),
+  };
 }

@@ -61,6 +61,9 @@ export interface DatasetsTables {
     geocoding_status: GeocodingStatus;
     geocoding_provider: string | null;
     geocoding_confidence: number | null;
+    /** The import that wrote the record (a digest of its file or list) and its row there, from 0. */
+    import_key: string | null;
+    import_row: number | null;
     created_at: Date;
     updated_at: Date;
   };

@@ -83,7 +83,7 @@ export async function acceptAsJob(
 /** Imports of this many rows or more run as jobs where the door can answer with one (docs/jobs.md). */
 export const IMPORT_JOB_ROWS = 1000;
 /** The longest one import run may take: checking and writing its most rows on a loaded machine. */
-const IMPORT_BUDGET_SECONDS = 300;
+export const IMPORT_BUDGET_SECONDS = 300;
 
 /** The job binding of an import, given how many rows its input holds. */
 export function importJob<Input>(rows: (input: Input) => number): JobBinding<Input> {
