@@ -137,6 +137,61 @@ describe('the approval queue', () => {
     await stillApprovable(proposal.id, order.id);
   });
 
+  it('refuses the proposing token its own approval on REST and GraphQL; another token of the same person approves', async () => {
+    const order = await newOrder();
+    const agent = await issuedToken(server, {
+      userId: tenant.userIds.employee,
+      kind: 'agent',
+      profile: 'ops-write',
+    });
+    const proposed = await api.post(
+      '/api/v1/agent/approvals',
+      { tool: 'cancel_order', arguments: { order_id: order.id }, reason: 'Asked by phone' },
+      { token: agent },
+    );
+    assert.equal(proposed.status, 200, JSON.stringify(proposed.body));
+    const proposalId = proposed.body.proposal.id as number;
+
+    const overRest = await api.post(
+      `/api/v1/agent/approvals/${proposalId}/approve`,
+      {},
+      { token: agent, headers: { 'x-confirm': '1' } },
+    );
+    assert.equal(overRest.status, 403, JSON.stringify(overRest.body));
+    assert.equal(overRest.body.error_code, 'OWN_PROPOSAL');
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${agent}`, 'x-confirm': '1' },
+    });
+    const overGraphql = await graphql
+      .request(
+        gql`
+          mutation ($id: Int!) {
+            approvePendingWrite(proposal_id: $id) {
+              proposal {
+                status
+              }
+            }
+          }
+        `,
+        { id: proposalId },
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assert.ok(overGraphql instanceof ClientError, 'the own approval was not refused');
+    assert.equal(overGraphql.response.errors?.[0]?.extensions?.error_code, 'OWN_PROPOSAL');
+    assert.ok((await pendingIds()).includes(proposalId), 'still pending');
+    assert.equal(await statusOf(order.id), 'NEW_ORDER', 'nothing ran');
+
+    // The rule binds the token, not the person: the employee signed in may approve it.
+    const person = await login(api, tenant.emails.employee);
+    const approved = await api.post(`/api/v1/agent/approvals/${proposalId}/approve`, {}, { token: person });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.proposal.decided_by.id, tenant.userIds.employee);
+    assert.equal(await statusOf(order.id), 'CANCELLED');
+  });
+
   it('says what a proposal would change: the tool’s title and the orders it names, by reference and customer', async () => {
     const order = await newOrder({ customer_id: tenant.userIds.customer });
     const proposal = (await proposeCancel(order.id)) as unknown as {
