@@ -6,7 +6,7 @@ import {
   PROGRESS_STATUSES,
   TRANSITIONS,
 } from '../src/modules/orders/statuses.ts';
-import { createTenant, login } from './support/fixtures.ts';
+import { createTenant, login, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -27,6 +27,7 @@ const TARGETS = Object.keys(DOORS) as Array<keyof typeof DOORS>;
 describe('order status moves through the doors, as the lifecycle table says', () => {
   let server: TestServer;
   let api: Client;
+  let tenant: Tenant;
   let employee: string;
 
   /** A new order put straight into a status, as if it had got there. */
@@ -51,7 +52,7 @@ describe('order status moves through the doors, as the lifecycle table says', ()
   before(async () => {
     server = await startTestServer();
     api = client(server.baseUrl);
-    const tenant = await createTenant(server.db, server.app.services, 'moves');
+    tenant = await createTenant(server.db, server.app.services, 'moves');
     employee = await login(api, tenant.emails.employee);
   });
   after(() => server.close());
@@ -83,5 +84,79 @@ describe('order status moves through the doors, as the lifecycle table says', ()
         assert.equal(answer.body.order.status, to);
       }
     }
+  });
+
+  it('reroutes an order before pickup only: from NEW_ORDER, HOLD or PLANNED', async () => {
+    for (const from of ORDER_STATUSES) {
+      const id = await orderIn(from);
+      const answer = await api.post(
+        `/api/v1/client/orders/${id}/reroute`,
+        { dropoff: { line1: 'Elsewhere' } },
+        {
+          token: employee,
+        },
+      );
+      if (['NEW_ORDER', 'HOLD', 'PLANNED'].includes(from)) {
+        assert.equal(answer.status, 200, `${from}: ${JSON.stringify(answer.body)}`);
+        assert.equal(answer.body.cancelled_order_id, id);
+      } else {
+        assert.equal(answer.status, 409, `${from}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(answer.body.details, { from, to: 'CANCELLED' });
+      }
+    }
+  });
+
+  it('takes an order off its route when held, cancelled, returned or sent back to NEW_ORDER; progress keeps it on', async () => {
+    const admin = await login(api, tenant.emails.client_admin);
+    const [driver] = await signedInDriversAtDepot(server, api, tenant, admin, {
+      depot: { lat: 48.85, lng: 2.35 },
+      names: ['mover'],
+      shift: { start: '08:00', end: '18:00' },
+    });
+    const names = ['held', 'cancelled', 'picked', 'returned', 'pooled'] as const;
+    const ids = {} as Record<(typeof names)[number], number>;
+    for (const [at, name] of names.entries()) {
+      const made = await api.post(
+        '/api/v1/client/orderCreate',
+        { scheduled_date: '2026-11-05', dropoff: { line1: name, lat: 48.86 + at / 100, lng: 2.36 } },
+        { token: admin },
+      );
+      ids[name] = made.body.order_id;
+    }
+    const built = await api.post(
+      '/api/v3/client/build-route',
+      { date: '2026-11-05', driver_ids: [driver!.id] },
+      { token: admin },
+    );
+    assert.equal(built.status, 200, JSON.stringify(built.body));
+    const routeId = built.body.routes[0].id as number;
+    const stopsOn = async () =>
+      (await api.get(`/api/v1/client/routes/${routeId}`, { token: admin })).body.route.stops.map(
+        (stop: { order_id: number }) => stop.order_id,
+      ) as number[];
+    assert.deepEqual((await stopsOn()).sort(), Object.values(ids).sort());
+
+    const steps: Array<[number, keyof typeof DOORS]> = [
+      [ids.held, 'HOLD'],
+      [ids.cancelled, 'CANCELLED'],
+      [ids.picked, 'PICKED_UP'],
+      [ids.returned, 'FAILED_ATTEMPT'],
+      [ids.returned, 'RETURNED'],
+      [ids.pooled, 'FAILED_ATTEMPT'],
+      [ids.pooled, 'NEW_ORDER'],
+    ];
+    for (const [id, to] of steps) {
+      const answer = await move(id, to);
+      assert.equal(answer.status, 200, `${to}: ${JSON.stringify(answer.body)}`);
+    }
+    const placed = async (id: number) => {
+      const { order } = (await api.get(`/api/v1/client/orders/${id}`, { token: admin })).body;
+      return { route_id: order.route_id, driver_id: order.driver_id };
+    };
+    for (const id of [ids.held, ids.cancelled, ids.returned, ids.pooled]) {
+      assert.deepEqual(await placed(id), { route_id: null, driver_id: null });
+    }
+    assert.deepEqual(await placed(ids.picked), { route_id: routeId, driver_id: driver!.id });
+    assert.deepEqual(await stopsOn(), [ids.picked]);
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   canMove,
+  DISPATCHABLE,
   ORDER_STATUS_IDS,
   ORDER_STATUSES,
   type OrderStatus,
@@ -50,6 +51,13 @@ describe('the order lifecycle table', () => {
     const allowed = ORDER_STATUSES.reduce((sum, status) => sum + TRANSITIONS[status].length, 0);
     assert.equal(refused, 100 - allowed);
     assert.ok(!canMove('NEW_ORDER', 'DELIVERED'), 'an order is never delivered before it is picked up');
+  });
+
+  it('dispatches the orders hold_order may take out of dispatch, no more and no fewer', () => {
+    assert.deepEqual(
+      DISPATCHABLE,
+      ORDER_STATUSES.filter((status) => canMove(status, 'HOLD')),
+    );
   });
 
   it('ends in the statuses no move leaves: delivered, returned, cancelled', () => {
