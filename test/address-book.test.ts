@@ -74,6 +74,39 @@ describe('address book', () => {
     assert.equal(again.body.error_code, 'ADDRESS_NOT_FOUND');
   });
 
+  it('deletes an address from the book it is in only, over REST and GraphQL', async () => {
+    const office = (await save({ label: 'Back office', line1: '1 Rue du Bac' })).body.address.id as number;
+    const home = (await save({ label: 'Flat', line1: '2 Rue du Bac' }, customer)).body.address.id as number;
+    const graphqlDelete = (id: number, extra = '') =>
+      api.post(
+        '/api/graphql',
+        { query: `mutation { deleteSavedAddress(address_id: ${id}${extra}) { deleted } }` },
+        { token: admin },
+      );
+    const notFound = (answer: { status: number; body: { error_code?: string } }) => {
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+      assert.equal(answer.body.error_code, 'ADDRESS_NOT_FOUND');
+    };
+    // A customer reaches its own book only; staff reach a customer's book by naming the customer.
+    notFound(await api.call('DELETE', `/api/v1/client/addresses/${office}`, { token: customer }));
+    notFound(await api.call('DELETE', `/api/v1/client/addresses/${home}`, { token: admin }));
+    const unnamed = await graphqlDelete(home);
+    assert.equal(unnamed.body.errors?.[0]?.extensions?.error_code, 'ADDRESS_NOT_FOUND');
+    const labels = async (token: string, query = '') =>
+      (await api.get(`/api/v1/client/addresses?per_page=100${query}`, { token })).body.addresses.map(
+        (address: { label: string }) => address.label,
+      );
+    assert.ok((await labels(admin)).includes('Back office'));
+    assert.ok((await labels(customer)).includes('Flat'));
+
+    const named = await graphqlDelete(home, `, customer_id: ${tenant.userIds.customer}`);
+    assert.equal(named.body.data?.deleteSavedAddress?.deleted, home, JSON.stringify(named.body));
+    const own = await api.call('DELETE', `/api/v1/client/addresses/${office}`, { token: admin });
+    assert.equal(own.body.deleted, office, JSON.stringify(own.body));
+    assert.ok(!(await labels(customer)).includes('Flat'));
+    assert.ok(!(await labels(admin)).includes('Back office'));
+  });
+
   it('finds an address by words with typos, best match first', async () => {
     await save({ label: 'Lyon depot', line1: '8 Quai Perrache', city: 'Lyon', postal_code: '69002' });
     const found = await search('rue de rivolli');

@@ -137,6 +137,103 @@ describe('the approval queue', () => {
     await stillApprovable(proposal.id, order.id);
   });
 
+  it('refuses the proposing token its own approval on REST and GraphQL; another token of the same person approves', async () => {
+    const order = await newOrder();
+    const agent = await issuedToken(server, {
+      userId: tenant.userIds.employee,
+      kind: 'agent',
+      profile: 'ops-write',
+    });
+    const proposed = await api.post(
+      '/api/v1/agent/approvals',
+      { tool: 'cancel_order', arguments: { order_id: order.id }, reason: 'Asked by phone' },
+      { token: agent },
+    );
+    assert.equal(proposed.status, 200, JSON.stringify(proposed.body));
+    const proposalId = proposed.body.proposal.id as number;
+
+    const overRest = await api.post(
+      `/api/v1/agent/approvals/${proposalId}/approve`,
+      {},
+      { token: agent, headers: { 'x-confirm': '1' } },
+    );
+    assert.equal(overRest.status, 403, JSON.stringify(overRest.body));
+    assert.equal(overRest.body.error_code, 'OWN_PROPOSAL');
+    const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
+      headers: { authorization: `Bearer ${agent}`, 'x-confirm': '1' },
+    });
+    const overGraphql = await graphql
+      .request(
+        gql`
+          mutation ($id: Int!) {
+            approvePendingWrite(proposal_id: $id) {
+              proposal {
+                status
+              }
+            }
+          }
+        `,
+        { id: proposalId },
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assert.ok(overGraphql instanceof ClientError, 'the own approval was not refused');
+    assert.equal(overGraphql.response.errors?.[0]?.extensions?.error_code, 'OWN_PROPOSAL');
+    assert.ok((await pendingIds()).includes(proposalId), 'still pending');
+    assert.equal(await statusOf(order.id), 'NEW_ORDER', 'nothing ran');
+
+    // The rule binds the token, not the person: the employee signed in may approve it.
+    const person = await login(api, tenant.emails.employee);
+    const approved = await api.post(`/api/v1/agent/approvals/${proposalId}/approve`, {}, { token: person });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.proposal.decided_by.id, tenant.userIds.employee);
+    assert.equal(await statusOf(order.id), 'CANCELLED');
+  });
+
+  it('answers an unknown, a decided and an expired proposal for what it is, and runs none of them', async () => {
+    const decide = (id: number, verdict: 'approve' | 'reject') =>
+      api.post(`/api/v1/agent/approvals/${id}/${verdict}`, verdict === 'reject' ? { reason: 'no' } : {}, {
+        token: admin,
+        headers: { 'x-confirm': '1' },
+      });
+    for (const verdict of ['approve', 'reject'] as const) {
+      const unknown = await decide(999_999, verdict);
+      assert.equal(unknown.status, 404, JSON.stringify(unknown.body));
+      assert.equal(unknown.body.error_code, 'PROPOSAL_NOT_FOUND');
+    }
+
+    const rejectedOrder = await newOrder();
+    const rejected = await proposeCancel(rejectedOrder.id);
+    assert.equal((await decide(rejected.id, 'reject')).status, 200);
+    for (const verdict of ['approve', 'reject'] as const) {
+      const again = await decide(rejected.id, verdict);
+      assert.equal(again.status, 409, JSON.stringify(again.body));
+      assert.equal(again.body.error_code, 'PROPOSAL_DECIDED');
+      assert.match(again.body.message, /rejected/);
+    }
+    assert.equal(await statusOf(rejectedOrder.id), 'NEW_ORDER');
+
+    const lateOrder = await newOrder();
+    const late = await proposeCancel(lateOrder.id);
+    const proposedAt = server.clock.now();
+    try {
+      server.clock.advance(24 * 3_600_000 - 1000);
+      assert.ok((await pendingIds()).includes(late.id), 'pending until its 24 hours are over');
+      server.clock.advance(1000);
+      assert.ok(!(await pendingIds()).includes(late.id), 'no longer listed once they are');
+      for (const verdict of ['approve', 'reject'] as const) {
+        const expired = await decide(late.id, verdict);
+        assert.equal(expired.status, 409, JSON.stringify(expired.body));
+        assert.equal(expired.body.error_code, 'PROPOSAL_EXPIRED');
+      }
+    } finally {
+      server.clock.set(proposedAt);
+    }
+    assert.equal(await statusOf(lateOrder.id), 'NEW_ORDER');
+  });
+
   it('says what a proposal would change: the tool’s title and the orders it names, by reference and customer', async () => {
     const order = await newOrder({ customer_id: tenant.userIds.customer });
     const proposal = (await proposeCancel(order.id)) as unknown as {

@@ -328,6 +328,77 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
       'only confirmed ones',
     );
   });
+
+  it('books only a slot the rule offers that has not started, and keeps nothing of a refusal', async () => {
+    const before = await server.db
+      .selectFrom('reservation_bookings')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const refusals = [
+      '2026-11-03T08:30:00.000Z', // half past nine: between two slots
+      '2026-11-03T11:00:00.000Z', // noon: after the day's last slot
+      '2026-11-02T08:00:00.000Z', // this morning's first slot, already gone
+    ];
+    for (const startsAt of refusals) {
+      const refused = await book('early@example.test', { starts_at: startsAt });
+      assert.equal(refused.status, 422, `${startsAt}: ${JSON.stringify(refused.body)}`);
+      assert.equal(refused.body.error_code, 'RESERVATION_SLOT_NOT_OFFERED');
+    }
+    const now = server.clock.now();
+    try {
+      // At the very start of a slot it is no longer offered; a moment before, it is.
+      server.clock.set(new Date('2026-11-03T09:00:00.000Z'));
+      const starting = await book('starting@example.test', { starts_at: '2026-11-03T09:00:00.000Z' });
+      assert.equal(starting.body.error_code, 'RESERVATION_SLOT_NOT_OFFERED', JSON.stringify(starting.body));
+      server.clock.set(new Date('2026-11-03T08:59:59.000Z'));
+      const justInTime = await book('in-time@example.test', { starts_at: '2026-11-03T09:00:00.000Z' });
+      assert.equal(justInTime.status, 200, JSON.stringify(justInTime.body));
+    } finally {
+      server.clock.set(now);
+    }
+    const after = await server.db
+      .selectFrom('reservation_bookings')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(after.n), Number(before.n) + 1, 'the one booking made, and none of the refused');
+  });
+
+  it('keeps no waitlist for a resource whose waitlist is off: a full slot refuses, and keeps nothing', async () => {
+    const made = await api.post(
+      '/api/v1/reservations/resources',
+      { ...RESOURCE, name: 'Pickup counter', capacity: 1, waitlist: false },
+      { token: admin },
+    );
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.equal(made.body.resource.waitlist, false);
+    const counter = made.body.resource.id;
+    const bookCounter = (contact: string, waitlist: boolean) =>
+      api.post(`/api/v1/book/${code}/${counter}`, { starts_at: SLOT, name: 'Counter', contact, waitlist });
+    const first = await bookCounter('first@example.test', true);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.booking.state, 'held', 'a slot with room gives a place, waitlist asked or not');
+    for (const waitlist of [true, false]) {
+      const refused = await bookCounter(`second-${waitlist}@example.test`, waitlist);
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.equal(refused.body.error_code, 'RESERVATION_SLOT_FULL');
+    }
+    const slots = await api.get(`/api/v1/book/${code}/${counter}/slots?from=2026-11-03&days=1`);
+    assert.deepEqual(
+      { remaining: slots.body.slots[0].remaining, waitlist_open: slots.body.slots[0].waitlist_open },
+      { remaining: 0, waitlist_open: false },
+    );
+    const kept = await server.db
+      .selectFrom('reservation_bookings')
+      .select(['contact', 'state'])
+      .where('resource_id', '=', counter)
+      .execute();
+    assert.deepEqual(kept, [{ contact: 'first@example.test', state: 'held' }]);
+    await drain();
+    assert.ok(
+      !sender.sent.some((message) => message.to.startsWith('second-')),
+      'no code sent to the refused',
+    );
+  });
 });
 
 describe('reservations: bookings limited per client address', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Answer } from './http.ts';
-import { a, adminOfB, api, type Checks, tokenOfA } from './tenancy.ts';
+import { a, adminOfB, api, type Checks, tokenOfA, tokensOfB } from './tenancy.ts';
 
 /** A saved address of A's own book, made by the first address-book check. */
 let addressOfA: Promise<number> | undefined;
@@ -405,8 +405,21 @@ export const placeChecks: Checks = {
   },
   delete_saved_address: async () => {
     const id = await savedAddressOfA();
-    const answer = await api.call('DELETE', `/api/v1/client/addresses/${id}`, { token: adminOfB() });
-    assert.equal(answer.status, 404);
+    for (const kind of ['client_admin', 'employee', 'customer'] as const) {
+      const answer = await api.call('DELETE', `/api/v1/client/addresses/${id}`, { token: tokensOfB[kind] });
+      assert.equal(answer.status, 404, `${kind} of B: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body.error_code, 'ADDRESS_NOT_FOUND');
+    }
+    const overGraphql = await api.post(
+      '/api/graphql',
+      {
+        query: 'mutation($id: Int!) { deleteSavedAddress(address_id: $id) { deleted } }',
+        variables: { id },
+      },
+      { token: adminOfB() },
+    );
+    assert.equal(overGraphql.body.errors?.[0]?.extensions?.error_code, 'ADDRESS_NOT_FOUND');
+    assert.equal(overGraphql.body.data?.deleteSavedAddress ?? null, null);
     await addressOfAUnchanged();
   },
   import_saved_addresses: async () => {
