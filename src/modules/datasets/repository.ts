@@ -496,7 +496,7 @@ export function placesLike(db: Db, businessId: number, words: string, limit: num
  * For each of the words (lower-cased), in their order, the business's placed records whose address
  * is at least `minScore` like them, the `limit` best (ties: newest first), with their dataset:
  * `placesLike` of many addresses in one statement, answered by the trigram index of placed
- * addresses (migration 0061) instead of scoring every placed record. The records are read in a
+ * addresses (migration 0062) instead of scoring every placed record. The records are read in a
  * subquery of the words alone (OFFSET 0 keeps the business out of it): otherwise the planner,
  * with the few rows a new dataset's statistics show, reads every placed record of the business
  * by its index and scores each, which an import growing the dataset pays for on every row.
