@@ -38,23 +38,31 @@ export async function serve(config: Config): Promise<void> {
   };
 
   // Before a database is started or seeded: its sign-in details would be for a service nobody reaches.
+  // The port stays held until the service listens, so nothing (the embedded database included)
+  // takes it during the start.
+  let port: HeldPort;
   try {
-    await requireFreePort(config.host, config.port);
+    port = await holdPort(config.host, config.port);
   } catch (error) {
     release();
     throw error;
   }
-  if (requested) return release();
+  const releaseAll = async () => {
+    await port.let();
+    release();
+  };
+  if (requested) return releaseAll();
   // The service's code loads while the database server starts: two processes, two cores.
   const code = Promise.all([import('./app.ts'), import('./services.ts'), import('./demo/seed.ts')]);
   code.catch(() => {});
-  const database = await openServiceDatabase(config, say).catch((error: unknown) => {
-    release();
+  const database = await openServiceDatabase(config, say).catch(async (error: unknown) => {
+    await releaseAll();
     throw error;
   });
   // Stopping for good: the handlers stay, so a repeated signal never cuts the stop short.
   const stoppedEarly = async () => {
     if (!requested) return false;
+    await port.let();
     await database.shutdown();
     process.exitCode = 0;
     return true;
@@ -83,10 +91,12 @@ export async function serve(config: Config): Promise<void> {
     if (await stoppedEarly()) return;
     app = await createApp(config, database.db);
     if (await stoppedEarly()) return;
+    await port.let();
     await app.http.listen({ port: config.port, host: config.host });
     await app.startBackground(database.pool);
   } catch (error) {
     await app?.stopBackground();
+    await port.let();
     await database.shutdown();
     release();
     throw error;
@@ -133,14 +143,19 @@ async function stopService(
   }
 }
 
-/** Refuses, naming PORT, a port another process holds (or this account may not take). */
-async function requireFreePort(host: string, port: number): Promise<void> {
-  if (port === 0) return;
-  const probe = net.createServer();
+interface HeldPort {
+  /** Lets the port go (again harmless), for the service itself to take. */
+  let(): Promise<void>;
+}
+
+/** Takes the port, refusing (naming PORT) one another process holds or this account may not take. */
+async function holdPort(host: string, port: number): Promise<HeldPort> {
+  if (port === 0) return { let: async () => {} };
+  const holder = net.createServer();
   try {
     await new Promise<void>((resolve, reject) => {
-      probe.once('error', reject);
-      probe.listen({ port, host, exclusive: true }, resolve);
+      holder.once('error', reject);
+      holder.listen({ port, host, exclusive: true }, resolve);
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -148,7 +163,7 @@ async function requireFreePort(host: string, port: number): Promise<void> {
     throw new ConfigError(
       `PORT=${port}: ${host}:${port} ${why}. Stop that process, or set PORT to a free port.`,
     );
-  } finally {
-    await new Promise((resolve) => probe.close(resolve));
   }
+  let closing: Promise<void> | undefined;
+  return { let: () => (closing ??= new Promise((resolve) => holder.close(() => resolve()))) };
 }
