@@ -7,7 +7,8 @@ export const MAX_SPAN_DAYS = 31;
 
 /** The rule's options, or null when the text is not an RRULE we take (no DTSTART, UNTIL or TZID in it). */
 export function parseRule(text: string): ReturnType<typeof RRule.parseString> | null {
-  if (/DTSTART|TZID|^\s*$/i.test(text)) return null;
+  // A blank text parses to no frequency, refused below.
+  if (/DTSTART|TZID/i.test(text)) return null;
   try {
     const options = RRule.parseString(text.replace(/^RRULE:/i, ''));
     if (options.freq === undefined) return null;
@@ -33,11 +34,12 @@ export function slotStarts(
   if (!options) return [];
   const [y, m, d] = resource.starts_on.split('-').map(Number) as [number, number, number];
   const rule = new RRule({ ...options, dtstart: new Date(Date.UTC(y, m - 1, d)) });
-  // A day either side in wall time covers every offset; the instants are filtered exactly after.
-  const wallFrom = new Date(from.getTime() - 86_400_000 * 2);
-  const wallTo = new Date(to.getTime() + 86_400_000 * 2);
+  // A day either side in wall time covers every offset (at most 14 hours); the instants are
+  // filtered exactly after, so the bounds of `between` never decide.
+  const wallFrom = new Date(from.getTime() - 86_400_000);
+  const wallTo = new Date(to.getTime() + 86_400_000);
   return rule
-    .between(wallFrom, wallTo, true)
+    .between(wallFrom, wallTo)
     .map((wall) => instantOf(wall, resource.time_zone))
     .filter((at) => at >= from && at < to);
 }
