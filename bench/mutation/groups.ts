@@ -40,7 +40,7 @@ export const GROUPS: Record<string, Group> = {
   'locker-codes': {
     kind: 'rule table',
     mutate: ['src/modules/lockers/codes.ts'],
-    tests: ['test/lockers.test.ts', 'test/tenancy-lockers.test.ts'],
+    tests: ['src/modules/lockers/codes.test.ts', 'test/lockers.test.ts', 'test/tenancy-lockers.test.ts'],
   },
   reservations: {
     kind: 'use case',
