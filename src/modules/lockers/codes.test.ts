@@ -39,6 +39,7 @@ describe('locker codes', () => {
     const [salt, digest] = stored.split('$') as [string, string];
     assert.equal(codeMatches('01234567', null), false);
     assert.equal(codeMatches('01234567', ''), false);
+    assert.equal(codeMatches('01234567', salt), false, 'no separator, no digest');
     assert.equal(codeMatches('01234567', `$${digest}`), false);
     assert.equal(codeMatches('01234567', `${salt}$`), false);
     assert.equal(codeMatches('01234567', `${salt}$${digest.slice(0, 20)}`), false, 'a cut digest');
