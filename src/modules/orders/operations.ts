@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { withoutUnknownFields } from '../../platform/catalog/input-checks.ts';
-import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { callerOf, defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
@@ -17,7 +17,6 @@ import { bulkOrderSchema, orderInputSchema, orderSchema } from './schemas.ts';
 import type { OrdersService } from './service.ts';
 import { ORDER_STATUSES, PROGRESS_STATUSES } from './statuses.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['orders:read'] };
 const WRITE = { kinds: STAFF, scopes: ['orders:write'] };
 /** Reads contractors (within the pool their rules give them) and customers (their own orders) may make too. */

@@ -6,6 +6,7 @@ import {
   type OperationContext,
   providerOf,
   Representation,
+  STAFF,
 } from '../../platform/catalog/operation.ts';
 import { AppError } from '../../platform/errors.ts';
 import { composedOfShared } from '../../platform/json.ts';
@@ -155,7 +156,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
           'The chronological audit of one order across doors and sources: every change (which door, who, what changed) and every tracking event of its packages (which source, where). Use it to explain how an order got where it is.',
         idempotent: true,
       },
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
       errors: ['ORDER_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/client/orders/:order_id/audit-timeline' },
       graphql: 'orderAuditTimeline',
@@ -178,7 +179,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
       errors: ['TRACKING_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/client/trackings/:tracking_number' },
       graphql: 'trackingDetail',
@@ -435,7 +436,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       tag: 'OTEP',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
       rest: { method: 'GET', path: '/v1/client/otep/providers' },
       graphql: 'trackingProviders',
       input: z.object({}),
