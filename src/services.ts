@@ -36,7 +36,7 @@ import { JobsService } from './modules/jobs/index.ts';
 import { LockersService } from './modules/lockers/index.ts';
 import { MapsService } from './modules/maps/index.ts';
 import { LabelReader, OcrService } from './modules/ocr/index.ts';
-import { OrderPhoneHistory, OrdersService } from './modules/orders/index.ts';
+import { OrdersService, RecipientPhones } from './modules/orders/index.ts';
 import { LoadPlans, PackagingCatalog, PackingPlans } from './modules/packing/index.ts';
 import { type PaymentProvider, PaymentsService, TestPaymentProvider } from './modules/payments/index.ts';
 import { PricingService } from './modules/pricing/index.ts';
@@ -283,7 +283,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
         familyStateOf: (db, id) => accounts.familyState(db, id, 'sms_marketing'),
       },
     },
-    new OrderPhoneHistory(),
+    new RecipientPhones(),
   );
   // SMS marketing is "migrated" for a business once the business saved its SMS settings.
   accounts.setUpCheck('sms_marketing', sms.settings.isSetUp);

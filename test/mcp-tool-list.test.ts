@@ -5,7 +5,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { DISCOVERY_PAGE_BUDGET_BYTES } from '../src/doors/discovery/tool-pages.ts';
-import { TOOL_LIST_BUDGET_BYTES, toolListSizes, withToolListSizes } from '../src/doors/mcp/list-sizes.ts';
+import {
+  ANSWER_CEILING_BYTES,
+  budgetBreach,
+  listSizes,
+  withListSizes,
+} from '../src/doors/mcp/list-budgets.ts';
+import { TOOL_LIST_BUDGET_BYTES, toolListSizes } from '../src/doors/mcp/list-sizes.ts';
 import { PROFILES } from '../src/modules/accounts/profiles.ts';
 import { discoveryPages, entryName } from './support/discovery.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
@@ -44,6 +50,8 @@ describe('the tool list an agent reads', () => {
   });
 
   it('stays within 64 KB under every profile, as docs/mcp.md says', async () => {
+    const userList = (bytes: number, detail: string) =>
+      budgetBreach({ list: 'MCP `tools/list`, user server', detail, bytes, kind: 'toolList' });
     const sizes = new Map<string, number>();
     for (const profile of Object.keys(PROFILES)) {
       const { bytes, tools } = await toolListBytes(server.baseUrl, '/mcp', {
@@ -51,19 +59,22 @@ describe('the tool list an agent reads', () => {
         'x-mcp-profile': profile,
       });
       sizes.set(profile, bytes);
-      assert.ok(bytes <= TOOL_LIST_BUDGET_BYTES, `${profile}: ${bytes} bytes for ${tools.length} tools`);
+      assert.ok(
+        bytes <= TOOL_LIST_BUDGET_BYTES,
+        userList(bytes, `client_admin, profile ${profile}, ${tools.length} tools, on the wire`),
+      );
     }
     // A login token without a profile lists as `full`, the widest.
     const unnarrowed = await toolListBytes(server.baseUrl, '/mcp', { authorization: `Bearer ${admin}` });
     assert.equal(unnarrowed.bytes, sizes.get('full'));
     assert.ok(unnarrowed.tools.length > 40, `${unnarrowed.tools.length} tools`);
 
-    // The table in docs/mcp.md is the catalog's, and the catalog's sizes are the wire's.
+    // The tables in docs/mcp.md are the catalog's, and the catalog's sizes are the wire's.
     const documented = await readFile(new URL('../docs/mcp.md', import.meta.url), 'utf8');
     assert.equal(
       documented,
-      withToolListSizes(documented, server.app.catalog),
-      'docs/mcp.md is out of date: npm run mcp:tools',
+      withListSizes(documented, server.app.catalog),
+      'the sizes in docs/mcp.md are out of date: run npm run mcp:tools and commit docs/mcp.md',
     );
     const computed = toolListSizes(server.app.catalog, 'user').find(
       (size) => size.kind === 'client_admin' && size.profile === 'full',
@@ -72,14 +83,12 @@ describe('the tool list an agent reads', () => {
     // The wire adds only the JSON-RPC envelope around the same tools.
     assert.ok(Math.abs(unnarrowed.bytes - computed.bytes) < 64, `${unnarrowed.bytes} vs ${computed.bytes}`);
     for (const size of toolListSizes(server.app.catalog, 'user')) {
-      assert.ok(size.bytes <= TOOL_LIST_BUDGET_BYTES, `${size.kind} ${size.profile}: ${size.bytes} bytes`);
+      const detail = `${size.kind}, profile ${size.profile}, ${size.tools} tools`;
+      assert.ok(size.bytes <= TOOL_LIST_BUDGET_BYTES, userList(size.bytes, detail));
     }
-    for (const size of toolListSizes(server.app.catalog, 'developer')) {
-      assert.ok(
-        size.bytes <= TOOL_LIST_BUDGET_BYTES,
-        `developer ${size.kind} ${size.profile}: ${size.bytes}`,
-      );
-    }
+    // Every budgeted list, the developer server's and discovery's pages included, at its largest.
+    for (const size of listSizes(server.app.catalog)) assert.ok(size.room >= 0, budgetBreach(size));
+    assert.ok(DISCOVERY_PAGE_BUDGET_BYTES <= ANSWER_CEILING_BYTES, 'a discovery page stays within 48 KB');
   });
 
   it('says each thing once: shared blocks in $defs, no output schemas, the common rules in the instructions', async () => {
@@ -150,8 +159,12 @@ describe('the tool list an agent reads', () => {
     const listed = new Map(tools.map((tool) => [tool.name as string, tool]));
     for (const format of ['mcp', 'openai', 'anthropic', 'langchain']) {
       const pages = await discoveryPages(server.baseUrl, `format=${format}`);
-      for (const page of pages)
-        assert.ok(page.bytes <= DISCOVERY_PAGE_BUDGET_BYTES, `${format}: ${page.bytes} bytes`);
+      for (const page of pages) {
+        const list = `\`/api/ai/tools?format=${format}&server=user\``;
+        const detail = `a page of ${page.entries.length} tools, on the wire`;
+        const breach = budgetBreach({ list, detail, bytes: page.bytes, kind: 'discoveryPage' });
+        assert.ok(page.bytes <= DISCOVERY_PAGE_BUDGET_BYTES, breach);
+      }
       const entries = pages.flatMap((page) => page.entries);
       const schemaOf = (entry: Record<string, unknown>) =>
         entry.inputSchema ??

@@ -244,7 +244,11 @@ describe('the user MCP server', () => {
       assert.equal(tool.annotations?.readOnlyHint === true, operation.kind === 'query', name);
       assert.equal(tool.annotations?.destructiveHint === true, expected.risk === 'high', name);
       assert.equal(tool.annotations?.openWorldHint, false, name);
-      assert.ok((tool.description ?? '').length > 60, `${name} explains itself`);
+      const guide = tool.description ?? '';
+      assert.ok(
+        guide.length > 60,
+        `${name}: its tool guide has ${guide.length} characters; write more than 60 for an agent (what it does, when to use it rather than its neighbours), see CONTRIBUTING.md`,
+      );
     }
     assert.match(listed.get('build_route')!.description!, /get_build_route_options first/);
     assert.deepEqual(listed.get('track_package')!.inputSchema.required, ['tracking_number']);

@@ -285,7 +285,13 @@ describe('orders', () => {
 
   it('updates notes, instructions and time windows, and keeps an audit trail of every change', async () => {
     const made = (await create({ order_ref: 'AUD-1', dropoff: { line1: 'Audit Ave' } })).body;
+    // An empty text where there is none, and the same text again, change nothing: no event.
+    await move(made.order_id, 'note', { note: '' });
     await move(made.order_id, 'note', { note: 'ring twice' });
+    const again = await move(made.order_id, 'note', { note: 'ring twice' });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.order.note, 'ring twice');
+    await move(made.order_id, 'delivery-instruction', { delivery_instruction: 'back door' });
     await move(made.order_id, 'delivery-instruction', { delivery_instruction: 'back door' });
     const windows = await api.post(
       '/api/v1/client/orders/time-window',

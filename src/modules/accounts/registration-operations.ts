@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
@@ -73,7 +73,7 @@ export function driverRegistrationOperations(registrations: DriverRegistrations)
       tag: 'Driver',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['client_admin', 'employee'], scopes: ['drivers:read'] },
+      access: { kinds: STAFF, scopes: ['drivers:read'] },
       rest: { method: 'GET', path: '/v1/client/driver-registrations' },
       graphql: 'driverRegistrations',
       input: z.object({

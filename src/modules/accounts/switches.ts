@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { type AccountsService, BUSINESS_MODULES, OPT_IN_FAMILIES } from './service.ts';
 
@@ -28,7 +28,7 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
       tag: 'Client',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
       rest: { method: 'GET', path: '/v1/client/feature-families' },
       graphql: 'featureFamilies',
       input: z.object({}),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { csvLines, IMPORT_JOB_ROWS, importJob } from '../../platform/catalog/jobs.ts';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { type AddressesService, MAX_IMPORT_ROWS, poiInput, savedAddressInput } from './service.ts';
 import { POI_CATEGORIES } from './tables.ts';
 
-const BOOK_KEEPERS = ['client_admin', 'employee', 'customer'] as const;
+const BOOK_KEEPERS = [...STAFF, 'customer'] as const;
 const READ = { kinds: BOOK_KEEPERS, scopes: ['address:read'], customer: 'customer_id' };
 const WRITE = { kinds: BOOK_KEEPERS, scopes: ['address:write'], customer: 'customer_id' };
 
@@ -50,7 +50,6 @@ const pointSchema = z.object({
   updated_at: z.string(),
 });
 const pointAnswer = z.object({ result: z.literal(true), point: pointSchema });
-const STAFF = ['client_admin', 'employee'] as const;
 
 export function addressesOperations(addresses: AddressesService): Operation[] {
   return [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { calendarDate, idParam } from '../../platform/schemas.ts';
 import { type AgentService, HISTORY_TURNS, MAX_TURN_TEXT, MAX_USAGE_DAYS } from './service.ts';
@@ -9,8 +9,8 @@ import { MAX_TOOL_CALLS } from './tool-loop.ts';
 const FEATURE = 'operations_agent';
 const TAG = 'Operations AI Agent';
 /** Staff, and customers over what their own token may read (docs/agent.md). */
-const USERS = { kinds: ['client_admin', 'employee', 'customer'] as const, scopes: ['agent:use'] };
-const STAFF = { kinds: ['client_admin', 'employee'] as const, scopes: ['agent:use'] };
+const USERS = { kinds: [...STAFF, 'customer'] as const, scopes: ['agent:use'] };
+const STAFF_USERS = { kinds: STAFF, scopes: ['agent:use'] };
 
 const conversationSchema = z.object({
   id: z.int(),
@@ -168,7 +168,7 @@ export function agentOperations(agent: AgentService, proposalSchema: z.ZodType):
       kind: 'query',
       risk: 'low',
       feature: FEATURE,
-      access: STAFF,
+      access: STAFF_USERS,
       rest: { method: 'GET', path: '/v1/agent/usage' },
       graphql: 'agentUsage',
       input: z.object({ from: calendarDate.optional(), to: calendarDate.optional() }),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import type { AlliancesService } from './service.ts';
 import { MEMBER_STATES } from './tables.ts';
 
 /** Client admins speak for their business: they alone write. Employees read. */
-const READ = { kinds: ['client_admin', 'employee'] as const, scopes: ['alliance:read'] };
+const READ = { kinds: STAFF, scopes: ['alliance:read'] };
 const WRITE = { kinds: ['client_admin'] as const, scopes: ['alliance:write'] };
 
 const grantsSchema = z.object({

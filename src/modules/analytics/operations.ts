@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { businessOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { businessOf, defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { daysBetween } from '../../platform/clock.ts';
 import { fieldIssue } from '../../platform/i18n/field-messages.ts';
 import { calendarDate, idParam } from '../../platform/schemas.ts';
 import { MAX_RANGE_DAYS, PERIODS } from './periods.ts';
 import { type AnalyticsService, DIGEST_EXCEPTIONS } from './service.ts';
-
-const STAFF = ['client_admin', 'employee'] as const;
 
 const priceHidden = z
   .boolean()

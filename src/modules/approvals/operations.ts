@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import type { ApprovalsService } from './service.ts';
-
-const STAFF = ['client_admin', 'employee'] as const;
 
 const person = z.object({ id: z.int(), name: z.string() });
 

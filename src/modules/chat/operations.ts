@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { actingBusinessParam, idParam } from '../../platform/schemas.ts';
 import { attachmentInput, type ChatService, MAX_ATTACHMENTS, MAX_TEXT } from './service.ts';
 import { CHAT_ROLES, SYSTEM_EVENTS } from './tables.ts';
 
 const FEATURE = 'order_chat';
-const STAFF = ['client_admin', 'employee'] as const;
 const PARTICIPANTS = [...STAFF, 'driver', 'contractor', 'customer'] as const;
 const READ = { kinds: PARTICIPANTS, scopes: ['orders:read'], business: 'acting' as const };
 const WRITE = { kinds: PARTICIPANTS, scopes: ['orders:write'], business: 'acting' as const };

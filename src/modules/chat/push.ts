@@ -1,4 +1,5 @@
 import type { Caller } from '../../platform/catalog/operation.ts';
+import { STAFF } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import type { BrokerPolicy, MqttPublisher } from '../../platform/mqtt/broker.ts';
@@ -6,7 +7,7 @@ import type { OutboxHandler } from '../../platform/outbox/outbox.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { type Audience, type ChatService, PUSH_TYPE, type PushPayload } from './service.ts';
 
-const STAFF: ReadonlySet<string> = new Set(['client_admin', 'employee']);
+const STAFF_KINDS: ReadonlySet<string> = new Set(STAFF);
 
 /** The topics of order chat (docs/chat.md). */
 export class ChatTopics {
@@ -112,7 +113,7 @@ export class ChatPush {
         // A driver's or a person's own topic has one subscriber, checked at subscribe; the service
         // publishes on a driver's only to the order's driver of the moment.
         if (parsed.kind === 'driver' || parsed.kind === 'user') return true;
-        if (STAFF.has(caller.kind)) return caller.businessId === parsed.businessId;
+        if (STAFF_KINDS.has(caller.kind)) return caller.businessId === parsed.businessId;
         // The audience this push found (read synchronously at delivery): none, no one else.
         if (note === undefined) return false;
         const audience = JSON.parse(note) as Audience;

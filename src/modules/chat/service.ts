@@ -4,6 +4,7 @@ import {
   type Caller,
   callerOf,
   type OperationContext,
+  STAFF,
 } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
@@ -26,7 +27,7 @@ export const PUSH_TYPE = 'order_chat_message';
 export const MAX_TEXT = 2000;
 export const MAX_ATTACHMENTS = 5;
 
-const STAFF: ReadonlySet<string> = new Set(['client_admin', 'employee']);
+const STAFF_KINDS: ReadonlySet<string> = new Set(STAFF);
 
 export const attachmentInput = z.object({
   url: z
@@ -115,7 +116,7 @@ export class ChatService {
       chat,
       customerChat,
     });
-    if (STAFF.has(caller.kind) && caller.businessId === businessId) return found('dispatcher');
+    if (STAFF_KINDS.has(caller.kind) && caller.businessId === businessId) return found('dispatcher');
     if (caller.kind === 'driver' && order.driver_user_id === caller.userId) return found('driver');
     if (caller.kind === 'contractor') {
       const holders = await this.contractors.holdersOf(db, businessId, [orderId]);
@@ -184,7 +185,7 @@ export class ChatService {
     caller: Caller,
     businessId: number,
   ): Promise<repo.ChatFilter> {
-    if (STAFF.has(caller.kind)) return { all: true };
+    if (STAFF_KINDS.has(caller.kind)) return { all: true };
     if (caller.kind === 'customer') {
       const settings = await repo.settingsOf(ctx.db, businessId);
       return { customerUserId: caller.userId, allowedByDefault: settings?.customer_chat ?? false };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { addressSchema, currencyCode, idParam as id } from '../../platform/schemas.ts';
 import type { Consolidations } from './consolidations.ts';
 import type { Forwarding } from './forwarding.ts';
@@ -21,7 +21,6 @@ import {
 import { PARCEL_STATES } from './tables.ts';
 
 const TAG = 'Consolidation';
-const STAFF = ['client_admin', 'employee'] as const;
 const PEOPLE = [...STAFF, 'customer'] as const;
 const STAFF_READ = { kinds: STAFF, scopes: ['wms:read'] };
 const STAFF_WRITE = { kinds: STAFF, scopes: ['wms:write'] };

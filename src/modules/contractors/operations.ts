@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { actingBusinessParam, calendarDate, idParam as id } from '../../platform/schemas.ts';
@@ -61,7 +61,7 @@ export function contractorsOperations(
       kind: 'query',
       risk: 'low',
       access: {
-        kinds: ['client_admin', 'employee', 'contractor'],
+        kinds: [...STAFF, 'contractor'],
         scopes: ['orders:read'],
         business: 'acting',
       },
@@ -197,7 +197,7 @@ export function contractorsOperations(
       kind: 'query',
       risk: 'low',
       access: {
-        kinds: ['client_admin', 'employee', 'contractor'],
+        kinds: [...STAFF, 'contractor'],
         scopes: ['routes:read'],
         business: 'acting',
       },

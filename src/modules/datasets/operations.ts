@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { csvLines, IMPORT_JOB_ROWS, importJob } from '../../platform/catalog/jobs.ts';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
@@ -8,7 +8,6 @@ import { conditionInput, fieldsInput, MAX_IMPORT_ROWS, MAX_RECORD_BYTES } from '
 import type { DatasetsService } from './service.ts';
 import { FIELD_TYPES, GEOCODING_STATUSES } from './tables.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 /** Staff read and write records; the shape of the data (groups, datasets, schemas) is the admin's. */
 const READ = { kinds: STAFF, scopes: ['datasets:read'] };
 const WRITE_RECORDS = { kinds: STAFF, scopes: ['datasets:write'] };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation, Representation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, Representation, STAFF } from '../../platform/catalog/operation.ts';
 import { EVENT_STREAM } from '../../platform/http/event-stream.ts';
 import { calendarDate, idParam } from '../../platform/schemas.ts';
 import {
@@ -12,8 +12,6 @@ import {
 import type { BoardFeed } from './board-feed.ts';
 import { MAX_BOARD_ROUTES } from './board-repository.ts';
 import { ROUTE_STATUSES, STOP_STATUSES } from './tables.ts';
-
-const STAFF = ['client_admin', 'employee'] as const;
 
 const windowSchema = z
   .object({ start: z.string(), end: z.string() })

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { PlanEdits } from './plan-edits.ts';
 import { routeSchema } from './schemas.ts';
 
 /** Plan edits are the business's staff's: a contractor plans its fleet by building routes. */
-const STAFF = ['client_admin', 'employee'] as const;
 const WRITE = { kinds: STAFF, scopes: ['routes:write'] } as const;
 
 const vehicleSchema = z.object({

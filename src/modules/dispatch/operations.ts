@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import {
   actingBusinessParam,
   calendarDate,
@@ -16,9 +16,8 @@ import {
 import { driverSchema, routeSchema } from './schemas.ts';
 import type { DispatchService } from './service.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 /** Staff, and contractors within their own fleet and pool. */
-const PLANNERS = ['client_admin', 'employee', 'contractor'] as const;
+const PLANNERS = [...STAFF, 'contractor'] as const;
 
 const settingsSchema = z.object({
   preparation_minutes: z

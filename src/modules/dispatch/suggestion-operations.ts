@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { calendarDate } from '../../platform/schemas.ts';
 import type { DispatchSuggestions } from './suggestion-reader.ts';
 import { MAX_SUGGESTIONS, REASON_CODES, SUGGESTION_KINDS } from './suggestions.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 /** The operations AI agent family: off, revoked or not set up, its operations answer 409. */
 const FEATURE = 'operations_agent';
 const TAG = 'Operations AI Agent';

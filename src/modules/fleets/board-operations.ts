@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { calendarDate, currencyCode, idParam as id } from '../../platform/schemas.ts';
 import { DEFAULT_WITHDRAWAL_CUTOFF_MINUTES, HISTORY_LIMIT, type RouteBoard } from './board.ts';
 import { BOARD_ACTIONS } from './tables.ts';
 
 const TAG = 'Driver Route Board';
-const STAFF = ['client_admin', 'employee'] as const;
 /** A fleet's board: its drivers, its captains and staff read it; what each may see is the service's rule. */
 const SEE = { kinds: [...STAFF, 'driver'] as const, scopes: ['fleets:read'] };
 /** Staff and the fleet's captains run its board. */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { businessOf, callerOf, type OperationContext, STAFF } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -21,7 +21,7 @@ export const DEFAULT_WITHDRAWAL_CUTOFF_MINUTES = 120;
 /** A route's history answers its latest lines, at most this many. */
 export const HISTORY_LIMIT = 200;
 
-const STAFF: ReadonlySet<string> = new Set(['client_admin', 'employee']);
+const STAFF_KINDS: ReadonlySet<string> = new Set(STAFF);
 
 /** The push a driver gets when a withdrawal promotes them from a route's standby queue. */
 export const PROMOTED_PUSH = 'route_board_promoted';
@@ -215,7 +215,7 @@ export class RouteBoard {
     if (route.driverId === null) throw new AppError('BOARD_ROUTE_OPEN', { params: { route: routeId } });
     const cutoff = await this.cutoffOf(ctx.db, businessOf(ctx), route);
     await this.handOn(ctx, entry, route, {
-      by: STAFF.has(callerOf(ctx).kind) ? 'staff' : 'captain',
+      by: STAFF_KINDS.has(callerOf(ctx).kind) ? 'staff' : 'captain',
       after_cutoff: cutoff.passed,
     });
     return this.ledAnswer(ctx, entry);
@@ -233,7 +233,7 @@ export class RouteBoard {
     // Staff name any driver of the business; a captain, who leads its fleet only, a driver of the fleet.
     const named =
       input.driver_id === undefined ||
-      (STAFF.has(callerOf(ctx).kind)
+      (STAFF_KINDS.has(callerOf(ctx).kind)
         ? (await this.accounts.usersOfKind(ctx.db, businessOf(ctx), 'driver', [input.driver_id])).length > 0
         : await this.fleets.isMember(ctx.db, businessOf(ctx), entry.fleet_id, input.driver_id));
     if (!named) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: driverId } });
@@ -384,7 +384,7 @@ export class RouteBoard {
    * ROUTE_NOT_FOUND to it, as if it did not exist. Staff publish any route of the business.
    */
   private async refuseOutsideCaptainsFleet(ctx: OperationContext, fleetId: number, routeId: number) {
-    if (STAFF.has(callerOf(ctx).kind)) return;
+    if (STAFF_KINDS.has(callerOf(ctx).kind)) return;
     const [route] = await this.routes.windows(ctx.db, businessOf(ctx), { ids: [routeId] });
     const driverId = route?.driverId;
     if (driverId === undefined) throw new AppError('ROUTE_NOT_FOUND', { params: { route: routeId } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { daysBetween } from '../../platform/clock.ts';
 import { fieldIssue, fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { calendarDate, idParam as id } from '../../platform/schemas.ts';
@@ -13,7 +13,6 @@ import {
 import { SIGNUP_STATES } from './tables.ts';
 
 const TAG = 'Fleets';
-const STAFF = ['client_admin', 'employee'] as const;
 /** Staff and the fleet's drivers read its calendar (the service tells a fleet's drivers from others). */
 const SEE = { kinds: [...STAFF, 'driver'] as const, scopes: ['fleets:read'] };
 /** Staff and the fleet's captains run it; its drivers sign themselves up and withdraw. */

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import { type FleetsService, MAX_FLEETS } from './service.ts';
 import { FLEET_ROLES } from './tables.ts';
 
 const TAG = 'Fleets';
-const STAFF = ['client_admin', 'employee'] as const;
 /** Drivers read their own fleets; what they may see of one is the service's rule. */
 const SEE = { kinds: [...STAFF, 'driver'] as const, scopes: ['fleets:read'] };
 /** Staff of the business make fleets and say who is in them; captains never do. */

@@ -1,4 +1,4 @@
-import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { businessOf, callerOf, type OperationContext, STAFF } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -9,7 +9,7 @@ import type { FleetRole } from './tables.ts';
 /** A business may lead this many fleets; a list of fleets is one page. */
 export const MAX_FLEETS = 200;
 
-const STAFF: ReadonlySet<string> = new Set(['client_admin', 'employee']);
+const STAFF_KINDS: ReadonlySet<string> = new Set(STAFF);
 
 /** What a caller may do with a fleet: see it (its members, staff), or run its board and calendar (staff, its captains). */
 export type FleetAccess = 'see' | 'lead';
@@ -122,7 +122,7 @@ export class FleetsService {
     const caller = callerOf(ctx);
     const fleet = await repo.fleetById(ctx.db, businessId, fleetId);
     if (!fleet) throw notFound(fleetId);
-    if (STAFF.has(caller.kind)) return fleet;
+    if (STAFF_KINDS.has(caller.kind)) return fleet;
     const membership =
       caller.kind === 'driver'
         ? await repo.membershipOf(ctx.db, businessId, fleetId, caller.userId)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { addressSchema, idParam as id } from '../../platform/schemas.ts';
 import { packageInputSchema } from '../orders/index.ts';
 import type { LockerBookings } from './bookings.ts';
@@ -19,7 +19,6 @@ import {
 } from './schemas.ts';
 import { SIZE_CLASSES } from './tables.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['lockers:read'] };
 const WRITE = { kinds: STAFF, scopes: ['lockers:write'] };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { LockerBookings } from './bookings.ts';
 import type { LockerLedger } from './ledger.ts';
@@ -22,7 +22,6 @@ import { BOOKING_PURPOSES, BOOKING_STATES, SIZE_CLASSES } from './tables.ts';
 
 const LOCKER = 'Smart Locker';
 const DEVICES = 'Device Operations';
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['lockers:read'] };
 const WRITE = { kinds: STAFF, scopes: ['lockers:write'] };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import {
@@ -16,7 +16,6 @@ import {
 import { GEOJSON, type MapsService } from './service.ts';
 
 const TAG = 'Custom Maps';
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['maps:read'] };
 const WRITE = { kinds: STAFF, scopes: ['maps:write'] };
 /** Publishing shows the business's data to anyone with the link: its admin's decision. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { type OrdersService, orderInputSchema, orderSchema, orderWarningSchema } from '../orders/index.ts';
 import { MAX_KEEP_DAYS } from './images.ts';
 import { LABEL_MEDIA_TYPES, MAX_LABEL_BYTES } from './reading/index.ts';
@@ -7,9 +7,9 @@ import type { OcrService } from './service.ts';
 
 const TAG = 'OCR';
 /** A driver photographs a label; staff read one at the desk. Reading changes nothing: an order read. */
-const READ = { kinds: ['client_admin', 'employee', 'driver'] as const, scopes: ['orders:read'] };
+const READ = { kinds: [...STAFF, 'driver'] as const, scopes: ['orders:read'] };
 /** Creating the order is create_order's access (less customers, who do not handle parcels). */
-const WRITE = { kinds: ['client_admin', 'employee'] as const, scopes: ['orders:write'] };
+const WRITE = { kinds: STAFF, scopes: ['orders:write'] };
 /** Whether label images are kept is the business's privacy choice: its admin's. */
 const ADMIN_READ = { kinds: ['client_admin'] as const, scopes: ['orders:read'] };
 const ADMIN_WRITE = { kinds: ['client_admin'] as const, scopes: ['orders:write'] };

@@ -326,8 +326,11 @@ export class OrderChanges {
     const businessId = businessOf(ctx);
     const order = await this.locked(ctx.db, businessId, orderId);
     const changes = { [field]: value || null };
+    const changed = diff(order, changes);
+    // The same text again changes nothing, and the audit trail records changes only.
+    if (Object.keys(changed).length === 0) return this.queries.detail(ctx, orderId);
     await repo.updateOrder(ctx.db, businessId, orderId, { ...changes, updated_at: this.clock.now() });
-    await this.journal.recordEvent(ctx, businessId, orderId, `${field}_updated`, diff(order, changes));
+    await this.journal.recordEvent(ctx, businessId, orderId, `${field}_updated`, changed);
     return this.queries.detail(ctx, orderId);
   }
 

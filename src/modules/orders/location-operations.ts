@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { addressSchema, calendarDate, idParam as id } from '../../platform/schemas.ts';
 import { LEGS } from './locations.ts';
 import { orderSchema } from './schemas.ts';
 import type { OrdersService } from './service.ts';
-
-const STAFF = ['client_admin', 'employee'] as const;
 
 /** A warning about an order just created: it is taken, but something about it needs a hand. */
 export const orderWarningSchema = z.object({

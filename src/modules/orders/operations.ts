@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { withoutUnknownFields } from '../../platform/catalog/input-checks.ts';
-import { callerOf, defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { callerOf, defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import {
   addressSchema,
@@ -13,11 +12,12 @@ import {
 } from '../../platform/schemas.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { locationOperations, orderWarningSchema } from './location-operations.ts';
+import { returnReasonOperations } from './return-reason-operations.ts';
 import { bulkOrderSchema, orderInputSchema, orderSchema } from './schemas.ts';
 import type { OrdersService } from './service.ts';
-import { ORDER_STATUSES, PROGRESS_STATUSES } from './statuses.ts';
+import { statusOperations, type TrackingVocabulary } from './status-operations.ts';
+import { ORDER_STATUSES } from './statuses.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['orders:read'] };
 const WRITE = { kinds: STAFF, scopes: ['orders:write'] };
 /** Reads contractors (within the pool their rules give them) and customers (their own orders) may make too. */
@@ -79,14 +79,6 @@ function withoutKeys(value: unknown, issues: readonly z.core.$ZodIssue[]): unkno
     for (const key of issue.keys) delete holder[key];
   }
   return copy;
-}
-
-/**
- * The vocabulary of the tracking protocol that order inputs use. It is the tracking module's, and
- * tracking depends on orders: the composition root hands it over, so orders need not import it.
- */
-export interface TrackingVocabulary {
-  incidentReasons: readonly [string, ...string[]];
 }
 
 export function ordersOperations(
@@ -438,255 +430,6 @@ export function ordersOperations(
       }),
       handler: async (ctx, input) =>
         orders.queries.exceptions(ctx, input, await accounts.timeZoneOf(ctx.db, callerOf(ctx).businessId)),
-    }),
-    defineOperation({
-      name: 'get_operation_events',
-      summary: 'The audit trail of orders: every change with actor, time, source and before/after values',
-      description:
-        'Name orders by ids or references: every change made to them, through any door, with the action, the actor and the fields before and after. Use it to explain how an order got to its state.',
-      tag: 'Tracking',
-      kind: 'query',
-      risk: 'low',
-      tool: {
-        developer: 'get_operation_events',
-        user: 'get_operation_events',
-        guide:
-          'The audit trail of orders (who changed what, when, through which door), by order ids or references. Use it to explain how an order got to its state.',
-        idempotent: true,
-      },
-      access: READ,
-      rest: { method: 'POST', path: '/v1/tracking/operationevents' },
-      graphql: 'trackingOperationevents',
-      input: z
-        .object({
-          order_ids: z.array(z.int().positive()).max(100).optional(),
-          order_refs: z.array(z.string().min(1).max(64)).max(100).optional(),
-        })
-        .refine((by) => by.order_ids?.length || by.order_refs?.length, {
-          ...fieldMessage('at_least_one_of', { fields: 'order_ids, order_refs' }),
-          path: ['order_ids'],
-        }),
-      output: z.object({
-        result: z.literal(true),
-        events: z.array(
-          z.object({
-            order_id: z.int(),
-            order_ref: z.string(),
-            at: z.string(),
-            actor: z.object({ id: z.int(), name: z.string() }).nullable(),
-            source: z.string(),
-            action: z.string(),
-            changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
-          }),
-        ),
-      }),
-      handler: (ctx, input) => orders.queries.operationEvents(ctx, input),
-    }),
-  ];
-}
-
-/** The lifecycle moves, one operation each; the transition table decides what is allowed. */
-const returnReason = z.object({
-  code: z.string(),
-  label: z
-    .string()
-    .describe("In the caller's language when the business wrote it, else English or the first"),
-  labels: z.record(z.string(), z.string()),
-  photo_required: z.boolean(),
-});
-
-/** The business's return reasons: what a driver or dispatcher names when an order comes back. */
-function returnReasonOperations(orders: OrdersService): Operation[] {
-  return [
-    defineOperation({
-      name: 'list_return_reasons',
-      summary: "The business's return reasons, with their labels and whether a photo is needed",
-      description:
-        "Read it before setting an order to RETURNED: once the list holds a reason, a return must name one of its codes. Each label is in the caller's language when written in it.",
-      tag: 'ReturnReasons',
-      kind: 'query',
-      risk: 'low',
-      access: { kinds: [...STAFF, 'driver'], scopes: ['orders:read'] },
-      rest: { method: 'GET', path: '/v1/client/return-reasons' },
-      graphql: 'returnReasons',
-      input: z.object({}),
-      output: z.object({ result: z.literal(true), reasons: z.array(returnReason) }),
-      handler: (ctx) => orders.returns.list(ctx),
-    }),
-    defineOperation({
-      name: 'save_return_reason',
-      summary: 'Add a return reason, or change one, by its code',
-      description:
-        'Creates the reason under its code, or replaces its labels and photo requirement. From the first reason on, every return must name one.',
-      tag: 'ReturnReasons',
-      kind: 'mutation',
-      risk: 'low',
-      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
-      rest: { method: 'PUT', path: '/v1/client/return-reasons/:code' },
-      graphql: 'saveReturnReason',
-      input: z.object({
-        code: z
-          .string()
-          .regex(/^[a-z0-9][a-z0-9_-]{1,62}$/, fieldMessage('app_code'))
-          .describe('2 to 63 lower-case letters, digits, - and _'),
-        labels: z
-          .partialRecord(z.enum(LANGUAGES), z.string().trim().min(1).max(100))
-          .refine(
-            (labels) => Object.keys(labels).length > 0,
-            fieldMessage('at_least_one_of', { fields: 'labels' }),
-          )
-          .describe('The label in each language: {"en": "Refused by the recipient", "fr": "..."}'),
-        photo_required: z.boolean().default(false),
-      }),
-      output: z.object({ result: z.literal(true), reason: returnReason }),
-      handler: (ctx, input) =>
-        orders.returns.save(
-          ctx,
-          input as { code: string; labels: Record<string, string>; photo_required: boolean },
-        ),
-    }),
-    defineOperation({
-      name: 'delete_return_reason',
-      summary: 'Remove a return reason',
-      description:
-        'Orders already returned keep the reason they were given. When the last reason goes, orders are returned freely again.',
-      tag: 'ReturnReasons',
-      kind: 'mutation',
-      risk: 'low',
-      access: { kinds: ['client_admin'], scopes: ['orders:write'] },
-      errors: ['RETURN_REASON_NOT_FOUND'],
-      rest: { method: 'DELETE', path: '/v1/client/return-reasons/:code' },
-      graphql: 'deleteReturnReason',
-      input: z.object({ code: z.string().max(63) }),
-      output: z.object({ result: z.literal(true), deleted: z.string() }),
-      handler: (ctx, input) => orders.returns.remove(ctx, input.code),
-    }),
-  ];
-}
-
-function statusOperations(orders: OrdersService, tracking: TrackingVocabulary): Operation[] {
-  const move = (
-    name: string,
-    summary: string,
-    description: string,
-    path: string,
-    to: 'CANCELLED' | 'HOLD' | 'NEW_ORDER',
-    risk: 'high',
-    graphql: string,
-    guide: string,
-  ) =>
-    defineOperation({
-      name,
-      summary,
-      description,
-      tag: 'Client',
-      kind: 'mutation',
-      risk,
-      // Cancelling twice is refused; holding or releasing again leaves the order as it is.
-      tool: { user: name, guide, idempotent: to !== 'CANCELLED' },
-      confirm: true,
-      access: WRITE,
-      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION'],
-      rest: { method: 'POST', path: `/v1/client/orders/:order_id/${path}` },
-      graphql,
-      input: z.object({ order_id: id }),
-      output: orderResult,
-      handler: async (ctx, input) => ({
-        result: true as const,
-        order: await orders.changes.changeStatus(ctx, input.order_id, to),
-      }),
-    });
-  return [
-    move(
-      'cancel_order',
-      'Cancel an order that is not delivered yet',
-      'Any order not yet DELIVERED, RETURNED or CANCELLED: it leaves its route and goes no further. High risk: an agent token must confirm it.',
-      'cancel',
-      'CANCELLED',
-      'high',
-      'cancelOrder',
-      'Cancel an order that is not delivered yet; it leaves any route. High risk: call with confirm=true (without it you get a preview), or propose it for approval.',
-    ),
-    move(
-      'hold_order',
-      'Keep an order out of dispatch until it is released',
-      'The order goes to HOLD and leaves its route; route building skips it until release_order. High risk: an agent token must confirm it.',
-      'hold',
-      'HOLD',
-      'high',
-      'holdOrder',
-      'Keep an order out of dispatch (status HOLD) until release_order; it leaves its route.',
-    ),
-    move(
-      'release_order',
-      'Release a held order back to NEW_ORDER',
-      'Use it on an order in HOLD: it goes back to NEW_ORDER, so route building may plan it again. High risk: an agent token must confirm it.',
-      'release',
-      'NEW_ORDER',
-      'high',
-      'releaseOrder',
-      'Release a held order back to NEW_ORDER so it can be planned again.',
-    ),
-    defineOperation({
-      name: 'update_order_status',
-      summary:
-        'Record progress of an order: picked up, at warehouse, out for delivery, delivered, failed, returned',
-      description:
-        "Moves an order along its lifecycle by the allowed transitions only, with proof of delivery or an incident reason carried into its tracking timeline. RETURNED needs one of the business's return reasons once it has any.",
-      tag: 'Client',
-      kind: 'mutation',
-      risk: 'medium',
-      access: WRITE,
-      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION', 'PROOF_NOT_FOUND'],
-      rest: { method: 'POST', path: '/v1/client/orders/:order_id/status' },
-      graphql: 'updateOrderStatus',
-      input: z.object({
-        order_id: id,
-        status: z.enum(PROGRESS_STATUSES),
-        proof_of_delivery: z
-          .object({
-            recipient: z.string().trim().max(200).optional(),
-            signature_url: z
-              .url({ protocol: /^https$/ })
-              .max(2000)
-              .optional(),
-            photo_urls: z
-              .array(z.url({ protocol: /^https$/ }).max(2000))
-              .max(10)
-              .optional(),
-            signature_proof_id: id
-              .optional()
-              .describe('A signature uploaded for this order (upload_proof, kind=signature)'),
-            photo_proof_ids: z
-              .array(id)
-              .max(10)
-              .optional()
-              .describe('Photos uploaded for this order (upload_proof, kind=photo)'),
-            note: z.string().max(500).optional(),
-          })
-          .optional()
-          .describe(
-            'With PICKED_UP or DELIVERED: who took it, signature and photos; goes into the tracking timeline. ' +
-              'Uploaded proof files are shown on the public tracking page once the parcel is delivered',
-          ),
-        incident_reason: z
-          .object({ code: z.enum(tracking.incidentReasons), message: z.string().max(500).optional() })
-          .optional()
-          .describe('With FAILED_ATTEMPT: why; goes into the tracking timeline'),
-        return_reason: z
-          .object({ code: z.string().trim().min(1).max(63), note: z.string().max(500).optional() })
-          .optional()
-          .describe("With RETURNED: one of the business's return reasons (required once it keeps a list)"),
-      }),
-      output: orderResult,
-      handler: async (ctx, input) => ({
-        result: true as const,
-        order: await orders.changes.changeStatus(ctx, input.order_id, input.status, {
-          pod: input.proof_of_delivery,
-          incident_reason: input.incident_reason,
-          return_reason: input.return_reason,
-        }),
-      }),
     }),
   ];
 }

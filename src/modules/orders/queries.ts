@@ -4,6 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import * as board from './board-repository.ts';
 import * as repo from './repository.ts';
 import type { OrderView } from './schemas.ts';
 import { DISPATCHABLE, ORDER_STATUSES, type OrderStatus, TERMINAL_STATUSES } from './statuses.ts';
@@ -194,7 +195,7 @@ export class OrderQueries {
     ids: readonly number[],
     waiting?: { date: string; limit: number },
   ) {
-    return repo.boardOrders(db, businessId, ids, waiting ? { ...waiting, statuses: UNPLANNED } : null);
+    return board.boardOrders(db, businessId, ids, waiting ? { ...waiting, statuses: UNPLANNED } : null);
   }
 
   /**
@@ -202,7 +203,7 @@ export class OrderQueries {
    * them, each with when it was last put on hold and when an address of it was last placed anew.
    */
   async held(db: Queryable, businessId: number, date: string, limit: number) {
-    const rows = await repo.heldOrders(db, businessId, date, limit);
+    const rows = await board.heldOrders(db, businessId, date, limit);
     const views = await viewsOf(
       db,
       wholeBusiness(businessId),
@@ -217,7 +218,7 @@ export class OrderQueries {
 
   /** How many orders of the date the board counts as unplanned, and as held. */
   waitingCounts(db: Queryable, businessId: number, date: string) {
-    return repo.countWaiting(db, businessId, date, UNPLANNED);
+    return board.countWaiting(db, businessId, date, UNPLANNED);
   }
 
   /** Order facts for listing beside other records (reference, status, date, route). */

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Language } from '../../platform/i18n/index.ts';
-import * as repo from './repository.ts';
+import * as repo from './return-reasons-repository.ts';
 
 /** A return reason named when an order is returned, and the photos that came with it. */
 export interface ReturnGiven {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation, Representation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, Representation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldIssue } from '../../platform/i18n/field-messages.ts';
 import { pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
@@ -18,7 +18,6 @@ import {
 } from './schemas.ts';
 
 const TAG = 'Loading Planner';
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['packing:read'] };
 const WRITE = { kinds: STAFF, scopes: ['packing:write'] };
 const SVG = 'image/svg+xml';

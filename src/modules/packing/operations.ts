@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { PackagingCatalog } from './packaging.ts';
@@ -20,7 +20,6 @@ import {
 } from './schemas.ts';
 
 const TAG = 'Packing Plans';
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['packing:read'] };
 const WRITE = { kinds: STAFF, scopes: ['packing:write'] };
 

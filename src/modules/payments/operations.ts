@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { amountInput, currencyCode, idParam } from '../../platform/schemas.ts';
 import type { PaymentsService } from './service.ts';
@@ -18,7 +18,7 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
       kind: 'mutation',
       risk: 'high',
       confirm: true,
-      access: { kinds: ['client_admin', 'employee', 'customer'], scopes: ['orders:write'] },
+      access: { kinds: [...STAFF, 'customer'], scopes: ['orders:write'] },
       errors: [
         'ORDER_NOT_FOUND',
         'PRICE_HIDDEN_SETTLE_OFFLINE',

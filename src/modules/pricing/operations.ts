@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { ORDER_FAMILIES } from '../orders/index.ts';
 import type { PricingService } from './service.ts';
@@ -43,7 +43,7 @@ export function pricingOperations(pricing: PricingService): Operation[] {
       tag: 'Client',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'], customer: 'customer_id' },
+      access: { kinds: STAFF, scopes: ['orders:read'], customer: 'customer_id' },
       errors: ['CUSTOMER_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/client/customers/:customer_id/price-visibility' },
       graphql: 'customerPriceVisibility',

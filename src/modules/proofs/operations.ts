@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation, Representation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, Representation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { MAX_IMAGE_SIDE, PROOF_MEDIA_TYPES } from './images.ts';
 import { PROOF_LINK_LIFETIME_SECONDS } from './links.ts';
@@ -39,7 +39,7 @@ export function proofsOperations(proofs: ProofsService): Operation[] {
       tag: 'Driver',
       kind: 'mutation',
       risk: 'low',
-      access: { kinds: ['driver', 'client_admin', 'employee'], scopes: ['orders:write'] },
+      access: { kinds: ['driver', ...STAFF], scopes: ['orders:write'] },
       errors: ['ORDER_NOT_FOUND', 'UNSUPPORTED_PROOF_TYPE', 'PROOF_NOT_AN_IMAGE', 'PAYLOAD_TOO_LARGE'],
       rest: {
         method: 'POST',

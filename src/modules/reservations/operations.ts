@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { ReservationBookings } from './bookings.ts';
 import type { ReservationResources } from './resources.ts';
@@ -24,7 +24,6 @@ import {
 import { BOOKING_STATES } from './tables.ts';
 
 const TAG = 'Reservations';
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['reservations:read'] };
 const WRITE = { kinds: STAFF, scopes: ['reservations:write'] };
 const PUBLIC = { public: true } as const;

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { RidersService } from './service.ts';
 import { DEFAULT_RIDER_SETTINGS, FRESH_POSITION_MS } from './settings.ts';
 import { DISPATCH_STATES, OFFER_STATES } from './tables.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 const RIDER = ['driver'] as const;
 /** Every rider operation is refused to a driver the business has not granted instant delivery. */
 const RIDER_ERRORS = ['RIDER_NOT_GRANTED'] as const;

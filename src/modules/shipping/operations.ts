@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation, Representation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, Representation, STAFF } from '../../platform/catalog/operation.ts';
 import { orderSchema } from '../orders/index.ts';
 import {
   carrierSchema,
@@ -16,7 +16,6 @@ import {
 } from './schemas.ts';
 import type { ShippingService } from './service.ts';
 
-const STAFF = ['client_admin', 'employee'] as const;
 /** Customers of the business rate and buy labels for themselves (their orders are theirs). */
 const BOOKERS = [...STAFF, 'customer'] as const;
 const READ = { kinds: BOOKERS, scopes: ['labels:read'] };

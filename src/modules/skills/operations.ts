@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import { CATALOGUE_LIMIT, type SkillsService } from './service.ts';
 
 const TAG = 'Skills';
-const STAFF = ['client_admin', 'employee'] as const;
 
 const skillCode = z
   .string()

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { OrderHistory } from './order-history.ts';
 import { redeemOfferCode } from './redemption.ts';
 import { FEATURE, TAG } from './settings-operations.ts';
 
 /** Business staff redeem codes (at the counter, at order creation): employees as well as admins. */
-const STAFF_REDEEM = { kinds: ['client_admin', 'employee'] as const, scopes: ['sms:write'] };
+const STAFF_REDEEM = { kinds: STAFF, scopes: ['sms:write'] };
 
 export function offerOperations(orders: Pick<OrderHistory, 'isOrderOf'>): Operation[] {
   return [

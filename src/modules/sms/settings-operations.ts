@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { LEGAL_QUIET, type SmsSettings } from './settings.ts';
 import { PROVIDERS } from './tables.ts';
 
 export const TAG = 'SMS Marketing';
 export const FEATURE = 'sms_marketing';
 /** Business staff only: any other account is refused 403 (the interface's non-business accounts). */
-export const STAFF_READ = { kinds: ['client_admin', 'employee'] as const, scopes: ['sms:read'] };
+export const STAFF_READ = { kinds: STAFF, scopes: ['sms:read'] };
 export const ADMIN_WRITE = { kinds: ['client_admin'] as const, scopes: ['sms:write'] };
 
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time as HH:MM');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { ThirdPartyConnections } from './connections.ts';
@@ -8,7 +8,6 @@ import { connectionInput, connectionSchema, providerOrderSchema, pullResultSchem
 import { THIRD_PARTY_STATES } from './tables.ts';
 
 const TAG = 'ThirdPartyDelivery';
-const STAFF = ['client_admin', 'employee'] as const;
 const READ = { kinds: STAFF, scopes: ['orders:read'] };
 const DISPATCH = { kinds: STAFF, scopes: ['orders:write'] };
 // Connections hold a provider's credential: only the business's admins set them up.

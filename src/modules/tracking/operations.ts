@@ -6,8 +6,10 @@ import {
   type OperationContext,
   providerOf,
   Representation,
+  STAFF,
 } from '../../platform/catalog/operation.ts';
 import { AppError } from '../../platform/errors.ts';
+import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { composedOfShared } from '../../platform/json.ts';
 import { idParam } from '../../platform/schemas.ts';
 import { OTEP_VERSION } from './codebook.ts';
@@ -155,7 +157,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
           'The chronological audit of one order across doors and sources: every change (which door, who, what changed) and every tracking event of its packages (which source, where). Use it to explain how an order got where it is.',
         idempotent: true,
       },
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
       errors: ['ORDER_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/client/orders/:order_id/audit-timeline' },
       graphql: 'orderAuditTimeline',
@@ -168,6 +170,49 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       handler: (ctx, input) => tracking.orderAuditTimeline(ctx, input.order_id),
     }),
     defineOperation({
+      name: 'get_operation_events',
+      summary: 'The audit trail of orders: every change with actor, time, source and before/after values',
+      description:
+        'Name orders by ids or references: every change made to them, through any door, with the action, the actor and the fields before and after. Use it to explain how an order got to its state.',
+      tag: 'Tracking',
+      kind: 'query',
+      risk: 'low',
+      tool: {
+        developer: 'get_operation_events',
+        user: 'get_operation_events',
+        guide:
+          'The audit trail of orders (who changed what, when, through which door), by order ids or references. Use it to explain how an order got to its state.',
+        idempotent: true,
+      },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
+      rest: { method: 'POST', path: '/v1/tracking/operationevents' },
+      graphql: 'trackingOperationevents',
+      input: z
+        .object({
+          order_ids: z.array(z.int().positive()).max(100).optional(),
+          order_refs: z.array(z.string().min(1).max(64)).max(100).optional(),
+        })
+        .refine((by) => by.order_ids?.length || by.order_refs?.length, {
+          ...fieldMessage('at_least_one_of', { fields: 'order_ids, order_refs' }),
+          path: ['order_ids'],
+        }),
+      output: z.object({
+        result: z.literal(true),
+        events: z.array(
+          z.object({
+            order_id: z.int(),
+            order_ref: z.string(),
+            at: z.string(),
+            actor: z.object({ id: z.int(), name: z.string() }).nullable(),
+            source: z.string(),
+            action: z.string(),
+            changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+          }),
+        ),
+      }),
+      handler: (ctx, input) => tracking.operationEvents(ctx, input),
+    }),
+    defineOperation({
       name: 'get_tracking_detail',
       summary:
         "One tracking number's OTEP timeline in full, for its business and allies it shares tracking with",
@@ -178,7 +223,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       tag: 'Tracking',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
       errors: ['TRACKING_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/client/trackings/:tracking_number' },
       graphql: 'trackingDetail',
@@ -435,7 +480,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       tag: 'OTEP',
       kind: 'query',
       risk: 'low',
-      access: { kinds: ['client_admin', 'employee'], scopes: ['orders:read'] },
+      access: { kinds: STAFF, scopes: ['orders:read'] },
       rest: { method: 'GET', path: '/v1/client/otep/providers' },
       graphql: 'trackingProviders',
       input: z.object({}),

@@ -191,6 +191,14 @@ export class TrackingService implements OrderStatusListener {
   }
 
   /**
+   * The audit trail of orders named by ids or references: every change through any door, as the
+   * orders module journals it. Served beside the audit timeline, under the tracking family.
+   */
+  operationEvents(ctx: OperationContext, input: { order_ids?: number[]; order_refs?: string[] }) {
+    return this.orders.queries.operationEvents(ctx, input);
+  }
+
+  /**
    * One order's audit, oldest first, across doors and sources: the changes made to it (by which
    * door and who) and the tracking events of its packages (by which source). Read in the
    * caller's scope, so another business's order is not found.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { addressSchema, idParam, openingHoursSchema, timeZoneSchema } from '../../platform/schemas.ts';
@@ -8,9 +8,8 @@ import { LOCATION_KINDS, PACKAGE_STATES } from './tables.ts';
 
 const TAG_MOBILE = 'Warehouse Mobile';
 const TAG_TRANSFER = 'Warehouse Transfer';
-const STAFF = ['client_admin', 'employee'] as const;
 /** Scans are for employees and drivers with the warehouse's role; client admins scan anywhere. */
-const SCANNERS = ['client_admin', 'employee', 'driver'] as const;
+const SCANNERS = [...STAFF, 'driver'] as const;
 const ADMIN = ['client_admin'] as const;
 
 const trackingNumber = z.string().trim().min(1).max(64).describe('A package tracking number');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
+import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import type { WebhooksService } from './service.ts';
@@ -91,7 +91,7 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
           "Recent webhook deliveries with their attempts, request headers, the receiver's status and an excerpt of its answer; filter by kind, state or webhook id.",
         idempotent: true,
       },
-      access: { kinds: ['client_admin', 'employee'], scopes: ['webhooks:read'] },
+      access: { kinds: STAFF, scopes: ['webhooks:read'] },
       rest: { method: 'GET', path: '/v1/webhook-deliveries' },
       graphql: 'webhookDeliveryLogs',
       input: z.object({

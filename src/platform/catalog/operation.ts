@@ -14,6 +14,9 @@ export const ACCOUNT_KINDS = [
 ] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
+/** The kinds that work for a business (its admins and employees): who most operations are for. */
+export const STAFF = ['client_admin', 'employee'] as const satisfies readonly AccountKind[];
+
 /** Who is calling, as established from their bearer token. */
 export interface Caller {
   userId: number;

@@ -8,11 +8,14 @@ import type { OrdersTables } from './tables.ts';
 const PAGE = 2000;
 
 /**
- * Which phones ordered or received something lately, for other modules' audiences (SMS
- * segments): the drop-off phone of each order (its recipient), as typed, normalised to E.164 in
- * the region given; phones that do not parse as valid numbers there are left out.
+ * The phones of a business's order recipients: the drop-off phone of each order, as typed,
+ * normalised to E.164 in the region given (phones that do not parse as valid numbers there are
+ * left out), and whether an order is the business's. A module that reaches people who ordered
+ * reads them through its own port (the SMS module's `OrderHistory`, for its segments and
+ * redemptions); the composition root hands this over.
  */
-export class OrderPhoneHistory {
+export class RecipientPhones {
+  /** Whether the order is the business's own. */
   async isOrderOf(db: Queryable, businessId: number, orderId: number): Promise<boolean> {
     const found = await (db as Queryable<OrdersTables>)
       .selectFrom('orders')
@@ -23,6 +26,7 @@ export class OrderPhoneHistory {
     return found !== undefined;
   }
 
+  /** The recipients' phones of orders made ('ordered') or delivered ('delivered') since `since`. */
   async phonesSince(
     db: Queryable,
     businessId: number,
