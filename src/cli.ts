@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config.ts';
@@ -43,6 +44,17 @@ function month(value: string): Date {
   const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
   if (!match) throw new InvalidArgumentError('must be a month as YYYY-MM (2025-01)');
   return new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
+}
+
+/** A URL as it may be printed: without the password it may carry. */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return url;
+  }
 }
 
 function positiveInteger(value: string): number {
@@ -158,8 +170,12 @@ function buildProgram(io: CliIo): Command {
     .requiredOption('--demo', 'the demo business with one account of every kind')
     .action(() =>
       withDatabase(
-        async (config) => ({ services: await servicesOf(config), demo: await import('./demo/seed.ts') }),
-        async (database, { services, demo }, config) => {
+        async (config) => ({
+          services: await servicesOf(config),
+          demo: await import('./demo/seed.ts'),
+          described: await import('./demo/describe.ts'),
+        }),
+        async (database, { services, demo, described }, config) => {
           const credentials = await demo.seedDemo(
             database.db,
             services,
@@ -169,9 +185,19 @@ function buildProgram(io: CliIo): Command {
             say('The demo business already exists; nothing was changed.');
             return;
           }
-          say(demo.describeDemoCredentials(credentials, config.publicBaseUrl));
-          if (database.embedded)
-            say(`(saved in ${await demo.saveDemoCredentials(config.dataDir, credentials)})`);
+          // Said before any service runs: the addresses are those the configuration gives it.
+          const where = {
+            baseUrl: config.publicBaseUrl,
+            brokerUrl: config.mqtt.url ?? `mqtt://127.0.0.1:${config.mqtt.port}`,
+            topicPrefix: config.mqtt.topicPrefix,
+            ...(path.resolve(config.dataDir) === path.resolve('.data')
+              ? {}
+              : { dataDir: path.resolve(config.dataDir) }),
+          };
+          const savedIn = database.embedded
+            ? await demo.saveDemoCredentials(config.dataDir, credentials)
+            : undefined;
+          say(described.describeDemo(credentials, where, { inline: true, ...(savedIn ? { savedIn } : {}) }));
         },
       ),
     );
@@ -374,19 +400,29 @@ function buildProgram(io: CliIo): Command {
     .option('--compartments <n>', 'number of compartments', positiveInteger, 4)
     .option(
       '--url <url>',
-      'MQTT broker (the embedded one listens on MQTT_PORT, 1884)',
-      'mqtt://127.0.0.1:1884',
+      'MQTT broker; by default the embedded broker of the service running on TMS_DATA_DIR, else MQTT_URL, else mqtt://127.0.0.1:MQTT_PORT (1884)',
     )
-    .option('--prefix <prefix>', 'MQTT topic prefix (MQTT_TOPIC_PREFIX of the service)', 'tms')
+    .option('--prefix <prefix>', 'MQTT topic prefix (default MQTT_TOPIC_PREFIX, tms)')
     .action(
       async (options: {
         device: number;
         credential?: string;
         compartments: number;
-        url: string;
-        prefix: string;
+        url?: string;
+        prefix?: string;
       }) => {
-        const { LockerSimulator, credentialDevice } = await import('./modules/lockers/index.ts');
+        const [{ LockerSimulator, credentialDevice }, { loadConfig }, { runningServiceBroker }] =
+          await Promise.all([
+            import('./modules/lockers/index.ts'),
+            import('./config.ts'),
+            import('./running-service.ts'),
+          ]);
+        const config = loadConfig(io.env);
+        const url =
+          options.url ??
+          (await runningServiceBroker(config.dataDir)) ??
+          config.mqtt.url ??
+          `mqtt://127.0.0.1:${config.mqtt.port}`;
         const credential = io.env.TMS_DEVICE_CREDENTIAL || options.credential;
         if (!credential)
           throw new InvalidArgumentError(
@@ -398,11 +434,11 @@ function buildProgram(io: CliIo): Command {
         if (named !== options.device)
           throw new InvalidArgumentError(`the credential belongs to device ${named}, not ${options.device}`);
         const simulator = new LockerSimulator({
-          url: options.url,
+          url,
           deviceId: options.device,
           credential,
           compartments: options.compartments,
-          topicPrefix: options.prefix,
+          topicPrefix: options.prefix ?? config.mqtt.topicPrefix,
         });
         const time = () => new Date().toISOString();
         simulator.on('command', (command) =>
@@ -416,7 +452,7 @@ function buildProgram(io: CliIo): Command {
         );
         await simulator.start();
         say(
-          `Device ${options.device} connected to ${options.url}, ${options.compartments} compartments; Ctrl-C stops it.`,
+          `Device ${options.device} connected to ${redactedUrl(url)}, ${options.compartments} compartments; Ctrl-C stops it.`,
         );
         await new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
@@ -432,7 +468,7 @@ function buildProgram(io: CliIo): Command {
     .description('Third-party delivery providers (docs/third-party.md)');
   thirdParty
     .command('stand-in')
-    .description("Run the stand-in provider the demo's connection pulls from, until Ctrl-C")
+    .description('Run a stand-in delivery provider speaking the generic JSON protocol, until Ctrl-C')
     .option('--port <port>', 'port to listen on', positiveInteger, 4610)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--orders <n>', 'orders on offer at start, due within 15 minutes', positiveInteger, 3)
@@ -458,9 +494,34 @@ function buildProgram(io: CliIo): Command {
       say('Stopped.');
     });
 
-  program
-    .command('sms')
-    .description('SMS marketing (docs/sms-marketing.md)')
+  const sms = program.command('sms').description('SMS marketing (docs/sms-marketing.md)');
+  sms
+    .command('receive')
+    .description(
+      'Play a text coming in from a phone, for a business on the log provider (which has no phone network): STOP, HELP, START ...',
+    )
+    .requiredOption('--business <code>', 'code of the business')
+    .requiredOption('--from <phone>', "the sender's number (read in the business's default region)")
+    .requiredOption('--text <text>', 'what the person texts')
+    .action((options: { business: string; from: string; text: string }) =>
+      withDatabase(servicesOf, async (database, services) => {
+        const business = await services.accounts.businessByCode(database.db, options.business);
+        const taken = await database.db.transaction().execute((trx) =>
+          services.sms.inbound.fromLogProvider(trx, business.id, {
+            from: options.from,
+            text: options.text,
+          }),
+        );
+        const keyword = taken.keyword ? taken.keyword.toUpperCase() : 'no keyword';
+        const who = taken.subscriber
+          ? `subscriber ${taken.subscriber.id} is ${taken.subscriber.status}`
+          : 'no subscriber has this number';
+        say(`Message ${taken.id} from ${taken.phone} taken (${keyword}): ${who}.`);
+        if (taken.keyword)
+          say('A reply goes out through the log provider: the running service writes it to its log.');
+      }),
+    );
+  sms
     .command('stand-in')
     .description('Run a stand-in SMS provider speaking the generic format, until Ctrl-C')
     .option('--port <port>', 'port to listen on', positiveInteger, 4620)

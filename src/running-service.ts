@@ -16,12 +16,18 @@ const NOTE = 'service.json';
 interface ServiceNote {
   pid: number;
   port: number;
+  /** Where devices reach the service's embedded MQTT broker (`tms locker simulate` connects there). */
+  mqtt?: string;
 }
 
 /** Writes the note (mode 0600); the function returned removes it, when the service stops. */
-export async function announceRunningService(dataDir: string, port: number): Promise<() => Promise<void>> {
+export async function announceRunningService(
+  dataDir: string,
+  port: number,
+  more: { mqtt?: string } = {},
+): Promise<() => Promise<void>> {
   const file = path.join(dataDir, NOTE);
-  const note: ServiceNote = { pid: process.pid, port };
+  const note: ServiceNote = { pid: process.pid, port, ...more };
   await writeFile(file, `${JSON.stringify(note)}\n`, { mode: 0o600 });
   return () => rm(file, { force: true });
 }
@@ -34,10 +40,19 @@ async function runningService(dataDir: string): Promise<ServiceNote | undefined>
     const note = JSON.parse(text) as Partial<ServiceNote>;
     if (!Number.isInteger(note.pid) || !Number.isInteger(note.port)) return undefined;
     process.kill(note.pid!, 0);
-    return { pid: note.pid!, port: note.port! };
+    return {
+      pid: note.pid!,
+      port: note.port!,
+      ...(typeof note.mqtt === 'string' ? { mqtt: note.mqtt } : {}),
+    };
   } catch {
     return undefined;
   }
+}
+
+/** The embedded MQTT broker of the service running on `dataDir`, when one runs there. */
+export async function runningServiceBroker(dataDir: string): Promise<string | undefined> {
+  return (await runningService(dataDir))?.mqtt;
 }
 
 /**

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { App } from './app.ts';
 import { type Config, ConfigError } from './config.ts';
 import { openServiceDatabase, type RunningDatabase } from './database.ts';
+import type { DemoAddresses } from './demo/describe.ts';
+import type { DemoCredentials } from './demo/seed.ts';
 import { systemClock } from './platform/clock.ts';
 import { announceRunningService } from './running-service.ts';
 
@@ -53,7 +55,12 @@ export async function serve(config: Config): Promise<void> {
   };
   if (requested) return releaseAll();
   // The service's code loads while the database server starts: two processes, two cores.
-  const code = Promise.all([import('./app.ts'), import('./services.ts'), import('./demo/seed.ts')]);
+  const code = Promise.all([
+    import('./app.ts'),
+    import('./services.ts'),
+    import('./demo/seed.ts'),
+    import('./demo/describe.ts'),
+  ]);
   code.catch(() => {});
   const database = await openServiceDatabase(config, say).catch(async (error: unknown) => {
     await releaseAll();
@@ -70,22 +77,29 @@ export async function serve(config: Config): Promise<void> {
   if (await stoppedEarly()) return;
 
   let app: App | undefined;
+  // Said once the service listens, with the addresses it is reached at: every command in it works then.
+  let demo: { credentials: DemoCredentials; file: string; fresh: boolean } | undefined;
+  let describeDemo: typeof import('./demo/describe.ts').describeDemo | undefined;
   try {
-    const [
-      { createApp },
-      { createServices },
-      { demoPassword, describeDemoCredentials, saveDemoCredentials, seedDemo },
-    ] = await code;
+    const [{ createApp }, { createServices }, seed, described] = await code;
+    describeDemo = described.describeDemo;
     if (database.embedded) {
       const services = createServices(config, systemClock);
       if ((await services.accounts.countBusinesses(database.db)) === 0) {
-        const credentials = await seedDemo(database.db, services, demoPassword(config.demoPassword));
+        const credentials = await seed.seedDemo(
+          database.db,
+          services,
+          seed.demoPassword(config.demoPassword),
+        );
         if (credentials) {
-          const file = await saveDemoCredentials(config.dataDir, credentials);
-          say(`\n${describeDemoCredentials(credentials, config.publicBaseUrl)}\n(saved in ${file})\n`);
+          const file = await seed.saveDemoCredentials(config.dataDir, credentials);
+          demo = { credentials, file, fresh: true };
         }
-      } else if (existsSync(path.join(config.dataDir, 'demo-credentials.json'))) {
-        say(`Demo sign-in details are in ${path.join(config.dataDir, 'demo-credentials.json')}`);
+      } else {
+        const saved = await described.readDemoCredentials(config.dataDir);
+        if (saved) demo = { ...saved, fresh: false };
+        else if (existsSync(path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)))
+          say(`Demo sign-in details are in ${path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)}`);
       }
     }
     if (await stoppedEarly()) return;
@@ -102,18 +116,47 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   const running = app;
-  // Commands run beside the service use its database rather than start their own.
+  const where = reachedAt(config, running);
+  // Commands run beside the service use its database (and `tms locker simulate` its broker)
+  // rather than start their own.
   const forget = database.embeddedPort
-    ? await announceRunningService(config.dataDir, database.embeddedPort)
+    ? await announceRunningService(config.dataDir, database.embeddedPort, {
+        ...(config.mqtt.url ? {} : { mqtt: where.brokerUrl }),
+      })
     : async () => {};
   if (requested) return stopService(running, database, requested, forget);
-  say(`TMS listening on ${config.publicBaseUrl} (API reference: ${config.publicBaseUrl}/api/docs)`);
+  if (demo && describeDemo) {
+    const secrets = demo.fresh ? { inline: true as const, savedIn: demo.file } : { file: demo.file };
+    say(`\n${describeDemo(demo.credentials, where, secrets)}\n`);
+  }
+  say(`TMS listening on ${where.baseUrl} (API reference: ${where.baseUrl}/api/docs)`);
   say(
     config.mqtt.url
       ? `Live push (MQTT) published to ${running.mqtt.where()}`
-      : `Live push (MQTT): ${running.mqtt.where()}, and over WebSocket at ${config.publicBaseUrl.replace(/^http/, 'ws')}${config.mqtt.wsPath}`,
+      : `Live push (MQTT): ${where.brokerUrl}, and over WebSocket at ${where.baseUrl.replace(/^http/, 'ws')}${config.mqtt.wsPath}`,
   );
   stopRunning = (signal) => void stopService(running, database, signal, forget);
+}
+
+/**
+ * Where the running service is reached, as commands must say it: PUBLIC_BASE_URL (its port filled
+ * in when PORT=0 left it unknown), the embedded broker's actual port (MQTT_PORT=0 too) on an
+ * address a client may dial (not 0.0.0.0), and the data directory when it is not the default.
+ */
+function reachedAt(config: Config, app: App): DemoAddresses {
+  const listening = app.http.server.address();
+  const port = listening && typeof listening === 'object' ? listening.port : config.port;
+  const baseUrl = config.publicBaseUrl.replace(/:0$/, `:${port}`);
+  const brokerUrl = config.mqtt.url
+    ? app.mqtt.where()
+    : app.mqtt.where().replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
+  const dataDir = path.resolve(config.dataDir);
+  return {
+    baseUrl,
+    brokerUrl,
+    topicPrefix: config.mqtt.topicPrefix,
+    ...(dataDir === path.resolve('.data') ? {} : { dataDir }),
+  };
 }
 
 /** Stops accepting, lets requests and deliveries in hand finish, then closes the database. */

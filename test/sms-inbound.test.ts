@@ -218,6 +218,41 @@ describe('SMS messages in: keywords, signatures, delivery reports', () => {
     assert.equal((await subscriberOf(generic.api, generic.admin, other.id)).status, 'confirmed');
   });
 
+  it('takes a text played in for a business on the log provider (tms sms receive), and for no other', async () => {
+    const logged = await smsBusiness(server, 'sms-in-log');
+    const made = await addSubscriber(logged.api, logged.admin, '0661000009');
+    const play = (businessId: number, text: string) =>
+      server.db
+        .transaction()
+        .execute((trx) =>
+          server.app.services.sms.inbound.fromLogProvider(trx, businessId, { from: '06 61 00 00 09', text }),
+        );
+    // Unsigned over HTTP, as before: the log provider has no secret.
+    const unsigned = await postGeneric(logged.api, logged.tenant.businessId, 'inbound', {
+      id: 'log-1',
+      from: made.phone,
+      text: 'STOP',
+    });
+    assert.equal(unsigned.status, 401);
+    const start = await play(logged.tenant.businessId, 'YES');
+    assert.deepEqual(
+      [start.keyword, start.phone, start.subscriber],
+      ['start', '+33661000009', { id: made.id, status: 'confirmed' }],
+    );
+    const stop = await play(logged.tenant.businessId, 'STOP');
+    assert.deepEqual(stop.subscriber, { id: made.id, status: 'unsubscribed' });
+    assert.notEqual(stop.id, start.id, 'each text is a message of its own');
+    const found = await subscriberOf(logged.api, logged.admin, made.id);
+    assert.deepEqual(
+      [found.evidence.at(-1)!.event, found.evidence.at(-1)!.message_text],
+      ['unsubscribed', 'STOP'],
+    );
+    assert.equal((await replies('+33661000009')).length, 1, 'the STOP confirmation');
+    const before = await inboundState(server, twilioBusiness.tenant.businessId);
+    await assert.rejects(play(twilioBusiness.tenant.businessId, 'STOP'), /sends through twilio/);
+    assert.deepEqual(await inboundState(server, twilioBusiness.tenant.businessId), before);
+  });
+
   it('takes a provider message id once: a retry answers 200 and changes nothing more', async () => {
     const { api, tenant } = twilioBusiness;
     const made = await confirmed('0650000001');

@@ -432,6 +432,29 @@ describe('third-party delivery', () => {
     assert.match(JSON.stringify(typo.body), /mapping/);
   });
 
+  it("keeps the demo's in-process marketplace to the seed: the API can neither choose nor see it", async () => {
+    const chosen = await api.post(
+      '/api/v1/third-party/connections',
+      {
+        name: 'x',
+        adapter: 'demo_marketplace',
+        base_url: 'https://provider.example',
+        mapping: STAND_IN_MAPPING,
+      },
+      { token: admin },
+    );
+    assert.equal(chosen.status, 422, JSON.stringify(chosen.body));
+    assert.equal(chosen.body.error_code, 'THIRD_PARTY_ADAPTER_UNKNOWN');
+    assert.deepEqual(chosen.body.details.adapters, ['generic_json']);
+    const [some] = (await api.get('/api/v1/third-party/connections', { token: admin })).body.connections;
+    const changed = await api.call('PATCH', `/api/v1/third-party/connections/${some.id}`, {
+      token: admin,
+      body: { adapter: 'demo_marketplace' },
+    });
+    assert.equal(changed.status, 422, JSON.stringify(changed.body));
+    assert.equal(changed.body.error_code, 'THIRD_PARTY_ADAPTER_UNKNOWN');
+  });
+
   it('reads provider orders through GraphQL and the agent read tool', async () => {
     const graphql = new GraphQLClient(`${server.baseUrl}/api/graphql`, {
       headers: { authorization: `Bearer ${admin}` },

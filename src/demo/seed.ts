@@ -6,7 +6,7 @@ import type { AccountKind, OperationContext } from '../platform/catalog/operatio
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Services } from '../services.ts';
-import { DEMO_INBOUND, seedDemoConsolidation } from './consolidation.ts';
+import { seedDemoConsolidation } from './consolidation.ts';
 import { demoContext, seedDemoDay } from './day.ts';
 import { seedDemoFleet } from './fleets.ts';
 import { seedDemoLockers } from './lockers.ts';
@@ -52,7 +52,15 @@ export interface DemoCredentials {
   reservations: { resource_id: number; booking_page: string };
   /** The demo's SMS campaign, sent to a small confirmed list through the log provider. */
   sms: { campaign_id: number };
+  /**
+   * The connection to the demo marketplace and its push token (shown once). Absent from the
+   * credentials of a demo seeded before the marketplace was played inside the service.
+   */
+  thirdParty?: { connection_id: number; push_token: string };
 }
+
+/** Where the demo's credentials are kept, in the data directory. */
+export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
 
 /**
  * Seeds the demo business with one account of every kind and a day of work around today (see
@@ -155,7 +163,7 @@ export async function seedDemo(
       admin: demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
       rider: demoContext(trx, clock, { userId: ids.driver, kind: 'driver', businessId }),
     });
-    await seedDemoThirdParty(
+    const thirdParty = await seedDemoThirdParty(
       services,
       demoContext(trx, clock, { userId: ids.client_admin, kind: 'client_admin', businessId }),
     );
@@ -176,6 +184,7 @@ export async function seedDemo(
       forwarding,
       reservations,
       sms,
+      thirdParty,
     };
   });
 }
@@ -519,32 +528,8 @@ export function demoPassword(configured: string | undefined): string {
 
 /** Keeps the generated credentials beside the data, readable by the owner only. */
 export async function saveDemoCredentials(dataDir: string, credentials: DemoCredentials): Promise<string> {
-  const file = path.join(dataDir, 'demo-credentials.json');
+  const file = path.join(dataDir, DEMO_CREDENTIALS_FILE);
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   return file;
-}
-
-export function describeDemoCredentials(credentials: DemoCredentials, baseUrl: string): string {
-  const admin = credentials.accounts.find((account) => account.kind === 'client_admin')!;
-  const lines = [
-    'Demo data created: business "demo" with one account of every kind, drivers, orders and planned routes.',
-    `Password for every demo account: ${credentials.password}`,
-    ...credentials.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
-    `Allied business "${credentials.partner.business}" (shares its tracking with "demo"), same password:`,
-    ...credentials.partner.accounts.map((account) => `  ${account.kind.padEnd(15)} ${account.email}`),
-    `Customer app configuration: ${baseUrl}/api/v1/apps/${DEMO_APP_CODE}/clients/${credentials.business}/bootstrap`,
-    `Published map "Today in Paris": ${baseUrl}/maps/${credentials.publicMap.link}`,
-    `Maps for staff: ${baseUrl}/maps   Dispatch console: ${baseUrl}/dispatch`,
-    `Locker "Gare de Lyon lockers" (device ${credentials.locker.device_id}), played by a simulated device:`,
-    `  TMS_DEVICE_CREDENTIAL='${credentials.locker.credential}' npm run tms -- locker simulate --device ${credentials.locker.device_id} --compartments ${credentials.locker.compartments}`,
-    `Forwarding: ${DEMO_INBOUND.carrier} ${DEMO_INBOUND.tracking_number} announced for suite ${credentials.forwarding.suite}; AfterShip pushes go to`,
-    `  ${baseUrl}/api/v1/consolidation/tracking-webhooks/${credentials.forwarding.business_id}/aftership with secret ${credentials.forwarding.secret} (docs/consolidation.md)`,
-    `Booking page (no account; the code is written to this log): ${credentials.reservations.booking_page}`,
-    `SMS marketing: campaign ${credentials.sms.campaign_id} to four confirmed subscribers, each message written to this log (docs/sms-marketing.md)`,
-    'Sign in:',
-    `  curl -s -X POST ${baseUrl}/api/v1/user/login -H 'content-type: application/json' \\`,
-    `    -d '{"email":"${admin.email}","password":"${credentials.password}"}'`,
-  ];
-  return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 /**
  * A stand-in third-party delivery provider: a real HTTP server speaking the generic JSON
  * connector's protocol (docs/third-party.md), with orders in a provider's own shape. The tests
- * pull from it, the demo's connection points at it, and `tms third-party stand-in` runs it.
+ * pull from it and `tms third-party stand-in` runs it; the demo's connection reads the same shape.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -165,22 +165,43 @@ export function demoStandInOrders(now: Date, count = 3): StandInOrder[] {
   }));
 }
 
-/** Where the demo's connection looks for the stand-in (`tms third-party stand-in` listens there by default). */
+/** Where `tms third-party stand-in` listens by default, and the credential it asks for. */
 export const DEMO_STAND_IN_URL = 'http://127.0.0.1:4610';
 export const DEMO_STAND_IN_CREDENTIAL = 'stand-in-demo-credential';
 
+/** The demo's marketplace is played inside the service: this address is only shown, never called. */
+export const DEMO_MARKETPLACE_URL = 'https://marketplace.demo.invalid';
+
+/** An order as the demo marketplace pushes it (the stand-in's shape): inside Paris, so the rules accept it. */
+export function demoPushedOrder(ref: string, respondBy: string): StandInOrder {
+  return {
+    ref,
+    respond_by: respondBy,
+    customer: { name: 'Try It' },
+    destination: {
+      street: '10 Rue de Rivoli',
+      city: 'Paris',
+      zip: '75004',
+      country: 'FR',
+      geo: { lat: 48.8556, lon: 2.3585 },
+    },
+  };
+}
+
 /**
- * The demo business's connection to the stand-in provider: orders inside the Paris périphérique are
- * accepted as they come, up to 50 a day; others wait for a dispatcher.
+ * The demo business's connection to its marketplace, played inside the service (the
+ * `demo_marketplace` adapter: no call leaves the process, so no loopback address needs allowing):
+ * orders pushed to it in the stand-in's shape, inside the Paris périphérique, are accepted as they
+ * come, up to 50 a day; others wait for a dispatcher. Its push token is shown once, with the
+ * demo's sign-in details.
  */
 export async function seedDemoThirdParty(services: Services, admin: OperationContext) {
-  await services.thirdParty.connections.create(
+  const { connection, push_token } = await services.thirdParty.connections.create(
     admin,
     {
-      name: 'Stand-in marketplace',
-      adapter: 'generic_json',
-      base_url: DEMO_STAND_IN_URL,
-      credential: DEMO_STAND_IN_CREDENTIAL,
+      name: 'Demo marketplace',
+      adapter: 'demo_marketplace',
+      base_url: DEMO_MARKETPLACE_URL,
       mapping: STAND_IN_MAPPING,
       family: 'local_delivery',
       rules: {
@@ -191,8 +212,7 @@ export async function seedDemoThirdParty(services: Services, admin: OperationCon
       poll_seconds: 30,
       active: true,
     },
-    // The operator's own stand-in on loopback: its calls are still refused until
-    // THIRD_PARTY_ALLOW_LOOPBACK=true, which the connection shows as its last error.
-    { trustedUrl: true },
+    { seeded: true },
   );
+  return { connection_id: connection.id, push_token };
 }

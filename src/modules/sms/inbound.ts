@@ -2,7 +2,7 @@
 // signature is checked with the business's provider secret: a forged call is refused (401) and
 // changes nothing. A message is taken once by its provider id; its keyword acts at once.
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import twilio from 'twilio';
 import { z } from 'zod';
 import { validationFailed } from '../../platform/catalog/executor.ts';
@@ -15,7 +15,7 @@ import { keywordOf } from './keywords.ts';
 import type { ProviderAccount } from './provider.ts';
 import type { SmsSettings } from './settings.ts';
 import { normalisePhone } from './subscriber-profile.ts';
-import type { SmsTables } from './tables.ts';
+import type { ProviderKind, SmsTables } from './tables.ts';
 
 type Db = Queryable<SmsTables>;
 type SignedKind = 'twilio' | 'generic';
@@ -123,6 +123,33 @@ export class SmsInbound {
     });
   }
 
+  /**
+   * A message played in for a business that sends through the log provider, which has no phone
+   * network to bring one (`tms sms receive`, an operator's command, docs/demo.md): taken as a
+   * provider's would be, its keyword acting the same way, its reply written to the service's log.
+   * A business on another provider is refused: its messages come from that provider, signed. Run
+   * it in a transaction, as the doors run the signed ones.
+   */
+  async fromLogProvider(db: Db, businessId: number, message: { from: string; text: string }) {
+    const settings = await this.settings.of(db, businessId);
+    if (!settings) throw new Error('SMS marketing is not set up for this business (set_sms_settings).');
+    if (settings.provider !== 'log')
+      throw new Error(
+        `This business sends through ${settings.provider}: its messages come in from that provider, signed (docs/sms-marketing.md).`,
+      );
+    const now = this.clock.now();
+    const id = `log-in-${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+    const taken = await this.receive(db, businessId, 'log', { id, ...message, received_at: now });
+    const phone = normalisePhone(message.from, settings.default_region)?.e164 ?? message.from;
+    const subscriber = await db
+      .selectFrom('sms_subscribers')
+      .select(['id', 'status'])
+      .where('business_id', '=', businessId)
+      .where('phone', '=', phone)
+      .executeTakeFirst();
+    return { ...taken, id, phone, subscriber: subscriber ?? null };
+  }
+
   /** Twilio's status callback. */
   async reportFromTwilio(db: Db, call: SignedCall) {
     const form = await this.verifiedTwilioForm(db, call.business_id, 'status', call.body, call.signature);
@@ -185,7 +212,7 @@ export class SmsInbound {
    * answered with the business's help text; START or YES confirms a pending subscriber, or brings
    * back an unsubscribed one with this message as the new evidence. Anything else is only kept.
    */
-  async receive(db: Db, businessId: number, provider: SignedKind, message: InboundMessage) {
+  async receive(db: Db, businessId: number, provider: ProviderKind, message: InboundMessage) {
     const settings = (await this.settings.of(db, businessId))!;
     const from = normalisePhone(message.from, settings.default_region)?.e164 ?? message.from;
     const keyword = keywordOf(message.text);

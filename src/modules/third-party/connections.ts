@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { CredentialVault } from '../../platform/credential-vault.ts';
 import { AppError } from '../../platform/errors.ts';
 import { checkDestination, OutboundRefused, type OutboundRules } from '../../platform/http/outbound.ts';
+import { DEMO_MARKETPLACE_ADAPTER, demoMarketplace } from './demo-marketplace.ts';
 import { JsonConnector } from './json-connector.ts';
 import type { DeliveryProvider, ProviderAdapter } from './port.ts';
 import * as repo from './repository.ts';
@@ -27,6 +28,8 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 /** The connections of a business to its providers, and the adapter each speaks through. */
 export class ThirdPartyConnections {
   private readonly adapters = new Map<string, ProviderAdapter>();
+  /** Adapters only the operator's own seed may choose (the demo's in-process marketplace). */
+  private readonly seedOnly = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -35,6 +38,8 @@ export class ThirdPartyConnections {
     private readonly publicBaseUrl: string,
   ) {
     this.adapters.set('generic_json', (settings) => new JsonConnector(settings, rules));
+    this.adapters.set(DEMO_MARKETPLACE_ADAPTER, (settings) => demoMarketplace(settings, rules));
+    this.seedOnly.add(DEMO_MARKETPLACE_ADAPTER);
   }
 
   /** A provider's own adapter, under the name connections choose it by (docs/third-party.md). */
@@ -42,11 +47,14 @@ export class ThirdPartyConnections {
     this.adapters.set(name, adapter);
   }
 
-  /** `trustedUrl`: the operator's own seed (the demo), whose URL is not checked when saved, only at each call. */
-  async create(ctx: OperationContext, input: ConnectionInput, options: { trustedUrl?: boolean } = {}) {
+  /**
+   * `seeded`: the operator's own seed (the demo), whose URL is not checked when saved, only at each
+   * call, and which alone may choose a seed-only adapter.
+   */
+  async create(ctx: OperationContext, input: ConnectionInput, options: { seeded?: boolean } = {}) {
     const businessId = businessOf(ctx);
-    this.requireAdapter(input.adapter);
-    if (!options.trustedUrl) await this.requireCallable(input.base_url);
+    this.requireAdapter(input.adapter, options.seeded ?? false);
+    if (!options.seeded) await this.requireCallable(input.base_url);
     const pushToken = `tpp_${randomBytes(24).toString('base64url')}`;
     const now = this.clock.now();
     const row = await repo.insertConnection(ctx.db, {
@@ -88,7 +96,7 @@ export class ThirdPartyConnections {
   ) {
     const businessId = businessOf(ctx);
     await this.row(ctx, id);
-    if (input.adapter !== undefined) this.requireAdapter(input.adapter);
+    if (input.adapter !== undefined) this.requireAdapter(input.adapter, false);
     if (input.base_url !== undefined) await this.requireCallable(input.base_url);
     const { credential, ...rest } = input;
     const changes = {
@@ -139,11 +147,15 @@ export class ThirdPartyConnections {
     };
   }
 
-  private requireAdapter(name: string): void {
-    if (!this.adapters.has(name))
+  /** A seed-only adapter is unknown to everyone but the seed: an API caller can neither choose nor see it. */
+  private requireAdapter(name: string, seeded: boolean): void {
+    if (!this.adapters.has(name) || (!seeded && this.seedOnly.has(name)))
       throw new AppError('THIRD_PARTY_ADAPTER_UNKNOWN', {
         params: { adapter: name },
-        details: { field: 'adapter', adapters: [...this.adapters.keys()] },
+        details: {
+          field: 'adapter',
+          adapters: [...this.adapters.keys()].filter((known) => !this.seedOnly.has(known)),
+        },
       });
   }
 
