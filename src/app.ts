@@ -82,7 +82,7 @@ import {
   personalPushHandler,
   USER_PUSH_TOPIC,
 } from './platform/mqtt/driver-push.ts';
-import { OutboxWorker } from './platform/outbox/outbox.ts';
+import { OutboxLanes } from './platform/outbox/lanes.ts';
 
 import { createServices, type Ports, type Services } from './services.ts';
 
@@ -169,8 +169,11 @@ export interface App {
   executor: Executor;
   /** The address of every GET route of the pages door (pages, their scripts and reads), as registered. */
   pageRoutes: readonly string[];
-  /** Drains the outbox (webhook deliveries, ...); started by `tms serve`, or by a test that needs it. */
-  outbox: OutboxWorker;
+  /**
+   * Drains the outbox in two lanes, live pushes apart from deliveries (webhooks, ...); started by
+   * `tms serve`, or by a test that needs it.
+   */
+  outbox: OutboxLanes;
   /**
    * Where live pushes go: the embedded MQTT broker (started with the background work), or the
    * external broker at MQTT_URL.
@@ -186,6 +189,14 @@ export interface App {
   /** Stops it, letting deliveries in hand finish. */
   stopBackground(): Promise<void>;
 }
+
+/** The outbox messages of the live lane: pushes over MQTT and locker commands (docs/webhooks.md). */
+const LIVE_TOPICS: ReadonlySet<string> = new Set([
+  CHAT_PUSH_TOPIC,
+  DRIVER_PUSH_TOPIC,
+  USER_PUSH_TOPIC,
+  COMMAND_TOPIC,
+]);
 
 /** How long a stopping instance lets the jobs in hand finish (within `tms serve`'s 15 s shutdown). */
 export const JOB_STOP_GRACE_MS = 12_000;
@@ -266,11 +277,17 @@ export async function createApp(
     contactUrl: config.apiContactUrl,
   });
 
-  const outbox = new OutboxWorker(db, clock, {
-    leaseMs: config.outboxLeaseMs,
-    concurrency: config.outboxConcurrency,
-    perBusiness: config.outboxPerBusiness,
-  });
+  const outbox = new OutboxLanes(
+    db,
+    clock,
+    {
+      leaseMs: config.outboxLeaseMs,
+      concurrency: config.outboxConcurrency,
+      perBusiness: config.outboxPerBusiness,
+    },
+    // Someone waits on a push at once; a webhook receiver may hang for its whole timeout.
+    (topic) => (LIVE_TOPICS.has(topic) ? 'live' : 'deliveries'),
+  );
   outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
   outbox.handle(PLACING_TOPIC, services.datasets.placer(db));
   // An offer wave's deadline: its open offers expire and the next wave goes out (within the poll, 2 s).

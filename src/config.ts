@@ -60,7 +60,7 @@ const environmentSchema = z.object({
   SMS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   SMS_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   SMS_TWILIO_API_URL: optionalUrl(['https', 'http']),
-  OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
+  OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(10_000),
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
   JOBS: z.enum(['on', 'off']).default('on'),
@@ -217,7 +217,10 @@ export interface Config {
   sms: SmsProviderSettings;
   /** The public SMS subscribe form (docs/sms-marketing.md): requests each client address may make an hour. */
   smsSubscribe: { perAddressPerHour: number };
-  /** How long a claimed outbox message stays leased before another worker may take it over. */
+  /**
+   * How long an outbox claim lasts without its worker's heartbeat (renewed every third of it while
+   * the message is handled): a crashed instance's messages are taken over within it.
+   */
   outboxLeaseMs: number;
   /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
   outboxConcurrency: number;
