@@ -68,6 +68,7 @@ import { WEBHOOK_TOPIC, webhooksOperations } from './modules/webhooks/index.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import { ReadRouting } from './platform/catalog/reads.ts';
 import { Catalog } from './platform/catalog/registry.ts';
+import { SharedWriters } from './platform/catalog/shared-writers.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { type Db, openDatabase } from './platform/db/database.ts';
 import { ReadReplica } from './platform/db/replica.ts';
@@ -213,6 +214,9 @@ export async function createApp(
   const catalog = createCatalog(services);
   const metrics = new Metrics();
   const replica = readReplicaOf(config, db, services, metrics);
+  // Behind a load balancer, a writer's next read may reach another instance: the mark is shared.
+  const sharedWriters =
+    replica && config.redisUrl ? new SharedWriters(config.redisUrl, config.redisPrefix) : undefined;
   const http = createHttpServer(config, metrics);
   const jobs = new JobBoard({
     db,
@@ -237,7 +241,7 @@ export async function createApp(
     limits,
     observe: metrics.observeOperation,
     cacheInvalidation: services.cacheInvalidation,
-    reads: replica && new ReadRouting(replica, metrics.observeReplicaRead),
+    reads: replica && new ReadRouting(replica, metrics.observeReplicaRead, sharedWriters),
     jobs,
   });
   jobs.connect(executor);
@@ -246,6 +250,7 @@ export async function createApp(
   services.boardFeed.connect(db);
   http.addHook('onClose', () => limits.close());
   if (replica) http.addHook('onClose', () => replica.stop());
+  if (sharedWriters) http.addHook('onClose', () => sharedWriters.close());
   http.addHook('onClose', () => services.solvers.close());
   http.addHook('onClose', () => services.labelReader.close());
   await registerRestDoor(http, catalog, executor);

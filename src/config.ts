@@ -180,6 +180,8 @@ export interface Config {
    * same URL) and the embedded MQTT brokers share one message bus there (docs/chat.md).
    */
   redisUrl: string | undefined;
+  /** REDIS_PREFIX: in front of every key the instances share there (the writers' marks of docs/read-replicas.md, ...). */
+  redisPrefix: string;
   /** How much one GraphQL request may ask for, without and with a valid token (docs/graphql.md). */
   graphqlBudgets: QueryBudgets;
   /** How long a statement, a lock wait and a connection attempt may take: see DatabaseTimeouts. */
@@ -367,6 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refusalDelayMs: 1000,
     },
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     dataDir: path.resolve(e.TMS_DATA_DIR),
     documentSigningKey: e.DOCUMENT_SIGNING_KEY,
     storage: e.S3_ENDPOINT
