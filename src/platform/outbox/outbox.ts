@@ -110,6 +110,12 @@ export interface WorkerOptions {
   pollMs: number;
 }
 
+/**
+ * How long the heartbeat keeps renewing one message's lease: far past any handler's own timeout
+ * (a webhook's is at most 60 s), so only a handler that hangs for good loses its message.
+ */
+const MAX_HOLD_MS = 15 * 60_000;
+
 const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   leaseMs: 10_000,
   concurrency: 16,
@@ -136,8 +142,8 @@ export class OutboxWorker {
   private listener: pg.PoolClient | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly inHand = new Set<Promise<void>>();
-  /** The rows of the messages being handled, whose leases the heartbeat renews. */
-  private readonly held = new Set<number>();
+  /** The rows of the messages being handled, whose leases the heartbeat renews, with their claim times. */
+  private readonly held = new Map<number, number>();
   private heartbeat: NodeJS.Timeout | undefined;
   /** The claim under way: one at a time, as two would only race each other for the same rows. */
   private claiming: Promise<void> | undefined;
@@ -270,8 +276,12 @@ export class OutboxWorker {
 
   /** Handles a claimed message without waiting for it: the worker goes on claiming meanwhile. */
   private begin(message: OutboxMessage): void {
-    this.held.add(message.id);
-    this.heartbeat ??= setInterval(() => void this.renewLeases(), Math.max(100, this.options.leaseMs / 3));
+    this.held.set(message.id, this.clock.now().getTime());
+    if (!this.heartbeat) {
+      this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(100, this.options.leaseMs / 3));
+      // Never what keeps a process alive: a message in hand is.
+      this.heartbeat.unref();
+    }
     // A failure to record the outcome (the database went away) leaves the lease to run out.
     const handling: Promise<void> = this.process(message)
       .catch(() => {})
@@ -292,15 +302,18 @@ export class OutboxWorker {
 
   /**
    * The heartbeat: the leases of the messages in hand run for another full term. A lease this
-   * worker lost meanwhile (it ran out, another worker took the message) is left to its new holder.
+   * worker lost meanwhile (it ran out, another worker took the message) is left to its new holder,
+   * and so is one held past MAX_HOLD_MS: a handler that never ends does not keep its message for ever.
    */
   private async renewLeases(): Promise<void> {
-    if (this.held.size === 0) return;
-    const leasedUntil = new Date(this.clock.now().getTime() + this.options.leaseMs);
+    const now = this.clock.now().getTime();
+    const renewed = [...this.held].filter(([, claimedAt]) => now - claimedAt < MAX_HOLD_MS).map(([id]) => id);
+    if (renewed.length === 0) return;
+    const leasedUntil = new Date(now + this.options.leaseMs);
     await this.db
       .updateTable('outbox')
       .set({ leased_until: leasedUntil })
-      .where('id', 'in', [...this.held])
+      .where('id', 'in', renewed)
       .where('leased_by', '=', this.name)
       .where('done_at', 'is', null)
       .execute()
