@@ -68,6 +68,7 @@ import { WEBHOOK_TOPIC, webhooksOperations } from './modules/webhooks/index.ts';
 import { Executor } from './platform/catalog/executor.ts';
 import { ReadRouting } from './platform/catalog/reads.ts';
 import { Catalog } from './platform/catalog/registry.ts';
+import { SharedWriters } from './platform/catalog/shared-writers.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { type Db, openDatabase } from './platform/db/database.ts';
 import { ReadReplica } from './platform/db/replica.ts';
@@ -82,7 +83,7 @@ import {
   personalPushHandler,
   USER_PUSH_TOPIC,
 } from './platform/mqtt/driver-push.ts';
-import { OutboxWorker } from './platform/outbox/outbox.ts';
+import { OutboxLanes } from './platform/outbox/lanes.ts';
 
 import { createServices, type Ports, type Services } from './services.ts';
 
@@ -169,8 +170,11 @@ export interface App {
   executor: Executor;
   /** The address of every GET route of the pages door (pages, their scripts and reads), as registered. */
   pageRoutes: readonly string[];
-  /** Drains the outbox (webhook deliveries, ...); started by `tms serve`, or by a test that needs it. */
-  outbox: OutboxWorker;
+  /**
+   * Drains the outbox in two lanes, live pushes apart from deliveries (webhooks, ...); started by
+   * `tms serve`, or by a test that needs it.
+   */
+  outbox: OutboxLanes;
   /**
    * Where live pushes go: the embedded MQTT broker (started with the background work), or the
    * external broker at MQTT_URL.
@@ -187,6 +191,14 @@ export interface App {
   stopBackground(): Promise<void>;
 }
 
+/** The outbox messages of the live lane: pushes over MQTT and locker commands (docs/webhooks.md). */
+const LIVE_TOPICS: ReadonlySet<string> = new Set([
+  CHAT_PUSH_TOPIC,
+  DRIVER_PUSH_TOPIC,
+  USER_PUSH_TOPIC,
+  COMMAND_TOPIC,
+]);
+
 /** How long a stopping instance lets the jobs in hand finish (within `tms serve`'s 15 s shutdown). */
 export const JOB_STOP_GRACE_MS = 12_000;
 
@@ -202,6 +214,9 @@ export async function createApp(
   const catalog = createCatalog(services);
   const metrics = new Metrics();
   const replica = readReplicaOf(config, db, services, metrics);
+  // Behind a load balancer, a writer's next read may reach another instance: the mark is shared.
+  const sharedWriters =
+    replica && config.redisUrl ? new SharedWriters(config.redisUrl, config.redisPrefix) : undefined;
   const http = createHttpServer(config, metrics);
   const jobs = new JobBoard({
     db,
@@ -226,7 +241,7 @@ export async function createApp(
     limits,
     observe: metrics.observeOperation,
     cacheInvalidation: services.cacheInvalidation,
-    reads: replica && new ReadRouting(replica, metrics.observeReplicaRead),
+    reads: replica && new ReadRouting(replica, metrics.observeReplicaRead, sharedWriters),
     jobs,
   });
   jobs.connect(executor);
@@ -235,6 +250,7 @@ export async function createApp(
   services.boardFeed.connect(db);
   http.addHook('onClose', () => limits.close());
   if (replica) http.addHook('onClose', () => replica.stop());
+  if (sharedWriters) http.addHook('onClose', () => sharedWriters.close());
   http.addHook('onClose', () => services.solvers.close());
   http.addHook('onClose', () => services.labelReader.close());
   await registerRestDoor(http, catalog, executor);
@@ -266,11 +282,17 @@ export async function createApp(
     contactUrl: config.apiContactUrl,
   });
 
-  const outbox = new OutboxWorker(db, clock, {
-    leaseMs: config.outboxLeaseMs,
-    concurrency: config.outboxConcurrency,
-    perBusiness: config.outboxPerBusiness,
-  });
+  const outbox = new OutboxLanes(
+    db,
+    clock,
+    {
+      leaseMs: config.outboxLeaseMs,
+      concurrency: config.outboxConcurrency,
+      perBusiness: config.outboxPerBusiness,
+    },
+    // Someone waits on a push at once; a webhook receiver may hang for its whole timeout.
+    (topic) => (LIVE_TOPICS.has(topic) ? 'live' : 'deliveries'),
+  );
   outbox.handle(WEBHOOK_TOPIC, services.webhooks.deliverer(db));
   outbox.handle(PLACING_TOPIC, services.datasets.placer(db));
   // An offer wave's deadline: its open offers expire and the next wave goes out (within the poll, 2 s).

@@ -158,8 +158,13 @@ function buildProgram(io: CliIo): Command {
     .action(() =>
       withDatabase(
         async () => {},
-        async () => {
-          say('Database schema is up to date.');
+        async ({ migrationsApplied: applied }) => {
+          const count = applied.length;
+          say(
+            count === 0
+              ? 'Database schema is up to date: no migration to apply.'
+              : `Applied ${count} migration${count === 1 ? '' : 's'} (${applied[0]}${count > 1 ? ` to ${applied[count - 1]}` : ''}).`,
+          );
         },
       ),
     );

@@ -60,7 +60,7 @@ const environmentSchema = z.object({
   SMS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   SMS_TIMEOUT_MS: integer(100, 60_000).default(10_000),
   SMS_TWILIO_API_URL: optionalUrl(['https', 'http']),
-  OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(60_000),
+  OUTBOX_LEASE_MS: integer(1000, 3_600_000).default(10_000),
   OUTBOX_CONCURRENCY: integer(1, 1000).default(16),
   OUTBOX_PER_BUSINESS: integer(1, 1000).default(4),
   JOBS: z.enum(['on', 'off']).default('on'),
@@ -180,6 +180,8 @@ export interface Config {
    * same URL) and the embedded MQTT brokers share one message bus there (docs/chat.md).
    */
   redisUrl: string | undefined;
+  /** REDIS_PREFIX: in front of every key the instances share there (the writers' marks of docs/read-replicas.md, ...). */
+  redisPrefix: string;
   /** How much one GraphQL request may ask for, without and with a valid token (docs/graphql.md). */
   graphqlBudgets: QueryBudgets;
   /** How long a statement, a lock wait and a connection attempt may take: see DatabaseTimeouts. */
@@ -217,7 +219,10 @@ export interface Config {
   sms: SmsProviderSettings;
   /** The public SMS subscribe form (docs/sms-marketing.md): requests each client address may make an hour. */
   smsSubscribe: { perAddressPerHour: number };
-  /** How long a claimed outbox message stays leased before another worker may take it over. */
+  /**
+   * How long an outbox claim lasts without its worker's heartbeat (renewed every third of it while
+   * the message is handled): a crashed instance's messages are taken over within it.
+   */
   outboxLeaseMs: number;
   /** Outbox messages (webhook deliveries) an instance handles at once, and of one business at once. */
   outboxConcurrency: number;
@@ -364,6 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refusalDelayMs: 1000,
     },
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     dataDir: path.resolve(e.TMS_DATA_DIR),
     documentSigningKey: e.DOCUMENT_SIGNING_KEY,
     storage: e.S3_ENDPOINT

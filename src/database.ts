@@ -8,6 +8,8 @@ export interface RunningDatabase extends DatabaseHandle {
   embedded: boolean;
   /** The embedded server's port, told to the commands run beside the service. */
   embeddedPort?: number;
+  /** The migrations applied while opening it, in order: none when it was up to date. */
+  migrationsApplied: string[];
   /** Closes the pool, then stops the embedded server if there is one. */
   shutdown(): Promise<void>;
 }
@@ -21,8 +23,9 @@ export async function openServiceDatabase(
   if (server) log(`Embedded PostgreSQL ${server.created ? 'created and ' : ''}started in ${config.dataDir}`);
   const url = config.databaseUrl ?? server!.url;
   const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
+  let migrationsApplied: string[];
   try {
-    await migrateIfBehind(handle, url, log);
+    migrationsApplied = await migrateIfBehind(handle, url, log);
   } catch (error) {
     await handle.close();
     await server?.stop();
@@ -31,6 +34,7 @@ export async function openServiceDatabase(
   return {
     ...handle,
     embedded: server !== undefined,
+    migrationsApplied,
     embeddedPort: server ? Number(new URL(server.url).port) : undefined,
     shutdown: async () => {
       await handle.close();
@@ -42,18 +46,19 @@ export async function openServiceDatabase(
 /**
  * Applies the migrations the database lacks. A restart finds every one applied: one read instead
  * of the migrator's lock and connection. Migrations may take long, and wait for another
- * instance's: no statement limit for them.
+ * instance's: no statement limit for them. Answers the names of those it applied.
  */
 export async function migrateIfBehind(
   handle: DatabaseHandle,
   url: string,
   log: (line: string) => void,
-): Promise<void> {
-  if (await isMigrated(handle.db)) return;
+): Promise<string[]> {
+  if (await isMigrated(handle.db)) return [];
   const migrating = openDatabase(url, { maxConnections: 1, timeouts: 'none' });
   try {
     const { applied } = await migrateToLatest(migrating.db);
     if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
+    return applied;
   } finally {
     await migrating.close();
   }

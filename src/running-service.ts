@@ -81,15 +81,16 @@ export async function openCommandDatabase(
     );
     if (answers) {
       log(`Using the running service's database (embedded, port ${service.port}, ${config.dataDir})`);
+      let migrationsApplied: string[];
       try {
         // A checkout newer than the running service may bring migrations of its own.
-        await migrateIfBehind(handle, url, log);
+        migrationsApplied = await migrateIfBehind(handle, url, log);
       } catch (error) {
         await handle.close();
         throw error;
       }
       // The service's server stays up: the command only closes its own connections.
-      return { ...handle, embedded: true, shutdown: () => handle.close() };
+      return { ...handle, embedded: true, migrationsApplied, shutdown: () => handle.close() };
     }
     await handle.close();
   }

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, type TestDatabase } from './support/database.ts';
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from './support/database.ts';
 import { client } from './support/http.ts';
 import { postgresProcessesOf, run, runInProcess, startServe, stopServe } from './support/process.ts';
 
@@ -174,6 +174,25 @@ describe('tms commands against DATABASE_URL', () => {
     assert.match(seeded.stdout, /demo-password-1/);
     const twice = await runInProcess(['seed', '--demo'], env);
     assert.match(twice.stdout, /already exists/);
+  });
+
+  it('says how many migrations it applied to an empty database, and up to date only when none was left', async () => {
+    const empty = await createEmptyDatabase();
+    try {
+      const first = await runInProcess(['migrate'], { DATABASE_URL: empty.url });
+      assert.equal(first.code, 0, first.stderr);
+      const applied = /Applied (\d+) migrations \(0001_\w+ to (\d{4})_\w+\)\./.exec(first.stdout);
+      assert.ok(applied, first.stdout);
+      const files = (await readdir('migrations')).filter((file) => file.endsWith('.sql')).sort();
+      assert.equal(Number(applied[1]), files.length);
+      assert.equal(applied[2], files.at(-1)!.slice(0, 4));
+      assert.doesNotMatch(first.stdout, /up to date/);
+      const again = await runInProcess(['migrate'], { DATABASE_URL: empty.url });
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /up to date: no migration to apply/);
+    } finally {
+      await empty.drop();
+    }
   });
 
   it('rebuilds the analytics rollup of a business, telling its progress, the same each time', async () => {

@@ -300,6 +300,44 @@ describe('operation calls as jobs', () => {
     }
   });
 
+  it('a job taken up again after its worker died never shows less progress than it had reached', async () => {
+    await server.app.jobs.stop(1000);
+    await ordersOn('2031-03-15');
+    const accepted = await api.call('POST', '/api/v3/client/build-route', {
+      token: admin,
+      body: { date: '2031-03-15', time_limit_ms: 1500 },
+      headers: { prefer: 'respond-async' },
+    });
+    assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+    const id: string = accepted.body.job.id;
+    // A first run that got to 60 % and died: its row says so, and its message waits to be run again.
+    await sql`UPDATE jobs SET status = 'running', progress = 60, attempts = 1, started_at = now()
+               WHERE id = ${id}`.execute(server.db);
+    await server.app.jobs.start();
+    const done = await until(
+      () => jobAt(accepted.headers.get('location')!),
+      (answer) => answer.body.job.status === 'succeeded' || answer.body.job.status === 'failed',
+      'the job taken up again',
+    );
+    assert.equal(done.body.job.status, 'succeeded', JSON.stringify(done.body.job.error));
+    // Every push to its starter, in the order written: from 60 up, never down.
+    const pushed = await sql<{ progress: number; status: string }>`
+      SELECT (payload -> 'body' -> 'job' ->> 'progress')::int AS progress, payload -> 'body' -> 'job' ->> 'status' AS status
+        FROM outbox WHERE topic = 'user.push' AND payload -> 'body' -> 'job' ->> 'id' = ${id} ORDER BY id`.execute(
+      server.db,
+    );
+    const progress = pushed.rows.map((row) => row.progress);
+    assert.ok(
+      pushed.rows.some((row) => row.status === 'running'),
+      JSON.stringify(pushed.rows),
+    );
+    assert.ok(
+      progress.every((value, i) => value >= 60 && (i === 0 || value >= progress[i - 1]!)),
+      JSON.stringify(progress),
+    );
+    assert.equal(progress.at(-1), 100);
+  });
+
   it('`tms worker` stopped with SIGTERM finishes the job in hand, then exits with 0', async () => {
     await server.app.jobs.stop(1000);
     await ordersOn('2031-03-14');

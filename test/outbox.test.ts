@@ -248,8 +248,52 @@ describe('the transactional outbox', () => {
     assert.equal(await pending('flaky'), 0);
   });
 
+  const leaseOf = async (messageId: string) =>
+    handle.db
+      .selectFrom('outbox')
+      .select(['leased_by', 'leased_until'])
+      .where('message_id', '=', messageId)
+      .executeTakeFirstOrThrow();
+
+  it('keeps renewing the lease of a message its worker is still handling, past the first term', async () => {
+    let release!: () => void;
+    const mayFinish = new Promise<void>((resolve) => (release = resolve));
+    const slowWorker = new OutboxWorker(handle.db, clock, { ...slow, leaseMs: 300 }).handle(
+      'renewed',
+      async () => {
+        await mayFinish;
+        return { done: true };
+      },
+    );
+    await enqueue(handle.db, clock, {
+      topic: 'renewed',
+      businessId: null,
+      payload: {},
+      messageId: 'renewed-1',
+    });
+    const draining = slowWorker.drainOnce();
+    await eventually(async () => (await leaseOf('renewed-1')).leased_by !== null, 'the claim');
+    const first = (await leaseOf('renewed-1')).leased_until!.getTime();
+    const other = new OutboxWorker(handle.db, clock, slow).handle('renewed', async () => ({ done: true }));
+    try {
+      // The clock past the first term: only the heartbeat, renewing from the clock's now, keeps it.
+      clock.advance(1_000);
+      await eventually(
+        async () => (await leaseOf('renewed-1')).leased_until!.getTime() > first,
+        'the lease renewed',
+      );
+      assert.equal(await other.drainOnce(), 0, 'not taken from a worker that lives');
+    } finally {
+      release();
+      await draining;
+    }
+    assert.equal(await pending('renewed'), 0);
+  });
+
   it('hands a message whose worker died to another once its lease runs out', async () => {
-    const stuck = new OutboxWorker(handle.db, clock, { ...slow, leaseMs: 10_000 }).handle(
+    // The dying worker's database connections go with it: it can neither renew nor record.
+    const doomed = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
+    const stuck = new OutboxWorker(doomed.db, clock, { ...slow, leaseMs: 10_000 }).handle(
       'lease',
       () => new Promise(() => {}),
     );
@@ -267,6 +311,7 @@ describe('the transactional outbox', () => {
         )?.leased_by !== null,
       'the first claim',
     );
+    await doomed.close();
     const handled: number[] = [];
     const rescuer = new OutboxWorker(handle.db, clock, slow).handle('lease', async (m) => {
       handled.push(m.attempt);

@@ -10,6 +10,7 @@ import { TEST_DATABASE_TIMEOUTS } from './support/database.ts';
 import { createTenant, DROPOFF, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { eventually } from './support/lockers.ts';
+import { REDIS, redisAnswers } from './support/redis.ts';
 import { type StreamingReplica, startStreamingReplica } from './support/replica.ts';
 import { UNLIMITED } from './support/server.ts';
 
@@ -40,11 +41,15 @@ describe('read replica: tolerant reads on a streaming replica, the primary other
   /** Reads go to the replica only while it is at most 100 ms behind. */
   let strict: Instance;
   let admin: string;
+  let colleague: string;
   let number: string;
+  /** This run's own Redis keys: the writers' marks other runs make are not ours. */
+  const redisPrefix = `tms-test-${process.pid}-${Date.now().toString(36)}`;
 
-  const startInstance = async (maxLagMs: number): Promise<Instance> => {
+  const startInstance = async (maxLagMs: number, sharedMarks = false): Promise<Instance> => {
     const config: Config = {
       ...loadConfig({ LOG_LEVEL: 'silent' }),
+      ...(sharedMarks && { redisUrl: REDIS, redisPrefix }),
       limits: UNLIMITED,
       mqtt: { ...loadConfig({}).mqtt, port: 0 },
       databaseTimeouts: TEST_DATABASE_TIMEOUTS,
@@ -80,6 +85,7 @@ describe('read replica: tolerant reads on a streaming replica, the primary other
     await tolerant.app.services.cacheInvalidation.start(primary.pool);
     const tenant = await createTenant(primary.db, tolerant.app.services, 'replica');
     admin = await login(tolerant.api, tenant.emails.client_admin);
+    colleague = await login(tolerant.api, tenant.emails.employee);
     const created = await tolerant.api.post(
       '/api/v1/client/orderCreate',
       { order_ref: 'R-1', scheduled_date: '2026-11-03', dropoff: DROPOFF },
@@ -158,9 +164,43 @@ describe('read replica: tolerant reads on a streaming replica, the primary other
     assert.equal(summary.status, 200, JSON.stringify(summary.body));
     assert.ok((await replicaReads(tolerant, 'get_orders', 'primary')) >= 1);
     assert.ok((await replicaReads(tolerant, 'get_orders_summary', 'primary')) >= 1);
-    // An anonymous reader has written nothing: the replica, still paused, does not know the parcel.
+    // An anonymous reader has written nothing, and the replica, still paused, does not know the
+    // parcel: its "not found" is asked again of the primary, which knows it.
     await replicaUp(tolerant, 1);
-    assert.equal(await publicStatus(tolerant, created.body.tracking_number), 'TRACKING_NOT_FOUND');
+    const fromPrimary = await replicaReads(tolerant, 'get_public_tracking', 'primary');
+    assert.equal(await publicStatus(tolerant, created.body.tracking_number), 'information_submitted');
+    assert.ok((await replicaReads(tolerant, 'get_public_tracking', 'primary')) > fromPrimary);
+    // A number nobody wrote is unknown on the primary too.
+    assert.equal(await publicStatus(tolerant, 'NO-SUCH-NUMBER-1'), 'TRACKING_NOT_FOUND');
+  });
+
+  it('reads a write made through another instance from the primary, replay paused', {
+    skip: redisAnswers ? false : `no Redis answers at ${REDIS}`,
+  }, async () => {
+    // Two instances behind one balancer, sharing the writers' marks in Redis.
+    const writing = await startInstance(600_000, true);
+    const reading = await startInstance(600_000, true);
+    await replicaUp(reading, 1);
+    assert.equal(await replica.caughtUp(), false, 'replay is still paused');
+    const created = await writing.api.post(
+      '/api/v1/client/orderCreate',
+      { order_ref: 'R-3', scheduled_date: '2026-11-03', dropoff: DROPOFF },
+      { token: admin },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    // The writer itself, and a colleague of its business, on the other instance.
+    for (const token of [admin, colleague]) {
+      const listed = await reading.api.get('/api/v1/client/orders?order_ref=R-3', { token });
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      assert.deepEqual(
+        listed.body.orders.map((order: { order_ref: string }) => order.order_ref),
+        ['R-3'],
+        'the order written through the other instance is listed',
+      );
+    }
+    assert.equal(await replicaReads(reading, 'get_orders', 'replica'), 0);
+    // The public reader of the new parcel, on the other instance: not a 404.
+    assert.equal(await publicStatus(reading, created.body.tracking_number), 'information_submitted');
   });
 
   it('answers from the primary when the replica is stopped, before and after the check notices', async () => {

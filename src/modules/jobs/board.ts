@@ -114,7 +114,7 @@ export class JobBoard implements JobDesk {
     };
     const run: JobRun = {
       business: businessId,
-      progress: this.progressOf(businessId, id, (progress) => tell(db, 'running', progress)),
+      progress: this.progressOf(businessId, id, job.progress, (progress) => tell(db, 'running', progress)),
       begin: (trx) => repo.holdForRun(trx, businessId, id),
       finish: async (trx, ending) => {
         await finish(
@@ -153,15 +153,16 @@ export class JobBoard implements JobDesk {
   }
 
   /**
-   * The run's progress on its row, written at most every PROGRESS_EVERY_MS, never backwards, and
-   * told to who started it.
+   * The run's progress on its row, written at most every PROGRESS_EVERY_MS, never backwards (not
+   * below what an earlier run of the job reached, `reached`), and told to who started it.
    */
   private progressOf(
     businessId: number,
     id: string,
+    reached: number,
     told: (progress: number) => Promise<void>,
   ): (percent: number) => void {
-    let shown = 0;
+    let shown = reached;
     let writtenAt = 0;
     return (percent) => {
       const progress = Math.max(0, Math.min(99, Math.floor(percent)));
@@ -171,7 +172,8 @@ export class JobBoard implements JobDesk {
       writtenAt = now;
       void repo
         .setProgress(this.deps.db, businessId, id, progress)
-        .then(() => told(progress))
+        // What the row holds: another run of the job may have got further meanwhile.
+        .then((held) => (held === undefined ? undefined : told(held)))
         .catch(() => {});
     };
   }

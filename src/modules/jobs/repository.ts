@@ -68,14 +68,26 @@ export async function markRunning(db: Db, businessId: number, id: string, now: D
     .execute();
 }
 
-export async function setProgress(db: Db, businessId: number, id: string, progress: number): Promise<void> {
-  await db
+/**
+ * Raises a running job's progress, never lowers it: a run taken up again after its worker died
+ * starts its own count over, below what the first run had reached. Answers the progress the row
+ * now holds (none: the job is no longer running).
+ */
+export async function setProgress(
+  db: Db,
+  businessId: number,
+  id: string,
+  progress: number,
+): Promise<number | undefined> {
+  const row = await db
     .updateTable('jobs')
-    .set({ progress })
+    .set((eb) => ({ progress: eb.fn('greatest', ['progress', eb.val(progress)]) }))
     .where('business_id', '=', businessId)
     .where('id', '=', id)
     .where('status', '=', 'running')
-    .execute();
+    .returning('progress')
+    .executeTakeFirst();
+  return row?.progress;
 }
 
 /** The first key of the runs' transaction-level advisory locks (the second is the job's). */

@@ -93,7 +93,11 @@ export async function enqueueMany(
 }
 
 export interface WorkerOptions {
-  /** How long a claimed message stays leased; a crashed worker's lease expires and another takes over. */
+  /**
+   * How long a claim lasts without news of its worker: the worker renews the leases of the
+   * messages in hand every third of it (a heartbeat), so a slow delivery keeps its message while a
+   * crashed worker's leases end within this time and another worker takes them over.
+   */
   leaseMs: number;
   /** Messages this worker handles at once. */
   concurrency: number;
@@ -106,8 +110,14 @@ export interface WorkerOptions {
   pollMs: number;
 }
 
+/**
+ * How long the heartbeat keeps renewing one message's lease: far past any handler's own timeout
+ * (a webhook's is at most 60 s), so only a handler that hangs for good loses its message.
+ */
+const MAX_HOLD_MS = 15 * 60_000;
+
 const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
-  leaseMs: 60_000,
+  leaseMs: 10_000,
   concurrency: 16,
   perBusiness: 4,
   pollMs: 2_000,
@@ -132,6 +142,9 @@ export class OutboxWorker {
   private listener: pg.PoolClient | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly inHand = new Set<Promise<void>>();
+  /** The rows of the messages being handled, whose leases the heartbeat renews, with their claim times. */
+  private readonly held = new Map<number, number>();
+  private heartbeat: NodeJS.Timeout | undefined;
   /** The claim under way: one at a time, as two would only race each other for the same rows. */
   private claiming: Promise<void> | undefined;
   /** Something may have become claimable since the claim under way read the table. */
@@ -161,17 +174,17 @@ export class OutboxWorker {
     this.running = true;
     this.stopping = false;
     if (pool) {
-      this.listener = await pool.connect();
-      this.listener.on('notification', (notification) => {
-        const payload = notification.payload ?? '';
-        if (payload.startsWith(URGENT_MARK)) this.claimUrgent(Number(payload.slice(URGENT_MARK.length)));
-        else this.poke();
-      });
-      await this.listener.query(`LISTEN ${CHANNEL}`);
+      this.listener = await listenForOutbox(pool, (payload) => this.hear(payload));
     }
     this.timer = setInterval(() => this.poke(), this.options.pollMs);
     this.timer.unref();
     this.claimSoon();
+  }
+
+  /** A notification of the outbox channel, heard by this worker's listener or one it shares. */
+  hear(payload: string): void {
+    if (payload.startsWith(URGENT_MARK)) this.claimUrgent(Number(payload.slice(URGENT_MARK.length)));
+    else this.poke();
   }
 
   /** Wakes the worker now (a notification, a test that moved the clock). */
@@ -187,8 +200,7 @@ export class OutboxWorker {
     clearInterval(this.timer);
     await this.idle();
     if (this.listener) {
-      await this.listener.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
-      this.listener.release();
+      await stopListening(this.listener);
       this.listener = undefined;
     }
   }
@@ -264,10 +276,21 @@ export class OutboxWorker {
 
   /** Handles a claimed message without waiting for it: the worker goes on claiming meanwhile. */
   private begin(message: OutboxMessage): void {
+    this.held.set(message.id, this.clock.now().getTime());
+    if (!this.heartbeat) {
+      this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(100, this.options.leaseMs / 3));
+      // Never what keeps a process alive: a message in hand is.
+      this.heartbeat.unref();
+    }
     // A failure to record the outcome (the database went away) leaves the lease to run out.
     const handling: Promise<void> = this.process(message)
       .catch(() => {})
       .finally(() => {
+        this.held.delete(message.id);
+        if (this.held.size === 0) {
+          clearInterval(this.heartbeat);
+          this.heartbeat = undefined;
+        }
         this.inHand.delete(handling);
         this.handled++;
         // A slot is free, and this message's business may have its next one waiting.
@@ -275,6 +298,27 @@ export class OutboxWorker {
         this.settle();
       });
     this.inHand.add(handling);
+  }
+
+  /**
+   * The heartbeat: the leases of the messages in hand run for another full term. A lease this
+   * worker lost meanwhile (it ran out, another worker took the message) is left to its new holder,
+   * and so is one held past MAX_HOLD_MS: a handler that never ends does not keep its message for ever.
+   */
+  private async renewLeases(): Promise<void> {
+    const now = this.clock.now().getTime();
+    const renewed = [...this.held].filter(([, claimedAt]) => now - claimedAt < MAX_HOLD_MS).map(([id]) => id);
+    if (renewed.length === 0) return;
+    const leasedUntil = new Date(now + this.options.leaseMs);
+    await this.db
+      .updateTable('outbox')
+      .set({ leased_until: leasedUntil })
+      .where('id', 'in', renewed)
+      .where('leased_by', '=', this.name)
+      .where('done_at', 'is', null)
+      .execute()
+      // The database is away: the next beat tries again, and past the lease another worker may take over.
+      .catch(() => {});
   }
 
   /** Resolves once no claim is under way and no message is in hand. */
@@ -346,6 +390,23 @@ export class OutboxWorker {
       .where('leased_by', '=', this.name)
       .execute();
   }
+}
+
+/** A connection of the pool listening on the outbox channel, each notification's payload given to `hear`. */
+export async function listenForOutbox(
+  pool: pg.Pool,
+  hear: (payload: string) => void,
+): Promise<pg.PoolClient> {
+  const listener = await pool.connect();
+  listener.on('notification', (notification) => hear(notification.payload ?? ''));
+  await listener.query(`LISTEN ${CHANNEL}`);
+  return listener;
+}
+
+/** Stops listening on the outbox channel and gives the connection back to its pool. */
+export async function stopListening(listener: pg.PoolClient): Promise<void> {
+  await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
+  listener.release();
 }
 
 interface ClaimedRow {
