@@ -224,6 +224,16 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
       )
     ).body;
     await openWith(world, booking.reference, codes.drop_code);
+    // The device's door events follow its answer: heard after the clock moves, they would count
+    // as a sign of life two days on.
+    await eventually(async () => {
+      const ledger = await world.api.get(`/api/v1/lockers/ledger?booking_id=${booking.id}`, {
+        token: world.admin,
+      });
+      return ledger.body.entries.some((entry: { kind: string }) => entry.kind === 'door_closed')
+        ? true
+        : undefined;
+    }, 'the door closed');
     server.clock.advance(49 * 3_600_000);
     // Two days without a heartbeat: the device is offline, though still connected.
     const silent = await world.api.get(`/api/v1/lockers/sites/${world.siteId}`, { token: world.admin });
