@@ -72,6 +72,7 @@ async function start(root: string, dataDir: string): Promise<Start> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let gone = false;
   void exited.then(() => (gone = true));
+  // Until the service listens, the port it holds answers 503 (starting).
   for (;;) {
     if (gone) throw new Error(`the service exited before it answered:\n${output}`);
     const healthy = await fetch(`http://127.0.0.1:${port}/api/health`)
@@ -107,7 +108,9 @@ const median = (values: number[]) =>
     [...values].sort((a, b) => a - b),
     50,
   );
-const ms = (value: number | undefined) => (value === undefined ? '' : (value / 1000).toFixed(2));
+// A mark printed after /api/health answered (listening, on a fast start) has no value: blank.
+const ms = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '' : (value / 1000).toFixed(2);
 
 function row(name: string, starts: Start[]) {
   const cells = ['total', ...MARKS.map(([mark]) => mark)].map((mark) =>

@@ -5,13 +5,16 @@
  * modules at every start through a loader does (see bench/README.md, "Starting and stopping").
  * The tests and the development scripts run the sources directly.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILT = path.join(ROOT, 'node_modules', '.cache', 'tms', 'main.mjs');
+// One build per checkout: checkouts sharing node_modules (a symlink, worktrees) would otherwise
+// load each other's builds, and read each other's migrations.
+const CHECKOUT = createHash('sha256').update(realpathSync(ROOT)).digest('hex').slice(0, 12);
+const BUILT = path.join(ROOT, 'node_modules', '.cache', 'tms', CHECKOUT, 'main.mjs');
 
 function newestSource() {
   let newest = statSync(path.join(ROOT, 'package.json')).mtimeMs;
@@ -51,6 +54,8 @@ if (builtAt() < newestSource()) {
     format: 'esm',
     target: 'node20',
     sourcemap: 'inline',
+    // The built file lives under node_modules, which may be another checkout's: it is told its own.
+    define: { TMS_PROJECT_ROOT: JSON.stringify(ROOT) },
     logLevel: 'warning',
   });
   for (const name of WORKER_ENTRIES)

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import net from 'node:net';
+import http from 'node:http';
 import path from 'node:path';
 import type { App } from './app.ts';
 import { type Config, ConfigError } from './config.ts';
@@ -191,10 +191,17 @@ interface HeldPort {
   let(): Promise<void>;
 }
 
-/** Takes the port, refusing (naming PORT) one another process holds or this account may not take. */
+/**
+ * Takes the port, refusing (naming PORT) one another process holds or this account may not take.
+ * Until the service listens, whoever calls (a health check, a browser) is answered 503 at once:
+ * a connection left unanswered would hang the caller, and would keep the port from being let go.
+ */
 async function holdPort(host: string, port: number): Promise<HeldPort> {
   if (port === 0) return { let: async () => {} };
-  const holder = net.createServer();
+  const holder = http.createServer((_request, reply) => {
+    reply.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', connection: 'close' });
+    reply.end(JSON.stringify({ status: 'starting' }));
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       holder.once('error', reject);
@@ -208,5 +215,12 @@ async function holdPort(host: string, port: number): Promise<HeldPort> {
     );
   }
   let closing: Promise<void> | undefined;
-  return { let: () => (closing ??= new Promise((resolve) => holder.close(() => resolve()))) };
+  return {
+    let: () =>
+      (closing ??= new Promise((resolve) => {
+        holder.close(() => resolve());
+        // A caller still connected (mid-request, or keeping its connection) must not hold the start.
+        holder.closeAllConnections();
+      })),
+  };
 }

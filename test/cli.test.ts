@@ -8,7 +8,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from './support/database.ts';
 import { client } from './support/http.ts';
-import { postgresProcessesOf, run, runInProcess, startServe, stopServe } from './support/process.ts';
+import {
+  launchServe,
+  postgresProcessesOf,
+  run,
+  runInProcess,
+  startServe,
+  stopServe,
+} from './support/process.ts';
 
 /** The port of the PostgreSQL server running the cluster in `dataDir`, from its postmaster.pid. */
 async function postgresPortOf(dataDir: string): Promise<number> {
@@ -344,6 +351,40 @@ describe('tms help and configuration errors', () => {
       assert.deepEqual(await readdir(dataDir), [], 'no database was created');
     } finally {
       await new Promise((resolve) => holder.close(resolve));
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers 503 on its port while it starts (a first start), then serves there once it listens', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'tms-starting-'));
+    const running = await launchServe({ TMS_DATA_DIR: dataDir });
+    running.listening.catch(() => {});
+    try {
+      // The first answer on the port comes from the held port (initdb and the seed are still ahead).
+      let first: Response | undefined;
+      while (!first) {
+        first = await fetch(`${running.baseUrl}/api/health`, { signal: AbortSignal.timeout(30_000) }).catch(
+          (error: Error) => {
+            if (error.name === 'TimeoutError')
+              throw new Error('the port held during the start never answered');
+            return undefined;
+          },
+        );
+        if (!first) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(first.status, 503);
+      assert.equal(first.headers.get('retry-after'), '1');
+      assert.deepEqual(await first.json(), { status: 'starting' });
+      // A caller that keeps its connection open does not keep the service from taking the port.
+      const lingering = net.connect(Number(new URL(running.baseUrl).port), '127.0.0.1');
+      lingering.on('error', () => {});
+      await running.listening;
+      lingering.destroy();
+      const health = await client(running.baseUrl).get('/api/health');
+      assert.equal(health.status, 200);
+      assert.equal(await stopServe(running), 0);
+    } finally {
+      running.child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   });

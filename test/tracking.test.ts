@@ -148,6 +148,40 @@ describe('tracking: OTEP store, reads, providers and ingest', () => {
     assert.equal(tooMany.status, 422);
   });
 
+  it('keeps the first of an event sent twice in one push, and stores only the new ones of a push partly seen', async () => {
+    const created = await api.post(
+      '/api/v1/client/orderCreate',
+      { order_ref: 'T-DUP', scheduled_date: '2026-11-03', dropoff: DROPOFF },
+      { token: admin },
+    );
+    const dup = created.body.tracking_number as string;
+    const event = (event_id: string, status_code: string, hour: number) => ({
+      event_id,
+      occurred_at: `2026-11-02T${String(hour).padStart(2, '0')}:00:00Z`,
+      status_code,
+      source: { type: 'provider_push' },
+    });
+    const first = await push(
+      pushed(dup, [
+        event('d-1', 'in_transit', 8),
+        event('d-2', 'arrival_scan', 9),
+        event('d-1', 'delivered', 10),
+      ]),
+      providerKey,
+    );
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual([first.body.accepted, first.body.duplicates], [2, 1]);
+    const partly = await push(
+      pushed(dup, [event('d-3', 'out_for_delivery', 11), event('d-2', 'arrival_scan', 9)]),
+      providerKey,
+    );
+    assert.deepEqual([partly.body.accepted, partly.body.duplicates], [1, 1]);
+    const stored = (await codes(dup)).filter((code) => !/information_submitted/.test(code));
+    assert.equal(stored.length, 3, stored.join());
+    assert.ok(stored.some((code) => code.endsWith('in_transit')));
+    assert.ok(!stored.some((code) => code.endsWith('delivered')));
+  });
+
   it('takes provider pushes with a provider key only, merged into the timeline in time order', async () => {
     const events = [
       {

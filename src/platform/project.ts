@@ -2,11 +2,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Set by bin/run.mjs in the built file: the checkout it was built from. */
+declare const TMS_PROJECT_ROOT: string | undefined;
+
 /**
  * The project's folder (the one holding package.json, migrations/ and docs/), found from this
  * module whether it runs from its source file or from the single built file `npm start` loads.
  */
 export const PROJECT_ROOT = (() => {
+  if (typeof TMS_PROJECT_ROOT === 'string') return TMS_PROJECT_ROOT;
   let folder = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(folder, 'package.json')) || folder.split(path.sep).includes('node_modules')) {
     const parent = path.dirname(folder);

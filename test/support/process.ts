@@ -74,6 +74,15 @@ export async function freePort(): Promise<number> {
  * start, made long enough for a first start on a loaded 2-core machine.
  */
 export async function startServe(env: Record<string, string>): Promise<Running> {
+  const launched = await launchServe(env);
+  await launched.listening;
+  return launched;
+}
+
+/** Spawns `tms serve` on a free port; `listening` settles once it says it listens (or it exits). */
+export async function launchServe(
+  env: Record<string, string>,
+): Promise<Running & { listening: Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
     // The embedded MQTT broker on any free port: several services start at once in the tests.
@@ -82,22 +91,23 @@ export async function startServe(env: Record<string, string>): Promise<Running> 
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
+  const listening = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start in 5 min:\n${output}`)), 300_000);
     const watch = () => {
       if (output.includes('TMS listening on')) {
         clearTimeout(timer);
+        child.removeListener('exit', exited);
         resolve();
       }
     };
-    child.stdout!.on('data', watch);
-    child.on('exit', (code) => {
+    const exited = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`serve exited with ${code}:\n${output}`));
-    });
+    };
+    child.stdout!.on('data', watch);
+    child.on('exit', exited);
   });
-  child.removeAllListeners('exit');
-  return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}` };
+  return { child, output: () => output, baseUrl: `http://127.0.0.1:${port}`, listening };
 }
 
 /** Starts `tms worker` (jobs only, no HTTP) and waits until it says it runs jobs. */

@@ -7,45 +7,59 @@ export type EventRow = Omit<TrackingTables['tracking_events'], 'id'>;
 
 /**
  * Stores events, skipping those already stored (same tracking number and event id). Returns the new ones.
- * The rows go as one array per column (`unnest`): a 500-event request is 11 parameters, not 5,500,
+ * The rows go as one array per column (`unnest`): a 500-event request is 14 parameters, not 5,500,
  * which PostgreSQL parses and plans markedly faster. The history is partitioned by month, where no
  * unique constraint can span months: an event is stored only if its key enters tracking_event_keys
- * (a concurrent writer of the same key waits for the first one's commit, as a unique index does;
- * keys go in their own order, so two requests sharing keys cannot wait on each other crosswise),
- * and of one key sent twice in a request the first is kept.
+ * (a concurrent writer of the same key waits for the first one's commit, as a unique index does).
+ * Of one key sent twice in a request the first is kept. The keys go in their own order (sorted
+ * here; an INSERT from unnest inserts in array order), so two requests sharing keys cannot wait on
+ * each other crosswise; the events go in the request's order, which their ids follow. Only the
+ * stored keys come back: the rest of each stored row is already here.
  */
-export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow[]) {
+export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow[]): Promise<EventRow[]> {
   if (rows.length === 0) return [];
-  const column = <K extends keyof EventRow>(key: K) => rows.map((row) => row[key]);
-  const result = await sql<
-    Pick<EventRow, 'tracking_number' | 'event_id' | 'status_code' | 'occurred_at' | 'source_type'>
-  >`
-    WITH sent AS (
-      SELECT DISTINCT ON (tracking_number, event_id) *
-      FROM unnest(
-        ${column('business_id')}::bigint[], ${column('tracking_number')}::text[],
-        ${column('package_id')}::bigint[], ${column('event_id')}::text[], ${column('otep_version')}::text[],
-        ${column('occurred_at')}::timestamptz[], ${column('occurred_offset')}::text[],
-        ${column('recorded_at')}::timestamptz[], ${column('status_code')}::text[],
-        ${column('source_type')}::text[], ${rows.map((row) => JSON.stringify(row.details))}::jsonb[])
-        WITH ORDINALITY AS sent (business_id, tracking_number, package_id, event_id, otep_version,
-          occurred_at, occurred_offset, recorded_at, status_code, source_type, details, position)
-      ORDER BY tracking_number, event_id, position
-    ), new_keys AS (
+  const keyOf = (row: Pick<EventRow, 'tracking_number' | 'event_id'>) =>
+    `${row.tracking_number}\u0000${row.event_id}`;
+  const firsts = new Map<string, EventRow>();
+  for (const row of rows) if (!firsts.has(keyOf(row))) firsts.set(keyOf(row), row);
+  const sent = [...firsts.values()];
+  const keys = [...sent].sort((a, b) =>
+    a.tracking_number === b.tracking_number
+      ? compare(a.event_id, b.event_id)
+      : compare(a.tracking_number, b.tracking_number),
+  );
+  const column = <K extends keyof EventRow>(of: EventRow[], key: K) => of.map((row) => row[key]);
+  const result = await sql<Pick<EventRow, 'tracking_number' | 'event_id'>>`
+    WITH new_keys AS (
       INSERT INTO tracking_event_keys (tracking_number, event_id, business_id)
-      SELECT tracking_number, event_id, business_id FROM sent ORDER BY tracking_number, event_id
+      SELECT * FROM unnest(${column(keys, 'tracking_number')}::text[], ${column(keys, 'event_id')}::text[],
+        ${column(keys, 'business_id')}::bigint[])
       ON CONFLICT (tracking_number, event_id, business_id) DO NOTHING
       RETURNING tracking_number, event_id
+    ), stored AS (
+      INSERT INTO tracking_events (business_id, tracking_number, package_id, event_id, otep_version,
+        occurred_at, occurred_offset, recorded_at, status_code, source_type, details)
+      SELECT business_id, tracking_number, package_id, event_id, otep_version, occurred_at,
+        occurred_offset, recorded_at, status_code, source_type, details
+      FROM unnest(
+        ${column(sent, 'business_id')}::bigint[], ${column(sent, 'tracking_number')}::text[],
+        ${column(sent, 'package_id')}::bigint[], ${column(sent, 'event_id')}::text[],
+        ${column(sent, 'otep_version')}::text[], ${column(sent, 'occurred_at')}::timestamptz[],
+        ${column(sent, 'occurred_offset')}::text[], ${column(sent, 'recorded_at')}::timestamptz[],
+        ${column(sent, 'status_code')}::text[], ${column(sent, 'source_type')}::text[],
+        ${sent.map((row) => JSON.stringify(row.details))}::jsonb[])
+        WITH ORDINALITY AS sent (business_id, tracking_number, package_id, event_id, otep_version,
+          occurred_at, occurred_offset, recorded_at, status_code, source_type, details, position)
+      JOIN new_keys USING (tracking_number, event_id)
+      ORDER BY position
     )
-    INSERT INTO tracking_events (business_id, tracking_number, package_id, event_id, otep_version,
-      occurred_at, occurred_offset, recorded_at, status_code, source_type, details)
-    SELECT business_id, tracking_number, package_id, event_id, otep_version, occurred_at,
-      occurred_offset, recorded_at, status_code, source_type, details
-    FROM sent JOIN new_keys USING (tracking_number, event_id)
-    ORDER BY position
-    RETURNING tracking_number, event_id, status_code, occurred_at, source_type`.execute(db);
-  return result.rows;
+    SELECT tracking_number, event_id FROM new_keys`.execute(db);
+  if (result.rows.length === sent.length) return sent;
+  const stored = new Set(result.rows.map(keyOf));
+  return sent.filter((row) => stored.has(keyOf(row)));
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Which page of each timeline to read: pages count back from the newest event. */
 export interface EventPage {

@@ -264,6 +264,9 @@ async function initialise(
         '--encoding=UTF8',
         '--lc-messages=C',
         '--no-instructions',
+        // One syncfs of the file system instead of an fsync of each of the cluster's ~1,000
+        // files: as safe, and about a second less of a first start on a busy machine (Linux only).
+        ...(process.platform === 'linux' ? ['--sync-method=syncfs'] : []),
       ],
       // Its own process group, as the server's: a Ctrl-C during a first start must not cut it short.
       { ...serverProcessOptions(account), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
