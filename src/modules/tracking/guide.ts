@@ -33,7 +33,8 @@ type Block =
   | { kind: 'paragraph'; text: string }
   | { kind: 'list'; items: string[]; ordered?: boolean }
   | { kind: 'table'; columns: string[]; rows: string[][] }
-  | { kind: 'code'; text: string; language: string };
+  /** `label`: what the block is, for the region a reader scrolls it in (default: its section's heading). */
+  | { kind: 'code'; text: string; language: string; label?: string };
 
 interface GuideDocument {
   title: string;
@@ -166,9 +167,19 @@ function validatorExample(): Block[] {
   const answer = { result: true, ...validateTimeline(timeline, 'en') };
   return [
     paragraph('For example, this body:'),
-    { kind: 'code', language: 'json', text: JSON.stringify(timeline, null, 2) },
+    {
+      kind: 'code',
+      language: 'json',
+      label: 'Example timeline sent to the validator',
+      text: JSON.stringify(timeline, null, 2),
+    },
     paragraph('gets this answer:'),
-    { kind: 'code', language: 'json', text: JSON.stringify(answer, null, 2) },
+    {
+      kind: 'code',
+      language: 'json',
+      label: "The validator's answer to the example",
+      text: JSON.stringify(answer, null, 2),
+    },
   ];
 }
 
@@ -512,7 +523,15 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-function blockHtml(block: Block): string {
+/**
+ * A block wider than a phone scrolls sideways in a box of its own: the box takes keyboard focus
+ * (so it can be scrolled without a pointer) and is a region named by `label`.
+ */
+const scrollBox = (tag: 'div' | 'pre', className: string, label: string, content: string) =>
+  `<${tag}${className ? ` class="${className}"` : ''} tabindex="0" role="region" aria-label="${escapeHtml(label)}">${content}</${tag}>`;
+
+/** `section`: the heading the block stands under, which names a scrolling box without a label of its own. */
+function blockHtml(block: Block, section: string): string {
   switch (block.kind) {
     case 'heading':
       return `<h${block.level} id="${slug(block.text)}">${inlineHtml(block.text)}</h${block.level}>`;
@@ -527,10 +546,20 @@ function blockHtml(block: Block): string {
       const rows = block.rows
         .map((row) => `<tr>${row.map((cell) => `<td>${inlineHtml(cell)}</td>`).join('')}</tr>`)
         .join('\n');
-      return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
+      return scrollBox(
+        'div',
+        'table-wrap',
+        `${section} (table)`,
+        `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`,
+      );
     }
     case 'code':
-      return `<pre><code class="language-${block.language}">${escapeHtml(block.text)}</code></pre>`;
+      return scrollBox(
+        'pre',
+        '',
+        block.label ?? `${section} (${block.language.toUpperCase()})`,
+        `<code class="language-${block.language}">${escapeHtml(block.text)}</code>`,
+      );
   }
 }
 
@@ -567,11 +596,32 @@ code { font: .88em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; bac
 pre { background: var(--tint); padding: .8rem 1rem; border-radius: 6px; overflow-x: auto; line-height: 1.45; }
 pre code { padding: 0; background: none; overflow-wrap: normal; }
 .table-wrap { overflow-x: auto; margin: .8rem 0; }
+pre:focus-visible, .table-wrap:focus-visible { outline: 2px solid var(--link); outline-offset: 2px; }
 table { border-collapse: collapse; font-size: .92rem; }
 th, td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
 th { white-space: nowrap; }
 main { padding-bottom: 3rem; }
 `;
+
+/** The blocks in order, each knowing the heading it stands under (the title before the first). */
+function blocksHtml(document: GuideDocument): string {
+  let section = document.title;
+  const named = new Map<string, number>();
+  return document.blocks
+    .map((block) => {
+      if (block.kind === 'heading') section = plainText(block.text);
+      // Two boxes under one heading are told apart by their number.
+      const seen = (named.get(section) ?? 0) + 1;
+      if (block.kind === 'table' || (block.kind === 'code' && block.label === undefined)) {
+        named.set(section, seen);
+      }
+      return blockHtml(block, seen > 1 ? `${section} ${seen}` : section);
+    })
+    .join('\n');
+}
+
+/** Inline text as read aloud: without its `code` marks and with the words of its [links](url). */
+const plainText = (text: string) => text.replace(/`/g, '').replace(/\[([^\]]+)\]\([^)\s]+\)/g, '$1');
 
 function renderHtml(
   document: GuideDocument,
@@ -608,7 +658,7 @@ ${englishOnly}
 </header>
 ${contents}
 <main lang="en">
-${document.blocks.map(blockHtml).join('\n')}
+${blocksHtml(document)}
 </main>
 </body>
 </html>
