@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { addReadCommands } from './cli-read-commands.ts';
 import type { Config } from './config.ts';
 import type { RunningDatabase } from './database.ts';
 import type { AccountsService } from './modules/accounts/index.ts';
@@ -294,6 +295,8 @@ function buildProgram(io: CliIo): Command {
           io.stderr(`Expires ${issued.expiresAt.toISOString()}. It is shown only now; store it safely.\n`);
         }),
     );
+
+  addReadCommands(program, { withDatabase, servicesOf, say, positiveInteger });
 
   const analytics = program.command('analytics').description('Order figures (the analytics rollup)');
   analytics
