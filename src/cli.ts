@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { addReadCommands } from './cli-read-commands.ts';
 import type { Config } from './config.ts';
 import type { RunningDatabase } from './database.ts';
 import type { AccountsService } from './modules/accounts/index.ts';
@@ -326,6 +327,8 @@ function buildProgram(io: CliIo): Command {
         }),
     );
 
+  addReadCommands(program, { withDatabase, servicesOf, say, positiveInteger });
+
   const analytics = program.command('analytics').description('Order figures (the analytics rollup)');
   analytics
     .command('rebuild')
@@ -561,13 +564,24 @@ function buildProgram(io: CliIo): Command {
     .command('label')
     .description('Shipping labels (docs/ocr.md)')
     .command('read')
-    .description('Read shipping labels (PNG, JPEG or PDF files) and print what each says, as JSON lines')
+    .description(
+      'Read shipping labels (PNG, JPEG or PDF files) as parse_label reads them and print what each says, as ' +
+        "JSON lines; the service's own labels (PUBLIC_BASE_URL) give its tracking number and carrier tms",
+    )
     .argument('<files...>', 'label images or PDFs')
     .option('--text', 'add the recognised text to each answer')
     .action(async (files: string[], options: { text?: boolean }) => {
-      const { readFile } = await import('node:fs/promises');
-      const { LabelReader, labelMediaTypeOfFile } = await import('./modules/ocr/index.ts');
-      const reader = new LabelReader({ queueLimit: files.length });
+      const [{ readFile }, { serviceLabelReader, labelMediaTypeOfFile }, { loadConfig }] = await Promise.all([
+        import('node:fs/promises'),
+        import('./modules/ocr/index.ts'),
+        import('./config.ts'),
+      ]);
+      // The reader the service makes: a label it printed links to its tracking page, at its address.
+      const { publicBaseUrl } = loadConfig(io.env);
+      const reader = serviceLabelReader(publicBaseUrl, { queueLimit: files.length });
+      io.stderr(
+        `Reading as the service at ${publicBaseUrl} (PUBLIC_BASE_URL): its own labels name carrier tms\n`,
+      );
       let failed = 0;
       try {
         // Read in turn, each answer as soon as it is ready: progress on stderr, answers on stdout.

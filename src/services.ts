@@ -35,7 +35,7 @@ import { FleetCalendar, FleetShiftWindows, FleetsService, RouteBoard } from './m
 import { JobsService } from './modules/jobs/index.ts';
 import { LockersService } from './modules/lockers/index.ts';
 import { MapsService } from './modules/maps/index.ts';
-import { LabelReader, OcrService } from './modules/ocr/index.ts';
+import { type LabelReader, OcrService, serviceLabelReader } from './modules/ocr/index.ts';
 import { OrdersService, RecipientPhones } from './modules/orders/index.ts';
 import { LoadPlans, PackagingCatalog, PackingPlans } from './modules/packing/index.ts';
 import { type PaymentProvider, PaymentsService, TestPaymentProvider } from './modules/payments/index.ts';
@@ -294,10 +294,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   });
   const shipping = new ShippingService(clock, orders, tracking, documents, events);
   // Reading labels runs on threads of its own; one reader for the whole service, so its queue bounds it.
-  const labelReader = new LabelReader({
+  // The service's own labels link their QR code to its tracking page: a number there is one of ours.
+  const labelReader = serviceLabelReader(config.publicBaseUrl, {
     threads: config.labelReader.threads,
-    // The service's own labels link their QR code here: a number in such a link is one of ours.
-    ownTrackingUrl: `${config.publicBaseUrl}/track`,
     ...(config.labelReader.queueLimit !== undefined ? { queueLimit: config.labelReader.queueLimit } : {}),
   });
   return {

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { completeTrackingNumber, LabelReader, MAX_LABEL_BYTES } from '../src/modules/ocr/index.ts';
 import { renderLabelPdf } from '../src/modules/shipping/labels/render.ts';
 import { AppError } from '../src/platform/errors.ts';
-import { pdfToPng } from './support/ocr.ts';
+import { ownLabelPdf, pdfToPng } from './support/ocr.ts';
 import { runInProcess } from './support/process.ts';
 
 const TRACKING_URL = 'https://tms.example/track';
@@ -165,6 +165,40 @@ describe('tms label read', () => {
       assert.match(stderr, /\[2\/2\] .*missing\.png: not read \(ENOENT/);
       assert.match(stderr, /1 of 2 labels not read/);
       assert.equal(code, 1);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("reads the service's own label as parse_label does: its tracking number and carrier tms", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'tms-labels-'));
+    try {
+      const number = 'TMS7K2Q9X4M1';
+      const file = path.join(directory, 'own.pdf');
+      // Printed by the service at https://tms.example: its QR code links to /track/TMS7K2Q9X4M1 there.
+      await writeFile(file, await ownLabelPdf(number, 'Colis Express', { baseUrl: 'https://tms.example' }));
+      const read = async (publicBaseUrl: string) => {
+        const { code, stdout, stderr } = await runInProcess(['label', 'read', file], {
+          PUBLIC_BASE_URL: publicBaseUrl,
+        });
+        assert.equal(code, 0, stderr);
+        return { answer: JSON.parse(stdout), stderr };
+      };
+      const { answer, stderr } = await read('https://tms.example');
+      assert.match(stderr, /Reading as the service at https:\/\/tms\.example \(PUBLIC_BASE_URL\)/);
+      assert.deepEqual(
+        answer.fields.tracking_numbers.map((found: { value: { number: string; carrier: string } }) => [
+          found.value.number,
+          found.value.carrier,
+        ]),
+        [[number, 'tms']],
+      );
+      assert.equal(answer.fields.carrier.value, 'tms');
+      assert.ok(answer.barcodes.some((barcode: { text: string }) => barcode.text === number));
+      // Another service's label: its barcode is read, but the number is no one's tracking number.
+      const elsewhere = await read('https://other.example');
+      assert.deepEqual(elsewhere.answer.fields.tracking_numbers, []);
+      assert.ok(elsewhere.answer.barcodes.some((barcode: { text: string }) => barcode.text === number));
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

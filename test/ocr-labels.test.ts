@@ -4,6 +4,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GraphQLClient, gql } from 'graphql-request';
+import { completeTrackingNumber } from '../src/modules/ocr/index.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { ownLabelPdf, parseLabel, pdfToPng, RECIPIENT, SENDER } from './support/ocr.ts';
@@ -158,6 +159,49 @@ describe('label reading: parse a label, match it, draft and create its order', (
       reread.body.matches.map((match: Json) => [match.kind, match.id, match.tracking_number, match.via]),
       [['order', created.body.order.id, UPS_NUMBER, 'label']],
     );
+  });
+
+  it("drafts from an order's own label without its order_ref, so the draft sent back is created", async () => {
+    // The label the service prints for the order: its own number, and its order_ref as `Ref:`.
+    const label = await ownLabelPdf(order.trackingNumber, 'Colis Express', { orderRef: 'LABELLED-1' });
+    const parsed = await parseLabel(server.baseUrl, admin, label, 'application/pdf');
+    assert.equal(parsed.status, 200, JSON.stringify(parsed.body));
+    assert.deepEqual(
+      parsed.body.reading.fields.references.map((found: Json) => found.value),
+      ['LABELLED-1'],
+    );
+    assert.ok(parsed.body.matches.some((match: Json) => match.order_ref === 'LABELLED-1'));
+    const draft = parsed.body.order_draft;
+    assert.equal(draft.order.order_ref, undefined, JSON.stringify(draft.order));
+    assert.match(draft.order.note, /Label reference: LABELLED-1/);
+    const created = await api.post(
+      '/api/v1/labels/orders',
+      { order: draft.order, tracking_numbers: draft.tracking_numbers },
+      { token: admin },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.notEqual(created.body.order.order_ref, 'LABELLED-1');
+    assert.notEqual(created.body.order.id, order.id);
+  });
+
+  it('leaves out a reference any order of the business has, unless the reader is a driver', async () => {
+    // A carrier's label that matches no order by its number, with a reference already taken.
+    const number = completeTrackingNumber('ups_1z', '1Z999AA1098765432');
+    const label = await ownLabelPdf(number, 'UPS', { orderRef: 'LABELLED-1' });
+    const staff = await parseLabel(server.baseUrl, admin, label, 'application/pdf');
+    assert.equal(staff.status, 200, JSON.stringify(staff.body));
+    assert.deepEqual(staff.body.matches, []);
+    assert.equal(staff.body.order_draft.order.order_ref, undefined);
+    const sent = await api.post(
+      '/api/v1/labels/orders',
+      { order: staff.body.order_draft.order, tracking_numbers: staff.body.order_draft.tracking_numbers },
+      { token: admin },
+    );
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    // A driver, who sees no order of another route and sends no draft, is not told the reference is taken.
+    const byDriver = await parseLabel(server.baseUrl, driver, label, 'application/pdf');
+    assert.equal(byDriver.status, 200, JSON.stringify(byDriver.body));
+    assert.equal(byDriver.body.order_draft.order.order_ref, 'LABELLED-1');
   });
 
   it('refuses a draft create_order would refuse, with its own refusal', async () => {

@@ -24,8 +24,16 @@ export const RECIPIENT: Address = {
   country: 'FR',
 };
 
-/** The service's own 4 × 6 in label of a package, as its shipping module prints it. */
-export function ownLabelPdf(trackingNumber: string, carrierName = 'Colis Express'): Promise<Buffer> {
+/**
+ * The service's own 4 × 6 in label of a package, as its shipping module prints it: for the order
+ * `orderRef` (the label prints it as `Ref:`), linking to the tracking page of the service at
+ * `baseUrl` (the test servers' public address unless given).
+ */
+export function ownLabelPdf(
+  trackingNumber: string,
+  carrierName = 'Colis Express',
+  { orderRef = `REF-${trackingNumber.slice(-6)}`, baseUrl = loadConfig({}).publicBaseUrl } = {},
+): Promise<Buffer> {
   return renderLabelPdf({
     trackingNumber,
     carrierName,
@@ -35,9 +43,8 @@ export function ownLabelPdf(trackingNumber: string, carrierName = 'Colis Express
     billableWeightGrams: 2500,
     packageNumber: 1,
     packageCount: 1,
-    orderRef: `REF-${trackingNumber.slice(-6)}`,
-    // Where the service's own labels link: the test servers' public address.
-    trackingUrl: `${loadConfig({}).publicBaseUrl}/track/${trackingNumber}`,
+    orderRef,
+    trackingUrl: `${baseUrl}/track/${trackingNumber}`,
     createdAt: new Date('2026-11-02T09:00:00Z'),
   });
 }

@@ -33,8 +33,8 @@ export function orderDraftOf(reading: LabelReading): OrderDraft {
     ...(dropoff ? { dropoff } : {}),
     ...(dropoff && pickup ? { pickup } : {}),
   };
-  const reference = fields.references[0]?.value.trim();
-  if (reference && reference.length <= 64) order.order_ref = reference;
+  const reference = draftRefOf(reading);
+  if (reference !== undefined) order.order_ref = reference;
   const note = [
     carrier ? `Carrier: ${carrier}` : null,
     trackingNumbers.length > 0 ? `Tracking: ${trackingNumbers.join(', ')}` : null,
@@ -49,6 +49,24 @@ export function orderDraftOf(reading: LabelReading): OrderDraft {
     carrier,
     missing: dropoff ? [] : ['dropoff'],
   };
+}
+
+/** The reference the draft takes as its order_ref: the first one printed, if it fits one. */
+export function draftRefOf(reading: LabelReading): string | undefined {
+  const reference = reading.fields.references[0]?.value.trim();
+  return reference && reference.length <= 64 ? reference : undefined;
+}
+
+/**
+ * The draft without its order_ref when that reference is an order's already: create_order then
+ * numbers the new order itself, and the note keeps the reference the label printed. Sent back as
+ * it is, such a draft is created, not refused 409 ORDER_REF_TAKEN.
+ */
+export function withoutTakenRef(draft: OrderDraft, taken: boolean): OrderDraft {
+  if (!taken || draft.order.order_ref === undefined) return draft;
+  const { order_ref: reference, ...order } = draft.order;
+  const note = [`Label reference: ${reference} (an existing order's)`, order.note].filter(Boolean).join('. ');
+  return { ...draft, order: { ...order, note: note.slice(0, 2000) } };
 }
 
 function addressOf(read: LabelAddress | undefined): Address | undefined {

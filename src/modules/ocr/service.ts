@@ -5,7 +5,7 @@ import type { FileStorage } from '../../platform/storage/index.ts';
 import type { OrderInput, OrdersService, OrderView } from '../orders/index.ts';
 import type { ShippingService } from '../shipping/index.ts';
 import type { WarehousesService } from '../warehouses/index.ts';
-import { type OrderDraft, orderDraftOf } from './drafts.ts';
+import { draftRefOf, type OrderDraft, orderDraftOf, withoutTakenRef } from './drafts.ts';
 import { LabelImages } from './images.ts';
 import { MAX_LABEL_BYTES } from './reading/index.ts';
 import type { LabelReading } from './reading/types.ts';
@@ -84,11 +84,27 @@ export class OcrService {
   async parse(ctx: OperationContext, image: LabelImage): Promise<LabelParse> {
     const bytes = labelBytes(image);
     const reading = await this.reader.read(bytes, image.contentType ?? '');
+    const matches = await this.matches(ctx, candidateNumbers(reading));
     return {
       reading,
-      matches: await this.matches(ctx, candidateNumbers(reading)),
-      order_draft: orderDraftOf(reading),
+      matches,
+      order_draft: withoutTakenRef(orderDraftOf(reading), await this.refTaken(ctx, reading, matches)),
     };
+  }
+
+  /**
+   * Whether the reference the draft would take as its order_ref is an order's already (the label of
+   * an order the business has, printed by the service or read before): sent back, the draft would
+   * be refused 409 ORDER_REF_TAKEN. Staff, who send drafts, are answered for the whole business; a
+   * driver only for the orders their matches show (whether another order exists is not theirs to
+   * learn, and they send no draft).
+   */
+  private async refTaken(ctx: OperationContext, reading: LabelReading, matches: LabelMatch[]) {
+    const ref = draftRefOf(reading);
+    if (ref === undefined) return false;
+    if (matches.some((match) => match.kind === 'order' && match.order_ref === ref)) return true;
+    if (callerOf(ctx).kind === 'driver') return false;
+    return this.orders.queries.orderRefTaken(ctx.db, businessOf(ctx), ref);
   }
 
   /**

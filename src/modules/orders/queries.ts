@@ -54,6 +54,11 @@ export class OrderQueries {
     return repo.packagesByTrackingNumber(db, trackingNumbers);
   }
 
+  /** Whether the business has an order of this reference: create_order refuses it again (ORDER_REF_TAKEN). */
+  async orderRefTaken(db: Queryable, businessId: number, orderRef: string): Promise<boolean> {
+    return (await repo.countOrders(db, businessId, { orderRef })) > 0;
+  }
+
   /** The packages of one business behind these tracking numbers (a label read by its staff). */
   async businessPackagesByTrackingNumber(db: Queryable, businessId: number, trackingNumbers: string[]) {
     return repo.packagesByTrackingNumber(db, trackingNumbers, businessId);

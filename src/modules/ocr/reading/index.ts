@@ -4,5 +4,5 @@ export {
   labelMediaTypeOfFile,
   MAX_LABEL_BYTES,
 } from './limits.ts';
-export { checkLabel, LabelReader } from './reader.ts';
+export { checkLabel, LabelReader, serviceLabelReader } from './reader.ts';
 export type * from './types.ts';

@@ -43,6 +43,19 @@ export class LabelReader {
 }
 
 /**
+ * The reader `parse_label` reads with, for a service at `publicBaseUrl`: its own labels link their
+ * QR code to `{publicBaseUrl}/track/{number}`, so a number in such a link is read as the service's
+ * own (carrier `tms`). The service and `tms label read` both make their reader here, so the command
+ * line reads a file as the service would.
+ */
+export function serviceLabelReader(
+  publicBaseUrl: string,
+  pool: Omit<WorkerPoolOptions, 'busy'> = {},
+): LabelReader {
+  return new LabelReader({ ...pool, ownTrackingUrl: `${publicBaseUrl.replace(/\/+$/, '')}/track` });
+}
+
+/**
  * What can be refused of a label from its header alone, in this order: a type the reader does not
  * read (415), more bytes than it takes (413), bytes that are not of the type said or pixels past
  * the limits (422). Answers the type, without parameters. No pixel is decoded.
