@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GraphQLClient, gql } from 'graphql-request';
 import { MAX_TURN_ANSWER } from '../src/modules/agent/service.ts';
+import { PROPOSAL_TTL_HOURS } from '../src/modules/approvals/service.ts';
 import { type AgentTenant, agentServer, agentTenant, conversationOf, turn } from './support/agent.ts';
 import { DROPOFF, issuedToken } from './support/fixtures.ts';
 import type { Client as Http } from './support/http.ts';
@@ -61,6 +62,7 @@ describe('approvals and dry runs on every door', () => {
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
     assert.equal(decided.body.proposal.status, 'approved');
     assert.equal(decided.body.proposal.succeeded, false);
+    assert.equal(decided.body.proposal.outcome.result, false);
     assert.equal(decided.body.proposal.outcome.error_code, 'ILLEGAL_STATUS_TRANSITION');
   };
   const mcpAs = async (token: string, headers: Record<string, string> = {}) => {
@@ -241,5 +243,48 @@ describe('approvals and dry runs on every door', () => {
     const sent = JSON.stringify(model.since(from)[0]!.body.messages);
     assert.ok(sent.includes('Answer cut: the model wrote'));
     assert.ok(!sent.includes('x'.repeat(MAX_TURN_ANSWER + 1)), 'more than the kept answer was sent again');
+  });
+
+  it("an agent turn's proposal names the turn, its proposer, and reads as expired from the moment its time is up", async () => {
+    const order = (
+      await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: people.admin })
+    ).body.orders[0] as { id: number };
+    const conversation = await conversationOf(api, people.admin);
+    model.script = (request) =>
+      request.results.length === 0
+        ? {
+            tool_calls: [
+              {
+                name: 'propose_write',
+                arguments: {
+                  tool: 'cancel_order',
+                  arguments: { order_id: order.id },
+                  reason: 'The customer called to cancel',
+                },
+              },
+            ],
+          }
+        : { text: 'Queued for a person to approve.' };
+    const answered = await turn(
+      api,
+      people.admin,
+      conversation,
+      'Cancel the order the customer called about',
+    );
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    const [proposal] = answered.body.turn.proposals as Array<
+      Proposal & { origin: unknown; proposed_by: { name: string } }
+    >;
+    assert.ok(proposal, 'the turn lists its proposal');
+    assert.equal(proposal.status, 'pending');
+    assert.notEqual(proposal.origin, null, 'a proposal from a turn says so');
+    assert.ok(proposal.proposed_by.name.length > 0, 'the proposer is named');
+
+    server.clock.advance(PROPOSAL_TTL_HOURS * 3_600_000);
+    const read = await api.get(`/api/v1/agent/conversations/${conversation}`, { token: people.admin });
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    const turns = read.body.turns as Array<{ proposals: Proposal[] }>;
+    const expired = turns.flatMap((kept) => kept.proposals).find((kept) => kept.id === proposal.id);
+    assert.equal(expired?.status, 'expired');
   });
 });

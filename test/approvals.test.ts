@@ -251,4 +251,66 @@ describe('the approval queue', () => {
       },
     ]);
   });
+
+  it('a proposal is a dry run: proposing a write the tool itself would run at once changes nothing', async () => {
+    const order = await newOrder();
+    // An agent that could write the note itself: its proposal still only previews it.
+    const agent = await issuedToken(server, {
+      userId: tenant.userIds.employee,
+      kind: 'agent',
+      profile: 'ops-write',
+    });
+    const proposed = await api.post(
+      '/api/v1/agent/approvals',
+      {
+        tool: 'update_order_note',
+        arguments: { order_id: order.id, note: 'Leave it with the neighbour' },
+        reason: 'The customer asked by email',
+      },
+      { token: agent },
+    );
+    assert.equal(proposed.status, 200, JSON.stringify(proposed.body));
+    assert.equal(proposed.body.proposal.preview.result, true, JSON.stringify(proposed.body.proposal.preview));
+    const read = await api.get(`/api/v1/client/orders/${order.id}`, { token: admin });
+    assert.equal(read.body.order.note, null, 'the note is written only once a person approves');
+  });
+
+  it('MCP: an approval confirmed at the door runs the high-risk call it approves', async () => {
+    const order = await newOrder();
+    const proposal = await proposeCancel(order.id);
+    const reviewer = await issuedToken(server, { userId: tenant.userIds.client_admin, kind: 'personal' });
+    const mcp = new Client({ name: 'approvals-test', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${reviewer}` } },
+      }),
+    );
+    mcpClients.push(mcp);
+    const approved = (await mcp.callTool({
+      name: 'approve_pending_write',
+      arguments: { proposal_id: proposal.id, confirm: true },
+    })) as CallToolResult & { structuredContent: { proposal: { succeeded: boolean; outcome: unknown } } };
+    assert.equal(approved.isError, undefined, JSON.stringify(approved.structuredContent));
+    assert.equal(
+      approved.structuredContent.proposal.succeeded,
+      true,
+      JSON.stringify(approved.structuredContent.proposal.outcome),
+    );
+    assert.equal(await statusOf(order.id), 'CANCELLED');
+  });
+
+  it('names only orders of the business given by number: not one it cannot find, not an id written as text', async () => {
+    const order = await newOrder();
+    const agent = await issuedToken(server, { userId: tenant.userIds.employee, kind: 'agent' });
+    for (const args of [{ order_id: 999_999_999 }, { order_ids: [String(order.id)] }]) {
+      const proposed = await api.post(
+        '/api/v1/agent/approvals',
+        { tool: 'cancel_order', arguments: args, reason: 'Checking what a reviewer sees' },
+        { token: agent },
+      );
+      assert.equal(proposed.status, 200, JSON.stringify(proposed.body));
+      assert.deepEqual(proposed.body.proposal.orders, [], JSON.stringify(args));
+      assert.equal(proposed.body.proposal.preview.result, false);
+    }
+  });
 });
