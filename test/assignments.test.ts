@@ -506,4 +506,47 @@ describe('broker order assignments', () => {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
   });
+
+  it('answers result false when it revokes nothing, naming an unknown order as not found', async () => {
+    const answer = await api.post(`${BASE}/revoke`, { order_ids: [999_999] }, { token: admin });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual(
+      { result: answer.body.result, revoked: answer.body.revoked, skipped: answer.body.skipped },
+      { result: false, revoked: 0, skipped: 1 },
+    );
+    assert.equal(messages(answer.body)[999_999], 'No order 999999 exists in this business.');
+  });
+
+  it("keeps an order another contractor holds out of a contractor's view, inside the contractor's own rules", async () => {
+    const created = await api.post(
+      '/api/v1/client/orderCreate',
+      {
+        orders: ['ELSEWHERE', 'OPEN'].map((ref) => ({
+          order_ref: ref,
+          scheduled_date: DAY,
+          dropoff: { line1: `${ref} street`, postal_code: '69002', lat: 48.86, lng: 2.35 },
+        })),
+      },
+      { token: admin },
+    );
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const [elsewhere] = created.body.orders as Array<{ id: number }>;
+    assert.equal((await assign([elsewhere!.id], second.id)).body.result, true);
+    const rule = await api.post(
+      '/api/v1/client/contractor-rules',
+      { contractor_company_id: tenant.contractorCompanyId, postal_prefixes: ['69002'], valid_from: DAY },
+      { token: admin },
+    );
+    assert.equal(rule.status, 200, JSON.stringify(rule.body));
+    try {
+      const seen = await api.get(`/api/v1/client/orders?scheduled_date=${DAY}&per_page=100`, {
+        token: first.token,
+      });
+      const refs = seen.body.orders.map((order: { order_ref: string }) => order.order_ref);
+      assert.ok(refs.includes('OPEN'), JSON.stringify(refs));
+      assert.ok(!refs.includes('ELSEWHERE'), JSON.stringify(refs));
+    } finally {
+      await api.call('DELETE', `/api/v1/client/contractor-rules/${rule.body.rule.id}`, { token: admin });
+    }
+  });
 });

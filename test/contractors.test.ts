@@ -325,4 +325,24 @@ describe('contractor rule pools', () => {
     const notEngaged = await api.get(`/api/v1/client/orders?business_id=${other}`, { token });
     assert.equal(notEngaged.status, 403);
   });
+
+  it("keeps a rule's prefixes upper case, without spaces, once each and sorted, with its note", async () => {
+    const answer = await api.post(
+      '/api/v1/client/contractor-rules',
+      {
+        contractor_company_id: tenant.contractorCompanyId,
+        postal_prefixes: ['sw1a 1', 'EC2', 'ec2', 'B 1'],
+        valid_from: '2026-12-01',
+        note: 'London trial',
+      },
+      { token: admin },
+    );
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body.rule.postal_prefixes, ['B1', 'EC2', 'SW1A1']);
+    assert.equal(answer.body.rule.note, 'London trial');
+    const removed = await api.call('DELETE', `/api/v1/client/contractor-rules/${answer.body.rule.id}`, {
+      token: admin,
+    });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+  });
 });

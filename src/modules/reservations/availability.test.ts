@@ -44,6 +44,7 @@ test('a blank rule, or one naming RRULE: anywhere but at its start, yields no sl
   assert.equal(parseRule(''), null);
   assert.equal(parseRule('   '), null);
   assert.equal(parseRule('FREQ=DAILY;RRULE:INTERVAL=2'), null);
+  assert.equal(parseRule('FREQ=WEEKLY;BYSETPOS=0'), null, 'parsed, but rrule cannot expand it');
   const week = [new Date('2026-03-20T00:00:00Z'), new Date('2026-04-03T00:00:00Z')] as const;
   assert.deepEqual(slotStarts({ ...paris, rrule: 'BYHOUR=9' }, ...week), []);
 });

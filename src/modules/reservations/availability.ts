@@ -12,7 +12,8 @@ export function parseRule(text: string): ReturnType<typeof RRule.parseString> | 
   try {
     const options = RRule.parseString(text.replace(/^RRULE:/i, ''));
     if (options.freq === undefined) return null;
-    // Parsing is lenient: a rule that yields nothing in a year is a mistake, not a calendar.
+    // Parsing is lenient: a rule rrule cannot expand (BYSETPOS=0, an unknown BYDAY) is refused here,
+    // not when its slots are first listed.
     new RRule({ ...options, dtstart: new Date(Date.UTC(2026, 0, 1)), count: 1 }).all();
     return options;
   } catch {
