@@ -272,6 +272,35 @@ describe('approvals and dry runs on every door', () => {
       'Cancel the order the customer called about',
     );
     assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    // A second proposal of the same kind, decided at once: past its time it still reads as decided.
+    const other = (
+      await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: people.admin })
+    ).body.orders[0] as { id: number };
+    const script = model.script;
+    model.script = (request) =>
+      request.results.length === 0
+        ? {
+            tool_calls: [
+              {
+                name: 'propose_write',
+                arguments: {
+                  tool: 'cancel_order',
+                  arguments: { order_id: other.id },
+                  reason: 'Also cancelled',
+                },
+              },
+            ],
+          }
+        : { text: 'Queued as well.' };
+    const second = await turn(api, people.admin, conversation, 'And the other one');
+    model.script = script;
+    const [decidedEarly] = second.body.turn.proposals as Proposal[];
+    const approvedEarly = await api.post(
+      `/api/v1/agent/approvals/${decidedEarly!.id}/approve`,
+      {},
+      { token: people.admin, headers: { 'x-confirm': '1' } },
+    );
+    assert.equal(approvedEarly.body.proposal.status, 'approved', JSON.stringify(approvedEarly.body));
     const [proposal] = answered.body.turn.proposals as Array<
       Proposal & { origin: unknown; proposed_by: { name: string } }
     >;
@@ -286,5 +315,7 @@ describe('approvals and dry runs on every door', () => {
     const turns = read.body.turns as Array<{ proposals: Proposal[] }>;
     const expired = turns.flatMap((kept) => kept.proposals).find((kept) => kept.id === proposal.id);
     assert.equal(expired?.status, 'expired');
+    const decided = turns.flatMap((kept) => kept.proposals).find((kept) => kept.id === decidedEarly!.id);
+    assert.equal(decided?.status, 'approved');
   });
 });

@@ -52,6 +52,8 @@ describe('the approval queue', () => {
     );
     assert.equal(approved.status, 200, JSON.stringify(approved.body));
     assert.equal(approved.body.proposal.status, 'approved');
+    assert.ok(approved.body.proposal.decided_by.name.length > 0, 'the reviewer is named');
+    assert.notEqual(approved.body.proposal.decided_by.name, approved.body.proposal.proposed_by.name);
     assert.equal(approved.body.proposal.succeeded, true);
     assert.equal(await statusOf(orderId), 'CANCELLED');
   };
