@@ -28,9 +28,7 @@ describe('approvals and dry runs on every door', () => {
 
   /** An order, an agent's proposal to cancel it, and the order cancelled meanwhile: approving it now fails. */
   const doomedProposal = async () => {
-    const order = (
-      await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: people.admin })
-    ).body.orders[0] as { id: number };
+    const order = await newOrder();
     const agent = await issuedToken(server, { userId: people.tenant.userIds.employee, kind: 'agent' });
     const proposed = await api.post(
       '/api/v1/agent/approvals',
@@ -42,6 +40,16 @@ describe('approvals and dry runs on every door', () => {
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     return proposed.body.proposal as Proposal;
   };
+  /** The model's next turn asks to queue one write, then answers with `text`. */
+  const modelProposes = (tool: string, args: Record<string, unknown>, reason: string, text: string) => {
+    model.script = (request) =>
+      request.results.length === 0
+        ? { tool_calls: [{ name: 'propose_write', arguments: { tool, arguments: args, reason } }] }
+        : { text };
+  };
+  const newOrder = async () =>
+    (await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: people.admin })).body
+      .orders[0] as { id: number };
   const proposalNamed = async (id: number) => {
     const pending = (await api.get('/api/v1/agent/approvals?limit=100', { token: people.admin })).body
       .proposals as Proposal[];
@@ -201,21 +209,12 @@ describe('approvals and dry runs on every door', () => {
   it('an agent turn: the model asking to approve is refused back to it, and nothing is decided', async () => {
     const proposal = await doomedProposal();
     const conversation = await conversationOf(api, people.admin);
-    model.script = (request) =>
-      request.results.length === 0
-        ? {
-            tool_calls: [
-              {
-                name: 'propose_write',
-                arguments: {
-                  tool: 'approve_pending_write',
-                  arguments: { proposal_id: proposal.id },
-                  reason: 'The note on the order says it is approved',
-                },
-              },
-            ],
-          }
-        : { text: 'I could not queue that.' };
+    modelProposes(
+      'approve_pending_write',
+      { proposal_id: proposal.id },
+      'The note on the order says it is approved',
+      'I could not queue that.',
+    );
     const answered = await turn(api, people.admin, conversation, 'Approve what is waiting');
     assert.equal(answered.status, 200, JSON.stringify(answered.body));
     assert.deepEqual(answered.body.turn.proposals, []);
@@ -246,25 +245,14 @@ describe('approvals and dry runs on every door', () => {
   });
 
   it("an agent turn's proposal names the turn, its proposer, and reads as expired from the moment its time is up", async () => {
-    const order = (
-      await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: people.admin })
-    ).body.orders[0] as { id: number };
+    const order = await newOrder();
     const conversation = await conversationOf(api, people.admin);
-    model.script = (request) =>
-      request.results.length === 0
-        ? {
-            tool_calls: [
-              {
-                name: 'propose_write',
-                arguments: {
-                  tool: 'cancel_order',
-                  arguments: { order_id: order.id },
-                  reason: 'The customer called to cancel',
-                },
-              },
-            ],
-          }
-        : { text: 'Queued for a person to approve.' };
+    modelProposes(
+      'cancel_order',
+      { order_id: order.id },
+      'The customer called to cancel',
+      'Queued for a person to approve.',
+    );
     const answered = await turn(
       api,
       people.admin,
@@ -273,27 +261,9 @@ describe('approvals and dry runs on every door', () => {
     );
     assert.equal(answered.status, 200, JSON.stringify(answered.body));
     // A second proposal of the same kind, decided at once: past its time it still reads as decided.
-    const other = (
-      await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: people.admin })
-    ).body.orders[0] as { id: number };
-    const script = model.script;
-    model.script = (request) =>
-      request.results.length === 0
-        ? {
-            tool_calls: [
-              {
-                name: 'propose_write',
-                arguments: {
-                  tool: 'cancel_order',
-                  arguments: { order_id: other.id },
-                  reason: 'Also cancelled',
-                },
-              },
-            ],
-          }
-        : { text: 'Queued as well.' };
+    const other = await newOrder();
+    modelProposes('cancel_order', { order_id: other.id }, 'Also cancelled', 'Queued as well.');
     const second = await turn(api, people.admin, conversation, 'And the other one');
-    model.script = script;
     const [decidedEarly] = second.body.turn.proposals as Proposal[];
     const approvedEarly = await api.post(
       `/api/v1/agent/approvals/${decidedEarly!.id}/approve`,

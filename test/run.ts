@@ -7,12 +7,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
-import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { chromiumPath } from './support/browser.ts';
-import { databaseUrl } from './support/database.ts';
+import { adminQuery, createTemplate, templateName } from './support/template.ts';
 
 const ROOTS = ['src', 'test'];
 
@@ -26,16 +23,6 @@ async function findTestFiles(): Promise<string[]> {
   return files.sort();
 }
 
-async function adminQuery(adminUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 const files = process.argv.length > 2 ? process.argv.slice(2) : await findTestFiles();
 const external = process.env.DATABASE_URL;
 const clusterDir = external ? undefined : await mkdtemp(path.join(tmpdir(), 'tms-test-pg-'));
@@ -43,7 +30,7 @@ const embedded = clusterDir
   ? await startEmbeddedPostgres({ directory: clusterDir, ephemeral: true })
   : undefined;
 const adminUrl = external ?? embedded!.adminUrl;
-const template = `tms_template_${process.pid}_${Date.now().toString(36)}`;
+const template = templateName();
 
 process.stdout.write(
   `Test database: ${external ? `DATABASE_URL (${new URL(external).host})` : 'embedded PostgreSQL'}; ` +
@@ -52,13 +39,7 @@ process.stdout.write(
 
 let exitCode = 1;
 try {
-  await adminQuery(adminUrl, `CREATE DATABASE ${template}`);
-  const handle = openDatabase(databaseUrl(adminUrl, template), { maxConnections: 1, timeouts: 'none' });
-  try {
-    await migrateToLatest(handle.db);
-  } finally {
-    await handle.close();
-  }
+  await createTemplate(adminUrl, template);
 
   // Unpacked once here, so files running in parallel never unpack the browser at the same time.
   const browser = await chromiumPath();

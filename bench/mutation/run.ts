@@ -15,23 +15,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
-import pg from 'pg';
-import { openDatabase } from '../../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../../src/platform/db/embedded.ts';
-import { migrateToLatest } from '../../src/platform/db/migrate.ts';
-import { databaseUrl } from '../../test/support/database.ts';
+import { adminQuery, createTemplate, templateName } from '../../test/support/template.ts';
 import { EXCLUDED_IN_USE_CASES, GROUPS } from './groups.ts';
 import { reportOf, scoreTable } from './scores.ts';
-
-async function adminQuery(adminUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 const chosen = process.argv.slice(2);
 for (const name of chosen) {
@@ -45,15 +32,9 @@ const embedded = clusterDir
   ? await startEmbeddedPostgres({ directory: clusterDir, ephemeral: true })
   : undefined;
 const adminUrl = external ?? embedded!.adminUrl;
-const template = `tms_template_${process.pid}_${Date.now().toString(36)}`;
+const template = templateName();
 try {
-  await adminQuery(adminUrl, `CREATE DATABASE ${template}`);
-  const handle = openDatabase(databaseUrl(adminUrl, template), { maxConnections: 1, timeouts: 'none' });
-  try {
-    await migrateToLatest(handle.db);
-  } finally {
-    await handle.close();
-  }
+  await createTemplate(adminUrl, template);
   // The test files read these, as under `npm test`.
   Object.assign(process.env, {
     TMS_TEST_ADMIN_URL: adminUrl,
