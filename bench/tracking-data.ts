@@ -149,6 +149,14 @@ function copyText(value: string): string {
   return value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
 }
 
+/** The COPY table and columns of the deduplication keys stored beside the events. */
+export const KEYS_TABLE = 'tracking_event_keys (tracking_number, event_id, business_id)';
+
+/** The COPY line of an event's deduplication key. */
+export function copyKeyLine(target: Target, number: string, eventId: string): string {
+  return [copyText(number), copyText(eventId), target.businessId].join('\t');
+}
+
 /** The COPY line of a pushed event, holding what TrackingService stores for it. */
 export function copyLine(target: Target, number: string, event: PushedEvent, recordedAt: Date): string {
   const offset = /(Z|[+-]\d{2}:\d{2})$/.exec(event.occurred_at)![1]!;
@@ -174,10 +182,15 @@ export function copyLine(target: Target, number: string, event: PushedEvent, rec
   ].join('\t');
 }
 
-export async function copyLines(pool: pg.Pool, lines: Iterable<string>, progress?: (rows: number) => void) {
+export async function copyLines(
+  pool: pg.Pool,
+  lines: Iterable<string>,
+  progress?: (rows: number) => void,
+  into = `tracking_events (${COPY_COLUMNS})`,
+) {
   const client = await pool.connect();
   try {
-    const stream = client.query(copyFrom(`COPY tracking_events (${COPY_COLUMNS}) FROM STDIN`));
+    const stream = client.query(copyFrom(`COPY ${into} FROM STDIN`));
     async function* chunks() {
       let batch: string[] = [];
       let rows = 0;

@@ -29,6 +29,9 @@ export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow
       : compare(a.tracking_number, b.tracking_number),
   );
   const column = <K extends keyof EventRow>(of: EventRow[], key: K) => of.map((row) => row[key]);
+  // The driver would write each Date in local time through its own formatter, and quote each
+  // details object inside an array literal: ISO text and one JSON array cost both sides less.
+  const instants = (of: EventRow[], key: 'occurred_at' | 'recorded_at') => of.map((row) => row[key].toISOString());
   const result = await sql<Pick<EventRow, 'tracking_number' | 'event_id'>>`
     WITH new_keys AS (
       INSERT INTO tracking_event_keys (tracking_number, event_id, business_id)
@@ -44,12 +47,13 @@ export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow
       FROM unnest(
         ${column(sent, 'business_id')}::bigint[], ${column(sent, 'tracking_number')}::text[],
         ${column(sent, 'package_id')}::bigint[], ${column(sent, 'event_id')}::text[],
-        ${column(sent, 'otep_version')}::text[], ${column(sent, 'occurred_at')}::timestamptz[],
-        ${column(sent, 'occurred_offset')}::text[], ${column(sent, 'recorded_at')}::timestamptz[],
-        ${column(sent, 'status_code')}::text[], ${column(sent, 'source_type')}::text[],
-        ${sent.map((row) => JSON.stringify(row.details))}::jsonb[])
+        ${column(sent, 'otep_version')}::text[], ${instants(sent, 'occurred_at')}::timestamptz[],
+        ${column(sent, 'occurred_offset')}::text[], ${instants(sent, 'recorded_at')}::timestamptz[],
+        ${column(sent, 'status_code')}::text[], ${column(sent, 'source_type')}::text[])
         WITH ORDINALITY AS sent (business_id, tracking_number, package_id, event_id, otep_version,
-          occurred_at, occurred_offset, recorded_at, status_code, source_type, details, position)
+          occurred_at, occurred_offset, recorded_at, status_code, source_type, position)
+      JOIN jsonb_array_elements(${JSON.stringify(column(sent, 'details'))}::jsonb)
+        WITH ORDINALITY AS sent_details (details, position) USING (position)
       JOIN new_keys USING (tracking_number, event_id)
       ORDER BY position
     )
