@@ -146,6 +146,8 @@ export interface Ports {
   contactSender: ContactSender;
   /** Where SMS marketing messages go; the default is each business's configured provider (docs/sms-marketing.md). */
   smsProviders: SmsProviders;
+  /** The threads the solvers run on; the default starts SOLVER_THREADS of its own. */
+  solvers: WorkerPool;
 }
 
 export function createServices(config: Config, clock: Clock, ports: Partial<Ports> = {}): Services {
@@ -200,7 +202,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   const shiftWindows = new FleetShiftWindows();
   // The solvers (routes, packing, loading) run on threads of their own (SOLVER_THREADS); a route
   // build searches on every one of them at once.
-  const solvers = new WorkerPool(workerEntry('solver-worker'), { threads: config.solverThreads });
+  const solvers =
+    ports.solvers ?? new WorkerPool(workerEntry('solver-worker'), { threads: config.solverThreads });
   const dispatch = new DispatchService(
     clock,
     accounts,

@@ -3,8 +3,10 @@
  * module's solver folder and gives its input; the answer, or the error's message, goes back.
  */
 import { parentPort } from 'node:worker_threads';
-import { solveByDeadline } from './modules/dispatch/index.ts';
-import { solveCartons, solveLoading } from './modules/packing/index.ts';
+// The solver folders alone, not the modules' indexes: a thread loads only the pure code it runs.
+import { solveByDeadline } from './modules/dispatch/solver/portfolio.ts';
+import { solveCartons } from './modules/packing/solver/cartons/index.ts';
+import { solveLoading } from './modules/packing/solver/loading/index.ts';
 
 const SOLVERS: Record<string, (input: never) => unknown> = {
   cartons: solveCartons,

@@ -39,6 +39,12 @@ const RECIPIENTS = [
 ];
 
 /** The business's own drivers beside the demo driver account, and one of the contractor's. */
+/**
+ * How long each search of the demo runs (routes, the load plan): its days are a few dozen stops,
+ * whose plan a search finds in its first few thousand iterations, and a first start waits for all.
+ */
+export const DEMO_SEARCH_MS = 100;
+
 const EXTRA_DRIVERS = [
   { email: 'driver2@demo.test', name: 'Noé Navette', contractor: false },
   { email: 'driver3@demo.test', name: 'Zoé Camion', contractor: false },
@@ -160,9 +166,10 @@ export async function seedDemoDay(
   clock: Clock,
   input: DemoDayInput,
   // Route building plans at its clock's now: past mornings' plans are built on a clock set to them.
+  // They share the solver threads of `services`, which the caller stops.
   history: () => HistoryServices = () => {
     const at = new ManualClock();
-    return { services: createServices(loadConfig(), at), clock: at };
+    return { services: createServices(loadConfig(), at, { solvers: services.solvers }), clock: at };
   },
 ) {
   const { accounts, assignments, contractors, dispatch, orders, skills } = services;
@@ -288,7 +295,7 @@ export async function seedDemoDay(
       kind: 'client_admin',
       businessId: input.businessId,
     }),
-    { date: today, service_minutes: 5, time_limit_ms: 500 },
+    { date: today, service_minutes: 5, time_limit_ms: DEMO_SEARCH_MS },
   );
   // Late orders of the morning, on two routes of their own for the business's two other vans:
   // the ones the Paris Est fleet's board offers (src/demo/fleets.ts).
@@ -307,7 +314,7 @@ export async function seedDemoDay(
       driver_ids: extra.slice(0, 2),
       objective: 'balanced',
       service_minutes: 5,
-      time_limit_ms: 300,
+      time_limit_ms: DEMO_SEARCH_MS,
     },
   );
 
@@ -414,7 +421,11 @@ async function seedHistory(
   for (const { back, day } of days) {
     if (back !== 1 && back !== 8) continue;
     past.clock.set(at(day, 7 * 60 + 30));
-    await past.services.dispatch.buildRoutes(ctx, { date: day, service_minutes: 5, time_limit_ms: 200 });
+    await past.services.dispatch.buildRoutes(ctx, {
+      date: day,
+      service_minutes: 5,
+      time_limit_ms: DEMO_SEARCH_MS,
+    });
   }
 
   const moves: Parameters<Services['orders']['changes']['advanceAt']>[1][number][] = [];

@@ -1,5 +1,6 @@
 import type { OperationContext } from '../platform/catalog/operation.ts';
 import type { Services } from '../services.ts';
+import { DEMO_SEARCH_MS } from './day.ts';
 
 /** A small e-commerce carton range (inner sizes in mm, 5 mm single-wall board, cost in EUR). */
 const CARTONS: ReadonlyArray<[name: string, length: number, width: number, height: number, cost: number]> = [
@@ -45,6 +46,6 @@ export async function seedDemoPacking(services: Services, admin: OperationContex
     space: 'van-3t5',
     route_id: busiest.id,
     support_percent: 75,
-    time_limit_ms: 300,
+    time_limit_ms: DEMO_SEARCH_MS,
   });
 }

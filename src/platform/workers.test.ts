@@ -45,6 +45,28 @@ describe('the solver threads', () => {
     assert.equal((await Promise.all(accepted)).length, 3);
   });
 
+  it('starts its threads ahead of any task when warmed, and runs tasks on them', async () => {
+    const warmed = new WorkerPool(workerEntry('solver-worker'), { threads: 2 });
+    try {
+      assert.equal(warmed.started, 0);
+      warmed.warm();
+      assert.equal(warmed.started, 2);
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => warmed.run<{ packages: unknown[] }>('cartons', CUBES, 1000)),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.packages.length),
+        [1, 1, 1],
+      );
+      assert.equal(warmed.started, 2);
+    } finally {
+      await warmed.close();
+    }
+    assert.equal(warmed.started, 0);
+    warmed.warm();
+    assert.equal(warmed.started, 0, 'a closed pool starts nothing');
+  });
+
   it('fails a task the thread cannot run, and keeps serving the next', async () => {
     await assert.rejects(pool.run('no-such-solver', {}, 100), /no solver no-such-solver/);
     await assert.rejects(pool.run('cartons', { catalog: 'not a list' }, 100));
