@@ -31,7 +31,8 @@ export async function insertEvents(db: Queryable<TrackingTables>, rows: EventRow
   const column = <K extends keyof EventRow>(of: EventRow[], key: K) => of.map((row) => row[key]);
   // The driver would write each Date in local time through its own formatter, and quote each
   // details object inside an array literal: ISO text and one JSON array cost both sides less.
-  const instants = (of: EventRow[], key: 'occurred_at' | 'recorded_at') => of.map((row) => row[key].toISOString());
+  const instants = (of: EventRow[], key: 'occurred_at' | 'recorded_at') =>
+    of.map((row) => row[key].toISOString());
   const result = await sql<Pick<EventRow, 'tracking_number' | 'event_id'>>`
     WITH new_keys AS (
       INSERT INTO tracking_event_keys (tracking_number, event_id, business_id)
