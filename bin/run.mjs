@@ -41,14 +41,20 @@ if (builtAt() < newestSource()) {
   const { build } = await import('esbuild');
   const dir = path.dirname(BUILT);
   mkdirSync(dir, { recursive: true });
-  // Written into a directory of its own and renamed into place, main.mjs last: two starts at once
-  // never load a half-written file, and a main.mjs newer than the sources finds its workers built.
+  // Written into a directory of its own and moved into place, main.mjs last: two starts at once
+  // never load a half-written file, and a main.mjs newer than the sources finds its parts built.
   const partial = path.join(dir, `build-${randomBytes(4).toString('hex')}.tmp`);
-  await build({
+  const { metafile } = await build({
     entryPoints: ['main', ...WORKER_ENTRIES].map((name) => path.join(ROOT, 'src', `${name}.ts`)),
     outdir: partial,
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    // What the service imports only dynamically is a chunk of its own, with the packages it
+    // needs: `tms serve` starts the database before the service's code and packages load (see
+    // bench/README.md, "Starting the service"), and a command loads only what it runs.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    metafile: true,
     packages: 'external',
     platform: 'node',
     format: 'esm',
@@ -58,9 +64,20 @@ if (builtAt() < newestSource()) {
     define: { TMS_PROJECT_ROOT: JSON.stringify(ROOT) },
     logLevel: 'warning',
   });
+  // Chunks are named by their content, so an older build's running process keeps finding its own.
+  const built = Object.keys(metafile.outputs).map((output) => path.basename(output));
+  const entries = new Set(['main.mjs', ...WORKER_ENTRIES.map((name) => `${name}.mjs`)]);
+  for (const file of built.filter((name) => !entries.has(name)))
+    renameSync(path.join(partial, file), path.join(dir, file));
   for (const name of WORKER_ENTRIES)
     renameSync(path.join(partial, `${name}.mjs`), path.join(dir, `${name}.mjs`));
   renameSync(path.join(partial, 'main.mjs'), BUILT);
   rmSync(partial, { recursive: true, force: true });
+  // Chunks of builds replaced more than a day ago: no process started from them still loads code.
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const file of readdirSync(dir)) {
+    if (file.startsWith('chunk-') && !built.includes(file) && statSync(path.join(dir, file)).mtimeMs < dayAgo)
+      rmSync(path.join(dir, file), { force: true });
+  }
 }
 await import(pathToFileURL(BUILT).href);

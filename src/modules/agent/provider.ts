@@ -1,5 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import type { AgentSettings } from '../../config.ts';
 
 /** A tool as the model is offered it: the MCP user server's declaration (name, guide, JSON Schema). */
@@ -75,18 +75,20 @@ async function calling<T>(timeoutError: new (...args: never[]) => Error, call: (
 
 /** The OpenAI Chat Completions protocol: OpenAI itself, or vLLM, llama.cpp, Ollama at AGENT_BASE_URL. */
 class OpenAiChat implements ModelProvider {
-  private readonly client: OpenAI;
+  // The SDK loads at the first turn (a fifth of a second): a service that never asks never loads it.
+  private client?: OpenAI;
 
-  constructor(private readonly settings: Settings) {
-    this.client = new OpenAI({
-      apiKey: settings.apiKey ?? 'none',
-      baseURL: settings.baseUrl,
-      timeout: settings.timeoutMs,
-      maxRetries: 0,
-    });
-  }
+  constructor(private readonly settings: Settings) {}
 
   async complete(request: { system: string; messages: ModelMessage[]; tools: ModelTool[] }) {
+    const { default: Sdk } = await import('openai');
+    this.client ??= new Sdk({
+      apiKey: this.settings.apiKey ?? 'none',
+      baseURL: this.settings.baseUrl,
+      timeout: this.settings.timeoutMs,
+      maxRetries: 0,
+    });
+    const client = this.client;
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
       { role: 'system', content: request.system },
       ...request.messages.map((message): OpenAI.Chat.ChatCompletionMessageParam => {
@@ -108,8 +110,8 @@ class OpenAiChat implements ModelProvider {
         };
       }),
     ];
-    const answer = await calling(OpenAI.APIConnectionTimeoutError, () =>
-      this.client.chat.completions.create({
+    const answer = await calling(Sdk.APIConnectionTimeoutError, () =>
+      client.chat.completions.create({
         model: this.settings.model,
         messages,
         tools: request.tools.map((tool) => ({
@@ -137,18 +139,20 @@ class OpenAiChat implements ModelProvider {
 
 /** Anthropic's Messages API. */
 class AnthropicMessages implements ModelProvider {
-  private readonly client: Anthropic;
+  // Loaded at the first turn, as OpenAiChat's.
+  private client?: Anthropic;
 
-  constructor(private readonly settings: Settings) {
-    this.client = new Anthropic({
-      apiKey: settings.apiKey ?? 'none',
-      baseURL: settings.baseUrl,
-      timeout: settings.timeoutMs,
-      maxRetries: 0,
-    });
-  }
+  constructor(private readonly settings: Settings) {}
 
   async complete(request: { system: string; messages: ModelMessage[]; tools: ModelTool[] }) {
+    const { default: Sdk } = await import('@anthropic-ai/sdk');
+    this.client ??= new Sdk({
+      apiKey: this.settings.apiKey ?? 'none',
+      baseURL: this.settings.baseUrl,
+      timeout: this.settings.timeoutMs,
+      maxRetries: 0,
+    });
+    const client = this.client;
     const messages: Anthropic.MessageParam[] = [];
     for (const message of request.messages) {
       if (message.role === 'user') messages.push({ role: 'user', content: message.text });
@@ -177,8 +181,8 @@ class AnthropicMessages implements ModelProvider {
         else messages.push({ role: 'user', content: [result] });
       }
     }
-    const answer = await calling(Anthropic.APIConnectionTimeoutError, () =>
-      this.client.messages.create({
+    const answer = await calling(Sdk.APIConnectionTimeoutError, () =>
+      client.messages.create({
         model: this.settings.model,
         max_tokens: 4096,
         system: request.system,

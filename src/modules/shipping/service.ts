@@ -19,7 +19,6 @@ import {
 } from './carriers/rate-card.ts';
 import { adapterFor } from './carriers/registry.ts';
 import type { Shipment } from './carriers/shipment.ts';
-import { renderLabelPdf } from './labels/render.ts';
 import * as repo from './repository.ts';
 import type { LabelView, Preference, RateView } from './schemas.ts';
 
@@ -282,7 +281,10 @@ export class ShippingService {
     const createdAt = this.clock.now();
     const pdf =
       purchased.pdf ??
-      (await renderLabelPdf({
+      // The renderer's PDF, barcode and image libraries load at the first label, not at every start.
+      (await (
+        await import('./labels/render.ts')
+      ).renderLabelPdf({
         trackingNumber: pkg.tracking_number,
         carrierName: carrier.name,
         serviceName: chosen.serviceName,

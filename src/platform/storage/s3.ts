@@ -1,10 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { checkKey, type FileStorage, type StoredFile } from './storage.ts';
 
 export interface S3Settings {
@@ -19,22 +13,28 @@ export interface S3Settings {
 
 /** Files in a bucket of an S3-compatible server (AWS S3, MinIO, Ceph, R2, ...), one object a key. */
 export class S3Storage implements FileStorage {
-  private readonly client: S3Client;
+  // The SDK (a tenth of a second to load) loads at the first file: a start does not wait for it.
+  private client?: S3Client;
 
-  constructor(private readonly settings: S3Settings) {
-    this.client = new S3Client({
-      endpoint: settings.endpoint,
-      region: settings.region,
-      forcePathStyle: settings.forcePathStyle,
-      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+  constructor(private readonly settings: S3Settings) {}
+
+  private async sdk() {
+    const sdk = await import('@aws-sdk/client-s3');
+    this.client ??= new sdk.S3Client({
+      endpoint: this.settings.endpoint,
+      region: this.settings.region,
+      forcePathStyle: this.settings.forcePathStyle,
+      credentials: { accessKeyId: this.settings.accessKeyId, secretAccessKey: this.settings.secretAccessKey },
       // Checksums only where S3 requires them: many compatible servers do not speak the newer ones.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    return { ...sdk, client: this.client };
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
+    const { client, PutObjectCommand } = await this.sdk();
+    await client.send(
       new PutObjectCommand({
         Bucket: this.settings.bucket,
         Key: checkKey(key),
@@ -46,8 +46,9 @@ export class S3Storage implements FileStorage {
   }
 
   async get(key: string): Promise<StoredFile | null> {
+    const { client, GetObjectCommand, S3ServiceException } = await this.sdk();
     try {
-      const answer = await this.client.send(
+      const answer = await client.send(
         new GetObjectCommand({ Bucket: this.settings.bucket, Key: checkKey(key) }),
       );
       const bytes = Buffer.from(await answer.Body!.transformToByteArray());
@@ -59,12 +60,13 @@ export class S3Storage implements FileStorage {
   }
 
   async delete(key: string): Promise<void> {
+    const { client, DeleteObjectCommand } = await this.sdk();
     // S3 answers a delete of a missing key as done.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: checkKey(key) }));
+    await client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: checkKey(key) }));
   }
 
-  /** Closes the client's connections. */
+  /** Closes the client's connections (none before the first file). */
   close(): void {
-    this.client.destroy();
+    this.client?.destroy();
   }
 }
