@@ -18,8 +18,13 @@ export interface RunningDatabase extends DatabaseHandle {
 export async function openServiceDatabase(
   config: Config,
   log: (line: string) => void,
+  /** Called once the database's own processes work (at once with DATABASE_URL), and in any case before this answers. */
+  spawned: () => void = () => {},
 ): Promise<RunningDatabase> {
-  const server = config.databaseUrl ? undefined : await startEmbeddedPostgres({ directory: config.dataDir });
+  if (config.databaseUrl) spawned();
+  const server = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ directory: config.dataDir, spawned }).finally(spawned);
   if (server) log(`Embedded PostgreSQL ${server.created ? 'created and ' : ''}started in ${config.dataDir}`);
   const url = config.databaseUrl ?? server!.url;
   const handle = openDatabase(url, { timeouts: config.databaseTimeouts });

@@ -7,6 +7,7 @@ import { openServiceDatabase, type RunningDatabase } from './database.ts';
 import type { DemoAddresses } from './demo/describe.ts';
 import type { DemoCredentials } from './demo/seed.ts';
 import { systemClock } from './platform/clock.ts';
+import { hasEmbeddedCluster } from './platform/db/embedded.ts';
 import { announceRunningService } from './running-service.ts';
 
 const SHUTDOWN_GRACE_MS = 15_000;
@@ -54,21 +55,42 @@ export async function serve(config: Config): Promise<void> {
     release();
   };
   if (requested) return releaseAll();
-  // The service's code loads while the database server starts: two processes, two cores.
-  const code = Promise.all([
-    import('./app.ts'),
-    import('./services.ts'),
-    import('./demo/seed.ts'),
-    import('./demo/describe.ts'),
-  ]);
+  // The service's code loads while the database server starts (two processes, two cores), once
+  // the server's processes run: loading first would hold up their start.
+  let databaseSpawned!: () => void;
+  const code = new Promise<void>((resolve) => (databaseSpawned = resolve)).then(() =>
+    Promise.all([
+      import('./app.ts'),
+      import('./services.ts'),
+      import('./demo/seed.ts'),
+      import('./demo/describe.ts'),
+    ]),
+  );
   code.catch(() => {});
-  const database = await openServiceDatabase(config, say).catch(async (error: unknown) => {
+  // A first start seeds the demo, whose route searches wait for the solver threads to load their
+  // code: they load now, while the database is created.
+  const demoServices =
+    config.databaseUrl || hasEmbeddedCluster(config.dataDir)
+      ? undefined
+      : code.then(([, { createServices }]) => {
+          const services = createServices(config, systemClock);
+          services.solvers.warm();
+          return services;
+        });
+  demoServices?.catch(() => {});
+  /** The demo's threads, stopped: the start ends before the seed. */
+  const abandon = async () => {
+    await (await demoServices?.catch(() => undefined))?.solvers.close();
+  };
+  const database = await openServiceDatabase(config, say, databaseSpawned).catch(async (error: unknown) => {
+    await abandon();
     await releaseAll();
     throw error;
   });
   // Stopping for good: the handlers stay, so a repeated signal never cuts the stop short.
   const stoppedEarly = async () => {
     if (!requested) return false;
+    await abandon();
     await port.let();
     await database.shutdown();
     process.exitCode = 0;
@@ -83,32 +105,41 @@ export async function serve(config: Config): Promise<void> {
   try {
     const [{ createApp }, { createServices }, seed, described] = await code;
     describeDemo = described.describeDemo;
+    // The doors are assembled while the demo is seeded: the seed waits on PostgreSQL and on the
+    // solver threads, and the assembly fills those waits on this thread.
+    const assembling = createApp(config, database.db);
+    assembling.catch(() => {});
     if (database.embedded) {
-      const services = createServices(config, systemClock);
-      if ((await services.accounts.countBusinesses(database.db)) === 0) {
-        const credentials = await seed.seedDemo(
-          database.db,
-          services,
-          seed.demoPassword(config.demoPassword),
-        );
-        if (credentials) {
-          const file = await seed.saveDemoCredentials(config.dataDir, credentials);
-          demo = { credentials, file, fresh: true };
+      const services = (await demoServices) ?? createServices(config, systemClock);
+      try {
+        if ((await services.accounts.countBusinesses(database.db)) === 0) {
+          const credentials = await seed.seedDemo(
+            database.db,
+            services,
+            seed.demoPassword(config.demoPassword),
+          );
+          if (credentials) {
+            const file = await seed.saveDemoCredentials(config.dataDir, credentials);
+            demo = { credentials, file, fresh: true };
+          }
+        } else {
+          const saved = await described.readDemoCredentials(config.dataDir);
+          if (saved) demo = { ...saved, fresh: false };
+          else if (existsSync(path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)))
+            say(`Demo sign-in details are in ${path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)}`);
         }
-      } else {
-        const saved = await described.readDemoCredentials(config.dataDir);
-        if (saved) demo = { ...saved, fresh: false };
-        else if (existsSync(path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)))
-          say(`Demo sign-in details are in ${path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)}`);
+      } finally {
+        // The service has threads of its own (createApp's services): the seed's are not kept.
+        await Promise.all([services.solvers.close(), services.labelReader.close()]);
       }
     }
-    if (await stoppedEarly()) return;
-    app = await createApp(config, database.db);
+    app = await assembling;
     if (await stoppedEarly()) return;
     await port.let();
     await app.http.listen({ port: config.port, host: config.host });
     await app.startBackground(database.pool);
   } catch (error) {
+    await abandon();
     await app?.stopBackground();
     await port.let();
     await database.shutdown();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { startEmbeddedPostgres } from './embedded.ts';
+import { hasEmbeddedCluster, startEmbeddedPostgres } from './embedded.ts';
 
 const asRoot = process.getuid?.() === 0;
 
@@ -75,5 +75,39 @@ describe('the embedded server started by root from a private directory', {
       assert.match(error.message, /set TMS_DATA_DIR to a directory that user can reach/);
       return true;
     });
+  });
+});
+
+/**
+ * `tms serve` loads its code once the server's own processes work (initdb on a first start, the
+ * server on a restart), so the loading never holds up their start: the call must come, once,
+ * before the server answers.
+ */
+describe('the embedded server tells when its processes work', () => {
+  it('calls spawned once during a first start and once during a restart, before either ends', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'tms-spawned-'));
+    try {
+      assert.equal(hasEmbeddedCluster(directory), false);
+      const calls: string[] = [];
+      const first = startEmbeddedPostgres({ directory, ephemeral: true, spawned: () => calls.push('first') });
+      const server = await first.then((started) => {
+        calls.push('first started');
+        return started;
+      });
+      assert.equal(server.created, true);
+      await server.stop();
+      assert.equal(hasEmbeddedCluster(directory), true);
+      const again = await startEmbeddedPostgres({
+        directory,
+        ephemeral: true,
+        spawned: () => calls.push('restart'),
+      });
+      calls.push('restart started');
+      assert.equal(again.created, false);
+      await again.stop();
+      assert.deepEqual(calls, ['first', 'first started', 'restart', 'restart started']);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -39,6 +39,11 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
   /** The PostgreSQL installation (with bin/, lib/, share/); by default the one npm installed. */
   installation?: string;
+  /**
+   * Called once the work is in the server's own processes (initdb, or the server starting): a
+   * caller can load its code beside them without delaying them.
+   */
+  spawned?: () => void;
 }
 
 /** The account a server started by root runs as: PostgreSQL refuses to run as root. */
@@ -58,6 +63,11 @@ const READY = /database system is ready to accept (read-only )?connections/;
  * platform packages), listening on a free loopback port with a password kept beside the
  * cluster (mode 0600).
  */
+/** Whether a cluster was created in this data directory (a start there is not the first). */
+export function hasEmbeddedCluster(directory: string): boolean {
+  return existsSync(path.join(directory, 'pg', 'PG_VERSION'));
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const pgdata = path.join(options.directory, 'pg');
   const database = options.database ?? 'tms';
@@ -73,7 +83,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     }
   }
   const password = await readOrCreateSecret(path.join(options.directory, 'pg-password'));
-  const created = !existsSync(path.join(pgdata, 'PG_VERSION'));
+  const created = !hasEmbeddedCluster(options.directory);
   const base = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
 
   if (!created) {
@@ -109,7 +119,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   if (created) {
     try {
-      await initialise(installation, pgdata, password, account, log);
+      await initialise(installation, pgdata, password, account, log, options.spawned);
     } catch (error) {
       // A half-made cluster would make every later start fail: the next start begins afresh.
       await rm(pgdata, { recursive: true, force: true });
@@ -119,7 +129,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const port = await freePort();
   let server: ChildProcess;
   try {
-    server = await startServer(installation, pgdata, port, options.ephemeral ?? false, account, log);
+    // A first start told the caller at initdb already.
+    const spawned = created ? undefined : options.spawned;
+    server = await startServer(installation, pgdata, port, options.ephemeral ?? false, account, log, spawned);
   } catch (error) {
     throw failure('did not start', error);
   }
@@ -245,6 +257,7 @@ async function initialise(
   password: string,
   account: ServerAccount | undefined,
   log: (text: string) => void,
+  spawned?: () => void,
 ): Promise<void> {
   await mkdir(pgdata, { recursive: true, mode: 0o700 });
   const secrets = await mkdtemp(path.join(tmpdir(), 'tms-initdb-'));
@@ -271,6 +284,7 @@ async function initialise(
       // Its own process group, as the server's: a Ctrl-C during a first start must not cut it short.
       { ...serverProcessOptions(account), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
+    spawned?.();
     initdb.stdout?.on('data', (chunk: Buffer) => log(chunk.toString('utf8')));
     initdb.stderr?.on('data', (chunk: Buffer) => log(chunk.toString('utf8')));
     const code = await new Promise<number | null>((resolve, reject) => {
@@ -291,6 +305,7 @@ async function startServer(
   ephemeral: boolean,
   account: ServerAccount | undefined,
   log: (text: string) => void,
+  spawned?: () => void,
 ): Promise<ChildProcess> {
   const settings = {
     listen_addresses: '127.0.0.1',
@@ -310,6 +325,7 @@ async function startServer(
     // requests and then stops the server, instead of the server dying under them.
     { ...serverProcessOptions(account), stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
+  spawned?.();
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no answer in time')), START_TIMEOUT_MS);
     const settle = (error?: Error) => {
