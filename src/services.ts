@@ -388,10 +388,10 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
  * catalog and the executor exist.
  */
 export class AgentToolCalls implements ToolCalls, AgentTools {
-  private connected?: { tools: Map<string, Tool>; executor: Executor };
+  private connected?: { catalog: Catalog; executor: Executor };
 
   connect(catalog: Catalog, executor: Executor): void {
-    this.connected = { tools: toolsOf(catalog, 'user'), executor };
+    this.connected = { catalog, executor };
   }
 
   isWrite(name: string): boolean {
@@ -450,6 +450,7 @@ export class AgentToolCalls implements ToolCalls, AgentTools {
 
   private runtime() {
     if (!this.connected) throw new Error('The agent tools are not connected to a catalog and executor yet');
-    return this.connected;
+    // The user server's tools, built at the first use (toolsOf keeps them for the catalog).
+    return { tools: toolsOf(this.connected.catalog, 'user'), executor: this.connected.executor };
   }
 }

@@ -35,10 +35,15 @@ export function registerDiscovery(
   settings: DiscoverySettings,
 ): void {
   const base = settings.publicBaseUrl;
-  const servers: Record<ToolServer, Map<string, Tool>> = {
-    user: toolsOf(catalog, 'user'),
-    developer: toolsOf(catalog, 'developer'),
-  };
+  // Built at the first list asked for (toolsOf keeps them for the catalog).
+  const servers = {
+    get user() {
+      return toolsOf(catalog, 'user');
+    },
+    get developer() {
+      return toolsOf(catalog, 'developer');
+    },
+  } satisfies Record<ToolServer, Map<string, Tool>>;
 
   const pages = new Map<string, ToolPage>();
   app.get('/api/ai/tools', async (request, reply) => {

@@ -33,6 +33,7 @@ export function scopesOf(operation: Operation): string[] {
  * the executor exist (the developer module's ApiSurface).
  */
 export class CatalogSurface implements ApiSurface {
+  private wiring?: { catalog: Catalog; executor: Executor };
   private connected?: {
     catalog: Catalog;
     executor: Executor;
@@ -47,10 +48,18 @@ export class CatalogSurface implements ApiSurface {
   ) {}
 
   connect(catalog: Catalog, executor: Executor): void {
+    this.wiring = { catalog, executor };
+  }
+
+  /**
+   * Built at its first use (a discovery answer, a developer tool), not at every start: a fifth of
+   * a second of the start's work (bench/README.md, "Starting the service").
+   */
+  private build(catalog: Catalog, executor: Executor): NonNullable<CatalogSurface['connected']> {
     const operations = catalog.list();
     const skill = skillMarkdown(catalog, this.settings.publicBaseUrl);
     const hash = createHash('md5').update(skill).digest('hex');
-    this.connected = {
+    return {
       catalog,
       executor,
       endpoints: operations.flatMap((operation) => (operation.rest ? [endpointOf(operation)] : [])),
@@ -136,7 +145,9 @@ export class CatalogSurface implements ApiSurface {
   }
 
   private runtime() {
-    if (!this.connected) throw new Error('The API surface is not connected to a catalog and executor yet');
+    if (this.connected) return this.connected;
+    if (!this.wiring) throw new Error('The API surface is not connected to a catalog and executor yet');
+    this.connected = this.build(this.wiring.catalog, this.wiring.executor);
     return this.connected;
   }
 }

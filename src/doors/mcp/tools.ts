@@ -49,8 +49,20 @@ const API_TOKEN_ARGUMENT: JsonSchema = {
   description:
     'Deprecated: the bearer token, for clients that cannot set headers. Taken only without an Authorization header, and only until 2026-12-31.',
 };
-/** The tools of one server, from the operations that declare themselves its tools. */
+const built = new WeakMap<Catalog, Partial<Record<ToolServer, Map<string, Tool>>>>();
+
+/**
+ * The tools of one server, from the operations that declare themselves its tools: built once a
+ * catalog, at the first call (the MCP door, the discovery lists and the agent share them).
+ */
 export function toolsOf(catalog: Catalog, server: ToolServer): Map<string, Tool> {
+  const ofCatalog = built.get(catalog) ?? {};
+  built.set(catalog, ofCatalog);
+  ofCatalog[server] ??= buildTools(catalog, server);
+  return ofCatalog[server];
+}
+
+function buildTools(catalog: Catalog, server: ToolServer): Map<string, Tool> {
   const tools = new Map<string, Tool>();
   for (const operation of catalog.list()) {
     const name = operation.tool?.[server];
