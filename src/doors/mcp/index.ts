@@ -89,7 +89,10 @@ export function registerMcpDoor(
  */
 function builtOnce<T>(build: () => T): () => T {
   let built: { value: T } | undefined;
-  return () => (built ??= { value: build() }).value;
+  return () => {
+    built ??= { value: build() };
+    return built.value;
+  };
 }
 
 function registerServer(
