@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { OPT_IN_FAMILIES } from '../../modules/accounts/index.ts';
+import { answersDryRuns } from '../../platform/catalog/answers.ts';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import {
@@ -10,7 +11,7 @@ import {
   featureDisabled,
 } from '../../platform/errors.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { jsonSchemaOf } from '../json-schema.ts';
+import { answerSchemaOf, jsonSchemaOf } from '../json-schema.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -173,7 +174,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
         schema,
       }));
-    if (operation.kind === 'mutation') {
+    if (answersDryRuns(operation)) {
       parameters.push({
         name: 'X-Dry-Run',
         in: 'header',
@@ -258,7 +259,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         '200': {
           description: 'Success',
           content: {
-            'application/json': { schema: schemaOf(operation.output, 'output') },
+            'application/json': { schema: answerSchemaOf(operation) },
             // Media types the caller may ask for with Accept, answered as the bare document.
             ...Object.fromEntries(
               (operation.representations ?? []).map((type) => [
