@@ -141,7 +141,10 @@ function acceptedResponse(catalog: Catalog) {
   };
 }
 
-/** The OpenAPI 3.1 document of the REST door, generated from the operation catalog. */
+/**
+ * The OpenAPI 3.1 document of the REST door, generated from the operation catalog. `serverUrl` is
+ * the API's base: absolute where a deployment serves the document, `/api` in the committed file.
+ */
 export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; contactUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of catalog.list()) {
@@ -289,6 +292,8 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     };
   }
 
+  const contactUrl =
+    options.contactUrl ?? (URL.canParse(options.serverUrl) ? `${options.serverUrl}/docs` : undefined);
   const tags = [
     ...new Set(catalog.list().flatMap((operation) => (operation.rest ? [operation.tag] : []))),
   ].sort((a, b) => a.localeCompare(b, 'en'));
@@ -301,9 +306,11 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         'Orders, drivers, routes, contractors and open tracking events. Every error answers ' +
         '`{ result: false, error_code, message, details? }` with the message in the language of Accept-Language.',
       // The deployment's operator answers for its API: API_CONTACT_URL, else this reference page.
+      // A contact URL is absolute (OpenAPI's format "uri"): the committed document, whose server is
+      // relative, names none.
       contact: {
         name: 'Transport Management Service',
-        url: options.contactUrl ?? `${options.serverUrl}/docs`,
+        ...(contactUrl ? { url: contactUrl } : {}),
       },
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
