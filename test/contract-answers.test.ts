@@ -9,7 +9,7 @@ import { type Answer, type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 // What generated clients read: a dry run's answer fits the success schema the OpenAPI document
-// publishes for its operation.
+// publishes for its operation, and a 401 tells the caller how to authenticate (WWW-Authenticate).
 
 describe('the answers the contract describes', () => {
   let server: TestServer;
@@ -118,5 +118,57 @@ describe('the answers the contract describes', () => {
       { customer: tenant.userIds.customer },
     );
     assert.deepEqual(answered.addAccountCredit, { dry_run: true, skipped_effects: [] });
+  });
+
+  it('names the challenge of every refused credential in WWW-Authenticate, in the error shape', async () => {
+    const refusals: Array<[Answer, string, string]> = [
+      [await api.get('/api/v1/user/me'), 'UNAUTHENTICATED', 'Bearer realm="tms"'],
+      [
+        await api.get('/api/v1/user/me', { token: 'tms_not-a-real-token' }),
+        'UNAUTHENTICATED',
+        'Bearer realm="tms", error="invalid_token"',
+      ],
+      [
+        await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: 'tms_gone' }),
+        'UNAUTHENTICATED',
+        'Bearer realm="tms", error="invalid_token"',
+      ],
+      [
+        await api.post('/api/v1/otep/ingest', { events: [] }),
+        'PROVIDER_CREDENTIAL_REQUIRED',
+        'OTEP-Provider-Key realm="tms"',
+      ],
+      [
+        await api.post(
+          '/api/v1/otep/ingest',
+          { events: [] },
+          { headers: { 'x-otep-provider-key': 'wrong' } },
+        ),
+        'PROVIDER_CREDENTIAL_REQUIRED',
+        'OTEP-Provider-Key realm="tms", error="invalid_key"',
+      ],
+    ];
+    for (const [answer, code, challenge] of refusals) {
+      assert.equal(answer.status, 401, JSON.stringify(answer.body));
+      assert.equal(answer.body.result, false);
+      assert.equal(answer.body.error_code, code);
+      assert.equal(typeof answer.body.message, 'string');
+      assert.equal(answer.headers.get('www-authenticate'), challenge);
+    }
+    // GraphQL answers a missing token beside its data, never as a 401 (docs/errors.md).
+    const graphql = await api.post('/api/graphql', { query: '{ me { user { id } } }' });
+    assert.equal(graphql.status, 200, JSON.stringify(graphql.body));
+    assert.equal(graphql.body.errors[0].extensions.error_code, 'UNAUTHENTICATED');
+    const documented = document.paths['/v1/user/me'].get.responses['401'].headers;
+    assert.ok(documented['WWW-Authenticate'], 'the OpenAPI document names the header of a 401');
+    // A refusal of anything but the credential names no challenge.
+    const employee = await login(api, tenant.emails.employee);
+    const forbidden = await api.post(
+      '/api/v1/webhook-settings/test',
+      { url: 'http://127.0.0.1:9/' },
+      { token: employee },
+    );
+    assert.equal(forbidden.status, 403, JSON.stringify(forbidden.body));
+    assert.equal(forbidden.headers.get('www-authenticate'), null);
   });
 });

@@ -124,6 +124,23 @@ function refusalResponse(operation: Operation, codes: ErrorCode[]) {
   };
 }
 
+/** A refusal of the credential names how to authenticate (platform/http/server.ts, challengeOf). */
+function withChallenge<R extends object>(response: R, codes: ErrorCode[]): R {
+  const challenges = [
+    ...(codes.includes('UNAUTHENTICATED')
+      ? ['UNAUTHENTICATED: `Bearer realm="tms"`, with `error="invalid_token"` when a token was sent']
+      : []),
+    ...(codes.includes('PROVIDER_CREDENTIAL_REQUIRED')
+      ? [
+          'PROVIDER_CREDENTIAL_REQUIRED: `OTEP-Provider-Key realm="tms"`, with `error="invalid_key"` when a key was sent',
+        ]
+      : []),
+  ];
+  if (challenges.length === 0) return response;
+  const description = `How to authenticate (RFC 7235). ${challenges.join('; ')}`;
+  return { ...response, headers: { 'WWW-Authenticate': { description, schema: { type: 'string' } } } };
+}
+
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return jsonSchemaOf(schema, io) as JsonSchema;
 }
@@ -246,7 +263,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     const errorResponses: Record<string, unknown> = {};
     for (const status of [...new Set(errorCodes.map((code) => ERROR_STATUS[code]))].sort()) {
       const codes = errorCodes.filter((code) => ERROR_STATUS[code] === status);
-      errorResponses[String(status)] = refusalResponse(operation, codes);
+      errorResponses[String(status)] = withChallenge(refusalResponse(operation, codes), codes);
     }
 
     paths[path] ??= {};
