@@ -162,7 +162,7 @@ function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown,
  * A tracking provider's key, which no registered scheme describes, in a scheme named after its
  * header: `OTEP-Provider-Key realm="tms"`, with `error="invalid_key"` when a key was given.
  */
-export function challengeOf(request: FastifyRequest, error: AppError): string | undefined {
+function challengeOf(request: FastifyRequest, error: AppError): string | undefined {
   if (error.code === 'UNAUTHENTICATED') {
     return bearerOf(request) ? `Bearer ${REALM}, error="invalid_token"` : `Bearer ${REALM}`;
   }
