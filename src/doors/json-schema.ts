@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { answersDryRuns, DRY_RUN_FIELDS } from '../platform/catalog/answers.ts';
+import type { Operation } from '../platform/catalog/operation.ts';
 
 /** The part of JSON Schema that zod writes and the doors read. */
 export interface JsonSchema {
@@ -16,6 +18,7 @@ export interface JsonSchema {
   default?: unknown;
   $ref?: string;
   $defs?: Record<string, JsonSchema>;
+  title?: string;
 }
 
 /**
@@ -34,6 +37,33 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<
   const done = withoutSafeIntegerBounds(spellOutEnumKeyedRecords(json)) as Record<string, unknown>;
   converted[io].set(schema, done);
   return structuredClone(done);
+}
+
+/**
+ * What the operation answers on success, as JSON Schema, for every door that publishes it (the
+ * OpenAPI success response, the agent tools' document, the GraphQL result type): its output, and
+ * for an operation that answers dry runs the fields a dry run adds (optional: absent otherwise).
+ */
+export function answerSchemaOf(operation: Operation): Record<string, unknown> {
+  const answer = jsonSchemaOf(operation.output, 'output');
+  return answersDryRuns(operation) ? withDryRunFields(answer) : answer;
+}
+
+const dryRunFields = z.object(DRY_RUN_FIELDS);
+
+/**
+ * The answer's object, or each object it may be (a dry run adds the fields to any object answer),
+ * with the dry-run fields beside its own; a list or a scalar answer is left as it is.
+ */
+function withDryRunFields(schema: Record<string, unknown>): Record<string, unknown> {
+  const branches = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
+  if (branches) {
+    const key = schema.anyOf ? 'anyOf' : 'oneOf';
+    return { ...schema, [key]: branches.map(withDryRunFields) };
+  }
+  if (schema.type !== 'object' || !schema.properties) return schema;
+  const fields = (jsonSchemaOf(dryRunFields, 'output') as JsonSchema).properties;
+  return { ...schema, properties: { ...(schema.properties as object), ...fields } };
 }
 
 /**

@@ -78,7 +78,8 @@ export async function registerGraphqlDoor(
     const request = context.reply.request;
     checkQueryBudget(schema, document, variablesOf(request), await budgetOf(request));
   });
-  // GraphQL types cannot grow a dry_run field: a dry run says so, and what it skipped, aside.
+  // Each mutation's result type holds dry_run and skipped_effects; the response says it aside
+  // too, for the whole request (several mutations, or a caller that did not select them).
   app.graphql.addHook('onResolution', async (execution, context) => {
     const request = context.reply.request;
     if (!invocationOf(request, 'graphql').dryRun) return;

@@ -23,7 +23,7 @@ import {
 import type { z } from 'zod';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import { type JsonSchema, jsonSchemaOf } from '../json-schema.ts';
+import { answerSchemaOf, type JsonSchema, jsonSchemaOf } from '../json-schema.ts';
 import { GraphQLJSON } from './json-scalar.ts';
 
 type Io = 'input' | 'output';
@@ -168,6 +168,9 @@ class TypeFactory {
     ['Query', 'Mutation', 'JSON', 'String', 'Int', 'Float', 'Boolean', 'ID'].map((name) => [name, 'GraphQL']),
   );
 
+  /** Answer object types shared by title (see convert). */
+  private readonly titled = new Map<string, GraphQLObjectType>();
+
   private claim(name: string, site: Site): string {
     const by = `${site.operation.name} (${site.io} ${site.path.join('.') || 'root'})`;
     const earlier = this.madeBy.get(name);
@@ -216,6 +219,17 @@ class TypeFactory {
         const fields = fieldsOf(schema);
         const usable = fields && fields.entries.length > 0 && fields.entries.every(([name]) => isName(name));
         if (!fields || !usable) return { ...described, type: GraphQLJSON };
+        // A titled answer object (a dry run's SkippedEffect) is one type, whichever answer holds it.
+        const title = site.io === 'output' && schema.title && isName(schema.title) ? schema.title : undefined;
+        if (title) {
+          let shared = this.titled.get(title);
+          if (!shared) {
+            const at: Site = { ...within, prefix: title, path: [] };
+            shared = this.objectType(fields.entries, fields.required, at, title) as GraphQLObjectType;
+            this.titled.set(title, shared);
+          }
+          return { ...described, type: shared };
+        }
         return { ...described, type: this.objectType(fields.entries, fields.required, within) };
       }
       default:
@@ -234,8 +248,9 @@ class TypeFactory {
     entries: [string, JsonSchema][],
     required: Set<string>,
     site: Site,
+    title?: string,
   ): GraphQLObjectType | GraphQLInputObjectType {
-    const name = this.claim(this.typeName(site), site);
+    const name = this.claim(title ?? this.typeName(site), site);
     const converted = entries.map(([field, node]) => {
       const child = this.convert(node, { ...site, path: [...site.path, field] });
       return [field, child, required.has(field) && !child.nullable] as const;
@@ -261,7 +276,8 @@ class TypeFactory {
   ): GraphQLFieldConfig<unknown, unknown> {
     const prefix = pascal(name);
     const inputSchema = schemaOf(operation.input, 'input');
-    const outputSchema = schemaOf(operation.output, 'output');
+    // The answer's schema: a mutation's result type holds the fields a dry run adds.
+    const outputSchema = answerSchemaOf(operation) as JsonSchema;
     const inputSite: Site = { operation, prefix, io: 'input', root: inputSchema, path: [], refs: [] };
     const output = this.convert(outputSchema, { ...inputSite, io: 'output', root: outputSchema });
 

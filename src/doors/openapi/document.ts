@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { OPT_IN_FAMILIES } from '../../modules/accounts/index.ts';
+import { answersDryRuns } from '../../platform/catalog/answers.ts';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import {
@@ -10,7 +11,7 @@ import {
   featureDisabled,
 } from '../../platform/errors.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { jsonSchemaOf } from '../json-schema.ts';
+import { answerSchemaOf, jsonSchemaOf } from '../json-schema.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -123,6 +124,23 @@ function refusalResponse(operation: Operation, codes: ErrorCode[]) {
   };
 }
 
+/** A refusal of the credential names how to authenticate (platform/http/server.ts, challengeOf). */
+function withChallenge<R extends object>(response: R, codes: ErrorCode[]): R {
+  const challenges = [
+    ...(codes.includes('UNAUTHENTICATED')
+      ? ['UNAUTHENTICATED: `Bearer realm="tms"`, with `error="invalid_token"` when a token was sent']
+      : []),
+    ...(codes.includes('PROVIDER_CREDENTIAL_REQUIRED')
+      ? [
+          'PROVIDER_CREDENTIAL_REQUIRED: `OTEP-Provider-Key realm="tms"`, with `error="invalid_key"` when a key was sent',
+        ]
+      : []),
+  ];
+  if (challenges.length === 0) return response;
+  const description = `How to authenticate (RFC 7235). ${challenges.join('; ')}`;
+  return { ...response, headers: { 'WWW-Authenticate': { description, schema: { type: 'string' } } } };
+}
+
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return jsonSchemaOf(schema, io) as JsonSchema;
 }
@@ -140,7 +158,10 @@ function acceptedResponse(catalog: Catalog) {
   };
 }
 
-/** The OpenAPI 3.1 document of the REST door, generated from the operation catalog. */
+/**
+ * The OpenAPI 3.1 document of the REST door, generated from the operation catalog. `serverUrl` is
+ * the API's base: absolute where a deployment serves the document, `/api` in the committed file.
+ */
 export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; contactUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of catalog.list()) {
@@ -173,7 +194,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
         schema,
       }));
-    if (operation.kind === 'mutation') {
+    if (answersDryRuns(operation)) {
       parameters.push({
         name: 'X-Dry-Run',
         in: 'header',
@@ -242,7 +263,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     const errorResponses: Record<string, unknown> = {};
     for (const status of [...new Set(errorCodes.map((code) => ERROR_STATUS[code]))].sort()) {
       const codes = errorCodes.filter((code) => ERROR_STATUS[code] === status);
-      errorResponses[String(status)] = refusalResponse(operation, codes);
+      errorResponses[String(status)] = withChallenge(refusalResponse(operation, codes), codes);
     }
 
     paths[path] ??= {};
@@ -258,7 +279,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         '200': {
           description: 'Success',
           content: {
-            'application/json': { schema: schemaOf(operation.output, 'output') },
+            'application/json': { schema: answerSchemaOf(operation) },
             // Media types the caller may ask for with Accept, answered as the bare document.
             ...Object.fromEntries(
               (operation.representations ?? []).map((type) => [
@@ -288,6 +309,8 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     };
   }
 
+  const contactUrl =
+    options.contactUrl ?? (URL.canParse(options.serverUrl) ? `${options.serverUrl}/docs` : undefined);
   const tags = [
     ...new Set(catalog.list().flatMap((operation) => (operation.rest ? [operation.tag] : []))),
   ].sort((a, b) => a.localeCompare(b, 'en'));
@@ -300,9 +323,11 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         'Orders, drivers, routes, contractors and open tracking events. Every error answers ' +
         '`{ result: false, error_code, message, details? }` with the message in the language of Accept-Language.',
       // The deployment's operator answers for its API: API_CONTACT_URL, else this reference page.
+      // A contact URL is absolute (OpenAPI's format "uri"): the committed document, whose server is
+      // relative, names none.
       contact: {
         name: 'Transport Management Service',
-        url: options.contactUrl ?? `${options.serverUrl}/docs`,
+        ...(contactUrl ? { url: contactUrl } : {}),
       },
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },

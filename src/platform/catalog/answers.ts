@@ -1,6 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '../errors.ts';
-import { type OutsideEffect, type OutsideWorld, Representation } from './operation.ts';
+import { type Operation, type OutsideEffect, type OutsideWorld, Representation } from './operation.ts';
 
 /** The outside world of a dry run: each effect is noted in `skipped` and previewed, never performed. */
 export function skippingOutside(skipped: OutsideEffect[]): OutsideWorld {
@@ -11,6 +11,36 @@ export function skippingOutside(skipped: OutsideEffect[]): OutsideWorld {
     },
   };
 }
+
+/** Whether a call of the operation may be a dry run (X-Dry-Run, X-MCP-Dry-Run): every write may. */
+export function answersDryRuns(operation: Operation): boolean {
+  return operation.kind === 'mutation';
+}
+
+/**
+ * The fields a dry run adds to a write's answer (dryRunAnswer), absent from any other answer: the
+ * doors add them to the answer schema of every operation that answersDryRuns, so a client
+ * generated from the contract reads them typed.
+ */
+export const DRY_RUN_FIELDS = {
+  dry_run: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Only on a dry run (X-Dry-Run: 1; X-MCP-Dry-Run: 1 for a tool): the call ran and nothing of it was kept',
+    ),
+  skipped_effects: z
+    .array(
+      z
+        .object({
+          kind: z.string().describe('What kind of effect: payment, http, file, model'),
+          description: z.string().describe('What it would have done'),
+        })
+        .meta({ title: 'SkippedEffect' }),
+    )
+    .optional()
+    .describe('Only on a dry run: the effects beyond the database it did not make (a charge, a request)'),
+} satisfies Record<string, z.ZodType>;
 
 /** A dry run's answer says it is one, and what it did not do outside the database. */
 export function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {

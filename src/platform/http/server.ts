@@ -143,6 +143,8 @@ export function createHttpServer(config: HttpSettings, metrics: Metrics): Fastif
 function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown, error: AppError) {
   if (error.status >= 500) request.log.error({ err: cause }, 'request failed');
   for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+  const challenge = challengeOf(request, error);
+  if (challenge) reply.header('www-authenticate', challenge);
   return (
     reply
       .status(error.status)
@@ -153,6 +155,26 @@ function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown,
       .send(errorBody(error, request.lang, request.id))
   );
 }
+
+/**
+ * How to authenticate, for a refusal of the credential (RFC 7235: every 401 names a challenge).
+ * A bearer token (RFC 6750): `invalid_token` when one was given, no error code when none was.
+ * A tracking provider's key, which no registered scheme describes, in a scheme named after its
+ * header: `OTEP-Provider-Key realm="tms"`, with `error="invalid_key"` when a key was given.
+ */
+function challengeOf(request: FastifyRequest, error: AppError): string | undefined {
+  if (error.code === 'UNAUTHENTICATED') {
+    return bearerOf(request) ? `Bearer ${REALM}, error="invalid_token"` : `Bearer ${REALM}`;
+  }
+  if (error.code === 'PROVIDER_CREDENTIAL_REQUIRED') {
+    return headerOf(request, 'x-otep-provider-key')
+      ? `OTEP-Provider-Key ${REALM}, error="invalid_key"`
+      : `OTEP-Provider-Key ${REALM}`;
+  }
+  return undefined;
+}
+
+const REALM = 'realm="tms"';
 
 /** Compares secrets in constant time (digests have equal lengths whatever the input). */
 function sameSecret(given: string, expected: string): boolean {
