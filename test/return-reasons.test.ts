@@ -96,6 +96,15 @@ describe('return reasons', () => {
     assert.deepEqual(last.changes.return_reason.to, { code: 'damaged', note: 'Box crushed' });
   });
 
+  it('refuses a return that can never happen for the move, before asking for its reason', async () => {
+    const id = (await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin })).body
+      .orders[0].id;
+    const refused = await returnOrder(id, {});
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body.error_code, 'ILLEGAL_STATUS_TRANSITION');
+    assert.deepEqual(refused.body.details, { from: 'NEW_ORDER', to: 'RETURNED' });
+  });
+
   it('removes a reason, and says so for one that is not there', async () => {
     const removed = await api.call('DELETE', '/api/v1/client/return-reasons/refused', { token: admin });
     assert.equal(removed.body.deleted, 'refused');

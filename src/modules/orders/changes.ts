@@ -221,9 +221,6 @@ export class OrderChanges {
     moves: ReadonlyArray<{ orderId: number; to: readonly OrderStatus[]; details?: StatusDetails }>,
   ): Promise<void> {
     const businessId = businessOf(ctx);
-    for (const { to, details } of moves) {
-      if (to.at(-1) === 'RETURNED') await this.checkReturn(ctx, businessId, details);
-    }
     await this.move(
       ctx,
       businessId,
@@ -285,6 +282,9 @@ export class OrderChanges {
         current = after;
       }
       if (changed.length === 0) continue;
+      // A return's reason is asked for once the move itself is known to be allowed: a move that
+      // can never happen is refused as such, not for a missing reason.
+      if (steps.at(-1) === 'RETURNED') await this.checkReturn(ctx, businessId, details);
       // The same order twice in one call goes on from where its first move left it.
       locked.set(orderId, { ...held, order: current });
       // The reasons go with the last step, which they explain.
