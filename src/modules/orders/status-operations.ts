@@ -90,7 +90,14 @@ export function statusOperations(orders: OrdersService, tracking: TrackingVocabu
       kind: 'mutation',
       risk: 'medium',
       access: WRITE,
-      errors: ['ORDER_NOT_FOUND', 'ILLEGAL_STATUS_TRANSITION', 'PROOF_NOT_FOUND'],
+      errors: [
+        'ORDER_NOT_FOUND',
+        'ILLEGAL_STATUS_TRANSITION',
+        'PROOF_NOT_FOUND',
+        'RETURN_REASON_REQUIRED',
+        'RETURN_REASON_NOT_FOUND',
+        'RETURN_PHOTO_REQUIRED',
+      ],
       rest: { method: 'POST', path: '/v1/client/orders/:order_id/status' },
       graphql: 'updateOrderStatus',
       input: z.object({
