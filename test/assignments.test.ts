@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../src/config.ts';
 import { depotWithTwoFleets, engageSecondContractor } from './support/contractors.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { loopbackWebhooks, startTestServer, type TestServer } from './support/server.ts';
 
 const BASE = '/api/v1/broker-order-assignments';
 const DAY = '2026-11-04';
@@ -39,10 +38,7 @@ describe('broker order assignments', () => {
 
   before(async () => {
     // Loopback webhook receivers allowed, for the contractor_assignment.changed deliveries.
-    const defaults = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
-    server = await startTestServer({
-      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
-    });
+    server = await startTestServer({ webhooks: loopbackWebhooks() });
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'assign');
     admin = await login(api, tenant.emails.client_admin);

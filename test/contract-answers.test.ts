@@ -3,10 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { GraphQLClient, gql } from 'graphql-request';
-import { loadConfig } from '../src/config.ts';
 import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Answer, type Client, client } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { loopbackWebhooks, startTestServer, type TestServer } from './support/server.ts';
 
 // What generated clients read: a dry run's answer fits the success schema the OpenAPI document
 // publishes for its operation, and a 401 tells the caller how to authenticate (WWW-Authenticate).
@@ -38,10 +37,7 @@ describe('the answers the contract describes', () => {
   const dryRun = { 'x-dry-run': '1' };
 
   before(async () => {
-    const defaults = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
-    server = await startTestServer({
-      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
-    });
+    server = await startTestServer({ webhooks: loopbackWebhooks() });
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'contract');
     admin = await login(api, tenant.emails.client_admin);

@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.ts';
 import { discoveryPages } from './support/discovery.ts';
 import { createTenant, DROPOFF, issuedToken, login, type Tenant } from './support/fixtures.ts';
 import { type Client as Http, client as http } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { loopbackWebhooks, startTestServer, type TestServer } from './support/server.ts';
 
 /** The developer tools of the interface ("Agent tool servers"): P public, A a token. */
 const INTERFACE_DEVELOPER_TOOLS: Record<string, 'P' | 'A'> = {
@@ -79,10 +79,7 @@ describe('the developer MCP server and discovery', () => {
   };
 
   before(async () => {
-    const defaults = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
-    server = await startTestServer({
-      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
-    });
+    server = await startTestServer({ webhooks: loopbackWebhooks() });
     api = http(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'developer');
     admin = await login(api, tenant.emails.client_admin);

@@ -3,9 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { loadConfig } from '../src/config.ts';
 import { DriverTopic, north, riderBusiness } from './support/riders.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { loopbackWebhooks, startTestServer, type TestServer } from './support/server.ts';
 
 /**
  * Instant riders over HTTP: an instant order is offered to the nearest online riders, a wave at a
@@ -20,10 +19,7 @@ describe('instant riders', () => {
 
   before(async () => {
     // Loopback webhook receivers allowed, for the order.instant_unassigned delivery.
-    const defaults = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
-    server = await startTestServer({
-      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
-    });
+    server = await startTestServer({ webhooks: loopbackWebhooks() });
     // The outbox worker (offer pushes, offer deadlines) and the embedded MQTT broker.
     await server.app.startBackground(server.pool);
   });

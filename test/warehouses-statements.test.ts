@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../src/config.ts';
 import { createTenant, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { loopbackWebhooks, startTestServer, type TestServer } from './support/server.ts';
 
 /**
  * What a receiving scan costs the database, counted on the service's own connections: the most
@@ -24,10 +23,7 @@ describe('warehouse receiving statements', () => {
   let counted: string[] | undefined;
 
   before(async () => {
-    const defaults = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
-    server = await startTestServer({
-      webhooks: { ...defaults, allow: { ...defaults.allow, loopback: true } },
-    });
+    server = await startTestServer({ webhooks: loopbackWebhooks() });
     api = client(server.baseUrl);
     tenant = await createTenant(server.db, server.app.services, 'wmscount');
     admin = await login(api, tenant.emails.client_admin);

@@ -37,6 +37,12 @@ export const UNLIMITED = {
   refusalDelayMs: 0,
 };
 
+/** The service's webhook settings with receivers on loopback allowed: tests receive deliveries on 127.0.0.1. */
+export function loopbackWebhooks(): Config['webhooks'] {
+  const webhooks = loadConfig({ LOG_LEVEL: 'silent' }).webhooks;
+  return { ...webhooks, allow: { ...webhooks.allow, loopback: true } };
+}
+
 /**
  * The whole service on a database of its own, listening on a loopback port, with a clock the
  * test controls. Login and request limits are generous unless a test sets them.

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { ACCOUNT_KINDS } from '../../src/platform/catalog/operation.ts';
 import { createTenant, login, type Tenant } from './fixtures.ts';
 import { type Client, client } from './http.ts';
-import { startTestServer, type TestServer } from './server.ts';
+import { loopbackWebhooks, startTestServer, type TestServer } from './server.ts';
 
 /** Each check is named after the operation it covers. */
 export type Checks = Record<string, () => Promise<void>>;
@@ -40,9 +40,9 @@ export const appOfA = 'tenancy-app';
 async function setUp(): Promise<void> {
   // Loopback allowed for webhooks: A's receiver is a closed local port, so its delivery fails fast.
   // Loopback allowed for third-party providers too: A's stand-in provider listens there.
-  const { webhooks, thirdParty } = loadConfig({ LOG_LEVEL: 'silent' });
+  const { thirdParty } = loadConfig({ LOG_LEVEL: 'silent' });
   server = await startTestServer({
-    webhooks: { ...webhooks, allow: { ...webhooks.allow, loopback: true } },
+    webhooks: loopbackWebhooks(),
     thirdParty: {
       ...thirdParty,
       allow: { ...thirdParty.allow, loopback: true },
