@@ -63,43 +63,15 @@ export function registerMcpDoor(
   settings: McpDoorSettings,
 ): void {
   const proposeWrite = catalog.get(PROPOSE_WRITE);
-  registerServer(
-    app,
-    '/mcp',
-    'user',
-    builtOnce(() => toolsOf(catalog, 'user')),
-    executor,
-    settings,
-    proposeWrite,
-  );
-  registerServer(
-    app,
-    '/mcp/developer',
-    'developer',
-    builtOnce(() => toolsOf(catalog, 'developer')),
-    executor,
-    settings,
-    proposeWrite,
-  );
-}
-
-/**
- * A server's tool definitions, built at its first message rather than at every start: a sixth
- * of a second of the start's work that only an agent needs (bench/README.md, "Starting the service").
- */
-function builtOnce<T>(build: () => T): () => T {
-  let built: { value: T } | undefined;
-  return () => {
-    built ??= { value: build() };
-    return built.value;
-  };
+  registerServer(app, '/mcp', 'user', catalog, executor, settings, proposeWrite);
+  registerServer(app, '/mcp/developer', 'developer', catalog, executor, settings, proposeWrite);
 }
 
 function registerServer(
   app: FastifyInstance,
   path: string,
   server: ToolServer,
-  toolsNow: () => Map<string, Tool>,
+  catalog: Catalog,
   executor: Executor,
   settings: McpDoorSettings,
   proposeWrite: Operation | undefined,
@@ -111,7 +83,8 @@ function registerServer(
     const refusal = foreignRequest(request, base) ?? connectionRefusal(request);
     if (refusal) return sendRpcError(reply, refusal.status, refusal.code, refusal.message);
     const connection = connectionOf(request);
-    const tools = toolsNow();
+    // Built at the first message (toolsOf keeps them for the catalog), not at every start.
+    const tools = toolsOf(catalog, server);
     // Every message counts against the caller's shares before anything is done for it (initialize
     // and tools/list included); the tool call it makes is paid for by that count.
     try {

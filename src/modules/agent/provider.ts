@@ -53,6 +53,16 @@ export function providerOf(settings: AgentSettings['provider']): ModelProvider |
 
 type Settings = NonNullable<AgentSettings['provider']>;
 
+/** The options both SDKs' clients are made with. */
+function clientOptions(settings: Settings) {
+  return {
+    apiKey: settings.apiKey ?? 'none',
+    baseURL: settings.baseUrl,
+    timeout: settings.timeoutMs,
+    maxRetries: 0,
+  };
+}
+
 /** Arguments as JSON text from the model; anything that is not an object becomes an empty one. */
 function parsedArguments(text: string | undefined): Record<string, unknown> {
   try {
@@ -82,12 +92,7 @@ class OpenAiChat implements ModelProvider {
 
   async complete(request: { system: string; messages: ModelMessage[]; tools: ModelTool[] }) {
     const { default: Sdk } = await import('openai');
-    this.client ??= new Sdk({
-      apiKey: this.settings.apiKey ?? 'none',
-      baseURL: this.settings.baseUrl,
-      timeout: this.settings.timeoutMs,
-      maxRetries: 0,
-    });
+    this.client ??= new Sdk(clientOptions(this.settings));
     const client = this.client;
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
       { role: 'system', content: request.system },
@@ -146,12 +151,7 @@ class AnthropicMessages implements ModelProvider {
 
   async complete(request: { system: string; messages: ModelMessage[]; tools: ModelTool[] }) {
     const { default: Sdk } = await import('@anthropic-ai/sdk');
-    this.client ??= new Sdk({
-      apiKey: this.settings.apiKey ?? 'none',
-      baseURL: this.settings.baseUrl,
-      timeout: this.settings.timeoutMs,
-      maxRetries: 0,
-    });
+    this.client ??= new Sdk(clientOptions(this.settings));
     const client = this.client;
     const messages: Anthropic.MessageParam[] = [];
     for (const message of request.messages) {
