@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -7,6 +7,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { AppError } from './errors.ts';
+import { loadPackage } from './packages.ts';
 
 /** Requests a minute each caller may make; `expensiveConcurrency` bounds heavy operations at once. */
 export interface RequestLimitSettings {
@@ -43,7 +44,7 @@ export class RequestLimits {
 
   constructor(private readonly settings: RequestLimitSettings) {
     this.redis = settings.redisUrl
-      ? new Redis(settings.redisUrl, {
+      ? new (loadPackage<typeof import('ioredis')>('ioredis').Redis)(settings.redisUrl, {
           enableOfflineQueue: false,
           maxRetriesPerRequest: 1,
           lazyConnect: false,

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import {
   COMMAND_ACTIONS,
   type CommandAction,
@@ -109,6 +109,8 @@ export class LockerSimulator extends EventEmitter<LockerSimulatorEvents> {
   async start(): Promise<void> {
     if (this.client) return;
     const { url, deviceId, credential } = this.options;
+    // The client package loads for the simulator alone, not at every start of the service.
+    const { default: mqtt } = await import('mqtt');
     // allowRetries false: a refused or unreachable broker rejects here instead of retrying for
     // ever; once connected, the client reconnects by itself (and resubscribes) like a real device.
     const client = await mqtt.connectAsync(

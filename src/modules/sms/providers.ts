@@ -1,7 +1,8 @@
+import type twilio from 'twilio';
 import type { SmsProviderSettings } from '../../config.ts';
 import { GenericConnections, GenericHttpSmsProvider } from './generic-provider.ts';
 import type { OutgoingSms, ProviderAccount, SendOutcome, SmsProvider, SmsProviders } from './provider.ts';
-import { TwilioHttpClient, TwilioSmsProvider } from './twilio-provider.ts';
+import { TwilioSmsProvider, twilioHttpClient } from './twilio-provider.ts';
 
 /** Development's provider: each message goes to the service's log, and is taken. */
 export class LogSmsProvider implements SmsProvider {
@@ -38,11 +39,10 @@ export function statusCallbackUrl(publicBaseUrl: string, businessId: number, pro
  */
 export class BuiltInSmsProviders implements SmsProviders {
   private readonly log = new LogSmsProvider();
-  private readonly twilioHttp: TwilioHttpClient;
+  private twilioHttp: Promise<twilio.RequestClient> | undefined;
   private readonly generic: GenericConnections;
 
   constructor(private readonly settings: SmsProviderSettings & { publicBaseUrl: string }) {
-    this.twilioHttp = new TwilioHttpClient(settings.twilioApiUrl, settings.timeoutMs);
     this.generic = new GenericConnections(settings);
   }
 
@@ -54,7 +54,9 @@ export class BuiltInSmsProviders implements SmsProviders {
       const sid = account.config.account_sid;
       if (!sid) return new MisconfiguredSmsProvider('twilio', 'Twilio needs the account SID');
       const callback = statusCallbackUrl(this.settings.publicBaseUrl, account.businessId, 'twilio');
-      return new TwilioSmsProvider(sid, account.secret, this.twilioHttp, callback);
+      const http = () =>
+        (this.twilioHttp ??= twilioHttpClient(this.settings.twilioApiUrl, this.settings.timeoutMs));
+      return new TwilioSmsProvider(sid, account.secret, http, callback);
     }
     const url = account.config.url;
     if (!url) return new MisconfiguredSmsProvider('generic', 'The generic provider needs its URL');

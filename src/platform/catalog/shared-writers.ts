@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadPackage } from '../packages.ts';
 
 /**
  * The marks of recent writers in Redis, seen by every instance: a caller who wrote through one
@@ -12,6 +13,7 @@ export class SharedWriters {
     url: string,
     private readonly prefix: string,
   ) {
+    const { Redis } = loadPackage<typeof import('ioredis')>('ioredis');
     this.redis = new Redis(url, {
       // A Redis that does not answer fails a command at once: reads then go to the primary.
       enableOfflineQueue: false,

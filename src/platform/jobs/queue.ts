@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Db, Queryable } from '../db/database.ts';
 
 /** pg-boss keeps its tables in a schema of its own, beside the service's, in the same database. */
@@ -68,6 +68,8 @@ export class JobQueue {
   }
 
   private async startBoss(): Promise<PgBoss> {
+    // Loaded here: a service that never runs a job never loads it (a tenth of a second at start).
+    const { default: PgBoss } = await import('pg-boss');
     const boss = new PgBoss({
       db: sqlOnPool(this.db),
       schema: JOB_SCHEMA,

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { RedisBus } from './redis-bus.ts';
 
@@ -340,6 +340,9 @@ export class ExternalBroker implements MqttPublisher {
   }
 
   async start(): Promise<void> {
+    if (this.client) return;
+    // The client package loads only for a service that names an outside broker.
+    const { default: mqtt } = await import('mqtt');
     if (this.client) return;
     // Connecting never blocks the start: while the broker is away, pushes wait in the outbox.
     this.client = mqtt.connect(this.url, {

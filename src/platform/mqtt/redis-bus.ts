@@ -1,16 +1,15 @@
-import { Redis } from 'ioredis';
-import MQEmitterRedis from 'mqemitter-redis';
+import type { Redis } from 'ioredis';
+import type MQEmitterRedis from 'mqemitter-redis';
+import { loadPackage } from '../packages.ts';
 
 /**
  * mqemitter-redis also exports, untyped, an emitter that puts a prefix before every Redis channel
  * (`<prefix><topic>`, patterns included); the listeners still see the topics without it.
  */
-const { MQEmitterRedisPrefix } = MQEmitterRedis as unknown as {
-  MQEmitterRedisPrefix: new (
-    prefix: string,
-    options: MQEmitterRedis.MQEmitterOptions,
-  ) => MQEmitterRedis.MQEmitterRedis & { state: NodeJS.EventEmitter };
-};
+type MQEmitterRedisPrefix = new (
+  prefix: string,
+  options: MQEmitterRedis.MQEmitterOptions,
+) => MQEmitterRedis.MQEmitterRedis & { state: NodeJS.EventEmitter };
 
 type Message = MQEmitterRedis.Message;
 type Listener = (message: Message, done: () => void) => void;
@@ -42,6 +41,10 @@ export class RedisBus {
   private down = false;
 
   constructor(private readonly options: RedisBusOptions) {
+    const { Redis } = loadPackage<typeof import('ioredis')>('ioredis');
+    const { MQEmitterRedisPrefix } = loadPackage<{ MQEmitterRedisPrefix: MQEmitterRedisPrefix }>(
+      'mqemitter-redis',
+    );
     // A publish while Redis is away fails at once, and one it does not answer within timeoutMs,
     // instead of waiting in a queue: the outbox tries the push again later.
     this.publishing = new Redis(options.url, {

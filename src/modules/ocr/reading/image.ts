@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCanvas } from '@napi-rs/canvas';
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 import { AppError } from '../../../platform/errors.ts';
 import { LABEL_LIMITS, type LabelMediaType, labelNotReadable } from './limits.ts';
 
@@ -22,6 +21,8 @@ const PDF_DPI = 300;
  */
 export async function rasterOf(bytes: Buffer, type: LabelMediaType): Promise<Raster> {
   if (type === 'application/pdf') return renderPdfPage(bytes);
+  // Loaded at the first image, in the reader's threads (see recognise.ts).
+  const { default: sharp } = await import('sharp');
   let image: Sharp;
   let meta: Metadata;
   try {
@@ -53,7 +54,10 @@ export function checkSize(width: number, height: number): void {
 
 /** A PDF's first page as pixels at `dpi`, on white, as a viewer shows it. */
 export async function renderPdfPage(bytes: Buffer, dpi = PDF_DPI): Promise<Raster> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const [pdfjs, { createCanvas }] = await Promise.all([
+    import('pdfjs-dist/legacy/build/pdf.mjs'),
+    import('@napi-rs/canvas'),
+  ]);
   let document: Awaited<ReturnType<typeof pdfjs.getDocument>['promise']>;
   try {
     document = await pdfjs.getDocument({

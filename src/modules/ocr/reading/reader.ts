@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { AppError, payloadTooLarge } from '../../../platform/errors.ts';
 import { WorkerPool, type WorkerPoolOptions, workerEntry } from '../../../platform/workers.ts';
 import { checkSize } from './image.ts';
@@ -80,7 +79,9 @@ async function checkHeader(bytes: Buffer, type: LabelMediaType): Promise<void> {
     if (!bytes.subarray(0, 1024).includes('%PDF-')) throw labelNotReadable(type);
     return;
   }
-  // The header only: sharp reads it on libuv's threads, and no pixel is decoded.
+  // The header only: sharp reads it on libuv's threads, and no pixel is decoded. Loaded at the
+  // first label, not at every start.
+  const { default: sharp } = await import('sharp');
   const meta = await sharp(bytes)
     .metadata()
     .catch(() => null);

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
-import { createWorker, type Worker as TesseractWorker } from 'tesseract.js';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import type { Worker as TesseractWorker } from 'tesseract.js';
 import type { Raster } from './image.ts';
 import { invertDarkBoxes } from './inverted-print.ts';
 import type { DecodedBarcode, Region } from './types.ts';
@@ -39,6 +37,9 @@ let recogniser: Promise<TesseractWorker> | null = null;
 /** The thread's recogniser, started once and kept: loading the models takes longer than a read. */
 function theRecogniser(): Promise<TesseractWorker> {
   recogniser ??= (async () => {
+    // The packages of reading load in the reader's threads, at their first label: the service's
+    // main thread, which names this module, never needs them.
+    const { createWorker } = await import('tesseract.js');
     const worker = await createWorker(LANGUAGE, 1, {
       langPath: LANGUAGE_DIR,
       cacheMethod: 'none',
@@ -62,6 +63,7 @@ export async function recognise(raster: Raster): Promise<Recognised> {
 async function decodeBarcodes(
   raster: Raster,
 ): Promise<Array<DecodedBarcode & { orientation: number; position: Position }>> {
+  const { prepareZXingModule, readBarcodes } = await import('zxing-wasm/reader');
   if (!zxingReady) {
     // The WebAssembly is read from the package, not fetched from a CDN as in a browser.
     const wasm = readFileSync(fileURLToPath(import.meta.resolve('zxing-wasm/reader/zxing_reader.wasm')));
@@ -170,6 +172,7 @@ async function readText(raster: Raster, angle: number): Promise<TextLine[]> {
     READ_WIDTH.max / raster.width,
     Math.max(1, READ_WIDTH.min / Math.min(raster.width, raster.height)),
   );
+  const { default: sharp } = await import('sharp');
   let image = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
   if (Math.abs(angle) >= 0.5) image = image.rotate(-angle, { background: '#ffffff' });
   // Rotation changes the canvas size; the recogniser's coordinates are mapped back through it.
