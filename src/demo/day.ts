@@ -43,7 +43,7 @@ const RECIPIENTS = [
  * How long each search of the demo runs (routes, the load plan): its days are a few dozen stops,
  * whose plan a search finds in its first few thousand iterations, and a first start waits for all.
  */
-export const DEMO_SEARCH_MS = 100;
+export const DEMO_SEARCH_MS = 25;
 
 const EXTRA_DRIVERS = [
   { email: 'driver2@demo.test', name: 'Noé Navette', contractor: false },
