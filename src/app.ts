@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Config } from './config.ts';
 import { registerDiscovery } from './doors/discovery/index.ts';
 import { registerGraphqlDoor } from './doors/graphql/index.ts';
+import { takeConvertedSchemas } from './doors/json-schema.ts';
 import { CONNECTION_HEADERS, registerMcpDoor } from './doors/mcp/index.ts';
 import { toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
@@ -212,6 +213,7 @@ export async function createApp(
   const services = createServices(config, clock, ports);
   const limits = new RequestLimits(config.limits);
   const catalog = createCatalog(services);
+  takeConvertedSchemas(catalog.list());
   const metrics = new Metrics();
   const replica = readReplicaOf(config, db, services, metrics);
   // Behind a load balancer, a writer's next read may reach another instance: the mark is shared.

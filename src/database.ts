@@ -8,6 +8,8 @@ export interface RunningDatabase extends DatabaseHandle {
   embedded: boolean;
   /** The embedded server's port, told to the commands run beside the service. */
   embeddedPort?: number;
+  /** Where it is reached (the embedded server's address, or DATABASE_URL). */
+  url: string;
   /** The migrations applied while opening it, in order: none when it was up to date. */
   migrationsApplied: string[];
   /** Closes the pool, then stops the embedded server if there is one. */
@@ -18,14 +20,20 @@ export interface RunningDatabase extends DatabaseHandle {
 export async function openServiceDatabase(
   config: Config,
   log: (line: string) => void,
-  /** Called once the database's own processes work (at once with DATABASE_URL), and in any case before this answers. */
-  spawned: () => void = () => {},
+  moments: {
+    /** Once the database's own processes work (at once with DATABASE_URL), and in any case before this answers. */
+    spawned?: () => void;
+    /** Once the server answers, before the migrations. */
+    up?: () => void;
+  } = {},
 ): Promise<RunningDatabase> {
+  const spawned = moments.spawned ?? (() => {});
   if (config.databaseUrl) spawned();
   const server = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres({ directory: config.dataDir, spawned }).finally(spawned);
   if (server) log(`Embedded PostgreSQL ${server.created ? 'created and ' : ''}started in ${config.dataDir}`);
+  moments.up?.();
   const url = config.databaseUrl ?? server!.url;
   const handle = openDatabase(url, { timeouts: config.databaseTimeouts });
   let migrationsApplied: string[];
@@ -38,6 +46,7 @@ export async function openServiceDatabase(
   }
   return {
     ...handle,
+    url,
     embedded: server !== undefined,
     migrationsApplied,
     embeddedPort: server ? Number(new URL(server.url).port) : undefined,

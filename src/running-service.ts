@@ -90,7 +90,7 @@ export async function openCommandDatabase(
         throw error;
       }
       // The service's server stays up: the command only closes its own connections.
-      return { ...handle, embedded: true, migrationsApplied, shutdown: () => handle.close() };
+      return { ...handle, url, embedded: true, migrationsApplied, shutdown: () => handle.close() };
     }
     await handle.close();
   }

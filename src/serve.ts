@@ -6,7 +6,7 @@ import { type Config, ConfigError } from './config.ts';
 import { openServiceDatabase, type RunningDatabase } from './database.ts';
 import type { DemoAddresses } from './demo/describe.ts';
 import type { DemoCredentials } from './demo/seed.ts';
-import { systemClock } from './platform/clock.ts';
+import type { DemoSeeder } from './demo/seeder.ts';
 import { hasEmbeddedCluster } from './platform/db/embedded.ts';
 import { announceRunningService } from './running-service.ts';
 
@@ -61,28 +61,28 @@ export async function serve(config: Config): Promise<void> {
   const code = new Promise<void>((resolve) => (databaseSpawned = resolve)).then(() =>
     Promise.all([
       import('./app.ts'),
-      import('./services.ts'),
+      import('./demo/seeder.ts'),
       import('./demo/seed.ts'),
       import('./demo/describe.ts'),
     ]),
   );
   code.catch(() => {});
-  // A first start seeds the demo, whose route searches wait for the solver threads to load their
-  // code: they load now, while the database is created.
-  const demoServices =
-    config.databaseUrl || hasEmbeddedCluster(config.dataDir)
-      ? undefined
-      : code.then(([, { createServices }]) => {
-          const services = createServices(config, systemClock);
-          services.solvers.warm();
-          return services;
-        });
-  demoServices?.catch(() => {});
-  /** The demo's threads, stopped: the start ends before the seed. */
+  // A first start seeds the demo on a thread of its own, started once the database server
+  // answers: it loads its code while the database is migrated.
+  const firstStart = !config.databaseUrl && !hasEmbeddedCluster(config.dataDir);
+  let seeder: Promise<DemoSeeder> | undefined;
+  /** The demo's thread, stopped: the start ends before the seed. */
   const abandon = async () => {
-    await (await demoServices?.catch(() => undefined))?.solvers.close();
+    await (await seeder?.catch(() => undefined))?.close();
   };
-  const database = await openServiceDatabase(config, say, databaseSpawned).catch(async (error: unknown) => {
+  const database = await openServiceDatabase(config, say, {
+    spawned: databaseSpawned,
+    up: () => {
+      if (!firstStart) return;
+      seeder = code.then(([, { DemoSeeder }]) => new DemoSeeder(config));
+      seeder.catch(() => {});
+    },
+  }).catch(async (error: unknown) => {
     await abandon();
     await releaseAll();
     throw error;
@@ -103,37 +103,29 @@ export async function serve(config: Config): Promise<void> {
   let demo: { credentials: DemoCredentials; file: string; fresh: boolean } | undefined;
   let describeDemo: typeof import('./demo/describe.ts').describeDemo | undefined;
   try {
-    const [{ createApp }, { createServices }, seed, described] = await code;
+    const [{ createApp }, { DemoSeeder }, seed, described] = await code;
     describeDemo = described.describeDemo;
-    // The doors are assembled while the demo is seeded: the seed waits on PostgreSQL and on the
-    // solver threads, and the assembly fills those waits on this thread.
-    const assembling = createApp(config, database.db);
-    assembling.catch(() => {});
-    if (database.embedded) {
-      const services = (await demoServices) ?? createServices(config, systemClock);
-      try {
-        if ((await services.accounts.countBusinesses(database.db)) === 0) {
-          const credentials = await seed.seedDemo(
-            database.db,
-            services,
-            seed.demoPassword(config.demoPassword),
-          );
-          if (credentials) {
-            const file = await seed.saveDemoCredentials(config.dataDir, credentials);
-            demo = { credentials, file, fresh: true };
-          }
-        } else {
-          const saved = await described.readDemoCredentials(config.dataDir);
-          if (saved) demo = { ...saved, fresh: false };
-          else if (existsSync(path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)))
-            say(`Demo sign-in details are in ${path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)}`);
-        }
-      } finally {
-        // The service has threads of its own (createApp's services): the seed's are not kept.
-        await Promise.all([services.solvers.close(), services.labelReader.close()]);
+    const password = seed.demoPassword(config.demoPassword);
+    // The doors are assembled on this thread while the demo is seeded on its own.
+    const seeding = seeder?.then((thread) => thread.seed(database.url, password));
+    seeding?.catch(() => {});
+    app = await createApp(config, database.db);
+    let credentials = await seeding;
+    if (database.embedded && !seeding) {
+      // A cluster without a business is one whose first seed never finished (it is one transaction).
+      if ((await app.services.accounts.countBusinesses(database.db)) === 0) {
+        credentials = await new DemoSeeder(config).seed(database.url, password);
+      } else {
+        const saved = await described.readDemoCredentials(config.dataDir);
+        if (saved) demo = { ...saved, fresh: false };
+        else if (existsSync(path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)))
+          say(`Demo sign-in details are in ${path.join(config.dataDir, seed.DEMO_CREDENTIALS_FILE)}`);
       }
     }
-    app = await assembling;
+    if (credentials) {
+      const file = await seed.saveDemoCredentials(config.dataDir, credentials);
+      demo = { credentials, file, fresh: true };
+    }
     if (await stoppedEarly()) return;
     await port.let();
     await app.http.listen({ port: config.port, host: config.host });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { answersDryRuns, DRY_RUN_FIELDS } from '../platform/catalog/answers.ts';
 import type { Operation } from '../platform/catalog/operation.ts';
@@ -26,9 +27,13 @@ export interface JsonSchema {
  * service answers it (output): what the OpenAPI document publishes and the GraphQL door reads.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const known = converted[io].get(schema);
   // A copy: the doors reshape what they get. Copying costs a small part of converting.
-  if (known) return structuredClone(known);
+  return structuredClone(convertedOnce(schema, io));
+}
+
+function convertedOnce(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const known = converted[io].get(schema);
+  if (known) return known;
   const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
     string,
     unknown
@@ -36,8 +41,50 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<
   delete json.$schema;
   const done = withoutSafeIntegerBounds(spellOutEnumKeyedRecords(json)) as Record<string, unknown>;
   converted[io].set(schema, done);
-  return structuredClone(done);
+  return done;
 }
+
+/** Each operation's input and output as JSON Schema, by operation name. */
+export type ConvertedSchemas = Record<
+  string,
+  { input: Record<string, unknown>; output: Record<string, unknown> }
+>;
+
+/** Every operation's schemas converted: what the build keeps beside the built service (src/schema-cache.ts). */
+export function convertedSchemasOf(operations: Iterable<Operation>): ConvertedSchemas {
+  const schemas: ConvertedSchemas = {};
+  for (const operation of operations) {
+    schemas[operation.name] = {
+      input: convertedOnce(operation.input, 'input'),
+      output: convertedOnce(operation.output, 'output'),
+    };
+  }
+  return schemas;
+}
+
+/**
+ * Takes the schemas the build converted from the same sources (src/schema-cache.ts): a start of
+ * the built service then converts none, a third of a second of its main thread (bench/README.md,
+ * "Starting the service"). Running from the sources, nothing was kept and each is converted.
+ */
+export function takeConvertedSchemas(operations: Iterable<Operation>): void {
+  if (!import.meta.url.endsWith('.mjs')) return;
+  let kept: ConvertedSchemas;
+  try {
+    kept = JSON.parse(readFileSync(new URL(`./${CONVERTED_SCHEMAS_FILE}`, import.meta.url), 'utf8'));
+  } catch {
+    return;
+  }
+  for (const operation of operations) {
+    const schemas = kept[operation.name];
+    if (!schemas) continue;
+    converted.input.set(operation.input, schemas.input);
+    converted.output.set(operation.output, schemas.output);
+  }
+}
+
+/** The file the build writes beside the built service's files. */
+export const CONVERTED_SCHEMAS_FILE = 'converted-schemas.json';
 
 /**
  * What the operation answers on success, as JSON Schema, for every door that publishes it (the

@@ -6,6 +6,11 @@ import path from 'node:path';
 /** Running the real `tms` command line in child processes. */
 
 const MAIN = path.resolve('src/main.ts');
+/** What `npm start` runs: the service built from the sources (rebuilt when they changed). */
+const BUILT_RUNNER = path.resolve('bin/run.mjs');
+
+/** Where the service runs from: its TypeScript sources (through tsx), or built as `npm start` runs it. */
+export type From = 'sources' | 'built';
 
 /** The environment of a fresh shell: no database configured unless the test says so. */
 function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -73,8 +78,8 @@ export async function freePort(): Promise<number> {
  * Starts `tms serve` and waits until it says it listens. The wait is only a guard against a hung
  * start, made long enough for a first start on a loaded 2-core machine.
  */
-export async function startServe(env: Record<string, string>): Promise<Running> {
-  const launched = await launchServe(env);
+export async function startServe(env: Record<string, string>, from: From = 'sources'): Promise<Running> {
+  const launched = await launchServe(env, from);
   await launched.listening;
   return launched;
 }
@@ -82,9 +87,11 @@ export async function startServe(env: Record<string, string>): Promise<Running> 
 /** Spawns `tms serve` on a free port; `listening` settles once it says it listens (or it exits). */
 export async function launchServe(
   env: Record<string, string>,
+  from: From = 'sources',
 ): Promise<Running & { listening: Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+  const command = from === 'built' ? [BUILT_RUNNER, 'serve'] : ['--import', 'tsx', MAIN, 'serve'];
+  const child = spawn(process.execPath, command, {
     // The embedded MQTT broker on any free port: several services start at once in the tests.
     env: environment({ MQTT_PORT: '0', ...env, PORT: String(port) }),
   });
