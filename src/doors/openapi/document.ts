@@ -10,7 +10,7 @@ import {
   type ErrorCode,
   featureDisabled,
 } from '../../platform/errors.ts';
-import { errorBody } from '../../platform/http/errors.ts';
+import { CHALLENGES, errorBody } from '../../platform/http/errors.ts';
 import { answerSchemaOf, jsonSchemaOf } from '../json-schema.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
@@ -124,18 +124,16 @@ function refusalResponse(operation: Operation, codes: ErrorCode[]) {
   };
 }
 
-/** A refusal of the credential names how to authenticate (platform/http/server.ts, challengeOf). */
+/** A refusal of the credential names how to authenticate (platform/http/server.ts, CHALLENGES). */
 function withChallenge<R extends object>(response: R, codes: ErrorCode[]): R {
-  const challenges = [
-    ...(codes.includes('UNAUTHENTICATED')
-      ? ['UNAUTHENTICATED: `Bearer realm="tms"`, with `error="invalid_token"` when a token was sent']
-      : []),
-    ...(codes.includes('PROVIDER_CREDENTIAL_REQUIRED')
+  const challenges = codes.flatMap((code) => {
+    const challenge = CHALLENGES[code];
+    return challenge
       ? [
-          'PROVIDER_CREDENTIAL_REQUIRED: `OTEP-Provider-Key realm="tms"`, with `error="invalid_key"` when a key was sent',
+          `${code}: \`${challenge.scheme} realm="${challenge.realm}"\`, with \`error="${challenge.invalid}"\` when a credential was sent`,
         ]
-      : []),
-  ];
+      : [];
+  });
   if (challenges.length === 0) return response;
   const description = `How to authenticate (RFC 7235). ${challenges.join('; ')}`;
   return { ...response, headers: { 'WWW-Authenticate': { description, schema: { type: 'string' } } } };

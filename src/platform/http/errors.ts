@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { databaseRefusal } from '../db/errors.ts';
-import { AppError, isAppError, payloadTooLarge } from '../errors.ts';
+import { AppError, type ErrorCode, isAppError, payloadTooLarge } from '../errors.ts';
 import { errorMessage, type Language } from '../i18n/index.ts';
 
 export interface ErrorBody {
@@ -47,3 +47,14 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
       return new AppError('INTERNAL_ERROR');
   }
 }
+
+/**
+ * How to authenticate, for a refusal of the credential (RFC 7235: every 401 names a challenge),
+ * by the refusal's code. A bearer token (RFC 6750): `invalid_token` when one was given, no error
+ * code when none was. A tracking provider's key, which no registered scheme describes, in a scheme
+ * named after its header. The OpenAPI document describes the same (doors/openapi/document.ts).
+ */
+export const CHALLENGES: Partial<Record<ErrorCode, { scheme: string; realm: string; invalid: string }>> = {
+  UNAUTHENTICATED: { scheme: 'Bearer', realm: 'tms', invalid: 'invalid_token' },
+  PROVIDER_CREDENTIAL_REQUIRED: { scheme: 'OTEP-Provider-Key', realm: 'tms', invalid: 'invalid_key' },
+};

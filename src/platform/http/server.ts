@@ -9,7 +9,7 @@ import Fastify, {
 import { AppError } from '../errors.ts';
 import { type Language, negotiateLanguage } from '../i18n/index.ts';
 import type { Metrics } from '../metrics.ts';
-import { errorBody, toAppError } from './errors.ts';
+import { CHALLENGES, errorBody, toAppError } from './errors.ts';
 import { storableInSlices, unstorableFields } from './text.ts';
 
 declare module 'fastify' {
@@ -156,25 +156,15 @@ function sendError(request: FastifyRequest, reply: FastifyReply, cause: unknown,
   );
 }
 
-/**
- * How to authenticate, for a refusal of the credential (RFC 7235: every 401 names a challenge).
- * A bearer token (RFC 6750): `invalid_token` when one was given, no error code when none was.
- * A tracking provider's key, which no registered scheme describes, in a scheme named after its
- * header: `OTEP-Provider-Key realm="tms"`, with `error="invalid_key"` when a key was given.
- */
+/** The challenge of a refusal of the credential (CHALLENGES), with its error when one was given. */
 function challengeOf(request: FastifyRequest, error: AppError): string | undefined {
-  if (error.code === 'UNAUTHENTICATED') {
-    return bearerOf(request) ? `Bearer ${REALM}, error="invalid_token"` : `Bearer ${REALM}`;
-  }
-  if (error.code === 'PROVIDER_CREDENTIAL_REQUIRED') {
-    return headerOf(request, 'x-otep-provider-key')
-      ? `OTEP-Provider-Key ${REALM}, error="invalid_key"`
-      : `OTEP-Provider-Key ${REALM}`;
-  }
-  return undefined;
+  const challenge = CHALLENGES[error.code];
+  if (!challenge) return undefined;
+  const given =
+    error.code === 'UNAUTHENTICATED' ? bearerOf(request) : headerOf(request, 'x-otep-provider-key');
+  const base = `${challenge.scheme} realm="${challenge.realm}"`;
+  return given ? `${base}, error="${challenge.invalid}"` : base;
 }
-
-const REALM = 'realm="tms"';
 
 /** Compares secrets in constant time (digests have equal lengths whatever the input). */
 function sameSecret(given: string, expected: string): boolean {
