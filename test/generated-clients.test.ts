@@ -103,8 +103,7 @@ describe('clients generated from the committed openapi.json and schema.graphql',
     assert.equal(walked.ordersAfter, 1, 'the dry run created nothing; the order did');
     assert.ok(walked.created.id > 0);
     assert.ok(walked.timelineCodes.length > 0, 'a new parcel has its first event');
-    assert.equal(walked.refusal.result, false);
-    assert.equal(walked.refusal.error_code, 'ORDER_NOT_FOUND');
+    assert.deepEqual(walked.refusal, { status: 404, code: 'ORDER_NOT_FOUND' });
     assert.equal(walked.graphqlTotal, 1);
   });
 });

@@ -15,16 +15,14 @@ import type { RecentOrdersQuery, RecentOrdersQueryVariables } from './graphql.ts
 /** The operations graphql-codegen typed (graphql.ts), sent as they are written. */
 const RECENT_ORDERS = readFileSync(new URL('./operations.graphql', import.meta.url), 'utf8');
 
-/** The documented error shape every refusal has (docs/errors.md). */
-type Refusal = paths['/v1/client/orders/{order_id}']['get']['responses'][404]['content']['application/json'];
-
 export interface Walk {
   ordersBefore: number;
   dryRun: boolean | undefined;
   created: { id: number; trackingNumber: string };
   ordersAfter: number;
   timelineCodes: string[];
-  refusal: Refusal;
+  /** The refusal's status and code: the code is typed as one of those the operation declares. */
+  refusal: { status: number; code: string };
   graphqlTotal: number;
 }
 
@@ -86,7 +84,7 @@ export async function walk(baseUrl: string, email: string, password: string): Pr
     created,
     ordersAfter: after.data.total,
     timelineCodes: tracked.data.events.map((event) => event.status_code),
-    refusal: missing.error,
+    refusal: { status: missing.response.status, code: missing.error.error_code },
     graphqlTotal: recent.orders?.total ?? 0,
   };
 }

@@ -5,6 +5,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { type Db, openDatabase } from '../../src/platform/db/database.ts';
 import type { Ports } from '../../src/services.ts';
+import { checkAnswers } from './answer-check.ts';
 import { createTestDatabase, TEST_DATABASE_TIMEOUTS } from './database.ts';
 
 export interface TestServer {
@@ -71,6 +72,7 @@ export async function startTestServer(
   const handle = openDatabase(database.url, { timeouts: config.databaseTimeouts });
   const clock = new ManualClock(new Date('2026-11-02T09:30:00Z'));
   const app = await createApp(config, handle.db, clock, ports);
+  checkAnswers(app.http, app.catalog);
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.http.server.address() as AddressInfo;
   return {

@@ -3,15 +3,10 @@ import { OPT_IN_FAMILIES } from '../../modules/accounts/index.ts';
 import { answersDryRuns } from '../../platform/catalog/answers.ts';
 import type { Operation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
-import {
-  AppError,
-  ERROR_CODES,
-  ERROR_STATUS,
-  type ErrorCode,
-  featureDisabled,
-} from '../../platform/errors.ts';
+import { AppError, ERROR_CODES, type ErrorCode, featureDisabled } from '../../platform/errors.ts';
 import { CHALLENGES, errorBody } from '../../platform/http/errors.ts';
 import { answerSchemaOf, jsonSchemaOf } from '../json-schema.ts';
+import { declaredRefusals } from '../refusals.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -21,44 +16,6 @@ function securityOf(operation: Operation): Array<Record<string, string[]>> {
   return 'provider' in operation.access && operation.access.provider
     ? [{ otepProviderKey: [] }]
     : [{ bearerAuth: [] }];
-}
-
-/** Refusals any operation may give, by what it is. */
-function commonErrors(operation: Operation): ErrorCode[] {
-  // Text no field may hold is refused by the HTTP shell in any body or query string.
-  const codes: ErrorCode[] = [
-    'VALIDATION_FAILED',
-    'UNSUPPORTED_CHARACTERS',
-    'INTERNAL_ERROR',
-    'SERVICE_UNAVAILABLE',
-  ];
-  const binding = operation.rest;
-  // The HTTP shell's own refusals: of the body as bytes, and of path values before any route runs.
-  if (binding && binding.method !== 'GET') {
-    codes.push('INVALID_JSON', 'PAYLOAD_TOO_LARGE', binding.body?.unsupported ?? 'UNSUPPORTED_MEDIA_TYPE');
-  }
-  if (binding?.path.includes(':')) codes.push('PARAMETER_TOO_LONG', 'INVALID_URL');
-  // The executor's switches (AccountsService.requireFeature): an opt-in family that is off is 409;
-  // a module that is off is 403, and a read of a module the system does not offer 503.
-  if (operation.feature && isOptInFamily(operation.feature)) {
-    codes.push(operation.feature === 'sms_marketing' ? 'SMS_MARKETING_DISABLED' : 'FEATURE_DISABLED');
-  } else if (operation.feature) {
-    codes.push('MODULE_DISABLED');
-    if (operation.kind === 'query') codes.push('MODULE_UNAVAILABLE');
-  }
-  const access = operation.access;
-  if ('provider' in access && access.provider) codes.push('PROVIDER_CREDENTIAL_REQUIRED');
-  else if (!access.public) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
-  if ('kinds' in access && access.scopes?.length) codes.push('INSUFFICIENT_SCOPE');
-  if (operation.confirm) codes.push('CONFIRMATION_REQUIRED');
-  // What the database refuses of a write reaches the caller in these codes (platform/db/errors.ts).
-  if (operation.kind === 'mutation')
-    codes.push('ALREADY_EXISTS', 'REFERENCE_CONFLICT', 'CONCURRENT_UPDATE', 'INVALID_VALUE');
-  return codes;
-}
-
-function isOptInFamily(feature: string): boolean {
-  return (OPT_IN_FAMILIES as readonly string[]).includes(feature);
 }
 
 /**
@@ -72,6 +29,13 @@ function featureDisabledExample(feature: string) {
 /** A refusal's response: the error shape, and for an opt-in family's 409 its own shape and example. */
 function refusalResponse(operation: Operation, codes: ErrorCode[]) {
   const description = `Refused: ${codes.join(', ')}`;
+  // The error shape, with exactly the codes of this status: a generated client can switch on them.
+  const refusal = (of: readonly ErrorCode[], shape = 'Error') => ({
+    allOf: [
+      { $ref: `#/components/schemas/${shape}` },
+      { type: 'object', properties: { error_code: { type: 'string', enum: of } }, required: ['error_code'] },
+    ],
+  });
   if (codes.includes('SMS_MARKETING_DISABLED')) {
     return {
       description:
@@ -79,7 +43,7 @@ function refusalResponse(operation: Operation, codes: ErrorCode[]) {
         'by the platform admin, or not set up yet (details.reason)',
       content: {
         'application/json': {
-          schema: { $ref: '#/components/schemas/Error' },
+          schema: refusal(codes),
           examples: {
             SMS_MARKETING_DISABLED: {
               summary: 'SMS marketing is off for the business',
@@ -99,20 +63,18 @@ function refusalResponse(operation: Operation, codes: ErrorCode[]) {
   if (!codes.includes('FEATURE_DISABLED') || !operation.feature) {
     return {
       description,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: { 'application/json': { schema: refusal(codes) } },
     };
   }
-  const featureSchema = { $ref: '#/components/schemas/FeatureDisabled' };
+  const others = codes.filter((code) => code !== 'FEATURE_DISABLED');
+  const featureSchema = refusal(['FEATURE_DISABLED'], 'FeatureDisabled');
   return {
     description:
       `${description}. FEATURE_DISABLED answers while the opt-in family ${operation.feature} is off for ` +
       'the business, revoked by the platform admin, or not set up yet, with `feature_enabled: false` in the body',
     content: {
       'application/json': {
-        schema:
-          codes.length === 1
-            ? featureSchema
-            : { anyOf: [featureSchema, { $ref: '#/components/schemas/Error' }] },
+        schema: codes.length === 1 ? featureSchema : { anyOf: [featureSchema, refusal(others)] },
         examples: {
           FEATURE_DISABLED: {
             summary: `${operation.feature} is off for the business`,
@@ -257,12 +219,9 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
             content,
           };
 
-    const errorCodes = [...new Set([...commonErrors(operation), ...(operation.errors ?? [])])];
     const errorResponses: Record<string, unknown> = {};
-    for (const status of [...new Set(errorCodes.map((code) => ERROR_STATUS[code]))].sort()) {
-      const codes = errorCodes.filter((code) => ERROR_STATUS[code] === status);
+    for (const [status, codes] of declaredRefusals(operation))
       errorResponses[String(status)] = withChallenge(refusalResponse(operation, codes), codes);
-    }
 
     paths[path] ??= {};
     paths[path][binding.method.toLowerCase()] = {

@@ -17,7 +17,7 @@ export function accountsOperations(accounts: AccountsService): Operation[] {
       kind: 'mutation',
       risk: 'low',
       access: { public: true },
-      errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
+      errors: ['INVALID_CREDENTIALS', 'ACCOUNT_DISABLED', 'ACCOUNT_PENDING_APPROVAL', 'RATE_LIMITED'],
       rest: { method: 'POST', path: '/v1/user/login' },
       graphql: 'userLogin',
       input: z.object({

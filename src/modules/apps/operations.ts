@@ -195,7 +195,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       kind: 'mutation',
       risk: 'high',
       access: PLATFORM_WRITE,
-      errors: ['IDENTITY_PROVIDER_UNREACHABLE'],
+      errors: ['IDENTITY_PROVIDER_UNREACHABLE', 'DRY_RUN_UNAVAILABLE'],
       rest: { method: 'PUT', path: '/v1/platform/identity-providers/:code' },
       graphql: 'identityProviderSave',
       input: z

@@ -106,7 +106,7 @@ export function ordersOperations(
           'Create one order: type D (delivery, needs dropoff), P (pickup, needs pickup) or P2P (both); answers the order id and its tracking numbers. For many orders at once use bulk_create_orders.',
       },
       access: { kinds: [...STAFF, 'customer'], scopes: ['orders:write'] },
-      errors: ['ORDER_REF_TAKEN', 'CUSTOMER_NOT_FOUND', 'AMOUNT_TOO_PRECISE'],
+      errors: ['ORDER_REF_TAKEN', 'CUSTOMER_NOT_FOUND', 'SAVED_ADDRESS_NOT_FOUND', 'AMOUNT_TOO_PRECISE'],
       rest: { method: 'POST', path: '/v1/client/orderCreate' },
       graphql: 'clientOrderCreate',
       input: oneOrMany,

@@ -139,6 +139,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       tag: TAG_MOBILE,
       kind: 'query',
       risk: 'low',
+      errors: ['WAREHOUSE_NOT_FOUND'],
       tool: {
         user: 'get_inventory',
         guide:

@@ -64,7 +64,7 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       },
       confirm: true,
       access: { kinds: ['client_admin', 'customer'], scopes: ['webhooks:write'] },
-      errors: ['CUSTOMER_NOT_FOUND'],
+      errors: ['CUSTOMER_NOT_FOUND', 'WEBHOOK_URL_REFUSED'],
       rest: { method: 'PUT', path: '/v1/webhook-settings' },
       graphql: 'webhookSettingsUpdate',
       input: z.object({
