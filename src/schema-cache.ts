@@ -9,11 +9,12 @@ import { createCatalog } from './app.ts';
 import { loadConfig } from './config.ts';
 import { CONVERTED_SCHEMAS_FILE, convertedSchemasOf } from './doors/json-schema.ts';
 import { systemClock } from './platform/clock.ts';
+import { besideBuild } from './platform/project.ts';
 import { createServices } from './services.ts';
 
 const catalog = createCatalog(createServices(loadConfig({}), systemClock));
 // Written aside and moved into place: a start never reads half a file.
-const file = new URL(`./${CONVERTED_SCHEMAS_FILE}`, import.meta.url);
-const partial = new URL(`./${CONVERTED_SCHEMAS_FILE}.${process.pid}.tmp`, import.meta.url);
+const file = besideBuild(CONVERTED_SCHEMAS_FILE)!;
+const partial = besideBuild(`${CONVERTED_SCHEMAS_FILE}.${process.pid}.tmp`)!;
 writeFileSync(partial, JSON.stringify(convertedSchemasOf(catalog.list())));
 renameSync(partial, file);

@@ -16,10 +16,11 @@ import { startTestServer, type TestServer } from './support/server.ts';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'typed-client');
 
-/** Runs a command to its end: its exit code and everything it printed. */
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+/** Type-checks the program in `dir` as its tsconfig.json says (strict): the exit code and what tsc printed. */
+function typeCheck(dir: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd });
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -61,11 +62,7 @@ describe('clients generated from the committed openapi.json and schema.graphql',
   });
 
   it('type-checks a program written against them with tsc --strict', async () => {
-    const { code, output } = await run(
-      process.execPath,
-      [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-      dir,
-    );
+    const { code, output } = await typeCheck(dir);
     assert.equal(code, 0, output);
   });
 
@@ -81,11 +78,7 @@ describe('clients generated from the committed openapi.json and schema.graphql',
     assert.notEqual(wrong, client);
     await writeFile(path.join(dir, 'wrong.ts'), wrong);
     try {
-      const { code, output } = await run(
-        process.execPath,
-        [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-        dir,
-      );
+      const { code, output } = await typeCheck(dir);
       assert.notEqual(code, 0);
       assert.match(output, /wrong\.ts.*'count'/);
       assert.match(output, /wrong\.ts.*'string' is not assignable to type 'number'/);

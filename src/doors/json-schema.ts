@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { answersDryRuns, DRY_RUN_FIELDS } from '../platform/catalog/answers.ts';
 import type { Operation } from '../platform/catalog/operation.ts';
+import { besideBuild } from '../platform/project.ts';
 
 /** The part of JSON Schema that zod writes and the doors read. */
 export interface JsonSchema {
@@ -65,13 +66,17 @@ export function convertedSchemasOf(operations: Iterable<Operation>): ConvertedSc
 /**
  * Takes the schemas the build converted from the same sources (src/schema-cache.ts): a start of
  * the built service then converts none, a third of a second of its main thread (bench/README.md,
- * "Starting the service"). Running from the sources, nothing was kept and each is converted.
+ * "Starting the service"). Running from the sources, nothing was kept and each is converted; so
+ * is each when the file cannot be read.
  */
-export function takeConvertedSchemas(operations: Iterable<Operation>): void {
-  if (!import.meta.url.endsWith('.mjs')) return;
+export function takeConvertedSchemas(
+  operations: Iterable<Operation>,
+  file: URL | undefined = besideBuild(CONVERTED_SCHEMAS_FILE),
+): void {
+  if (!file) return;
   let kept: ConvertedSchemas;
   try {
-    kept = JSON.parse(readFileSync(new URL(`./${CONVERTED_SCHEMAS_FILE}`, import.meta.url), 'utf8'));
+    kept = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return;
   }

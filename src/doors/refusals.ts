@@ -9,15 +9,12 @@ import { ERROR_STATUS, type ErrorCode } from '../platform/errors.ts';
  * `errors`, and those any operation may give by what it is.
  */
 export function declaredRefusals(operation: Operation): Map<number, ErrorCode[]> {
-  const codes = [...new Set([...commonRefusals(operation), ...(operation.errors ?? [])])];
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const status of [...new Set(codes.map((code) => ERROR_STATUS[code]))].sort()) {
-    byStatus.set(
-      status,
-      codes.filter((code) => ERROR_STATUS[code] === status),
-    );
+  for (const code of new Set([...commonRefusals(operation), ...(operation.errors ?? [])])) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  return byStatus;
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
 /** Refusals any operation may give, by what it is. */

@@ -19,3 +19,11 @@ export const PROJECT_ROOT = (() => {
   }
   return folder;
 })();
+
+/**
+ * A file built beside the service's own files (bin/run.mjs writes them all into one folder), when
+ * the service runs built (`npm start`); undefined when it runs from its sources.
+ */
+export function besideBuild(file: string): URL | undefined {
+  return typeof TMS_PROJECT_ROOT === 'string' ? new URL(`./${file}`, import.meta.url) : undefined;
+}

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorCode, type MessageParams } from './errors.ts';
+import { besideBuild } from './project.ts';
 
 /**
  * CPU-heavy pure work (the packing and loading solvers) on worker threads, so a 1.5-second search
@@ -52,7 +53,8 @@ const RETRY_AFTER_SECONDS = 2;
  * loads TypeScript; from the built service (`npm start`), the entry built beside main.mjs.
  */
 export function workerEntry(name: string): { url: URL; workerData?: { entry: string } } {
-  if (import.meta.url.endsWith('.mjs')) return { url: new URL(`./${name}.mjs`, import.meta.url) };
+  const built = besideBuild(`${name}.mjs`);
+  if (built) return { url: built };
   return {
     url: new URL('./worker-boot.mjs', import.meta.url),
     workerData: { entry: new URL(`../${name}.ts`, import.meta.url).href },

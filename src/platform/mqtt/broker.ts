@@ -340,7 +340,6 @@ export class ExternalBroker implements MqttPublisher {
   }
 
   async start(): Promise<void> {
-    if (this.client) return;
     // The client package loads only for a service that names an outside broker.
     const { default: mqtt } = await import('mqtt');
     if (this.client) return;
