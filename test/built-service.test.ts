@@ -1,11 +1,25 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { GraphQLClient, gql } from 'graphql-request';
+import { z } from 'zod';
+import { createCatalog } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import {
+  CONVERTED_SCHEMAS_FILE,
+  convertedSchemasOf,
+  jsonSchemaOf,
+  takeConvertedSchemas,
+} from '../src/doors/json-schema.ts';
+import { defineOperation } from '../src/platform/catalog/operation.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { createServices } from '../src/services.ts';
 import { client } from './support/http.ts';
 import { type Running, startServe, stopServe } from './support/process.ts';
 
@@ -46,6 +60,21 @@ describe('npm start: the built service', () => {
     assert.deepEqual(live.components, committed.components);
   });
 
+  it("was built with every operation's schemas converted, as the sources convert them", async () => {
+    const checkout = createHash('sha256').update(realpathSync('.')).digest('hex').slice(0, 12);
+    const file = path.join('node_modules', '.cache', 'tms', checkout, CONVERTED_SCHEMAS_FILE);
+    const kept = JSON.parse(await readFile(file, 'utf8'));
+    const catalog = createCatalog(createServices(loadConfig({}), systemClock));
+    assert.deepEqual(
+      Object.keys(kept).sort(),
+      catalog
+        .list()
+        .map((operation) => operation.name)
+        .sort(),
+    );
+    assert.deepEqual(kept, JSON.parse(JSON.stringify(convertedSchemasOf(catalog.list()))));
+  });
+
   it('answers GraphQL and MCP through the packages built into it', async () => {
     const api = client(running.baseUrl);
     const password = /Password for every demo account: (\S+)/.exec(running.output())![1];
@@ -71,6 +100,40 @@ describe('npm start: the built service', () => {
       );
     } finally {
       await mcp.close();
+    }
+  });
+});
+
+describe('the schemas a build converted', () => {
+  const operation = defineOperation({
+    name: 'kept_probe',
+    summary: 'x',
+    tag: 'Orders',
+    kind: 'query',
+    risk: 'low',
+    access: { public: true },
+    input: z.object({ n: z.int() }),
+    output: z.object({ ok: z.boolean() }),
+    handler: async () => ({ ok: true }),
+  });
+
+  it('are what the doors read, instead of converting again; an unreadable file converts as before', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'tms-kept-'));
+    try {
+      const unreadable = path.join(dir, 'broken.json');
+      await writeFile(unreadable, '{ not json');
+      takeConvertedSchemas([operation], new URL(`file://${unreadable}`));
+      assert.deepEqual(Object.keys(jsonSchemaOf(operation.input, 'input').properties as object), ['n']);
+
+      // A marker no conversion would write: the doors see the kept schema, not a new conversion.
+      const kept = path.join(dir, CONVERTED_SCHEMAS_FILE);
+      const marked = { type: 'object', description: 'kept by the build' };
+      await writeFile(kept, JSON.stringify({ kept_probe: { input: marked, output: marked } }));
+      const fresh = defineOperation({ ...operation, input: z.object({ n: z.int() }) });
+      takeConvertedSchemas([fresh], new URL(`file://${kept}`));
+      assert.deepEqual(jsonSchemaOf(fresh.input, 'input'), marked);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
