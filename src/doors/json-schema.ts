@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { answersDryRuns, DRY_RUN_FIELDS } from '../platform/catalog/answers.ts';
+import {
+  answersDryRuns,
+  DRY_RUN_FIELDS,
+  PRICE_FIELDS,
+  PRICE_HIDDEN_FIELDS,
+} from '../platform/catalog/answers.ts';
 import type { Operation } from '../platform/catalog/operation.ts';
 import { besideBuild } from '../platform/project.ts';
 
@@ -98,24 +103,43 @@ export const CONVERTED_SCHEMAS_FILE = 'converted-schemas.json';
  */
 export function answerSchemaOf(operation: Operation): Record<string, unknown> {
   const answer = jsonSchemaOf(operation.output, 'output');
-  return answersDryRuns(operation) ? withDryRunFields(answer) : answer;
+  const priced =
+    operation.priceFamily !== undefined || holdsPrices(answer)
+      ? withFields(answer, priceHiddenFields)
+      : answer;
+  return answersDryRuns(operation) ? withFields(priced, dryRunFields) : priced;
 }
 
 const dryRunFields = z.object(DRY_RUN_FIELDS);
+const priceHiddenFields = z.object(PRICE_HIDDEN_FIELDS);
+
+/** Whether a money field (PRICE_FIELDS) appears anywhere in the schema. */
+function holdsPrices(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(holdsPrices);
+  if (!node || typeof node !== 'object') return false;
+  const { properties, ...rest } = node as { properties?: Record<string, unknown> };
+  if (properties && Object.keys(properties).some((name) => PRICE_FIELDS.has(name))) return true;
+  return Object.values(properties ?? {}).some(holdsPrices) || Object.values(rest).some(holdsPrices);
+}
 
 /**
- * The answer's object, or each object it may be (a dry run adds the fields to any object answer),
- * with the dry-run fields beside its own; a list or a scalar answer is left as it is.
+ * The answer's object, or each object it may be (a dry run adds its fields to any object answer),
+ * with these fields beside its own (where it has none of the name); a list or a scalar answer is
+ * left as it is.
  */
-function withDryRunFields(schema: Record<string, unknown>): Record<string, unknown> {
+function withFields(schema: Record<string, unknown>, added: z.ZodObject): Record<string, unknown> {
   const branches = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
   if (branches) {
     const key = schema.anyOf ? 'anyOf' : 'oneOf';
-    return { ...schema, [key]: branches.map(withDryRunFields) };
+    return { ...schema, [key]: branches.map((branch) => withFields(branch, added)) };
   }
   if (schema.type !== 'object' || !schema.properties) return schema;
-  const fields = (jsonSchemaOf(dryRunFields, 'output') as JsonSchema).properties;
-  return { ...schema, properties: { ...(schema.properties as object), ...fields } };
+  const fields = (jsonSchemaOf(added, 'output') as JsonSchema).properties;
+  // An answer that is a named type with fields added is that type no more.
+  const { title: _named, ...unnamed } = schema;
+  const own = schema.properties as Record<string, unknown>;
+  const extra = Object.entries(fields ?? {}).filter(([name]) => !(name in own));
+  return { ...unnamed, properties: { ...own, ...Object.fromEntries(extra) } };
 }
 
 /**

@@ -5,22 +5,9 @@
  * names, surcharge codes) stay.
  */
 
-/** Fields that hold money, wherever they appear in a hidden subtree. */
-export const PRICE_FIELDS: ReadonlySet<string> = new Set([
-  'shipping_price',
-  'price_details',
-  'currency',
-  'tax',
-  'price',
-  'prices',
-  'total',
-  'subtotal',
-  'amount',
-  'base_price',
-  'paid_amount',
-  'amount_paid',
-  'balance',
-]);
+import { PRICE_FIELDS } from '../../platform/catalog/answers.ts';
+
+export { PRICE_FIELDS };
 
 /**
  * The answer without the price fields of the hidden families, marked `price_hidden`. A part of

@@ -42,6 +42,39 @@ export const DRY_RUN_FIELDS = {
     .describe('Only on a dry run: the effects beyond the database it did not make (a charge, a request)'),
 } satisfies Record<string, z.ZodType>;
 
+/**
+ * Fields that hold money, wherever they appear. Price hiding (the pricing module's response
+ * policy) takes them out of what a caller may not see and marks the answer `price_hidden`.
+ */
+export const PRICE_FIELDS: ReadonlySet<string> = new Set([
+  'shipping_price',
+  'price_details',
+  'currency',
+  'tax',
+  'price',
+  'prices',
+  'total',
+  'subtotal',
+  'amount',
+  'base_price',
+  'paid_amount',
+  'amount_paid',
+  'balance',
+]);
+
+/**
+ * The mark price hiding puts on an answer it took prices from: the doors add it to the answer
+ * schema of every operation whose answer may hold a price field (a money field anywhere in it).
+ */
+export const PRICE_HIDDEN_FIELDS = {
+  price_hidden: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present when prices the caller may not see were taken out of this answer: absent price fields are hidden, not zero',
+    ),
+} satisfies Record<string, z.ZodType>;
+
 /** A dry run's answer says it is one, and what it did not do outside the database. */
 export function dryRunAnswer(result: unknown, skipped: OutsideEffect[]): unknown {
   if (
