@@ -168,8 +168,30 @@ class TypeFactory {
     ['Query', 'Mutation', 'JSON', 'String', 'Int', 'Float', 'Boolean', 'ID'].map((name) => [name, 'GraphQL']),
   );
 
-  /** Answer object types shared by title (see convert). */
-  private readonly titled = new Map<string, GraphQLObjectType>();
+  /** Types shared by title (see convert), with the shape each was made from. */
+  private readonly titled = new Map<
+    string,
+    { type: GraphQLObjectType | GraphQLInputObjectType | GraphQLEnumType; shape: string }
+  >();
+
+  /** The one type of this title, made the first time; a title given to two shapes is an error. */
+  private shared<T extends GraphQLObjectType | GraphQLInputObjectType | GraphQLEnumType>(
+    title: string,
+    schema: JsonSchema,
+    make: () => T,
+  ): T {
+    const { description: _meaning, default: _default, ...shape } = schema;
+    const json = JSON.stringify(shape);
+    const known = this.titled.get(title);
+    if (known) {
+      if (known.shape !== json)
+        throw new Error(`Two different schemas are both named ${title}: give one another title`);
+      return known.type as T;
+    }
+    const type = make();
+    this.titled.set(title, { type, shape: json });
+    return type;
+  }
 
   private claim(name: string, site: Site): string {
     const by = `${site.operation.name} (${site.io} ${site.path.join('.') || 'root'})`;
@@ -196,7 +218,11 @@ class TypeFactory {
       case 'string': {
         const values = schema.enum;
         if (values && values.length > 0 && values.every((v) => typeof v === 'string' && isEnumValueName(v))) {
-          return { ...described, type: this.enumType(values as string[], site) };
+          const title = schema.title && isName(schema.title) ? schema.title : undefined;
+          const type = title
+            ? this.shared(title, schema, () => this.enumType(values as string[], site, title))
+            : this.enumType(values as string[], site);
+          return { ...described, type };
         }
         if (values?.some((v) => typeof v !== 'string')) return { ...described, type: GraphQLJSON };
         return { ...described, type: GraphQLString };
@@ -219,16 +245,16 @@ class TypeFactory {
         const fields = fieldsOf(schema);
         const usable = fields && fields.entries.length > 0 && fields.entries.every(([name]) => isName(name));
         if (!fields || !usable) return { ...described, type: GraphQLJSON };
-        // A titled answer object (a dry run's SkippedEffect) is one type, whichever answer holds it.
-        const title = site.io === 'output' && schema.title && isName(schema.title) ? schema.title : undefined;
-        if (title) {
-          let shared = this.titled.get(title);
-          if (!shared) {
-            const at: Site = { ...within, prefix: title, path: [] };
-            shared = this.objectType(fields.entries, fields.required, at, title) as GraphQLObjectType;
-            this.titled.set(title, shared);
-          }
-          return { ...described, type: shared };
+        // A titled object (an Order, a dry run's SkippedEffect) is one type, whichever operation
+        // holds it; its input form is <Title>Input.
+        const named = schema.title && isName(schema.title) ? schema.title : undefined;
+        if (named) {
+          const title = site.io === 'input' ? `${named}Input` : named;
+          const at: Site = { ...within, prefix: title, path: [] };
+          const type = this.shared(title, schema, () =>
+            this.objectType(fields.entries, fields.required, at, title),
+          );
+          return { ...described, type };
         }
         return { ...described, type: this.objectType(fields.entries, fields.required, within) };
       }
@@ -237,9 +263,9 @@ class TypeFactory {
     }
   }
 
-  private enumType(values: string[], site: Site): GraphQLEnumType {
+  private enumType(values: string[], site: Site, title?: string): GraphQLEnumType {
     return new GraphQLEnumType({
-      name: this.claim(this.typeName(site), site),
+      name: this.claim(title ?? this.typeName(site), site),
       values: Object.fromEntries(values.map((value) => [value, { value }])),
     });
   }

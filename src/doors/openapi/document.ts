@@ -6,6 +6,7 @@ import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError, ERROR_CODES, type ErrorCode, featureDisabled } from '../../platform/errors.ts';
 import { CHALLENGES, errorBody } from '../../platform/http/errors.ts';
 import { answerSchemaOf, jsonSchemaOf } from '../json-schema.ts';
+import { NamedSchemas } from '../named-schemas.ts';
 import { declaredRefusals } from '../refusals.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
@@ -109,12 +110,18 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 export const API_VERSION = '1.0';
 
 /** A call accepted as a job: the job resource (as get_job answers it) and where to follow it. */
-function acceptedResponse(catalog: Catalog) {
+function acceptedResponse(catalog: Catalog, named: NamedSchemas) {
   const jobRead = catalog.get('get_job');
   return {
     description: 'Accepted as a job (docs/jobs.md): follow it at Location until it succeeds or fails',
     headers: { Location: { description: 'The job: GET it for its status', schema: { type: 'string' } } },
-    ...(jobRead ? { content: { 'application/json': { schema: schemaOf(jobRead.output, 'output') } } } : {}),
+    ...(jobRead
+      ? {
+          content: {
+            'application/json': { schema: named.refer(schemaOf(jobRead.output, 'output'), 'output') },
+          },
+        }
+      : {}),
   };
 }
 
@@ -124,12 +131,13 @@ function acceptedResponse(catalog: Catalog) {
  */
 export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; contactUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const named = new NamedSchemas();
   for (const operation of catalog.list()) {
     const binding = operation.rest;
     if (!binding) continue;
     const path = binding.path.replace(/:(\w+)/g, '{$1}');
     const pathParams = [...binding.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-    const input = schemaOf(operation.input, 'input');
+    const input = named.refer(schemaOf(operation.input, 'input'), 'input') as JsonSchema;
     const properties = input.properties ?? {};
     const required = new Set(input.required ?? []);
     const body = binding.body;
@@ -236,7 +244,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         '200': {
           description: 'Success',
           content: {
-            'application/json': { schema: answerSchemaOf(operation) },
+            'application/json': { schema: named.refer(answerSchemaOf(operation), 'output') },
             // Media types the caller may ask for with Accept, answered as the bare document.
             ...Object.fromEntries(
               (operation.representations ?? []).map((type) => [
@@ -256,7 +264,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         ...(binding.etag
           ? { '304': { description: 'Not modified: the If-None-Match ETag is current' } }
           : {}),
-        ...(operation.job ? { '202': acceptedResponse(catalog) } : {}),
+        ...(operation.job ? { '202': acceptedResponse(catalog, named) } : {}),
         ...errorResponses,
       },
       'x-risk': operation.risk,
@@ -310,6 +318,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
         },
       },
       schemas: {
+        ...named.components(),
         Error: {
           type: 'object',
           required: ['result', 'error_code', 'message'],

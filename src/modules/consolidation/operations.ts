@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { addressSchema, currencyCode, idParam as id } from '../../platform/schemas.ts';
+import { timelineSchema } from '../tracking/index.ts';
 import type { Consolidations } from './consolidations.ts';
 import type { Forwarding } from './forwarding.ts';
 import type { TrackingPushes } from './pushes.ts';
@@ -195,7 +196,7 @@ export function consolidationOperations(
       output: z.object({
         result: z.literal(true),
         parcel: parcelSchema,
-        timeline: z.record(z.string(), z.unknown()).describe('OTEP timeline'),
+        timeline: timelineSchema.describe("The parcel's OTEP timeline"),
         price_hidden: priceHidden,
       }),
       handler: (ctx, input) => forwarding.detail(ctx, input.id) as never,

@@ -11,7 +11,7 @@ import {
 } from './board.ts';
 import type { BoardFeed } from './board-feed.ts';
 import { MAX_BOARD_ROUTES } from './board-repository.ts';
-import { ROUTE_STATUSES, STOP_STATUSES } from './tables.ts';
+import { routeStatusSchema, stopLegSchema, stopStatusSchema } from './schemas.ts';
 
 const windowSchema = z
   .object({ start: z.string(), end: z.string() })
@@ -55,7 +55,7 @@ export const boardSchema = z.object({
       driver: z.object({ id: z.int(), name: z.string() }),
       vehicle_type: z.string().nullable().describe("The route's vehicle, else its driver's profile"),
       depot_id: z.int().nullable().describe("The driver's depot"),
-      status: z.enum(ROUTE_STATUSES),
+      status: routeStatusSchema,
       locked: z.boolean(),
       departure: z.string().describe('When the route was planned to leave, local HH:MM'),
       started_at: z.string().nullable(),
@@ -79,8 +79,8 @@ export const boardSchema = z.object({
           order_id: z.int(),
           order_ref: z.string(),
           sequence: z.int(),
-          leg: z.enum(['pickup', 'delivery']),
-          state: z.enum(STOP_STATUSES),
+          leg: stopLegSchema,
+          state: stopStatusSchema,
           order_status: z.string(),
           window: windowSchema,
           lat: z.number().nullable(),
@@ -100,7 +100,7 @@ export const boardSchema = z.object({
       route_id: z.int().nullable(),
       order_id: z.int().nullable(),
       driver_id: z.int().nullable(),
-      leg: z.enum(['pickup', 'delivery']).nullable(),
+      leg: stopLegSchema.nullable(),
       since: z
         .string()
         .nullable()

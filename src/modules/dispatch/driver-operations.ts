@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { calendarDate, idParam as id } from '../../platform/schemas.ts';
-import { ORDER_STATUSES, orderSchema } from '../orders/index.ts';
+import { orderSchema, orderStatusSchema } from '../orders/index.ts';
 import { type DriverWork, MAX_POSITIONS } from './driver-work.ts';
-import { routeSchema } from './schemas.ts';
-import { STOP_STATUSES } from './tables.ts';
+import { routeSchema, stopLegSchema, stopStatusSchema } from './schemas.ts';
 
 /** The incident reasons a failed stop may give: the tracking codebook's, handed over by the composition root. */
 export interface DriverVocabulary {
@@ -15,33 +14,35 @@ const DRIVER = ['driver'] as const;
 const READ = { kinds: DRIVER, scopes: ['routes:read'] };
 const DRIVE = { kinds: DRIVER, scopes: ['routes:drive'] };
 
-const LEGS = ['pickup', 'delivery'] as const;
-
 /** A stop as its driver sees it: the shared stop, with the order's leg address, contact, window and parcels. */
-const driverStopSchema = routeSchema.shape.stops.element.extend({
-  order_ref: z.string(),
-  order_type: orderSchema.shape.type,
-  order_status: z.enum(ORDER_STATUSES),
-  address: z
-    .object({
-      line1: z.string(),
-      line2: z.string().optional(),
-      city: z.string().optional(),
-      postal_code: z.string().optional(),
-      country: z.string().optional(),
-      lat: z.number().optional(),
-      lng: z.number().optional(),
-    })
-    .describe('Where the leg happens: the pickup address of a pickup leg, the drop-off of a delivery'),
-  contact: z
-    .object({ name: z.string().nullable(), phone: z.string().nullable() })
-    .describe('Whom to meet there: the sender at a pickup, the recipient at a delivery'),
-  time_window: orderSchema.shape.time_window,
-  delivery_instruction: z.string().nullable(),
-  note: z.string().nullable(),
-  packages: orderSchema.shape.packages,
-});
-const driverRouteSchema = routeSchema.extend({ stops: z.array(driverStopSchema) });
+const driverStopSchema = routeSchema.shape.stops.element
+  .extend({
+    order_ref: z.string(),
+    order_type: orderSchema.shape.type,
+    order_status: orderStatusSchema,
+    address: z
+      .object({
+        line1: z.string(),
+        line2: z.string().optional(),
+        city: z.string().optional(),
+        postal_code: z.string().optional(),
+        country: z.string().optional(),
+        lat: z.number().optional(),
+        lng: z.number().optional(),
+      })
+      .describe('Where the leg happens: the pickup address of a pickup leg, the drop-off of a delivery'),
+    contact: z
+      .object({ name: z.string().nullable(), phone: z.string().nullable() })
+      .describe('Whom to meet there: the sender at a pickup, the recipient at a delivery'),
+    time_window: orderSchema.shape.time_window,
+    delivery_instruction: z.string().nullable(),
+    note: z.string().nullable(),
+    packages: orderSchema.shape.packages,
+  })
+  .meta({ title: 'DriverStop' });
+const driverRouteSchema = routeSchema
+  .extend({ stops: z.array(driverStopSchema) })
+  .meta({ title: 'DriverRoute' });
 
 const clientId = z
   .string()
@@ -58,8 +59,7 @@ const deviceTime = z.iso
 const write = { route_id: id, client_id: clientId, device_time: deviceTime };
 const stopTarget = {
   order_id: id,
-  leg: z
-    .enum(LEGS)
+  leg: stopLegSchema
     .optional()
     .describe("Which of the order's stops on the route; default: its first one not completed yet"),
 };
@@ -175,7 +175,7 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
         result: z.literal(true),
         route_id: z.int(),
         stop: driverStopSchema,
-        order: z.object({ id: z.int(), status: z.enum(ORDER_STATUSES) }),
+        order: z.object({ id: z.int(), status: orderStatusSchema }),
       }),
       handler: (ctx, input) => work.complete(ctx, input),
     }),
@@ -250,8 +250,8 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
             z.object({
               sequence: z.int(),
               order_id: z.int(),
-              leg: z.enum(LEGS),
-              status: z.enum(STOP_STATUSES),
+              leg: stopLegSchema,
+              status: stopStatusSchema,
             }),
           )
           .describe('Stops neither done nor failed: a dispatcher decides what becomes of their orders'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { PlanEdits } from './plan-edits.ts';
-import { routeSchema } from './schemas.ts';
+import { routeSchema, stopLegSchema } from './schemas.ts';
 
 /** Plan edits are the business's staff's: a contractor plans its fleet by building routes. */
 const WRITE = { kinds: STAFF, scopes: ['routes:write'] } as const;
@@ -24,7 +24,7 @@ const violationSchema = z
         "time_window: a stop reached after its window closes; capacity: more on board than the vehicle takes; shift: back at the depot after the driver's shift ends; pickup_after_delivery: a P2P order's legs in the wrong order; skills: an order needs skills the route's driver lacks",
       ),
     order_id: z.int().optional(),
-    leg: z.enum(['pickup', 'delivery']).optional(),
+    leg: stopLegSchema.optional(),
     window: z.object({ start: z.string(), end: z.string() }).optional(),
     planned_arrival: z.string().optional(),
     late_minutes: z.int().optional(),
@@ -37,18 +37,21 @@ const violationSchema = z
     over_minutes: z.int().optional(),
     missing_skills: z.array(z.string()).optional(),
   })
+  .meta({ title: 'Violation' })
   .describe('A planning rule a route breaks, and by how much');
 
 const editAnswer = z.object({
   result: z.literal(true),
   routes: z
     .array(
-      routeSchema.extend({
-        vehicle: z
-          .object({ id: z.int(), name: z.string() })
-          .nullable()
-          .describe("The vehicle it drives; null: its driver's own (the profile's capacity)"),
-      }),
+      routeSchema
+        .extend({
+          vehicle: z
+            .object({ id: z.int(), name: z.string() })
+            .nullable()
+            .describe("The vehicle it drives; null: its driver's own (the profile's capacity)"),
+        })
+        .meta({ title: 'RouteWithVehicle' }),
     )
     .describe('The routes the edit changed, re-timed'),
   violations: z.array(violationSchema).describe('Every rule the changed routes break now'),
@@ -222,7 +225,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       input: z.object({
         route_id: id,
         stops: z
-          .array(z.object({ order_id: id, leg: z.enum(['pickup', 'delivery']).optional() }))
+          .array(z.object({ order_id: id, leg: stopLegSchema.optional() }))
           .max(1000)
           .optional()
           .describe('The pending stops in their new order; either this or optimize'),

@@ -3,31 +3,39 @@ import { ROUTE_STATUSES, STOP_STATUSES } from './tables.ts';
 
 // The dispatch module's answers shared by its operations: a driver with their working profile, a route with its stops.
 
-export const driverSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  email: z.string(),
-  active: z.boolean(),
-  profile: z
-    .object({
-      depot_id: z.int().nullable(),
-      vehicle_type: z.string(),
-      capacity: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
-      shift: z.object({ start: z.string(), end: z.string() }),
-      skills: z.array(z.string()),
-      available: z.boolean(),
-      contractor_company_id: z
-        .int()
-        .nullable()
-        .describe("The contractor company it drives for; null: the business's own"),
-    })
-    .nullable()
-    .describe('Vehicle, capacity, working hours and skills; null until set'),
-});
+export const routeStatusSchema = z.enum(ROUTE_STATUSES).meta({ title: 'RouteStatus' });
+export const stopStatusSchema = z.enum(STOP_STATUSES).meta({ title: 'StopStatus' });
+/** What the driver does at a stop: a P2P order has both legs on one route, pickup first. */
+export const stopLegSchema = z.enum(['pickup', 'delivery']).meta({ title: 'StopLeg' });
+
+export const driverSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    email: z.string(),
+    active: z.boolean(),
+    profile: z
+      .object({
+        depot_id: z.int().nullable(),
+        vehicle_type: z.string(),
+        capacity: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
+        shift: z.object({ start: z.string(), end: z.string() }),
+        skills: z.array(z.string()),
+        available: z.boolean(),
+        contractor_company_id: z
+          .int()
+          .nullable()
+          .describe("The contractor company it drives for; null: the business's own"),
+      })
+      .nullable()
+      .describe('Vehicle, capacity, working hours and skills; null until set'),
+  })
+  .meta({ title: 'Driver' });
 
 /** A route's driver; null while the route waits, open, on a fleet's route board. */
 export const routeDriverSchema = z
   .object({ id: z.int(), name: z.string() })
+  .meta({ title: 'RouteDriver' })
   .nullable()
   .describe("null while the route is open on a fleet's route board, waiting for a driver to claim it");
 
@@ -41,42 +49,45 @@ export function driverIdsOf(rows: ReadonlyArray<{ driver_user_id: number | null 
   return rows.flatMap((row) => (row.driver_user_id === null ? [] : [row.driver_user_id]));
 }
 
-export const routeSchema = z.object({
-  id: z.int(),
-  date: z.string(),
-  driver: routeDriverSchema,
-  status: z
-    .enum(ROUTE_STATUSES)
-    .describe('planned; started when its driver sets off; finished when the driver ends it'),
-  locked: z.boolean().describe('A locked route is left as it is by a rebuild'),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  distance_meters: z.int(),
-  distance_source: z
-    .string()
-    .describe("Where distances and times came from: 'straight_line' or a routing engine ('osrm')"),
-  departure: z.string().describe('Planned departure from the depot, local time HH:MM'),
-  return_time: z.string().describe('Planned return to the depot, local time HH:MM'),
-  duration_minutes: z.int().describe('From departure to return'),
-  load: z
-    .object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() })
-    .describe('The most the route carries at once, per dimension'),
-  stops: z.array(
-    z.object({
-      sequence: z.int(),
-      order_id: z.int(),
-      leg: z
-        .enum(['pickup', 'delivery'])
-        .describe(
-          'What the driver does there: a P2P order has both legs on one route, pickup first; a P order is a pickup, a D order a delivery',
-        ),
-      planned_arrival: z.string(),
-      planned_departure: z.string(),
-      status: z
-        .enum(STOP_STATUSES)
-        .describe('pending; arrived when the driver is at the door; done or failed once completed'),
-      arrived_at: z.string().nullable(),
-      completed_at: z.string().nullable(),
-    }),
-  ),
-});
+/** A stop of a route: one leg of one order. */
+export const stopSchema = z
+  .object({
+    sequence: z.int(),
+    order_id: z.int(),
+    leg: stopLegSchema.describe(
+      'What the driver does there: a P2P order has both legs on one route, pickup first; a P order is a pickup, a D order a delivery',
+    ),
+    planned_arrival: z.string(),
+    planned_departure: z.string(),
+    status: stopStatusSchema.describe(
+      'pending; arrived when the driver is at the door; done or failed once completed',
+    ),
+    arrived_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ title: 'Stop' });
+
+export const routeSchema = z
+  .object({
+    id: z.int(),
+    date: z.string(),
+    driver: routeDriverSchema,
+    status: routeStatusSchema.describe(
+      'planned; started when its driver sets off; finished when the driver ends it',
+    ),
+    locked: z.boolean().describe('A locked route is left as it is by a rebuild'),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    distance_meters: z.int(),
+    distance_source: z
+      .string()
+      .describe("Where distances and times came from: 'straight_line' or a routing engine ('osrm')"),
+    departure: z.string().describe('Planned departure from the depot, local time HH:MM'),
+    return_time: z.string().describe('Planned return to the depot, local time HH:MM'),
+    duration_minutes: z.int().describe('From departure to return'),
+    load: z
+      .object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() })
+      .describe('The most the route carries at once, per dimension'),
+    stops: z.array(stopSchema),
+  })
+  .meta({ title: 'Route' });

@@ -16,7 +16,16 @@ export type { AssignableOrder } from './queries.ts';
 export { RecipientPhones } from './recipient-phones.ts';
 export type { ServiceArea } from './repository.ts';
 export type { OrderFamily, OrderInput, OrderView } from './schemas.ts';
-export { ORDER_FAMILIES, orderInputSchema, orderSchema, packageInputSchema } from './schemas.ts';
+export {
+  ORDER_FAMILIES,
+  orderFamilySchema,
+  orderInputSchema,
+  orderSchema,
+  orderStatusSchema,
+  orderTypeSchema,
+  packageInputSchema,
+  packageSchema,
+} from './schemas.ts';
 export { OrdersService } from './service.ts';
 export type { OrderStatus } from './statuses.ts';
 export { OFF_ROUTE, ORDER_STATUS_IDS, ORDER_STATUSES, TERMINAL_STATUSES } from './statuses.ts';

@@ -13,7 +13,7 @@ import {
 import type { AccountsService } from '../accounts/index.ts';
 import { locationOperations, orderWarningSchema } from './location-operations.ts';
 import { returnReasonOperations } from './return-reason-operations.ts';
-import { bulkOrderSchema, orderInputSchema, orderSchema } from './schemas.ts';
+import { bulkOrderSchema, orderInputSchema, orderSchema, orderStatusSchema } from './schemas.ts';
 import type { OrdersService } from './service.ts';
 import { statusOperations, type TrackingVocabulary } from './status-operations.ts';
 import { ORDER_STATUSES } from './statuses.ts';
@@ -190,7 +190,7 @@ export function ordersOperations(
       graphql: 'orders',
       input: z.object({
         status: z
-          .array(z.enum(ORDER_STATUSES))
+          .array(orderStatusSchema)
           .max(ORDER_STATUSES.length)
           .optional()
           .describe(

@@ -22,6 +22,10 @@ export type OrderFamily = (typeof ORDER_FAMILIES)[number];
 export const ORDER_TYPES = ['D', 'P', 'P2P'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
+export const orderFamilySchema = z.enum(ORDER_FAMILIES).meta({ title: 'OrderFamily' });
+export const orderTypeSchema = z.enum(ORDER_TYPES).meta({ title: 'OrderType' });
+export const orderStatusSchema = z.enum(ORDER_STATUSES).meta({ title: 'OrderStatus' });
+
 /** An order holds at most this many packages. */
 export const MAX_PACKAGES_PER_ORDER = 50;
 
@@ -47,8 +51,8 @@ export const orderInputSchema = z
       .max(64)
       .optional()
       .describe('Unique per business; generated when absent'),
-    family: z.enum(ORDER_FAMILIES).default('local_delivery'),
-    type: z.enum(ORDER_TYPES).optional().describe('Local delivery only: D delivery (default), P pickup, P2P'),
+    family: orderFamilySchema.default('local_delivery'),
+    type: orderTypeSchema.optional().describe('Local delivery only: D delivery (default), P pickup, P2P'),
     scheduled_date: calendarDate.optional(),
     time_window: timeWindowSchema.optional(),
     pickup: addressSchema.optional(),
@@ -144,50 +148,54 @@ export class RefusedOrder {
  */
 export const bulkOrderSchema = orderInputSchema.catch((invalid) => new RefusedOrder(invalid.error) as never);
 
-export const packageSchema = z.object({
-  id: z.int(),
-  tracking_number: z.string(),
-  weight_grams: z.int().nullable(),
-  length_mm: z.int().nullable(),
-  width_mm: z.int().nullable(),
-  height_mm: z.int().nullable(),
-  description: z.string().nullable(),
-});
+export const packageSchema = z
+  .object({
+    id: z.int(),
+    tracking_number: z.string(),
+    weight_grams: z.int().nullable(),
+    length_mm: z.int().nullable(),
+    width_mm: z.int().nullable(),
+    height_mm: z.int().nullable(),
+    description: z.string().nullable(),
+  })
+  .meta({ title: 'Package' });
 
 /** An order as the service answers it. Price fields are optional: a missing figure never means free. */
-export const orderSchema = z.object({
-  id: z.int(),
-  order_ref: z.string(),
-  family: z.enum(ORDER_FAMILIES),
-  type: z.enum(ORDER_TYPES).nullable(),
-  status: z.enum(ORDER_STATUSES),
-  scheduled_date: z.string().nullable(),
-  time_window: z.object({ start: z.string(), end: z.string() }).nullable(),
-  pickup: addressSchema.nullable(),
-  dropoff: addressSchema.nullable(),
-  customer_id: z.int().nullable(),
-  note: z.string().nullable(),
-  delivery_instruction: z.string().nullable(),
-  required_skills: z.array(z.string()),
-  self_delivery: z.boolean(),
-  carrier: z.string().nullable(),
-  route_id: z.int().nullable(),
-  driver_id: z.int().nullable().describe('The driver of its route'),
-  currency: z.string().optional(),
-  shipping_price: z.number().optional(),
-  tax: z.number().optional(),
-  surcharges: z.array(z.object({ code: z.string(), amount: z.number().optional() })).optional(),
-  price_details: z.array(z.object({ label: z.string(), amount: z.number().optional() })).optional(),
-  price_hidden: z
-    .boolean()
-    .optional()
-    .describe(
-      "True when the business hides this family's prices from the caller: the price fields are absent, not zero",
-    ),
-  packages: z.array(packageSchema),
-  rerouted_from: z.int().nullable(),
-  instant: z.boolean().describe('Offered to the nearest online riders at creation (docs/riders.md)'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const orderSchema = z
+  .object({
+    id: z.int(),
+    order_ref: z.string(),
+    family: orderFamilySchema,
+    type: orderTypeSchema.nullable(),
+    status: orderStatusSchema,
+    scheduled_date: z.string().nullable(),
+    time_window: z.object({ start: z.string(), end: z.string() }).nullable(),
+    pickup: addressSchema.nullable(),
+    dropoff: addressSchema.nullable(),
+    customer_id: z.int().nullable(),
+    note: z.string().nullable(),
+    delivery_instruction: z.string().nullable(),
+    required_skills: z.array(z.string()),
+    self_delivery: z.boolean(),
+    carrier: z.string().nullable(),
+    route_id: z.int().nullable(),
+    driver_id: z.int().nullable().describe('The driver of its route'),
+    currency: z.string().optional(),
+    shipping_price: z.number().optional(),
+    tax: z.number().optional(),
+    surcharges: z.array(z.object({ code: z.string(), amount: z.number().optional() })).optional(),
+    price_details: z.array(z.object({ label: z.string(), amount: z.number().optional() })).optional(),
+    price_hidden: z
+      .boolean()
+      .optional()
+      .describe(
+        "True when the business hides this family's prices from the caller: the price fields are absent, not zero",
+      ),
+    packages: z.array(packageSchema),
+    rerouted_from: z.int().nullable(),
+    instant: z.boolean().describe('Offered to the nearest online riders at creation (docs/riders.md)'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'Order' });
 export type OrderView = z.input<typeof orderSchema>;

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam } from '../../platform/schemas.ts';
-import { ORDER_FAMILIES } from '../orders/index.ts';
+import { ORDER_FAMILIES, orderFamilySchema } from '../orders/index.ts';
 import type { PricingService } from './service.ts';
 
 const visibility = z.object({
   result: z.literal(true),
   customer_id: z.int(),
   price_hidden_families: z
-    .array(z.enum(ORDER_FAMILIES))
+    .array(orderFamilySchema)
     .describe('Families whose prices are hidden from this customer and settled offline'),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_FAMILIES } from '../orders/index.ts';
+import { orderFamilySchema } from '../orders/index.ts';
 import { THIRD_PARTY_STATES } from './tables.ts';
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -99,7 +99,7 @@ export const connectionInput = {
     .optional()
     .describe('Sent as a bearer token; kept sealed, never shown'),
   mapping: mappingSchema,
-  family: z.enum(ORDER_FAMILIES).default('local_delivery').describe('Family of the local orders'),
+  family: orderFamilySchema.default('local_delivery').describe('Family of the local orders'),
   rules: rulesSchema.optional(),
   poll_seconds: z.int().min(5).max(86_400).default(60),
   active: z.boolean().default(true),

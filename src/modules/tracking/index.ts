@@ -16,4 +16,5 @@ export {
 export { timelineJsonSchema } from './schema.ts';
 export { TrackingService } from './service.ts';
 export { TRACKING_HISTORY } from './tables.ts';
+export { timelineSchema, trackingEventSchema } from './timeline-schema.ts';
 export { offsetOf } from './times.ts';

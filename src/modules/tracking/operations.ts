@@ -32,6 +32,7 @@ import {
   trackingTag,
 } from './service.ts';
 import type { OtepTimeline } from './timeline.ts';
+import { timelineSchema } from './timeline-schema.ts';
 import { validateTimeline } from './validator.ts';
 
 const formatParam = z
@@ -235,7 +236,7 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
           .describe(
             "own: the caller's business's number; allied: shared by an ally; public: what anyone sees",
           ),
-        timeline: z.unknown().describe('The OTEP timeline document'),
+        timeline: timelineSchema.describe('The OTEP timeline: one page of its events'),
         paging: pagingAnswer,
       }),
       handler: async (ctx, input) => {
