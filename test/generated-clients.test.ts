@@ -98,5 +98,7 @@ describe('clients generated from the committed openapi.json and schema.graphql',
     assert.ok(walked.timelineCodes.length > 0, 'a new parcel has its first event');
     assert.deepEqual(walked.refusal, { status: 404, code: 'ORDER_NOT_FOUND' });
     assert.equal(walked.graphqlTotal, 1);
+    // The named types carried the answers: one new order, over REST and GraphQL alike.
+    assert.deepEqual(walked.statuses, { rest: ['NEW_ORDER'], graphql: ['NEW_ORDER'] });
   });
 });

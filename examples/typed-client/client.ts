@@ -9,8 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { GraphQLClient } from 'graphql-request';
 import createClient from 'openapi-fetch';
-import type { paths } from './api.ts';
-import type { RecentOrdersQuery, RecentOrdersQueryVariables } from './graphql.ts';
+import type { components, paths } from './api.ts';
+import type { OrderStatus, RecentOrdersQuery, RecentOrdersQueryVariables } from './graphql.ts';
+
+/** The contract's named types: one Order and one OrderStatus, whichever operation answers them. */
+type Order = components['schemas']['Order'];
+type Status = components['schemas']['OrderStatus'];
+
+const statusesOf = (orders: Order[]): Status[] => orders.map((order) => order.status);
 
 /** The operations graphql-codegen typed (graphql.ts), sent as they are written. */
 const RECENT_ORDERS = readFileSync(new URL('./operations.graphql', import.meta.url), 'utf8');
@@ -24,6 +30,8 @@ export interface Walk {
   /** The refusal's status and code: the code is typed as one of those the operation declares. */
   refusal: { status: number; code: string };
   graphqlTotal: number;
+  /** The statuses of the orders listed after the creation (REST), and of those GraphQL listed. */
+  statuses: { rest: Status[]; graphql: OrderStatus[] };
 }
 
 /** Signs in, lists orders, creates one (first as a dry run), reads its timeline, and meets a refusal. */
@@ -86,5 +94,9 @@ export async function walk(baseUrl: string, email: string, password: string): Pr
     timelineCodes: tracked.data.events.map((event) => event.status_code),
     refusal: { status: missing.response.status, code: missing.error.error_code },
     graphqlTotal: recent.orders?.total ?? 0,
+    statuses: {
+      rest: statusesOf(after.data.orders),
+      graphql: (recent.orders?.orders ?? []).map((order) => order.status),
+    },
   };
 }
