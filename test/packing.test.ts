@@ -102,6 +102,10 @@ describe('packing plans and load plans over REST and GraphQL', () => {
     assert.deepEqual(answer.totals.cost, [{ currency: 'EUR', amount: 0.7 }]);
     const read = await api.get(`/api/v1/client/packing-plans/${answer.id}`, { token: admin });
     assert.deepEqual(read.body.plan, answer);
+    const listed = await api.get('/api/v1/client/packing-plans?per_page=1', { token: admin });
+    assert.equal(listed.body.plans[0].id, answer.id, 'newest first');
+    assert.deepEqual([listed.body.page, listed.body.per_page], [1, 1]);
+    assert.ok(listed.body.total >= 1);
     const hidden = await api.get(`/api/v1/client/packing-plans/${answer.id}`, { token: other });
     assert.equal(hidden.status, 404);
     assert.equal(hidden.body.error_code, 'PACKING_PLAN_NOT_FOUND');
@@ -429,6 +433,7 @@ describe('packing plans and load plans over REST and GraphQL', () => {
       listed.body.plans.map((p: { id: number }) => p.id),
       [answer.id],
     );
+    assert.deepEqual([listed.body.total, listed.body.page, listed.body.per_page], [1, 1, 50]);
   });
 
   it('answers the catalog and a plan through a GraphQL client', async () => {

@@ -247,6 +247,14 @@ describe('webhooks', () => {
     assert.equal(tries.length, 6, 'the first attempt and five retries');
     const failed = await api.get('/api/v1/webhook-deliveries?state=failed', { token: admin });
     assert.equal(failed.body.deliveries[0].attempt, 6);
+    // The envelope of every paged list: the failed attempts of this order and any other, counted in all.
+    const onePerPage = await api.get('/api/v1/webhook-deliveries?state=failed&per_page=1&page=2', {
+      token: admin,
+    });
+    assert.equal(onePerPage.body.total, failed.body.total);
+    assert.ok(failed.body.total >= 1);
+    assert.deepEqual([onePerPage.body.page, onePerPage.body.per_page], [2, 1]);
+    assert.equal(onePerPage.body.deliveries.length, failed.body.total >= 2 ? 1 : 0);
     receiver.scripts.set('/status', [{ status: 410 }]);
     await api.post(`/api/v1/client/orders/${order.body.order_id}/release`, {}, { token: admin });
     await settle();

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
-import { pageWindow } from '../../platform/pagination.ts';
+import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { DispatchService } from '../dispatch/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import type { Solvers } from './packing-plans.ts';
@@ -262,13 +262,13 @@ export class LoadPlans {
   }
 
   async list(ctx: OperationContext, query: { route_id?: number; page: number; per_page: number }) {
-    const rows = await repo.loadPlansOf(
+    const { rows, total } = await repo.loadPlansOf(
       ctx.db,
       businessOf(ctx),
       { routeId: query.route_id },
       pageWindow(query),
     );
-    return { result: true as const, plans: rows.map(planView) };
+    return { result: true as const, ...envelopeOf(query, total), plans: rows.map(planView) };
   }
 
   /** The plan as a picture (SVG): boxes coloured by the stop they are unloaded at. */

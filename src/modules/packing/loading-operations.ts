@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, Representation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldIssue } from '../../platform/i18n/field-messages.ts';
-import { pageParams } from '../../platform/pagination.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { LoadPlans } from './load-plans.ts';
 import {
@@ -158,7 +158,7 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
       rest: { method: 'GET', path: '/v1/client/load-plans' },
       graphql: 'loadPlans',
       input: z.object({ route_id: id.optional(), ...pageParams }),
-      output: z.object({ result: z.literal(true), plans: z.array(loadPlanSchema) }),
+      output: z.object({ result: z.literal(true), ...pageEnvelope, plans: z.array(loadPlanSchema) }),
       handler: (ctx, input) => plans.list(ctx, input),
     }),
   ];

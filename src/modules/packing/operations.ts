@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
-import { pageParams } from '../../platform/pagination.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { PackagingCatalog } from './packaging.ts';
 import type { PackingPlans } from './packing-plans.ts';
@@ -160,7 +160,7 @@ export function packingOperations(packaging: PackagingCatalog, plans: PackingPla
       rest: { method: 'GET', path: '/v1/client/packing-plans' },
       graphql: 'packingPlans',
       input: z.object({ order_id: id.optional(), ...pageParams }),
-      output: z.object({ result: z.literal(true), plans: z.array(packingPlanSchema) }),
+      output: z.object({ result: z.literal(true), ...pageEnvelope, plans: z.array(packingPlanSchema) }),
       handler: (ctx, input) => plans.list(ctx, input),
     }),
     defineOperation({

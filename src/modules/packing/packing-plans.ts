@@ -3,7 +3,7 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import { toMajor } from '../../platform/money.ts';
-import { pageWindow } from '../../platform/pagination.ts';
+import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { OrdersService } from '../orders/index.ts';
 import { cartonOf, type PackagingCatalog, toMinorUnits } from './packaging.ts';
 import * as repo from './repository.ts';
@@ -152,13 +152,13 @@ export class PackingPlans {
   }
 
   async list(ctx: OperationContext, query: { order_id?: number; page: number; per_page: number }) {
-    const rows = await repo.packingPlansOf(
+    const { rows, total } = await repo.packingPlansOf(
       ctx.db,
       businessOf(ctx),
       { orderId: query.order_id },
       pageWindow(query),
     );
-    return { result: true as const, plans: rows.map(planView) };
+    return { result: true as const, ...envelopeOf(query, total), plans: rows.map(planView) };
   }
 
   /** Solves the plan's request again, against the catalog as it is now; an applied plan is no longer. */

@@ -70,15 +70,19 @@ export function packingPlanById(db: Db, businessId: number, id: number, lock = f
   return query.executeTakeFirst();
 }
 
-export function packingPlansOf(
+export async function packingPlansOf(
   db: Db,
   businessId: number,
   filter: { orderId?: number },
   page: { limit: number; offset: number },
 ) {
-  let query = db.selectFrom('packing_plans').selectAll().where('business_id', '=', businessId);
-  if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
-  return query.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  let base = db.selectFrom('packing_plans').where('business_id', '=', businessId);
+  if (filter.orderId !== undefined) base = base.where('order_id', '=', filter.orderId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
 }
 
 export function savePackingAnswer(db: Db, businessId: number, id: number, answer: unknown, at: Date) {
@@ -170,13 +174,17 @@ export function loadPlanById(db: Db, businessId: number, id: number) {
     .executeTakeFirst();
 }
 
-export function loadPlansOf(
+export async function loadPlansOf(
   db: Db,
   businessId: number,
   filter: { routeId?: number },
   page: { limit: number; offset: number },
 ) {
-  let query = db.selectFrom('load_plans').selectAll().where('business_id', '=', businessId);
-  if (filter.routeId !== undefined) query = query.where('route_id', '=', filter.routeId);
-  return query.orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  let base = db.selectFrom('load_plans').where('business_id', '=', businessId);
+  if (filter.routeId !== undefined) base = base.where('route_id', '=', filter.routeId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
 }

@@ -17,10 +17,10 @@ import { eventsFromEpcis } from './projections/epcis-reader.ts';
 import { FORMAT_MEDIA_TYPES, FORMAT_NAMES, FORMATS, formatOfMediaType } from './projections/registry.ts';
 import { PublicDocuments } from './public-documents.ts';
 import {
+  eventPageEnvelope,
+  eventPageOf,
   eventPageParams,
   PUBLIC_TIMELINE_CACHE,
-  pagingAnswer,
-  pagingOf,
   trackingNumberParam,
 } from './public-tracking.ts';
 import { publicView } from './public-view.ts';
@@ -51,7 +51,7 @@ const projected = z.object({
 });
 
 /** One timeline's answer: the format's document of one page of events, and where that page sits. */
-const projectedPage = projected.extend({ paging: pagingAnswer });
+const projectedPage = projected.extend(eventPageEnvelope);
 
 /** What an ingest answers: the events stored, and those it already had. */
 const ingested = z.object({ result: z.literal(true), accepted: z.int(), duplicates: z.int() });
@@ -123,7 +123,7 @@ async function renderPage(
     pick(project(read.timeline), format),
   );
   // A bare document (asked for by Accept) is the format's own: its paging is the caller's query.
-  return answer instanceof Representation ? answer : { ...answer, paging: pagingOf(read, input) };
+  return answer instanceof Representation ? answer : { ...answer, ...eventPageOf(read, input) };
 }
 
 const auditEntry = z.object({
@@ -237,14 +237,14 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
             "own: the caller's business's number; allied: shared by an ally; public: what anyone sees",
           ),
         timeline: timelineSchema.describe('The OTEP timeline: one page of its events'),
-        paging: pagingAnswer,
+        ...eventPageEnvelope,
       }),
       handler: async (ctx, input) => {
         const { read, view, timeline } = await tracking.detail(ctx, input.tracking_number, {
           page: input.page,
           perPage: input.per_page,
         });
-        return { result: true as const, view, timeline, paging: pagingOf(read, input) };
+        return { result: true as const, view, timeline, ...eventPageOf(read, input) };
       },
     }),
     defineOperation({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import type { Language } from '../../platform/i18n/index.ts';
+import { envelopeOf, type PageQuery, pageEnvelope } from '../../platform/pagination.ts';
 import { PROOF_LINK_LIFETIME_SECONDS, type ProofLinkSigner } from '../proofs/index.ts';
 import { codeEntry, PHASES, type Phase } from './codebook.ts';
 import { phaseLabel, statusLabel } from './labels.ts';
@@ -35,21 +36,17 @@ export const eventPageParams = {
     .describe(`Events a page holds, at most ${MAX_EVENTS_PER_PAGE}; each page lists its events oldest first`),
 };
 
-/** Where a page sits in the whole timeline. */
-export const pagingAnswer = z.object({
-  page: z.int(),
-  per_page: z.int(),
-  total_events: z.int().describe('Events in the whole timeline'),
-  pages: z.int().describe('Pages in all (at least 1)'),
-});
+/**
+ * Where a page of events sits in the whole timeline, in the envelope of every paged list
+ * (platform/pagination.ts): `total` counts the events of the whole timeline.
+ */
+export const eventPageEnvelope = {
+  ...pageEnvelope,
+  total: pageEnvelope.total.describe('Events in the whole timeline'),
+};
 
-export function pagingOf(read: TimelinePage, page: { page: number; per_page: number }) {
-  return {
-    page: page.page,
-    per_page: page.per_page,
-    total_events: read.totalEvents,
-    pages: Math.max(1, Math.ceil(read.totalEvents / page.per_page)),
-  };
+export function eventPageOf(read: TimelinePage, page: PageQuery) {
+  return envelopeOf(page, read.totalEvents);
 }
 
 /** How long shared caches may keep a public timeline read: see docs/tracking.md. */
@@ -98,8 +95,8 @@ const publicTrackingAnswer = z.object({
   phase,
   phase_text: z.string().nullable().describe("The current phase in the caller's language"),
   delivered: z.boolean().describe('The current status is delivered'),
-  events: z.array(event).describe('Newest first; one page of them (see paging)'),
-  paging: pagingAnswer,
+  events: z.array(event).describe('Newest first; one page of them (see total, page and per_page)'),
+  ...eventPageEnvelope,
   proof_of_delivery: z
     .object({
       delivered_at: z.string().describe('occurred_at of the latest delivered event'),
@@ -135,7 +132,7 @@ async function publicTracking(
   timeline: OtepTimeline,
   lang: Language,
   proofs: ProofLinkSigner,
-): Promise<Omit<PublicTracking, 'paging'>> {
+): Promise<Omit<PublicTracking, keyof typeof eventPageEnvelope>> {
   const visible = publicView(timeline);
   const newestFirst = [...visible.events].reverse();
   // The whole timeline's, whatever page this is: a terminal state stays terminal.
@@ -278,7 +275,7 @@ export function publicTrackingOperations(tracking: TrackingService, proofs: Proo
           perPage: input.per_page,
         });
         ctx.answer.version = answerVersion(read.version, proofs);
-        return { ...(await publicTracking(read.timeline, ctx.lang, proofs)), paging: pagingOf(read, input) };
+        return { ...(await publicTracking(read.timeline, ctx.lang, proofs)), ...eventPageOf(read, input) };
       },
     }),
   ];

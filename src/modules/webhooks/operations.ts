@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
-import { pageParams } from '../../platform/pagination.ts';
+import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import type { WebhooksService } from './service.ts';
 import { DELIVERY_STATES, WEBHOOK_KINDS } from './tables.ts';
@@ -102,8 +102,7 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
       }),
       output: z.object({
         result: z.literal(true),
-        page: z.int(),
-        per_page: z.int(),
+        ...pageEnvelope,
         deliveries: z.array(
           z.object({
             id: z.int(),

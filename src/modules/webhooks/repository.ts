@@ -56,23 +56,23 @@ export interface LogFilter {
   messageId?: string;
 }
 
-export function logsOf(
+export async function logsOf(
   db: Queryable<WebhooksTables>,
   businessId: number,
   filter: LogFilter,
   page: { limit: number; offset: number },
 ) {
-  return db
+  const base = db
     .selectFrom('webhook_delivery_logs')
-    .selectAll()
     .where('business_id', '=', businessId)
     .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
     .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!))
-    .$if(filter.messageId !== undefined, (q) => q.where('message_id', '=', filter.messageId!))
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    .$if(filter.messageId !== undefined, (q) => q.where('message_id', '=', filter.messageId!));
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
 }
 
 export function logById(db: Queryable<WebhooksTables>, businessId: number, id: number) {

@@ -12,7 +12,7 @@ import {
   enqueueMany,
   type OutboxHandler,
 } from '../../platform/outbox/outbox.ts';
-import { pageWindow } from '../../platform/pagination.ts';
+import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import { generateSecret, verifySignatures, webhookHeaders } from './signing.ts';
@@ -297,7 +297,7 @@ export class WebhooksService {
     ctx: OperationContext,
     query: { kind?: string; state?: DeliveryState; message_id?: string; page: number; per_page: number },
   ) {
-    const rows = await repo.logsOf(
+    const { rows, total } = await repo.logsOf(
       ctx.db,
       businessOf(ctx),
       { kind: query.kind, state: query.state, messageId: query.message_id },
@@ -305,8 +305,7 @@ export class WebhooksService {
     );
     return {
       result: true as const,
-      page: query.page,
-      per_page: query.per_page,
+      ...envelopeOf(query, total),
       deliveries: rows.map((row) => ({
         id: row.id,
         webhook_id: row.message_id,
