@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { envelopeOf, PER_PAGE, pageParams, pageWindow } from './pagination.ts';
+import {
+  afterIdOf,
+  cursorAfter,
+  cursorEnvelopeOf,
+  cursorPageParams,
+  cursorWindow,
+  envelopeOf,
+  PER_PAGE,
+  pageParams,
+  pageWindow,
+} from './pagination.ts';
 
 describe('pagination', () => {
   const fields = z.object(pageParams);
@@ -19,5 +29,52 @@ describe('pagination', () => {
     assert.deepEqual(pageWindow({ page: 1, per_page: 50 }), { limit: 50, offset: 0 });
     assert.deepEqual(pageWindow({ page: 3, per_page: 20 }), { limit: 20, offset: 40 });
     assert.deepEqual(envelopeOf({ page: 3, per_page: 20 }, 41), { total: 41, page: 3, per_page: 20 });
+  });
+
+  it('pages by cursor: the rows after the last row of the page before, wherever they sit now', () => {
+    const cursor = cursorAfter(1042);
+    assert.equal(afterIdOf(cursor), 1042);
+    assert.deepEqual(cursorWindow({ page: 7, per_page: 20, cursor }), {
+      limit: 20,
+      offset: 0,
+      afterId: 1042,
+    });
+    assert.deepEqual(cursorWindow({ page: 2, per_page: 20 }), { limit: 20, offset: 20 });
+    // 45 rows; 20 before the cursor's page: it is page 2, and one page follows.
+    assert.deepEqual(
+      cursorEnvelopeOf({ page: 1, per_page: 20, cursor }, { total: 45, before: 20, lastId: 990, count: 20 }),
+      {
+        total: 45,
+        page: 2,
+        per_page: 20,
+        next_cursor: cursorAfter(990),
+      },
+    );
+    const last = cursorEnvelopeOf({ page: 3, per_page: 20 }, { total: 45, before: 40, lastId: 12, count: 5 });
+    assert.equal(last.next_cursor, null, 'the last page has no cursor');
+    assert.equal(
+      cursorEnvelopeOf({ page: 9, per_page: 20 }, { total: 45, before: 160, lastId: undefined, count: 0 })
+        .next_cursor,
+      null,
+    );
+  });
+
+  it('refuses a cursor no page answered, in the refusal of a bad field', () => {
+    const fields = z.object(cursorPageParams);
+    for (const forged of [
+      '',
+      'r12',
+      cursorAfter(12).slice(1),
+      Buffer.from('r0').toString('base64url'),
+      Buffer.from('r-3').toString('base64url'),
+    ]) {
+      assert.equal(afterIdOf(forged), undefined, forged);
+      assert.equal(fields.safeParse({ cursor: forged }).success, false, forged);
+    }
+    assert.deepEqual(fields.parse({ cursor: cursorAfter(5) }), {
+      page: 1,
+      per_page: 50,
+      cursor: cursorAfter(5),
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
-import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
 import type { WebhooksService } from './service.ts';
 import { DELIVERY_STATES, WEBHOOK_KINDS } from './tables.ts';
@@ -98,11 +98,11 @@ export function webhooksOperations(webhooks: WebhooksService): Operation[] {
         kind: z.enum(WEBHOOK_KINDS).optional(),
         state: z.enum(DELIVERY_STATES).optional(),
         webhook_id: z.string().max(100).optional(),
-        ...pageParams,
+        ...cursorPageParams,
       }),
       output: z.object({
         result: z.literal(true),
-        ...pageEnvelope,
+        ...cursorPageEnvelope,
         deliveries: z.array(
           z.object({
             id: z.int(),

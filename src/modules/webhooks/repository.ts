@@ -56,11 +56,12 @@ export interface LogFilter {
   messageId?: string;
 }
 
+/** A page of the business's delivery log, newest first, by page number or after a cursor's row. */
 export async function logsOf(
   db: Queryable<WebhooksTables>,
   businessId: number,
   filter: LogFilter,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; afterId?: number },
 ) {
   const base = db
     .selectFrom('webhook_delivery_logs')
@@ -68,11 +69,25 @@ export async function logsOf(
     .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
     .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!))
     .$if(filter.messageId !== undefined, (q) => q.where('message_id', '=', filter.messageId!));
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const after = page.afterId;
+  const count = (q: typeof base) =>
+    q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const [rows, total, ahead] = await Promise.all([
+    base
+      .selectAll()
+      .$if(after !== undefined, (q) => q.where('id', '<', after!))
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    count(base),
+    after === undefined ? undefined : count(base.where('id', '>=', after)),
   ]);
-  return { rows, total: Number(count.total) };
+  return {
+    rows,
+    total: Number(total.count),
+    before: ahead === undefined ? page.offset : Number(ahead.count),
+  };
 }
 
 export function logById(db: Queryable<WebhooksTables>, businessId: number, id: number) {

@@ -12,7 +12,7 @@ import {
   enqueueMany,
   type OutboxHandler,
 } from '../../platform/outbox/outbox.ts';
-import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as repo from './repository.ts';
 import { generateSecret, verifySignatures, webhookHeaders } from './signing.ts';
@@ -295,17 +295,17 @@ export class WebhooksService {
 
   async logs(
     ctx: OperationContext,
-    query: { kind?: string; state?: DeliveryState; message_id?: string; page: number; per_page: number },
+    query: { kind?: string; state?: DeliveryState; message_id?: string } & CursorPageQuery,
   ) {
-    const { rows, total } = await repo.logsOf(
+    const { rows, total, before } = await repo.logsOf(
       ctx.db,
       businessOf(ctx),
       { kind: query.kind, state: query.state, messageId: query.message_id },
-      pageWindow(query),
+      cursorWindow(query),
     );
     return {
       result: true as const,
-      ...envelopeOf(query, total),
+      ...cursorEnvelopeOf(query, { total, before, lastId: rows.at(-1)?.id, count: rows.length }),
       deliveries: rows.map((row) => ({
         id: row.id,
         webhook_id: row.message_id,

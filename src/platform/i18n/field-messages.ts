@@ -58,6 +58,7 @@ const en = {
   site_origin:
     'Expected a site origin such as https://shop.example.com: http or https, a host and an optional port, nothing after.',
   unknown_service_zone: 'No service zone {id} in this business.',
+  page_cursor: 'Expected the next_cursor of an earlier page of this list.',
   unknown_dataset: 'No dataset {id} in this business.',
   public_field_type:
     'A published map shows only number, boolean, date and enum fields; {field} is none of them.',
@@ -126,6 +127,7 @@ const fr: FieldMessages = {
   site_origin:
     'Une origine de site est attendue, par exemple https://shop.example.com : http ou https, un hôte et un port facultatif, rien après.',
   unknown_service_zone: 'Aucune zone de service {id} dans cette entreprise.',
+  page_cursor: 'Attendu : le next_cursor d’une page précédente de cette liste.',
   unknown_dataset: 'Aucun jeu de données {id} dans cette entreprise.',
   public_field_type:
     'Une carte publiée ne montre que des champs nombre, booléen, date et énumération ; {field} n’en est pas un.',
@@ -194,6 +196,7 @@ const de: FieldMessages = {
   site_origin:
     'Erwartet wird der Ursprung einer Website wie https://shop.example.com: http oder https, ein Host und ein optionaler Port, nichts danach.',
   unknown_service_zone: 'Keine Servicezone {id} in diesem Unternehmen.',
+  page_cursor: 'Erwartet wird der next_cursor einer früheren Seite dieser Liste.',
   unknown_dataset: 'Kein Datensatz {id} in diesem Unternehmen.',
   public_field_type:
     'Eine veröffentlichte Karte zeigt nur Zahlen-, Wahrheitswert-, Datums- und Auswahlfelder; {field} ist keines davon.',
@@ -257,6 +260,7 @@ const es: FieldMessages = {
   site_origin:
     'Se espera el origen de un sitio, como https://shop.example.com: http o https, un host y un puerto opcional, nada después.',
   unknown_service_zone: 'No hay ninguna zona de servicio {id} en esta empresa.',
+  page_cursor: 'Se esperaba el next_cursor de una página anterior de esta lista.',
   unknown_dataset: 'No hay ningún conjunto de datos {id} en esta empresa.',
   public_field_type:
     'Un mapa publicado solo muestra campos de número, booleano, fecha y enumeración; {field} no es ninguno de ellos.',
@@ -318,6 +322,7 @@ const zhHans: FieldMessages = {
   site_origin:
     '应为网站来源，例如 https://shop.example.com：http 或 https、主机名和可选端口，之后不能有其他内容。',
   unknown_service_zone: '本企业没有服务区域 {id}。',
+  page_cursor: '应为此列表前一页的 next_cursor。',
   unknown_dataset: '本企业没有数据集 {id}。',
   public_field_type: '公开地图只显示数字、布尔、日期和枚举字段；{field} 不属于其中任何一种。',
   at_least_field: '不得小于 {field}。',
@@ -377,6 +382,7 @@ const zhHant: FieldMessages = {
   site_origin:
     '應為網站來源，例如 https://shop.example.com：http 或 https、主機名稱和選用的連接埠，之後不能有其他內容。',
   unknown_service_zone: '本企業沒有服務區域 {id}。',
+  page_cursor: '應為此清單前一頁的 next_cursor。',
   unknown_dataset: '本企業沒有資料集 {id}。',
   public_field_type: '公開地圖只顯示數字、布林、日期和列舉欄位；{field} 不屬於其中任何一種。',
   at_least_field: '不得小於 {field}。',
