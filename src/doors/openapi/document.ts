@@ -7,6 +7,7 @@ import { AppError, ERROR_CODES, type ErrorCode, featureDisabled } from '../../pl
 import { CHALLENGES, errorBody } from '../../platform/http/errors.ts';
 import { answerSchemaOf, jsonSchemaOf } from '../json-schema.ts';
 import { declaredRefusals } from '../refusals.ts';
+import { committedExamples, type OperationExample, withExample } from './examples.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -122,7 +123,12 @@ function acceptedResponse(catalog: Catalog) {
  * The OpenAPI 3.1 document of the REST door, generated from the operation catalog. `serverUrl` is
  * the API's base: absolute where a deployment serves the document, `/api` in the committed file.
  */
-export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; contactUrl?: string }) {
+export function buildOpenApiDocument(
+  catalog: Catalog,
+  options: { serverUrl: string; contactUrl?: string; examples?: Record<string, OperationExample> },
+) {
+  // The recorded request and answer of each operation (examples-print.ts), shown as its examples.
+  const examples = options.examples ?? committedExamples();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of catalog.list()) {
     const binding = operation.rest;
@@ -223,8 +229,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     for (const [status, codes] of declaredRefusals(operation))
       errorResponses[String(status)] = withChallenge(refusalResponse(operation, codes), codes);
 
-    paths[path] ??= {};
-    paths[path][binding.method.toLowerCase()] = {
+    const described = {
       operationId: operation.name,
       summary: operation.summary,
       ...(operation.description ? { description: operation.description } : {}),
@@ -264,6 +269,8 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
       'x-scopes': 'kinds' in operation.access ? [...(operation.access.scopes ?? [])] : [],
       ...(operation.expensive ? { 'x-expensive': true } : {}),
     };
+    paths[path] ??= {};
+    paths[path][binding.method.toLowerCase()] = withExample(described, operation, examples[operation.name]);
   }
 
   const contactUrl =
