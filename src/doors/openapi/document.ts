@@ -8,6 +8,7 @@ import { CHALLENGES, errorBody } from '../../platform/http/errors.ts';
 import { answerSchemaOf, jsonSchemaOf } from '../json-schema.ts';
 import { NamedSchemas } from '../named-schemas.ts';
 import { declaredRefusals } from '../refusals.ts';
+import { committedExamples, type OperationExample, withExample } from './examples.ts';
 import { TAG_DESCRIPTIONS } from './tags.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -129,7 +130,12 @@ function acceptedResponse(catalog: Catalog, named: NamedSchemas) {
  * The OpenAPI 3.1 document of the REST door, generated from the operation catalog. `serverUrl` is
  * the API's base: absolute where a deployment serves the document, `/api` in the committed file.
  */
-export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: string; contactUrl?: string }) {
+export function buildOpenApiDocument(
+  catalog: Catalog,
+  options: { serverUrl: string; contactUrl?: string; examples?: Record<string, OperationExample> },
+) {
+  // The recorded request and answer of each operation (examples-print.ts), shown as its examples.
+  const examples = options.examples ?? committedExamples();
   const paths: Record<string, Record<string, unknown>> = {};
   const named = new NamedSchemas();
   for (const operation of catalog.list()) {
@@ -231,8 +237,7 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
     for (const [status, codes] of declaredRefusals(operation))
       errorResponses[String(status)] = withChallenge(refusalResponse(operation, codes), codes);
 
-    paths[path] ??= {};
-    paths[path][binding.method.toLowerCase()] = {
+    const described = {
       operationId: operation.name,
       summary: operation.summary,
       ...(operation.description ? { description: operation.description } : {}),
@@ -272,6 +277,8 @@ export function buildOpenApiDocument(catalog: Catalog, options: { serverUrl: str
       'x-scopes': 'kinds' in operation.access ? [...(operation.access.scopes ?? [])] : [],
       ...(operation.expensive ? { 'x-expensive': true } : {}),
     };
+    paths[path] ??= {};
+    paths[path][binding.method.toLowerCase()] = withExample(described, operation, examples[operation.name]);
   }
 
   const contactUrl =
