@@ -51,12 +51,13 @@ export class NamedSchemas {
       throw new Error(`Two different ${io} schemas are both named ${title}: give one another title`);
     }
     if (!known) this.shapes.set(key, { body: inner as JsonSchema, json });
-    const reference = { $ref: `${this.prefix}${title}` };
+    // What this field means and its default are the place's, beside the reference. The written
+    // reference itself is kept: components() renames it where the input form differs.
+    const reference = { $ref: `${this.prefix}${title}`, ...described };
     const written = this.references.get(key) ?? [];
     written.push(reference);
     this.references.set(key, written);
-    // What this field means and its default are the place's, beside the reference.
-    return { ...reference, ...described };
+    return reference;
   }
 
   /** Each named type once, by name; references to an input form that differs are renamed to it. */
