@@ -56,20 +56,23 @@ export const openingHoursSchema = z
 /** An IANA time zone name, such as Europe/Paris. */
 export const timeZoneSchema = z.string().min(1).max(64).refine(isValidTimeZone, fieldMessage('time_zone'));
 
-export const addressSchema = z.object({
-  name: z.string().trim().max(200).optional(),
-  phone: z.string().trim().max(40).optional(),
-  line1: z.string().trim().min(1).max(200),
-  line2: z.string().trim().max(200).optional(),
-  city: z.string().trim().max(100).optional(),
-  postal_code: z.string().trim().max(20).optional(),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, fieldMessage('country_code'))
-    .optional(),
-  lat: z.number().min(-90).max(90).optional(),
-  lng: z.number().min(-180).max(180).optional(),
-});
+/** A postal address with its contact, as callers write it and answers carry it (the Address type). */
+export const addressSchema = z
+  .object({
+    name: z.string().trim().max(200).optional(),
+    phone: z.string().trim().max(40).optional(),
+    line1: z.string().trim().min(1).max(200),
+    line2: z.string().trim().max(200).optional(),
+    city: z.string().trim().max(100).optional(),
+    postal_code: z.string().trim().max(20).optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, fieldMessage('country_code'))
+      .optional(),
+    lat: z.number().min(-90).max(90).optional(),
+    lng: z.number().min(-180).max(180).optional(),
+  })
+  .meta({ title: 'Address' });
 
 /** Money as the caller writes it: major units, a number or a decimal string. */
 export const amountInput = z

@@ -8,5 +8,5 @@ export {
   UrlGeocoder,
 } from './geocoding.ts';
 export { addressesOperations } from './operations.ts';
-export { AddressesService } from './service.ts';
+export { AddressesService, poiCategorySchema } from './service.ts';
 export { POI_CATEGORIES, type PoiCategory } from './tables.ts';

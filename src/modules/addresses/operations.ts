@@ -4,8 +4,13 @@ import { defineOperation, type Operation, STAFF } from '../../platform/catalog/o
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
-import { type AddressesService, MAX_IMPORT_ROWS, poiInput, savedAddressInput } from './service.ts';
-import { POI_CATEGORIES } from './tables.ts';
+import {
+  type AddressesService,
+  MAX_IMPORT_ROWS,
+  poiCategorySchema,
+  poiInput,
+  savedAddressInput,
+} from './service.ts';
 
 const BOOK_KEEPERS = [...STAFF, 'customer'] as const;
 const READ = { kinds: BOOK_KEEPERS, scopes: ['address:read'], customer: 'customer_id' };
@@ -15,40 +20,44 @@ const customerBook = idParam
   .optional()
   .describe("Staff: a customer's address book instead of the business's own. Ignored for customer accounts.");
 
-const savedAddress = z.object({
-  id: z.int(),
-  customer_id: z.int().nullable().describe("null: the business's own book"),
-  label: z.string(),
-  name: z.string().nullable(),
-  phone: z.string().nullable(),
-  line1: z.string(),
-  line2: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  city: z.string().nullable(),
-  country: z.string().nullable(),
-  lat: z.number().nullable(),
-  lng: z.number().nullable(),
-  delivery_notes: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const savedAddress = z
+  .object({
+    id: z.int(),
+    customer_id: z.int().nullable().describe("null: the business's own book"),
+    label: z.string(),
+    name: z.string().nullable(),
+    phone: z.string().nullable(),
+    line1: z.string(),
+    line2: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+    lat: z.number().nullable(),
+    lng: z.number().nullable(),
+    delivery_notes: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'SavedAddress' });
 const addressAnswer = z.object({ result: z.literal(true), address: savedAddress });
 
-const pointSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  category: z.enum(POI_CATEGORIES),
-  line1: z.string(),
-  postal_code: z.string().nullable(),
-  city: z.string().nullable(),
-  country: z.string().nullable(),
-  lat: z.number(),
-  lng: z.number(),
-  opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
-  notes: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const pointSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    category: poiCategorySchema,
+    line1: z.string(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+    lat: z.number(),
+    lng: z.number(),
+    opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
+    notes: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'PointOfInterest' });
 const pointAnswer = z.object({ result: z.literal(true), point: pointSchema });
 
 export function addressesOperations(addresses: AddressesService): Operation[] {
@@ -64,7 +73,7 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
       access: { kinds: BOOK_KEEPERS, scopes: ['address:read'] },
       rest: { method: 'GET', path: '/v1/client/points-of-interest' },
       graphql: 'pointsOfInterest',
-      input: z.object({ category: z.enum(POI_CATEGORIES).optional(), ...pageParams }),
+      input: z.object({ category: poiCategorySchema.optional(), ...pageParams }),
       output: z.object({ result: z.literal(true), ...pageEnvelope, points: z.array(pointSchema) }),
       handler: (ctx, input) => addresses.pois(ctx, input),
     }),
@@ -150,7 +159,7 @@ export function addressesOperations(addresses: AddressesService): Operation[] {
                 .int()
                 .nullable()
                 .describe('The saved address, point of interest or dataset record; null from a geocoder'),
-              category: z.enum(POI_CATEGORIES).optional().describe('Points of interest: what kind of place'),
+              category: poiCategorySchema.optional().describe('Points of interest: what kind of place'),
               dataset_id: z.int().optional().describe('Dataset records: their dataset'),
               created_at: z.string().nullable(),
               updated_at: z.string().nullable(),

@@ -22,10 +22,13 @@ export const savedAddressInput = addressSchema.extend({
 });
 export type SavedAddressInput = z.output<typeof savedAddressInput>;
 
+/** What kind of place a point of interest is. */
+export const poiCategorySchema = z.enum(POI_CATEGORIES).meta({ title: 'PointOfInterestCategory' });
+
 /** A point of interest as callers write it: a place of the business with its opening hours. */
 export const poiInput = z.object({
   name: z.string().trim().min(1).max(100),
-  category: z.enum(POI_CATEGORIES),
+  category: poiCategorySchema,
   line1: z.string().trim().min(1).max(200),
   postal_code: z.string().trim().max(20).optional(),
   city: z.string().trim().max(100).optional(),

@@ -9,25 +9,32 @@ import { MEMBER_STATES } from './tables.ts';
 const READ = { kinds: STAFF, scopes: ['alliance:read'] };
 const WRITE = { kinds: ['client_admin'] as const, scopes: ['alliance:write'] };
 
-const grantsSchema = z.object({
-  track_packages: z.boolean().describe("The other members read this business's tracking numbers in full"),
-  see_orders: z
-    .boolean()
-    .describe("The other members read this business's orders (read-only, prices hidden)"),
-  hand_over_orders: z.boolean().describe('Stored for a later use; grants nothing yet'),
-});
+const grantsSchema = z
+  .object({
+    track_packages: z.boolean().describe("The other members read this business's tracking numbers in full"),
+    see_orders: z
+      .boolean()
+      .describe("The other members read this business's orders (read-only, prices hidden)"),
+    hand_over_orders: z.boolean().describe('Stored for a later use; grants nothing yet'),
+  })
+  .meta({ title: 'AllianceGrants' });
 
-const allianceSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  owner: z.object({ business_code: z.string(), business_name: z.string() }),
-  my_role: z.enum(['owner', 'member']),
-  my_state: z.enum(MEMBER_STATES).describe('invited: an invitation to accept or decline'),
-  my_grants: grantsSchema.describe("What the caller's business grants the other members"),
-  member_count: z.int().describe('Active members'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const allianceRole = z.enum(['owner', 'member']).meta({ title: 'AllianceRole' });
+const memberState = z.enum(MEMBER_STATES).meta({ title: 'AllianceMemberState' });
+
+const allianceSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    owner: z.object({ business_code: z.string(), business_name: z.string() }),
+    my_role: allianceRole,
+    my_state: memberState.describe('invited: an invitation to accept or decline'),
+    my_grants: grantsSchema.describe("What the caller's business grants the other members"),
+    member_count: z.int().describe('Active members'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'Alliance' });
 const allianceAnswer = z.object({ result: z.literal(true), alliance: allianceSchema });
 const allianceId = z.object({ alliance_id: idParam });
 const businessCode = z.string().trim().min(1).max(64).describe('A business (client) code');
@@ -104,8 +111,8 @@ export function alliancesOperations(alliances: AlliancesService): Operation[] {
           z.object({
             business_code: z.string(),
             business_name: z.string(),
-            role: z.enum(['owner', 'member']),
-            state: z.enum(MEMBER_STATES),
+            role: allianceRole,
+            state: memberState,
             grants: grantsSchema,
             invited_at: z.string(),
             joined_at: z.string().nullable(),

@@ -6,53 +6,58 @@ import type { ApprovalsService } from './service.ts';
 
 const person = z.object({ id: z.int(), name: z.string() });
 
-const namedOrder = z.object({
-  id: z.int(),
-  order_ref: z.string(),
-  customer: z.string().nullable().describe("The customer account's name"),
-  recipient: z.string().nullable().describe("The drop-off's name"),
-});
+const namedOrder = z
+  .object({
+    id: z.int(),
+    order_ref: z.string(),
+    customer: z.string().nullable().describe("The customer account's name"),
+    recipient: z.string().nullable().describe("The drop-off's name"),
+  })
+  .meta({ title: 'ApprovalOrder' });
 
 /** A write proposal as every answer shows it (the dispatch suggestions' proposals too). */
-export const proposalSchema = z.object({
-  id: z.int(),
-  tool: z.string(),
-  title: z.string().describe('What the tool does, in a line a person reads'),
-  arguments: z.record(z.string(), z.unknown()),
-  orders: z
-    .array(namedOrder)
-    .describe('The orders of the business the arguments name (order_id, order_ids), as people know them'),
-  reason: z.string(),
-  preview: z
-    .record(z.string(), z.unknown())
-    .describe('The dry run of the call as its proposer, or the refusal it met'),
-  status: z.enum(['pending', 'approved', 'rejected', 'expired']),
-  proposed_by: person,
-  proposed_at: z.string(),
-  expires_at: z.string(),
-  decided_by: person.nullable(),
-  decided_at: z.string().nullable(),
-  decision_reason: z.string().nullable(),
-  succeeded: z.boolean().nullable().describe('Approved: whether the call succeeded when it ran'),
-  outcome: z
-    .record(z.string(), z.unknown())
-    .nullable()
-    .describe('Approved: what the call answered, or its refusal'),
-  origin: z
-    .object({
-      kind: z.literal('console_agent'),
-      conversation_id: z.int(),
-      turn_id: z.int(),
-      request: z.string().describe('What the person asked in that turn, word for word'),
-      after_tool_output: z
-        .boolean()
-        .describe('The model had read tool output (untrusted data, such as order notes) before proposing'),
-    })
-    .nullable()
-    .describe(
-      'Made by the operations AI agent for the person in proposed_by (docs/agent.md); null: proposed by a token',
-    ),
-});
+export const proposalSchema = z
+  .object({
+    id: z.int(),
+    tool: z.string(),
+    title: z.string().describe('What the tool does, in a line a person reads'),
+    arguments: z.record(z.string(), z.unknown()),
+    orders: z
+      .array(namedOrder)
+      .describe('The orders of the business the arguments name (order_id, order_ids), as people know them'),
+    reason: z.string(),
+    preview: z
+      .record(z.string(), z.unknown())
+      .describe('The dry run of the call as its proposer, or the refusal it met'),
+    status: z.enum(['pending', 'approved', 'rejected', 'expired']).meta({ title: 'ApprovalStatus' }),
+    proposed_by: person,
+    proposed_at: z.string(),
+    expires_at: z.string(),
+    decided_by: person.nullable(),
+    decided_at: z.string().nullable(),
+    decision_reason: z.string().nullable(),
+    succeeded: z.boolean().nullable().describe('Approved: whether the call succeeded when it ran'),
+    outcome: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('Approved: what the call answered, or its refusal'),
+    origin: z
+      .object({
+        kind: z.literal('console_agent'),
+        conversation_id: z.int(),
+        turn_id: z.int(),
+        request: z.string().describe('What the person asked in that turn, word for word'),
+        after_tool_output: z
+          .boolean()
+          .describe('The model had read tool output (untrusted data, such as order notes) before proposing'),
+      })
+      .meta({ title: 'ApprovalOrigin' })
+      .nullable()
+      .describe(
+        'Made by the operations AI agent for the person in proposed_by (docs/agent.md); null: proposed by a token',
+      ),
+  })
+  .meta({ title: 'Approval' });
 const proposalAnswer = z.object({ result: z.literal(true), proposal: proposalSchema });
 const proposalId = z.object({ proposal_id: idParam });
 

@@ -15,57 +15,72 @@ const DRIVER_READ = { kinds: ['driver'] as const, scopes: ['fleets:read'] };
 const DRIVE = { kinds: ['driver'] as const, scopes: ['routes:drive'] };
 
 const window = z.object({ start: z.string(), end: z.string() }).describe('Local time of the business, HH:MM');
-const person = z.object({ id: z.int(), name: z.string() });
-const boardRoute = z.object({
-  route_id: z.int(),
-  fleet_id: z.int(),
-  date: z.string(),
-  state: z.enum(['open', 'claimed']).describe('open: nobody holds it, any driver of the fleet may claim it'),
-  window: window.describe(
-    "Departure from and return to the depot as published (the built-for driver's timing)",
-  ),
-  stops: z.int(),
-  distance_meters: z.int(),
-  area: z
-    .object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() })
-    .nullable()
-    .describe('The box its stops lie in, rounded outwards to 0.01 degree; null when no stop is placed'),
-  pay: z
-    .object({
-      amount: z.number().describe('Major units'),
-      amount_minor: z.int(),
-      currency: z.string(),
-    })
-    .nullable()
-    .describe('What the business pays for the route; null when it set nothing'),
-  claimant: person.nullable().describe('The driver holding the route; null while open'),
-  route_status: z.string().describe('The route itself: planned, started, finished'),
-  standby: z.object({
-    length: z.int(),
-    my_position: z
-      .int()
+const person = z.object({ id: z.int(), name: z.string() }).meta({ title: 'BoardPerson' });
+const boardRoute = z
+  .object({
+    route_id: z.int(),
+    fleet_id: z.int(),
+    date: z.string(),
+    state: z
+      .enum(['open', 'claimed'])
+      .meta({ title: 'BoardRouteState' })
+      .describe('open: nobody holds it, any driver of the fleet may claim it'),
+    window: window.describe(
+      "Departure from and return to the depot as published (the built-for driver's timing)",
+    ),
+    stops: z.int(),
+    distance_meters: z.int(),
+    area: z
+      .object({ south: z.number(), west: z.number(), north: z.number(), east: z.number() })
+      .meta({ title: 'BoundingBox' })
       .nullable()
-      .describe("The calling driver's place in the queue (1 = next); null when not in it"),
-  }),
-  published_at: z.string(),
-});
+      .describe('The box its stops lie in, rounded outwards to 0.01 degree; null when no stop is placed'),
+    pay: z
+      .object({
+        amount: z.number().describe('Major units'),
+        amount_minor: z.int(),
+        currency: z.string(),
+      })
+      .meta({ title: 'BoardRoutePay' })
+      .nullable()
+      .describe('What the business pays for the route; null when it set nothing'),
+    claimant: person.nullable().describe('The driver holding the route; null while open'),
+    route_status: z.string().describe('The route itself: planned, started, finished'),
+    standby: z.object({
+      length: z.int(),
+      my_position: z
+        .int()
+        .nullable()
+        .describe("The calling driver's place in the queue (1 = next); null when not in it"),
+    }),
+    published_at: z.string(),
+  })
+  .meta({ title: 'BoardRoute' });
 const driverAnswer = z.object({ result: z.literal(true), route: boardRoute });
 const ledAnswer = z.object({
   result: z.literal(true),
-  route: boardRoute.extend({
-    queue: z.array(z.object({ position: z.int(), driver: person, joined_at: z.string() })),
-    history: z
-      .array(
-        z.object({
-          action: z.enum(BOARD_ACTIONS),
-          driver: person.nullable().describe('The driver the step is about'),
-          actor: person.nullable().describe('Who took the step'),
-          details: z.record(z.string(), z.unknown()),
-          at: z.string(),
-        }),
-      )
-      .describe(`In the order it happened; the latest ${HISTORY_LIMIT} steps`),
-  }),
+  route: boardRoute
+    .extend({
+      queue: z.array(
+        z
+          .object({ position: z.int(), driver: person, joined_at: z.string() })
+          .meta({ title: 'BoardStandbyEntry' }),
+      ),
+      history: z
+        .array(
+          z
+            .object({
+              action: z.enum(BOARD_ACTIONS).meta({ title: 'BoardRouteAction' }),
+              driver: person.nullable().describe('The driver the step is about'),
+              actor: person.nullable().describe('Who took the step'),
+              details: z.record(z.string(), z.unknown()),
+              at: z.string(),
+            })
+            .meta({ title: 'BoardRouteStep' }),
+        )
+        .describe(`In the order it happened; the latest ${HISTORY_LIMIT} steps`),
+    })
+    .meta({ title: 'FleetBoardRoute' }),
 });
 const settingsAnswer = z.object({
   result: z.literal(true),

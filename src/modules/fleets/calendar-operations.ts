@@ -67,20 +67,25 @@ const range = {
   to: calendarDate.describe(`Last date, included (at most ${MAX_SHIFT_RANGE_DAYS} days from the first)`),
 };
 
-const patternSchema = z.object({
-  id: z.int(),
-  fleet_id: z.int(),
-  weekdays: z.array(z.int()),
-  start: z.string(),
-  end: z.string(),
-  depot_id: z.int().nullable(),
-  vehicle_kind: z.string(),
-  slots: z.int(),
-  valid_from: z.string(),
-  valid_to: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+/** How a fleet driver's signup for a shift stands. */
+const signupState = z.enum(SIGNUP_STATES).meta({ title: 'FleetShiftSignupState' });
+
+const patternSchema = z
+  .object({
+    id: z.int(),
+    fleet_id: z.int(),
+    weekdays: z.array(z.int()),
+    start: z.string(),
+    end: z.string(),
+    depot_id: z.int().nullable(),
+    vehicle_kind: z.string(),
+    slots: z.int(),
+    valid_from: z.string(),
+    valid_to: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'ShiftPattern' });
 const shiftFields = {
   id: z.int(),
   date: z.string(),
@@ -92,26 +97,30 @@ const shiftFields = {
     .boolean()
     .describe('A cancelled shift takes no signups and is nobody’s working window; its signups stay listed'),
 };
-const shiftSchema = z.object({
-  ...shiftFields,
-  fleet_id: z.int(),
-  pattern_id: z
-    .int()
-    .nullable()
-    .describe('The pattern that generated it; null: made by hand, or its pattern deleted'),
-  slots: z.int(),
-  free_slots: z.int(),
-  signups: z.array(
-    z.object({
-      driver_id: z.int(),
-      name: z.string().nullable(),
-      state: z
-        .enum(SIGNUP_STATES)
-        .describe('scheduled, then checked_in, then done; no_show when the driver did not come'),
-      signed_up_at: z.string(),
-    }),
-  ),
-});
+const shiftSchema = z
+  .object({
+    ...shiftFields,
+    fleet_id: z.int(),
+    pattern_id: z
+      .int()
+      .nullable()
+      .describe('The pattern that generated it; null: made by hand, or its pattern deleted'),
+    slots: z.int(),
+    free_slots: z.int(),
+    signups: z.array(
+      z
+        .object({
+          driver_id: z.int(),
+          name: z.string().nullable(),
+          state: signupState.describe(
+            'scheduled, then checked_in, then done; no_show when the driver did not come',
+          ),
+          signed_up_at: z.string(),
+        })
+        .meta({ title: 'FleetShiftSignup' }),
+    ),
+  })
+  .meta({ title: 'FleetShift' });
 const shiftAnswer = z.object({ result: z.literal(true), shift: shiftSchema });
 const keptShifts = z
   .array(z.object({ id: z.int(), date: z.string(), start: z.string(), end: z.string(), signups: z.int() }))
@@ -399,7 +408,7 @@ export function calendarOperations(calendar: FleetCalendar): Operation[] {
       ],
       rest: { method: 'PATCH', path: '/v1/client/fleets/:fleet_id/shifts/:shift_id/signups/:driver_id' },
       graphql: 'setShiftSignupState',
-      input: z.object({ ...signupRef, state: z.enum(SIGNUP_STATES) }),
+      input: z.object({ ...signupRef, state: signupState }),
       output: shiftAnswer,
       handler: (ctx, input) => calendar.setSignupState(ctx, input),
     }),
@@ -422,7 +431,7 @@ export function calendarOperations(calendar: FleetCalendar): Operation[] {
           z.object({
             ...shiftFields,
             fleet: z.object({ id: z.int(), name: z.string() }),
-            state: z.enum(SIGNUP_STATES),
+            state: signupState,
           }),
         ),
       }),

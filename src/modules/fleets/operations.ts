@@ -18,17 +18,21 @@ const fleetFields = {
   created_at: z.string(),
   updated_at: z.string(),
 };
-const memberSchema = z.object({
-  driver_id: z.int(),
-  name: z.string().nullable(),
-  role: z
-    .enum(FLEET_ROLES)
-    .describe('captain: leads the fleet (its board and calendar, nothing else of the business)'),
-  joined_at: z.string(),
-});
+/** captain: leads the fleet (its board and calendar, nothing else of the business). */
+const fleetRole = z.enum(FLEET_ROLES).meta({ title: 'FleetRole' });
+const memberSchema = z
+  .object({
+    driver_id: z.int(),
+    name: z.string().nullable(),
+    role: fleetRole.describe(
+      'captain: leads the fleet (its board and calendar, nothing else of the business)',
+    ),
+    joined_at: z.string(),
+  })
+  .meta({ title: 'FleetMember' });
 const fleetAnswer = z.object({
   result: z.literal(true),
-  fleet: z.object({ ...fleetFields, members: z.array(memberSchema) }),
+  fleet: z.object({ ...fleetFields, members: z.array(memberSchema) }).meta({ title: 'Fleet' }),
 });
 const FLEET_ERRORS = ['FLEET_NOT_FOUND'] as const;
 
@@ -67,10 +71,7 @@ export function fleetsOperations(fleets: FleetsService): Operation[] {
           z.object({
             ...fleetFields,
             members: z.int().describe('How many drivers the fleet has'),
-            my_role: z
-              .enum(FLEET_ROLES)
-              .nullable()
-              .describe("The calling driver's role in the fleet; null for staff"),
+            my_role: fleetRole.nullable().describe("The calling driver's role in the fleet; null for staff"),
           }),
         ),
       }),
@@ -135,7 +136,7 @@ export function fleetsOperations(fleets: FleetsService): Operation[] {
       errors: [...FLEET_ERRORS, 'DRIVER_NOT_FOUND'],
       rest: { method: 'PUT', path: '/v1/client/fleets/:fleet_id/members/:driver_id' },
       graphql: 'setFleetMember',
-      input: z.object({ fleet_id: id, driver_id: id, role: z.enum(FLEET_ROLES).default('driver') }),
+      input: z.object({ fleet_id: id, driver_id: id, role: fleetRole.default('driver') }),
       output: fleetAnswer,
       handler: (ctx, input) => fleets.setMember(ctx, input),
     }),

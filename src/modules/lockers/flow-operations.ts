@@ -16,8 +16,8 @@ import {
   quotaInput,
   quotaSchema,
   relaySchema,
+  sizeClassSchema,
 } from './schemas.ts';
-import { SIZE_CLASSES } from './tables.ts';
 
 const READ = { kinds: STAFF, scopes: ['lockers:read'] };
 const WRITE = { kinds: STAFF, scopes: ['lockers:write'] };
@@ -125,7 +125,7 @@ export function lockerFlowOperations(
         bag_tag: z.string().trim().min(1).max(64),
         owner_name: z.string().trim().max(200).optional(),
         site_ids: z.array(id).min(1).max(MAX_RELAY_HOPS),
-        size_class: z.enum(SIZE_CLASSES).default('L'),
+        size_class: sizeClassSchema.default('L'),
       }),
       output: z.object({
         result: z.literal(true),

@@ -5,7 +5,9 @@ import type { LockerBookings } from './bookings.ts';
 import type { LockerLedger } from './ledger.ts';
 import {
   afterId,
+  bookingPurposeSchema,
   bookingSchema,
+  bookingStateSchema,
   codesSchema,
   commandSchema,
   compartmentSchema,
@@ -14,11 +16,12 @@ import {
   ledgerEntrySchema,
   listLimit,
   MAX_CODE_ATTEMPTS,
+  openingKindSchema,
   siteInput,
   siteSchema,
+  sizeClassSchema,
 } from './schemas.ts';
 import type { LockerSites } from './sites.ts';
-import { BOOKING_PURPOSES, BOOKING_STATES, SIZE_CLASSES } from './tables.ts';
 
 const LOCKER = 'Smart Locker';
 const DEVICES = 'Device Operations';
@@ -116,7 +119,7 @@ export function lockerOperations(
         order_id: id
           .optional()
           .describe('The order delivered to the locker: its packages choose the compartment'),
-        size_class: z.enum(SIZE_CLASSES).optional(),
+        size_class: sizeClassSchema.optional(),
         recipient_user_id: id.optional().describe('Handover: the account that collects'),
         recipient_name: z.string().trim().max(200).optional(),
       }),
@@ -153,7 +156,7 @@ export function lockerOperations(
       input: z.object({ reference: z.string().trim().min(8).max(32), code }),
       output: z.object({
         result: z.literal(true),
-        opening: z.enum(['deposit', 'pickup', 'retrieval']),
+        opening: openingKindSchema,
         booking: bookingSchema,
         command: commandSchema,
       }),
@@ -207,8 +210,8 @@ export function lockerOperations(
       input: z.object({
         site_id: id.optional(),
         order_id: id.optional(),
-        purpose: z.enum(BOOKING_PURPOSES).optional(),
-        state: z.enum(BOOKING_STATES).optional(),
+        purpose: bookingPurposeSchema.optional(),
+        state: bookingStateSchema.optional(),
         after_id: afterId,
         limit: listLimit,
       }),

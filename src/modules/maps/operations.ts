@@ -21,63 +21,79 @@ const WRITE = { kinds: STAFF, scopes: ['maps:write'] };
 /** Publishing shows the business's data to anyone with the link: its admin's decision. */
 const PUBLISH = { kinds: ['client_admin'] as const, scopes: ['maps:write'] };
 
-const styleSchema = z.object({ labels: z.boolean(), clustering: z.boolean() });
+const layerKind = z.enum(LAYER_KINDS).meta({ title: 'MapLayerKind' });
+const styleSchema = z.object({ labels: z.boolean(), clustering: z.boolean() }).meta({ title: 'MapStyle' });
 /** A layer as stored: its kind's own fields beside these (see the layers input). */
-const layerSchema = z.looseObject({
-  key: z.string(),
-  kind: z.enum(LAYER_KINDS),
-  name: z.string(),
-  colour: z.string(),
-});
-const mapSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  style: styleSchema,
-  visibility: z.enum(['authenticated', 'public']).describe('public: published under a link (publish_map)'),
-  layers: z.array(layerSchema),
-  embed_origins: z.array(z.string()).describe('Sites that may frame the published map (CSP frame-ancestors)'),
-  published_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const layerSchema = z
+  .looseObject({
+    key: z.string(),
+    kind: layerKind,
+    name: z.string(),
+    colour: z.string(),
+  })
+  .meta({ title: 'MapLayer' });
+const mapSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    style: styleSchema,
+    visibility: z.enum(['authenticated', 'public']).describe('public: published under a link (publish_map)'),
+    layers: z.array(layerSchema),
+    embed_origins: z
+      .array(z.string())
+      .describe('Sites that may frame the published map (CSP frame-ancestors)'),
+    published_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'CustomMap' });
 const mapAnswer = z.object({ result: z.literal(true), map: mapSchema });
 
-const geometrySchema = z.object({
-  type: z.enum(['Point', 'LineString', 'Polygon', 'MultiPolygon']),
-  coordinates: z.array(z.unknown()),
-});
+const geometrySchema = z
+  .object({
+    type: z.enum(['Point', 'LineString', 'Polygon', 'MultiPolygon']),
+    coordinates: z.array(z.unknown()),
+  })
+  .meta({ title: 'GeoJsonGeometry' });
 const featureCollection = z
   .object({
     type: z.literal('FeatureCollection'),
     features: z.array(
-      z.object({
-        type: z.literal('Feature'),
-        id: z.string().optional(),
-        geometry: geometrySchema,
-        properties: z
-          .record(z.string(), z.unknown())
-          .describe('layer: the layer key; the rest by layer kind (docs/maps.md)'),
-      }),
+      z
+        .object({
+          type: z.literal('Feature'),
+          id: z.string().optional(),
+          geometry: geometrySchema,
+          properties: z
+            .record(z.string(), z.unknown())
+            .describe('layer: the layer key; the rest by layer kind (docs/maps.md)'),
+        })
+        .meta({ title: 'GeoJsonFeature' }),
     ),
   })
+  .meta({ title: 'GeoJsonFeatureCollection' })
   .describe('A GeoJSON FeatureCollection (RFC 7946): longitude first');
-const layerContent = z.object({
-  key: z.string(),
-  kind: z.enum(LAYER_KINDS),
-  name: z.string(),
-  colour: z.string(),
-  truncated: z.boolean().describe(`The source held more than the ${MAX_FEATURES} features a layer draws`),
-  geojson: featureCollection,
-});
+const layerContent = z
+  .object({
+    key: z.string(),
+    kind: layerKind,
+    name: z.string(),
+    colour: z.string(),
+    truncated: z.boolean().describe(`The source held more than the ${MAX_FEATURES} features a layer draws`),
+    geojson: featureCollection,
+  })
+  .meta({ title: 'MapLayerContent' });
 
-const zoneSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  geometry: z.object({ type: z.enum(['Polygon', 'MultiPolygon']), coordinates: z.array(z.unknown()) }),
-  vertices: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const zoneSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    geometry: z.object({ type: z.enum(['Polygon', 'MultiPolygon']), coordinates: z.array(z.unknown()) }),
+    vertices: z.int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'ServiceZone' });
 const zoneInput = { name: z.string().trim().min(1).max(100), geometry: zoneGeometryInput };
 
 /** A business's custom maps, their service zones and published links (docs/maps.md). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldIssue, fieldMessage } from '../../platform/i18n/field-messages.ts';
-import { POI_CATEGORIES } from '../addresses/index.ts';
+import { POI_CATEGORIES, poiCategorySchema } from '../addresses/index.ts';
 import { conditionInput } from '../datasets/index.ts';
 
 // What a map is made of, as callers write it: a style, layers of its kinds, service zones
@@ -60,7 +60,7 @@ export const layerInput = z.discriminatedUnion('kind', [
       ...layerBase,
       kind: z.literal('points_of_interest'),
       categories: z
-        .array(z.enum(POI_CATEGORIES))
+        .array(poiCategorySchema)
         .max(POI_CATEGORIES.length)
         .optional()
         .describe('All when absent'),

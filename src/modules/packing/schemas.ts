@@ -18,11 +18,13 @@ const millimetres = z.int().min(1).max(20_000).describe('Millimetres');
 const smallMillimetres = z.int().min(1).max(5000).describe('Millimetres');
 const grams = z.int().min(0).max(100_000_000).describe('Grams');
 
-export const dimensionsSchema = z.object({
-  length_mm: smallMillimetres,
-  width_mm: smallMillimetres,
-  height_mm: smallMillimetres,
-});
+export const dimensionsSchema = z
+  .object({
+    length_mm: smallMillimetres,
+    width_mm: smallMillimetres,
+    height_mm: smallMillimetres,
+  })
+  .meta({ title: 'CartonDimensions' });
 
 const cost = z
   .number()
@@ -41,19 +43,21 @@ export const packagingInput = {
   active: z.boolean().default(true),
 };
 
-export const packagingSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  inner: dimensionsSchema,
-  outer: dimensionsSchema,
-  tare_grams: z.int(),
-  max_gross_grams: z.int(),
-  cost: z.number(),
-  currency: z.string(),
-  active: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const packagingSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    inner: dimensionsSchema,
+    outer: dimensionsSchema,
+    tare_grams: z.int(),
+    max_gross_grams: z.int(),
+    cost: z.number(),
+    currency: z.string(),
+    active: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'Packaging' });
 
 /** Outer at least inner on every side, gross above tare: said at the field that breaks it. */
 export function checkCarton(
@@ -143,48 +147,53 @@ export const placedSchema = z.object({
   height_mm: z.int(),
 });
 
-export const packingPlanSchema = z.object({
-  id: z.int(),
-  order_id: z.int().nullable(),
-  target_utilization_percent: z.number(),
-  packages: z.array(
-    z.object({
-      packaging_id: z.int().nullable().describe('The catalog carton; null for a custom size'),
-      custom_index: z.int().nullable().describe("The custom size's place in custom_cartons"),
-      name: z.string(),
-      inner: dimensionsSchema,
-      outer: dimensionsSchema,
-      fill_percent: z.number().describe("The items' volume over the inner volume"),
-      gross_weight_grams: z.int(),
-      cost: z.number(),
-      currency: z.string().nullable(),
-      items: z.array(
-        placedSchema.extend({
-          item_index: z.int().describe('The line of items it comes from'),
-          ref: z.string().nullable(),
-          orientation: z.string().describe("Which of the item's sides lie along x, y, z: lwh as given"),
-        }),
-      ),
+export const packingPlanSchema = z
+  .object({
+    id: z.int(),
+    order_id: z.int().nullable(),
+    target_utilization_percent: z.number(),
+    packages: z.array(
+      z.object({
+        packaging_id: z.int().nullable().describe('The catalog carton; null for a custom size'),
+        custom_index: z.int().nullable().describe("The custom size's place in custom_cartons"),
+        name: z.string(),
+        inner: dimensionsSchema,
+        outer: dimensionsSchema,
+        fill_percent: z.number().describe("The items' volume over the inner volume"),
+        gross_weight_grams: z.int(),
+        cost: z.number(),
+        currency: z.string().nullable(),
+        items: z.array(
+          placedSchema.extend({
+            item_index: z.int().describe('The line of items it comes from'),
+            ref: z.string().nullable(),
+            orientation: z.string().describe("Which of the item's sides lie along x, y, z: lwh as given"),
+          }),
+        ),
+      }),
+    ),
+    unfit: z.array(
+      z.object({
+        item_index: z.int(),
+        ref: z.string().nullable(),
+        quantity: z.int(),
+        reason: z.enum(['too_large', 'too_heavy', 'fill_cap_too_low']),
+      }),
+    ),
+    totals: z.object({
+      outer_volume_mm3: z.number(),
+      package_count: z.int(),
+      cost: z.array(z.object({ currency: z.string(), amount: z.number() })),
     }),
-  ),
-  unfit: z.array(
-    z.object({
-      item_index: z.int(),
-      ref: z.string().nullable(),
-      quantity: z.int(),
-      reason: z.enum(['too_large', 'too_heavy', 'fill_cap_too_low']),
-    }),
-  ),
-  totals: z.object({
-    outer_volume_mm3: z.number(),
-    package_count: z.int(),
-    cost: z.array(z.object({ currency: z.string(), amount: z.number() })),
-  }),
-  search: z.object({ iterations: z.int(), elapsed_ms: z.int(), timed_out: z.boolean() }),
-  created_at: z.string(),
-  updated_at: z.string(),
-  applied_at: z.string().nullable(),
-});
+    search: z.object({ iterations: z.int(), elapsed_ms: z.int(), timed_out: z.boolean() }),
+    created_at: z.string(),
+    updated_at: z.string(),
+    applied_at: z.string().nullable(),
+  })
+  .meta({ title: 'PackingPlan' });
+
+/** What a loading space is: a sea container, an air ULD, a van, a truck, ... */
+export const spaceKindSchema = z.enum(SPACE_KINDS).meta({ title: 'LoadingSpaceKind' });
 
 export const crossSectionSchema = z
   .array(z.array(z.number().min(0).max(20_000)).length(2))
@@ -194,7 +203,7 @@ export const crossSectionSchema = z
 
 export const spaceInput = {
   name: z.string().trim().min(1).max(100),
-  kind: z.enum(SPACE_KINDS).default('custom'),
+  kind: spaceKindSchema.default('custom'),
   length_mm: millimetres,
   width_mm: millimetres,
   height_mm: millimetres,
@@ -230,20 +239,22 @@ export const spaceInput = {
     ),
 };
 
-export const spaceSchema = z.object({
-  code: z.string().nullable().describe('A standard space; null for a business space'),
-  id: z.int().nullable().describe("A business space's id"),
-  name: z.string(),
-  kind: z.enum(SPACE_KINDS),
-  length_mm: z.int(),
-  width_mm: z.int(),
-  height_mm: z.int(),
-  payload_kg: z.int().nullable(),
-  door: z.object({ width_mm: z.int(), height_mm: z.int() }).nullable(),
-  cross_section: z.array(z.array(z.number()).length(2)).nullable(),
-  axles: z.array(z.object({ name: z.string(), position_mm: z.int(), max_load_kg: z.int() })).nullable(),
-  source: z.string().nullable(),
-});
+export const spaceSchema = z
+  .object({
+    code: z.string().nullable().describe('A standard space; null for a business space'),
+    id: z.int().nullable().describe("A business space's id"),
+    name: z.string(),
+    kind: spaceKindSchema,
+    length_mm: z.int(),
+    width_mm: z.int(),
+    height_mm: z.int(),
+    payload_kg: z.int().nullable(),
+    door: z.object({ width_mm: z.int(), height_mm: z.int() }).nullable(),
+    cross_section: z.array(z.array(z.number()).length(2)).nullable(),
+    axles: z.array(z.object({ name: z.string(), position_mm: z.int(), max_load_kg: z.int() })).nullable(),
+    source: z.string().nullable(),
+  })
+  .meta({ title: 'LoadingSpace' });
 export type SpaceView = z.infer<typeof spaceSchema>;
 
 export const loadItemSchema = z.object({
@@ -262,49 +273,51 @@ export type LoadItemInput = z.infer<typeof loadItemSchema>;
 
 const vector = z.object({ x_mm: z.number(), y_mm: z.number(), z_mm: z.number() });
 
-export const loadPlanSchema = z.object({
-  id: z.int(),
-  route_id: z.int().nullable(),
-  space: spaceSchema,
-  support_percent: z.number(),
-  placements: z.array(
-    placedSchema.extend({
-      step: z.int().describe('Loading order: 1 goes in first'),
-      item_index: z.int(),
-      ref: z.string().nullable(),
-      stop: z.int(),
-      orientation: z.string(),
-    }),
-  ),
-  unplaced: z.array(
-    z.object({
-      item_index: z.int(),
-      ref: z.string().nullable(),
-      quantity: z.int(),
-      reason: z.enum([
-        'too_large',
-        'outside_contour',
-        'too_heavy',
-        'payload_reached',
-        'axle_limit',
-        'no_room',
-        'door_too_small',
-      ]),
-    }),
-  ),
-  unmeasured: z
-    .array(z.object({ order_id: z.int(), tracking_number: z.string() }))
-    .describe("A route's packages without dimensions: not loaded, measure them first"),
-  volume_percent: z.number(),
-  weight_percent: z.number().nullable(),
-  total_weight_grams: z.int(),
-  centre_of_gravity: vector.nullable(),
-  centre_of_gravity_offset: vector.nullable().describe("From the space's centre"),
-  axle_loads: z
-    .array(
-      z.object({ name: z.string(), load_kg: z.number(), max_load_kg: z.int(), within_limit: z.boolean() }),
-    )
-    .nullable(),
-  search: z.object({ iterations: z.int(), elapsed_ms: z.int() }),
-  created_at: z.string(),
-});
+export const loadPlanSchema = z
+  .object({
+    id: z.int(),
+    route_id: z.int().nullable(),
+    space: spaceSchema,
+    support_percent: z.number(),
+    placements: z.array(
+      placedSchema.extend({
+        step: z.int().describe('Loading order: 1 goes in first'),
+        item_index: z.int(),
+        ref: z.string().nullable(),
+        stop: z.int(),
+        orientation: z.string(),
+      }),
+    ),
+    unplaced: z.array(
+      z.object({
+        item_index: z.int(),
+        ref: z.string().nullable(),
+        quantity: z.int(),
+        reason: z.enum([
+          'too_large',
+          'outside_contour',
+          'too_heavy',
+          'payload_reached',
+          'axle_limit',
+          'no_room',
+          'door_too_small',
+        ]),
+      }),
+    ),
+    unmeasured: z
+      .array(z.object({ order_id: z.int(), tracking_number: z.string() }))
+      .describe("A route's packages without dimensions: not loaded, measure them first"),
+    volume_percent: z.number(),
+    weight_percent: z.number().nullable(),
+    total_weight_grams: z.int(),
+    centre_of_gravity: vector.nullable(),
+    centre_of_gravity_offset: vector.nullable().describe("From the space's centre"),
+    axle_loads: z
+      .array(
+        z.object({ name: z.string(), load_kg: z.number(), max_load_kg: z.int(), within_limit: z.boolean() }),
+      )
+      .nullable(),
+    search: z.object({ iterations: z.int(), elapsed_ms: z.int() }),
+    created_at: z.string(),
+  })
+  .meta({ title: 'LoadPlan' });

@@ -5,6 +5,7 @@ import type { ReservationBookings } from './bookings.ts';
 import type { ReservationResources } from './resources.ts';
 import {
   bookingSchema,
+  bookingStateSchema,
   CODE_TTL_MINUTES,
   contactInput,
   instant,
@@ -105,7 +106,7 @@ export function reservationOperations(
       graphql: 'reservations',
       input: z.object({
         resource_id: id.optional(),
-        states: z.array(z.enum(BOOKING_STATES)).max(BOOKING_STATES.length).optional(),
+        states: z.array(bookingStateSchema).max(BOOKING_STATES.length).optional(),
         from: instant.optional(),
         to: instant.optional(),
         after_id: z.int().min(0).default(0),

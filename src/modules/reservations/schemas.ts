@@ -13,6 +13,9 @@ export const MAX_CODE_ATTEMPTS = 5;
 
 const at = z.string().describe('ISO 8601 instant');
 
+export const resourceKindSchema = z.enum(RESOURCE_KINDS).meta({ title: 'ReservationResourceKind' });
+export const bookingStateSchema = z.enum(BOOKING_STATES).meta({ title: 'ReservationState' });
+
 export const ruleInput = z
   .string()
   .trim()
@@ -26,7 +29,7 @@ export const ruleInput = z
 /** A resource's fields as a change gives them (none has a default there). */
 export const resourceFields = {
   name: z.string().trim().min(1).max(200),
-  kind: z.enum(RESOURCE_KINDS),
+  kind: resourceKindSchema,
   rrule: ruleInput,
   starts_on: calendarDate.describe('The first day the rule counts from'),
   time_zone: timeZoneSchema.optional().describe("Where the rule's wall clock is; default the business's"),
@@ -48,20 +51,22 @@ export const resourceInput = {
   published: resourceFields.published.default(true),
 };
 
-export const resourceSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  kind: z.enum(RESOURCE_KINDS),
-  rrule: z.string(),
-  starts_on: z.string(),
-  time_zone: z.string(),
-  slot_minutes: z.int(),
-  capacity: z.int(),
-  offer_minutes: z.int(),
-  waitlist: z.boolean(),
-  published: z.boolean(),
-  booking_page: z.string().describe('The public page where people book it'),
-});
+export const resourceSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    kind: resourceKindSchema,
+    rrule: z.string(),
+    starts_on: z.string(),
+    time_zone: z.string(),
+    slot_minutes: z.int(),
+    capacity: z.int(),
+    offer_minutes: z.int(),
+    waitlist: z.boolean(),
+    published: z.boolean(),
+    booking_page: z.string().describe('The public page where people book it'),
+  })
+  .meta({ title: 'ReservationResource' });
 
 /** A slot as anyone sees it: times and places left, never who holds them. */
 export const slotSchema = z.object({
@@ -76,7 +81,7 @@ export const publicResourceSchema = z.object({
   business: z.string(),
   id: z.int(),
   name: z.string(),
-  kind: z.enum(RESOURCE_KINDS),
+  kind: resourceKindSchema,
   time_zone: z.string(),
   slot_minutes: z.int(),
 });
@@ -98,19 +103,21 @@ export const contactInput = z
   .describe('An email address or a phone number: the confirmation code goes there');
 
 /** A booking as its booker sees it (with the signed link); staff see the same plus the contact. */
-export const bookingSchema = z.object({
-  reference: z.string(),
-  resource_id: z.int(),
-  resource_name: z.string(),
-  time_zone: z.string().describe("The resource's time zone, where its slots are read"),
-  starts_at: at,
-  ends_at: at,
-  state: z.enum(BOOKING_STATES),
-  contact_confirmed: z.boolean(),
-  name: z.string(),
-  offer_expires_at: at.nullable().describe('Offered from the waitlist: accept before this'),
-  code_expires_at: at.nullable().describe('Not confirmed yet: the code works until this'),
-});
+export const bookingSchema = z
+  .object({
+    reference: z.string(),
+    resource_id: z.int(),
+    resource_name: z.string(),
+    time_zone: z.string().describe("The resource's time zone, where its slots are read"),
+    starts_at: at,
+    ends_at: at,
+    state: bookingStateSchema,
+    contact_confirmed: z.boolean(),
+    name: z.string(),
+    offer_expires_at: at.nullable().describe('Offered from the waitlist: accept before this'),
+    code_expires_at: at.nullable().describe('Not confirmed yet: the code works until this'),
+  })
+  .meta({ title: 'Reservation' });
 
 export const staffBookingSchema = bookingSchema.extend({
   id: z.int(),
@@ -120,11 +127,13 @@ export const staffBookingSchema = bookingSchema.extend({
   waitlist_position: z.int().nullable().describe('Waiting: 1 is offered the next free place'),
 });
 
-export const linksSchema = z.object({
-  manage: z.string().describe('Signed link: this booking, GET; cancel and change below it'),
-  calendar: z.string().describe('Signed link: the booking as an iCalendar file'),
-  page: z.string().describe('Signed link: the booking page for people (cancel, accept an offer)'),
-});
+export const linksSchema = z
+  .object({
+    manage: z.string().describe('Signed link: this booking, GET; cancel and change below it'),
+    calendar: z.string().describe('Signed link: the booking as an iCalendar file'),
+    page: z.string().describe('Signed link: the booking page for people (cancel, accept an offer)'),
+  })
+  .meta({ title: 'ReservationLinks' });
 
 /** An instant as a filter takes it; a plain string in the schema (a date-time pattern is 400 bytes of every tool list). */
 export const instant = z

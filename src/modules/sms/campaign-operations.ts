@@ -7,26 +7,29 @@ import { ADMIN_WRITE, FEATURE, STAFF_READ, TAG } from './settings-operations.ts'
 import { CAMPAIGN_STATUSES, RECIPIENT_STATES } from './tables.ts';
 
 const instant = z.iso.datetime({ offset: true });
-const campaignView = z.object({
-  id: z.int(),
-  name: z.string(),
-  body: z.string(),
-  segment_id: z.int().nullable().describe('Null: every confirmed subscriber'),
-  status: z.enum(CAMPAIGN_STATUSES),
-  scheduled_at: z.string().nullable(),
-  offer_expires_at: z.string().nullable(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  created_at: z.string(),
-  recipients: z
-    .object(
-      Object.fromEntries(RECIPIENT_STATES.map((state) => [state, z.int()])) as Record<
-        (typeof RECIPIENT_STATES)[number],
-        z.ZodInt
-      >,
-    )
-    .describe('Recipients in each state'),
-});
+export const campaignStatusSchema = z.enum(CAMPAIGN_STATUSES).meta({ title: 'SmsCampaignStatus' });
+const campaignView = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    body: z.string(),
+    segment_id: z.int().nullable().describe('Null: every confirmed subscriber'),
+    status: campaignStatusSchema,
+    scheduled_at: z.string().nullable(),
+    offer_expires_at: z.string().nullable(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    created_at: z.string(),
+    recipients: z
+      .object(
+        Object.fromEntries(RECIPIENT_STATES.map((state) => [state, z.int()])) as Record<
+          (typeof RECIPIENT_STATES)[number],
+          z.ZodInt
+        >,
+      )
+      .describe('Recipients in each state'),
+  })
+  .meta({ title: 'SmsCampaign' });
 const campaignAnswer = z.object({ result: z.literal(true), campaign: campaignView });
 const common = { tag: TAG, feature: FEATURE } as const;
 const byId = z.object({ campaign_id: id });

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
+import { campaignStatusSchema } from './campaign-operations.ts';
 import type { SmsReports } from './reports.ts';
 import { FEATURE, STAFF_READ, TAG } from './settings-operations.ts';
-import { CAMPAIGN_STATUSES } from './tables.ts';
 
 const campaignFields = {
   id: z.int(),
   name: z.string(),
-  status: z.enum(CAMPAIGN_STATUSES),
+  status: campaignStatusSchema,
   scheduled_at: z.string().nullable(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
@@ -37,7 +37,7 @@ export function reportOperations(reports: SmsReports): Operation[] {
       access: STAFF_READ,
       rest: { method: 'GET', path: '/v1/sms/campaigns' },
       graphql: 'smsCampaigns',
-      input: z.object({ status: z.enum(CAMPAIGN_STATUSES).optional(), ...pageParams }),
+      input: z.object({ status: campaignStatusSchema.optional(), ...pageParams }),
       output: z.object({
         result: z.literal(true),
         ...pageEnvelope,

@@ -5,13 +5,15 @@ import { idParam as id } from '../../platform/schemas.ts';
 import { rulesSchema, type SmsSegments } from './segments.ts';
 import { ADMIN_WRITE, FEATURE, STAFF_READ, TAG } from './settings-operations.ts';
 
-const segmentView = z.object({
-  id: z.int(),
-  name: z.string(),
-  rules: rulesSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const segmentView = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    rules: rulesSchema,
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'SmsSegment' });
 const segmentAnswer = z.object({ result: z.literal(true), segment: segmentView });
 const name = z.string().trim().min(1).max(120);
 const common = { tag: TAG, feature: FEATURE } as const;

@@ -38,6 +38,7 @@ export const rulesSchema = z
     ordered_within_days: days('Had an order made for their phone in the last N days'),
     no_order_within_days: days('Had no order made for their phone in the last N days'),
   })
+  .meta({ title: 'SmsSegmentRules' })
   .describe(
     "Rules over tags, attributes, language and order history (orders matched on the recipient's phone in E.164)",
   );

@@ -21,6 +21,7 @@ const phone = z
   .describe("The number, in E.164 or as written in the business's default region ('06 12 34 56 78')");
 const language = z
   .enum(SUBSCRIBER_LANGUAGES)
+  .meta({ title: 'SmsLanguage' })
   .describe("Of its messages; default from the number's country, else en");
 const timeZone = z
   .string()
@@ -40,31 +41,38 @@ const profile = {
   attributes: attributes.optional(),
 };
 
-const subscriberView = z.object({
-  id: z.int(),
-  phone: z.string().describe('E.164'),
-  status: z.enum(SUBSCRIBER_STATUSES),
-  language: z.string(),
-  time_zone: z.string(),
-  tags: z.array(z.string()),
-  attributes: z.record(z.string(), z.string()),
-  created_at: z.string(),
-  confirmed_at: z.string().nullable(),
-  unsubscribed_at: z.string().nullable(),
-});
-const evidenceView = z.object({
-  event: z.enum(EVIDENCE_EVENTS),
-  source: z.enum(CONSENT_SOURCES),
-  consent_text: z.string().nullable(),
-  consent_version: z.string().nullable(),
-  requested_from: z.string().nullable().describe('The requesting address and browser, or the import row'),
-  message_text: z.string().nullable().describe('The message that confirmed or ended it, as received'),
-  message_id: z.string().nullable(),
-  at: z.string(),
-});
+const subscriberStatus = z.enum(SUBSCRIBER_STATUSES).meta({ title: 'SmsSubscriberStatus' });
+const subscriberView = z
+  .object({
+    id: z.int(),
+    phone: z.string().describe('E.164'),
+    status: subscriberStatus,
+    language: z.string(),
+    time_zone: z.string(),
+    tags: z.array(z.string()),
+    attributes: z.record(z.string(), z.string()),
+    created_at: z.string(),
+    confirmed_at: z.string().nullable(),
+    unsubscribed_at: z.string().nullable(),
+  })
+  .meta({ title: 'SmsSubscriber' });
+const evidenceView = z
+  .object({
+    event: z.enum(EVIDENCE_EVENTS),
+    source: z.enum(CONSENT_SOURCES),
+    consent_text: z.string().nullable(),
+    consent_version: z.string().nullable(),
+    requested_from: z.string().nullable().describe('The requesting address and browser, or the import row'),
+    message_text: z.string().nullable().describe('The message that confirmed or ended it, as received'),
+    message_id: z.string().nullable(),
+    at: z.string(),
+  })
+  .meta({ title: 'SmsConsentEvidence' });
 const subscriberAnswer = z.object({
   result: z.literal(true),
-  subscriber: subscriberView.extend({ evidence: z.array(evidenceView).describe('Oldest first') }),
+  subscriber: subscriberView
+    .extend({ evidence: z.array(evidenceView).describe('Oldest first') })
+    .meta({ title: 'SmsSubscriberWithEvidence' }),
 });
 const outcome = z
   .enum(['pending', 'confirmed', 'unchanged', 'unsubscribed'])
@@ -111,7 +119,7 @@ export function subscriberOperations(subscribers: SmsSubscribers): Operation[] {
       graphql: 'smsSubscribers',
       input: z.object({
         ...pageParams,
-        status: z.enum(SUBSCRIBER_STATUSES).optional(),
+        status: subscriberStatus.optional(),
         tag: z.string().max(MAX_TAG_LENGTH).optional(),
       }),
       output: z.object({ result: z.literal(true), ...pageEnvelope, subscribers: z.array(subscriberView) }),
@@ -256,7 +264,7 @@ export function subscriberOperations(subscribers: SmsSubscribers): Operation[] {
       representations: ['text/html'],
       rest: { method: 'GET', path: '/v1/sms/confirm/:subscriber_id' },
       input: z.object(signed),
-      output: z.object({ result: z.literal(true), status: z.enum(SUBSCRIBER_STATUSES) }),
+      output: z.object({ result: z.literal(true), status: subscriberStatus }),
       handler: async (ctx, input) => {
         const answer = await subscribers.linkState(ctx, input);
         return ctx.representation === 'text/html'
@@ -290,7 +298,7 @@ export function subscriberOperations(subscribers: SmsSubscribers): Operation[] {
         form: z.instanceof(Buffer).optional().describe('The HTML form body (unused)'),
         user_agent: z.string().max(1000).optional(),
       }),
-      output: z.object({ result: z.literal(true), status: z.enum(SUBSCRIBER_STATUSES) }),
+      output: z.object({ result: z.literal(true), status: subscriberStatus }),
       handler: async (ctx, input) => {
         const answer = await subscribers.confirmByLink(ctx, input);
         return ctx.representation === 'text/html'

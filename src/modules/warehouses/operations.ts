@@ -27,34 +27,41 @@ const code = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, fieldMessage('location_code'));
 const date = z.iso.date().describe('Calendar date YYYY-MM-DD; default: today in the business time zone');
 
-const locationSchema = z.object({
-  id: z.int(),
-  warehouse_id: z.int(),
-  code: z.string(),
-  kind: z.enum(LOCATION_KINDS),
-  capacity: z.int().describe('Parcels it can hold (packages plus stock units)'),
-  occupied: z.int().describe('Parcels it holds now'),
-});
-const warehouseSchema = z.object({
-  id: z.int(),
-  code: z.string(),
-  name: z.string(),
-  address: z.object({
-    line1: z.string(),
-    postal_code: z.string().nullable(),
-    city: z.string().nullable(),
-    country: z.string().nullable(),
-    lat: z.number().nullable(),
-    lng: z.number().nullable(),
-  }),
-  time_zone: z.string(),
-  opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
-  depot_id: z.int().nullable().describe('The dispatch depot its routes start from'),
-  postal_prefixes: z.array(z.string()).describe('Drop-off postal codes it serves (a package belongs to it)'),
-  staff_user_ids: z.array(z.int()).describe('Employees and drivers with the warehouse role here'),
-  locations: z.array(locationSchema),
-  created_at: z.string(),
-});
+const locationKind = z.enum(LOCATION_KINDS).meta({ title: 'WarehouseLocationKind' });
+const locationSchema = z
+  .object({
+    id: z.int(),
+    warehouse_id: z.int(),
+    code: z.string(),
+    kind: locationKind,
+    capacity: z.int().describe('Parcels it can hold (packages plus stock units)'),
+    occupied: z.int().describe('Parcels it holds now'),
+  })
+  .meta({ title: 'WarehouseLocation' });
+const warehouseSchema = z
+  .object({
+    id: z.int(),
+    code: z.string(),
+    name: z.string(),
+    address: z.object({
+      line1: z.string(),
+      postal_code: z.string().nullable(),
+      city: z.string().nullable(),
+      country: z.string().nullable(),
+      lat: z.number().nullable(),
+      lng: z.number().nullable(),
+    }),
+    time_zone: z.string(),
+    opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
+    depot_id: z.int().nullable().describe('The dispatch depot its routes start from'),
+    postal_prefixes: z
+      .array(z.string())
+      .describe('Drop-off postal codes it serves (a package belongs to it)'),
+    staff_user_ids: z.array(z.int()).describe('Employees and drivers with the warehouse role here'),
+    locations: z.array(locationSchema),
+    created_at: z.string(),
+  })
+  .meta({ title: 'Warehouse' });
 const warehouseAnswer = z.object({ result: z.literal(true), warehouse: warehouseSchema });
 const place = z.object({ id: z.int(), code: z.string() }).nullable();
 const scanResult = z.object({
@@ -80,18 +87,20 @@ const outboundReport = {
       'Loaded for this route, but their order was held or cancelled since: take them off the van (never sent out)',
     ),
 };
-const transferSchema = z.object({
-  id: z.int(),
-  from_warehouse_id: z.int(),
-  to_warehouse_id: z.int(),
-  tracking_numbers: z.array(z.string()),
-  note: z.string().nullable(),
-  created_by: z.int().nullable(),
-  created_at: z.string(),
-  door: z.string(),
-  rolled_back_at: z.string().nullable(),
-  rolled_back_by: z.int().nullable(),
-});
+const transferSchema = z
+  .object({
+    id: z.int(),
+    from_warehouse_id: z.int(),
+    to_warehouse_id: z.int(),
+    tracking_numbers: z.array(z.string()),
+    note: z.string().nullable(),
+    created_by: z.int().nullable(),
+    created_at: z.string(),
+    door: z.string(),
+    rolled_back_at: z.string().nullable(),
+    rolled_back_by: z.int().nullable(),
+  })
+  .meta({ title: 'WarehouseTransfer' });
 const warehouseId = idParam.describe('The warehouse');
 
 const warehouseInput = z.object({
@@ -262,7 +271,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
       input: z.object({
         warehouse_id: warehouseId,
         code,
-        kind: z.enum(LOCATION_KINDS),
+        kind: locationKind,
         capacity: z.int().min(0).max(1_000_000),
       }),
       output: z.object({ result: z.literal(true), location: locationSchema }),
@@ -290,7 +299,7 @@ export function warehousesOperations(warehouses: WarehousesService): Operation[]
         warehouse_id: warehouseId,
         location_id: idParam.describe('The location'),
         code: code.optional(),
-        kind: z.enum(LOCATION_KINDS).optional(),
+        kind: locationKind.optional(),
         capacity: z.int().min(0).max(1_000_000).optional(),
       }),
       output: z.object({ result: z.literal(true), location: locationSchema }),
