@@ -11,6 +11,7 @@ import {
   PER_PAGE,
   pageParams,
   pageWindow,
+  readPage,
 } from './pagination.ts';
 
 describe('pagination', () => {
@@ -40,9 +41,11 @@ describe('pagination', () => {
       afterId: 1042,
     });
     assert.deepEqual(cursorWindow({ page: 2, per_page: 20 }), { limit: 20, offset: 20 });
+    const rows = (...ids: number[]) => ids.map((id) => ({ id }));
+    const second = rows(...Array.from({ length: 19 }, (_, n) => 1041 - n * 2), 990);
     // 45 rows; 20 before the cursor's page: it is page 2, and one page follows.
     assert.deepEqual(
-      cursorEnvelopeOf({ page: 1, per_page: 20, cursor }, { total: 45, before: 20, lastId: 990, count: 20 }),
+      cursorEnvelopeOf({ page: 1, per_page: 20, cursor }, { total: 45, before: 20, rows: second }),
       {
         total: 45,
         page: 2,
@@ -50,13 +53,36 @@ describe('pagination', () => {
         next_cursor: cursorAfter(990),
       },
     );
-    const last = cursorEnvelopeOf({ page: 3, per_page: 20 }, { total: 45, before: 40, lastId: 12, count: 5 });
+    const last = cursorEnvelopeOf(
+      { page: 3, per_page: 20 },
+      { total: 45, before: 40, rows: rows(16, 15, 14, 13, 12) },
+    );
     assert.equal(last.next_cursor, null, 'the last page has no cursor');
     assert.equal(
-      cursorEnvelopeOf({ page: 9, per_page: 20 }, { total: 45, before: 160, lastId: undefined, count: 0 })
-        .next_cursor,
+      cursorEnvelopeOf({ page: 9, per_page: 20 }, { total: 45, before: 160, rows: [] }).next_cursor,
       null,
     );
+  });
+
+  it('reads a page and counts the rows ahead of a cursor in the order of the list', async () => {
+    const ids = [9, 7, 5, 3, 1]; // newest first
+    const read = {
+      rows: async (afterId?: number) =>
+        ids
+          .filter((id) => afterId === undefined || id < afterId)
+          .slice(0, 2)
+          .map((id) => ({ id })),
+      count: async (upToId?: number) => ids.filter((id) => upToId === undefined || id >= upToId).length,
+    };
+    const byCursor = await readPage({ limit: 2, offset: 0, afterId: 7 }, read);
+    assert.deepEqual(byCursor, { rows: [{ id: 5 }, { id: 3 }], total: 5, before: 2 });
+    assert.deepEqual(cursorEnvelopeOf({ page: 1, per_page: 2 }, byCursor), {
+      total: 5,
+      page: 2,
+      per_page: 2,
+      next_cursor: cursorAfter(3),
+    });
+    assert.equal((await readPage({ limit: 2, offset: 4 }, read)).before, 4);
   });
 
   it('refuses a cursor no page answered, in the refusal of a bad field', () => {

@@ -78,6 +78,30 @@ export function afterIdOf(cursor: string): number | undefined {
   return Number.isSafeInteger(id) && cursorAfter(id) === cursor ? id : undefined;
 }
 
+/** The rows of a page and where they sit: what cursorEnvelopeOf needs beside the query. */
+export interface ReadPage<Row> {
+  rows: Row[];
+  total: number;
+  before: number;
+}
+
+/**
+ * Reads a page of a list ordered by id (ascending or descending: `read` says), by page number or
+ * after a cursor's row. `read.rows` gives the page after that row (all rows when none); `read.count`
+ * the rows that match, up to and including that row in the list's order when one is given.
+ */
+export async function readPage<Row extends { id: number }>(
+  window: { limit: number; offset: number; afterId?: number },
+  read: { rows(afterId?: number): Promise<Row[]>; count(upToId?: number): Promise<number> },
+): Promise<ReadPage<Row>> {
+  const [rows, total, ahead] = await Promise.all([
+    read.rows(window.afterId),
+    read.count(),
+    window.afterId === undefined ? undefined : read.count(window.afterId),
+  ]);
+  return { rows, total, before: ahead ?? window.offset };
+}
+
 /**
  * What a repository reads for a page: by cursor, the rows after its row (and, for the page
  * number, how many come before them); by page number, LIMIT and OFFSET.
@@ -92,15 +116,13 @@ export function cursorWindow(query: CursorPageQuery): { limit: number; offset: n
  * offset, or for a cursor those up to its row), so `page` says where the page sits now; a page
  * that ends the list answers no cursor.
  */
-export function cursorEnvelopeOf(
-  query: CursorPageQuery,
-  page: { total: number; before: number; lastId: number | undefined; count: number },
-) {
-  const more = page.lastId !== undefined && page.before + page.count < page.total;
+export function cursorEnvelopeOf(query: CursorPageQuery, page: ReadPage<{ id: number }>) {
+  const last = page.rows.at(-1);
+  const more = last !== undefined && page.before + page.rows.length < page.total;
   return {
     total: page.total,
     page: Math.floor(page.before / query.per_page) + 1,
     per_page: query.per_page,
-    next_cursor: more ? cursorAfter(page.lastId!) : null,
+    next_cursor: more ? cursorAfter(last.id) : null,
   };
 }

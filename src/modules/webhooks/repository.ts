@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import { countOf, jsonb, type Queryable } from '../../platform/db/database.ts';
+import { readPage } from '../../platform/pagination.ts';
 import type { DeliveryState, WebhooksTables } from './tables.ts';
 
 type Settings = WebhooksTables['webhook_settings'];
@@ -57,11 +58,11 @@ export interface LogFilter {
 }
 
 /** A page of the business's delivery log, newest first, by page number or after a cursor's row. */
-export async function logsOf(
+export function logsOf(
   db: Queryable<WebhooksTables>,
   businessId: number,
   filter: LogFilter,
-  page: { limit: number; offset: number; afterId?: number },
+  window: { limit: number; offset: number; afterId?: number },
 ) {
   const base = db
     .selectFrom('webhook_delivery_logs')
@@ -69,25 +70,17 @@ export async function logsOf(
     .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
     .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!))
     .$if(filter.messageId !== undefined, (q) => q.where('message_id', '=', filter.messageId!));
-  const after = page.afterId;
-  const count = (q: typeof base) =>
-    q.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const [rows, total, ahead] = await Promise.all([
-    base
-      .selectAll()
-      .$if(after !== undefined, (q) => q.where('id', '<', after!))
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    count(base),
-    after === undefined ? undefined : count(base.where('id', '>=', after)),
-  ]);
-  return {
-    rows,
-    total: Number(total.count),
-    before: ahead === undefined ? page.offset : Number(ahead.count),
-  };
+  return readPage(window, {
+    rows: (afterId) =>
+      base
+        .selectAll()
+        .$if(afterId !== undefined, (q) => q.where('id', '<', afterId!))
+        .orderBy('id', 'desc')
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute(),
+    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where('id', '>=', upToId!))),
+  });
 }
 
 export function logById(db: Queryable<WebhooksTables>, businessId: number, id: number) {

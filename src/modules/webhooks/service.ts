@@ -297,7 +297,7 @@ export class WebhooksService {
     ctx: OperationContext,
     query: { kind?: string; state?: DeliveryState; message_id?: string } & CursorPageQuery,
   ) {
-    const { rows, total, before } = await repo.logsOf(
+    const page = await repo.logsOf(
       ctx.db,
       businessOf(ctx),
       { kind: query.kind, state: query.state, messageId: query.message_id },
@@ -305,8 +305,8 @@ export class WebhooksService {
     );
     return {
       result: true as const,
-      ...cursorEnvelopeOf(query, { total, before, lastId: rows.at(-1)?.id, count: rows.length }),
-      deliveries: rows.map((row) => ({
+      ...cursorEnvelopeOf(query, page),
+      deliveries: page.rows.map((row) => ({
         id: row.id,
         webhook_id: row.message_id,
         kind: row.kind,

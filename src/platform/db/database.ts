@@ -3,6 +3,7 @@ import {
   PostgresDialect,
   type PostgresPool,
   type PostgresPoolClient,
+  type SelectQueryBuilder,
   sql,
   type Transaction,
 } from 'kysely';
@@ -151,3 +152,13 @@ function givingUpUnanswered(pool: pg.Pool): PostgresPool {
 
 /** node-postgres's error when query_timeout passes: it has no code, only this message. */
 const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/** How many rows a filtered query matches (its own selection ignored). */
+// biome-ignore lint/suspicious/noExplicitAny: any table of any module's query
+export async function countOf(query: SelectQueryBuilder<any, any, any>): Promise<number> {
+  const row = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
