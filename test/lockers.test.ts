@@ -386,7 +386,7 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
       JSON.stringify({ type: 'door', compartment: 1, state: 'opened' }),
     );
     await world.device.heartbeat();
-    const ledger = await world.api.get('/api/v1/lockers/ledger?limit=500', { token: world.admin });
+    const ledger = await world.api.get('/api/v1/lockers/ledger?per_page=200', { token: world.admin });
     assert.ok(
       !ledger.body.entries.some((entry: { device_id: number | null }) => entry.device_id === other),
       'no row for the other device',
@@ -418,7 +418,7 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
             }
           }
         }
-        lockerLedger(limit: 500) {
+        lockerLedger(per_page: 200) {
           entries {
             kind
             code_ref
@@ -428,11 +428,36 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
     `);
     assert.equal(answer.lockerSites.sites[0]?.name, 'Central Station');
     assert.equal(answer.lockerSites.sites[0]?.devices[0]?.online, true);
-    const rest = await world.api.get('/api/v1/lockers/ledger?limit=500', { token: world.admin });
+    const rest = await world.api.get('/api/v1/lockers/ledger?per_page=200', { token: world.admin });
     assert.deepEqual(
       answer.lockerLedger.entries.map((entry) => entry.kind),
       rest.body.entries.map((entry: { kind: string }) => entry.kind),
     );
+    // The ledger only grows: it pages by cursor too, oldest first, each page after the one before.
+    assert.equal(rest.body.next_cursor, null);
+    assert.ok(rest.body.total >= 3, JSON.stringify(rest.body.total));
+    const walked: number[] = [];
+    let page = await world.api.get('/api/v1/lockers/ledger?per_page=2', { token: world.admin });
+    while (true) {
+      assert.equal(page.body.total, rest.body.total);
+      walked.push(...page.body.entries.map((entry: { id: number }) => entry.id));
+      if (page.body.next_cursor === null) break;
+      page = await world.api.get(`/api/v1/lockers/ledger?per_page=2&cursor=${page.body.next_cursor}`, {
+        token: world.admin,
+      });
+    }
+    assert.deepEqual(
+      walked,
+      rest.body.entries.map((entry: { id: number }) => entry.id),
+    );
+    assert.equal(page.body.page, Math.ceil(rest.body.total / 2), 'the last page says where it sits');
+    // A device's commands: newest first, in the envelope of every list.
+    const commands = await world.api.get(`/api/v1/lockers/devices/${world.deviceId}/commands?per_page=1`, {
+      token: world.admin,
+    });
+    assert.equal(commands.status, 200, JSON.stringify(commands.body));
+    assert.ok(commands.body.total >= 1, 'the flows above opened doors');
+    assert.deepEqual([commands.body.page, commands.body.per_page, commands.body.commands.length], [1, 1, 1]);
   });
 
   it('refuses to change or delete a ledger row, by any role, and offers no operation that would', async () => {
@@ -641,7 +666,7 @@ describe('lockers: a site, a simulated locker and the flows through its compartm
       compartments.map((c: { id: number }) => c.id),
       [first.body.booking.compartment.id],
     );
-    const tenantLedger = await world.api.get('/api/v1/lockers/ledger?limit=500', { token: tenantAdmin });
+    const tenantLedger = await world.api.get('/api/v1/lockers/ledger?per_page=200', { token: tenantAdmin });
     assert.ok(tenantLedger.body.entries.length > 0);
     assert.ok(
       tenantLedger.body.entries.every(

@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { inTransaction, type Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import { codeMatches, codeRef, hashCode, newCode } from './codes.ts';
 import type { LockerCommands } from './commands.ts';
 import type { Devices } from './devices.ts';
@@ -415,7 +416,7 @@ export class LockerBookings {
       throw new AppError('LOCKER_BOOKING_NOT_FOUND', { params: { id: bookingId } });
     const [compartment, history] = await Promise.all([
       repo.compartmentById(ctx.db, booking.compartment_id),
-      repo.ledgerVisibleTo(ctx.db, businessOf(ctx), { bookingId, afterId: 0, limit: 500 }),
+      repo.ledgerOfBooking(ctx.db, businessOf(ctx), bookingId),
     ]);
     return {
       result: true as const,
@@ -432,30 +433,32 @@ export class LockerBookings {
 
   async list(
     ctx: OperationContext,
-    filter: {
+    query: {
       site_id?: number;
       order_id?: number;
       purpose?: BookingPurpose;
       state?: string;
-      after_id: number;
-      limit: number;
-    },
+    } & CursorPageQuery,
   ) {
-    const rows = await repo.bookingsVisibleTo(ctx.db, businessOf(ctx), {
-      ...(filter.site_id !== undefined ? { siteId: filter.site_id } : {}),
-      ...(filter.order_id !== undefined ? { orderId: filter.order_id } : {}),
-      ...(filter.purpose !== undefined ? { purpose: filter.purpose } : {}),
-      ...(filter.state !== undefined ? { states: [filter.state] } : {}),
-      afterId: filter.after_id,
-      limit: filter.limit,
-    });
+    const page = await repo.bookingsPage(
+      ctx.db,
+      businessOf(ctx),
+      {
+        ...(query.site_id !== undefined ? { siteId: query.site_id } : {}),
+        ...(query.order_id !== undefined ? { orderId: query.order_id } : {}),
+        ...(query.purpose !== undefined ? { purpose: query.purpose } : {}),
+        ...(query.state !== undefined ? { states: [query.state] } : {}),
+      },
+      cursorWindow(query),
+    );
     const compartments = await repo.compartmentsByIds(ctx.db, [
-      ...new Set(rows.map((row) => row.compartment_id)),
+      ...new Set(page.rows.map((row) => row.compartment_id)),
     ]);
     const byId = new Map(compartments.map((c) => [c.id, c]));
     return {
       result: true as const,
-      bookings: rows.map((row) => bookingView(row, byId.get(row.compartment_id)!)),
+      ...cursorEnvelopeOf(query, page),
+      bookings: page.rows.map((row) => bookingView(row, byId.get(row.compartment_id)!)),
     };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { addressSchema, idParam as id } from '../../platform/schemas.ts';
 import { packageInputSchema } from '../orders/index.ts';
 import type { LockerBookings } from './bookings.ts';
@@ -7,11 +8,9 @@ import type { DeviceOrders } from './device-orders.ts';
 import type { LuggageRelays } from './relays.ts';
 import type { LockerResale } from './resale.ts';
 import {
-  afterId,
   bookingSchema,
   codesSchema,
   ledgerEntrySchema,
-  listLimit,
   MAX_RELAY_HOPS,
   quotaInput,
   quotaSchema,
@@ -155,7 +154,7 @@ export function lockerFlowOperations(
       name: 'list_locker_storage',
       summary: 'Short-term storage periods at the lockers (read-only)',
       description:
-        "Storage is sold at the kiosk (its own flow over the device protocol); over the API it is read-only. Oldest first from `after_id`; `state: 'occupied'` for what is stored now.",
+        "Storage is sold at the kiosk (its own flow over the device protocol); over the API it is read-only. Oldest first, a page at a time (by `page` or `cursor`); `state: 'occupied'` for what is stored now.",
       tag: 'Locker Storage',
       kind: 'query',
       risk: 'low',
@@ -165,10 +164,9 @@ export function lockerFlowOperations(
       input: z.object({
         site_id: id.optional(),
         state: z.enum(['occupied', 'collected', 'expired', 'retrieved']).optional(),
-        after_id: afterId,
-        limit: listLimit,
+        ...cursorPageParams,
       }),
-      output: z.object({ result: z.literal(true), bookings: z.array(bookingSchema) }),
+      output: z.object({ result: z.literal(true), ...cursorPageEnvelope, bookings: z.array(bookingSchema) }),
       handler: (ctx, input) => bookings.list(ctx, { ...input, purpose: 'storage' }),
     }),
     defineOperation({

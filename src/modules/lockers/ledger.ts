@@ -1,4 +1,5 @@
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import * as repo from './repository.ts';
 import { ledgerView } from './views.ts';
 
@@ -9,23 +10,24 @@ import { ledgerView } from './views.ts';
 export class LockerLedger {
   async list(
     ctx: OperationContext,
-    filter: {
+    query: {
       site_id?: number;
       compartment_id?: number;
       booking_id?: number;
       order_id?: number;
-      after_id: number;
-      limit: number;
-    },
+    } & CursorPageQuery,
   ) {
-    const rows = await repo.ledgerVisibleTo(ctx.db, businessOf(ctx), {
-      ...(filter.site_id !== undefined ? { siteId: filter.site_id } : {}),
-      ...(filter.compartment_id !== undefined ? { compartmentId: filter.compartment_id } : {}),
-      ...(filter.booking_id !== undefined ? { bookingId: filter.booking_id } : {}),
-      ...(filter.order_id !== undefined ? { orderId: filter.order_id } : {}),
-      afterId: filter.after_id,
-      limit: filter.limit,
-    });
-    return { result: true as const, entries: rows.map(ledgerView) };
+    const page = await repo.ledgerPage(
+      ctx.db,
+      businessOf(ctx),
+      {
+        ...(query.site_id !== undefined ? { siteId: query.site_id } : {}),
+        ...(query.compartment_id !== undefined ? { compartmentId: query.compartment_id } : {}),
+        ...(query.booking_id !== undefined ? { bookingId: query.booking_id } : {}),
+        ...(query.order_id !== undefined ? { orderId: query.order_id } : {}),
+      },
+      cursorWindow(query),
+    );
+    return { result: true as const, ...cursorEnvelopeOf(query, page), entries: page.rows.map(ledgerView) };
   }
 }

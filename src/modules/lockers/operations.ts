@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
+import { cursorPageEnvelope, cursorPageParams, pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { LockerBookings } from './bookings.ts';
 import type { LockerLedger } from './ledger.ts';
 import {
-  afterId,
   bookingPurposeSchema,
   bookingSchema,
   bookingStateSchema,
@@ -14,7 +14,6 @@ import {
   deviceInput,
   deviceSchema,
   ledgerEntrySchema,
-  listLimit,
   MAX_CODE_ATTEMPTS,
   openingKindSchema,
   siteInput,
@@ -200,7 +199,7 @@ export function lockerOperations(
     defineOperation({
       name: 'list_locker_bookings',
       summary: 'Locker bookings, by site, order, purpose or state',
-      description: 'Oldest first, `limit` at a time from `after_id`.',
+      description: 'Oldest first, a page at a time (by `page`, or by the `next_cursor` of the page before).',
       tag: LOCKER,
       kind: 'query',
       risk: 'low',
@@ -212,10 +211,9 @@ export function lockerOperations(
         order_id: id.optional(),
         purpose: bookingPurposeSchema.optional(),
         state: bookingStateSchema.optional(),
-        after_id: afterId,
-        limit: listLimit,
+        ...cursorPageParams,
       }),
-      output: z.object({ result: z.literal(true), bookings: z.array(bookingSchema) }),
+      output: z.object({ result: z.literal(true), ...cursorPageEnvelope, bookings: z.array(bookingSchema) }),
       handler: (ctx, input) => bookings.list(ctx, input),
     }),
     defineOperation({
@@ -271,7 +269,7 @@ export function lockerOperations(
       name: 'list_locker_ledger',
       summary: 'The locker ledger of handlings',
       description:
-        'Append-only: no operation changes or deletes a row. By site, compartment, booking or order, oldest first from `after_id`. The operator reads its sites; a tenant reads the rows of its own bookings. Codes appear as `code_ref`, a piece of their hash.',
+        'Append-only: no operation changes or deletes a row. By site, compartment, booking or order, oldest first, a page at a time (by `page` or `cursor`). The operator reads its sites; a tenant reads the rows of its own bookings. Codes appear as `code_ref`, a piece of their hash.',
       tag: LOCKER,
       kind: 'query',
       risk: 'low',
@@ -288,10 +286,13 @@ export function lockerOperations(
         compartment_id: id.optional(),
         booking_id: id.optional(),
         order_id: id.optional(),
-        after_id: afterId,
-        limit: listLimit,
+        ...cursorPageParams,
       }),
-      output: z.object({ result: z.literal(true), entries: z.array(ledgerEntrySchema) }),
+      output: z.object({
+        result: z.literal(true),
+        ...cursorPageEnvelope,
+        entries: z.array(ledgerEntrySchema),
+      }),
       handler: (ctx, input) => ledger.list(ctx, input),
     }),
     defineOperation({
@@ -354,8 +355,8 @@ export function lockerOperations(
       errors: ['LOCKER_DEVICE_NOT_FOUND'],
       rest: { method: 'GET', path: '/v1/lockers/devices/:device_id/commands' },
       graphql: 'lockerDeviceCommands',
-      input: z.object({ device_id: id, limit: listLimit }),
-      output: z.object({ result: z.literal(true), commands: z.array(commandSchema) }),
+      input: z.object({ device_id: id, ...pageParams }),
+      output: z.object({ result: z.literal(true), ...pageEnvelope, commands: z.array(commandSchema) }),
       handler: (ctx, input) => sites.commandsOf(ctx, input),
     }),
     defineOperation({

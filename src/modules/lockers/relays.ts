@@ -64,13 +64,7 @@ export class LuggageRelays {
     );
     const custody = [];
     for (const booking of bookings) {
-      custody.push(
-        ...(await repo.ledgerVisibleTo(ctx.db, relay.business_id, {
-          bookingId: booking.id,
-          afterId: 0,
-          limit: 500,
-        })),
-      );
+      custody.push(...(await repo.ledgerOfBooking(ctx.db, relay.business_id, booking.id)));
     }
     return {
       result: true as const,

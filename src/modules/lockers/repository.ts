@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import { countOf, jsonb, type Queryable } from '../../platform/db/database.ts';
+import { type PageWindow, readPage } from '../../platform/pagination.ts';
 import type { LockersTables, SizeClass } from './tables.ts';
 
 type Db = Queryable<LockersTables>;
@@ -202,29 +203,43 @@ export function updateBooking(db: Db, id: number, changes: Partial<Omit<BookingR
     .executeTakeFirstOrThrow();
 }
 
+interface BookingFilter {
+  siteId?: number;
+  orderId?: number;
+  purpose?: string;
+  states?: string[];
+}
+
 /** The bookings a business may see: its own, and every one at the sites it operates. */
-export function bookingsVisibleTo(
-  db: Db,
-  businessId: number,
-  filter: {
-    siteId?: number;
-    orderId?: number;
-    purpose?: string;
-    states?: string[];
-    afterId: number;
-    limit: number;
-  },
-) {
+function visibleBookings(db: Db, businessId: number, filter: BookingFilter) {
   let query = db
     .selectFrom('locker_bookings')
-    .selectAll()
-    .where((eb) => eb.or([eb('business_id', '=', businessId), eb('operator_business_id', '=', businessId)]))
-    .where('id', '>', filter.afterId);
+    .where((eb) => eb.or([eb('business_id', '=', businessId), eb('operator_business_id', '=', businessId)]));
   if (filter.siteId !== undefined) query = query.where('site_id', '=', filter.siteId);
   if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
   if (filter.purpose !== undefined) query = query.where('purpose', '=', filter.purpose as never);
   if (filter.states?.length) query = query.where('state', 'in', filter.states as never);
-  return query.orderBy('id').limit(filter.limit).execute();
+  return query;
+}
+
+export function bookingsVisibleTo(db: Db, businessId: number, filter: BookingFilter & { limit: number }) {
+  return visibleBookings(db, businessId, filter).selectAll().orderBy('id').limit(filter.limit).execute();
+}
+
+/** A page of the bookings a business may see, oldest first, by page number or after a cursor's row. */
+export function bookingsPage(db: Db, businessId: number, filter: BookingFilter, window: PageWindow) {
+  const base = visibleBookings(db, businessId, filter);
+  return readPage(window, {
+    rows: (afterId) =>
+      base
+        .selectAll()
+        .$if(afterId !== undefined, (q) => q.where('id', '>', afterId!))
+        .orderBy('id')
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute(),
+    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where('id', '<=', upToId!))),
+  });
 }
 
 export function bookingsOfRelay(db: Db, relayId: number) {
@@ -297,14 +312,14 @@ export function failOverdueCommands(db: Db, now: Date, error: string, limit: num
     .execute();
 }
 
-export function commandsOfDevice(db: Db, deviceId: number, limit: number) {
-  return db
-    .selectFrom('locker_commands')
-    .selectAll()
-    .where('device_id', '=', deviceId)
-    .orderBy('seq', 'desc')
-    .limit(limit)
-    .execute();
+/** A page of a device's commands, newest first. */
+export async function commandsOfDevice(db: Db, deviceId: number, window: { limit: number; offset: number }) {
+  const base = db.selectFrom('locker_commands').where('device_id', '=', deviceId);
+  const [rows, total] = await Promise.all([
+    base.selectAll().orderBy('seq', 'desc').limit(window.limit).offset(window.offset).execute(),
+    countOf(base),
+  ]);
+  return { rows, total };
 }
 
 // ----- quotas -----
@@ -370,29 +385,44 @@ export function appendLedger(db: Db, entries: LedgerEntry[]) {
     .then(() => undefined);
 }
 
+interface LedgerFilter {
+  siteId?: number;
+  compartmentId?: number;
+  bookingId?: number;
+  orderId?: number;
+}
+
 /** Ledger rows a business may read: every row of its own sites, and a tenant's rows of its own. */
-export function ledgerVisibleTo(
-  db: Db,
-  businessId: number,
-  filter: {
-    siteId?: number;
-    compartmentId?: number;
-    bookingId?: number;
-    orderId?: number;
-    afterId: number;
-    limit: number;
-  },
-) {
+function visibleLedger(db: Db, businessId: number, filter: LedgerFilter) {
   let query = db
     .selectFrom('locker_ledger')
-    .selectAll()
-    .where((eb) => eb.or([eb('business_id', '=', businessId), eb('tenant_business_id', '=', businessId)]))
-    .where('id', '>', filter.afterId);
+    .where((eb) => eb.or([eb('business_id', '=', businessId), eb('tenant_business_id', '=', businessId)]));
   if (filter.siteId !== undefined) query = query.where('site_id', '=', filter.siteId);
   if (filter.compartmentId !== undefined) query = query.where('compartment_id', '=', filter.compartmentId);
   if (filter.bookingId !== undefined) query = query.where('booking_id', '=', filter.bookingId);
   if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
-  return query.orderBy('id').limit(filter.limit).execute();
+  return query;
+}
+
+/** The history of one booking, oldest first. */
+export function ledgerOfBooking(db: Db, businessId: number, bookingId: number) {
+  return visibleLedger(db, businessId, { bookingId }).selectAll().orderBy('id').execute();
+}
+
+/** A page of the ledger a business may read, oldest first, by page number or after a cursor's row. */
+export function ledgerPage(db: Db, businessId: number, filter: LedgerFilter, window: PageWindow) {
+  const base = visibleLedger(db, businessId, filter);
+  return readPage(window, {
+    rows: (afterId) =>
+      base
+        .selectAll()
+        .$if(afterId !== undefined, (q) => q.where('id', '>', afterId!))
+        .orderBy('id')
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute(),
+    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where('id', '<=', upToId!))),
+  });
 }
 
 // ----- luggage relays -----

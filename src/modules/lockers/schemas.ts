@@ -16,7 +16,6 @@ export const MAX_DEVICES_PER_SITE = 50;
 export const MAX_CODE_ATTEMPTS = 5;
 /** Hops of a luggage relay. */
 export const MAX_RELAY_HOPS = 6;
-export const MAX_LIST = 500;
 
 const millimetres = z.int().min(1).max(10_000);
 
@@ -219,5 +218,3 @@ export const relaySchema = z
   })
   .meta({ title: 'LuggageRelay' });
 
-export const afterId = z.int().min(0).default(0).describe('Rows after this id');
-export const listLimit = z.int().min(1).max(MAX_LIST).default(100);

@@ -3,6 +3,7 @@ import { businessOf, type OperationContext } from '../../platform/catalog/operat
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import { minorDigits, toMajor } from '../../platform/money.ts';
+import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import { actorOf } from './bookings.ts';
 import { hashCredential, newDeviceCredential } from './codes.ts';
 import type { LockerCommands } from './commands.ts';
@@ -152,7 +153,6 @@ export class LockerSites {
         ? (
             await repo.bookingsVisibleTo(ctx.db, businessId, {
               states: ['reserved', 'occupied'],
-              afterId: 0,
               limit: 10_000,
             })
           ).map((booking) => booking.id)
@@ -237,10 +237,10 @@ export class LockerSites {
     return { result: true as const, command: commandView(command) };
   }
 
-  async commandsOf(ctx: OperationContext, input: { device_id: number; limit: number }) {
+  async commandsOf(ctx: OperationContext, input: { device_id: number } & PageQuery) {
     const device = await this.ownDevice(ctx, input.device_id);
-    const rows = await repo.commandsOfDevice(ctx.db, device.id, input.limit);
-    return { result: true as const, commands: rows.map(commandView) };
+    const { rows, total } = await repo.commandsOfDevice(ctx.db, device.id, pageWindow(input));
+    return { result: true as const, ...envelopeOf(input, total), commands: rows.map(commandView) };
   }
 
   async ownSite(ctx: OperationContext, siteId: number) {
