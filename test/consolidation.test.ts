@@ -283,11 +283,15 @@ describe('consolidation: package forwarding', () => {
     });
     const answer = await graphql.request<{
       inboundParcels: {
+        total: number;
+        next_cursor: string | null;
         parcels: Array<{ reference: string; state: string; items: Array<{ hs_code: string }> }>;
       };
     }>(gql`
       {
-        inboundParcels(limit: 10) {
+        inboundParcels(per_page: 10) {
+          total
+          next_cursor
           parcels {
             reference
             state
@@ -302,6 +306,19 @@ describe('consolidation: package forwarding', () => {
       answer.inboundParcels.parcels.map((p) => p.reference),
       parcels.map((p) => p.reference),
     );
+    assert.equal(answer.inboundParcels.total, parcels.length);
+    assert.equal(answer.inboundParcels.next_cursor, null, 'one page holds them');
+    // Parcels arrive without end: the list pages by cursor too, oldest first.
+    const first = await api.get('/api/v1/consolidation/parcels?per_page=1', { token: customer });
+    assert.equal(first.body.parcels[0].reference, parcels[0]!.reference);
+    const second = await api.get(
+      `/api/v1/consolidation/parcels?per_page=1&cursor=${first.body.next_cursor}`,
+      {
+        token: customer,
+      },
+    );
+    assert.equal(second.body.parcels[0].reference, parcels[1]!.reference);
+    assert.deepEqual([second.body.page, second.body.total], [2, parcels.length]);
   });
 
   it('lists inbound parcels to an agent through the list_inbound_parcels tool', async () => {
@@ -319,7 +336,7 @@ describe('consolidation: package forwarding', () => {
     try {
       const listed = (await mcp.callTool({
         name: 'list_inbound_parcels',
-        arguments: { limit: 10 },
+        arguments: { per_page: 10 },
       })) as CallToolResult & {
         structuredContent: { parcels: Array<{ id: number }> };
       };

@@ -78,6 +78,13 @@ export function afterIdOf(cursor: string): number | undefined {
   return Number.isSafeInteger(id) && cursorAfter(id) === cursor ? id : undefined;
 }
 
+/** The rows a repository reads for a page: LIMIT and OFFSET, or those after a cursor's row. */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+  afterId?: number;
+}
+
 /** The rows of a page and where they sit: what cursorEnvelopeOf needs beside the query. */
 export interface ReadPage<Row> {
   rows: Row[];
@@ -91,7 +98,7 @@ export interface ReadPage<Row> {
  * the rows that match, up to and including that row in the list's order when one is given.
  */
 export async function readPage<Row extends { id: number }>(
-  window: { limit: number; offset: number; afterId?: number },
+  window: PageWindow,
   read: { rows(afterId?: number): Promise<Row[]>; count(upToId?: number): Promise<number> },
 ): Promise<ReadPage<Row>> {
   const [rows, total, ahead] = await Promise.all([
@@ -106,7 +113,7 @@ export async function readPage<Row extends { id: number }>(
  * What a repository reads for a page: by cursor, the rows after its row (and, for the page
  * number, how many come before them); by page number, LIMIT and OFFSET.
  */
-export function cursorWindow(query: CursorPageQuery): { limit: number; offset: number; afterId?: number } {
+export function cursorWindow(query: CursorPageQuery): PageWindow {
   if (query.cursor === undefined) return pageWindow(query);
   return { limit: query.per_page, offset: 0, afterId: afterIdOf(query.cursor) };
 }

@@ -3,6 +3,7 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import { toMajor, toMinor } from '../../platform/money.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import type { TrackingService } from '../tracking/index.ts';
 import type { WarehousesService } from '../warehouses/index.ts';
 import * as repo from './repository.ts';
@@ -113,16 +114,18 @@ export class Forwarding {
   }
 
   /** The suites of the business (a customer: their own), with the address to ship to. */
-  async suites(ctx: OperationContext, input: { customer_id?: number; after_id?: number; limit: number }) {
-    const rows = await repo.suitesOf(ctx.db, businessOf(ctx), {
-      customerId: this.customerScope(ctx, input.customer_id),
-      afterId: input.after_id,
-      limit: input.limit,
-    });
+  async suites(ctx: OperationContext, input: { customer_id?: number } & CursorPageQuery) {
+    const page = await repo.suitesPage(
+      ctx.db,
+      businessOf(ctx),
+      { customerId: this.customerScope(ctx, input.customer_id) },
+      cursorWindow(input),
+    );
     const warehouses = await this.warehouseList(ctx);
     return {
       result: true as const,
-      suites: rows.map((row) => suiteView(row, warehouses.find((w) => w.id === row.warehouse_id)!)),
+      ...cursorEnvelopeOf(input, page),
+      suites: page.rows.map((row) => suiteView(row, warehouses.find((w) => w.id === row.warehouse_id)!)),
     };
   }
 
@@ -174,19 +177,20 @@ export class Forwarding {
     return { result: true as const, parcel: await this.view(ctx, row) };
   }
 
-  async list(
-    ctx: OperationContext,
-    input: { customer_id?: number; state?: ParcelState; after_id?: number; limit: number },
-  ) {
-    const rows = await repo.parcelsOf(ctx.db, businessOf(ctx), {
-      customerId: this.customerScope(ctx, input.customer_id),
-      state: input.state,
-      afterId: input.after_id,
-      limit: input.limit,
-    });
+  async list(ctx: OperationContext, input: { customer_id?: number; state?: ParcelState } & CursorPageQuery) {
+    const page = await repo.parcelsPage(
+      ctx.db,
+      businessOf(ctx),
+      { customerId: this.customerScope(ctx, input.customer_id), state: input.state },
+      cursorWindow(input),
+    );
     const settings = await this.settings(ctx);
     const now = this.clock.now();
-    return { result: true as const, parcels: rows.map((row) => parcelView(row, settings, now)) };
+    return {
+      result: true as const,
+      ...cursorEnvelopeOf(input, page),
+      parcels: page.rows.map((row) => parcelView(row, settings, now)),
+    };
   }
 
   /** One parcel with its timeline (the provider's events and the warehouse's). */

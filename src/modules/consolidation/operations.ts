@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { addressSchema, currencyCode, idParam as id } from '../../platform/schemas.ts';
 import { timelineSchema } from '../tracking/index.ts';
 import type { Consolidations } from './consolidations.ts';
@@ -10,7 +11,6 @@ import {
   consolidationSchema,
   itemInput,
   MAX_ITEMS,
-  MAX_LIST,
   MAX_PARCELS_PER_CONSOLIDATION,
   parcelSchema,
   quoteSchema,
@@ -121,10 +121,9 @@ export function consolidationOperations(
       graphql: 'forwardingSuites',
       input: z.object({
         customer_id: customerId,
-        after_id: z.int().min(0).optional().describe('Suites after this id'),
-        limit: z.int().min(1).max(MAX_LIST).default(100),
+        ...cursorPageParams,
       }),
-      output: z.object({ result: z.literal(true), suites: z.array(suiteSchema) }),
+      output: z.object({ result: z.literal(true), ...cursorPageEnvelope, suites: z.array(suiteSchema) }),
       handler: (ctx, input) => forwarding.suites(ctx, input),
     }),
     defineOperation({
@@ -170,11 +169,11 @@ export function consolidationOperations(
       input: z.object({
         customer_id: id.optional(),
         state: z.enum(PARCEL_STATES).optional(),
-        after_id: z.int().min(0).optional(),
-        limit: z.int().min(1).max(MAX_LIST).default(100),
+        ...cursorPageParams,
       }),
       output: z.object({
         result: z.literal(true),
+        ...cursorPageEnvelope,
         parcels: z.array(parcelSchema),
         price_hidden: priceHidden,
       }),

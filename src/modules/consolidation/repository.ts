@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import { jsonb, pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { ConsolidationTables, ParcelState } from './tables.ts';
 
 type Db = Queryable<ConsolidationTables>;
@@ -39,19 +40,20 @@ export function insertSuite(db: Db, row: Insertable<ConsolidationTables['forward
     .executeTakeFirst();
 }
 
-export function suitesOf(
-  db: Db,
-  businessId: number,
-  filter: { customerId?: number; id?: number; afterId?: number; limit?: number },
-) {
+export function suitesOf(db: Db, businessId: number, filter: { customerId?: number; id?: number }) {
   let query = db.selectFrom('forwarding_suites').selectAll().where('business_id', '=', businessId);
   if (filter.customerId !== undefined) query = query.where('customer_user_id', '=', filter.customerId);
   if (filter.id !== undefined) query = query.where('id', '=', filter.id);
-  if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
-  return query
-    .orderBy('id')
-    .limit(filter.limit ?? 1)
-    .execute();
+  return query.orderBy('id').limit(1).execute();
+}
+
+/** A page of the business's suites (or a customer's), oldest first, by page number or cursor. */
+export function suitesPage(db: Db, businessId: number, filter: { customerId?: number }, window: PageWindow) {
+  const base = db
+    .selectFrom('forwarding_suites')
+    .where('business_id', '=', businessId)
+    .$if(filter.customerId !== undefined, (q) => q.where('customer_user_id', '=', filter.customerId!));
+  return pageById<Selectable<ConsolidationTables['forwarding_suites']>>(base, window, 'asc');
 }
 
 // ----- parcels -----
@@ -74,7 +76,6 @@ export function parcelsOf(
     state?: ParcelState;
     carrier?: string;
     trackingNumber?: string;
-    afterId?: number;
     limit: number;
     lock?: boolean;
   },
@@ -85,9 +86,23 @@ export function parcelsOf(
   if (filter.state !== undefined) query = query.where('state', '=', filter.state);
   if (filter.carrier !== undefined) query = query.where('carrier', '=', filter.carrier);
   if (filter.trackingNumber !== undefined) query = query.where('tracking_number', '=', filter.trackingNumber);
-  if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
   query = query.orderBy('id').limit(filter.limit);
   return (filter.lock ? query.forUpdate() : query).execute();
+}
+
+/** A page of the business's inbound parcels (or a customer's), oldest first, by page number or cursor. */
+export function parcelsPage(
+  db: Db,
+  businessId: number,
+  filter: { customerId?: number; state?: ParcelState },
+  window: PageWindow,
+) {
+  const base = db
+    .selectFrom('inbound_parcels')
+    .where('business_id', '=', businessId)
+    .$if(filter.customerId !== undefined, (q) => q.where('customer_user_id', '=', filter.customerId!))
+    .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!));
+  return pageById<Selectable<ConsolidationTables['inbound_parcels']>>(base, window, 'asc');
 }
 
 export function updateParcels(

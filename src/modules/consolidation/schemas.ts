@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { addressSchema, currencyCode } from '../../platform/schemas.ts';
 import { CONSOLIDATION_STATES, PARCEL_STATES } from './tables.ts';
 
-export const MAX_LIST = 500;
 export const MAX_ITEMS = 100;
 export const MAX_PARCELS_PER_CONSOLIDATION = 50;
 

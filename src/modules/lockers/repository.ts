@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import { countOf, jsonb, type Queryable } from '../../platform/db/database.ts';
-import { type PageWindow, readPage } from '../../platform/pagination.ts';
+import { countOf, jsonb, pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { LockersTables, SizeClass } from './tables.ts';
 
 type Db = Queryable<LockersTables>;
@@ -229,17 +229,7 @@ export function bookingsVisibleTo(db: Db, businessId: number, filter: BookingFil
 /** A page of the bookings a business may see, oldest first, by page number or after a cursor's row. */
 export function bookingsPage(db: Db, businessId: number, filter: BookingFilter, window: PageWindow) {
   const base = visibleBookings(db, businessId, filter);
-  return readPage(window, {
-    rows: (afterId) =>
-      base
-        .selectAll()
-        .$if(afterId !== undefined, (q) => q.where('id', '>', afterId!))
-        .orderBy('id')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute(),
-    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where('id', '<=', upToId!))),
-  });
+  return pageById<Selectable<LockersTables['locker_bookings']>>(base, window, 'asc');
 }
 
 export function bookingsOfRelay(db: Db, relayId: number) {
@@ -412,17 +402,7 @@ export function ledgerOfBooking(db: Db, businessId: number, bookingId: number) {
 /** A page of the ledger a business may read, oldest first, by page number or after a cursor's row. */
 export function ledgerPage(db: Db, businessId: number, filter: LedgerFilter, window: PageWindow) {
   const base = visibleLedger(db, businessId, filter);
-  return readPage(window, {
-    rows: (afterId) =>
-      base
-        .selectAll()
-        .$if(afterId !== undefined, (q) => q.where('id', '>', afterId!))
-        .orderBy('id')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute(),
-    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where('id', '<=', upToId!))),
-  });
+  return pageById<Selectable<LockersTables['locker_ledger']>>(base, window, 'asc');
 }
 
 // ----- luggage relays -----

@@ -217,4 +217,3 @@ export const relaySchema = z
     custody: z.array(ledgerEntrySchema),
   })
   .meta({ title: 'LuggageRelay' });
-

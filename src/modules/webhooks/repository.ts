@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import { countOf, jsonb, type Queryable } from '../../platform/db/database.ts';
-import { readPage } from '../../platform/pagination.ts';
+import { type Selectable, sql } from 'kysely';
+import { jsonb, pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { DeliveryState, WebhooksTables } from './tables.ts';
 
 type Settings = WebhooksTables['webhook_settings'];
@@ -62,7 +62,7 @@ export function logsOf(
   db: Queryable<WebhooksTables>,
   businessId: number,
   filter: LogFilter,
-  window: { limit: number; offset: number; afterId?: number },
+  window: PageWindow,
 ) {
   const base = db
     .selectFrom('webhook_delivery_logs')
@@ -70,17 +70,7 @@ export function logsOf(
     .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
     .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!))
     .$if(filter.messageId !== undefined, (q) => q.where('message_id', '=', filter.messageId!));
-  return readPage(window, {
-    rows: (afterId) =>
-      base
-        .selectAll()
-        .$if(afterId !== undefined, (q) => q.where('id', '<', afterId!))
-        .orderBy('id', 'desc')
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute(),
-    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where('id', '>=', upToId!))),
-  });
+  return pageById<Selectable<WebhooksTables['webhook_delivery_logs']>>(base, window, 'desc');
 }
 
 export function logById(db: Queryable<WebhooksTables>, businessId: number, id: number) {

@@ -8,6 +8,7 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
+import { type PageWindow, type ReadPage, readPage } from '../pagination.ts';
 
 // int8 ids and count(*) arrive as strings; every id we issue fits in a double, so parse them here once.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -161,4 +162,29 @@ export async function countOf(query: SelectQueryBuilder<any, any, any>): Promise
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * A page of a filtered query of one table, in the order of its `id`, by page number or after a
+ * cursor's row (platform/pagination.ts), with the counts its envelope needs.
+ */
+export function pageById<Row extends { id: number }>(
+  // biome-ignore lint/suspicious/noExplicitAny: any table of any module's query
+  base: SelectQueryBuilder<any, any, any>,
+  window: PageWindow,
+  order: 'asc' | 'desc',
+): Promise<ReadPage<Row>> {
+  const id = sql.ref('id');
+  const [after, upTo] = order === 'asc' ? (['>', '<='] as const) : (['<', '>='] as const);
+  return readPage(window, {
+    rows: (afterId) =>
+      base
+        .selectAll()
+        .$if(afterId !== undefined, (q) => q.where(id, after, afterId))
+        .orderBy(id, order)
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute() as Promise<Row[]>,
+    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where(id, upTo, upToId))),
+  });
 }
