@@ -139,7 +139,7 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
   });
 
   it('promotes the first waiting person on a cancellation, and the next when the offer is not accepted in time', async () => {
-    const listed = await api.get('/api/v1/reservations?states=confirmed&states=waitlisted&limit=500', {
+    const listed = await api.get('/api/v1/reservations?states=confirmed&states=waitlisted&per_page=200', {
       token: admin,
     });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
@@ -284,7 +284,21 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
     const crossed = await api.get(`/api/v1/book/${other.code}/${resourceId}/slots`);
     assert.equal(crossed.status, 404, JSON.stringify(crossed.body));
     assert.equal(crossed.body.error_code, 'RESERVATION_RESOURCE_NOT_FOUND');
-    const listed = await api.get('/api/v1/reservations?states=confirmed&limit=1', { token: admin });
+    const listed = await api.get('/api/v1/reservations?states=confirmed&per_page=1', { token: admin });
+    // Bookings accumulate: the list pages by cursor too, each page after the one before.
+    const whole = await api.get('/api/v1/reservations?states=confirmed&per_page=200', { token: admin });
+    assert.ok(whole.body.total >= 2, JSON.stringify(whole.body.total));
+    const next = await api.get(
+      `/api/v1/reservations?states=confirmed&per_page=1&cursor=${listed.body.next_cursor}`,
+      {
+        token: admin,
+      },
+    );
+    assert.deepEqual(
+      [...listed.body.bookings, ...next.body.bookings].map((b: { id: number }) => b.id),
+      whole.body.bookings.slice(0, 2).map((b: { id: number }) => b.id),
+    );
+    assert.deepEqual([next.body.page, next.body.per_page, next.body.total], [2, 1, whole.body.total]);
     const attended = await api.post(
       `/api/v1/reservations/bookings/${listed.body.bookings[0].id}/attended`,
       {},
@@ -311,7 +325,7 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
             capacity
           }
         }
-        reservations(states: [confirmed], limit: 500) {
+        reservations(states: [confirmed], per_page: 200) {
           bookings {
             state
             starts_at
@@ -321,7 +335,7 @@ describe('reservations: public booking, codes, signed links and the waitlist', (
       }
     `);
     assert.deepEqual(answer.reservationResources.resources, [{ name: RESOURCE.name, capacity: 10 }]);
-    const rest = await api.get('/api/v1/reservations?states=confirmed&limit=500', { token: admin });
+    const rest = await api.get('/api/v1/reservations?states=confirmed&per_page=200', { token: admin });
     assert.equal(answer.reservations.bookings.length, rest.body.bookings.length);
     assert.ok(
       answer.reservations.bookings.every((b) => b.state === 'confirmed'),

@@ -53,7 +53,7 @@ export function suitesPage(db: Db, businessId: number, filter: { customerId?: nu
     .selectFrom('forwarding_suites')
     .where('business_id', '=', businessId)
     .$if(filter.customerId !== undefined, (q) => q.where('customer_user_id', '=', filter.customerId!));
-  return pageById<Selectable<ConsolidationTables['forwarding_suites']>>(base, window, 'asc');
+  return pageById<Selectable<ConsolidationTables['forwarding_suites']>>(base.selectAll(), window, 'asc');
 }
 
 // ----- parcels -----
@@ -102,7 +102,7 @@ export function parcelsPage(
     .where('business_id', '=', businessId)
     .$if(filter.customerId !== undefined, (q) => q.where('customer_user_id', '=', filter.customerId!))
     .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!));
-  return pageById<Selectable<ConsolidationTables['inbound_parcels']>>(base, window, 'asc');
+  return pageById<Selectable<ConsolidationTables['inbound_parcels']>>(base.selectAll(), window, 'asc');
 }
 
 export function updateParcels(

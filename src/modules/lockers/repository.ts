@@ -229,7 +229,7 @@ export function bookingsVisibleTo(db: Db, businessId: number, filter: BookingFil
 /** A page of the bookings a business may see, oldest first, by page number or after a cursor's row. */
 export function bookingsPage(db: Db, businessId: number, filter: BookingFilter, window: PageWindow) {
   const base = visibleBookings(db, businessId, filter);
-  return pageById<Selectable<LockersTables['locker_bookings']>>(base, window, 'asc');
+  return pageById<Selectable<LockersTables['locker_bookings']>>(base.selectAll(), window, 'asc');
 }
 
 export function bookingsOfRelay(db: Db, relayId: number) {
@@ -402,7 +402,7 @@ export function ledgerOfBooking(db: Db, businessId: number, bookingId: number) {
 /** A page of the ledger a business may read, oldest first, by page number or after a cursor's row. */
 export function ledgerPage(db: Db, businessId: number, filter: LedgerFilter, window: PageWindow) {
   const base = visibleLedger(db, businessId, filter);
-  return pageById<Selectable<LockersTables['locker_ledger']>>(base, window, 'asc');
+  return pageById<Selectable<LockersTables['locker_ledger']>>(base.selectAll(), window, 'asc');
 }
 
 // ----- luggage relays -----

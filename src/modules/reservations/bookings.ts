@@ -5,6 +5,7 @@ import { inTransaction, type Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rateLimited } from '../../platform/limits.ts';
 import { enqueue, type OutboxHandler } from '../../platform/outbox/outbox.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import { instantOf, MAX_SPAN_DAYS, slotStarts, wallTime } from './availability.ts';
 import type { ContactSender } from './contact.ts';
 import { icalendar } from './ical.ts';
@@ -266,29 +267,26 @@ export class ReservationBookings {
 
   async list(
     ctx: OperationContext,
-    input: {
-      resource_id?: number;
-      states?: BookingState[];
-      from?: string;
-      to?: string;
-      after_id: number;
-      limit: number;
-    },
+    input: { resource_id?: number; states?: BookingState[]; from?: string; to?: string } & CursorPageQuery,
   ) {
     const businessId = businessOf(ctx);
-    const rows = await repo.bookingsOf(ctx.db, businessId, {
-      resourceId: input.resource_id,
-      states: input.states,
-      from: input.from ? new Date(input.from) : undefined,
-      to: input.to ? new Date(input.to) : undefined,
-      afterId: input.after_id,
-      limit: input.limit,
-    });
+    const page = await repo.bookingsOf(
+      ctx.db,
+      businessId,
+      {
+        resourceId: input.resource_id,
+        states: input.states,
+        from: input.from ? new Date(input.from) : undefined,
+        to: input.to ? new Date(input.to) : undefined,
+      },
+      cursorWindow(input),
+    );
     const resources = new Map((await repo.resourcesOf(ctx.db, businessId, 10_000)).map((r) => [r.id, r]));
-    const positions = await this.waitlistPositions(ctx.db, rows);
+    const positions = await this.waitlistPositions(ctx.db, page.rows);
     return {
       result: true as const,
-      bookings: rows.map((row) => ({
+      ...cursorEnvelopeOf(input, page),
+      bookings: page.rows.map((row) => ({
         ...bookingView(row, row.starts_at, resources.get(row.resource_id)!),
         id: row.id,
         contact: row.contact,
@@ -296,7 +294,6 @@ export class ReservationBookings {
         created_at: row.created_at.toISOString(),
         waitlist_position: positions.get(row.id) ?? null,
       })),
-      next_after_id: rows.length === input.limit ? rows[rows.length - 1]!.id : null,
     };
   }
 

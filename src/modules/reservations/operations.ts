@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { ReservationBookings } from './bookings.ts';
 import type { ReservationResources } from './resources.ts';
@@ -11,7 +12,6 @@ import {
   instant,
   linksSchema,
   MAX_CODE_ATTEMPTS,
-  MAX_LIST,
   publicResourceSchema,
   reference,
   resourceFields,
@@ -92,7 +92,7 @@ export function reservationOperations(
     defineOperation({
       name: 'list_reservations',
       summary: 'Bookings and waitlists',
-      description: `Filter by resource, states and slot start (\`from\` at or after, \`to\` before); at most ${MAX_LIST} a page, after \`after_id\`. A waiting booking shows its waitlist position.`,
+      description: `Filter by resource, states and slot start (\`from\` at or after, \`to\` before); a page at a time, by \`page\` or by the \`next_cursor\` of the page before. A waiting booking shows its waitlist position.`,
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -109,13 +109,12 @@ export function reservationOperations(
         states: z.array(bookingStateSchema).max(BOOKING_STATES.length).optional(),
         from: instant.optional(),
         to: instant.optional(),
-        after_id: z.int().min(0).default(0),
-        limit: z.int().min(1).max(MAX_LIST).default(100),
+        ...cursorPageParams,
       }),
       output: z.object({
         result: z.literal(true),
+        ...cursorPageEnvelope,
         bookings: z.array(staffBookingSchema),
-        next_after_id: z.int().nullable(),
       }),
       handler: (ctx, input) => bookings.list(ctx, input),
     }),

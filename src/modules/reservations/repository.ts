@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { BookingState, ReservationsTables } from './tables.ts';
 
 type Db = Queryable<ReservationsTables>;
@@ -139,6 +140,7 @@ export function bookingById(db: Db, id: number, lock = false) {
   return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/** A page of the business's bookings with their slot's start, oldest first, by page number or cursor. */
 export function bookingsOf(
   db: Db,
   businessId: number,
@@ -147,20 +149,23 @@ export function bookingsOf(
     states?: readonly BookingState[];
     from?: Date;
     to?: Date;
-    afterId: number;
-    limit: number;
   },
+  window: PageWindow,
 ) {
   let query = db
     .selectFrom('reservation_bookings as b')
     .innerJoin('reservation_slots as s', 's.id', 'b.slot_id')
     .selectAll('b')
     .select('s.starts_at')
-    .where('b.business_id', '=', businessId)
-    .where('b.id', '>', filter.afterId);
+    .where('b.business_id', '=', businessId);
   if (filter.resourceId !== undefined) query = query.where('b.resource_id', '=', filter.resourceId);
   if (filter.states?.length) query = query.where('b.state', 'in', filter.states);
   if (filter.from) query = query.where('s.starts_at', '>=', filter.from);
   if (filter.to) query = query.where('s.starts_at', '<', filter.to);
-  return query.orderBy('b.id').limit(filter.limit).execute();
+  return pageById<Selectable<ReservationsTables['reservation_bookings']> & { starts_at: Date }>(
+    query,
+    window,
+    'asc',
+    'b.id',
+  );
 }

@@ -6,7 +6,6 @@ import { BOOKING_STATES, RESOURCE_KINDS } from './tables.ts';
 
 /** A business keeps at most this many resources; lists give at most this many rows. */
 export const MAX_RESOURCES = 200;
-export const MAX_LIST = 500;
 /** A confirmation code is good for this long, and for this many wrong tries. */
 export const CODE_TTL_MINUTES = 15;
 export const MAX_CODE_ATTEMPTS = 5;

@@ -70,7 +70,7 @@ export function logsOf(
     .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
     .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!))
     .$if(filter.messageId !== undefined, (q) => q.where('message_id', '=', filter.messageId!));
-  return pageById<Selectable<WebhooksTables['webhook_delivery_logs']>>(base, window, 'desc');
+  return pageById<Selectable<WebhooksTables['webhook_delivery_logs']>>(base.selectAll(), window, 'desc');
 }
 
 export function logById(db: Queryable<WebhooksTables>, businessId: number, id: number) {

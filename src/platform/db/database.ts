@@ -165,26 +165,26 @@ export async function countOf(query: SelectQueryBuilder<any, any, any>): Promise
 }
 
 /**
- * A page of a filtered query of one table, in the order of its `id`, by page number or after a
- * cursor's row (platform/pagination.ts), with the counts its envelope needs.
+ * A page of a filtered query (its rows selected) in the order of an id column, by page number or
+ * after a cursor's row (platform/pagination.ts), with the counts its envelope needs.
  */
 export function pageById<Row extends { id: number }>(
   // biome-ignore lint/suspicious/noExplicitAny: any table of any module's query
-  base: SelectQueryBuilder<any, any, any>,
+  query: SelectQueryBuilder<any, any, any>,
   window: PageWindow,
   order: 'asc' | 'desc',
+  idColumn = 'id',
 ): Promise<ReadPage<Row>> {
-  const id = sql.ref('id');
+  const id = sql.ref(idColumn);
   const [after, upTo] = order === 'asc' ? (['>', '<='] as const) : (['<', '>='] as const);
   return readPage(window, {
     rows: (afterId) =>
-      base
-        .selectAll()
+      query
         .$if(afterId !== undefined, (q) => q.where(id, after, afterId))
         .orderBy(id, order)
         .limit(window.limit)
         .offset(window.offset)
         .execute() as Promise<Row[]>,
-    count: (upToId) => countOf(base.$if(upToId !== undefined, (q) => q.where(id, upTo, upToId))),
+    count: (upToId) => countOf(query.$if(upToId !== undefined, (q) => q.where(id, upTo, upToId))),
   });
 }
