@@ -147,7 +147,7 @@ export function addReadCommands(
         const [snapshot, { routes }, { exceptions }] = await Promise.all([
           reads.call<{ total: number; by_status: Record<string, number> }>('order_snapshot', { date }),
           reads.call<{ routes: RouteRow[] }>('get_routes', { date }),
-          reads.call<{ exceptions: ExceptionRow[] }>('list_exceptions', { limit: options.limit }),
+          reads.call<{ exceptions: ExceptionRow[] }>('list_exceptions', { per_page: options.limit }),
         ]);
         const { code, timeZone } = reads.business;
         if (options.json) {

@@ -376,6 +376,12 @@ describe('orders', () => {
     assert.equal(reasons['S-2'], 'failed');
     assert.equal(reasons['S-3'], undefined);
     assert.equal(reasons['S-4'], 'late');
+    // In the envelope of every list: one a page, the same total.
+    const first = await api.get('/api/v1/client/orders/exceptions?per_page=1', { token: employee });
+    assert.deepEqual(
+      [first.body.total, first.body.page, first.body.per_page, first.body.exceptions.length],
+      [exceptions.body.exceptions.length, 1, 1, 1],
+    );
   });
 
   it('lets only staff with the right scopes in; contractors read their pool, customers their own orders', async () => {

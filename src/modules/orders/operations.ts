@@ -423,9 +423,10 @@ export function ordersOperations(
       access: READ,
       rest: { method: 'GET', path: '/v1/client/orders/exceptions' },
       graphql: 'orderExceptions',
-      input: z.object({ limit: z.int().min(1).max(200).default(100) }),
+      input: z.object(pageParams),
       output: z.object({
         result: z.literal(true),
+        ...pageEnvelope,
         exceptions: z.array(z.object({ reason: z.enum(['failed', 'held', 'late']), order: orderSchema })),
       }),
       handler: async (ctx, input) =>

@@ -2,7 +2,7 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
+import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as board from './board-repository.ts';
 import * as repo from './repository.ts';
@@ -281,15 +281,23 @@ export class OrderQueries {
     };
   }
 
-  async exceptions(ctx: OperationContext, input: { limit: number }, timeZone: string) {
+  async exceptions(ctx: OperationContext, input: PageQuery, timeZone: string) {
     const businessId = businessOf(ctx);
     const local = formatLocalDateTime(this.clock.now(), timeZone);
     const [today = '', time = ''] = local.split(' ');
     const open: OrderStatus[] = ['NEW_ORDER', 'PLANNED', 'PICKED_UP', 'AT_WAREHOUSE', 'OUT_FOR_DELIVERY'];
-    const rows = await repo.exceptionalOrders(ctx.db, businessId, today, time, open, input.limit);
+    const { rows, total } = await repo.exceptionalOrders(
+      ctx.db,
+      businessId,
+      today,
+      time,
+      open,
+      pageWindow(input),
+    );
     const views = await toViews(ctx.db, businessId, rows);
     return {
       result: true as const,
+      ...envelopeOf(input, total),
       exceptions: views.map((order) => ({
         reason: exceptionReason(order.status),
         order,

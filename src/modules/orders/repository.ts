@@ -1,6 +1,6 @@
 import { type QueryCreator, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Queryable } from '../../platform/db/database.ts';
+import { countOf, type Queryable } from '../../platform/db/database.ts';
 import type { OrderFamily } from './schemas.ts';
 import type { OrderStatus } from './statuses.ts';
 import type { OrdersTables } from './tables.ts';
@@ -502,17 +502,16 @@ export async function countByStatus(db: Queryable<OrdersTables>, businessId: num
 }
 
 /** Orders needing attention: failed attempts, held orders, and open orders past their date or window. */
-export function exceptionalOrders(
+export async function exceptionalOrders(
   db: Queryable<OrdersTables>,
   businessId: number,
   today: string,
   nowTime: string,
   openStatuses: OrderStatus[],
-  limit: number,
+  window: { limit: number; offset: number },
 ) {
-  return db
+  const base = db
     .selectFrom('orders')
-    .selectAll()
     .where('business_id', '=', businessId)
     .where((eb) =>
       eb.or([
@@ -525,11 +524,18 @@ export function exceptionalOrders(
           ]),
         ]),
       ]),
-    )
-    .orderBy('scheduled_date')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+    );
+  const [rows, total] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('scheduled_date')
+      .orderBy('id')
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute(),
+    countOf(base),
+  ]);
+  return { rows, total };
 }
 
 /** Orders of the business in these statuses that need a skill: how many, and the first `limit` ids. */
