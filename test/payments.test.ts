@@ -107,6 +107,14 @@ describe('online payment and account credits', () => {
       credits.body.ledger.map((entry: { amount: number }) => entry.amount),
       [-16.25, 20],
     );
+    // The ledger grows without end: newest first, a page at a time, by cursor too.
+    const newest = await api.get('/api/v1/customer/credits?per_page=1', { token: customer });
+    assert.deepEqual(newest.body.balances, credits.body.balances, 'the balance is the whole ledger');
+    assert.deepEqual([newest.body.total, newest.body.ledger[0].amount], [2, -16.25]);
+    const older = await api.get(`/api/v1/customer/credits?per_page=1&cursor=${newest.body.next_cursor}`, {
+      token: customer,
+    });
+    assert.deepEqual([older.body.page, older.body.ledger[0].amount, older.body.next_cursor], [2, 20, null]);
     const zero = await api.post(
       `/api/v1/client/customers/${tenant.userIds.customer}/credits`,
       { amount: 0, currency: 'EUR', reason: 'Nothing' },
@@ -130,8 +138,10 @@ describe('online payment and account credits', () => {
         })),
       )
       .execute();
-    const credits = await api.get('/api/v1/customer/credits', { token: otherCustomer });
+    const credits = await api.get('/api/v1/customer/credits?per_page=200', { token: otherCustomer });
     assert.equal(credits.body.ledger.length, 200);
+    assert.equal(credits.body.total, 201);
+    assert.notEqual(credits.body.next_cursor, null, 'one more entry on the next page');
     assert.deepEqual(credits.body.balances, [
       { currency: 'CHF', balance: 1 },
       { currency: 'EUR', balance: 200 },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   answersDryRuns,
   DRY_RUN_FIELDS,
+  isPageTotal,
   PRICE_FIELDS,
   PRICE_HIDDEN_FIELDS,
 } from '../platform/catalog/answers.ts';
@@ -118,7 +119,11 @@ function holdsPrices(node: unknown): boolean {
   if (Array.isArray(node)) return node.some(holdsPrices);
   if (!node || typeof node !== 'object') return false;
   const { properties, ...rest } = node as { properties?: Record<string, unknown> };
-  if (properties && Object.keys(properties).some((name) => PRICE_FIELDS.has(name))) return true;
+  if (
+    properties &&
+    Object.keys(properties).some((name) => PRICE_FIELDS.has(name) && !isPageTotal(name, properties))
+  )
+    return true;
   return Object.values(properties ?? {}).some(holdsPrices) || Object.values(rest).some(holdsPrices);
 }
 

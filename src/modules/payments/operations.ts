@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { amountInput, currencyCode, idParam } from '../../platform/schemas.ts';
 import type { PaymentsService } from './service.ts';
 
@@ -60,7 +61,7 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
       name: 'get_account_credits',
       summary: "The signed-in customer's credit balance per currency and its latest ledger entries",
       description:
-        'For customer accounts: the balance per currency, and the latest ledger entries, credits and payments alike. Credits are always shown, even where prices are hidden.',
+        'For customer accounts: the balance per currency, and the ledger entries, credits and payments alike, newest first a page at a time. Credits are always shown, even where prices are hidden.',
       tag: 'Customer',
       kind: 'query',
       risk: 'low',
@@ -72,10 +73,11 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
       access: { kinds: ['customer'], scopes: ['analytics:read'] },
       rest: { method: 'GET', path: '/v1/customer/credits' },
       graphql: 'accountCredits',
-      input: z.object({}),
+      input: z.object(cursorPageParams),
       output: z.object({
         result: z.literal(true),
         balances: z.array(z.object({ currency: z.string(), balance: z.number() })),
+        ...cursorPageEnvelope,
         ledger: z.array(
           z.object({
             id: z.int(),
@@ -87,7 +89,7 @@ export function paymentsOperations(payments: PaymentsService): Operation[] {
           }),
         ),
       }),
-      handler: (ctx) => payments.credits(ctx),
+      handler: (ctx, input) => payments.credits(ctx, input),
     }),
     defineOperation({
       name: 'add_account_credit',

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { type Selectable, sql } from 'kysely';
+import { pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { PaymentsTables } from './tables.ts';
 
 export async function insertPayment(
@@ -63,13 +64,25 @@ export async function balancesOf(db: Queryable<PaymentsTables>, businessId: numb
 }
 
 /** The latest entries (the balance is balancesOf's, never a sum of this page). */
-export function ledgerOf(db: Queryable<PaymentsTables>, businessId: number, customerId: number) {
-  return db
-    .selectFrom('credit_ledger')
-    .select(['id', 'amount_minor', 'currency', 'reason', 'payment_id', 'created_at'])
-    .where('business_id', '=', businessId)
-    .where('customer_user_id', '=', customerId)
-    .orderBy('id', 'desc')
-    .limit(200)
-    .execute();
+/** A page of a customer's credit ledger, newest first, by page number or after a cursor's row. */
+export function ledgerOf(
+  db: Queryable<PaymentsTables>,
+  businessId: number,
+  customerId: number,
+  window: PageWindow,
+) {
+  return pageById<
+    Pick<
+      Selectable<PaymentsTables['credit_ledger']>,
+      'id' | 'amount_minor' | 'currency' | 'reason' | 'payment_id' | 'created_at'
+    >
+  >(
+    db
+      .selectFrom('credit_ledger')
+      .select(['id', 'amount_minor', 'currency', 'reason', 'payment_id', 'created_at'])
+      .where('business_id', '=', businessId)
+      .where('customer_user_id', '=', customerId),
+    window,
+    'desc',
+  );
 }

@@ -3,6 +3,7 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import { toMajor, toMinor } from '../../platform/money.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import type { OrdersService } from '../orders/index.ts';
 import type { PricingService } from '../pricing/index.ts';
 import type { PaymentProvider } from './provider.ts';
@@ -114,16 +115,17 @@ export class PaymentsService {
     };
   }
 
-  /** A customer's credit balance per currency and its latest ledger entries. */
-  async credits(ctx: OperationContext) {
+  /** A customer's credit balance per currency and a page of its ledger, newest first. */
+  async credits(ctx: OperationContext, query: CursorPageQuery) {
     const caller = callerOf(ctx);
     const businessId = businessOf(ctx);
-    const ledger = await repo.ledgerOf(ctx.db, businessId, caller.userId);
+    const ledger = await repo.ledgerOf(ctx.db, businessId, caller.userId, cursorWindow(query));
     const balances = await repo.balancesOf(ctx.db, businessId, caller.userId);
     return {
       result: true as const,
       balances: balances.map(({ currency, minor }) => ({ currency, balance: toMajor(minor, currency) })),
-      ledger: ledger.map((entry) => ({
+      ...cursorEnvelopeOf(query, ledger),
+      ledger: ledger.rows.map((entry) => ({
         id: entry.id,
         amount: toMajor(entry.amount_minor, entry.currency),
         currency: entry.currency,

@@ -94,6 +94,18 @@ describe('price hiding', () => {
     ]);
   });
 
+  it("keeps a paged list's total, a count of rows, while it takes the totals that are money", () => {
+    const page = { result: true, total: 2, page: 1, per_page: 50, parcels: [{ id: 1, total: 9.5 }] };
+    assert.deepEqual(hidePrices(page, LABELS, 'label_service'), {
+      result: true,
+      total: 2,
+      page: 1,
+      per_page: 50,
+      parcels: [{ id: 1 }],
+      price_hidden: true,
+    });
+  });
+
   it('takes a family only from a text, and leaves values that are not objects alone', () => {
     const answer = { result: true, note: null, count: 2, order: { family: 7, price: 1 } };
     assert.equal(hidePrices(answer, new Set(['7'])), answer);

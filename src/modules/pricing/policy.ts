@@ -5,7 +5,7 @@
  * names, surcharge codes) stay.
  */
 
-import { PRICE_FIELDS } from '../../platform/catalog/answers.ts';
+import { isPageTotal, PRICE_FIELDS } from '../../platform/catalog/answers.ts';
 
 export { PRICE_FIELDS };
 
@@ -29,7 +29,7 @@ export function hidePrices(
     const hideHere = inHidden || (family !== undefined && hiddenFamilies.has(family));
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(record)) {
-      if (hideHere && PRICE_FIELDS.has(key)) {
+      if (hideHere && PRICE_FIELDS.has(key) && !isPageTotal(key, record)) {
         hidden = true;
         continue;
       }

@@ -63,6 +63,14 @@ export const PRICE_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Whether a field of an answer is the `total` of a paged list's envelope (beside `page` and
+ * `per_page`): a count of rows, not an amount, whatever PRICE_FIELDS says of the name.
+ */
+export function isPageTotal(key: string, fields: Record<string, unknown>): boolean {
+  return key === 'total' && 'page' in fields && 'per_page' in fields;
+}
+
+/**
  * The mark price hiding puts on an answer it took prices from: the doors add it to the answer
  * schema of every operation whose answer may hold a price field (a money field anywhere in it).
  */
