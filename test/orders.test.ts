@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
-import { createTenant, login, type Tenant } from './support/fixtures.ts';
+import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -214,6 +214,18 @@ describe('orders', () => {
     assert.ok(page.body.total > 100);
     const first = await api.get('/api/v1/client/orders?per_page=1', { token: employee });
     assert.equal(first.body.orders[0].order_ref, 'FIND-ME');
+    // Orders arrive without end: the page after a cursor stays put when a new one comes first.
+    const firstFive = await api.get('/api/v1/client/orders?per_page=5', { token: employee });
+    await api.post('/api/v1/client/orderCreate', { dropoff: DROPOFF }, { token: admin });
+    const following = await api.get(`/api/v1/client/orders?per_page=5&cursor=${firstFive.body.next_cursor}`, {
+      token: employee,
+    });
+    assert.deepEqual(
+      following.body.orders.map((o: { id: number }) => o.id),
+      page.body.orders.map((o: { id: number }) => o.id),
+      'the same five orders as page 2 before the new one',
+    );
+    assert.deepEqual([following.body.page, following.body.total], [2, page.body.total + 1]);
     assert.equal((await api.get('/api/v1/client/orders?per_page=201', { token: employee })).status, 422);
     assert.equal((await api.get('/api/v1/client/orders?status=LOST', { token: employee })).status, 422);
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { withoutUnknownFields } from '../../platform/catalog/input-checks.ts';
 import { callerOf, defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { cursorPageEnvelope, cursorPageParams, pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import {
   addressSchema,
   alliedBusinessParam,
@@ -202,11 +202,11 @@ export function ordersOperations(
         route_id: id.optional(),
         driver_id: id.optional().describe('Orders planned with this driver'),
         business_id: alliedBusinessParam,
-        ...pageParams,
+        ...cursorPageParams,
       }),
       output: z.object({
         result: z.literal(true),
-        ...pageEnvelope,
+        ...cursorPageEnvelope,
         orders: z.array(orderSchema),
       }),
       handler: (ctx, input) => orders.queries.list(ctx, input),

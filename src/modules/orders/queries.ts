@@ -2,7 +2,14 @@ import { businessOf, callerOf, type OperationContext } from '../../platform/cata
 import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import {
+  type CursorPageQuery,
+  cursorEnvelopeOf,
+  cursorWindow,
+  envelopeOf,
+  type PageQuery,
+  pageWindow,
+} from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import * as board from './board-repository.ts';
 import * as repo from './repository.ts';
@@ -20,7 +27,7 @@ import {
 /** Statuses of an order on no route that dispatch still has to plan (held orders apart). */
 const UNPLANNED = DISPATCHABLE.filter((status) => status !== 'HOLD');
 
-export interface OrderListQuery {
+export interface OrderListQuery extends CursorPageQuery {
   status?: OrderStatus[];
   scheduled_date?: string;
   order_ref?: string;
@@ -28,8 +35,6 @@ export interface OrderListQuery {
   route_id?: number;
   driver_id?: number;
   business_id?: number;
-  page: number;
-  per_page: number;
 }
 
 /** The order facts an assignment needs, read under a row lock. */
@@ -97,12 +102,11 @@ export class OrderQueries {
       trackingNumber: query.tracking_number,
       routeIds: query.route_id === undefined ? undefined : [query.route_id],
     };
-    const total = await repo.countOrders(ctx.db, businessId, filter);
-    const rows = await repo.listOrders(ctx.db, businessId, filter, pageWindow(query));
+    const page = await repo.pageOfOrders(ctx.db, businessId, filter, cursorWindow(query));
     return {
       result: true as const,
-      ...envelopeOf(query, total),
-      orders: await toViews(ctx.db, businessId, rows),
+      ...cursorEnvelopeOf(query, page),
+      orders: await toViews(ctx.db, businessId, page.rows),
     };
   }
 

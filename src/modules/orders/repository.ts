@@ -1,6 +1,7 @@
 import { type QueryCreator, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { countOf, type Queryable } from '../../platform/db/database.ts';
+import { countOf, pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow, ReadPage } from '../../platform/pagination.ts';
 import type { OrderFamily } from './schemas.ts';
 import type { OrderStatus } from './statuses.ts';
 import type { OrdersTables } from './tables.ts';
@@ -209,6 +210,17 @@ export async function listOrders(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+}
+
+/** A page of the orders of a filter, newest first, by page number or after a cursor's row. */
+export function pageOfOrders(
+  db: Queryable<OrdersTables>,
+  businessId: number,
+  filter: OrderFilter,
+  window: PageWindow,
+): Promise<ReadPage<StoredOrder>> {
+  if (isEmptyList(filter)) return Promise.resolve({ rows: [], total: 0, before: 0 });
+  return pageById<StoredOrder>(filtered(db, businessId, filter).selectAll('o'), window, 'desc', 'o.id');
 }
 
 /** An `in ()` on an empty list matches nothing; say so without asking the database. */
