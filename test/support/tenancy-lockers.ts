@@ -102,7 +102,7 @@ const asA = async () => {
   return {
     site: (await api.get(`/api/v1/lockers/sites/${ids.site}`, { token: tokenOfA })).body,
     booking: (await api.get(`/api/v1/lockers/bookings/${ids.booking}`, { token: tokenOfA })).body,
-    ledger: (await api.get('/api/v1/lockers/ledger?limit=500', { token: tokenOfA })).body,
+    ledger: (await api.get('/api/v1/lockers/ledger?per_page=200', { token: tokenOfA })).body,
     commands: (await api.get(`/api/v1/lockers/devices/${ids.device}/commands`, { token: tokenOfA })).body,
   };
 };
