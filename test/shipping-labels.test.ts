@@ -346,7 +346,7 @@ describe('shipping and labels', () => {
       };
       const packages = [{ weight_grams: 800 }];
       const quoted = await graphql(
-        `query ($pickup: LabelserviceRatePickupInput!, $dropoff: LabelserviceRateDropoffInput!, $packages: [LabelserviceRatePackagesInput!]!) {
+        `query ($pickup: AddressInput!, $dropoff: AddressInput!, $packages: [ShipmentPackageInput!]!) {
           labelserviceRate(pickup: $pickup, dropoff: $dropoff, packages: $packages, carrier: "testpost", service: "ground") {
             rates { rate_id total surcharges { code amount } }
           }
@@ -358,7 +358,7 @@ describe('shipping and labels', () => {
         .rates;
       assert.equal(quote!.total, 6.76);
       const bought = await graphql(
-        `mutation ($pickup: LabelserviceSubmitOrderPickupInput!, $dropoff: LabelserviceSubmitOrderDropoffInput!, $packages: [LabelserviceSubmitOrderPackagesInput!]!, $rate: String) {
+        `mutation ($pickup: AddressInput!, $dropoff: AddressInput!, $packages: [ShipmentPackageInput!]!, $rate: String) {
           labelserviceSubmitOrder(pickup: $pickup, dropoff: $dropoff, packages: $packages, carrier: "testpost", service: "ground", rate_id: $rate) {
             tracking_number labels { tracking_number total document { sha256 } }
           }

@@ -35,6 +35,20 @@ export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as con
 /** Opening hours by weekday: each day's open intervals, local time HH:MM; a day absent is closed. */
 export type OpeningHours = Partial<Record<(typeof WEEKDAYS)[number], Array<{ from: string; to: string }>>>;
 
+const openingInterval = z.object({ from: z.string(), to: z.string() }).meta({ title: 'OpeningInterval' });
+/**
+ * Opening hours as answers carry them (the OpeningHours type): stored only through
+ * openingHoursSchema, so keyed by weekday, which lets GraphQL give them a type rather than JSON.
+ */
+export const openingHoursOutput = z
+  .object(
+    Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(openingInterval).optional()])) as Record<
+      (typeof WEEKDAYS)[number],
+      z.ZodOptional<z.ZodArray<typeof openingInterval>>
+    >,
+  )
+  .meta({ title: 'OpeningHours' });
+
 /** Opening hours as callers write them (a place of interest, a warehouse): at most four intervals a day. */
 export const openingHoursSchema = z
   .partialRecord(

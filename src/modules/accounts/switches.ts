@@ -5,12 +5,16 @@ import { type AccountsService, BUSINESS_MODULES, OPT_IN_FAMILIES } from './servi
 
 const PLATFORM = { kinds: ['platform_admin'] as const, scopes: ['platform:write'] };
 
+// One named type each in the contract, for the three family operations.
+const familySchema = z.enum(OPT_IN_FAMILIES).meta({ title: 'FeatureFamily' });
+
 const familyStatus = {
-  family: z.enum(OPT_IN_FAMILIES),
+  family: familySchema,
   enabled: z.boolean().describe('Whether the business has turned the family on'),
   revoked: z.boolean().describe('Whether the platform admin has revoked it (whatever the business says)'),
   state: z
     .enum(['on', 'off', 'revoked', 'not_migrated'])
+    .meta({ title: 'FeatureFamilyState' })
     .describe(
       "on: its operations answer; otherwise they answer 409 (not_migrated: the business's data is not set up yet)",
     ),
@@ -35,7 +39,7 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
       output: z.object({
         result: z.literal(true),
         business_id: z.int(),
-        families: z.array(z.object(familyStatus)),
+        families: z.array(z.object(familyStatus).meta({ title: 'FeatureFamilyStatus' })),
       }),
       handler: (ctx) => accounts.families(ctx),
     }),
@@ -52,7 +56,7 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
       access: { kinds: ['client_admin'], scopes: ['orders:write'] },
       rest: { method: 'PUT', path: '/v1/client/feature-families/:family' },
       graphql: 'setFeatureFamily',
-      input: z.object({ family: z.enum(OPT_IN_FAMILIES), enabled: z.boolean() }),
+      input: z.object({ family: familySchema, enabled: z.boolean() }),
       output: familyAnswer,
       handler: (ctx, input) => accounts.setFamily(ctx, input.family, input.enabled),
     }),
@@ -69,7 +73,7 @@ export function familySwitchOperations(accounts: AccountsService): Operation[] {
       errors: ['BUSINESS_NOT_FOUND'],
       rest: { method: 'PUT', path: '/v1/platform/businesses/:business_id/feature-families/:family' },
       graphql: 'setFeatureFamilyRevoked',
-      input: z.object({ business_id: idParam, family: z.enum(OPT_IN_FAMILIES), revoked: z.boolean() }),
+      input: z.object({ business_id: idParam, family: familySchema, revoked: z.boolean() }),
       output: familyAnswer,
       handler: (ctx, input) => accounts.setFamilyRevoked(ctx, input.business_id, input.family, input.revoked),
     }),

@@ -3,7 +3,7 @@ import { csvLines, IMPORT_JOB_ROWS, importJob } from '../../platform/catalog/job
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
-import { idParam } from '../../platform/schemas.ts';
+import { idParam, openingHoursOutput } from '../../platform/schemas.ts';
 import {
   type AddressesService,
   MAX_IMPORT_ROWS,
@@ -52,7 +52,7 @@ const pointSchema = z
     country: z.string().nullable(),
     lat: z.number(),
     lng: z.number(),
-    opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
+    opening_hours: openingHoursOutput,
     notes: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),

@@ -12,36 +12,48 @@ const TAG = 'Operations AI Agent';
 const USERS = { kinds: [...STAFF, 'customer'] as const, scopes: ['agent:use'] };
 const STAFF_USERS = { kinds: STAFF, scopes: ['agent:use'] };
 
-const conversationSchema = z.object({
-  id: z.int(),
-  title: z.string().describe('Given at creation, or the start of its first turn'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const conversationSchema = z
+  .object({
+    id: z.int(),
+    title: z.string().describe('Given at creation, or the start of its first turn'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'AgentConversation' });
 const conversationParam = { conversation_id: idParam };
 
 /** The agent's operations; `proposalSchema` is the approval queue's view of a proposal. */
 export function agentOperations(agent: AgentService, proposalSchema: z.ZodType): Operation[] {
-  const turnSchema = z.object({
-    id: z.int(),
-    text: z.string().describe('What the person asked'),
-    answer: z.string().describe("The model's answer"),
-    tool_calls: z.array(
-      z.object({
-        name: z.string(),
-        arguments: z.record(z.string(), z.unknown()),
-        summary: z.string().describe('A short account of the answer: list sizes, then the start of its JSON'),
-        refused: z
-          .boolean()
-          .describe('The call was refused (scopes, not offered, bound reached): the model got the refusal'),
-      }),
-    ),
-    proposals: z.array(proposalSchema).describe('Writes the model asked for, queued for a person to approve'),
-    model: z.string(),
-    usage: z.object({ input_tokens: z.int(), output_tokens: z.int() }),
-    duration_ms: z.int(),
-    created_at: z.string(),
-  });
+  const turnSchema = z
+    .object({
+      id: z.int(),
+      text: z.string().describe('What the person asked'),
+      answer: z.string().describe("The model's answer"),
+      tool_calls: z.array(
+        z
+          .object({
+            name: z.string(),
+            arguments: z.record(z.string(), z.unknown()),
+            summary: z
+              .string()
+              .describe('A short account of the answer: list sizes, then the start of its JSON'),
+            refused: z
+              .boolean()
+              .describe(
+                'The call was refused (scopes, not offered, bound reached): the model got the refusal',
+              ),
+          })
+          .meta({ title: 'AgentToolCall' }),
+      ),
+      proposals: z
+        .array(proposalSchema)
+        .describe('Writes the model asked for, queued for a person to approve'),
+      model: z.string(),
+      usage: z.object({ input_tokens: z.int(), output_tokens: z.int() }),
+      duration_ms: z.int(),
+      created_at: z.string(),
+    })
+    .meta({ title: 'AgentTurn' });
   return [
     defineOperation({
       name: 'set_agent_settings',

@@ -4,11 +4,12 @@ import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { localDateTime } from '../accounts/index.ts';
 import {
   APP_ROLES,
-  APP_TYPES,
+  appRoleSchema,
+  appTypeSchema,
   assignmentConfigSchema,
   idpCode,
-  PLATFORMS,
-  QUICK_ACTIONS,
+  platformSchema,
+  quickActionSchema,
   semanticVersion,
 } from './config.ts';
 import { PRESETS } from './identity.ts';
@@ -18,34 +19,40 @@ const PLATFORM_WRITE = { kinds: ['platform_admin'], scopes: ['platform:write'] }
 const PLATFORM_READ = { kinds: ['platform_admin'], scopes: ['platform:read'] } as const;
 const code = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,62}$/, fieldMessage('app_code'));
 
-const providerSchema = z.object({
-  code: z.string(),
-  name: z.string(),
-  issuer: z.string(),
-  issuer_aliases: z.array(z.string()),
-  jwks_uri: z.string(),
-  preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).nullable(),
-});
+const providerSchema = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    issuer: z.string(),
+    issuer_aliases: z.array(z.string()),
+    jwks_uri: z.string(),
+    preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).nullable(),
+  })
+  .meta({ title: 'IdentityProvider' });
 
-const appSchema = z.object({
-  code: z.string(),
-  name: z.string(),
-  type: z.enum(APP_TYPES),
-  schema_version: z.int(),
-  enabled: z.boolean(),
-  allowed_roles: z.array(z.enum(APP_ROLES)),
-});
+const appSchema = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    type: appTypeSchema,
+    schema_version: z.int(),
+    enabled: z.boolean(),
+    allowed_roles: z.array(appRoleSchema),
+  })
+  .meta({ title: 'App' });
 
 const assignmentSchema = z.object({
   result: z.literal(true),
-  assignment: z.object({
-    app_code: z.string(),
-    client_code: z.string(),
-    enabled: z.boolean(),
-    configuration_version: z.int(),
-    config: assignmentConfigSchema,
-    updated_at: z.string().describe('ISO 8601, UTC'),
-  }),
+  assignment: z
+    .object({
+      app_code: z.string(),
+      client_code: z.string(),
+      enabled: z.boolean(),
+      configuration_version: z.int(),
+      config: assignmentConfigSchema,
+      updated_at: z.string().describe('ISO 8601, UTC'),
+    })
+    .meta({ title: 'AppAssignment' }),
 });
 
 const capabilities = z.record(z.string(), z.boolean());
@@ -75,30 +82,33 @@ const configPatch = z.object({
   quick_actions: assignmentConfigSchema.shape.quick_actions.partial().optional(),
 });
 
-const bootstrapSchema = z.object({
-  app: z.object({ code: z.string(), name: z.string(), type: z.string(), schema_version: z.int() }),
-  client: z.object({ code: z.string(), display_name: z.string() }),
-  configuration_version: z.int(),
-  capabilities: capabilities.describe('Effective: auth.<idp> only while that sign-in works'),
-  authentication: z
-    .object({
-      methods: z.record(z.string(), z.boolean()).describe('<idp>, email, registration'),
-      registration: assignmentConfigSchema.shape.registration,
-    })
-    .catchall(z.unknown())
-    .describe('Also one object per enabled identity provider: { server_client_id }'),
-  services: assignmentConfigSchema.shape.services,
-  branding: assignmentConfigSchema.shape.branding,
-  version_policy: z.object({
-    platforms: assignmentConfigSchema.shape.version_policy,
-    platform: z.enum(PLATFORMS).nullable(),
-    app_version: z.string().nullable(),
-    status: z
-      .enum(['supported', 'update_available', 'update_required', 'unknown'])
-      .describe('update_required: the app_version is below the minimum supported for its platform'),
-  }),
-  settings: z.object({ home: z.object({ quick_actions: z.array(z.enum(QUICK_ACTIONS)) }) }),
-});
+const bootstrapSchema = z
+  .object({
+    app: z.object({ code: z.string(), name: z.string(), type: appTypeSchema, schema_version: z.int() }),
+    client: z.object({ code: z.string(), display_name: z.string() }),
+    configuration_version: z.int(),
+    capabilities: capabilities.describe('Effective: auth.<idp> only while that sign-in works'),
+    authentication: z
+      .object({
+        methods: z.record(z.string(), z.boolean()).describe('<idp>, email, registration'),
+        registration: assignmentConfigSchema.shape.registration,
+      })
+      .catchall(z.unknown())
+      .describe('Also one object per enabled identity provider: { server_client_id }'),
+    services: assignmentConfigSchema.shape.services,
+    branding: assignmentConfigSchema.shape.branding,
+    version_policy: z.object({
+      platforms: assignmentConfigSchema.shape.version_policy,
+      platform: platformSchema.nullable(),
+      app_version: z.string().nullable(),
+      status: z
+        .enum(['supported', 'update_available', 'update_required', 'unknown'])
+        .meta({ title: 'AppVersionStatus' })
+        .describe('update_required: the app_version is below the minimum supported for its platform'),
+    }),
+    settings: z.object({ home: z.object({ quick_actions: z.array(quickActionSchema) }) }),
+  })
+  .meta({ title: 'AppBootstrap' });
 
 export function appsOperations(apps: AppsService): Operation[] {
   return [
@@ -119,7 +129,7 @@ export function appsOperations(apps: AppsService): Operation[] {
       input: z.object({
         appCode: z.string().max(63),
         clientCode: z.string().max(63),
-        platform: z.enum(PLATFORMS).optional(),
+        platform: platformSchema.optional(),
         app_version: semanticVersion.optional(),
       }),
       output: z.object({ result: z.literal(true), data: bootstrapSchema }),
@@ -160,7 +170,7 @@ export function appsOperations(apps: AppsService): Operation[] {
         idp: z.string().max(32),
         id_token: z.string().min(1).max(16_384),
         device_id: z.string().min(1).max(191),
-        device_platform: z.enum(PLATFORMS),
+        device_platform: platformSchema,
         app_version: semanticVersion.nullable().optional(),
       }),
       output: z.object({
@@ -244,10 +254,10 @@ export function appsOperations(apps: AppsService): Operation[] {
       input: z.object({
         code,
         name: z.string().trim().min(1).max(200),
-        type: z.enum(APP_TYPES),
+        type: appTypeSchema,
         schema_version: z.int().min(1).max(1_000_000),
         enabled: z.boolean().default(true),
-        allowed_roles: z.array(z.enum(APP_ROLES)).min(1).max(APP_ROLES.length),
+        allowed_roles: z.array(appRoleSchema).min(1).max(APP_ROLES.length),
       }),
       output: z.object({ result: z.literal(true), app: appSchema }),
       handler: (ctx, input) => apps.saveApp(ctx, input),

@@ -14,19 +14,27 @@ const STAFF_WRITE = { kinds: STAFF, scopes: ['orders:write'] };
 const contractorBusiness = { business_id: actingBusinessParam };
 const orderParam = { order_id: idParam };
 
-const messageSchema = z.object({
-  id: z.int(),
-  order_id: z.int(),
-  author: z.object({ id: z.int(), name: z.string(), role: z.enum(CHAT_ROLES) }),
-  text: z.string().describe("A system message's text is in the reader's language"),
-  attachments: z.array(z.object({ url: z.string(), name: z.string().nullable() })),
-  system_event: z
-    .enum(SYSTEM_EVENTS)
-    .nullable()
-    .describe('Set on a message the service wrote (the conversation closed or reopened)'),
-  created_at: z.string(),
-});
-const status = z.enum(['open', 'closed']);
+// The order chat vocabulary, one named type each in the contract.
+const roleSchema = z.enum(CHAT_ROLES).meta({ title: 'OrderChatRole' });
+
+const messageSchema = z
+  .object({
+    id: z.int(),
+    order_id: z.int(),
+    author: z.object({ id: z.int(), name: z.string(), role: roleSchema }).meta({ title: 'OrderChatAuthor' }),
+    text: z.string().describe("A system message's text is in the reader's language"),
+    attachments: z.array(
+      z.object({ url: z.string(), name: z.string().nullable() }).meta({ title: 'OrderChatAttachment' }),
+    ),
+    system_event: z
+      .enum(SYSTEM_EVENTS)
+      .meta({ title: 'OrderChatSystemEvent' })
+      .nullable()
+      .describe('Set on a message the service wrote (the conversation closed or reopened)'),
+    created_at: z.string(),
+  })
+  .meta({ title: 'OrderChatMessage' });
+const status = z.enum(['open', 'closed']).meta({ title: 'OrderChatStatus' });
 const errors = ['ORDER_NOT_FOUND', 'CUSTOMER_CHAT_OFF'] as const;
 
 export function chatOperations(chat: ChatService): Operation[] {
@@ -66,14 +74,16 @@ export function chatOperations(chat: ChatService): Operation[] {
         result: z.literal(true),
         ...pageEnvelope,
         chats: z.array(
-          z.object({
-            order_id: z.int(),
-            order_ref: z.string(),
-            status,
-            customer_chat: z.boolean(),
-            unread: z.int(),
-            last_message: messageSchema.nullable(),
-          }),
+          z
+            .object({
+              order_id: z.int(),
+              order_ref: z.string(),
+              status,
+              customer_chat: z.boolean(),
+              unread: z.int(),
+              last_message: messageSchema.nullable(),
+            })
+            .meta({ title: 'OrderChat' }),
         ),
       }),
       handler: (ctx, input) => chat.list(ctx, input),
@@ -99,7 +109,7 @@ export function chatOperations(chat: ChatService): Operation[] {
         status,
         closed_at: z.string().nullable(),
         customer_chat: z.boolean(),
-        my_role: z.enum(CHAT_ROLES),
+        my_role: roleSchema,
         unread: z.int(),
         reads: z.array(
           z.object({

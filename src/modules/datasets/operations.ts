@@ -4,9 +4,16 @@ import { defineOperation, type Operation, STAFF } from '../../platform/catalog/o
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam } from '../../platform/schemas.ts';
-import { conditionInput, fieldsInput, MAX_IMPORT_ROWS, MAX_RECORD_BYTES } from './schema.ts';
+import {
+  conditionInput,
+  fieldsInput,
+  fieldTypeSchema,
+  geocodingStatusSchema,
+  MAX_IMPORT_ROWS,
+  MAX_RECORD_BYTES,
+} from './schema.ts';
 import type { DatasetsService } from './service.ts';
-import { FIELD_TYPES, GEOCODING_STATUSES } from './tables.ts';
+import { GEOCODING_STATUSES } from './tables.ts';
 
 /** Staff read and write records; the shape of the data (groups, datasets, schemas) is the admin's. */
 const READ = { kinds: STAFF, scopes: ['datasets:read'] };
@@ -14,56 +21,67 @@ const WRITE_RECORDS = { kinds: STAFF, scopes: ['datasets:write'] };
 const DESIGN = { kinds: ['client_admin'] as const, scopes: ['datasets:write'] };
 const TAG = 'Dataset';
 
-const groupSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  dataset_count: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const groupSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    description: z.string().nullable(),
+    dataset_count: z.int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'DatasetGroup' });
 const groupAnswer = z.object({ result: z.literal(true), group: groupSchema });
 const groupInput = z.object({
   name: z.string().trim().min(1).max(100),
   description: z.string().trim().max(500).optional(),
 });
 
-const datasetSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  group: z.object({ id: z.int(), name: z.string() }).nullable(),
-  fields: z.array(
-    z.object({
-      name: z.string(),
-      label: z.string().nullable(),
-      type: z.enum(FIELD_TYPES),
-      required: z.boolean(),
-      values: z.array(z.string()).nullable().describe('Enum fields: the values allowed'),
-    }),
-  ),
-  record_count: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const fieldSchema = z
+  .object({
+    name: z.string(),
+    label: z.string().nullable(),
+    type: fieldTypeSchema,
+    required: z.boolean(),
+    values: z.array(z.string()).nullable().describe('Enum fields: the values allowed'),
+  })
+  .meta({ title: 'DatasetField' });
+
+const datasetSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    description: z.string().nullable(),
+    // Named so the GraphQL type derived for it does not take the group's own name.
+    group: z.object({ id: z.int(), name: z.string() }).meta({ title: 'DatasetGroupRef' }).nullable(),
+    fields: z.array(fieldSchema),
+    record_count: z.int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'Dataset' });
 const datasetAnswer = z.object({ result: z.literal(true), dataset: datasetSchema });
 
-const recordSchema = z.object({
-  id: z.int(),
-  dataset_id: z.int(),
-  values: z.record(z.string(), z.unknown()).describe('The values by field name, in their JSON forms'),
-  location: z
-    .object({ lat: z.number(), lng: z.number() })
-    .nullable()
-    .describe('Where the record is; null when it is not placed (see geocoding.status)'),
-  geocoding: z.object({
-    status: z.enum(GEOCODING_STATUSES),
-    provider: z.string().nullable().describe('Who placed it, when geocoded'),
-    confidence: z.number().nullable().describe('0 to 1, when geocoded'),
-  }),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const recordSchema = z
+  .object({
+    id: z.int(),
+    dataset_id: z.int(),
+    values: z.record(z.string(), z.unknown()).describe('The values by field name, in their JSON forms'),
+    location: z
+      .object({ lat: z.number(), lng: z.number() })
+      .nullable()
+      .describe('Where the record is; null when it is not placed (see geocoding.status)'),
+    geocoding: z
+      .object({
+        status: geocodingStatusSchema,
+        provider: z.string().nullable().describe('Who placed it, when geocoded'),
+        confidence: z.number().nullable().describe('0 to 1, when geocoded'),
+      })
+      .meta({ title: 'DatasetGeocoding' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'DatasetRecord' });
 const recordAnswer = z.object({ result: z.literal(true), record: recordSchema });
 
 const valuesInput = z

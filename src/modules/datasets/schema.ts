@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { validationFailed } from '../../platform/catalog/executor.ts';
 import { fieldIssue, fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { type Language, validationErrorMap } from '../../platform/i18n/index.ts';
-import { FIELD_TYPES, type FieldSpec, type FieldType } from './tables.ts';
+import { FIELD_TYPES, type FieldSpec, type FieldType, GEOCODING_STATUSES } from './tables.ts';
 
 /** Fields a dataset declares at most. */
 export const MAX_FIELDS = 50;
@@ -19,13 +19,17 @@ const FIELD_NAME = /^[a-z][a-z0-9_]{0,39}$/;
 /** The types that place a record on the map; a dataset has at most one such field. */
 const LOCATION_TYPES: readonly FieldType[] = ['address', 'geo_point'];
 
+// The datasets vocabulary, one named type each in the contract.
+export const fieldTypeSchema = z.enum(FIELD_TYPES).meta({ title: 'DatasetFieldType' });
+export const geocodingStatusSchema = z.enum(GEOCODING_STATUSES).meta({ title: 'GeocodingStatus' });
+
 const fieldSpec = z.object({
   name: z
     .string()
     .regex(FIELD_NAME, fieldMessage('field_name'))
     .describe('How values are keyed: a lowercase letter, then lowercase letters, digits and _ (40 at most)'),
   label: z.string().trim().min(1).max(100).optional().describe('How people read it: "Dock count"'),
-  type: z.enum(FIELD_TYPES),
+  type: fieldTypeSchema,
   required: z.boolean().default(false),
   values: z
     .array(z.string().trim().min(1).max(100))
@@ -279,7 +283,8 @@ export const conditionInput = z
     lt: z.union([z.number(), z.string()]).optional(),
     lte: z.union([z.number(), z.string()]).optional(),
   })
-  .strict();
+  .strict()
+  .meta({ title: 'DatasetCondition' });
 export type Condition = z.output<typeof conditionInput>;
 export const RANGE_OPS = ['gt', 'gte', 'lt', 'lte'] as const;
 

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { PlanEdits } from './plan-edits.ts';
-import { routeSchema, stopLegSchema } from './schemas.ts';
+import {
+  capacityDimensionSchema,
+  capacityInput,
+  capacitySchema,
+  routeSchema,
+  stopLegSchema,
+} from './schemas.ts';
 
 /** Plan edits are the business's staff's: a contractor plans its fleet by building routes. */
 const WRITE = { kinds: STAFF, scopes: ['routes:write'] } as const;
@@ -11,7 +17,7 @@ const vehicleSchema = z.object({
   id: z.int(),
   name: z.string(),
   vehicle_type: z.string(),
-  capacity: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
+  capacity: capacitySchema,
   active: z.boolean(),
 });
 
@@ -28,7 +34,7 @@ const violationSchema = z
     window: z.object({ start: z.string(), end: z.string() }).optional(),
     planned_arrival: z.string().optional(),
     late_minutes: z.int().optional(),
-    dimension: z.enum(['weight_grams', 'volume_cm3', 'count']).optional(),
+    dimension: capacityDimensionSchema.optional(),
     load: z.int().optional(),
     capacity: z.int().optional(),
     over: z.int().optional(),
@@ -108,11 +114,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       input: z.object({
         name: z.string().trim().min(1).max(200),
         vehicle_type: z.string().trim().min(1).max(40).default('van'),
-        capacity: z.object({
-          weight_grams: z.int().positive().max(100_000_000),
-          volume_cm3: z.int().positive().max(1_000_000_000),
-          count: z.int().positive().max(10_000),
-        }),
+        capacity: capacityInput,
         active: z.boolean().default(true),
       }),
       output: z.object({ result: z.literal(true), vehicle: vehicleSchema }),

@@ -13,7 +13,7 @@ import {
   MAX_TIME_LIMIT_MS,
   OBJECTIVES,
 } from './planning.ts';
-import { driverSchema, routeSchema } from './schemas.ts';
+import { capacityInput, capacitySchema, driverSchema, routeSchema } from './schemas.ts';
 import type { DispatchService } from './service.ts';
 
 /** Staff, and contractors within their own fleet and pool. */
@@ -83,11 +83,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           .describe('A contractor company the driver drives for; absent or null: the business itself'),
         depot_id: z.int().positive().nullable().optional(),
         vehicle_type: z.string().trim().min(1).max(40).optional(),
-        capacity: z.object({
-          weight_grams: z.int().positive().max(100_000_000),
-          volume_cm3: z.int().positive().max(1_000_000_000),
-          count: z.int().positive().max(10_000),
-        }),
+        capacity: capacityInput,
         shift: timeWindowSchema,
         skills: z
           .array(z.string().trim().min(1).max(40))
@@ -364,7 +360,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
           duration_minutes: z.int().describe('Sum of the routes’ durations'),
           longest_route_minutes: z.int(),
           shortest_route_minutes: z.int(),
-          load: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
+          load: capacitySchema,
         }),
         rebuild: z
           .object({ replanned_routes: z.int(), kept_route_ids: z.array(z.int()) })

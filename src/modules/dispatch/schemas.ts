@@ -7,6 +7,21 @@ export const routeStatusSchema = z.enum(ROUTE_STATUSES).meta({ title: 'RouteStat
 export const stopStatusSchema = z.enum(STOP_STATUSES).meta({ title: 'StopStatus' });
 /** What the driver does at a stop: a P2P order has both legs on one route, pickup first. */
 export const stopLegSchema = z.enum(['pickup', 'delivery']).meta({ title: 'StopLeg' });
+/** The three dimensions a vehicle, a driver's profile and a route's load are measured in. */
+export const capacityDimensionSchema = z
+  .enum(['weight_grams', 'volume_cm3', 'count'])
+  .meta({ title: 'CapacityDimension' });
+export const capacitySchema = z
+  .object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() })
+  .meta({ title: 'Capacity' });
+/** A capacity as callers give it (CapacityInput in the contract). */
+export const capacityInput = z
+  .object({
+    weight_grams: z.int().positive().max(100_000_000),
+    volume_cm3: z.int().positive().max(1_000_000_000),
+    count: z.int().positive().max(10_000),
+  })
+  .meta({ title: 'Capacity' });
 
 export const driverSchema = z
   .object({
@@ -18,7 +33,7 @@ export const driverSchema = z
       .object({
         depot_id: z.int().nullable(),
         vehicle_type: z.string(),
-        capacity: z.object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() }),
+        capacity: capacitySchema,
         shift: z.object({ start: z.string(), end: z.string() }),
         skills: z.array(z.string()),
         available: z.boolean(),
@@ -85,9 +100,7 @@ export const routeSchema = z
     departure: z.string().describe('Planned departure from the depot, local time HH:MM'),
     return_time: z.string().describe('Planned return to the depot, local time HH:MM'),
     duration_minutes: z.int().describe('From departure to return'),
-    load: z
-      .object({ weight_grams: z.int(), volume_cm3: z.int(), count: z.int() })
-      .describe('The most the route carries at once, per dimension'),
+    load: capacitySchema.describe('The most the route carries at once, per dimension'),
     stops: z.array(stopSchema),
   })
   .meta({ title: 'Route' });

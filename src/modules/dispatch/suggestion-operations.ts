@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { calendarDate } from '../../platform/schemas.ts';
+import { capacityDimensionSchema } from './schemas.ts';
 import type { DispatchSuggestions } from './suggestion-reader.ts';
 import { MAX_SUGGESTIONS, REASON_CODES, SUGGESTION_KINDS } from './suggestions.ts';
 
@@ -33,7 +34,7 @@ const suggestionSchema = z.object({
     .int()
     .nullable()
     .describe('Meters the order adds to the route it goes on (its route distance after minus before)'),
-  dimension: z.enum(['weight_grams', 'volume_cm3', 'count']).nullable().describe('The dimension most over'),
+  dimension: capacityDimensionSchema.nullable().describe('The dimension most over'),
   over: z.int().nullable().describe('How much more than the capacity, in that dimension'),
   late_minutes: z
     .int()

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
+import { orderTypeSchema } from '../orders/index.ts';
 import type { RidersService } from './service.ts';
 import { DEFAULT_RIDER_SETTINGS, FRESH_POSITION_MS } from './settings.ts';
 import { DISPATCH_STATES, OFFER_STATES } from './tables.ts';
@@ -15,32 +16,39 @@ const MAX_PINGS = 60;
 
 const person = z.object({ id: z.int(), name: z.string() });
 
-const riderSchema = z.object({
-  driver: person,
-  granted_at: z.string(),
-  online: z.boolean(),
-  online_since: z.string().nullable(),
-  waiting_since: z
-    .string()
-    .nullable()
-    .describe('Online and free since: ties in distance go to whoever has waited longest'),
-  busy_order_id: z.int().nullable().describe('The instant order it accepted and has not finished'),
-  position: z
-    .object({
-      lat: z.number(),
-      lng: z.number(),
-      accuracy_meters: z.number().nullable(),
-      at: z.string().describe("The phone's time of the last kept ping"),
-      received_at: z.string(),
-      fresh: z
-        .boolean()
-        .describe(
-          `Received within ${FRESH_POSITION_MS / 1000} s: only riders with a fresh position are offered orders`,
-        ),
-    })
-    .nullable()
-    .describe('The last known position; null before the first ping'),
-});
+// The instant-delivery vocabulary, one named type each in the contract.
+const offerStateSchema = z.enum(OFFER_STATES).meta({ title: 'InstantOfferState' });
+const dispatchStateSchema = z.enum(DISPATCH_STATES).meta({ title: 'InstantDispatchState' });
+
+const riderSchema = z
+  .object({
+    driver: person,
+    granted_at: z.string(),
+    online: z.boolean(),
+    online_since: z.string().nullable(),
+    waiting_since: z
+      .string()
+      .nullable()
+      .describe('Online and free since: ties in distance go to whoever has waited longest'),
+    busy_order_id: z.int().nullable().describe('The instant order it accepted and has not finished'),
+    position: z
+      .object({
+        lat: z.number(),
+        lng: z.number(),
+        accuracy_meters: z.number().nullable(),
+        at: z.string().describe("The phone's time of the last kept ping"),
+        received_at: z.string(),
+        fresh: z
+          .boolean()
+          .describe(
+            `Received within ${FRESH_POSITION_MS / 1000} s: only riders with a fresh position are offered orders`,
+          ),
+      })
+      .meta({ title: 'RiderPosition' })
+      .nullable()
+      .describe('The last known position; null before the first ping'),
+  })
+  .meta({ title: 'Rider' });
 
 const settingsSchema = z.object({
   wave_size: z.int().min(1).max(50).describe('Riders offered an order at once (a wave)'),
@@ -55,30 +63,35 @@ const legSchema = z
     lat: z.number().optional(),
     lng: z.number().optional(),
   })
+  .meta({ title: 'InstantOfferPlace' })
   .nullable();
 
-const offerSchema = z.object({
-  id: z.int(),
-  state: z.enum(OFFER_STATES),
-  wave: z.int(),
-  distance_meters: z
-    .int()
-    .describe(
-      'Straight-line distance from the rider to where it must go first (the pickup; a delivery: the drop-off)',
-    ),
-  offered_at: z.string(),
-  expires_at: z.string(),
-  seconds_left: z.int(),
-  order: z.object({
+const offerSchema = z
+  .object({
     id: z.int(),
-    order_ref: z.string(),
-    type: z.enum(['D', 'P', 'P2P']).nullable(),
-    pickup: legSchema,
-    dropoff: legSchema,
-    packages: z.int(),
-    time_window: z.object({ start: z.string(), end: z.string() }).nullable(),
-  }),
-});
+    state: offerStateSchema,
+    wave: z.int(),
+    distance_meters: z
+      .int()
+      .describe(
+        'Straight-line distance from the rider to where it must go first (the pickup; a delivery: the drop-off)',
+      ),
+    offered_at: z.string(),
+    expires_at: z.string(),
+    seconds_left: z.int(),
+    order: z
+      .object({
+        id: z.int(),
+        order_ref: z.string(),
+        type: orderTypeSchema.nullable(),
+        pickup: legSchema,
+        dropoff: legSchema,
+        packages: z.int(),
+        time_window: z.object({ start: z.string(), end: z.string() }).nullable(),
+      })
+      .meta({ title: 'InstantOfferOrder' }),
+  })
+  .meta({ title: 'InstantOffer' });
 
 export function ridersOperations(riders: RidersService): Operation[] {
   return [
@@ -157,7 +170,7 @@ export function ridersOperations(riders: RidersService): Operation[] {
         instant: z.boolean(),
         dispatch: z
           .object({
-            state: z.enum(DISPATCH_STATES),
+            state: dispatchStateSchema,
             wave: z.int().describe('Waves sent so far'),
             origin: z
               .object({ lat: z.number(), lng: z.number() })
@@ -174,7 +187,7 @@ export function ridersOperations(riders: RidersService): Operation[] {
                 id: z.int(),
                 rider: person,
                 wave: z.int(),
-                state: z.enum(OFFER_STATES),
+                state: offerStateSchema,
                 distance_meters: z.int(),
                 offered_at: z.string(),
                 expires_at: z.string(),

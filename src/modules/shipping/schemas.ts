@@ -12,7 +12,11 @@ export const shipmentFields = {
   dropoff: addressSchema.describe('The recipient'),
   residential: z.boolean().default(false).describe('Delivered to a home (residential surcharge)'),
   packages: z
-    .array(packageInputSchema.extend({ weight_grams: z.int().min(1).max(1_000_000) }))
+    .array(
+      packageInputSchema
+        .extend({ weight_grams: z.int().min(1).max(1_000_000) })
+        .meta({ title: 'ShipmentPackage' }),
+    )
     .min(1)
     .max(20),
 };
@@ -72,7 +76,9 @@ export const saveCarrierInput = z.object({
 // Money fields are optional: price hiding removes them for some customers (docs/pricing.md).
 
 const surcharges = z.array(
-  z.object({ code: z.string().describe('fuel, residential or oversize'), amount: z.number().optional() }),
+  z
+    .object({ code: z.string().describe('fuel, residential or oversize'), amount: z.number().optional() })
+    .meta({ title: 'ShippingSurcharge' }),
 );
 
 const priced = {
@@ -83,70 +89,80 @@ const priced = {
   total: z.number().optional().describe('price + surcharges + tax'),
 };
 
-export const rateSchema = z.object({
-  rate_id: z.string().describe('Names this quote: same carrier card, service and shipment, same rate_id'),
-  carrier: z.string(),
-  carrier_name: z.string(),
-  service: z.string(),
-  service_name: z.string(),
-  zone: z.string(),
-  transit_days: z.int(),
-  billable_weight_grams: z.int(),
-  ...priced,
-  packages: z.array(
-    z.object({
-      actual_weight_grams: z.int(),
-      dimensional_weight_grams: z.int(),
-      billable_weight_grams: z.int(),
-      ...priced,
-    }),
-  ),
-});
+export const rateSchema = z
+  .object({
+    rate_id: z.string().describe('Names this quote: same carrier card, service and shipment, same rate_id'),
+    carrier: z.string(),
+    carrier_name: z.string(),
+    service: z.string(),
+    service_name: z.string(),
+    zone: z.string(),
+    transit_days: z.int(),
+    billable_weight_grams: z.int(),
+    ...priced,
+    packages: z.array(
+      z
+        .object({
+          actual_weight_grams: z.int(),
+          dimensional_weight_grams: z.int(),
+          billable_weight_grams: z.int(),
+          ...priced,
+        })
+        .meta({ title: 'ShippingRatePackage' }),
+    ),
+  })
+  .meta({ title: 'ShippingRate' });
 export type RateView = z.input<typeof rateSchema>;
 
 export const unavailableSchema = z
   .array(
-    z.object({
-      carrier: z.string(),
-      service: z.string(),
-      reason: z.string().describe('out_of_area, missing_coordinates, zone_not_served or too_heavy'),
-    }),
+    z
+      .object({
+        carrier: z.string(),
+        service: z.string(),
+        reason: z.string().describe('out_of_area, missing_coordinates, zone_not_served or too_heavy'),
+      })
+      .meta({ title: 'ShippingServiceUnavailable' }),
   )
   .describe('Services that cannot carry this shipment, and why');
 
-export const labelSchema = z.object({
-  id: z.int(),
-  tracking_number: z.string(),
-  order_id: z.int(),
-  carrier: z.string(),
-  carrier_name: z.string(),
-  service: z.string(),
-  service_name: z.string(),
-  carrier_reference: z.string(),
-  rate_id: z.string(),
-  zone: z.string(),
-  transit_days: z.int(),
-  billable_weight_grams: z.int(),
-  ...priced,
-  document: z.object({
-    id: z.string().nullable().describe('The issued document (documents module)'),
-    sha256: z.string().describe('SHA-256 of the PDF, hex'),
-  }),
-  pdf_url: z.string().describe('GET it with Accept: application/pdf for the PDF itself'),
-  pdf_base64: z.string().optional().describe('The PDF, when include_pdf was asked'),
-  created_at: z.string(),
-});
+export const labelSchema = z
+  .object({
+    id: z.int(),
+    tracking_number: z.string(),
+    order_id: z.int(),
+    carrier: z.string(),
+    carrier_name: z.string(),
+    service: z.string(),
+    service_name: z.string(),
+    carrier_reference: z.string(),
+    rate_id: z.string(),
+    zone: z.string(),
+    transit_days: z.int(),
+    billable_weight_grams: z.int(),
+    ...priced,
+    document: z.object({
+      id: z.string().nullable().describe('The issued document (documents module)'),
+      sha256: z.string().describe('SHA-256 of the PDF, hex'),
+    }),
+    pdf_url: z.string().describe('GET it with Accept: application/pdf for the PDF itself'),
+    pdf_base64: z.string().optional().describe('The PDF, when include_pdf was asked'),
+    created_at: z.string(),
+  })
+  .meta({ title: 'ShippingLabel' });
 export type LabelView = z.input<typeof labelSchema>;
 
-export const carrierSchema = z.object({
-  code: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  active: z.boolean(),
-  version: z.int(),
-  rate_card: rateCardSchema.nullable(),
-  updated_at: z.string(),
-});
+export const carrierSchema = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    active: z.boolean(),
+    version: z.int(),
+    rate_card: rateCardSchema.nullable(),
+    updated_at: z.string(),
+  })
+  .meta({ title: 'ShippingCarrier' });
 
 export const priceHidden = z
   .boolean()

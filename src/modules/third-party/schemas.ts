@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { addressSchema } from '../../platform/schemas.ts';
 import { orderFamilySchema } from '../orders/index.ts';
-import { THIRD_PARTY_STATES } from './tables.ts';
+import { DECIDERS, THIRD_PARTY_STATES } from './tables.ts';
+
+export const thirdPartyStateSchema = z.enum(THIRD_PARTY_STATES).meta({ title: 'ThirdPartyOrderState' });
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const pointer = z
@@ -29,19 +32,21 @@ const optionalFields = Object.fromEntries(
   MAPPED_FIELDS.map((field) => [field, pointer.optional()]),
 ) as Record<MappedField, z.ZodOptional<typeof pointer>>;
 
-export const mappingSchema = z.object({
-  orders_pointer: pointer.default('/orders').describe('Where the list of orders is in a pull answer'),
-  cursor_pointer: pointer.default('/next_cursor').describe('Where the next cursor is in a pull answer'),
-  // Strict: a misspelt field name is refused rather than silently never filled.
-  fields: z
-    .strictObject({
-      ...optionalFields,
-      id: pointer,
-      accept_by: pointer.describe('ISO 8601 date-time or Unix seconds'),
-      'dropoff.line1': pointer,
-    })
-    .describe('Our field -> pointer in the provider order'),
-});
+export const mappingSchema = z
+  .object({
+    orders_pointer: pointer.default('/orders').describe('Where the list of orders is in a pull answer'),
+    cursor_pointer: pointer.default('/next_cursor').describe('Where the next cursor is in a pull answer'),
+    // Strict: a misspelt field name is refused rather than silently never filled.
+    fields: z
+      .strictObject({
+        ...optionalFields,
+        id: pointer,
+        accept_by: pointer.describe('ISO 8601 date-time or Unix seconds'),
+        'dropoff.line1': pointer,
+      })
+      .describe('Our field -> pointer in the provider order'),
+  })
+  .meta({ title: 'ThirdPartyMapping' });
 export type FieldMapping = {
   orders_pointer: string;
   cursor_pointer: string;
@@ -79,6 +84,7 @@ export const rulesSchema = z
       .default('reject')
       .describe('When a rule fails: reject at once, or leave it to a dispatcher'),
   })
+  .meta({ title: 'ThirdPartyRules' })
   .describe('Decide automatically; absent: every order waits for a dispatcher');
 export type AcceptRules = z.output<typeof rulesSchema>;
 
@@ -105,41 +111,60 @@ export const connectionInput = {
   active: z.boolean().default(true),
 };
 
-export const connectionSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  adapter: z.string(),
-  base_url: z.string(),
-  credential_hint: z.string().nullable(),
-  family: z.string(),
-  mapping: z.unknown(),
-  rules: z.unknown(),
-  poll_seconds: z.int(),
-  active: z.boolean(),
-  cursor: z.string().nullable(),
-  next_pull_at: z.string(),
-  failures: z.int().describe('Pulls failed in a row; each doubles the wait, up to 30 minutes'),
-  last_error: z.string().nullable(),
-  last_error_at: z.string().nullable(),
-  last_success_at: z.string().nullable(),
-  push_url: z.string().describe('Where the provider pushes orders, with the push token'),
-  created_at: z.string(),
-});
+export const connectionSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    adapter: z.string(),
+    base_url: z.string(),
+    credential_hint: z.string().nullable(),
+    family: orderFamilySchema,
+    // What was stored is what the input schemas let through (see ConnectionsService).
+    mapping: mappingSchema,
+    rules: rulesSchema.nullable(),
+    poll_seconds: z.int(),
+    active: z.boolean(),
+    cursor: z.string().nullable(),
+    next_pull_at: z.string(),
+    failures: z.int().describe('Pulls failed in a row; each doubles the wait, up to 30 minutes'),
+    last_error: z.string().nullable(),
+    last_error_at: z.string().nullable(),
+    last_success_at: z.string().nullable(),
+    push_url: z.string().describe('Where the provider pushes orders, with the push token'),
+    created_at: z.string(),
+  })
+  .meta({ title: 'ThirdPartyConnection' });
 
-export const providerOrderSchema = z.object({
-  id: z.int(),
-  connection_id: z.int(),
-  provider_order_id: z.string(),
-  state: z.enum(THIRD_PARTY_STATES),
-  accept_by: z.string().describe('Accept or reject before this'),
-  order_id: z.int().nullable().describe('The local order, once accepted'),
-  decided_by: z.string().nullable(),
-  decision_reason: z.string().nullable(),
-  last_error: z.string().nullable(),
-  received_at: z.string(),
-  decided_at: z.string().nullable(),
-  order: z.unknown().describe('The provider order in our terms'),
-});
+/** The local order a provider order maps to (intake's localOrderOf): what accepting it creates. */
+const mappedOrderSchema = z
+  .object({
+    order_ref: z.string(),
+    family: orderFamilySchema,
+    scheduled_date: z.string().optional(),
+    time_window: z.object({ start: z.string(), end: z.string() }).optional(),
+    pickup: addressSchema.optional(),
+    dropoff: addressSchema,
+    note: z.string().optional(),
+  })
+  .meta({ title: 'ThirdPartyMappedOrder' });
+export type MappedOrder = z.input<typeof mappedOrderSchema>;
+
+export const providerOrderSchema = z
+  .object({
+    id: z.int(),
+    connection_id: z.int(),
+    provider_order_id: z.string(),
+    state: thirdPartyStateSchema,
+    accept_by: z.string().describe('Accept or reject before this'),
+    order_id: z.int().nullable().describe('The local order, once accepted'),
+    decided_by: z.enum(DECIDERS).meta({ title: 'ThirdPartyDecider' }).nullable(),
+    decision_reason: z.string().nullable(),
+    last_error: z.string().nullable(),
+    received_at: z.string(),
+    decided_at: z.string().nullable(),
+    order: mappedOrderSchema.describe('The provider order in our terms'),
+  })
+  .meta({ title: 'ThirdPartyOrder' });
 
 export const pullResultSchema = z.object({
   received: z.int().describe('Orders new to us'),

@@ -1,8 +1,14 @@
+import type { z } from 'zod';
+import type { OrderFamily } from '../orders/index.ts';
 import type { ConnectionRow, ProviderOrderRow } from './repository.ts';
+import type { MappedOrder, mappingSchema, rulesSchema } from './schemas.ts';
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
-/** A connection as its business sees it: never its credential (a hint), never the push token. */
+/**
+ * A connection as its business sees it: never its credential (a hint), never the push token.
+ * Its JSON columns hold what the input schemas let through when it was saved, hence the casts.
+ */
 export function connectionView(row: ConnectionRow, publicBaseUrl: string) {
   return {
     id: row.id,
@@ -10,9 +16,9 @@ export function connectionView(row: ConnectionRow, publicBaseUrl: string) {
     adapter: row.adapter,
     base_url: row.base_url,
     credential_hint: row.credential_hint,
-    family: row.family,
-    mapping: row.mapping,
-    rules: row.rules,
+    family: row.family as OrderFamily,
+    mapping: row.mapping as z.input<typeof mappingSchema>,
+    rules: row.rules as z.input<typeof rulesSchema> | null,
     poll_seconds: row.poll_seconds,
     active: row.active,
     cursor: row.cursor,
@@ -39,6 +45,7 @@ export function providerOrderView(row: ProviderOrderRow) {
     last_error: row.last_error,
     received_at: row.received_at.toISOString(),
     decided_at: iso(row.decided_at),
-    order: row.mapped,
+    // What intake's localOrderOf parsed when the order came in.
+    order: row.mapped as MappedOrder,
   };
 }

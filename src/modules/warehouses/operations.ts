@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
-import { addressSchema, idParam, openingHoursSchema, timeZoneSchema } from '../../platform/schemas.ts';
+import {
+  addressSchema,
+  idParam,
+  openingHoursOutput,
+  openingHoursSchema,
+  timeZoneSchema,
+} from '../../platform/schemas.ts';
 import { MAX_BATCH, type WarehousesService } from './service.ts';
 import { LOCATION_KINDS, PACKAGE_STATES } from './tables.ts';
 
@@ -52,7 +58,7 @@ const warehouseSchema = z
       lng: z.number().nullable(),
     }),
     time_zone: z.string(),
-    opening_hours: z.record(z.string(), z.array(z.object({ from: z.string(), to: z.string() }))),
+    opening_hours: openingHoursOutput,
     depot_id: z.int().nullable().describe('The dispatch depot its routes start from'),
     postal_prefixes: z
       .array(z.string())
