@@ -127,7 +127,9 @@ describe('live push across instances sharing REDIS_URL', { skip: !redisAnswers &
     );
 
     const doorEvents = async (kind: string) =>
-      (await world.api.get('/api/v1/lockers/ledger?per_page=200', { token: world.admin })).body.entries.filter(
+      (
+        await world.api.get('/api/v1/lockers/ledger?per_page=200', { token: world.admin })
+      ).body.entries.filter(
         (entry: { kind: string; device_id: number | null }) =>
           entry.kind === kind && entry.device_id === world.deviceId,
       ).length;
