@@ -41,6 +41,19 @@ describe('named types of the contract', () => {
     assert.deepEqual(Object.keys(components), ['Door', 'DoorInput', 'DoorStatus']);
   });
 
+  it('names apart the input form of a type whose only difference is a named type it holds', () => {
+    // Strict: its own two forms read the same, the Door it holds apart.
+    const porch = z.strictObject({ door }).meta({ title: 'Porch' });
+    const named = new NamedSchemas();
+    const input = named.refer(jsonSchemaOf(z.object({ porch }), 'input'), 'input');
+    const answer = named.refer(jsonSchemaOf(z.object({ porch }), 'output'), 'output');
+    const components = named.components();
+    assert.deepEqual(input.properties?.porch, { $ref: '#/components/schemas/PorchInput' });
+    assert.deepEqual(answer.properties?.porch, { $ref: '#/components/schemas/Porch' });
+    assert.deepEqual(components.PorchInput?.properties?.door, { $ref: '#/components/schemas/DoorInput' });
+    assert.deepEqual(components.Porch?.properties?.door, { $ref: '#/components/schemas/Door' });
+  });
+
   it('refuses one title on two shapes, and leaves a field called title alone', () => {
     const named = new NamedSchemas();
     named.refer(jsonSchemaOf(door, 'output'), 'output');

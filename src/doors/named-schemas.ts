@@ -59,15 +59,34 @@ export class NamedSchemas {
     return reference;
   }
 
-  /** Each named type once, by name; references to an input form that differs are renamed to it. */
+  /**
+   * Each named type once, by name; references to an input form that differs are renamed to it.
+   * A type whose input form refers to another's `<Title>Input` differs from its answer form too,
+   * which shows only once that reference is renamed: the comparison runs until nothing moves.
+   */
   components(): Record<string, JsonSchema> {
+    const apart = new Set<string>();
+    const nameOf = (io: Io, title: string) => (io === 'input' && apart.has(title) ? `${title}Input` : title);
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const [key, references] of this.references) {
+        const [io, title] = key.split(' ') as [Io, string];
+        for (const reference of references) reference.$ref = `${this.prefix}${nameOf(io, title)}`;
+      }
+      for (const [key, { body }] of this.shapes) {
+        const [io, title] = key.split(' ') as [Io, string];
+        const answerForm = this.shapes.get(`output ${title}`);
+        if (io !== 'input' || !answerForm || apart.has(title)) continue;
+        if (JSON.stringify(body) !== JSON.stringify(answerForm.body)) {
+          apart.add(title);
+          moved = true;
+        }
+      }
+    }
     const components: Record<string, JsonSchema> = {};
-    for (const [key, { body, json }] of this.shapes) {
+    for (const [key, { body }] of this.shapes) {
       const [io, title] = key.split(' ') as [Io, string];
-      const answerForm = this.shapes.get(`output ${title}`);
-      const name = io === 'input' && answerForm && answerForm.json !== json ? `${title}Input` : title;
-      components[name] = body;
-      for (const reference of this.references.get(key) ?? []) reference.$ref = `${this.prefix}${name}`;
+      components[nameOf(io, title)] = body;
     }
     return Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b, 'en')));
   }
