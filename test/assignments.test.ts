@@ -268,6 +268,16 @@ describe('broker order assignments', () => {
       },
       { total: 4, page: 2, per_page: 1, id: idsInOrder[1] },
     );
+    // Assignments accumulate: the envelope the interface shows, with a cursor to go on from.
+    const firstOne = await api.get(`${BASE}?per_page=1`, { token: admin });
+    const byCursor = await api.get(`${BASE}?per_page=1&cursor=${firstOne.body.next_cursor}`, {
+      token: admin,
+    });
+    assert.deepEqual(
+      [byCursor.body.page, byCursor.body.assignments[0].id, byCursor.body.total],
+      [2, idsInOrder[1], 4],
+    );
+    assert.equal(all.body.next_cursor, null);
     const revoked = await api.get(`${BASE}?status=revoked`, { token: admin });
     assert.equal(revoked.body.total, 1);
     const ofSecond = await api.get(`${BASE}?broker_id=${second.id}`, { token: admin });

@@ -295,6 +295,16 @@ describe('order chat on the embedded broker', () => {
     assert.equal(chat.body.messages[0].text, 'client_admin of chatalpha hat den Chat geschlossen.');
     assert.equal(chat.body.per_page, 1);
     assert.ok(chat.body.total > 1);
+    // A conversation grows without end: the message before the newest, by cursor.
+    const whole = await api.get(`/api/v1/order-chats/${a.orderId}?per_page=2`, { token: a.tokens.employee });
+    const older = await api.get(
+      `/api/v1/order-chats/${a.orderId}?per_page=1&cursor=${chat.body.next_cursor}`,
+      {
+        token: a.tokens.employee,
+      },
+    );
+    assert.equal(older.body.messages[0].id, whole.body.messages[1].id);
+    assert.deepEqual([older.body.page, older.body.total], [2, chat.body.total]);
     const reopened = await api.post(
       `/api/v1/order-chats/${a.orderId}/reopen`,
       {},

@@ -97,6 +97,23 @@ describe('third-party delivery', () => {
       token: admin,
     });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    // Providers send without end: the same list, by cursor a row at a time, newest first.
+    const walked: number[] = [];
+    let page = await api.get(`/api/v1/third-party/orders?connection_id=${connectionId}&per_page=1`, {
+      token: admin,
+    });
+    while (page.body.provider_orders.length > 0) {
+      walked.push(page.body.provider_orders[0].id);
+      if (page.body.next_cursor === null) break;
+      page = await api.get(
+        `/api/v1/third-party/orders?connection_id=${connectionId}&per_page=1&cursor=${page.body.next_cursor}`,
+        { token: admin },
+      );
+    }
+    assert.deepEqual(
+      walked,
+      listed.body.provider_orders.map((order: { id: number }) => order.id),
+    );
     return listed.body.provider_orders as Array<{
       id: number;
       provider_order_id: string;

@@ -92,6 +92,9 @@ export interface ReadPage<Row> {
   before: number;
 }
 
+/** The page of a list that is empty before it is asked (a conversation not started yet). */
+export const NO_ROWS: ReadPage<never> = { rows: [], total: 0, before: 0 };
+
 /**
  * Reads a page of a list ordered by id (ascending or descending: `read` says), by page number or
  * after a cursor's row. `read.rows` gives the page after that row (all rows when none); `read.count`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
-import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { cursorPageEnvelope, cursorPageParams, pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { actingBusinessParam, idParam } from '../../platform/schemas.ts';
 import { attachmentInput, type ChatService, MAX_ATTACHMENTS, MAX_TEXT } from './service.ts';
 import { CHAT_ROLES, SYSTEM_EVENTS } from './tables.ts';
@@ -101,7 +101,7 @@ export function chatOperations(chat: ChatService): Operation[] {
       errors,
       rest: { method: 'GET', path: '/v1/order-chats/:order_id' },
       graphql: 'orderChat',
-      input: z.object({ ...orderParam, ...contractorBusiness, ...pageParams }),
+      input: z.object({ ...orderParam, ...contractorBusiness, ...cursorPageParams }),
       output: z.object({
         result: z.literal(true),
         order_id: z.int(),
@@ -119,7 +119,7 @@ export function chatOperations(chat: ChatService): Operation[] {
             read_at: z.string(),
           }),
         ),
-        ...pageEnvelope,
+        ...cursorPageEnvelope,
         messages: z.array(messageSchema),
       }),
       handler: (ctx, input) => chat.read(ctx, input.order_id, input),

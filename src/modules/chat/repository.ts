@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import { type Selectable, sql } from 'kysely';
+import { jsonb, pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { Attachment, ChatRole, ChatTables, SystemEvent } from './tables.ts';
 
 type Db = Queryable<ChatTables>;
@@ -103,25 +104,13 @@ export async function setCustomerChat(db: Db, chatId: number, customerChat: bool
   await db.updateTable('order_chats').set({ customer_chat: customerChat }).where('id', '=', chatId).execute();
 }
 
-/** A page of a conversation's messages, newest first. */
-export function messagesOf(db: Db, chatId: number, window: { limit: number; offset: number }) {
-  return db
-    .selectFrom('order_chat_messages')
-    .selectAll()
-    .where('chat_id', '=', chatId)
-    .orderBy('id', 'desc')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-}
-
-export async function countMessages(db: Db, chatId: number): Promise<number> {
-  const row = await db
-    .selectFrom('order_chat_messages')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('chat_id', '=', chatId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+/** A page of a conversation's messages, newest first, by page number or after a cursor's row. */
+export function messagesOf(db: Db, chatId: number, window: PageWindow) {
+  return pageById<Selectable<ChatTables['order_chat_messages']>>(
+    db.selectFrom('order_chat_messages').selectAll().where('chat_id', '=', chatId),
+    window,
+    'desc',
+  );
 }
 
 export function readsOf(db: Db, chatId: number) {

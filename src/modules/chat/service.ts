@@ -11,7 +11,15 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Language } from '../../platform/i18n/languages.ts';
 import { enqueue } from '../../platform/outbox/outbox.ts';
-import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import {
+  type CursorPageQuery,
+  cursorEnvelopeOf,
+  cursorWindow,
+  envelopeOf,
+  NO_ROWS,
+  type PageQuery,
+  pageWindow,
+} from '../../platform/pagination.ts';
 import type { AccountsService, FamilySetupCheck } from '../accounts/index.ts';
 import type { ContractorsService } from '../contractors/index.ts';
 import type { OrdersService } from '../orders/index.ts';
@@ -203,13 +211,12 @@ export class ChatService {
   }
 
   /** One conversation, its messages newest first (paged), and how far each participant has read. */
-  async read(ctx: OperationContext, orderId: number, query: PageQuery) {
+  async read(ctx: OperationContext, orderId: number, query: CursorPageQuery) {
     const caller = callerOf(ctx);
     const businessId = businessOf(ctx);
     const place = await this.participation(ctx.db, caller, businessId, orderId);
     const chat = place.chat;
-    const rows = chat ? await repo.messagesOf(ctx.db, chat.id, pageWindow(query)) : [];
-    const total = chat ? await repo.countMessages(ctx.db, chat.id) : 0;
+    const page = chat ? await repo.messagesOf(ctx.db, chat.id, cursorWindow(query)) : NO_ROWS;
     const reads = chat ? await repo.readsOf(ctx.db, chat.id) : [];
     const names = await this.accounts.namesOf(
       ctx.db,
@@ -231,8 +238,8 @@ export class ChatService {
         last_read_message_id: read.last_read_message_id,
         read_at: read.read_at.toISOString(),
       })),
-      ...envelopeOf(query, total),
-      messages: await this.viewsOf(ctx.db, rows, ctx.lang),
+      ...cursorEnvelopeOf(query, page),
+      messages: await this.viewsOf(ctx.db, page.rows, ctx.lang),
     };
   }
 

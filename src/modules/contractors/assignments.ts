@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/database.ts';
 import { AppError, type ErrorCode, type MessageParams } from '../../platform/errors.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import { errorMessage, fillTemplate, type Language } from '../../platform/i18n/index.ts';
-import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { AssignableOrder, OrdersService } from '../orders/index.ts';
 import { ORDER_STATUS_IDS, type OrderStatus } from '../orders/index.ts';
@@ -23,13 +23,11 @@ const RELEASED: Record<Language, string> = {
   'zh-Hant': '訂單 {order} 已釋放，恢復適用一般承包商規則。',
 };
 
-export interface AssignmentQuery {
+export interface AssignmentQuery extends CursorPageQuery {
   business_id?: number;
   broker_id?: number;
   status?: AssignmentStatus;
   order_id?: number;
-  page: number;
-  per_page: number;
 }
 
 type Refusal = { order_id: number; message: string };
@@ -75,12 +73,11 @@ export class AssignmentsService {
       status: query.status,
       orderId: query.order_id,
     };
-    const total = await repo.countAssignments(ctx.db, businessId, filter);
-    const rows = await repo.listAssignments(ctx.db, businessId, filter, pageWindow(query));
+    const page = await repo.assignmentsPage(ctx.db, businessId, filter, cursorWindow(query));
     return {
       result: true as const,
-      ...envelopeOf(query, total),
-      assignments: await this.records(ctx.db, businessId, rows),
+      ...cursorEnvelopeOf(query, page),
+      assignments: await this.records(ctx.db, businessId, page.rows),
     };
   }
 
@@ -216,7 +213,7 @@ export class AssignmentsService {
   private async records(
     db: Queryable,
     businessId: number,
-    rows: Awaited<ReturnType<typeof repo.listAssignments>>,
+    rows: Awaited<ReturnType<typeof repo.assignmentsPage>>['rows'],
   ) {
     const orders = await this.orders.queries.summaries(
       db,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { fieldMessage } from '../../platform/i18n/field-messages.ts';
-import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { actingBusinessParam, calendarDate, idParam as id } from '../../platform/schemas.ts';
 import type { BusinessModule } from '../accounts/index.ts';
 import type { AssignmentsService } from './assignments.ts';
@@ -73,12 +73,12 @@ export function contractorsOperations(
         broker_id: id.optional().describe('Only this contractor; ignored for contractor accounts'),
         status: z.enum(ASSIGNMENT_STATUSES).optional(),
         order_id: id.optional(),
-        ...pageParams,
+        ...cursorPageParams,
         business_id: actingBusinessParam,
       }),
       output: z.object({
         result: z.literal(true),
-        ...pageEnvelope,
+        ...cursorPageEnvelope,
         assignments: z.array(assignmentSchema),
       }),
       handler: (ctx, input) => assignments.list(ctx, input),

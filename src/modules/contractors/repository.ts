@@ -1,4 +1,6 @@
-import type { Queryable } from '../../platform/db/database.ts';
+import type { Selectable } from 'kysely';
+import { pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { AssignmentStatus, ContractorsTables } from './tables.ts';
 
 type Rule = ContractorsTables['contractor_rules'];
@@ -106,28 +108,17 @@ function assignmentsWhere(db: Queryable<ContractorsTables>, businessId: number, 
     .$if(filter.orderId !== undefined, (q) => q.where('a.order_id', '=', filter.orderId!));
 }
 
-export async function countAssignments(
+/** A page of the assignments of a filter, newest first, by page number or after a cursor's row. */
+export function assignmentsPage(
   db: Queryable<ContractorsTables>,
   businessId: number,
   filter: AssignmentFilter,
+  window: PageWindow,
 ) {
-  const row = await assignmentsWhere(db, businessId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return row.count;
-}
-
-/** Newest first. */
-export function listAssignments(
-  db: Queryable<ContractorsTables>,
-  businessId: number,
-  filter: AssignmentFilter,
-  page: { limit: number; offset: number },
-) {
-  return assignmentsWhere(db, businessId, filter)
-    .selectAll('a')
-    .orderBy('a.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  return pageById<Selectable<ContractorsTables['broker_order_assignments']>>(
+    assignmentsWhere(db, businessId, filter).selectAll('a'),
+    window,
+    'desc',
+    'a.id',
+  );
 }

@@ -1,7 +1,7 @@
 import { type QueryCreator, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { countOf, pageById, type Queryable } from '../../platform/db/database.ts';
-import type { PageWindow, ReadPage } from '../../platform/pagination.ts';
+import { NO_ROWS, type PageWindow, type ReadPage } from '../../platform/pagination.ts';
 import type { OrderFamily } from './schemas.ts';
 import type { OrderStatus } from './statuses.ts';
 import type { OrdersTables } from './tables.ts';
@@ -219,7 +219,7 @@ export function pageOfOrders(
   filter: OrderFilter,
   window: PageWindow,
 ): Promise<ReadPage<StoredOrder>> {
-  if (isEmptyList(filter)) return Promise.resolve({ rows: [], total: 0, before: 0 });
+  if (isEmptyList(filter)) return Promise.resolve(NO_ROWS);
   return pageById<StoredOrder>(filtered(db, businessId, filter).selectAll('o'), window, 'desc', 'o.id');
 }
 

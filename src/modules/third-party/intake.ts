@@ -3,7 +3,7 @@ import { businessOf, type OperationContext, PERFORM_EVERYTHING } from '../../pla
 import { type Clock, formatLocalDateTime, secondsToLocalMidnight } from '../../platform/clock.ts';
 import { type Db, inTransaction, type Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { type OrderInput, type OrdersService, orderInputSchema } from '../orders/index.ts';
 import { hashToken, type ThirdPartyConnections } from './connections.ts';
@@ -334,17 +334,20 @@ export class ThirdPartyIntake {
 
   // ----- reads -----
 
-  async list(ctx: OperationContext, query: PageQuery & { connection_id?: number; state?: ThirdPartyState }) {
-    const { rows, total } = await repo.providerOrdersOf(
+  async list(
+    ctx: OperationContext,
+    query: CursorPageQuery & { connection_id?: number; state?: ThirdPartyState },
+  ) {
+    const page = await repo.providerOrdersOf(
       ctx.db,
       businessOf(ctx),
       { connectionId: query.connection_id, state: query.state },
-      pageWindow(query),
+      cursorWindow(query),
     );
     return {
       result: true as const,
-      ...envelopeOf(query, total),
-      provider_orders: rows.map(providerOrderView),
+      ...cursorEnvelopeOf(query, page),
+      provider_orders: page.rows.map(providerOrderView),
     };
   }
 

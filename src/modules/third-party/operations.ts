@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
-import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { ThirdPartyConnections } from './connections.ts';
 import type { ThirdPartyIntake } from './intake.ts';
@@ -175,11 +175,11 @@ export function thirdPartyOperations(
       input: z.object({
         connection_id: id.optional(),
         state: z.enum(THIRD_PARTY_STATES).optional(),
-        ...pageParams,
+        ...cursorPageParams,
       }),
       output: z.object({
         result: z.literal(true),
-        ...pageEnvelope,
+        ...cursorPageEnvelope,
         provider_orders: z.array(providerOrderSchema),
       }),
       handler: (ctx, input) => intake.list(ctx, input),

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import { jsonb, pageById, type Queryable } from '../../platform/db/database.ts';
+import type { PageWindow } from '../../platform/pagination.ts';
 import type { ThirdPartyTables } from './tables.ts';
 
 type Db = Queryable<ThirdPartyTables>;
@@ -123,20 +124,12 @@ export interface OrderFilter {
   state?: ProviderOrderRow['state'];
 }
 
-export async function providerOrdersOf(
-  db: Db,
-  businessId: number,
-  filter: OrderFilter,
-  window: { limit: number; offset: number },
-) {
-  let query = db.selectFrom('third_party_orders').where('business_id', '=', businessId);
+/** A page of the orders the providers sent, newest first, by page number or after a cursor's row. */
+export function providerOrdersOf(db: Db, businessId: number, filter: OrderFilter, window: PageWindow) {
+  let query = db.selectFrom('third_party_orders').selectAll().where('business_id', '=', businessId);
   if (filter.connectionId !== undefined) query = query.where('connection_id', '=', filter.connectionId);
   if (filter.state !== undefined) query = query.where('state', '=', filter.state);
-  const [rows, total] = await Promise.all([
-    query.selectAll().orderBy('id', 'desc').limit(window.limit).offset(window.offset).execute(),
-    query.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  return pageById<ProviderOrderRow>(query, window, 'desc');
 }
 
 /** Pending orders of a connection still within their deadline: the rules try them again after each pull. */
