@@ -14,7 +14,7 @@ import { createApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { migrateIfBehind } from '../../database.ts';
 import { seedDemo } from '../../demo/seed.ts';
-import { LockerSimulator } from '../../modules/lockers/simulator.ts';
+import { LockerSimulator } from '../../modules/lockers/index.ts';
 import type { ContactMessage } from '../../modules/reservations/index.ts';
 import { ManualClock } from '../../platform/clock.ts';
 import { openDatabase } from '../../platform/db/database.ts';
