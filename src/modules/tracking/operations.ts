@@ -442,7 +442,13 @@ export function trackingOperations(tracking: TrackingService): Operation[] {
       output: z.object({
         result: z.literal(true),
         conformant: z.boolean(),
-        level: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+        level: z
+          .int()
+          .min(0)
+          .max(2)
+          .describe(
+            'Conformance level (docs/otep.md): 0 with errors, 1 conformant, 2 also projected to a standard',
+          ),
         errors: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
         warnings: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
       }),
