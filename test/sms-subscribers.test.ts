@@ -245,6 +245,16 @@ describe('SMS subscribers: numbers, double opt-in with evidence, imports', () =>
       unsubscribed: 1,
     });
     const all = (await api.get('/api/v1/sms/subscribers?per_page=200', { token: admin })).body.subscribers;
+    // A list of subscribers grows without bound: it pages by cursor too, oldest first.
+    const firstTwo = await api.get('/api/v1/sms/subscribers?per_page=2', { token: admin });
+    const nextTwo = await api.get(`/api/v1/sms/subscribers?per_page=2&cursor=${firstTwo.body.next_cursor}`, {
+      token: admin,
+    });
+    assert.deepEqual(
+      [...firstTwo.body.subscribers, ...nextTwo.body.subscribers].map((one: { id: number }) => one.id),
+      all.slice(0, 4).map((one: { id: number }) => one.id),
+    );
+    assert.equal(nextTwo.body.page, 2);
     const byPhone = (phone: string) => all.find((one: { phone: string }) => one.phone === phone);
     const confirmed = await subscriberOf(api, admin, byPhone('+33644444441').id);
     assert.equal(confirmed.status, 'confirmed');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type Operation, Representation } from '../../platform/catalog/operation.ts';
-import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
+import { cursorPageEnvelope, cursorPageParams } from '../../platform/pagination.ts';
 import { confirmPage } from './confirm-page.ts';
 import { ADMIN_WRITE, FEATURE, STAFF_READ, TAG } from './settings-operations.ts';
 import {
@@ -118,11 +118,15 @@ export function subscriberOperations(subscribers: SmsSubscribers): Operation[] {
       rest: { method: 'GET', path: '/v1/sms/subscribers' },
       graphql: 'smsSubscribers',
       input: z.object({
-        ...pageParams,
+        ...cursorPageParams,
         status: subscriberStatus.optional(),
         tag: z.string().max(MAX_TAG_LENGTH).optional(),
       }),
-      output: z.object({ result: z.literal(true), ...pageEnvelope, subscribers: z.array(subscriberView) }),
+      output: z.object({
+        result: z.literal(true),
+        ...cursorPageEnvelope,
+        subscribers: z.array(subscriberView),
+      }),
       handler: (ctx, input) => subscribers.list(ctx, input),
     }),
     defineOperation({

@@ -1,14 +1,14 @@
 // A business's SMS subscribers: added by its staff, its web form or an import, always with the
 // evidence of their consent; read with that evidence; erased on request.
 
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Queryable } from '../../platform/db/database.ts';
+import { pageById, type Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { rateLimited } from '../../platform/limits.ts';
-import { envelopeOf, type PageQuery, pageWindow } from '../../platform/pagination.ts';
+import { type CursorPageQuery, cursorEnvelopeOf, cursorWindow } from '../../platform/pagination.ts';
 import { yieldToEventLoop } from '../../platform/slices.ts';
 import type { Consent, NewSubscriber, PriorConsent, SettingsRow, SubscriberRow } from './consent.ts';
 import type { QueuedSms } from './outbound.ts';
@@ -98,19 +98,19 @@ export class SmsSubscribers {
     return { result: true as const, outcome, subscriber: subscriberView(subscriber) };
   }
 
-  async list(ctx: OperationContext, input: PageQuery & { status?: SubscriberStatus; tag?: string }) {
-    let query = (ctx.db as Db).selectFrom('sms_subscribers').where('business_id', '=', businessOf(ctx));
+  /** The subscribers, oldest first, a page at a time by number or cursor: a list grows without bound. */
+  async list(ctx: OperationContext, input: CursorPageQuery & { status?: SubscriberStatus; tag?: string }) {
+    let query = (ctx.db as Db)
+      .selectFrom('sms_subscribers')
+      .selectAll()
+      .where('business_id', '=', businessOf(ctx));
     if (input.status) query = query.where('status', '=', input.status);
     if (input.tag) query = query.where(sql<boolean>`tags @> ARRAY[${input.tag}]::text[]`);
-    const { limit, offset } = pageWindow(input);
-    const [rows, total] = await Promise.all([
-      query.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
-      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
-    ]);
+    const page = await pageById<Selectable<SmsTables['sms_subscribers']>>(query, cursorWindow(input), 'asc');
     return {
       result: true as const,
-      ...envelopeOf(input, Number(total.count)),
-      subscribers: rows.map(subscriberView),
+      ...cursorEnvelopeOf(input, page),
+      subscribers: page.rows.map(subscriberView),
     };
   }
 
