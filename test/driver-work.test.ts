@@ -377,6 +377,20 @@ describe('driver work', () => {
     assert.equal(stale.status, 422);
     assert.equal(stale.body.error_code, 'DEVICE_TIME_OUT_OF_RANGE');
 
+    // An arrival stamped two hours before the route started is not believed; one a few minutes
+    // before it is the clocks disagreeing, and is kept.
+    const { started_at: startedAt } = (await drive(first.token, `${routeId}/start`)).body.route;
+    const backDated = await drive(first.token, `${routeId}/stops/${orders.d3.id}/arrive`, {
+      device_time: new Date(new Date(startedAt).getTime() - 2 * 3_600_000).toISOString(),
+    });
+    assert.equal(backDated.status, 422, JSON.stringify(backDated.body));
+    assert.equal(backDated.body.error_code, 'DEVICE_TIME_BEFORE_ROUTE_START');
+    assert.equal(backDated.body.details.route_started_at, startedAt);
+    const skewed = await drive(first.token, `${routeId}/stops/${orders.d3.id}/arrive`, {
+      device_time: new Date(new Date(startedAt).getTime() - 3 * 60_000).toISOString(),
+    });
+    assert.equal(skewed.status, 200, JSON.stringify(skewed.body));
+
     // Delivered at 18:00 local, sent once the phone found signal two hours later.
     const deliveredAt = new Date(server.clock.now().getTime() + 60_000);
     server.clock.advance(2 * 3_600_000);

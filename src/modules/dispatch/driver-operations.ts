@@ -67,6 +67,8 @@ const proofId = z.int().positive();
 
 const ROUTE_ERRORS = ['ROUTE_NOT_FOUND', 'ROUTE_NOT_STARTED', 'ROUTE_FINISHED'] as const;
 const WRITE_ERRORS = ['CLIENT_ID_REUSED', 'DEVICE_TIME_OUT_OF_RANGE'] as const;
+/** A write on a started route stamped before it started (driver-work.ts, requireStarted). */
+const ROUTE_WRITE_ERRORS = [...ROUTE_ERRORS, ...WRITE_ERRORS, 'DEVICE_TIME_BEFORE_ROUTE_START'] as const;
 
 export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary): Operation[] {
   return [
@@ -115,7 +117,7 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
       kind: 'mutation',
       risk: 'low',
       access: DRIVE,
-      errors: [...ROUTE_ERRORS, 'STOP_NOT_FOUND', 'STOP_ALREADY_COMPLETED', ...WRITE_ERRORS],
+      errors: [...ROUTE_WRITE_ERRORS, 'STOP_NOT_FOUND', 'STOP_ALREADY_COMPLETED'],
       rest: { method: 'POST', path: '/v1/driver/routes/:route_id/stops/:order_id/arrive' },
       graphql: 'arriveAtStop',
       input: z.object({ ...write, ...stopTarget }),
@@ -132,12 +134,11 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
       risk: 'medium',
       access: DRIVE,
       errors: [
-        ...ROUTE_ERRORS,
+        ...ROUTE_WRITE_ERRORS,
         'STOP_NOT_FOUND',
         'STOP_ALREADY_COMPLETED',
         'OUTCOME_NOT_FOR_LEG',
         'ILLEGAL_STATUS_TRANSITION',
-        ...WRITE_ERRORS,
       ],
       rest: { method: 'POST', path: '/v1/driver/routes/:route_id/stops/:order_id/complete' },
       graphql: 'completeStop',
@@ -238,7 +239,7 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
       kind: 'mutation',
       risk: 'medium',
       access: DRIVE,
-      errors: [...ROUTE_ERRORS, ...WRITE_ERRORS],
+      errors: [...ROUTE_WRITE_ERRORS],
       rest: { method: 'POST', path: '/v1/driver/routes/:route_id/finish' },
       graphql: 'finishRoute',
       input: z.object(write),

@@ -10,6 +10,11 @@ import { type DispatchService, stopAnswer } from './service.ts';
 /** How far ahead of the server a phone's clock may be, and how late a write may arrive. */
 export const DEVICE_TIME_AHEAD_MS = 5 * 60_000;
 export const DEVICE_TIME_LATE_MS = 7 * 24 * 3_600_000;
+/**
+ * How far before its route started a stop's write may be stamped: the phone's clock and the one
+ * that stamped the start may disagree by this much; more is a write from before the work began.
+ */
+export const DEVICE_TIME_BEFORE_START_MS = 5 * 60_000;
 const DAY_MS = 24 * 3_600_000;
 /** Most positions one call reports. */
 export const MAX_POSITIONS = 100;
@@ -136,7 +141,7 @@ export class DriverWork {
     const route = await this.ownRoute(ctx, input.route_id, { lock: true });
     const target = { operation: 'arrive_at_stop', order_id: input.order_id, leg: input.leg };
     return this.once(ctx, input, target, async (at) => {
-      requireStarted(route);
+      requireStarted(route, at);
       const stop = stopOf(await repo.stopsOfRoute(ctx.db, route.id), route.id, input);
       if (stop.status === 'done' || stop.status === 'failed') throw alreadyCompleted(route.id, stop);
       if (stop.status === 'pending') {
@@ -156,7 +161,7 @@ export class DriverWork {
     const leg = input.leg ?? legOfOutcome(input.outcome);
     const target = { operation: 'complete_stop', order_id: input.order_id, leg: input.leg };
     return this.once(ctx, input, target, async (at) => {
-      requireStarted(route);
+      requireStarted(route, at);
       const stops = await repo.stopsOfRoute(ctx.db, route.id);
       const stop = stopOf(stops, route.id, { order_id: input.order_id, leg });
       if (stop.status === 'done' || stop.status === 'failed') throw alreadyCompleted(route.id, stop);
@@ -229,7 +234,7 @@ export class DriverWork {
   async finish(ctx: OperationContext, input: DriverWrite) {
     const route = await this.ownRoute(ctx, input.route_id, { lock: true });
     return this.once(ctx, input, { operation: 'finish_route' }, async (at) => {
-      requireStarted(route);
+      requireStarted(route, at);
       await repo.finishRoute(ctx.db, route.id, at);
       const view = await this.routeView(ctx, route.id);
       return {
@@ -407,9 +412,20 @@ function stopOf(stops: Stop[], routeId: number, target: StopTarget): Stop {
   return stop;
 }
 
-function requireStarted(route: { id: number; status: string }): void {
+/**
+ * The route is under way; a write stamped `at` (the phone's time) must not come from before it
+ * started, beyond the clocks' tolerance: an arrival two hours before the start is not believed.
+ */
+function requireStarted(route: { id: number; status: string; started_at?: Date | null }, at?: Date): void {
   if (route.status === 'planned') throw new AppError('ROUTE_NOT_STARTED', { params: { route: route.id } });
   if (route.status === 'finished') throw finished(route.id);
+  const started = route.started_at;
+  if (at && started && at.getTime() < started.getTime() - DEVICE_TIME_BEFORE_START_MS) {
+    throw new AppError('DEVICE_TIME_BEFORE_ROUTE_START', {
+      params: { device_time: at.toISOString(), started_at: started.toISOString() },
+      details: { device_time: at.toISOString(), route_started_at: started.toISOString() },
+    });
+  }
 }
 
 function finished(routeId: number): AppError {

@@ -77,6 +77,8 @@ export const de: ErrorMessages = {
   CLIENT_ID_REUSED:
     'client_id {client_id} wurde bereits für einen anderen Schreibvorgang verwendet: jeder braucht seine eigene.',
   OUTCOME_NOT_FOR_LEG: 'Das Ergebnis {outcome} passt nicht zu einem Halt vom Typ {leg}.',
+  DEVICE_TIME_BEFORE_ROUTE_START:
+    'device_time {device_time} liegt vor dem Start der Tour ({started_at}): Die Uhr des Telefons geht womöglich falsch.',
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} liegt mehr als 5 Minuten vor der Serverzeit oder ist älter als 7 Tage.',
   PLAN_VIOLATION:

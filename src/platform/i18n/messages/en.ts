@@ -74,6 +74,8 @@ export const en: ErrorMessages = {
   STOP_ALREADY_COMPLETED: 'The stop of order {order} on route {route} is already completed.',
   CLIENT_ID_REUSED: 'client_id {client_id} was already used for another write: give each write its own.',
   OUTCOME_NOT_FOR_LEG: 'Outcome {outcome} does not apply to a {leg} stop.',
+  DEVICE_TIME_BEFORE_ROUTE_START:
+    "device_time {device_time} is before the route started ({started_at}): the phone's clock may be wrong.",
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} is more than 5 minutes ahead of the server or more than 7 days old.',
   PLAN_VIOLATION:

@@ -76,6 +76,8 @@ export const es: ErrorMessages = {
   STOP_ALREADY_COMPLETED: 'La parada del pedido {order} en la ruta {route} ya está completada.',
   CLIENT_ID_REUSED: 'El client_id {client_id} ya se usó para otra escritura: cada una necesita el suyo.',
   OUTCOME_NOT_FOR_LEG: 'El resultado {outcome} no corresponde a una parada de tipo {leg}.',
+  DEVICE_TIME_BEFORE_ROUTE_START:
+    'device_time {device_time} es anterior al inicio de la ruta ({started_at}): el reloj del teléfono puede estar mal.',
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} está más de 5 minutos por delante del servidor o tiene más de 7 días.',
   PLAN_VIOLATION:

@@ -77,6 +77,8 @@ export const fr: ErrorMessages = {
   STOP_ALREADY_COMPLETED: "L'arrêt de la commande {order} sur la tournée {route} est déjà terminé.",
   CLIENT_ID_REUSED: 'Le client_id {client_id} a déjà servi à une autre écriture : donnez à chacune le sien.',
   OUTCOME_NOT_FOR_LEG: "Le résultat {outcome} ne s'applique pas à un arrêt {leg}.",
+  DEVICE_TIME_BEFORE_ROUTE_START:
+    'device_time {device_time} est antérieur au départ de la tournée ({started_at}) : l’horloge du téléphone est peut-être fausse.',
   DEVICE_TIME_OUT_OF_RANGE:
     'device_time {device_time} est en avance de plus de 5 minutes sur le serveur ou date de plus de 7 jours.',
   PLAN_VIOLATION:

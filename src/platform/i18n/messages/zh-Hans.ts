@@ -66,6 +66,8 @@ export const zhHans: ErrorMessages = {
   STOP_ALREADY_COMPLETED: '路线 {route} 上订单 {order} 的站点已完成。',
   CLIENT_ID_REUSED: 'client_id {client_id} 已用于另一次写入：每次写入请使用不同的编号。',
   OUTCOME_NOT_FOR_LEG: '结果 {outcome} 不适用于 {leg} 站点。',
+  DEVICE_TIME_BEFORE_ROUTE_START:
+    'device_time {device_time} 早于线路开始时间（{started_at}）：手机时钟可能有误。',
   DEVICE_TIME_OUT_OF_RANGE: 'device_time {device_time} 比服务器时间快 5 分钟以上，或早于 7 天前。',
   PLAN_VIOLATION:
     '此修改违反了线路原本遵守的 {count} 条规划规则；如仍要执行，请发送 confirm_violations: true。',

@@ -66,6 +66,8 @@ export const zhHant: ErrorMessages = {
   STOP_ALREADY_COMPLETED: '路線 {route} 上訂單 {order} 的站點已完成。',
   CLIENT_ID_REUSED: 'client_id {client_id} 已用於另一次寫入：每次寫入請使用不同的編號。',
   OUTCOME_NOT_FOR_LEG: '結果 {outcome} 不適用於 {leg} 站點。',
+  DEVICE_TIME_BEFORE_ROUTE_START:
+    'device_time {device_time} 早於路線開始時間（{started_at}）：手機時鐘可能有誤。',
   DEVICE_TIME_OUT_OF_RANGE: 'device_time {device_time} 比伺服器時間快 5 分鐘以上，或早於 7 天前。',
   PLAN_VIOLATION:
     '此修改違反了路線原本遵守的 {count} 條規劃規則；如仍要執行，請傳送 confirm_violations: true。',
