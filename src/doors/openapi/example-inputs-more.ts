@@ -1,6 +1,7 @@
 import { type Demo, EXAMPLE_MOMENT, TODAY, TOMORROW } from './example-demo.ts';
 import type { ExampleCall } from './example-requests.ts';
 import { afterShipSignature } from './example-setup.ts';
+import { AT, DROPOFF, PACKAGES, PICKUP, SNEAKERS, ZONE } from './example-values.ts';
 
 /** A one-pixel PNG: a photo as small as a photo gets. */
 const PIXEL = Buffer.from(
@@ -8,20 +9,8 @@ const PIXEL = Buffer.from(
   'base64',
 );
 
-/** What both halves of the table share. */
-export interface Shared {
-  AT: string;
-  DROPOFF: Record<string, unknown>;
-  PICKUP: Record<string, unknown>;
-  PACKAGES: Array<Record<string, unknown>>;
-  ZONE: Record<string, unknown>;
-}
-
 /** The second half of the example table (example-inputs.ts): shipping to the end of the catalog. */
-export function moreExampleCalls(
-  d: Demo,
-  { AT, DROPOFF, PICKUP, PACKAGES, ZONE }: Shared,
-): Record<string, ExampleCall> {
+export function moreExampleCalls(d: Demo): Record<string, ExampleCall> {
   const { id, text } = d;
   const record = JSON.parse(text.dataset_record_data || '{}') as Record<string, unknown>;
   const device = { client_id: 'c0ffee00-0000-4000-8000-000000000001', device_time: AT };
@@ -333,11 +322,11 @@ export function moreExampleCalls(
     create_load_plan: { input: { space: String(id.loading_space), route_id: id.route } },
     get_load_plan: { input: { plan_id: id.load_plan } },
     list_load_plans: {},
-    ...lockerAndLaterCalls(d, { AT, DROPOFF, PICKUP, PACKAGES, ZONE }),
+    ...lockerAndLaterCalls(d),
   };
 }
 
-function lockerAndLaterCalls(d: Demo, { DROPOFF }: Shared): Record<string, ExampleCall> {
+function lockerAndLaterCalls(d: Demo): Record<string, ExampleCall> {
   const { id, text } = d;
   const link = { reference: text.reservation_reference, signature: text.reservation_signature };
   return {
@@ -398,16 +387,7 @@ function lockerAndLaterCalls(d: Demo, { DROPOFF }: Shared): Record<string, Examp
       input: {
         carrier: 'ups',
         tracking_number: '1Z999AA10123456786',
-        items: [
-          {
-            description: 'Sneakers',
-            quantity: 1,
-            value: 120,
-            currency: 'USD',
-            hs_code: '640411',
-            origin_country: 'VN',
-          },
-        ],
+        items: [SNEAKERS],
       },
     },
     list_inbound_parcels: {},

@@ -1,6 +1,7 @@
-import { type Demo, EXAMPLE_MOMENT, TODAY, TOMORROW } from './example-demo.ts';
+import { type Demo, TODAY, TOMORROW } from './example-demo.ts';
 import { moreExampleCalls } from './example-inputs-more.ts';
 import type { ExampleCall } from './example-requests.ts';
+import { AT, DROPOFF, PACKAGES } from './example-values.ts';
 
 /** A path parameter no example names itself: the demo's object of that name. */
 export function parameterOf(name: string, d: Demo): unknown {
@@ -54,32 +55,6 @@ export function parameterOf(name: string, d: Demo): unknown {
   };
   return known[name];
 }
-
-const AT = EXAMPLE_MOMENT.toISOString();
-const DROPOFF = {
-  name: 'Camille Martin',
-  phone: '+33 6 12 34 56 78',
-  line1: '8 Rue de Rivoli',
-  city: 'Paris',
-  postal_code: '75004',
-  country: 'FR',
-  lat: 48.8556,
-  lng: 2.3579,
-};
-const PICKUP = { line1: '7 Quai de Bercy', city: 'Paris', postal_code: '75012', country: 'FR' };
-const PACKAGES = [{ weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 150 }];
-const ZONE = {
-  type: 'Polygon',
-  coordinates: [
-    [
-      [2.33, 48.85],
-      [2.37, 48.85],
-      [2.37, 48.87],
-      [2.33, 48.87],
-      [2.33, 48.85],
-    ],
-  ],
-};
 
 /** A minimal EPCIS 2.0 document: one object event of the parcel, as a provider pushes it. */
 function epcisDocument(trackingNumber: string, at: string) {
@@ -237,6 +212,6 @@ export function exampleCalls(d: Demo): Record<string, ExampleCall> {
     pay_order: { input: { order_id: id.order, method: 'card', card_token: 'tok_visa' } },
     get_account_credits: {},
     add_account_credit: { input: { amount: '5.00', currency: 'EUR', reason: 'goodwill' } },
-    ...moreExampleCalls(d, { AT, DROPOFF, PICKUP, PACKAGES, ZONE }),
+    ...moreExampleCalls(d),
   };
 }

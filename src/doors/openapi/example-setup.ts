@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { type Demo, EXAMPLE_MOMENT, TODAY, TOMORROW } from './example-demo.ts';
+import { type Demo, TODAY, TOMORROW } from './example-demo.ts';
 import type { ExampleCall } from './example-requests.ts';
+import { AT, ADDRESS as DROPOFF, PACKAGES, SNEAKERS } from './example-values.ts';
 
 /**
  * Calls kept on the throwaway database before the examples run, for what the demo seed does not
@@ -13,16 +14,6 @@ export interface SetupStep {
   call(d: Demo): ExampleCall;
 }
 
-const AT = EXAMPLE_MOMENT.toISOString();
-const DROPOFF = {
-  line1: '8 Rue de Rivoli',
-  city: 'Paris',
-  postal_code: '75004',
-  country: 'FR',
-  lat: 48.8556,
-  lng: 2.3579,
-};
-const PACKAGES = [{ weight_grams: 1200, length_mm: 300, width_mm: 200, height_mm: 150 }];
 /** A second parcel the demo customer announces, so one parcel is left to consolidate. */
 export const SECOND_INBOUND = { carrier: 'ups', tracking_number: '1Z999AA10123456784' };
 
@@ -175,16 +166,7 @@ export const SETUP: readonly SetupStep[] = [
       as: 'customer',
       input: {
         ...SECOND_INBOUND,
-        items: [
-          {
-            description: 'Sneakers',
-            quantity: 1,
-            value: 120,
-            currency: 'USD',
-            hs_code: '640411',
-            origin_country: 'VN',
-          },
-        ],
+        items: [SNEAKERS],
       },
     }),
   },
