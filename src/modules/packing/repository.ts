@@ -1,5 +1,5 @@
-import type { Insertable, Updateable } from 'kysely';
-import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { jsonb, pageById, type Queryable } from '../../platform/db/database.ts';
 import type { PackingTables } from './tables.ts';
 
 type Db = Queryable<PackingTables>;
@@ -70,19 +70,16 @@ export function packingPlanById(db: Db, businessId: number, id: number, lock = f
   return query.executeTakeFirst();
 }
 
-export async function packingPlansOf(
+/** A page of the business's plans, newest first. */
+export function packingPlansOf(
   db: Db,
   businessId: number,
   filter: { orderId?: number },
   page: { limit: number; offset: number },
 ) {
-  let base = db.selectFrom('packing_plans').where('business_id', '=', businessId);
-  if (filter.orderId !== undefined) base = base.where('order_id', '=', filter.orderId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  let query = db.selectFrom('packing_plans').selectAll().where('business_id', '=', businessId);
+  if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
+  return pageById<Selectable<PackingTables['packing_plans']>>(query, page, 'desc');
 }
 
 export function savePackingAnswer(db: Db, businessId: number, id: number, answer: unknown, at: Date) {
@@ -174,17 +171,14 @@ export function loadPlanById(db: Db, businessId: number, id: number) {
     .executeTakeFirst();
 }
 
-export async function loadPlansOf(
+/** A page of the business's plans, newest first. */
+export function loadPlansOf(
   db: Db,
   businessId: number,
   filter: { routeId?: number },
   page: { limit: number; offset: number },
 ) {
-  let base = db.selectFrom('load_plans').where('business_id', '=', businessId);
-  if (filter.routeId !== undefined) base = base.where('route_id', '=', filter.routeId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  let query = db.selectFrom('load_plans').selectAll().where('business_id', '=', businessId);
+  if (filter.routeId !== undefined) query = query.where('route_id', '=', filter.routeId);
+  return pageById<Selectable<PackingTables['load_plans']>>(query, page, 'desc');
 }
