@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
   answersDryRuns,
+  answersHiddenPrices,
   DRY_RUN_FIELDS,
-  isPageTotal,
-  PRICE_FIELDS,
   PRICE_HIDDEN_FIELDS,
 } from '../platform/catalog/answers.ts';
 import type { Operation } from '../platform/catalog/operation.ts';
@@ -104,28 +103,12 @@ export const CONVERTED_SCHEMAS_FILE = 'converted-schemas.json';
  */
 export function answerSchemaOf(operation: Operation): Record<string, unknown> {
   const answer = jsonSchemaOf(operation.output, 'output');
-  const priced =
-    operation.priceFamily !== undefined || holdsPrices(answer)
-      ? withFields(answer, priceHiddenFields)
-      : answer;
+  const priced = answersHiddenPrices(operation, answer) ? withFields(answer, priceHiddenFields) : answer;
   return answersDryRuns(operation) ? withFields(priced, dryRunFields) : priced;
 }
 
 const dryRunFields = z.object(DRY_RUN_FIELDS);
 const priceHiddenFields = z.object(PRICE_HIDDEN_FIELDS);
-
-/** Whether a money field (PRICE_FIELDS) appears anywhere in the schema. */
-function holdsPrices(node: unknown): boolean {
-  if (Array.isArray(node)) return node.some(holdsPrices);
-  if (!node || typeof node !== 'object') return false;
-  const { properties, ...rest } = node as { properties?: Record<string, unknown> };
-  if (
-    properties &&
-    Object.keys(properties).some((name) => PRICE_FIELDS.has(name) && !isPageTotal(name, properties))
-  )
-    return true;
-  return Object.values(properties ?? {}).some(holdsPrices) || Object.values(rest).some(holdsPrices);
-}
 
 /**
  * The answer's object, or each object it may be (a dry run adds its fields to any object answer),

@@ -71,6 +71,23 @@ export function isPageTotal(key: string, fields: Record<string, unknown>): boole
 }
 
 /**
+ * Whether price hiding may take money out of the operation's answers, and mark them: an operation
+ * about one family's prices, or one whose answer (its JSON Schema) holds a money field anywhere.
+ */
+export function answersHiddenPrices(operation: Operation, answer: unknown): boolean {
+  return operation.priceFamily !== undefined || holdsPrices(answer);
+}
+
+function holdsPrices(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(holdsPrices);
+  if (!node || typeof node !== 'object') return false;
+  const { properties, ...rest } = node as { properties?: Record<string, unknown> };
+  const named = Object.keys(properties ?? {});
+  if (named.some((name) => PRICE_FIELDS.has(name) && !isPageTotal(name, properties!))) return true;
+  return Object.values(properties ?? {}).some(holdsPrices) || Object.values(rest).some(holdsPrices);
+}
+
+/**
  * The mark price hiding puts on an answer it took prices from: the doors add it to the answer
  * schema of every operation whose answer may hold a price field (a money field anywhere in it).
  */
