@@ -117,12 +117,13 @@ describe('dispatch console /dispatch', () => {
     const expected = await board();
     const located = expected.routes.flatMap((route) => route.stops.filter((stop) => stop.lat !== null));
     assert.ok(located.length >= 8, 'the built routes hold the orders');
-    assert.equal(await page.locator('path.stop').count(), located.length, 'a marker per located stop');
+    const map = page.locator('#map');
+    assert.equal(await map.getAttribute('data-stops'), String(located.length), 'a marker per located stop');
     const lines = expected.routes.filter(
       (route) => route.stops.filter((stop) => stop.lat !== null).length > 1,
     ).length;
-    assert.equal(await page.locator('path.route-line').count(), lines, 'a line per route');
-    assert.equal(await page.locator('#routes li').count(), expected.routes.length);
+    assert.equal(await map.getAttribute('data-lines'), String(lines), 'a line per route');
+    assert.equal(await page.locator('#routes > li').count(), expected.routes.length);
     assert.match(await page.locator('#unplanned').innerText(), new RegExp(unplannedRef));
     await page.context().close();
   });
@@ -130,7 +131,7 @@ describe('dispatch console /dispatch', () => {
   it('turns a delivered stop green on the open page, without a reload', async () => {
     const page = await signedIn(DESKTOP);
     await drawn(page);
-    assert.equal(await page.locator('path.stop-done').count(), 0);
+    assert.equal(await page.locator('#map').getAttribute('data-stops-done'), '0');
     const route = (await board()).routes[0]!;
     const driver = drivers.find((candidate) => candidate.id === route.driver.id)!;
     const stop = route.stops[0]!;
@@ -141,15 +142,14 @@ describe('dispatch console /dispatch', () => {
       recipient: 'Li Wei',
     });
     assert.equal(done.status, 200, JSON.stringify(done.body));
-    await page.waitForSelector('path.stop-done', { state: 'attached' });
-    assert.equal(await page.locator('path.stop-done').count(), 1);
+    await page.waitForSelector('#map[data-stops-done="1"]', { state: 'attached' });
     await page.context().close();
   });
 
   it('shows an order when its stop is chosen from a list, by keyboard', async () => {
     const page = await signedIn(DESKTOP);
     await drawn(page);
-    const button = page.locator('#unplanned button').first();
+    const button = page.locator('#unplanned button.link').first();
     await button.focus();
     await page.keyboard.press('Enter');
     await page.waitForSelector('#order h3');
@@ -195,11 +195,26 @@ describe('dispatch console /dispatch', () => {
     await page.context().close();
   });
 
-  it('answers the stream only to a session, in the error shape', async () => {
-    const answer = await fetch(`${served.baseUrl}/dispatch/stream`);
-    assert.equal(answer.status, 401);
-    const body = (await answer.json()) as { result: boolean; error_code: string };
+  it('answers the console API only to a session, and its writes only with the session token', async () => {
+    const stream = await fetch(`${served.baseUrl}/dispatch/api/v1/client/dispatch/board`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    assert.equal(stream.status, 401);
+    const body = (await stream.json()) as { result: boolean; error_code: string };
     assert.equal(body.result, false);
     assert.equal(body.error_code, 'UNAUTHENTICATED');
+    // Signed in, a write without the session's anti-forgery token is refused, and changes nothing.
+    const page = await signedIn(DESKTOP);
+    await drawn(page);
+    const route = (await board()).routes[0]!;
+    const forged = await page.evaluate(async (id) => {
+      const answer = await fetch(`/dispatch/api/v1/client/routes/${id}/lock`, { method: 'POST' });
+      return { status: answer.status, body: (await answer.json()) as { error_code: string } };
+    }, route.id);
+    assert.equal(forged.status, 403);
+    assert.equal(forged.body.error_code, 'FORBIDDEN');
+    const after = await api.get(`/api/v1/client/routes/${route.id}`, { token: admin });
+    assert.equal(after.body.route.locked, false);
+    await page.context().close();
   });
 });

@@ -16,7 +16,7 @@ import { startInstance, startTestServer, type TestInstance, type TestServer } fr
  */
 const EVENING = new Date('2026-11-02T19:00:00Z');
 const PASSWORD = 'demo-pass';
-/** What a page script writes where the page did not send it a text (src/doors/pages/browser). */
+/** What a page's script or app writes where the page did not send it a text (src/web/shared/texts.ts). */
 const MISSING_TEXT = /⟦[^⟧]*⟧/g;
 
 interface Board {
@@ -153,8 +153,8 @@ describe('every page, on a demo day in the evening', () => {
       '/booking/:reference': `${booking.pathname}${booking.search}`,
       '/maps/:mapId/view': `/maps/${demo.publicMap.id}/view`,
       '/maps/:linkId': `/maps/${demo.publicMap.link}`,
-      '/dispatch/orders/:id.json': null,
       '/assets/*': null,
+      '/assets/web/:file': null,
     };
     pages = [];
     for (const route of served.app.pageRoutes) {

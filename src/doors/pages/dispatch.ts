@@ -1,36 +1,29 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageSessions } from '../../modules/approvals/index.ts';
 import type { Executor } from '../../platform/catalog/executor.ts';
-import { type Operation, Representation } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { EVENT_STREAM, EventStream, LiveAnswers } from '../../platform/http/event-stream.ts';
-import { AgentPanel } from './agent-panel.ts';
-import { DISPATCH_TEXTS, type DispatchTextKey } from './dispatch-texts.ts';
-import { languageLinks, pageScript, sendPage } from './layout.ts';
-import { type MapTiles, mapPageAssets } from './map-assets.ts';
-import { SCRIPT_TEXTS } from './script-texts.ts';
-import {
-  type FormRefusal,
-  PageSignIn,
-  type PageView,
-  pageCalls,
-  pageView,
-  signedInBar,
-  signInForm,
-} from './sign-in.ts';
+import { headerOf } from '../../platform/http/server.ts';
+import { LANGUAGES } from '../../platform/i18n/index.ts';
+import { CONSOLE_WORDS, type ConsoleKey } from '../../web/dispatch/texts/index.ts';
+import { registerRestDoor } from '../rest/index.ts';
+import { LANGUAGE_NAMES, languageLinks, sendPage } from './layout.ts';
+import type { MapTiles } from './map-assets.ts';
+import { type FormRefusal, PageSignIn, type PageView, pageCalls, pageView, signInForm } from './sign-in.ts';
+import { webApp } from './web-apps.ts';
 
 /**
  * The dispatcher's console: `/dispatch` signs a person in as the approval queue does
- * (./sign-in.ts), then shows the day's board (`get_dispatch_board`) on a map with its exceptions
- * and unplanned orders, kept live by the board's stream. The page's script (browser/console.js)
- * draws what the page's own JSON routes answer; they run the catalog's operations as the person
- * signed in, so the page can do nothing its person could not do through the API.
+ * (./sign-in.ts), then serves the console's app (src/web/dispatch). The app calls the public API
+ * at `/dispatch/api/...` (the REST door's operations and paths, under the page's own path), as
+ * the person of the page's session: a write carries the session's anti-forgery token in
+ * `X-CSRF-Token`. So the console can do nothing its person could not do through the API.
  */
 const BASE = '/dispatch';
-type View = PageView<DispatchTextKey>;
+const COOKIE = 'tms_dispatch';
+type View = PageView<ConsoleKey>;
 
 export function registerDispatchPage(
   app: FastifyInstance,
@@ -42,11 +35,7 @@ export function registerDispatchPage(
   const calls = pageCalls(catalog, executor);
   const me = calls.operation('get_me');
   const board = calls.operation('get_dispatch_board');
-  const order = calls.operation('get_order_detail');
-  const signIn = new PageSignIn(BASE, 'tms_dispatch', sessions, settings.secureCookies, calls);
-  const liveAnswers = new LiveAnswers(app);
-  const script = pageScript(app, BASE, 'console');
-  const agent = new AgentPanel(app, BASE, signIn, calls, executor, (request) => viewOf(request).lang);
+  const signIn = new PageSignIn(BASE, COOKIE, sessions, settings.secureCookies, calls);
 
   /** The console, or the sign-in form when the session is missing, over, or may not read the board. */
   const show = async (request: FastifyRequest, reply: FastifyReply, refusal?: FormRefusal) => {
@@ -61,10 +50,20 @@ export function registerDispatchPage(
         const who = (await calls.run(request, view.lang, me, {}, session.person)) as {
           user: { name: string; email: string };
         };
-        const csrf = signIn.csrfOf(session.id);
-        const panel = await agent.body(request, view.lang, session.person, csrf);
-        const body = consoleBody(view, who.user, csrf, settings, panel);
-        return page(reply, view, refusal?.status ?? 200, body, true);
+        const shell = await webApp('dispatch');
+        const data = {
+          lang: view.lang,
+          texts: CONSOLE_WORDS[view.lang],
+          base: BASE,
+          csrf: signIn.csrfOf(session.id),
+          user: who.user,
+          languages: LANGUAGES.map((lang) => ({ lang, name: LANGUAGE_NAMES[lang] })),
+          tiles: settings.mapTiles ?? null,
+        };
+        return page(reply, view, refusal?.status ?? 200, appBody(view, data), {
+          assets: { stylesheets: shell.stylesheet ? [shell.stylesheet] : [], scripts: [shell.script] },
+          imageSources: ["'self'", 'data:', ...tileOrigin(settings.mapTiles)],
+        });
       } catch (error) {
         if (!isAppError(error)) throw error;
         await signIn.signOut(request, reply, view.lang, session);
@@ -74,10 +73,16 @@ export function registerDispatchPage(
       signIn.forget(reply);
     }
     const csrf = signIn.issueSignInCsrf(reply);
-    return page(reply, view, refusal?.status ?? 200, signInBody(view, csrf, notice), false);
+    return page(reply, view, refusal?.status ?? 200, signInBody(view, csrf, notice));
   };
 
-  const page = (reply: FastifyReply, view: View, status: number, body: SafeHtml, console: boolean) => {
+  const page = (
+    reply: FastifyReply,
+    view: View,
+    status: number,
+    body: SafeHtml,
+    app?: { assets: { stylesheets: string[]; scripts: string[] }; imageSources: string[] },
+  ) => {
     reply.header('cache-control', 'no-store');
     const footer = languageLinks(view.lang, view.text('language'), (lang) => `${BASE}?lang=${lang}`);
     return sendPage(reply, {
@@ -87,48 +92,52 @@ export function registerDispatchPage(
       body,
       footer,
       css: CSS,
-      ...(console ? withScript(mapPageAssets(script, settings.mapTiles), agent.scriptAddress) : {}),
+      ...app,
     });
   };
 
-  /** A read of the page's script, as the session's person; refusals in the error shape. */
-  const read = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    operation: Operation,
-    input: Record<string, unknown>,
-    representation?: string,
-  ) => {
-    const view = viewOf(request);
-    reply.header('cache-control', 'no-store');
-    try {
-      const session = await signIn.sessionOf(request);
-      if (!session?.person) throw new AppError('UNAUTHENTICATED');
-      return await calls.run(request, view.lang, operation, input, session.person, representation);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      return reply.status(error.status).send(errorBody(error, view.lang, request.id));
-    }
-  };
-
   app.get(BASE, (request, reply) => show(request, reply));
-  app.get<{ Params: { id: string } }>(`${BASE}/orders/:id.json`, (request, reply) =>
-    read(request, reply, order, { order_id: Number(request.params.id) }),
-  );
-  // The board as a live stream (server-sent events): a snapshot, then its changes.
-  app.get<{ Querystring: { date?: string } }>(`${BASE}/stream`, async (request, reply) => {
-    const date = request.query.date;
-    const answer = await read(request, reply, board, date ? { date } : {}, EVENT_STREAM);
-    if (answer instanceof Representation && answer.body instanceof EventStream) {
-      return liveAnswers.write(reply, answer.body);
-    }
-    return answer;
-  });
   signIn.registerForms(app, { viewOf, show });
 }
 
+/**
+ * The public API under the console's path, as the person of its session: the same operations,
+ * paths and answers as `/api`. A request without a live session is refused (401); one that may
+ * change something must carry the session's anti-forgery token (403 without it), so another site
+ * cannot make the browser write. Reads need none: the cookie is SameSite=Strict and answers are
+ * not readable across origins.
+ */
+export async function registerDispatchApi(
+  app: FastifyInstance,
+  catalog: Catalog,
+  executor: Executor,
+  sessions: PageSessions,
+  settings: { secureCookies: boolean },
+): Promise<void> {
+  const signIn = new PageSignIn(BASE, COOKIE, sessions, settings.secureCookies, pageCalls(catalog, executor));
+  await registerRestDoor(app, catalog, executor, {
+    prefix: `${BASE}/api`,
+    callerOf: async (request) => {
+      const session = await signIn.sessionOf(request);
+      if (!session?.person) throw new AppError('UNAUTHENTICATED');
+      if (
+        !SAFE_METHODS.has(request.method) &&
+        !signIn.csrfMatches(session.id, headerOf(request, 'x-csrf-token'))
+      )
+        throw new AppError('FORBIDDEN');
+      return session.person;
+    },
+  });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+function tileOrigin(tiles: MapTiles): string[] {
+  return tiles ? [new URL(tiles.url.split('{')[0]!).origin] : [];
+}
+
 function viewOf(request: FastifyRequest): View {
-  return pageView(request, DISPATCH_TEXTS);
+  return pageView(request, CONSOLE_WORDS);
 }
 
 function signInBody(view: View, csrf: string, notice: string | undefined): SafeHtml {
@@ -137,60 +146,11 @@ ${notice ? html`<p class="notice alert" role="alert">${notice}</p>` : ''}
 ${signInForm(view.text, view.text('signInHint'), view.url(`${BASE}/sign-in`), csrf)}`;
 }
 
-/** The map page's assets with one more script, run after the others. */
-function withScript(assets: ReturnType<typeof mapPageAssets>, address: string) {
-  return { ...assets, assets: { ...assets.assets, scripts: [...assets.assets.scripts, address] } };
-}
-
-function consoleBody(
-  view: View,
-  who: { name: string; email: string },
-  csrf: string,
-  settings: { mapTiles: MapTiles },
-  agentPanel: SafeHtml,
-): SafeHtml {
-  // Data for the script, never run: `<` escaped so no text in it can close the element.
-  const data = JSON.stringify({
-    lang: view.lang,
-    texts: SCRIPT_TEXTS.console[view.lang],
-    stream: `${BASE}/stream`,
-    orders: `${BASE}/orders/`,
-    tiles: settings.mapTiles ?? null,
-  }).replaceAll('<', '\\u003c');
-  return html`<header class="bar">
-<h1>${view.text('title')}</h1>
-${signedInBar(view.text, who, view.url(`${BASE}/sign-out`), csrf)}
-</header>
-<form id="day" class="filters">
-<label for="date">${view.text('day')}</label>
-<input id="date" name="date" type="date" required>
-<button type="submit">${view.text('show')}</button>
-<p id="live" class="meta" role="status">${view.text('loading')}</p>
-</form>
-<p class="meta">${view.text('observedOnly')}</p>
-<div class="console">
-<div id="map" role="region" aria-label="${view.text('map')}"></div>
-<div class="side">
-${agentPanel}
-<section class="card" aria-labelledby="order-heading">
-<h2 id="order-heading">${view.text('order')}</h2>
-<div id="order" aria-live="polite"><p class="meta">${view.text('chooseStop')}</p></div>
-</section>
-<section class="card" aria-labelledby="exceptions-heading">
-<h2 id="exceptions-heading">${view.text('exceptions')}</h2>
-<ul id="exceptions" class="list"></ul>
-</section>
-<section class="card" aria-labelledby="routes-heading">
-<h2 id="routes-heading">${view.text('routes')}</h2>
-<ul id="routes" class="list"></ul>
-</section>
-<section class="card" aria-labelledby="unplanned-heading">
-<h2 id="unplanned-heading">${view.text('unplanned')}</h2>
-<ul id="unplanned" class="list"></ul>
-</section>
-</div>
-</div>
-<script type="application/json" id="console-data">${new SafeHtml(data)}</script>`;
+/** The app's element and its data, never run: `<` escaped so no text in it can close the element. */
+function appBody(view: View, data: Record<string, unknown>): SafeHtml {
+  const json = JSON.stringify(data).replaceAll('<', '\\u003c');
+  return html`<div id="app"><p class="meta">${view.text('loading')}</p></div>
+<script type="application/json" id="app-data">${new SafeHtml(json)}</script>`;
 }
 
 const CSS = `
@@ -199,6 +159,11 @@ main{max-width:none}
 .who{align-items:center;gap:.5rem}
 .who p{margin:0}
 button.secondary{background:#fff;color:#1a56a8;border:2px solid #1a56a8}
+button.small{padding:.25rem .625rem;font-size:.875rem}
+button.link{background:none;color:#1a56a8;padding:0;font-weight:600;text-align:left}
+button:disabled{opacity:.55}
+select,textarea{font:inherit;padding:.5rem;border:1px solid #767d85;border-radius:8px;background:#fff}
+select:focus-visible,textarea:focus-visible{outline:3px solid #1b1e23;outline-offset:2px}
 .filters{align-items:center;margin:.5rem 0}
 .filters label{flex-basis:auto}
 .filters input,.filters select{flex:0 1 12rem;font:inherit;padding:.5rem;border:1px solid #767d85;border-radius:8px;background:#fff}
@@ -206,22 +171,30 @@ button.secondary{background:#fff;color:#1a56a8;border:2px solid #1a56a8}
 .console{display:grid;grid-template-columns:minmax(0,1fr);gap:1rem}
 #map{height:60vh;min-height:18rem;border-radius:12px;background:#e8eef2}
 .list{list-style:none;margin:0;padding:0}
-.list li{padding:.375rem 0;border-top:1px solid #e2e5e9}
-.list li:first-child{border-top:0}
-.list button{background:none;color:#1a56a8;padding:0;font-weight:600;text-align:left}
-.notice{padding:.75rem 1rem;border-radius:8px;margin:0 0 1rem;font-weight:600}
-.notice.alert{background:#fbe4e2;color:#8a1c15}
+.list>li{padding:.375rem 0;border-top:1px solid #e2e5e9}
+.list>li:first-child{border-top:0}
+.route.selected{background:#eef3fb}
+.route-head{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .5rem}
+.swatch{display:inline-block;width:1rem;height:1rem;border-radius:4px;border:1px solid #1b1e23}
+.stops{margin:.25rem 0 0;padding-left:1.25rem}
+.stops li{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .5rem;padding:.125rem 0}
+.waiting{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;cursor:grab}
+.depot-marker{background:#1b1e23;border:3px solid #fff;border-radius:3px}
+.notice{position:sticky;bottom:0;display:flex;gap:.75rem;align-items:center;background:#1b1e23;color:#fff;padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
+.notice button.secondary{background:#fff}
+.notice.alert{background:#fbe4e2;color:#8a1c15;position:static}
 .stack{flex-direction:column;flex-wrap:nowrap;align-items:stretch}
-.stack label,.stack input,.stack textarea{flex:0 0 auto}
-.agent textarea{font:inherit;padding:.5rem;border:1px solid #767d85;border-radius:8px}
+.stack label,.stack input,.stack textarea,.stack select{flex:0 0 auto}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem}
+dialog{border:0;border-radius:12px;padding:1rem 1.25rem;max-width:min(32rem,calc(100vw - 2rem));box-shadow:0 8px 32px rgba(0,0,0,.3)}
+dialog::backdrop{background:rgba(0,0,0,.4)}
+.violations{padding-left:1.25rem}
 .agent-log{list-style:none;margin:0 0 .75rem;padding:0;max-height:50vh;overflow-y:auto}
 .agent-log .turn{padding:.5rem 0;border-top:1px solid #e2e5e9}
 .agent-log .turn:first-child{border-top:0}
 .agent-log .who{font-weight:600;margin:0}
-.agent-log .refusal p:last-child{color:#8a1c15}
 .agent-log .refused{color:#8a1c15}
 .agent-log pre{white-space:pre-wrap;font-size:.875rem;background:#f3f5f7;padding:.5rem;border-radius:6px}
 .proposal{border:1px solid #767d85;border-radius:8px;padding:.5rem .75rem;margin-top:.5rem}
-.proposal .actions{display:flex;gap:.5rem}
-@media (min-width:64rem){.console{grid-template-columns:minmax(0,1fr) 24rem}#map{height:calc(100vh - 12rem)}}
+@media (min-width:64rem){.console{grid-template-columns:minmax(0,1fr) 26rem}#map{height:calc(100vh - 14rem)}.side{max-height:calc(100vh - 14rem);overflow-y:auto}}
 `;

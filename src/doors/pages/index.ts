@@ -5,11 +5,12 @@ import type { Catalog } from '../../platform/catalog/registry.ts';
 import { registerApprovalsPage } from './approvals.ts';
 import { registerBookingPage } from './book.ts';
 import { registerBookingManagePage } from './booking.ts';
-import { registerDispatchPage } from './dispatch.ts';
+import { registerDispatchApi, registerDispatchPage } from './dispatch.ts';
 import { type MapTiles, registerMapAssets } from './map-assets.ts';
 import { registerMapsPages } from './maps.ts';
 import { registerOtepGuide } from './otep-guide.ts';
 import { registerTrackingPage } from './track.ts';
+import { registerWebAssets } from './web-apps.ts';
 
 /** What the pages take from the composition root. */
 export interface PagesSetup {
@@ -39,9 +40,12 @@ export async function registerPages(http: FastifyInstance, setup: PagesSetup): P
     registerBookingManagePage(pages, catalog, executor);
     registerApprovalsPage(pages, catalog, executor, sessions, settings);
     registerMapAssets(pages);
+    registerWebAssets(pages);
     registerDispatchPage(pages, catalog, executor, sessions, settings);
     registerMapsPages(pages, catalog, executor, sessions, settings);
     registerOtepGuide(pages, setup.publicBaseUrl);
   });
+  // The screens' API mounts are the REST door again, not pages: outside the pages' list.
+  await http.register(async (apis) => registerDispatchApi(apis, catalog, executor, sessions, settings));
   return addresses;
 }

@@ -260,6 +260,11 @@ export class PageSignIn {
       .digest('base64url');
   }
 
+  /** Whether a token (an app's `X-CSRF-Token` header) is the session's anti-forgery token. */
+  csrfMatches(sessionId: string, given: string | undefined): boolean {
+    return given !== undefined && sameSecret(given, this.csrfOf(sessionId));
+  }
+
   /** The session of a signed-in person's form, once its CSRF field matches the session. */
   async formSession(request: FastifyRequest): Promise<Session | undefined> {
     const id = cookiesOf(request)[this.sessionCookie];

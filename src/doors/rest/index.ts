@@ -3,7 +3,12 @@ import type { FastifyError, FastifyInstance, FastifyRequest, RouteOptions } from
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { type Executor, type Invocation, validationFailed } from '../../platform/catalog/executor.ts';
-import { Representation, type RestBinding, type RestBody } from '../../platform/catalog/operation.ts';
+import {
+  type Caller,
+  Representation,
+  type RestBinding,
+  type RestBody,
+} from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError } from '../../platform/errors.ts';
 import { bytesTag, sendNotModified } from '../../platform/http/etag.ts';
@@ -22,12 +27,23 @@ export const API_PREFIX = '/api';
 
 const JSON_OBJECT = z.record(z.string(), z.unknown());
 
-/** One route per operation with a REST binding; the executor does everything else. */
+/**
+ * Who a mount of the REST door takes its caller from, when not from the bearer token: a page's
+ * session (the screens call the same operations at `{prefix}/v1/...`), refused with an AppError.
+ */
+export type SessionCaller = (request: FastifyRequest) => Promise<Caller>;
+
+/**
+ * One route per operation with a REST binding; the executor does everything else. By default at
+ * `/api` with bearer tokens; a screen's mount takes another prefix and its session's person.
+ */
 export async function registerRestDoor(
   app: FastifyInstance,
   catalog: Catalog,
   executor: Executor,
+  mount: { prefix: string; callerOf: SessionCaller } | undefined = undefined,
 ): Promise<void> {
+  const prefix = mount?.prefix ?? API_PREFIX;
   const liveAnswers = new LiveAnswers(app);
   for (const operation of catalog.list()) {
     const binding = operation.rest;
@@ -40,7 +56,7 @@ export async function registerRestDoor(
         : undefined;
     const route: RouteOptions = {
       method: binding.method,
-      url: API_PREFIX + binding.path,
+      url: prefix + binding.path,
       ...(binding.body?.limitBytes ? { bodyLimit: binding.body.limitBytes } : {}),
       handler: async (request, reply) => {
         const representation = preferredRepresentation(
@@ -48,7 +64,12 @@ export async function registerRestDoor(
           operation.representations,
         );
         const invocation: Invocation = {
-          ...invocationOf(request, 'rest'),
+          ...(mount
+            ? {
+                ...invocationOf(request, 'page', { anonymous: true }),
+                signedIn: await mount.callerOf(request),
+              }
+            : invocationOf(request, 'rest')),
           representation,
           // REST can answer "accepted" (202 and Location): the caller may ask for it (RFC 7240).
           async: prefersAsync(headerOf(request, 'prefer')) ? 'preferred' : 'allowed',

@@ -1,44 +1,10 @@
-import type { ExceptionKind, RouteStatus, StopStatus } from '../../modules/dispatch/index.ts';
-import type { Language } from '../../platform/i18n/index.ts';
+import { words } from '../../shared/texts.ts';
 
-// The dispatch console's words, in the six languages of the service. The page sends them all to
-// its script (browser/console.js), which names a stop's state, a route's status and an exception
-// by the board's own word for it: a state or a kind the board gains does not compile until it has
-// words here in every language.
+// The console's words for the board (map, lists, filters, search), in the six languages of the
+// service. A stop's state, a route's status and an exception are named by the board's own word
+// for them: a state or a kind the board gains does not compile until it has words here.
 
-export type DispatchTextKey =
-  | StopStatus
-  | RouteStatus
-  // Orders on no route are listed apart, by their reference.
-  | Exclude<ExceptionKind, 'order_unplanned'>
-  | 'title'
-  | 'signInHint'
-  | 'day'
-  | 'show'
-  | 'map'
-  | 'routes'
-  | 'exceptions'
-  | 'unplanned'
-  | 'noRoutes'
-  | 'noExceptions'
-  | 'noUnplanned'
-  | 'order'
-  | 'chooseStop'
-  | 'live'
-  | 'reconnecting'
-  | 'loading'
-  | 'observedOnly'
-  | 'stops'
-  | 'lastSeen'
-  | 'neverSeen'
-  | 'minutesAgo'
-  | 'status'
-  | 'recipient'
-  | 'address'
-  | 'window'
-  | 'notFound';
-
-export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> = {
+export const BOARD_WORDS = words({
   en: {
     title: 'Dispatch console',
     signInHint: 'Sign in with your business account to see the day’s routes, drivers and exceptions.',
@@ -78,6 +44,30 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     route_not_started: 'Route not started: {driver}, due {time}',
     driver_silent: 'No position since {since}: {driver}',
     order_held: 'Held: {order}',
+    tilesLost:
+      'Street map unavailable: its tile server cannot be reached from this browser. Stops are drawn on a plain background.',
+    filters: 'Filters',
+    driverFilter: 'Driver',
+    allDrivers: 'All drivers',
+    statusFilter: 'Route status',
+    allStatuses: 'All statuses',
+    kindFilter: 'Exception',
+    allKinds: 'All exceptions',
+    search: 'Search',
+    searchHint: 'Reference, tracking number, name or address',
+    noMatch: 'No order matches “{query}”.',
+    searchResults: 'Orders found',
+    routeLabel: 'Route {number}',
+    locked: 'Locked',
+    depotLabel: 'Depot: {name}',
+    order_unplanned: 'Not on a route: {order}',
+    onBoard: 'On a fleet’s board',
+    driverAt: '{driver}, {age}',
+    kind_stop_late: 'Past their window',
+    kind_failed_attempt: 'Failed attempts',
+    kind_route_not_started: 'Routes not started',
+    kind_driver_silent: 'Silent drivers',
+    kind_order_held: 'Held orders',
   },
   fr: {
     title: 'Console de répartition',
@@ -119,6 +109,30 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     route_not_started: 'Tournée non commencée : {driver}, prévue à {time}',
     driver_silent: 'Aucune position depuis {since} : {driver}',
     order_held: 'En attente : {order}',
+    tilesLost:
+      'Plan des rues indisponible : son serveur de tuiles est injoignable depuis ce navigateur. Les arrêts sont dessinés sur un fond uni.',
+    filters: 'Filtres',
+    driverFilter: 'Chauffeur',
+    allDrivers: 'Tous les chauffeurs',
+    statusFilter: 'Statut de tournée',
+    allStatuses: 'Tous les statuts',
+    kindFilter: 'Anomalie',
+    allKinds: 'Toutes les anomalies',
+    search: 'Rechercher',
+    searchHint: 'Référence, numéro de suivi, nom ou adresse',
+    noMatch: 'Aucune commande ne correspond à « {query} ».',
+    searchResults: 'Commandes trouvées',
+    routeLabel: 'Tournée {number}',
+    locked: 'Verrouillée',
+    depotLabel: 'Dépôt : {name}',
+    order_unplanned: 'Hors tournée : {order}',
+    onBoard: 'Sur le tableau d’une flotte',
+    driverAt: '{driver}, {age}',
+    kind_stop_late: 'Créneau dépassé',
+    kind_failed_attempt: 'Tentatives échouées',
+    kind_route_not_started: 'Tournées non commencées',
+    kind_driver_silent: 'Chauffeurs silencieux',
+    kind_order_held: 'Commandes en attente',
   },
   de: {
     title: 'Disposition',
@@ -160,6 +174,30 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     route_not_started: 'Tour nicht gestartet: {driver}, fällig um {time}',
     driver_silent: 'Keine Position seit {since}: {driver}',
     order_held: 'Zurückgehalten: {order}',
+    tilesLost:
+      'Straßenkarte nicht verfügbar: Ihr Kachelserver ist von diesem Browser aus nicht erreichbar. Die Stopps werden auf einfachem Hintergrund gezeichnet.',
+    filters: 'Filter',
+    driverFilter: 'Fahrer',
+    allDrivers: 'Alle Fahrer',
+    statusFilter: 'Tourstatus',
+    allStatuses: 'Alle Status',
+    kindFilter: 'Ausnahme',
+    allKinds: 'Alle Ausnahmen',
+    search: 'Suchen',
+    searchHint: 'Referenz, Sendungsnummer, Name oder Adresse',
+    noMatch: 'Kein Auftrag passt zu „{query}“.',
+    searchResults: 'Gefundene Aufträge',
+    routeLabel: 'Tour {number}',
+    locked: 'Gesperrt',
+    depotLabel: 'Depot: {name}',
+    order_unplanned: 'Ohne Tour: {order}',
+    onBoard: 'Auf der Börse einer Flotte',
+    driverAt: '{driver}, {age}',
+    kind_stop_late: 'Zeitfenster überschritten',
+    kind_failed_attempt: 'Fehlgeschlagene Versuche',
+    kind_route_not_started: 'Nicht gestartete Touren',
+    kind_driver_silent: 'Stille Fahrer',
+    kind_order_held: 'Zurückgehaltene Aufträge',
   },
   es: {
     title: 'Consola de despacho',
@@ -201,6 +239,30 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     route_not_started: 'Ruta sin iniciar: {driver}, prevista a las {time}',
     driver_silent: 'Sin posición desde {since}: {driver}',
     order_held: 'Retenido: {order}',
+    tilesLost:
+      'Mapa de calles no disponible: su servidor de teselas no es accesible desde este navegador. Las paradas se dibujan sobre un fondo liso.',
+    filters: 'Filtros',
+    driverFilter: 'Conductor',
+    allDrivers: 'Todos los conductores',
+    statusFilter: 'Estado de la ruta',
+    allStatuses: 'Todos los estados',
+    kindFilter: 'Incidencia',
+    allKinds: 'Todas las incidencias',
+    search: 'Buscar',
+    searchHint: 'Referencia, número de seguimiento, nombre o dirección',
+    noMatch: 'Ningún pedido coincide con «{query}».',
+    searchResults: 'Pedidos encontrados',
+    routeLabel: 'Ruta {number}',
+    locked: 'Bloqueada',
+    depotLabel: 'Depósito: {name}',
+    order_unplanned: 'Fuera de ruta: {order}',
+    onBoard: 'En el tablón de una flota',
+    driverAt: '{driver}, {age}',
+    kind_stop_late: 'Fuera de su franja',
+    kind_failed_attempt: 'Intentos fallidos',
+    kind_route_not_started: 'Rutas sin iniciar',
+    kind_driver_silent: 'Conductores sin señal',
+    kind_order_held: 'Pedidos retenidos',
   },
   'zh-Hans': {
     title: '调度台',
@@ -241,6 +303,29 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     route_not_started: '路线未出发：{driver}，应于 {time} 出发',
     driver_silent: '自 {since} 起无位置：{driver}',
     order_held: '已暂扣：{order}',
+    tilesLost: '街道地图不可用：此浏览器无法连接其瓦片服务器。停靠点绘制在纯色背景上。',
+    filters: '筛选',
+    driverFilter: '司机',
+    allDrivers: '所有司机',
+    statusFilter: '路线状态',
+    allStatuses: '所有状态',
+    kindFilter: '异常',
+    allKinds: '所有异常',
+    search: '搜索',
+    searchHint: '参考号、运单号、姓名或地址',
+    noMatch: '没有与“{query}”匹配的订单。',
+    searchResults: '找到的订单',
+    routeLabel: '路线 {number}',
+    locked: '已锁定',
+    depotLabel: '站点：{name}',
+    order_unplanned: '未排线：{order}',
+    onBoard: '在车队的抢单板上',
+    driverAt: '{driver}，{age}',
+    kind_stop_late: '超出时间窗',
+    kind_failed_attempt: '投递失败',
+    kind_route_not_started: '未出发的路线',
+    kind_driver_silent: '无位置的司机',
+    kind_order_held: '已暂扣的订单',
   },
   'zh-Hant': {
     title: '調度台',
@@ -281,5 +366,28 @@ export const DISPATCH_TEXTS: Record<Language, Record<DispatchTextKey, string>> =
     route_not_started: '路線未出發：{driver}，應於 {time} 出發',
     driver_silent: '自 {since} 起無位置：{driver}',
     order_held: '已暫扣：{order}',
+    tilesLost: '街道地圖無法使用：此瀏覽器無法連線其圖磚伺服器。停靠點繪製在純色背景上。',
+    filters: '篩選',
+    driverFilter: '司機',
+    allDrivers: '所有司機',
+    statusFilter: '路線狀態',
+    allStatuses: '所有狀態',
+    kindFilter: '異常',
+    allKinds: '所有異常',
+    search: '搜尋',
+    searchHint: '參考編號、追蹤號碼、姓名或地址',
+    noMatch: '沒有與「{query}」相符的訂單。',
+    searchResults: '找到的訂單',
+    routeLabel: '路線 {number}',
+    locked: '已鎖定',
+    depotLabel: '站點：{name}',
+    order_unplanned: '未排線：{order}',
+    onBoard: '在車隊的搶單板上',
+    driverAt: '{driver}，{age}',
+    kind_stop_late: '超出時段',
+    kind_failed_attempt: '投遞失敗',
+    kind_route_not_started: '未出發的路線',
+    kind_driver_silent: '無位置的司機',
+    kind_order_held: '已暫扣的訂單',
   },
-};
+});

@@ -1,0 +1,111 @@
+import type { paths } from '../shared/api.ts';
+
+/** The day's board as `get_dispatch_board` answers it, and its parts. */
+export type Board =
+  paths['/v1/client/dispatch/board']['get']['responses'][200]['content']['application/json'];
+export type BoardRoute = Board['routes'][number];
+export type BoardStop = BoardRoute['stops'][number];
+export type BoardException = Board['exceptions'][number];
+
+/** The kinds of the board's live messages (docs/dispatch-board.md). */
+const KINDS = [
+  'snapshot',
+  'route',
+  'route_removed',
+  'stop',
+  'position',
+  'exception',
+  'exception_cleared',
+  'totals',
+] as const;
+type Kind = (typeof KINDS)[number];
+
+export type Connection = 'loading' | 'live' | 'reconnecting';
+
+/**
+ * The board of a day, kept live: the stream's snapshot, then each change applied as it commits.
+ * Listeners hear at most once per frame, however many changes arrive in it.
+ */
+export class LiveBoard {
+  board: Board | null = null;
+  connection: Connection = 'loading';
+  private stream: EventSource | null = null;
+  private frame = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly address: string) {}
+
+  /** Follows a day's board (empty: today); a lost stream reconnects and starts over. */
+  follow(date: string): void {
+    this.stream?.close();
+    this.board = null;
+    this.connection = 'loading';
+    this.changed();
+    const query = date ? `?date=${encodeURIComponent(date)}` : '';
+    const stream = new EventSource(`${this.address}${query}`);
+    this.stream = stream;
+    for (const kind of KINDS) {
+      stream.addEventListener(kind, (event) => this.apply(kind, JSON.parse((event as MessageEvent).data)));
+    }
+    stream.addEventListener('error', () => {
+      this.connection = 'reconnecting';
+      this.changed();
+    });
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  route(id: number): BoardRoute | undefined {
+    return this.board?.routes.find((route) => route.id === id);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: each kind of message has its own shape (docs/dispatch-board.md)
+  private apply(kind: Kind, message: any): void {
+    if (kind === 'snapshot') {
+      this.board = message as Board;
+      this.connection = 'live';
+      this.changed();
+      return;
+    }
+    const board = this.board;
+    if (!board || message.version < board.version) return;
+    if (kind === 'route') {
+      const index = board.routes.findIndex((route) => route.id === message.route.id);
+      if (index < 0) board.routes.push(message.route);
+      else board.routes[index] = { ...board.routes[index]!, ...message.route };
+    } else if (kind === 'route_removed') {
+      board.routes = board.routes.filter((route) => route.id !== message.route_id);
+    } else if (kind === 'stop') {
+      const route = this.route(message.route_id);
+      const index =
+        route?.stops.findIndex(
+          (stop) => stop.order_id === message.stop.order_id && stop.leg === message.stop.leg,
+        ) ?? -1;
+      if (route && index >= 0) route.stops[index] = message.stop;
+    } else if (kind === 'position') {
+      const route = this.route(message.route_id);
+      if (route) route.position = message.position;
+    } else if (kind === 'exception') {
+      board.exceptions = board.exceptions.filter((held) => held.key !== message.exception.key);
+      board.exceptions.push(message.exception);
+    } else if (kind === 'exception_cleared') {
+      board.exceptions = board.exceptions.filter((held) => held.key !== message.key);
+    } else if (kind === 'totals') {
+      board.totals = message.totals;
+    }
+    if (message.version > board.version) board.version = message.version;
+    this.changed();
+  }
+
+  /** Tells the listeners once in the next frame. */
+  private changed(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      for (const listener of this.listeners) listener();
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import type { Api } from '../shared/api.ts';
+import type { PageData } from '../shared/page-data.ts';
+import type { Translate } from '../shared/texts.ts';
+import type { LiveBoard } from './board.ts';
+import type { PlanEdit, planEdits } from './plan.ts';
+import type { ConsoleKey } from './texts/index.ts';
+
+/** What every part of the console is handed: the API as the person, the words, the live board. */
+export interface ConsoleContext {
+  data: PageData<ConsoleKey>;
+  api: Api;
+  t: Translate<ConsoleKey>;
+  live: LiveBoard;
+  /** The plan edits, through the API's operations. */
+  edits: ReturnType<typeof planEdits>;
+  /** Opens an order in the order panel. */
+  openOrder(orderId: number): void;
+  selectRoute(routeId: number | null): void;
+  /** Makes a plan edit: a dry run first, the rules it breaks confirmed in a dialog, then undoable. */
+  edit(edit: PlanEdit): Promise<boolean>;
+  /** A line in the console's status area (role=status). */
+  say(text: string): void;
+  /** The route's number in the day (1 = the board's first) and its colour. */
+  routeNumber(routeId: number): number;
+  routeColour(routeId: number): string;
+}

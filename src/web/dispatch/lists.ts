@@ -1,0 +1,178 @@
+import { timeOfDay } from '../shared/texts.ts';
+import { html } from '../shared/ui.ts';
+import type { BoardException, BoardRoute } from './board.ts';
+import type { ConsoleContext } from './context.ts';
+
+/** What a drag carries: an order, and the route and place it comes from when it is on one. */
+export const DRAG_TYPE = 'application/x-tms-order';
+export interface Dragged {
+  orderId: number;
+  from?: { routeId: number; position: number };
+}
+
+export function dragStart(event: DragEvent, dragged: Dragged): void {
+  event.dataTransfer?.setData(DRAG_TYPE, JSON.stringify(dragged));
+  if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
+}
+
+export function dropped(event: DragEvent): Dragged | null {
+  const raw = event.dataTransfer?.getData(DRAG_TYPE);
+  return raw ? (JSON.parse(raw) as Dragged) : null;
+}
+
+const acceptDrop = (event: DragEvent) => {
+  if (event.dataTransfer?.types.includes(DRAG_TYPE)) event.preventDefault();
+};
+
+/** An exception in the board's words for its kind; a button opening its order, or its route. */
+export function ExceptionItem(props: { context: ConsoleContext; exception: BoardException }) {
+  const { context, exception } = props;
+  const { t, live } = context;
+  const route = exception.route_id !== null ? live.route(exception.route_id) : undefined;
+  const line = t(exception.kind, {
+    order: orderRef(context, exception),
+    driver: route?.driver.name ?? '',
+    time: route?.departure ?? '',
+    since: exception.since ? timeOfDay(exception.since, context.data.lang) : '—',
+  });
+  const open = () => {
+    if (exception.order_id !== null) context.openOrder(exception.order_id);
+    if (exception.route_id !== null) context.selectRoute(exception.route_id);
+  };
+  return html`<li data-exception=${exception.kind}>
+    <button type="button" class="link" onClick=${open}>${line}</button>
+  </li>`;
+}
+
+function orderRef(context: ConsoleContext, exception: BoardException): string {
+  if (exception.order) return exception.order.order_ref;
+  if (exception.order_id === null) return '';
+  for (const route of context.live.board?.routes ?? []) {
+    const stop = route.stops.find((candidate) => candidate.order_id === exception.order_id);
+    if (stop) return stop.order_ref;
+  }
+  return `#${exception.order_id}`;
+}
+
+/** An order waiting for a route: dragged onto a route (list or map), or assigned with its button. */
+export function WaitingItem(props: {
+  context: ConsoleContext;
+  exception: BoardException;
+  onAssign: (orderId: number, ref: string) => void;
+}) {
+  const { context, exception } = props;
+  const orderId = exception.order_id!;
+  const ref = exception.order?.order_ref ?? `#${orderId}`;
+  return html`<li
+    class="waiting"
+    draggable="true"
+    data-order=${orderId}
+    onDragStart=${(event: DragEvent) => dragStart(event, { orderId })}
+  >
+    <button type="button" class="link" onClick=${() => context.openOrder(orderId)}>
+      ${exception.kind === 'order_held' ? context.t('order_held', { order: ref }) : ref}
+    </button>
+    ${
+      exception.kind === 'order_unplanned'
+        ? html`<button type="button" class="small" onClick=${() => props.onAssign(orderId, ref)}>
+            ${context.t('assign')}
+          </button>`
+        : ''
+    }
+  </li>`;
+}
+
+/**
+ * A route of the day: its colour and number, driver, status and counts, the age of its last
+ * position; a drop target for orders; its actions; and, when selected, its stops in order, each
+ * dragged to another place or route, or moved with its buttons.
+ */
+export function RouteItem(props: {
+  context: ConsoleContext;
+  route: BoardRoute;
+  selected: boolean;
+  onActions: (route: BoardRoute) => void;
+  onMove: (route: BoardRoute, orderId: number, ref: string, position: number) => void;
+}) {
+  const { context, route, selected } = props;
+  const { t } = context;
+  const number = context.routeNumber(route.id);
+  const colour = context.routeColour(route.id);
+  const seen = route.position
+    ? t('lastSeen', { minutes: Math.round(route.position.age_seconds / 60) })
+    : t('neverSeen');
+  const drop = (position?: number) => (event: DragEvent) => {
+    const order = dropped(event);
+    if (!order) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (order.from) {
+      const to = { routeId: route.id, ...(position ? { position } : {}) };
+      void context.edit(context.edits.move(order.from, order.orderId, to));
+    } else {
+      void context.edit(context.edits.assign(route.id, order.orderId, position));
+    }
+  };
+  const pending = route.stops.filter((stop) => stop.state === 'pending');
+  return html`<li
+    class=${`route${selected ? ' selected' : ''}`}
+    data-route=${route.id}
+    onDragOver=${acceptDrop}
+    onDrop=${drop()}
+    aria-label=${t('dropHere', { number })}
+  >
+    <div class="route-head">
+      <span class="swatch" style=${`background:${colour}`} aria-hidden="true"></span>
+      <button
+        type="button"
+        class="link"
+        aria-expanded=${selected}
+        onClick=${() => context.selectRoute(selected ? null : route.id)}
+      >
+        ${t('routeLabel', { number })} · ${route.driver.name}
+      </button>
+      <span class="meta">${t(route.status)}${route.locked ? ` · ${t('locked')}` : ''}</span>
+      <button type="button" class="small secondary" onClick=${() => props.onActions(route)}>
+        ${t('routeActions', { number })}
+      </button>
+    </div>
+    <p class="meta">
+      ${t('stops', { done: route.stops_done, failed: route.stops_failed, remaining: route.stops_remaining })} ·
+      ${seen}
+    </p>
+    ${
+      selected
+        ? html`<ol class="stops" aria-label=${t('stopsOf', { number })}>
+            ${route.stops.map((stop) => {
+              const position = pending.indexOf(stop) + 1;
+              const movable = stop.state === 'pending';
+              return html`<li
+                data-stop=${stop.order_id}
+                draggable=${movable ? 'true' : 'false'}
+                onDragStart=${(event: DragEvent) =>
+                  dragStart(event, { orderId: stop.order_id, from: { routeId: route.id, position } })}
+                onDragOver=${acceptDrop}
+                onDrop=${movable ? drop(position) : undefined}
+              >
+                <button type="button" class="link" onClick=${() => context.openOrder(stop.order_id)}>
+                  ${stop.sequence}. ${stop.order_ref}
+                </button>
+                <span class="meta">${t(stop.state)}${stop.window ? ` · ${stop.window.start}–${stop.window.end}` : ''}</span>
+                ${
+                  movable
+                    ? html`<button
+                        type="button"
+                        class="small secondary"
+                        onClick=${() => props.onMove(route, stop.order_id, stop.order_ref, position)}
+                      >
+                        ${t('moveStop')}
+                      </button>`
+                    : ''
+                }
+              </li>`;
+            })}
+          </ol>`
+        : ''
+    }
+  </li>`;
+}
