@@ -113,8 +113,12 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ PROOF_LINK_SECRET: 'x'.repeat(32) }).proofLinkSecret, 'x'.repeat(32));
   });
 
-  it('reads the map tiles, and draws on a plain background without MAP_TILES_URL', () => {
-    assert.equal(loadConfig({}).mapTiles, undefined);
+  it('reads the map tiles: OpenStreetMap by default, a plain background with none', () => {
+    assert.deepEqual(loadConfig({}).mapTiles, {
+      url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      attribution: '© OpenStreetMap contributors',
+    });
+    assert.equal(loadConfig({ MAP_TILES_URL: 'none' }).mapTiles, undefined);
     const url = 'https://tiles.example.net/osm/{z}/{x}/{y}.png';
     assert.deepEqual(loadConfig({ MAP_TILES_URL: url }).mapTiles, {
       url,

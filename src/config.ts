@@ -8,6 +8,9 @@ import type { JobQueueSettings } from './platform/jobs/queue.ts';
 import type { RequestLimitSettings } from './platform/limits.ts';
 import type { StorageSettings } from './platform/storage/index.ts';
 
+/** OpenStreetMap's standard raster tiles (tile.openstreetmap.org, operations.osmfoundation.org/policies/tiles). */
+export const OPENSTREETMAP_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const integer = (min: number, max: number) => {
@@ -135,13 +138,19 @@ const environmentSchema = z.object({
     .default('us-east-1'),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
   PROOF_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // OpenStreetMap's standard tiles by default (with their attribution, and each tile told the
+  // site's origin, as their usage policy asks); `none`: a plain background, no request leaves.
   MAP_TILES_URL: z
-    .string()
-    .regex(
-      /^https?:\/\/[^\s/?#]+\/\S*\{z\}\S*\{x\}\S*\{y\}\S*$/,
-      'must be an http(s) tile URL template with {z}, {x} and {y}',
-    )
-    .optional(),
+    .union([
+      z.literal('none'),
+      z
+        .string()
+        .regex(
+          /^https?:\/\/[^\s/?#]+\/\S*\{z\}\S*\{x\}\S*\{y\}\S*$/,
+          'must be an http(s) tile URL template with {z}, {x} and {y}, or none',
+        ),
+    ])
+    .default(OPENSTREETMAP_TILES),
   MAP_TILES_ATTRIBUTION: z.string().min(1).max(300).default('© OpenStreetMap contributors'),
   AGENT_PROVIDER: z.enum(['openai', 'anthropic']).optional(),
   AGENT_BASE_URL: optionalUrl(['https', 'http']),
@@ -474,7 +483,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockerOfflineAfterMs: e.LOCKER_OFFLINE_AFTER_MS,
       lockerCommandTtlMs: e.LOCKER_COMMAND_TTL_MS,
     },
-    mapTiles: e.MAP_TILES_URL ? { url: e.MAP_TILES_URL, attribution: e.MAP_TILES_ATTRIBUTION } : undefined,
+    mapTiles:
+      e.MAP_TILES_URL === 'none' ? undefined : { url: e.MAP_TILES_URL, attribution: e.MAP_TILES_ATTRIBUTION },
     agent: {
       provider: e.AGENT_PROVIDER
         ? {

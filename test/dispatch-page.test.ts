@@ -170,6 +170,34 @@ describe('dispatch console /dispatch', () => {
     });
   }
 
+  it('draws over the configured tiles, and says why the streets are missing when they cannot load', async () => {
+    // A tile server nobody answers at: the browser's tile requests fail at once.
+    const unreachable = await startInstance(
+      server,
+      {},
+      {
+        mapTiles: { url: 'http://127.0.0.1:9/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
+      },
+    );
+    try {
+      const page = await (await browser.newContext(DESKTOP)).newPage();
+      await page.goto(`${unreachable.baseUrl}/dispatch`);
+      await page.fill('#email', tenant.emails.client_admin);
+      await page.fill('#password', PASSWORD);
+      await page.click('button[type=submit]');
+      await drawn(page);
+      await page.waitForSelector('[role=note]');
+      assert.match(await page.locator('[role=note]').innerText(), /Street map unavailable/);
+      assert.match(
+        await page.locator('.leaflet-control-attribution').innerText(),
+        /OpenStreetMap contributors/,
+      );
+      await page.context().close();
+    } finally {
+      await unreachable.close();
+    }
+  });
+
   it('signs out a person who may not read the board, saying why', async () => {
     const page = await signedIn(DESKTOP, tenant.emails.customer);
     await page.waitForSelector('#email');

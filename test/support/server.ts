@@ -54,7 +54,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const database = await createTestDatabase();
   const config: Config = {
-    ...loadConfig({ LOG_LEVEL: 'silent' }),
+    // The tests run offline: their maps draw on a plain background unless a test sets tiles.
+    ...loadConfig({ LOG_LEVEL: 'silent', MAP_TILES_URL: 'none' }),
     login: {
       attemptsPerAddressPerMinute: 10_000,
       failuresPerEmailPer15Minutes: 10_000,
@@ -96,9 +97,13 @@ export async function startTestServer(
  * A second instance of the service on the same database, with its own pool, the same clock and
  * the given ports, its background work (the outbox worker, the cache listener) started.
  */
-export async function startInstance(server: TestServer, ports: Partial<Ports> = {}): Promise<TestInstance> {
+export async function startInstance(
+  server: TestServer,
+  ports: Partial<Ports> = {},
+  settings: Partial<Config> = {},
+): Promise<TestInstance> {
   const handle = openDatabase(server.databaseUrl);
-  const app = await createApp(server.config, handle.db, server.clock, ports);
+  const app = await createApp({ ...server.config, ...settings }, handle.db, server.clock, ports);
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   await app.startBackground(handle.pool);
   const { port } = app.http.server.address() as AddressInfo;

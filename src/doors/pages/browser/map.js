@@ -5,7 +5,12 @@
   const data = JSON.parse(document.getElementById('map-data').textContent);
   const map = L.map('map', { attributionControl: Boolean(data.tiles), zoomSnap: 0.5 });
   if (data.tiles) {
-    L.tileLayer(data.tiles.url, { attribution: data.tiles.attribution, maxZoom: 19 }).addTo(map);
+    // Tile servers ask to know which site loads their tiles; the page itself sends no referrer.
+    L.tileLayer(data.tiles.url, {
+      attribution: data.tiles.attribution,
+      maxZoom: 19,
+      referrerPolicy: 'strict-origin-when-cross-origin',
+    }).addTo(map);
   }
   map.setView([20, 0], 2);
 
