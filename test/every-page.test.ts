@@ -153,7 +153,6 @@ describe('every page, on a demo day in the evening', () => {
       '/booking/:reference': `${booking.pathname}${booking.search}`,
       '/maps/:mapId/view': `/maps/${demo.publicMap.id}/view`,
       '/maps/:linkId': `/maps/${demo.publicMap.link}`,
-      '/assets/*': null,
       '/assets/web/:file': null,
     };
     pages = [];

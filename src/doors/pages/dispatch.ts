@@ -10,7 +10,7 @@ import { LANGUAGES } from '../../platform/i18n/index.ts';
 import { CONSOLE_WORDS, type ConsoleKey } from '../../web/dispatch/texts/index.ts';
 import { registerRestDoor } from '../rest/index.ts';
 import { LANGUAGE_NAMES, languageLinks, sendPage } from './layout.ts';
-import type { MapTiles } from './map-assets.ts';
+import { type MapTiles, mapImageSources } from './map-assets.ts';
 import { type FormRefusal, PageSignIn, type PageView, pageCalls, pageView, signInForm } from './sign-in.ts';
 import { webApp } from './web-apps.ts';
 
@@ -62,7 +62,7 @@ export function registerDispatchPage(
         };
         return page(reply, view, refusal?.status ?? 200, appBody(view, data), {
           assets: { stylesheets: shell.stylesheet ? [shell.stylesheet] : [], scripts: [shell.script] },
-          imageSources: ["'self'", 'data:', ...tileOrigin(settings.mapTiles)],
+          imageSources: mapImageSources(settings.mapTiles),
         });
       } catch (error) {
         if (!isAppError(error)) throw error;
@@ -131,10 +131,6 @@ export async function registerDispatchApi(
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
-
-function tileOrigin(tiles: MapTiles): string[] {
-  return tiles ? [new URL(tiles.url.split('{')[0]!).origin] : [];
-}
 
 function viewOf(request: FastifyRequest): View {
   return pageView(request, CONSOLE_WORDS);

@@ -6,7 +6,7 @@ import { registerApprovalsPage } from './approvals.ts';
 import { registerBookingPage } from './book.ts';
 import { registerBookingManagePage } from './booking.ts';
 import { registerDispatchApi, registerDispatchPage } from './dispatch.ts';
-import { type MapTiles, registerMapAssets } from './map-assets.ts';
+import type { MapTiles } from './map-assets.ts';
 import { registerMapsPages } from './maps.ts';
 import { registerOtepGuide } from './otep-guide.ts';
 import { registerTrackingPage } from './track.ts';
@@ -39,7 +39,6 @@ export async function registerPages(http: FastifyInstance, setup: PagesSetup): P
     registerBookingPage(pages, catalog, executor);
     registerBookingManagePage(pages, catalog, executor);
     registerApprovalsPage(pages, catalog, executor, sessions, settings);
-    registerMapAssets(pages);
     registerWebAssets(pages);
     registerDispatchPage(pages, catalog, executor, sessions, settings);
     registerMapsPages(pages, catalog, executor, sessions, settings);

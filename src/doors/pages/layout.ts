@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { LANGUAGES, type Language } from '../../platform/i18n/index.ts';
-import { PROJECT_ROOT } from '../../platform/project.ts';
 
 // What the service's pages share: one look, one security policy, the language links.
 
@@ -121,21 +118,4 @@ export function languageLinks(current: Language, label: string, href: (lang: Lan
       }>${LANGUAGE_NAMES[lang]}</a></li>`,
   );
   return html`<nav aria-label="${label}"><ul class="languages">${links}</ul></nav>`;
-}
-
-/**
- * Serves one of the pages' scripts (src/doors/pages/browser/{name}.js) under `base`, at an address
- * naming its content, so it is cached for good and a new version is a new address; answers it.
- */
-export function pageScript(app: FastifyInstance, base: string, name: string): string {
-  const script = readFileSync(path.join(PROJECT_ROOT, 'src', 'doors', 'pages', 'browser', `${name}.js`));
-  const address = `${base}/${name}.${createHash('sha256').update(script).digest('base64url').slice(0, 12)}.js`;
-  app.get(address, (_request, reply) =>
-    reply
-      .type('text/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      .send(script),
-  );
-  return address;
 }

@@ -5,8 +5,8 @@ import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { languageLinks, pageScript, sendPage } from './layout.ts';
-import { type MapTiles, mapPageAssets } from './map-assets.ts';
+import { languageLinks, sendPage } from './layout.ts';
+import { type MapTiles, mapImageSources } from './map-assets.ts';
 import { MAPS_TEXTS, type MapsTextKey } from './maps-texts.ts';
 import {
   type FormRefusal,
@@ -17,13 +17,15 @@ import {
   signedInBar,
   signInForm,
 } from './sign-in.ts';
+import { type WebApp, webApp } from './web-apps.ts';
 
 /**
  * Custom maps for people. `/maps/{link id}` is a published map: anyone may open it, and the sites
  * its business named may frame it (CSP `frame-ancestors`); it shows what `get_public_map` answers,
  * which names nobody. `/maps` lists the business's maps for its staff, signed in as on the
  * approval queue (./sign-in.ts), and `/maps/{id}/view` draws one of them in full (`get_map`).
- * The map itself is drawn by browser/map.js from the page's own JSON block: no further request.
+ * The map itself is drawn by the maps app (src/web/maps) from the page's own JSON block: no
+ * further request.
  */
 const BASE = '/maps';
 
@@ -55,7 +57,6 @@ export function registerMapsPages(
   const one = calls.operation('get_map');
   const published = calls.operation('get_public_map');
   const signIn = new PageSignIn(BASE, 'tms_maps', sessions, settings.secureCookies, calls);
-  const script = pageScript(app, BASE, 'map');
 
   const page = (
     reply: FastifyReply,
@@ -64,7 +65,8 @@ export function registerMapsPages(
       status: number;
       title: string;
       body: SafeHtml;
-      map?: boolean;
+      /** The maps app, on a page that draws a map. */
+      map?: WebApp;
       frameAncestors?: readonly string[];
     },
   ) => {
@@ -77,13 +79,21 @@ export function registerMapsPages(
       body: content.body,
       footer,
       css: CSS,
-      ...(content.map ? mapPageAssets(script, settings.mapTiles) : {}),
+      ...(content.map
+        ? {
+            assets: {
+              stylesheets: content.map.stylesheet ? [content.map.stylesheet] : [],
+              scripts: [content.map.script],
+            },
+            imageSources: mapImageSources(settings.mapTiles),
+          }
+        : {}),
       ...(content.frameAncestors ? { frameAncestors: content.frameAncestors } : {}),
     });
   };
 
   /** A map drawn, with its legend; `back` links to the list for staff. */
-  const mapPage = (
+  const mapPage = async (
     reply: FastifyReply,
     view: View,
     drawable: Drawable,
@@ -92,7 +102,7 @@ export function registerMapsPages(
     page(reply, view, {
       status: 200,
       title: drawable.map.name,
-      map: true,
+      map: await webApp('maps'),
       ...(options.frameAncestors ? { frameAncestors: options.frameAncestors } : {}),
       body: html`${options.back ? html`<p><a href="${view.url(BASE)}">${view.text('back')}</a></p>` : ''}
 <h1>${drawable.map.name}</h1>
