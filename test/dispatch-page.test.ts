@@ -212,6 +212,25 @@ describe('dispatch console /dispatch', () => {
     }
   });
 
+  it("serves the console's files from any instance, by names that say their content", async () => {
+    const page = await signedIn(DESKTOP);
+    await drawn(page);
+    const script = await page.locator('script[src^="/assets/web/"]').getAttribute('src');
+    assert.match(script ?? '', /^\/assets\/web\/dispatch-[A-Z0-9]+\.js$/);
+    // The other instance never served the console: it builds the same file when asked for it.
+    const [here, there] = await Promise.all(
+      [served.baseUrl, server.baseUrl].map((base) => fetch(`${base}${script}`)),
+    );
+    assert.equal(there!.status, 200);
+    assert.equal(there!.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(
+      Buffer.compare(Buffer.from(await here!.arrayBuffer()), Buffer.from(await there!.arrayBuffer())),
+      0,
+    );
+    assert.equal((await fetch(`${server.baseUrl}/assets/web/dispatch-NOSUCHFILE.js`)).status, 404);
+    await page.context().close();
+  });
+
   it('signs out a person who may not read the board, saying why', async () => {
     const page = await signedIn(DESKTOP, tenant.emails.customer);
     await page.waitForSelector('#email');

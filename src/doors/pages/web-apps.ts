@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { PROJECT_ROOT } from '../../platform/project.ts';
@@ -40,6 +41,14 @@ export function webApp(name: string): Promise<WebApp> {
   return app;
 }
 
+/** The apps: each folder of src/web with a main.ts. */
+function appNames(): string[] {
+  const root = path.join(PROJECT_ROOT, 'src', 'web');
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(root, entry.name, 'main.ts')))
+    .map((entry) => entry.name);
+}
+
 async function bundle(name: string): Promise<WebApp> {
   const { build } = await import('esbuild');
   const result = await build({
@@ -72,10 +81,16 @@ async function bundle(name: string): Promise<WebApp> {
   return { script, stylesheet };
 }
 
-/** Serves what the apps' builds wrote: each address names its content, so it never changes. */
+/**
+ * Serves what the apps' builds wrote: each address names its content, so it never changes. A file
+ * this instance has not built yet (the page came from another instance behind the same address)
+ * is built here: the same sources give the same names.
+ */
 export function registerWebAssets(app: FastifyInstance): void {
-  app.get(`${WEB_ASSETS}/:file`, (request, reply) => {
-    const file = files.get(request.url.split('?')[0]!);
+  app.get(`${WEB_ASSETS}/:file`, async (request, reply) => {
+    const address = request.url.split('?')[0]!;
+    if (!files.has(address)) await Promise.allSettled(appNames().map(webApp));
+    const file = files.get(address);
     if (!file) return reply.callNotFound();
     return reply
       .type(file.type)
