@@ -102,6 +102,33 @@ describe('npm start: the built service', () => {
       await mcp.close();
     }
   });
+
+  it("serves the dispatch console's app, bundled from the sources it was started from", async () => {
+    const password = /Password for every demo account: (\S+)/.exec(running.output())![1]!;
+    const form = await fetch(`${running.baseUrl}/dispatch`);
+    const csrfCookie = form.headers.get('set-cookie')!.split(';')[0]!;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const signedIn = await fetch(`${running.baseUrl}/dispatch/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      body: new URLSearchParams({ csrf, email: 'admin@demo.test', password }),
+      redirect: 'manual',
+    });
+    assert.equal(signedIn.status, 303);
+    const session = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const shell = await (await fetch(`${running.baseUrl}/dispatch`, { headers: { cookie: session } })).text();
+    const script = /<script src="(\/assets\/web\/dispatch-[^"]+\.js)">/.exec(shell)?.[1];
+    assert.ok(script, shell.slice(0, 500));
+    const bundle = await fetch(`${running.baseUrl}${script}`);
+    assert.equal(bundle.status, 200);
+    assert.match(bundle.headers.get('content-type') ?? '', /^text\/javascript/);
+    // The console follows the board through the public API's mount, as the session's person.
+    const board = await fetch(`${running.baseUrl}/dispatch/api/v1/client/dispatch/board`, {
+      headers: { cookie: session },
+    });
+    assert.equal(board.status, 200);
+    assert.ok(((await board.json()) as { routes: unknown[] }).routes.length > 0, 'the demo day has routes');
+  });
 });
 
 describe('the schemas a build converted', () => {
