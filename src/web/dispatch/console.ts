@@ -6,6 +6,7 @@ import type { PageData } from '../shared/page-data.ts';
 import { routeColour } from '../shared/palette.ts';
 import type { Translate } from '../shared/texts.ts';
 import { html, useCallback, useEffect, useMemo, useRef, useState } from '../shared/ui.ts';
+import { AgentPanel } from './agent-panel.ts';
 import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
@@ -252,6 +253,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
             }
           </ul>
         </section>
+        <${AgentPanel} context=${context} />
       </div>
     </div>
     ${
