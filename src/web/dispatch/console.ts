@@ -14,6 +14,7 @@ import { dropped, ExceptionItem, RouteItem, WaitingItem } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
 import { OrderPanel } from './order-panel.ts';
 import { attempt, type PlanEdit, planEdits, type Violation } from './plan.ts';
+import { Suggestions } from './suggestions.ts';
 import type { ConsoleKey } from './texts/index.ts';
 
 type DialogState =
@@ -253,6 +254,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
             }
           </ul>
         </section>
+        <${Suggestions} context=${context} />
         <${AgentPanel} context=${context} />
       </div>
     </div>
