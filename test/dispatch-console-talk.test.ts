@@ -3,6 +3,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import mqtt from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
+import type { EmbeddedBroker } from '../src/platform/mqtt/broker.ts';
 import { DESKTOP, launchBrowser } from './support/browser.ts';
 import { createTenant, PASSWORD, type Tenant } from './support/fixtures.ts';
 import type { Client } from './support/http.ts';
@@ -179,6 +180,7 @@ describe('the dispatch console talks: chat live over MQTT, suggestions', () => {
       protocolVersion: 4,
       reconnectPeriod: 0,
       connectTimeout: 5_000,
+      clean: true,
       wsOptions: { headers: { cookie, origin: served.baseUrl } },
     });
     try {
@@ -206,6 +208,12 @@ describe('the dispatch console talks: chat live over MQTT, suggestions', () => {
       );
       assert.equal(posted.status, 200);
       assert.match(await heard, /Heard over the session/);
+      // Signed out, the session opens nothing: the next recheck disconnects it.
+      const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      await page.locator('form.who button[type=submit]').click();
+      await page.waitForSelector('#email');
+      await (served.app.mqtt as EmbeddedBroker<unknown>).recheck();
+      await closed;
     } finally {
       await client.endAsync(true);
       await page.context().close();
