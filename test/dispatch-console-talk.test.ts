@@ -4,7 +4,7 @@ import mqtt from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import type { EmbeddedBroker } from '../src/platform/mqtt/broker.ts';
-import { DESKTOP, launchBrowser } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser } from './support/browser.ts';
 import { createTenant, PASSWORD, type Tenant } from './support/fixtures.ts';
 import type { Client } from './support/http.ts';
 import { prepare, turnOn } from './support/order-chat.ts';
@@ -122,6 +122,7 @@ describe('the dispatch console talks: chat live over MQTT, suggestions', () => {
       .waitFor({ timeout: 15_000 });
     assert.equal(await page.evaluate('window.kept'), true, 'no reload');
     assert.match(await chat.locator('.chat-log').innerText(), /\(driver\)/);
+    assert.deepEqual(await graveViolations(page), []);
     await wordsSent(page);
     await page.context().close();
   });

@@ -1,4 +1,4 @@
-import { answer, type paths } from '../shared/api.ts';
+import { type ApiError, answer, type paths } from '../shared/api.ts';
 import { html, useEffect, useRef, useState } from '../shared/ui.ts';
 import type { ConsoleContext } from './context.ts';
 import type { PlanEdit } from './plan.ts';
@@ -24,15 +24,20 @@ export function Suggestions(props: { context: ConsoleContext }) {
   const last = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [asked, setAsked] = useState(0);
+  // Refused (the family off, the person not staff): not asked again at every board change.
+  const refused = useRef(false);
 
   useEffect(() => {
-    if (!board) return;
+    if (!board || refused.current) return;
     const date = board.date;
     const read = () => {
       last.current = Date.now();
       answer(api.GET('/v1/dispatch/suggestions', { params: { query: { date } } })).then(
         (answered) => setFound(answered.date === date ? answered.suggestions : null),
-        () => setFound(null),
+        (error: ApiError) => {
+          refused.current = error.status === 403 || error.status === 409;
+          setFound(null);
+        },
       );
     };
     // At most one read per REFRESH_MS, however often the board changes: the last change is read.
