@@ -121,6 +121,20 @@ describe('the dispatch console talks: chat live over MQTT, suggestions', () => {
       .getByText('Thanks, I will park in the courtyard.')
       .waitFor({ timeout: 15_000 });
     assert.equal(await page.evaluate('window.kept'), true, 'no reload');
+    // Shown, it is marked read: the driver sees the dispatcher's read receipt.
+    const receipt = async () =>
+      (
+        (await thread(tokens.driver!)) as unknown as {
+          reads: Array<{ user_id: number; last_read_message_id: number }>;
+        }
+      ).reads.some(
+        (read) =>
+          read.user_id === tenant.userIds.client_admin && read.last_read_message_id >= posted.body.message.id,
+      );
+    for (let tries = 0; !(await receipt()); tries++) {
+      assert.ok(tries < 50, 'the read receipt arrives');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     assert.match(await chat.locator('.chat-log').innerText(), /\(driver\)/);
     assert.deepEqual(await graveViolations(page), []);
     await wordsSent(page);

@@ -134,8 +134,11 @@ export function OrderChat(props: { context: ConsoleContext; orderId: number | nu
     }
   };
   const messages = [...thread.messages].reverse();
-  const lastId = messages.at(-1)?.id;
-  const readers = thread.reads.filter((read) => lastId !== undefined && read.last_read_message_id >= lastId);
+  const latest = messages.at(-1);
+  // Its author has read it by posting it: "read by" names the others.
+  const readers = thread.reads.filter(
+    (read) => latest && read.user_id !== latest.author.id && read.last_read_message_id >= latest.id,
+  );
   return html`<div class="chat" data-chat=${orderId} data-live=${live ? 'yes' : 'no'}>
     <h3 id="chat-heading">${t('chatHeading')}</h3>
     <ol class="chat-log" aria-labelledby="chat-heading" aria-live="polite">
