@@ -8,6 +8,7 @@ import { CONNECTION_HEADERS, registerMcpDoor } from './doors/mcp/index.ts';
 import { toolsOf } from './doors/mcp/tools.ts';
 import { API_VERSION } from './doors/openapi/document.ts';
 import { registerOpenApiDoor } from './doors/openapi/index.ts';
+import { dispatchMqttSession } from './doors/pages/dispatch.ts';
 import { registerPages } from './doors/pages/index.ts';
 import { registerRestDoor } from './doors/rest/index.ts';
 import { HISTORY_MAINTENANCE_MS, maintainHistories } from './history.ts';
@@ -262,6 +263,8 @@ export async function createApp(
     sessions: services.approvals.sessions.on(db),
     publicBaseUrl: config.publicBaseUrl,
     mapTiles: config.mapTiles,
+    // The console's live chat rides the embedded broker; with an external one it reads on changes only.
+    livePush: config.mqtt.url ? null : { topicPrefix: config.mqtt.topicPrefix },
   });
   // Before the OpenAPI door, so the GraphQL routes stay out of the OpenAPI paths.
   await registerGraphqlDoor(http, catalog, executor, config.graphqlBudgets);
@@ -301,9 +304,10 @@ export async function createApp(
   outbox.handle(OFFER_EXPIRY_TOPIC, services.riders.instant.expiryHandler(db));
   // Status changes of accepted provider orders, back to their provider in order per order.
   outbox.handle(THIRD_PARTY_STATUS_TOPIC, services.thirdParty.statusSync.sender(db));
+  const userPolicy = services.chatPush.policy(db);
   const embedded = config.mqtt.url
     ? undefined
-    : new EmbeddedBroker(routedPolicy([services.lockers.link.policy(db)], services.chatPush.policy(db)), {
+    : new EmbeddedBroker(routedPolicy([services.lockers.link.policy(db)], userPolicy), {
         port: config.mqtt.port,
         host: config.host,
         onError: (error, what) => http.log.error({ err: error }, `mqtt: a client's ${what} was not taken`),
@@ -354,10 +358,25 @@ export async function createApp(
     personalPushHandler(mqtt, (business, user) => topics.user(business, user), clock, config.mqtt.retryMs),
   );
   // MQTT over WebSocket on the HTTP server's port, at its own path.
+  // The dispatch console's, at a path of its page: the browser sends the page's session cookie,
+  // which authenticates the connection (docs/chat.md), so the page never holds a bearer token.
+  const consoleSession = dispatchMqttSession(services.approvals.sessions.on(db));
   http.server.on('upgrade', (request, socket, head) => {
     const path = (request.url ?? '').split('?')[0];
     if (embedded && path === config.mqtt.wsPath) embedded.upgrade(request, socket, head);
-    else socket.destroy();
+    else if (embedded && path === consoleSession.path) {
+      const who = async () => {
+        const person = await consoleSession.personOf(request);
+        return person && { policy: userPolicy, principal: person };
+      };
+      who().then(
+        (principal) => {
+          if (principal) embedded.upgradeAs(request, socket, head, who);
+          else socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        },
+        () => socket.destroy(),
+      );
+    } else socket.destroy();
   });
   let pruning: NodeJS.Timeout | undefined;
   let overdueCommands: NodeJS.Timeout | undefined;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type AgentTenant, agentServer, agentTenant, orderOf } from './support/agent.ts';
 import { DESKTOP, graveViolations, launchBrowser, PHONE, screenshotWhenAsked } from './support/browser.ts';
@@ -14,7 +14,7 @@ const bySteps =
   (request: ModelRequest): ModelReply =>
     (steps[request.results.length] ?? steps.at(-1)!)(request);
 
-/** The operations agent's panel in the dispatch console, in a real (headless) browser. */
+/** The operations agent's panel of the console's app (src/web/dispatch/agent-panel.ts), in a real (headless) browser. */
 describe('the operations agent panel of the dispatch console', () => {
   let model: ScriptedModel;
   let server: TestServer;
@@ -30,6 +30,12 @@ describe('the operations agent panel of the dispatch console', () => {
     browser = await launchBrowser();
     alpha = await agentTenant(server, api, 'agentpanel');
   });
+  beforeEach(() => {
+    errors = [];
+  });
+  afterEach(() => {
+    assert.deepEqual(errors, [], 'no page error');
+  });
   after(async () => {
     await browser?.close();
     await served?.close();
@@ -37,8 +43,11 @@ describe('the operations agent panel of the dispatch console', () => {
     await model.close();
   });
 
+  /** Every page's uncaught errors: a test fails on any. */
+  let errors: string[] = [];
   const signedIn = async (email: string, options = DESKTOP): Promise<Page> => {
     const page = await (await browser.newContext(options)).newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${served.baseUrl}/dispatch`);
     await page.fill('#email', email);
     await page.fill('#password', PASSWORD);
@@ -85,9 +94,49 @@ describe('the operations agent panel of the dispatch console', () => {
     const before = await api.get(`/api/v1/client/orders/${orderId}`, { token: alpha.admin });
     assert.notEqual(before.body.order.status, 'CANCELLED');
     await proposal.getByRole('button', { name: 'Approve' }).click();
-    await proposal.getByText('Approved and done').waitFor();
+    await proposal
+      .getByText('Approved and done')
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error) => {
+        throw new Error(`${error}\n${await proposal.innerText()}`);
+      });
     const afterwards = await api.get(`/api/v1/client/orders/${orderId}`, { token: alpha.admin });
     assert.equal(afterwards.body.order.status, 'CANCELLED');
+    // The card says so in place, its buttons gone, and every word of the page was sent.
+    assert.equal(await proposal.getByRole('button').count(), 0);
+    assert.doesNotMatch(await page.locator('body').innerText(), /⟦/);
+  });
+
+  it('rejects a proposal from its card, and the order stays as it was', async () => {
+    const orderId = await orderOf(api, alpha.admin, { order_ref: 'PANEL-2' });
+    model.script = bySteps(
+      () => ({
+        tool_calls: [
+          {
+            name: 'propose_write',
+            arguments: { tool: 'cancel_order', arguments: { order_id: orderId }, reason: 'Maybe' },
+          },
+        ],
+      }),
+      () => ({ text: 'Queued.' }),
+    );
+    const page = await signedIn(alpha.tenant.emails.client_admin);
+    await page.fill('#agent-text', 'Cancel PANEL-2?');
+    await page.click('#agent-form button[type=submit]');
+    const proposal = page.locator('#agent-log .turn.agent .proposal');
+    await proposal.getByRole('button', { name: 'Reject' }).click();
+    await proposal.getByText('Rejected').waitFor();
+    const id = Number(await proposal.getAttribute('data-proposal'));
+    const queued = await api.get('/api/v1/agent/approvals?per_page=100', { token: alpha.admin });
+    // The queue lists what waits for a decision: a rejected proposal no more.
+    assert.ok(id > 0);
+    assert.equal(
+      queued.body.proposals.some((one: { id: number }) => one.id === id),
+      false,
+      JSON.stringify(queued.body).slice(0, 400),
+    );
+    const order = await api.get(`/api/v1/client/orders/${orderId}`, { token: alpha.admin });
+    assert.notEqual(order.body.order.status, 'CANCELLED');
   });
 
   it('answers in the panel, in the page language, when the turn is refused', async () => {

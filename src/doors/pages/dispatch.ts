@@ -1,6 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageSessions } from '../../modules/approvals/index.ts';
 import type { Executor } from '../../platform/catalog/executor.ts';
+import type { Caller } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import { AppError, isAppError } from '../../platform/errors.ts';
 import { html, SafeHtml } from '../../platform/html.ts';
@@ -11,7 +13,15 @@ import { CONSOLE_WORDS, type ConsoleKey } from '../../web/dispatch/texts/index.t
 import { registerRestDoor } from '../rest/index.ts';
 import { LANGUAGE_NAMES, languageLinks, sendPage } from './layout.ts';
 import { type MapTiles, mapImageSources } from './map-assets.ts';
-import { type FormRefusal, PageSignIn, type PageView, pageCalls, pageView, signInForm } from './sign-in.ts';
+import {
+  cookiesOf,
+  type FormRefusal,
+  PageSignIn,
+  type PageView,
+  pageCalls,
+  pageView,
+  signInForm,
+} from './sign-in.ts';
 import { webApp } from './web-apps.ts';
 
 /**
@@ -30,7 +40,7 @@ export function registerDispatchPage(
   catalog: Catalog,
   executor: Executor,
   sessions: PageSessions,
-  settings: { secureCookies: boolean; mapTiles: MapTiles },
+  settings: { secureCookies: boolean; mapTiles: MapTiles; livePush: { topicPrefix: string } | null },
 ): void {
   const calls = pageCalls(catalog, executor);
   const me = calls.operation('get_me');
@@ -59,6 +69,8 @@ export function registerDispatchPage(
           user: who.user,
           languages: LANGUAGES.map((lang) => ({ lang, name: LANGUAGE_NAMES[lang] })),
           tiles: settings.mapTiles ?? null,
+          // Where the app hears chat messages live: the broker's topics under the page's own path.
+          live: settings.livePush && { path: DISPATCH_MQTT_PATH, topicPrefix: settings.livePush.topicPrefix },
         };
         return page(reply, view, refusal?.status ?? 200, appBody(view, data), {
           assets: { stylesheets: shell.stylesheet ? [shell.stylesheet] : [], scripts: [shell.script] },
@@ -132,6 +144,37 @@ export async function registerDispatchApi(
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
+/**
+ * The console's live pushes: MQTT over WebSocket at a path under the page's, so the browser sends
+ * the session cookie with the upgrade and the session authenticates the connection (docs/chat.md,
+ * "The dispatch console"): the page never holds a bearer token. The broker's rules then apply to
+ * the session's person as to a token's.
+ */
+export const DISPATCH_MQTT_PATH = `${BASE}/mqtt`;
+
+export function dispatchMqttSession(sessions: PageSessions) {
+  return {
+    path: DISPATCH_MQTT_PATH,
+    /** The person of the upgrade's session; null without one, or from another site's page. */
+    personOf: async (request: IncomingMessage): Promise<Caller | null> => {
+      // WebSockets are not bound by the same-origin rule: only the page's own origin may open one
+      // (the SameSite=Strict cookie already stays home; this holds should that ever change).
+      const origin = request.headers.origin;
+      if (origin !== undefined && !sameHost(origin, request.headers.host)) return null;
+      const id = cookiesOf(request as unknown as FastifyRequest)[COOKIE];
+      return id ? sessions.personOf(id) : null;
+    },
+  };
+}
+
+function sameHost(origin: string, host: string | undefined): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 function viewOf(request: FastifyRequest): View {
   return pageView(request, CONSOLE_WORDS);
 }
@@ -192,5 +235,10 @@ dialog::backdrop{background:rgba(0,0,0,.4)}
 .agent-log .refused{color:#8a1c15}
 .agent-log pre{white-space:pre-wrap;font-size:.875rem;background:#f3f5f7;padding:.5rem;border-radius:6px}
 .proposal{border:1px solid #767d85;border-radius:8px;padding:.5rem .75rem;margin-top:.5rem}
+.chat{margin-top:.75rem;border-top:1px solid #e2e5e9;padding-top:.5rem}
+.chat-log{list-style:none;margin:0 0 .5rem;padding:0;max-height:40vh;overflow-y:auto}
+.chat-log li{padding:.25rem 0}
+.chat-log .who{font-weight:600;margin:0}
+.chat-log p{margin:0}
 @media (min-width:64rem){.console{grid-template-columns:minmax(0,1fr) 26rem}#map{height:calc(100vh - 14rem)}.side{max-height:calc(100vh - 14rem);overflow-y:auto}}
 `;

@@ -20,6 +20,8 @@ export interface PagesSetup {
   sessions: PageSessions;
   publicBaseUrl: string;
   mapTiles: MapTiles;
+  /** The embedded broker's topics, for the dispatch console's live chat; null with an external broker. */
+  livePush: { topicPrefix: string } | null;
 }
 
 /**
@@ -30,7 +32,11 @@ export interface PagesSetup {
 export async function registerPages(http: FastifyInstance, setup: PagesSetup): Promise<readonly string[]> {
   const { catalog, executor, sessions } = setup;
   const addresses: string[] = [];
-  const settings = { secureCookies: setup.publicBaseUrl.startsWith('https:'), mapTiles: setup.mapTiles };
+  const settings = {
+    secureCookies: setup.publicBaseUrl.startsWith('https:'),
+    mapTiles: setup.mapTiles,
+    livePush: setup.livePush,
+  };
   await http.register(async (pages) => {
     pages.addHook('onRoute', (route) => {
       if ([route.method].flat().includes('GET')) addresses.push(route.url);

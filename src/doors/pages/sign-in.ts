@@ -370,7 +370,7 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-function cookiesOf(request: FastifyRequest): Record<string, string> {
+export function cookiesOf(request: FastifyRequest): Record<string, string> {
   const header = headerOf(request, 'cookie') ?? '';
   return Object.fromEntries(
     header

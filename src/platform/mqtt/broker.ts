@@ -50,12 +50,12 @@ export interface BrokerPolicy<P> {
 /** A policy for the passwords it claims (device credentials by their prefix). */
 export type ClaimingPolicy<P> = BrokerPolicy<P> & { claims(password: string): boolean };
 
-type Routed = { policy: BrokerPolicy<unknown>; principal: unknown };
-
 /**
  * One broker, several kinds of clients: each password goes to the first policy that claims it,
  * else to `otherwise` (user tokens), and that policy answers for the client from then on.
  */
+export type Routed = { policy: BrokerPolicy<unknown>; principal: unknown };
+
 export function routedPolicy(
   // biome-ignore lint/suspicious/noExplicitAny: each policy keeps its own principal type, hidden behind Routed
   claiming: ReadonlyArray<ClaimingPolicy<any>>,
@@ -115,8 +115,10 @@ export class EmbeddedBroker<P> implements MqttPublisher {
   private broker: Aedes | undefined;
   private tcp: Server | undefined;
   private readonly principals = new WeakMap<Client, P>();
-  /** Each connected client's password (its token), to check it again while it stays connected. */
-  private readonly passwords = new Map<Client, string>();
+  /** How each connected client authenticates again (its token, or its page session), while it stays connected. */
+  private readonly passwords = new Map<Client, () => Promise<P | null>>();
+  /** WebSocket connections a door authenticated itself (a page session): who they are, asked again at CONNECT. */
+  private readonly bound = new WeakMap<IncomingMessage, () => Promise<P | null>>();
   private recheckTimer: NodeJS.Timeout | undefined;
   private readonly sockets = new WebSocketServer({ noServer: true });
   private readonly connections = new Set<Socket>();
@@ -161,12 +163,18 @@ export class EmbeddedBroker<P> implements MqttPublisher {
           error.returnCode = 4;
           done(error, false);
         };
-        if (!password || password.length === 0) return refuse();
-        this.policy.authenticate(password.toString('utf8')).then(
+        // A connection a door authenticated (a page session's cookie) is that session's, whatever
+        // its password; any other needs its bearer token as the password.
+        const req = (client as Client & { req?: IncomingMessage }).req;
+        const bound = req && this.bound.get(req);
+        const who =
+          bound ?? (password && password.length > 0 ? this.byPassword(password.toString('utf8')) : null);
+        if (!who) return refuse();
+        who().then(
           (principal) => {
             if (principal === null) return refuse();
             this.principals.set(client, principal);
-            this.passwords.set(client, password.toString('utf8'));
+            this.passwords.set(client, who);
             // Acknowledged once the service has taken the connection, so a device told it is
             // connected is also seen connected; a failure is told and the device let in anyway.
             // A client gone meanwhile is never registered, so aedes tells no departure: told here.
@@ -251,14 +259,18 @@ export class EmbeddedBroker<P> implements MqttPublisher {
    */
   async recheck(): Promise<void> {
     await Promise.all(
-      [...this.passwords].map(async ([client, password]) => {
-        const principal = await this.policy.authenticate(password).catch(() => undefined);
+      [...this.passwords].map(async ([client, who]) => {
+        const principal = await who().catch(() => undefined);
         // undefined: the check itself failed (the database is away); the client keeps its session.
         if (principal !== null) return;
         this.passwords.delete(client);
         client.close();
       }),
     );
+  }
+
+  private byPassword(password: string): () => Promise<P | null> {
+    return () => this.policy.authenticate(password);
   }
 
   /** A client's connection ended: told once to the policy, whichever way it ended. */
@@ -280,6 +292,16 @@ export class EmbeddedBroker<P> implements MqttPublisher {
     this.sockets.handleUpgrade(request, socket, head, (ws) => {
       broker.handle(createWebSocketStream(ws), request);
     });
+  }
+
+  /**
+   * Takes an HTTP upgrade a door has authenticated itself (a page's session cookie): `who` answers
+   * the connection's principal at CONNECT and at every recheck (null: refused, or disconnected),
+   * so no bearer token ever reaches the browser. The client's password is not read.
+   */
+  upgradeAs(request: IncomingMessage, socket: Duplex, head: Buffer, who: () => Promise<P | null>): void {
+    this.bound.set(request, who);
+    this.upgrade(request, socket, head);
   }
 
   publish(topic: string, payload: string, note?: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { PageData } from '../shared/page-data.ts';
 import { routeColour } from '../shared/palette.ts';
 import type { Translate } from '../shared/texts.ts';
 import { html, useCallback, useEffect, useMemo, useRef, useState } from '../shared/ui.ts';
+import { AgentPanel } from './agent-panel.ts';
 import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
@@ -13,6 +14,7 @@ import { dropped, ExceptionItem, RouteItem, WaitingItem } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
 import { OrderPanel } from './order-panel.ts';
 import { attempt, type PlanEdit, planEdits, type Violation } from './plan.ts';
+import { Suggestions } from './suggestions.ts';
 import type { ConsoleKey } from './texts/index.ts';
 
 type DialogState =
@@ -252,6 +254,8 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
             }
           </ul>
         </section>
+        <${Suggestions} context=${context} />
+        <${AgentPanel} context=${context} />
       </div>
     </div>
     ${

@@ -1,6 +1,7 @@
 import { timeOfDay } from '../shared/texts.ts';
 import { html } from '../shared/ui.ts';
 import type { BoardException, BoardRoute } from './board.ts';
+import { MessageDriver } from './chat.ts';
 import type { ConsoleContext } from './context.ts';
 
 /** What a drag carries: an order, and the route and place it comes from when it is on one. */
@@ -135,6 +136,7 @@ export function RouteItem(props: {
       <button type="button" class="small secondary" onClick=${() => props.onActions(route)}>
         ${t('routeActions', { number })}
       </button>
+      <${MessageDriver} context=${context} route=${route} />
     </div>
     <p class="meta">
       ${t('stops', { done: route.stops_done, failed: route.stops_failed, remaining: route.stops_remaining })} ·

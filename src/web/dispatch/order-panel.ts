@@ -1,6 +1,7 @@
 import { type ApiError, answer } from '../shared/api.ts';
 import { timeOfDay } from '../shared/texts.ts';
 import { html, useEffect, useState } from '../shared/ui.ts';
+import { OrderChat } from './chat.ts';
 import type { ConsoleContext } from './context.ts';
 
 type OrderDetail = Awaited<ReturnType<typeof readOrder>>['order'];
@@ -67,5 +68,6 @@ export function OrderPanel(props: { context: ConsoleContext; orderId: number | n
                   </dl>`
       }
     </div>
+    <${OrderChat} context=${context} orderId=${orderId} />
   </section>`;
 }

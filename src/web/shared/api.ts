@@ -22,11 +22,20 @@ export class ApiError extends Error {
  * the reader's language. The screen can do nothing its person could not do through the API.
  */
 export function apiClient(base: string, csrf: string, lang: string) {
-  return createClient<paths>({
+  const client = createClient<paths>({
     baseUrl: `${base}/api`,
     credentials: 'same-origin',
     headers: { 'x-csrf-token': csrf, 'accept-language': lang },
   });
+  // openapi-fetch names every request JSON, a bodiless POST too (an approval, a lock), which the
+  // service refuses as invalid JSON: a request without a body says no type.
+  client.use({
+    onRequest: (request) => {
+      if (request.body === null) request.headers.delete('content-type');
+      return undefined;
+    },
+  });
+  return client;
 }
 export type Api = ReturnType<typeof apiClient>;
 

@@ -22,6 +22,7 @@ export const AGENT_WORDS = words({
     approve: 'Approve',
     reject: 'Reject',
     agentFailedToRun: 'Approved, but the change was refused when it ran',
+    agentRejectReason: 'Rejected in the dispatch console',
   },
   fr: {
     agentHeading: 'Agent d’exploitation',
@@ -41,6 +42,7 @@ export const AGENT_WORDS = words({
     approve: 'Approuver',
     reject: 'Refuser',
     agentFailedToRun: 'Approuvé, mais le changement a été refusé à son exécution',
+    agentRejectReason: 'Refusé dans la console de répartition',
   },
   de: {
     agentHeading: 'Betriebsagent',
@@ -60,6 +62,7 @@ export const AGENT_WORDS = words({
     approve: 'Genehmigen',
     reject: 'Ablehnen',
     agentFailedToRun: 'Genehmigt, aber die Änderung wurde bei der Ausführung abgelehnt',
+    agentRejectReason: 'In der Dispositionskonsole abgelehnt',
   },
   es: {
     agentHeading: 'Agente de operaciones',
@@ -79,6 +82,7 @@ export const AGENT_WORDS = words({
     approve: 'Aprobar',
     reject: 'Rechazar',
     agentFailedToRun: 'Aprobado, pero el cambio fue rechazado al ejecutarse',
+    agentRejectReason: 'Rechazado en la consola de despacho',
   },
   'zh-Hans': {
     agentHeading: '运营助手',
@@ -97,6 +101,7 @@ export const AGENT_WORDS = words({
     approve: '批准',
     reject: '拒绝',
     agentFailedToRun: '已批准，但执行时更改被拒绝',
+    agentRejectReason: '在调度台中拒绝',
   },
   'zh-Hant': {
     agentHeading: '營運助手',
@@ -115,5 +120,6 @@ export const AGENT_WORDS = words({
     approve: '批准',
     reject: '拒絕',
     agentFailedToRun: '已批准，但執行時變更被拒絕',
+    agentRejectReason: '在調度台中拒絕',
   },
 });
