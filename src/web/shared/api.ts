@@ -22,11 +22,20 @@ export class ApiError extends Error {
  * the reader's language. The screen can do nothing its person could not do through the API.
  */
 export function apiClient(base: string, csrf: string, lang: string) {
-  return createClient<paths>({
+  const client = createClient<paths>({
     baseUrl: `${base}/api`,
     credentials: 'same-origin',
     headers: { 'x-csrf-token': csrf, 'accept-language': lang },
   });
+  // A call without a body (hold, lock, ...) names no content type: the service refuses an empty
+  // body that says it is JSON (INVALID_JSON), and the client names JSON on every call by default.
+  client.use({
+    onRequest(request) {
+      if (request.body === null) request.headers.delete('content-type');
+      return undefined;
+    },
+  });
+  return client;
 }
 export type Api = ReturnType<typeof apiClient>;
 
