@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser } from './support/browser.ts';
-import { createTenant, login, PASSWORD, type Tenant } from './support/fixtures.ts';
+import { DESKTOP, graveViolations, launchBrowser } from './support/browser.ts';
+import { createTenant, deliverWithProof, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
 
@@ -89,7 +89,14 @@ describe('dispatch console: orders', () => {
     tenant = await createTenant(server.db, server.app.services, 'console-orders');
     admin = await login(api, tenant.emails.client_admin);
     server.clock.set(SEVEN_AM);
-    for (const [n, name] of ['Wang Fang', 'Zhao Lei', 'Sun Li', 'Qian Yu'].entries()) {
+    for (const [n, name] of [
+      'Wang Fang',
+      'Zhao Lei',
+      'Sun Li',
+      'Qian Yu',
+      'Zhou Ping',
+      'Ma Xiaoling',
+    ].entries()) {
       located[name] = await create({
         name,
         phone: `+86 21 5555 100${n}`,
@@ -100,6 +107,7 @@ describe('dispatch console: orders', () => {
         lng: CENTRE.lng + 0.01 * n,
       });
     }
+    await deliverWithProof(api, admin, server.clock, located['Ma Xiaoling']!.id);
     for (const n of [1, 2]) {
       unplaced.push(await create({ name: `Nowhere ${n}`, line1: `${n} Unknown Lane`, country: 'CN' }));
     }
@@ -278,5 +286,48 @@ describe('dispatch console: orders', () => {
     await current.waitForSelector(`#order h3:text-is("${order.order_ref}")`);
     await current.locator('#filter-query').fill('no such order');
     await current.waitForSelector('#found li:has-text("No order matches")');
+  });
+
+  it('shows a delivered order’s proof of delivery, and offers nothing more to do with it', async () => {
+    const current = await signedIn();
+    const order = located['Ma Xiaoling']!;
+    await current.locator('#filter-query').fill('xiaoling');
+    await current.locator(`#found li[data-order="${order.id}"] button`).click();
+    await current.waitForSelector('#order-proof');
+    const proof = await current.locator('#order-proof').innerText();
+    assert.match(proof, /Received by Léa Martin/);
+    assert.match(proof, /Left with the concierge/);
+    await status(current, 'DELIVERED');
+    assert.equal(await current.locator('#order-actions button').count(), 0);
+  });
+
+  it('reroutes an order to a typed address: the copy takes its place in the panel', async () => {
+    const current = await signedIn();
+    const order = located['Zhou Ping']!;
+    await openWaiting(current, order);
+    await current.getByRole('button', { name: 'Reroute' }).click();
+    assert.equal(await current.inputValue('#reroute-name'), 'Zhou Ping', 'the recipient stays');
+    await current.fill('#reroute-line1', '9 Nanjing West Road');
+    await current.fill('#reroute-city', 'Shanghai');
+    await current.locator('#reroute-city').press('Enter');
+    await until('the order is cancelled', async () => (await read(order.id)).status === 'CANCELLED');
+    await current.waitForSelector(`#order h3:text-is("${order.order_ref}-R1")`);
+    const found = await api.get(`/api/v1/client/orders?scheduled_date=${DAY}&search=Nanjing%20West`, {
+      token: admin,
+    });
+    assert.deepEqual(
+      found.body.orders.map((one: Order) => [one.order_ref, one.status, one.dropoff?.name]),
+      [[`${order.order_ref}-R1`, 'NEW_ORDER', 'Zhou Ping']],
+    );
+  });
+
+  it('has no serious or critical accessibility violation with an order open, nor in the new order dialog', async () => {
+    const current = await signedIn();
+    await openWaiting(current, located['Qian Yu']!);
+    await current.waitForSelector('#order-actions');
+    assert.deepEqual(await graveViolations(current), []);
+    await current.locator('#new-order-button').click();
+    await current.waitForSelector('dialog[open] #new-order');
+    assert.deepEqual(await graveViolations(current), []);
   });
 });
