@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, graveViolations, launchBrowser } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser, screenshotWhenAsked } from './support/browser.ts';
 import { createTenant, deliverWithProof, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
@@ -326,8 +326,10 @@ describe('dispatch console: orders', () => {
     await openWaiting(current, located['Qian Yu']!);
     await current.waitForSelector('#order-actions');
     assert.deepEqual(await graveViolations(current), []);
+    await screenshotWhenAsked(current, 'dispatch-console-order');
     await current.locator('#new-order-button').click();
     await current.waitForSelector('dialog[open] #new-order');
     assert.deepEqual(await graveViolations(current), []);
+    await screenshotWhenAsked(current, 'dispatch-console-new-order');
   });
 });

@@ -169,9 +169,15 @@ export function NewOrderDialog(props: { context: ConsoleContext; date: string; o
                         >
                           ${match.address.label}
                         </button>
+                        ${' '}
                         <span class="meta">
-                          ${[match.address.line1, match.address.city].filter(Boolean).join(', ')} ·
-                          ${t(`source_${match.source}` as ConsoleKey)}
+                          ${[
+                            match.address.line1,
+                            match.address.city,
+                            t(`source_${match.source}` as ConsoleKey),
+                          ]
+                            .filter(Boolean)
+                            .join(' · ')}
                         </span>
                       </li>`,
                     )

@@ -29,7 +29,9 @@ function readOrder(context: ConsoleContext, orderId: number) {
 
 /** Whether the API lists the order among those that cannot be placed on the map, and which legs. */
 async function missingLegs(context: ConsoleContext, order: OrderDetail): Promise<string[]> {
-  if (!order.scheduled_date) return [];
+  // An order whose addresses all have coordinates lacks none: no need to ask.
+  const places = [order.dropoff, order.pickup].filter((place) => place !== null);
+  if (!order.scheduled_date || places.every((place) => place.lat != null && place.lng != null)) return [];
   const found = await answer(
     context.api.GET('/v1/client/orders/needs-location', {
       params: { query: { scheduled_date: order.scheduled_date, per_page: 200 } },

@@ -70,6 +70,7 @@ export function SearchResults(props: {
                 >
                   ${order.order_ref}
                 </button>
+                ${' '}
                 <span class="meta">
                   ${[place?.name, place?.line1].filter(Boolean).join(' · ')}
                   ${order.route_id !== null ? ` · ${t('routeLabel', { number: context.routeNumber(order.route_id) })}` : ''}
