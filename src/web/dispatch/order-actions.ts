@@ -2,7 +2,7 @@ import { ApiError, answer } from '../shared/api.ts';
 import { Dialog } from '../shared/dialog.ts';
 import { html, useState } from '../shared/ui.ts';
 import { AddressFields, type AddressValues, addressInput, NO_ADDRESS } from './address-fields.ts';
-import type { SectionProps } from './order-panel.ts';
+import type { SectionProps } from './order-section.ts';
 
 type Open = 'cancel' | 'reroute' | 'window' | 'location' | null;
 

@@ -1,6 +1,6 @@
 import { answer, type Schemas } from '../shared/api.ts';
 import { html, useEffect, useState } from '../shared/ui.ts';
-import type { SectionProps } from './order-panel.ts';
+import type { SectionProps } from './order-section.ts';
 
 type Entry = Awaited<ReturnType<typeof readTimeline>>['entries'][number];
 type Proof = NonNullable<Schemas['TrackingEvent']['pod']>;

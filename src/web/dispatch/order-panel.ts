@@ -3,19 +3,8 @@ import { html, useEffect, useState } from '../shared/ui.ts';
 import type { ConsoleContext } from './context.ts';
 import { OrderActions } from './order-actions.ts';
 import { OrderHistory, ProofOfDelivery } from './order-history.ts';
+import type { OrderDetail, SectionProps } from './order-section.ts';
 import type { ConsoleKey } from './texts/index.ts';
-
-export type OrderDetail = Awaited<ReturnType<typeof readOrder>>['order'];
-
-/** What every section of the panel is handed: the order as last read, and how to read it again. */
-export interface SectionProps {
-  context: ConsoleContext;
-  order: OrderDetail;
-  /** The legs the API lists as lacking coordinates (get_orders_needing_location): none, mostly. */
-  missing: readonly string[];
-  /** Reads the order again, after an action changed it. */
-  reread: () => void;
-}
 
 /**
  * The panel's sections, top to bottom. A part that shows more of the order (its chat, ...) adds
