@@ -309,7 +309,8 @@ describe('module boundaries', () => {
         file: relative(ROOT, file),
         lines: readFileSync(file, 'utf8').split('\n').length - 1,
       }))
-      .filter(({ lines }) => lines > 700)
+      // A generated file (the web apps' API types, gitignored) is not written by hand.
+      .filter(({ file, lines }) => lines > 700 && !file.endsWith('.gen.ts'))
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     assert.deepEqual(
       long,

@@ -209,6 +209,7 @@ select:focus-visible,textarea:focus-visible{outline:3px solid #1b1e23;outline-of
 .filters p{margin:0 0 0 auto}
 .console{display:grid;grid-template-columns:minmax(0,1fr);gap:1rem}
 #map{height:60vh;min-height:18rem;border-radius:12px;background:#e8eef2}
+#map.picking,#map.picking .leaflet-interactive{cursor:crosshair}
 .list{list-style:none;margin:0;padding:0}
 .list>li{padding:.375rem 0;border-top:1px solid #e2e5e9}
 .list>li:first-child{border-top:0}

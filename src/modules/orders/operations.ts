@@ -173,7 +173,8 @@ export function ordersOperations(
     defineOperation({
       name: 'get_orders',
       summary: 'List orders with filters, newest first',
-      description: 'A contractor sees the orders inside its rules only; a customer its own orders.',
+      description:
+        'A contractor sees the orders inside its rules only; a customer its own orders. `search` finds the orders whose reference, a tracking number, or the recipient’s (or sender’s) name or first address line contains its words, whatever their case.',
       tag: 'Client',
       kind: 'query',
       reads: 'replica',
@@ -181,7 +182,7 @@ export function ordersOperations(
       tool: {
         user: 'get_orders',
         guide:
-          "List the business's orders, newest first, filtered by status (a list), scheduled date, reference, tracking number, route or driver; paged. Use it to browse; to fetch one order by reference or tracking number use find_order.",
+          "List the business's orders, newest first, filtered by status (a list), scheduled date, reference, tracking number, route or driver, or found by words (search: in the reference, a tracking number, a name or an address line); paged. Use it to browse; to fetch one order by reference or tracking number use find_order.",
         idempotent: true,
       },
       access: SHARED_READ,
@@ -199,6 +200,15 @@ export function ordersOperations(
         scheduled_date: calendarDate.optional(),
         order_ref: z.string().max(64).optional(),
         tracking_number: z.string().max(64).optional(),
+        search: z
+          .string()
+          .trim()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe(
+            'Words the reference, a tracking number, or the drop-off’s or pickup’s name or first address line contains, whatever their case',
+          ),
         route_id: id.optional(),
         driver_id: id.optional().describe('Orders planned with this driver'),
         business_id: alliedBusinessParam,

@@ -32,6 +32,7 @@ export interface OrderListQuery extends CursorPageQuery {
   scheduled_date?: string;
   order_ref?: string;
   tracking_number?: string;
+  search?: string;
   route_id?: number;
   driver_id?: number;
   business_id?: number;
@@ -100,6 +101,7 @@ export class OrderQueries {
       scheduledDate: query.scheduled_date,
       orderRef: query.order_ref,
       trackingNumber: query.tracking_number,
+      search: query.search,
       routeIds: query.route_id === undefined ? undefined : [query.route_id],
     };
     const page = await repo.pageOfOrders(ctx.db, businessId, filter, cursorWindow(query));

@@ -121,6 +121,8 @@ export interface OrderFilter {
   excludeIds?: number[];
   /** Only orders whose leg planning needs has no coordinates (see locations.ts, neededLegs). */
   lacksLocation?: boolean;
+  /** Words found, case-insensitively, in the reference, a tracking number, a name or an address line. */
+  search?: string;
 }
 
 /** Orders whose service address has a postal code with one of the prefixes, scheduled in the range. */
@@ -140,6 +142,19 @@ const servicePostalCode = sql<string>`upper(regexp_replace(coalesce(
 const lacksLocation = sql<boolean>`(
   (o.type IN ('D', 'P2P') AND (o.dropoff ->> 'lat' IS NULL OR o.dropoff ->> 'lng' IS NULL))
   OR (o.type IN ('P', 'P2P') AND (o.pickup ->> 'lat' IS NULL OR o.pickup ->> 'lng' IS NULL)))`;
+
+/**
+ * The order's reference, a package's tracking number, or the name or first address line of its
+ * drop-off or pickup contains the words, whatever their case. The words' own % and _ are matched
+ * as themselves, not as wildcards.
+ */
+function matchesWords(words: string) {
+  const pattern = `%${words.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return sql<boolean>`(o.order_ref ILIKE ${pattern}
+    OR o.dropoff ->> 'name' ILIKE ${pattern} OR o.dropoff ->> 'line1' ILIKE ${pattern}
+    OR o.pickup ->> 'name' ILIKE ${pattern} OR o.pickup ->> 'line1' ILIKE ${pattern}
+    OR EXISTS (SELECT 1 FROM packages p WHERE p.order_id = o.id AND p.tracking_number ILIKE ${pattern}))`;
+}
 
 function inArea(area: ServiceArea) {
   return sql<boolean>`(o.scheduled_date >= ${area.from}::date
@@ -171,6 +186,7 @@ function filtered(db: Queryable<OrdersTables>, businessId: number, filter: Order
       }),
     )
     .$if(filter.lacksLocation === true, (q) => q.where(lacksLocation))
+    .$if(filter.search !== undefined, (q) => q.where(matchesWords(filter.search!)))
     .$if((filter.excludeIds?.length ?? 0) > 0, (q) => q.where('o.id', 'not in', filter.excludeIds!))
     .$if(filter.trackingNumber !== undefined, (q) =>
       q.where((eb) =>

@@ -12,7 +12,10 @@ import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
 import { dropped, ExceptionItem, RouteItem, WaitingItem } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
+import { NewOrderDialog } from './new-order.ts';
 import { OrderPanel } from './order-panel.ts';
+import { SEARCH_MAX, SearchResults, useOrderSearch } from './order-search.ts';
+import { pickPoint } from './pick-point.ts';
 import { attempt, type PlanEdit, planEdits, type Violation } from './plan.ts';
 import { Suggestions } from './suggestions.ts';
 import type { ConsoleKey } from './texts/index.ts';
@@ -22,7 +25,8 @@ type DialogState =
   | { kind: 'move'; route: BoardRoute; orderId: number; ref: string; position: number }
   | { kind: 'route'; routeId: number }
   | { kind: 'violations'; edit: PlanEdit; violations: Violation[]; settle: (made: boolean) => void }
-  | { kind: 'rebuild' };
+  | { kind: 'rebuild' }
+  | { kind: 'newOrder' };
 
 interface Notice {
   text: string;
@@ -50,6 +54,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
   const [options, setOptions] = useState<Options>({ drivers: [], depots: [] });
   const mapElement = useRef<HTMLDivElement>(null);
   const boardMap = useRef<BoardMap | null>(null);
+  const leaflet = useRef<L.Map | null>(null);
 
   useEffect(() => live.subscribe(() => setRevision((revision) => revision + 1)), []);
   useEffect(() => live.follow(date), [date]);
@@ -87,6 +92,12 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
     say,
     routeNumber: (id) => numbers.get(id) ?? 0,
     routeColour: (id) => colours.get(id) ?? '#5b6470',
+    pickPoint: async () => {
+      say(t('pickHint'));
+      const point = await pickPoint(leaflet.current);
+      setNotice(null);
+      return point;
+    },
     edit: async (edit) => {
       say(t('working'));
       let outcome = await attempt(edit, false);
@@ -110,6 +121,8 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
     },
   };
 
+  // The search is get_orders' (matching is the server's rule): routes and waiting orders narrow to those found.
+  const found = useOrderSearch(api, board?.date, filters.query);
   const visible = useMemo(() => {
     const shown = new Set<number>();
     for (const route of board?.routes ?? []) {
@@ -117,11 +130,11 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
       if (filters.status && route.status !== filters.status) continue;
       if (filters.kind && !board!.exceptions.some((e) => e.kind === filters.kind && e.route_id === route.id))
         continue;
-      if (filters.query && !routeMatches(route, filters.query)) continue;
+      if (found && !found.orders.some((order) => order.route_id === route.id)) continue;
       shown.add(route.id);
     }
     return shown;
-  }, [board, board?.version, filters]);
+  }, [board, board?.version, filters, found]);
   const exceptions = (board?.exceptions ?? []).filter(
     (exception) =>
       exception.kind !== 'order_unplanned' &&
@@ -131,13 +144,13 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
   const waiting = (board?.exceptions ?? []).filter(
     (exception) =>
       (exception.kind === 'order_unplanned' || exception.kind === 'order_held') &&
-      (!filters.query ||
-        (exception.order?.order_ref ?? '').toLowerCase().includes(filters.query.toLowerCase())),
+      (!found || found.orders.some((order) => order.id === exception.order_id)),
   );
 
   useEffect(() => {
     if (!mapElement.current || boardMap.current) return;
     const map = createMap(mapElement.current, data.tiles, () => setTilesLost(true));
+    leaflet.current = map;
     boardMap.current = new BoardMap(
       map,
       { openOrder: setOrderId, selectRoute: setSelected },
@@ -189,7 +202,13 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
       <button type="submit">${t('show')}</button>
       <p id="live" class="meta" role="status">${t(live.connection)}</p>
     </form>
-    <${Filters} context=${context} filters=${filters} setFilters=${setFilters} onRebuild=${() => setDialog({ kind: 'rebuild' })} />
+    <${Filters}
+      context=${context}
+      filters=${filters}
+      setFilters=${setFilters}
+      onRebuild=${() => setDialog({ kind: 'rebuild' })}
+      onNewOrder=${() => setDialog({ kind: 'newOrder' })}
+    />
     <p class="meta">${t('observedOnly')}</p>
     ${tilesLost ? html`<p class="meta" role="note">${t('tilesLost')}</p>` : ''}
     <div class="console">
@@ -202,6 +221,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
         onDrop=${dropOnMap}
       ></div>
       <div class="side">
+        <${SearchResults} context=${context} found=${found} />
         <${OrderPanel} context=${context} orderId=${orderId} />
         <section class="card" aria-labelledby="exceptions-heading">
           <h2 id="exceptions-heading">${t('exceptions')}</h2>
@@ -299,6 +319,10 @@ function renderDialog(
   const { t, edits } = context;
   const close = () => setDialog(null);
   if (!dialog) return '';
+  if (dialog.kind === 'newOrder') {
+    const date = context.live.board?.date;
+    return date ? html`<${NewOrderDialog} context=${context} date=${date} onClose=${close} />` : '';
+  }
   if (dialog.kind === 'violations') {
     return html`<${ViolationsDialog}
       context=${context}
@@ -390,6 +414,7 @@ function Filters(props: {
   filters: { driver: string; status: string; kind: string; query: string };
   setFilters: (filters: { driver: string; status: string; kind: string; query: string }) => void;
   onRebuild: () => void;
+  onNewOrder: () => void;
 }) {
   const { context, filters, setFilters } = props;
   const { t } = context;
@@ -415,15 +440,15 @@ function Filters(props: {
       ${kinds.map((kind) => html`<option value=${kind}>${t(`kind_${kind}`)}</option>`)}
     </select>
     <label for="filter-query">${t('search')}</label>
-    <input id="filter-query" type="search" value=${filters.query} placeholder=${t('searchHint')} onInput=${set('query')} />
+    <input
+      id="filter-query"
+      type="search"
+      maxlength=${SEARCH_MAX}
+      value=${filters.query}
+      placeholder=${t('searchHint')}
+      onInput=${set('query')}
+    />
     <button type="button" class="secondary" onClick=${props.onRebuild}>${t('rebuild')}</button>
+    <button type="button" id="new-order-button" onClick=${props.onNewOrder}>${t('newOrder')}</button>
   </form>`;
-}
-
-function routeMatches(route: BoardRoute, query: string): boolean {
-  const words = query.trim().toLowerCase();
-  return (
-    route.driver.name.toLowerCase().includes(words) ||
-    route.stops.some((stop) => stop.order_ref.toLowerCase().includes(words))
-  );
 }

@@ -2,6 +2,7 @@ import type { Api } from '../shared/api.ts';
 import type { PageData } from '../shared/page-data.ts';
 import type { Translate } from '../shared/texts.ts';
 import type { LiveBoard } from './board.ts';
+import type { Point } from './pick-point.ts';
 import type { PlanEdit, planEdits } from './plan.ts';
 import type { ConsoleKey } from './texts/index.ts';
 
@@ -23,4 +24,6 @@ export interface ConsoleContext {
   /** The route's number in the day (1 = the board's first) and its colour. */
   routeNumber(routeId: number): number;
   routeColour(routeId: number): string;
+  /** Waits for one click on the map: where it fell, or null when the person gave up (Escape). */
+  pickPoint(): Promise<Point | null>;
 }
