@@ -202,6 +202,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0062_dataset_place_matching.sql': 'datasets',
   '0063_dataset_import_rows.sql': 'datasets',
   '0064_event_keys_without_reference.sql': 'tracking',
+  '0065_route_plan_versions.sql': 'dispatch',
 };
 
 /**
@@ -274,7 +275,10 @@ describe('module boundaries', () => {
   test('no source, script, benchmark or test file is longer than 700 lines', () => {
     const code = (dir: string): string[] =>
       readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-        .filter((entry) => entry.isFile() && /\.(ts|js|mjs)$/.test(entry.name))
+        // A generated file (*.gen.ts, gitignored: npm run web:types) is written, not read.
+        .filter(
+          (entry) => entry.isFile() && /\.(ts|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.gen.ts'),
+        )
         .map((entry) => join(entry.parentPath, entry.name));
     const long = ['src', 'bench', 'bin', 'test']
       .flatMap(code)
