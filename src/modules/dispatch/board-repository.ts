@@ -38,6 +38,7 @@ export function boardRoutes(
         'r.driver_user_id',
         'r.status',
         'r.locked',
+        'r.plan_version',
         'r.departure',
         'r.started_at',
         'r.finished_at',

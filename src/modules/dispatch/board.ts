@@ -66,6 +66,8 @@ export interface BoardRoute {
   depot_id: number | null;
   status: RouteStatus;
   locked: boolean;
+  /** The route's plan version (plan-versions.ts): what a plan edit made from this board expects. */
+  plan_version: number;
   departure: string;
   started_at: string | null;
   finished_at: string | null;
@@ -236,6 +238,7 @@ export class DispatchBoard {
           depot_id: row.depot_id ?? null,
           status: row.status,
           locked: row.locked,
+          plan_version: row.plan_version,
           departure: row.departure.slice(0, 5),
           started_at: row.started_at?.toISOString() ?? null,
           finished_at: row.finished_at?.toISOString() ?? null,
