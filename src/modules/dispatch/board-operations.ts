@@ -54,6 +54,10 @@ export const boardSchema = z.object({
       id: z.int(),
       driver: z.object({ id: z.int(), name: z.string() }),
       vehicle_type: z.string().nullable().describe("The route's vehicle, else its driver's profile"),
+      vehicle_id: z
+        .int()
+        .nullable()
+        .describe("The business's vehicle it drives (get_vehicles); null: its driver's own"),
       depot_id: z.int().nullable().describe("The driver's depot"),
       status: routeStatusSchema,
       locked: z.boolean(),

@@ -39,6 +39,7 @@ export function boardRoutes(
         'r.status',
         'r.locked',
         'r.plan_version',
+        'r.vehicle_id',
         'r.departure',
         'r.started_at',
         'r.finished_at',

@@ -10,6 +10,7 @@ function route(id: number, changes: Partial<BoardRoute> = {}): BoardRoute {
     id,
     driver: { id: 10 + id, name: `Driver ${id}` },
     vehicle_type: 'van',
+    vehicle_id: null,
     depot_id: 1,
     status: 'planned',
     locked: false,

@@ -63,6 +63,8 @@ export interface BoardRoute {
   id: number;
   driver: { id: number; name: string };
   vehicle_type: string | null;
+  /** The vehicle of the business it drives; null: its driver's own. */
+  vehicle_id: number | null;
   depot_id: number | null;
   status: RouteStatus;
   locked: boolean;
@@ -235,6 +237,7 @@ export class DispatchBoard {
           id: row.id,
           driver: { id: row.driver_user_id, name: names.get(row.driver_user_id) ?? '' },
           vehicle_type: row.vehicle_type,
+          vehicle_id: row.vehicle_id,
           depot_id: row.depot_id ?? null,
           status: row.status,
           locked: row.locked,
