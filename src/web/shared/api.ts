@@ -26,6 +26,12 @@ export function apiClient(base: string, csrf: string, lang: string) {
     baseUrl: `${base}/api`,
     credentials: 'same-origin',
     headers: { 'x-csrf-token': csrf, 'accept-language': lang },
+    // openapi-fetch names every request JSON; one without a body (a DELETE) would then be refused
+    // as an empty JSON body.
+    fetch: (request: Request) => {
+      if (request.body === null) request.headers.delete('content-type');
+      return fetch(request);
+    },
   });
 }
 export type Api = ReturnType<typeof apiClient>;
