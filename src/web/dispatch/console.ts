@@ -9,6 +9,7 @@ import { html, useCallback, useEffect, useMemo, useRef, useState } from '../shar
 import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
+import { type Fleet, FleetBoardsSection, useFleetBoards } from './fleet-boards.ts';
 import { dropped, ExceptionItem, RouteItem, WaitingItem } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
 import { OrderPanel } from './order-panel.ts';
@@ -52,6 +53,8 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
   useEffect(() => live.subscribe(() => setRevision((revision) => revision + 1)), []);
   useEffect(() => live.follow(date), [date]);
   const board = live.board;
+  // Plan edits (console-plan): the fleets and the routes on their route boards.
+  const fleetBoards = useFleetBoards(api, board);
 
   // The day's drivers and depots, for the driver picker and the map.
   useEffect(() => {
@@ -85,6 +88,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
     say,
     routeNumber: (id) => numbers.get(id) ?? 0,
     routeColour: (id) => colours.get(id) ?? '#5b6470',
+    boardEntry: (id) => fleetBoards.entries.get(id),
     edit: async (edit) => {
       say(t('working'));
       let outcome = await attempt(edit, false);
@@ -103,7 +107,8 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
         refused(outcome.error!);
         return false;
       }
-      say(t('changeMade'), edit.undo);
+      const { undo } = edit;
+      say(t('changeMade'), undo && (() => undo(outcome.made)));
       return true;
     },
   };
@@ -164,8 +169,13 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
     const point = L.point(event.clientX - box.left, event.clientY - box.top);
     const routeId = boardMap.current.nearestRoute(board, visible, point);
     if (routeId === null) return;
+    const target = live.route(routeId);
+    const source = order.from && live.route(order.from.routeId);
+    if (!target || (order.from && !source)) return;
     void context.edit(
-      order.from ? edits.move(order.from, order.orderId, { routeId }) : edits.assign(routeId, order.orderId),
+      order.from && source
+        ? edits.move({ route: source, position: order.from.position }, order.orderId, { route: target })
+        : edits.assign(target, order.orderId),
     );
   };
 
@@ -234,6 +244,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
             }
           </ul>
         </section>
+        <${FleetBoardsSection} context=${context} entries=${fleetBoards.entries} />
         <section class="card" aria-labelledby="unplanned-heading">
           <h2 id="unplanned-heading">${t('unplanned')}</h2>
           <p class="meta">${t('dragHint')}</p>
@@ -281,7 +292,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
           </div>`
         : ''
     }
-    ${renderDialog(context, dialog, setDialog, routes, options)}
+    ${renderDialog(context, dialog, setDialog, routes, options, fleetBoards.fleets)}
   `;
 }
 
@@ -291,6 +302,7 @@ function renderDialog(
   setDialog: (dialog: DialogState | null) => void,
   routes: readonly BoardRoute[],
   options: Options,
+  fleets: readonly Fleet[],
 ) {
   const { t, edits } = context;
   const close = () => setDialog(null);
@@ -311,7 +323,8 @@ function renderDialog(
       onClose=${close}
       onPlace=${(routeId: number, position: number | undefined) => {
         close();
-        void context.edit(edits.assign(routeId, dialog.orderId, position));
+        const route = routes.find((candidate) => candidate.id === routeId);
+        if (route) void context.edit(edits.assign(route, dialog.orderId, position));
       }}
     />`;
   }
@@ -324,9 +337,11 @@ function renderDialog(
       onClose=${close}
       onPlace=${(routeId: number, position: number | undefined) => {
         close();
+        const route = routes.find((candidate) => candidate.id === routeId);
+        if (!route) return;
         void context.edit(
-          edits.move({ routeId: dialog.route.id, position: dialog.position }, dialog.orderId, {
-            routeId,
+          edits.move({ route: dialog.route, position: dialog.position }, dialog.orderId, {
+            route,
             ...(position ? { position } : {}),
           }),
         );
@@ -336,7 +351,13 @@ function renderDialog(
   if (dialog.kind === 'route') {
     const route = context.live.route(dialog.routeId);
     if (!route) return '';
-    return html`<${RouteActionsDialog} context=${context} route=${route} drivers=${options.drivers} onClose=${close} />`;
+    return html`<${RouteActionsDialog}
+      context=${context}
+      route=${route}
+      drivers=${options.drivers}
+      fleets=${fleets}
+      onClose=${close}
+    />`;
   }
   return html`<${RebuildDialog} context=${context} onClose=${close} />`;
 }

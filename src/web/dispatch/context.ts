@@ -2,6 +2,7 @@ import type { Api } from '../shared/api.ts';
 import type { PageData } from '../shared/page-data.ts';
 import type { Translate } from '../shared/texts.ts';
 import type { LiveBoard } from './board.ts';
+import type { FleetBoardEntry } from './fleet-boards.ts';
 import type { PlanEdit, planEdits } from './plan.ts';
 import type { ConsoleKey } from './texts/index.ts';
 
@@ -23,4 +24,6 @@ export interface ConsoleContext {
   /** The route's number in the day (1 = the board's first) and its colour. */
   routeNumber(routeId: number): number;
   routeColour(routeId: number): string;
+  /** The fleet's route board the route is on, if any (get_route_board). */
+  boardEntry(routeId: number): FleetBoardEntry | undefined;
 }
