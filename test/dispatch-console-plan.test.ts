@@ -40,6 +40,7 @@ describe('dispatch console: plan edits', () => {
   /** Order ids by reference. */
   const orders = new Map<string, number>();
   let fleetId: number;
+  let vanId: number;
 
   const route = async (id: number): Promise<Route> => {
     const answer = await api.get(`/api/v1/client/routes/${id}`, { token: admin });
@@ -155,6 +156,13 @@ describe('dispatch console: plan edits', () => {
     const fleet = await api.post('/api/v1/client/fleets', { name: 'Night riders' }, { token: admin });
     assert.equal(fleet.status, 200, JSON.stringify(fleet.body));
     fleetId = fleet.body.fleet.id;
+    const van = await api.post(
+      '/api/v1/client/vehicles',
+      { name: 'Big van', capacity: { weight_grams: 900_000, volume_cm3: 9_000_000, count: 200 } },
+      { token: admin },
+    );
+    assert.equal(van.status, 200, JSON.stringify(van.body));
+    vanId = van.body.vehicle.id;
     served = await startInstance(server);
     browser = await launchBrowser();
     page = await signedIn(tenant.emails.client_admin);
@@ -313,6 +321,22 @@ describe('dispatch console: plan edits', () => {
     await watcherSees('the new driver', async () =>
       (await routeItem(watcher, east.id).locator('.route-head').innerText()).includes(name),
     );
+  });
+
+  it("changes a route's vehicle from its actions, and back with Undo", async () => {
+    const east = await holding('E1');
+    const vehicleOf = async () => {
+      const board = await api.get(`/api/v1/client/dispatch/board?date=${DAY}`, { token: admin });
+      return board.body.routes.find((r: { id: number }) => r.id === east.id).vehicle_id as number | null;
+    };
+    assert.equal(await vehicleOf(), null, "the driver's own");
+    await routeActions(east.id);
+    await page.locator('#route-vehicle').selectOption(String(vanId));
+    await page.locator('dialog[open] button', { hasText: 'Change vehicle' }).click();
+    await until('the east route drives the van', async () => (await vehicleOf()) === vanId);
+    await dialogClosed();
+    await page.locator('.notice button').click();
+    await until("the east route drives its driver's own again", async () => (await vehicleOf()) === null);
   });
 
   it("publishes a route to a fleet's board and takes it back", async () => {
