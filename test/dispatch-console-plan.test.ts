@@ -432,5 +432,25 @@ describe('dispatch console: plan edits', () => {
       /The plan changed since you looked/.test(await notice()),
     );
     assert.deepEqual(await route(north.id), before, 'nothing changed');
+    // The same precondition through the console's own mount of the API, as its person.
+    const refused = await page.evaluate(
+      async ({ id, version }) => {
+        // In the page: its document (the test's types have no DOM).
+        const inPage = globalThis as unknown as {
+          document: { getElementById(id: string): { textContent: string } };
+        };
+        const data = JSON.parse(inPage.document.getElementById('app-data').textContent) as { csrf: string };
+        const answer = await fetch(`/dispatch/api/v1/client/routes/${id}/lock`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': data.csrf },
+          body: JSON.stringify({ expected_plan_version: version }),
+        });
+        return { status: answer.status, body: (await answer.json()) as { error_code: string } };
+      },
+      { id: north.id, version: before.plan_version - 1 },
+    );
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error_code, 'CONCURRENT_UPDATE');
+    assert.equal((await route(north.id)).locked, false, 'not locked');
   });
 });
