@@ -25,6 +25,7 @@ interface Route {
   return_time: string;
   stops: Stop[];
   vehicle: { id: number } | null;
+  plan_version: number;
 }
 
 describe('plan edits through the API', () => {
@@ -405,6 +406,108 @@ describe('plan edits through the API', () => {
     );
     assert.deepEqual(await route(north.id), before, 'nothing changed');
     assert.equal((await order(chilled)).status, 'NEW_ORDER');
+  });
+
+  it('refuses an edit made on a stale view of a route (CONCURRENT_UPDATE), changing nothing; made on the current one', async () => {
+    const stale = await createOrder('STALE', { lat: DEPOT.lat + 0.025, lng: DEPOT.lng });
+    const seen = await route(north.id);
+    const board = await api.get(`/api/v1/client/dispatch/board?date=${DATE}`, { token: admin });
+    const onBoard = board.body.routes.find((r: { id: number }) => r.id === north.id);
+    assert.equal(
+      onBoard.plan_version,
+      seen.plan_version,
+      'the board shows the version get_route_detail does',
+    );
+    // Someone else locks the route: its plan version moves.
+    const locked = await api.post(`/api/v1/client/routes/${north.id}/lock`, {}, { token: admin });
+    assert.equal(locked.status, 200, JSON.stringify(locked.body));
+    const current = await route(north.id);
+    assert.ok(current.plan_version > seen.plan_version, 'a lock moves the plan version');
+    const expected = seen.plan_version;
+    const first = seen.stops.find((stop) => stop.status === 'pending')!.order_id;
+    const eastNow = await route(east.id);
+    const edits: Array<[string, string, Record<string, unknown>]> = [
+      [
+        'POST',
+        `/api/v1/client/routes/${north.id}/stops`,
+        { order_id: stale, expected_plan_version: expected },
+      ],
+      [
+        'POST',
+        `/api/v1/client/routes/${north.id}/stops/${first}/move`,
+        { position: 2, expected_plan_version: expected },
+      ],
+      [
+        'POST',
+        `/api/v1/client/routes/${north.id}/sequence`,
+        { optimize: true, expected_plan_version: expected },
+      ],
+      [
+        'PUT',
+        `/api/v1/client/routes/${north.id}/driver`,
+        { driver_id: drivers[2], expected_plan_version: expected },
+      ],
+      [
+        'PUT',
+        `/api/v1/client/routes/${north.id}/vehicle`,
+        { vehicle_id: null, expected_plan_version: expected },
+      ],
+      ['POST', `/api/v1/client/routes/${north.id}/unlock`, { expected_plan_version: expected }],
+      // A move checks both routes: the one it leaves is current here, the one it joins is not.
+      [
+        'POST',
+        `/api/v1/client/routes/${east.id}/stops/${eastNow.stops.find((stop) => stop.status === 'pending')!.order_id}/move`,
+        {
+          to_route_id: north.id,
+          expected_plan_version: eastNow.plan_version,
+          expected_to_plan_version: expected,
+          confirm_violations: true,
+        },
+      ],
+    ];
+    for (const [method, path, body] of edits) {
+      const refused = await api.call(method, path, { token: admin, body });
+      assert.equal(refused.status, 409, `${method} ${path}: ${JSON.stringify(refused.body)}`);
+      assert.equal(refused.body.error_code, 'CONCURRENT_UPDATE');
+      assert.deepEqual(refused.body.details, {
+        reason: 'plan_changed',
+        route_id: north.id,
+        expected_plan_version: expected,
+        plan_version: current.plan_version,
+      });
+    }
+    const removed = await api.call(
+      'DELETE',
+      `/api/v1/client/routes/${north.id}/stops/${first}?expected_plan_version=${expected}`,
+      { token: admin },
+    );
+    assert.equal(removed.body.error_code, 'CONCURRENT_UPDATE', 'taking a stop off checks it too');
+    assert.deepEqual(await route(north.id), current, 'nothing changed');
+    assert.deepEqual(await route(east.id), eastNow, 'nor the other route of the move');
+    assert.equal((await order(stale)).status, 'NEW_ORDER');
+    assert.equal((await order(first)).route_id, north.id);
+
+    // On the current view the edit is made, and moves the version again.
+    const made = await api.post(
+      `/api/v1/client/routes/${north.id}/stops`,
+      { order_id: stale, expected_plan_version: current.plan_version, confirm_violations: true },
+      { token: admin },
+    );
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.ok(made.body.routes[0].plan_version > current.plan_version);
+    assert.equal((await order(stale)).route_id, north.id);
+    // An order leaving its route by another door (cancelled) moves its route's version too.
+    const withStale = await route(north.id);
+    const cancelled = await api.post(`/api/v1/client/orders/${stale}/cancel`, {}, { token: admin });
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.ok((await route(north.id)).plan_version > withStale.plan_version);
+    const unlocked = await api.post(
+      `/api/v1/client/routes/${north.id}/unlock`,
+      { expected_plan_version: (await route(north.id)).plan_version },
+      { token: admin },
+    );
+    assert.equal(unlocked.status, 200, JSON.stringify(unlocked.body));
+    assert.equal(unlocked.body.routes[0].locked, false);
   });
 
   it("answers 404 for another business's route", async () => {

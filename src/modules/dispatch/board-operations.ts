@@ -11,7 +11,7 @@ import {
 } from './board.ts';
 import type { BoardFeed } from './board-feed.ts';
 import { MAX_BOARD_ROUTES } from './board-repository.ts';
-import { routeStatusSchema, stopLegSchema, stopStatusSchema } from './schemas.ts';
+import { planVersionSchema, routeStatusSchema, stopLegSchema, stopStatusSchema } from './schemas.ts';
 
 const windowSchema = z
   .object({ start: z.string(), end: z.string() })
@@ -54,9 +54,14 @@ export const boardSchema = z.object({
       id: z.int(),
       driver: z.object({ id: z.int(), name: z.string() }),
       vehicle_type: z.string().nullable().describe("The route's vehicle, else its driver's profile"),
+      vehicle_id: z
+        .int()
+        .nullable()
+        .describe("The business's vehicle it drives (get_vehicles); null: its driver's own"),
       depot_id: z.int().nullable().describe("The driver's depot"),
       status: routeStatusSchema,
       locked: z.boolean(),
+      plan_version: planVersionSchema,
       departure: z.string().describe('When the route was planned to leave, local HH:MM'),
       started_at: z.string().nullable(),
       finished_at: z.string().nullable(),

@@ -38,6 +38,8 @@ export function boardRoutes(
         'r.driver_user_id',
         'r.status',
         'r.locked',
+        'r.plan_version',
+        'r.vehicle_id',
         'r.departure',
         'r.started_at',
         'r.finished_at',

@@ -10,9 +10,11 @@ function route(id: number, changes: Partial<BoardRoute> = {}): BoardRoute {
     id,
     driver: { id: 10 + id, name: `Driver ${id}` },
     vehicle_type: 'van',
+    vehicle_id: null,
     depot_id: 1,
     status: 'planned',
     locked: false,
+    plan_version: 1,
     departure: '08:30',
     started_at: null,
     finished_at: null,
@@ -131,5 +133,15 @@ describe('the dispatch board, judged', () => {
     const summary = deltasBetween(before, after)[0]!.data as { route: Partial<BoardRoute> };
     assert.equal(summary.route.stops, undefined, 'a route whose stops kept their places comes without them');
     assert.deepEqual(deltasBetween(after, after), []);
+  });
+
+  it("tells a route's new plan version, so that a live copy edits the plan it shows", () => {
+    const before = answer([route(1)], 5);
+    const after = answer([route(1, { locked: true, plan_version: 2 })], 6);
+    const messages = deltasBetween(before, after);
+    assert.deepEqual(
+      messages.map((message) => [message.event, (message.data as { route: BoardRoute }).route.plan_version]),
+      [['route', 2]],
+    );
   });
 });

@@ -63,9 +63,13 @@ export interface BoardRoute {
   id: number;
   driver: { id: number; name: string };
   vehicle_type: string | null;
+  /** The vehicle of the business it drives; null: its driver's own. */
+  vehicle_id: number | null;
   depot_id: number | null;
   status: RouteStatus;
   locked: boolean;
+  /** The route's plan version (plan-versions.ts): what a plan edit made from this board expects. */
+  plan_version: number;
   departure: string;
   started_at: string | null;
   finished_at: string | null;
@@ -233,9 +237,11 @@ export class DispatchBoard {
           id: row.id,
           driver: { id: row.driver_user_id, name: names.get(row.driver_user_id) ?? '' },
           vehicle_type: row.vehicle_type,
+          vehicle_id: row.vehicle_id,
           depot_id: row.depot_id ?? null,
           status: row.status,
           locked: row.locked,
+          plan_version: row.plan_version,
           departure: row.departure.slice(0, 5),
           started_at: row.started_at?.toISOString() ?? null,
           finished_at: row.finished_at?.toISOString() ?? null,

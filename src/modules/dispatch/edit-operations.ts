@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type Operation, STAFF } from '../../platform/catalog/operation.ts';
 import { idParam as id } from '../../platform/schemas.ts';
 import type { PlanEdits } from './plan-edits.ts';
+import { expectedPlanVersion, expectedToPlanVersion } from './plan-versions.ts';
 import {
   capacityDimensionSchema,
   capacityInput,
@@ -79,6 +80,7 @@ const editOptions = {
     .describe(
       'Make the edit even if it breaks a window, a capacity, the shift or a pickup-before-delivery; without it such an edit is refused (PLAN_VIOLATION)',
     ),
+  expected_plan_version: expectedPlanVersion,
 };
 
 const position = z
@@ -96,6 +98,7 @@ const EDIT_ERRORS = [
   'PLAN_VIOLATION',
   'ROUTE_PAST_MIDNIGHT',
   'DRIVER_WITHOUT_DEPOT',
+  'CONCURRENT_UPDATE',
 ] as const;
 
 export function planEditOperations(edits: PlanEdits): Operation[] {
@@ -181,6 +184,7 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
         to_route_id: id.optional().describe('The route it moves to; absent: its own'),
         position,
         ...editOptions,
+        expected_to_plan_version: expectedToPlanVersion,
       }),
       output: editAnswer,
       handler: (ctx, input) => edits.moveStop(ctx, input),
@@ -202,7 +206,12 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
       errors: [...EDIT_ERRORS, 'STOP_NOT_ON_ROUTE', 'STOP_NOT_MOVABLE', 'ILLEGAL_STATUS_TRANSITION'],
       rest: { method: 'DELETE', path: '/v1/client/routes/:route_id/stops/:order_id' },
       graphql: 'removeRouteStop',
-      input: z.object({ route_id: id, order_id: id, service_minutes: editOptions.service_minutes }),
+      input: z.object({
+        route_id: id,
+        order_id: id,
+        service_minutes: editOptions.service_minutes,
+        expected_plan_version: expectedPlanVersion,
+      }),
       output: editAnswer,
       handler: (ctx, input) => edits.removeStop(ctx, input),
     }),
@@ -282,12 +291,12 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
         guide: 'Lock a route so that build_route leaves it as it is (edits still apply).',
       },
       access: WRITE,
-      errors: ['ROUTE_NOT_FOUND', 'ROUTE_ON_BOARD'],
+      errors: ['ROUTE_NOT_FOUND', 'ROUTE_ON_BOARD', 'CONCURRENT_UPDATE'],
       rest: { method: 'POST', path: '/v1/client/routes/:route_id/lock' },
       graphql: 'lockRoute',
-      input: z.object({ route_id: id }),
+      input: z.object({ route_id: id, expected_plan_version: expectedPlanVersion }),
       output: editAnswer,
-      handler: (ctx, input) => edits.setLocked(ctx, input.route_id, true),
+      handler: (ctx, input) => edits.setLocked(ctx, input.route_id, true, input.expected_plan_version),
     }),
     defineOperation({
       name: 'unlock_route',
@@ -302,12 +311,12 @@ export function planEditOperations(edits: PlanEdits): Operation[] {
           'Unlock a route so that the next build_route of its date may plan its orders anew, unless it has started.',
       },
       access: WRITE,
-      errors: ['ROUTE_NOT_FOUND', 'ROUTE_ON_BOARD'],
+      errors: ['ROUTE_NOT_FOUND', 'ROUTE_ON_BOARD', 'CONCURRENT_UPDATE'],
       rest: { method: 'POST', path: '/v1/client/routes/:route_id/unlock' },
       graphql: 'unlockRoute',
-      input: z.object({ route_id: id }),
+      input: z.object({ route_id: id, expected_plan_version: expectedPlanVersion }),
       output: editAnswer,
-      handler: (ctx, input) => edits.setLocked(ctx, input.route_id, false),
+      handler: (ctx, input) => edits.setLocked(ctx, input.route_id, false, input.expected_plan_version),
     }),
   ];
 }

@@ -22,6 +22,7 @@ export function lockRoutes(db: Queryable<Tables>, businessId: number, routeIds: 
       'status',
       'locked',
       'distance_source',
+      'plan_version',
     ])
     .where('business_id', '=', businessId)
     .where('id', 'in', routeIds.length ? routeIds : [-1])
@@ -58,15 +59,16 @@ export async function replaceStops(
     .execute();
 }
 
+/** Changes a route's plan: every change moves its plan version (plan-versions.ts). */
 export async function updateRoute(
   db: Queryable<Tables>,
   businessId: number,
   routeId: number,
-  changes: Updateable<Tables['routes']>,
+  changes: Omit<Updateable<Tables['routes']>, 'plan_version'>,
 ): Promise<void> {
   await db
     .updateTable('routes')
-    .set(changes)
+    .set((eb) => ({ ...changes, plan_version: eb('plan_version', '+', 1) }))
     .where('business_id', '=', businessId)
     .where('id', '=', routeId)
     .execute();

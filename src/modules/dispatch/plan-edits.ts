@@ -16,6 +16,7 @@ import {
   type WireViolation,
   wire,
 } from './plan-stops.ts';
+import { refuseStale } from './plan-versions.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork, StraightLineSettings } from './roads.ts';
 import type { DispatchService } from './service.ts';
@@ -62,7 +63,14 @@ interface RouteEdit {
 export interface EditOptions {
   service_minutes: number;
   confirm_violations?: boolean;
+  /** The plan version of `route_id` the caller saw: refused when it moved since (plan-versions.ts). */
+  expected_plan_version?: number;
 }
+
+/** The precondition of an edit of one route. */
+const expecting = (input: { route_id: number; expected_plan_version?: number }) => [
+  { routeId: input.route_id, version: input.expected_plan_version },
+];
 
 export interface AssignInput extends EditOptions {
   route_id: number;
@@ -75,6 +83,7 @@ export interface MoveInput extends EditOptions {
   order_id: number;
   to_route_id?: number;
   position?: number;
+  expected_to_plan_version?: number;
 }
 
 export interface ResequenceInput extends EditOptions {
@@ -145,7 +154,7 @@ export class PlanEdits {
   /** Adds an unplanned order of the route's date to the route, at the given or the cheapest place. */
   async assignOrder(ctx: OperationContext, input: AssignInput) {
     const businessId = businessOf(ctx);
-    const [plan] = await this.load(ctx, [input.route_id]);
+    const [plan] = await this.load(ctx, [input.route_id], expecting(input));
     editable(plan!);
     const order = await this.orders.queries.detail(ctx, input.order_id);
     const pool = await this.orders.queries.planningPool(
@@ -171,7 +180,11 @@ export class PlanEdits {
   /** Moves an order's stops (both legs of a P2P order) within their route or to another. */
   async moveStop(ctx: OperationContext, input: MoveInput) {
     const targetId = input.to_route_id ?? input.route_id;
-    const plans = await this.load(ctx, [input.route_id, targetId]);
+    const plans = await this.load(
+      ctx,
+      [input.route_id, targetId],
+      [...expecting(input), { routeId: targetId, version: input.expected_to_plan_version }],
+    );
     const source = plans.find((plan) => plan.row.id === input.route_id)!;
     const target = plans.find((plan) => plan.row.id === targetId)!;
     editable(source);
@@ -202,9 +215,9 @@ export class PlanEdits {
   /** Takes an order off its route: it goes back to the planning pool (NEW_ORDER). */
   async removeStop(
     ctx: OperationContext,
-    input: { route_id: number; order_id: number; service_minutes: number },
+    input: { route_id: number; order_id: number; service_minutes: number; expected_plan_version?: number },
   ) {
-    const [plan] = await this.load(ctx, [input.route_id]);
+    const [plan] = await this.load(ctx, [input.route_id], expecting(input));
     editable(plan!);
     const { remaining } = takeOff(plan!, input.order_id);
     // Back in the pool: the orders module takes its stops off every route (stopsFollowOrders).
@@ -218,7 +231,7 @@ export class PlanEdits {
 
   /** Puts the route's free stops in the given order, or in the best order for its vehicle alone. */
   async resequence(ctx: OperationContext, input: ResequenceInput) {
-    const [plan] = await this.load(ctx, [input.route_id]);
+    const [plan] = await this.load(ctx, [input.route_id], expecting(input));
     editable(plan!);
     const free = plan!.stops.slice(plan!.firstFree);
     if ((input.stops === undefined) === (input.optimize !== true))
@@ -255,7 +268,12 @@ export class PlanEdits {
     board?: { operation: string; locked: boolean },
   ) {
     const businessId = businessOf(ctx);
-    const [plan] = await this.load(ctx, [input.route_id], board ? input.driver_id : undefined);
+    const [plan] = await this.load(
+      ctx,
+      [input.route_id],
+      expecting(input),
+      board ? input.driver_id : undefined,
+    );
     editable(plan!);
     const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
     if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
@@ -275,7 +293,7 @@ export class PlanEdits {
     ctx: OperationContext,
     input: EditOptions & { route_id: number; vehicle_id: number | null },
   ) {
-    const [plan] = await this.load(ctx, [input.route_id]);
+    const [plan] = await this.load(ctx, [input.route_id], expecting(input));
     editable(plan!);
     if (input.vehicle_id !== null) {
       const [vehicle] = await edits.vehiclesOf(ctx.db, businessOf(ctx), [input.vehicle_id]);
@@ -290,9 +308,9 @@ export class PlanEdits {
   }
 
   /** Locks or unlocks a route: a rebuild leaves a locked route as it is. */
-  async setLocked(ctx: OperationContext, routeId: number, locked: boolean) {
+  async setLocked(ctx: OperationContext, routeId: number, locked: boolean, expectedPlanVersion?: number) {
     const businessId = businessOf(ctx);
-    await this.load(ctx, [routeId]);
+    await this.load(ctx, [routeId], [{ routeId, version: expectedPlanVersion }]);
     await edits.updateRoute(ctx.db, businessId, routeId, { locked });
     return {
       result: true as const,
@@ -305,15 +323,21 @@ export class PlanEdits {
   // ----- reading and timing routes -----
 
   /**
-   * Locks the routes (404 for any the business lacks) and reads what their timing needs. A route
-   * open on a route board has no driver to time it for: refused, unless `boardDriver` is the
-   * driver the board hands it to.
+   * Locks the routes (404 for any the business lacks) and reads what their timing needs; refused
+   * when one's plan moved on from the version its caller `expected`. A route open on a route board
+   * has no driver to time it for: refused, unless `boardDriver` is the driver the board hands it to.
    */
-  private async load(ctx: OperationContext, routeIds: number[], boardDriver?: number): Promise<RoutePlan[]> {
+  private async load(
+    ctx: OperationContext,
+    routeIds: number[],
+    expected: ReadonlyArray<{ routeId: number; version: number | undefined }>,
+    boardDriver?: number,
+  ): Promise<RoutePlan[]> {
     const ids = [...new Set(routeIds)];
     const rows = await edits.lockRoutes(ctx.db, businessOf(ctx), ids);
     const missing = ids.find((id) => !rows.some((row) => row.id === id));
     if (missing !== undefined) throw new AppError('ROUTE_NOT_FOUND', { params: { route: missing } });
+    refuseStale(rows, expected);
     // Every edit loads the routes it changes: their live boards read them again once it commits.
     await signalBoard(ctx.db, businessOf(ctx), { routeIds: ids });
     const stopRows = await repo.stopsOf(ctx.db, ids);

@@ -143,6 +143,7 @@ export function routesOf(
       'r.load_weight_grams',
       'r.load_volume_cm3',
       'r.load_count',
+      'r.plan_version',
     ])
     .where('r.business_id', '=', businessId)
     .$if(filter.date !== undefined, (q) => q.where('r.route_date', '=', filter.date!))
@@ -285,6 +286,15 @@ export async function deleteStopsOfOrders(
   orderIds: readonly number[],
 ): Promise<void> {
   if (orderIds.length === 0) return;
+  // Fewer stops is another plan: the routes' plan versions move (plan-versions.ts).
+  await db
+    .updateTable('routes')
+    .set((eb) => ({ plan_version: eb('plan_version', '+', 1) }))
+    .where('business_id', '=', businessId)
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('route_stops').select('route_id').where('order_id', 'in', orderIds),
+    )
+    .execute();
   await db
     .deleteFrom('route_stops')
     .where('order_id', 'in', orderIds)

@@ -64,6 +64,13 @@ export function driverIdsOf(rows: ReadonlyArray<{ driver_user_id: number | null 
   return rows.flatMap((row) => (row.driver_user_id === null ? [] : [row.driver_user_id]));
 }
 
+/** The version of a route's plan, which plan edits take as their precondition (plan-versions.ts). */
+export const planVersionSchema = z
+  .int()
+  .describe(
+    "Moves with every change of the route's plan (its stops and their order, lock, driver, vehicle); a plan edit sent with `expected_plan_version` is refused (CONCURRENT_UPDATE) when it moved since",
+  );
+
 /** A stop of a route: one leg of one order. */
 export const stopSchema = z
   .object({
@@ -102,5 +109,6 @@ export const routeSchema = z
     duration_minutes: z.int().describe('From departure to return'),
     load: capacitySchema.describe('The most the route carries at once, per dimension'),
     stops: z.array(stopSchema),
+    plan_version: planVersionSchema,
   })
   .meta({ title: 'Route' });

@@ -52,6 +52,8 @@ export interface DispatchTables {
     load_weight_grams: Generated<number>;
     load_volume_cm3: Generated<number>;
     load_count: Generated<number>;
+    /** Moves with every change of the route's plan (plan-versions.ts): what a stale view is told by. */
+    plan_version: Generated<number>;
   };
   route_stops: {
     business_id: number;

@@ -10,13 +10,14 @@ import { AgentPanel } from './agent-panel.ts';
 import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
+import { type Fleet, FleetBoardsSection, useFleetBoards } from './fleet-boards.ts';
 import { dropped, ExceptionItem, RouteItem, WaitingItem } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
 import { NewOrderDialog } from './new-order.ts';
 import { OrderPanel } from './order-panel.ts';
 import { SEARCH_MAX, SearchResults, useOrderSearch } from './order-search.ts';
 import { pickPoint } from './pick-point.ts';
-import { attempt, type PlanEdit, planEdits, type Violation } from './plan.ts';
+import { attempt, buildDay, type PlanEdit, planEdits, type Violation } from './plan.ts';
 import { Suggestions } from './suggestions.ts';
 import type { ConsoleKey } from './texts/index.ts';
 
@@ -59,6 +60,8 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
   useEffect(() => live.subscribe(() => setRevision((revision) => revision + 1)), []);
   useEffect(() => live.follow(date), [date]);
   const board = live.board;
+  // Plan edits (console-plan): the fleets and the routes on their route boards.
+  const fleetBoards = useFleetBoards(api, board);
 
   // The day's drivers and depots, for the driver picker and the map.
   useEffect(() => {
@@ -98,6 +101,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
       setNotice(null);
       return point;
     },
+    boardEntry: (id) => fleetBoards.entries.get(id),
     edit: async (edit) => {
       say(t('working'));
       let outcome = await attempt(edit, false);
@@ -116,7 +120,8 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
         refused(outcome.error!);
         return false;
       }
-      say(t('changeMade'), edit.undo);
+      const { undo } = edit;
+      say(t('changeMade'), undo && (() => undo(outcome.made)));
       return true;
     },
   };
@@ -179,8 +184,13 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
     const point = L.point(event.clientX - box.left, event.clientY - box.top);
     const routeId = boardMap.current.nearestRoute(board, visible, point);
     if (routeId === null) return;
+    const target = live.route(routeId);
+    const source = order.from && live.route(order.from.routeId);
+    if (!target || (order.from && !source)) return;
     void context.edit(
-      order.from ? edits.move(order.from, order.orderId, { routeId }) : edits.assign(routeId, order.orderId),
+      order.from && source
+        ? edits.move({ route: source, position: order.from.position }, order.orderId, { route: target })
+        : edits.assign(target, order.orderId),
     );
   };
 
@@ -256,6 +266,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
             }
           </ul>
         </section>
+        <${FleetBoardsSection} context=${context} entries=${fleetBoards.entries} />
         <section class="card" aria-labelledby="unplanned-heading">
           <h2 id="unplanned-heading">${t('unplanned')}</h2>
           <p class="meta">${t('dragHint')}</p>
@@ -305,7 +316,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
           </div>`
         : ''
     }
-    ${renderDialog(context, dialog, setDialog, routes, options)}
+    ${renderDialog(context, dialog, setDialog, routes, options, fleetBoards.fleets)}
   `;
 }
 
@@ -315,6 +326,7 @@ function renderDialog(
   setDialog: (dialog: DialogState | null) => void,
   routes: readonly BoardRoute[],
   options: Options,
+  fleets: readonly Fleet[],
 ) {
   const { t, edits } = context;
   const close = () => setDialog(null);
@@ -339,7 +351,8 @@ function renderDialog(
       onClose=${close}
       onPlace=${(routeId: number, position: number | undefined) => {
         close();
-        void context.edit(edits.assign(routeId, dialog.orderId, position));
+        const route = routes.find((candidate) => candidate.id === routeId);
+        if (route) void context.edit(edits.assign(route, dialog.orderId, position));
       }}
     />`;
   }
@@ -352,9 +365,11 @@ function renderDialog(
       onClose=${close}
       onPlace=${(routeId: number, position: number | undefined) => {
         close();
+        const route = routes.find((candidate) => candidate.id === routeId);
+        if (!route) return;
         void context.edit(
-          edits.move({ routeId: dialog.route.id, position: dialog.position }, dialog.orderId, {
-            routeId,
+          edits.move({ route: dialog.route, position: dialog.position }, dialog.orderId, {
+            route,
             ...(position ? { position } : {}),
           }),
         );
@@ -364,7 +379,13 @@ function renderDialog(
   if (dialog.kind === 'route') {
     const route = context.live.route(dialog.routeId);
     if (!route) return '';
-    return html`<${RouteActionsDialog} context=${context} route=${route} drivers=${options.drivers} onClose=${close} />`;
+    return html`<${RouteActionsDialog}
+      context=${context}
+      route=${route}
+      drivers=${options.drivers}
+      fleets=${fleets}
+      onClose=${close}
+    />`;
   }
   return html`<${RebuildDialog} context=${context} onClose=${close} />`;
 }
@@ -381,14 +402,7 @@ function RebuildDialog(props: { context: ConsoleContext; onClose: () => void }) 
     context.say(t('working'));
     props.onClose();
     try {
-      let built = await answer(api.POST('/v3/client/build-route', { body: { date, objective } }));
-      // A big day is built as a job: the console waits for it, the board shows the routes as they land.
-      while ('job' in built) {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        const { job } = await answer(api.GET('/v1/jobs/{id}', { params: { path: { id: built.job.id } } }));
-        if (job.status === 'failed') throw new Error(job.error?.message ?? job.status);
-        if (job.status === 'succeeded') built = job.result as typeof built;
-      }
+      const built = await buildDay(api, { date, objective }, { confirmed: false });
       context.say(t('rebuildDone', { routes: built.routes.length, unplanned: built.unassigned.length }));
     } catch (error) {
       context.say(t('refused', { message: (error as Error).message }));

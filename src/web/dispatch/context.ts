@@ -2,6 +2,7 @@ import type { Api } from '../shared/api.ts';
 import type { PageData } from '../shared/page-data.ts';
 import type { Translate } from '../shared/texts.ts';
 import type { LiveBoard } from './board.ts';
+import type { FleetBoardEntry } from './fleet-boards.ts';
 import type { Point } from './pick-point.ts';
 import type { PlanEdit, planEdits } from './plan.ts';
 import type { ConsoleKey } from './texts/index.ts';
@@ -26,4 +27,6 @@ export interface ConsoleContext {
   routeColour(routeId: number): string;
   /** Waits for one click on the map: where it fell, or null when the person gave up (Escape). */
   pickPoint(): Promise<Point | null>;
+  /** The fleet's route board the route is on, if any (get_route_board). */
+  boardEntry(routeId: number): FleetBoardEntry | undefined;
 }

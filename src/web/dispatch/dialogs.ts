@@ -1,5 +1,6 @@
+import { answer } from '../shared/api.ts';
 import { Dialog } from '../shared/dialog.ts';
-import { html, useState } from '../shared/ui.ts';
+import { html, useEffect, useState } from '../shared/ui.ts';
 import type { BoardRoute } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import type { Violation } from './plan.ts';
@@ -94,51 +95,94 @@ function orderRef(context: ConsoleContext, orderId: number): string {
   return waiting?.order?.order_ref ?? `#${orderId}`;
 }
 
-/** A route's actions: lock or unlock, optimise, change its driver or vehicle. */
+/**
+ * A route's actions: lock or unlock, optimise, change its driver or vehicle, publish it to a
+ * fleet's route board or take it back from one. Each is the API's operation; the API says no.
+ */
 export function RouteActionsDialog(props: {
   context: ConsoleContext;
   route: BoardRoute;
   drivers: ReadonlyArray<{ id: number; name: string }>;
+  fleets: ReadonlyArray<{ id: number; name: string }>;
   onClose: () => void;
 }) {
   const { context, route } = props;
-  const { t, edits } = context;
+  const { t, edits, api } = context;
   const [driverId, setDriverId] = useState(route.driver.id);
+  const [vehicleId, setVehicleId] = useState(route.vehicle_id === null ? '' : String(route.vehicle_id));
+  const [vehicles, setVehicles] = useState<ReadonlyArray<{ id: number; name: string; active: boolean }>>([]);
+  const [fleetId, setFleetId] = useState(props.fleets[0]?.id ?? 0);
+  useEffect(() => {
+    answer(api.GET('/v1/client/vehicles'))
+      .then((found) => setVehicles(found.vehicles))
+      .catch(() => setVehicles([]));
+  }, []);
   const run = async (make: () => Promise<boolean>) => {
     if (await make()) props.onClose();
+  };
+  const submit = (make: () => Promise<boolean>) => (event: Event) => {
+    event.preventDefault();
+    void run(make);
   };
   const pending = route.stops
     .filter((stop) => stop.state === 'pending')
     .map((stop) => ({ order_id: stop.order_id, leg: stop.leg }));
+  const onBoard = context.boardEntry(route.id);
+  const chosenVehicle = vehicleId === '' ? null : Number(vehicleId);
+  const chosen = (event: Event) => (event.target as HTMLSelectElement).value;
   return html`<${Dialog}
     title=${t('routeActions', { number: context.routeNumber(route.id) })}
     closeLabel=${t('close')}
     onClose=${props.onClose}
   >
     <p class="actions">
-      <button type="button" onClick=${() => run(() => context.edit(edits.lock(route.id, !route.locked)))}>
+      <button type="button" onClick=${() => run(() => context.edit(edits.lock(route, !route.locked)))}>
         ${route.locked ? t('unlock') : t('lock')}
       </button>
-      <button type="button" onClick=${() => run(() => context.edit(edits.optimise(route.id, pending)))}>
+      <button type="button" onClick=${() => run(() => context.edit(edits.optimise(route, pending)))}>
         ${t('optimise')}
       </button>
     </p>
-    <form
-      class="stack"
-      onSubmit=${(event: Event) => {
-        event.preventDefault();
-        void run(() => context.edit(edits.driver(route.id, driverId, route.driver.id)));
-      }}
-    >
+    <form class="stack" onSubmit=${submit(() => context.edit(edits.driver(route, driverId, route.driver.id)))}>
       <label for="route-driver">${t('driverLabel')}</label>
-      <select
-        id="route-driver"
-        value=${driverId}
-        onChange=${(event: Event) => setDriverId(Number((event.target as HTMLSelectElement).value))}
-      >
+      <select id="route-driver" value=${driverId} onChange=${(event: Event) => setDriverId(Number(chosen(event)))}>
         ${props.drivers.map((driver) => html`<option value=${driver.id}>${driver.name}</option>`)}
       </select>
       <button type="submit" disabled=${driverId === route.driver.id}>${t('changeDriver')}</button>
     </form>
+    <form
+      class="stack"
+      onSubmit=${submit(() => context.edit(edits.vehicle(route, chosenVehicle, route.vehicle_id)))}
+    >
+      <label for="route-vehicle">${t('vehicleLabel')}</label>
+      <select id="route-vehicle" value=${vehicleId} onChange=${(event: Event) => setVehicleId(chosen(event))}>
+        <option value="">${t('noVehicle')}</option>
+        ${vehicles
+          .filter((vehicle) => vehicle.active || vehicle.id === route.vehicle_id)
+          .map((vehicle) => html`<option value=${vehicle.id}>${vehicle.name}</option>`)}
+      </select>
+      <button type="submit" disabled=${chosenVehicle === route.vehicle_id}>${t('changeVehicle')}</button>
+    </form>
+    ${
+      onBoard
+        ? html`<p class="actions">
+            <span class="meta">${t('onFleetBoard', { fleet: onBoard.fleet })}</span>
+            <button
+              type="button"
+              onClick=${() => run(() => context.edit(edits.pullBack(route.id, onBoard.fleet_id)))}
+            >
+              ${t('pullBack')}
+            </button>
+          </p>`
+        : props.fleets.length === 0
+          ? html`<p class="meta">${t('noFleets')}</p>`
+          : html`<form class="stack" onSubmit=${submit(() => context.edit(edits.publish(route.id, fleetId)))}>
+              <label for="route-fleet">${t('fleetLabel')}</label>
+              <select id="route-fleet" value=${fleetId} onChange=${(event: Event) => setFleetId(Number(chosen(event)))}>
+                ${props.fleets.map((fleet) => html`<option value=${fleet.id}>${fleet.name}</option>`)}
+              </select>
+              <button type="submit">${t('publish')}</button>
+            </form>`
+    }
   <//>`;
 }

@@ -107,14 +107,20 @@ export function RouteItem(props: {
     if (!order) return;
     event.preventDefault();
     event.stopPropagation();
+    // The routes as drawn: their plan versions are the edit's precondition.
     if (order.from) {
-      const to = { routeId: route.id, ...(position ? { position } : {}) };
-      void context.edit(context.edits.move(order.from, order.orderId, to));
+      const source = context.live.route(order.from.routeId);
+      if (!source) return;
+      const to = { route, ...(position ? { position } : {}) };
+      void context.edit(
+        context.edits.move({ route: source, position: order.from.position }, order.orderId, to),
+      );
     } else {
-      void context.edit(context.edits.assign(route.id, order.orderId, position));
+      void context.edit(context.edits.assign(route, order.orderId, position));
     }
   };
   const pending = route.stops.filter((stop) => stop.state === 'pending');
+  const onBoard = context.boardEntry(route.id);
   return html`<li
     class=${`route${selected ? ' selected' : ''}`}
     data-route=${route.id}
@@ -132,7 +138,10 @@ export function RouteItem(props: {
       >
         ${t('routeLabel', { number })} · ${route.driver.name}
       </button>
-      <span class="meta">${t(route.status)}${route.locked ? ` · ${t('locked')}` : ''}</span>
+      <span class="meta" data-on-board=${onBoard?.fleet_id}>
+        ${t(route.status)}${route.locked ? ` · ${t('locked')}` : ''}
+        ${onBoard ? ` · ${t('onFleetBoard', { fleet: onBoard.fleet })} · ${t('boardClaimed', { driver: route.driver.name })}` : ''}
+      </span>
       <button type="button" class="small secondary" onClick=${() => props.onActions(route)}>
         ${t('routeActions', { number })}
       </button>

@@ -1,14 +1,13 @@
-import { type ApiError, answer, type paths } from '../shared/api.ts';
+import { type ApiError, answer, CONFIRM, type paths } from '../shared/api.ts';
 import { html, useEffect, useRef, useState } from '../shared/ui.ts';
 import type { ConsoleContext } from './context.ts';
-import type { PlanEdit } from './plan.ts';
+import { buildDay, type PlanEdit } from './plan.ts';
 
 type Suggestion =
   paths['/v1/dispatch/suggestions']['get']['responses'][200]['content']['application/json']['suggestions'][number];
 
 /** The board changes often (positions every few seconds): suggestions are read again at most this often. */
 const REFRESH_MS = 5_000;
-const CONFIRM = { 'X-Confirm': '1' } as const;
 
 /**
  * The day's dispatch suggestions (`get_dispatch_suggestions`), each naming its route (a button that
@@ -122,19 +121,11 @@ async function applied(context: ConsoleContext, suggestion: Suggestion): Promise
       );
       context.say(t('changeMade'));
     } else if (write.tool === 'build_route') {
-      let built = await answer(
-        api.POST('/v3/client/build-route', {
-          params: { header: CONFIRM },
-          body: { date: String(args.date), driver_ids: args.driver_ids as number[] },
-        }),
+      await buildDay(
+        api,
+        { date: String(args.date), driver_ids: args.driver_ids as number[] },
+        { confirmed: true },
       );
-      // A big day is built as a job: its routes land on the board as it runs.
-      while ('job' in built) {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        const { job } = await answer(api.GET('/v1/jobs/{id}', { params: { path: { id: built.job.id } } }));
-        if (job.status === 'failed') throw new Error(job.error?.message ?? job.status);
-        if (job.status === 'succeeded') built = job.result as typeof built;
-      }
       context.say(t('changeMade'));
     } else {
       const date = context.live.board?.date;
@@ -157,22 +148,23 @@ function planEditOf(context: ConsoleContext, tool: string, args: Record<string, 
   const routeId = Number(args.route_id);
   const route = live.route(routeId);
   const pending = (route?.stops ?? []).filter((stop) => stop.state === 'pending');
+  if (!route) return null;
   if (tool === 'assign_order_to_route') {
-    return edits.assign(routeId, Number(args.order_id), args.position as number | undefined);
+    return edits.assign(route, Number(args.order_id), args.position as number | undefined);
   }
   if (tool === 'move_route_stop') {
     const orderId = Number(args.order_id);
     const position = pending.findIndex((stop) => stop.order_id === orderId) + 1;
-    if (position === 0) return null;
-    const to = {
-      routeId: Number(args.to_route_id ?? routeId),
+    const target = live.route(Number(args.to_route_id ?? routeId));
+    if (position === 0 || !target) return null;
+    return edits.move({ route, position }, orderId, {
+      route: target,
       position: args.position as number | undefined,
-    };
-    return edits.move({ routeId, position }, orderId, to);
+    });
   }
-  if (tool === 'resequence_route' && route) {
+  if (tool === 'resequence_route') {
     return edits.optimise(
-      routeId,
+      route,
       pending.map((stop) => ({ order_id: stop.order_id, leg: stop.leg })),
     );
   }

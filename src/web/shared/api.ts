@@ -26,6 +26,12 @@ export function apiClient(base: string, csrf: string, lang: string) {
     baseUrl: `${base}/api`,
     credentials: 'same-origin',
     headers: { 'x-csrf-token': csrf, 'accept-language': lang },
+    // openapi-fetch names every request JSON; one without a body (a DELETE) would then be refused
+    // as an empty JSON body.
+    fetch: (request: Request) => {
+      if (request.body === null) request.headers.delete('content-type');
+      return fetch(request);
+    },
   });
   // openapi-fetch names every request JSON, a bodiless POST too (an approval, a lock), which the
   // service refuses as invalid JSON: a request without a body says no type.
@@ -56,3 +62,6 @@ export async function answer<T>(
 
 /** Headers of a dry run: the operation answers what it would do and changes nothing. */
 export const DRY_RUN = { 'X-Dry-Run': '1' } as const;
+
+/** Headers of a high-risk call the person confirmed on the screen (the operation's `confirm`). */
+export const CONFIRM = { 'X-Confirm': '1' } as const;
