@@ -86,7 +86,7 @@ describe('dispatch console: plan edits', () => {
   const watcherSees = async (what: string, check: () => Promise<boolean>) =>
     until(`the watcher sees ${what}`, check);
   const routeActions = async (id: number) => {
-    await routeItem(page, id).locator('.route-head button.secondary').click();
+    await routeItem(page, id).locator('button[data-actions]').click();
     await page.waitForSelector('dialog[open]');
   };
   const notice = () => page.locator('.notice span').innerText();

@@ -169,7 +169,7 @@ describe('dispatch console /dispatch', () => {
       assert.deepEqual(await graveViolations(page), []);
       await screenshotWhenAsked(page, `dispatch-console-${name}`);
       // A route's actions, opened from the keyboard: the dialog holds the focus and passes too.
-      await page.locator('#routes > li .route-head button.secondary').first().focus();
+      await page.locator('#routes > li button[data-actions]').first().focus();
       await page.keyboard.press('Enter');
       await page.waitForSelector('dialog[open]');
       assert.ok(

@@ -1,11 +1,16 @@
-import type { Api } from '../shared/api.ts';
+import type { Api, paths } from '../shared/api.ts';
 import type { PageData } from '../shared/page-data.ts';
 import type { Translate } from '../shared/texts.ts';
 import type { LiveBoard } from './board.ts';
-import type { FleetBoardEntry } from './fleet-boards.ts';
 import type { Point } from './pick-point.ts';
 import type { PlanEdit, planEdits } from './plan.ts';
 import type { ConsoleKey } from './texts/index.ts';
+
+type FleetBoardRoute =
+  paths['/v1/client/fleets/{fleet_id}/board']['get']['responses'][200]['content']['application/json']['routes'][number];
+
+/** A route on a fleet's route board, as get_route_board tells it, with its fleet's name. */
+export type FleetBoardEntry = FleetBoardRoute & { fleet: string };
 
 /** What every part of the console is handed: the API as the person, the words, the live board. */
 export interface ConsoleContext {

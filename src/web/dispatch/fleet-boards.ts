@@ -1,16 +1,11 @@
 import { type Api, answer, type paths } from '../shared/api.ts';
 import { html, useEffect, useState } from '../shared/ui.ts';
 import type { Board } from './board.ts';
-import type { ConsoleContext } from './context.ts';
+import type { ConsoleContext, FleetBoardEntry } from './context.ts';
 
 /** A fleet of the business, as get_fleets answers it. */
 export type Fleet =
   paths['/v1/client/fleets']['get']['responses'][200]['content']['application/json']['fleets'][number];
-type BoardRoute =
-  paths['/v1/client/fleets/{fleet_id}/board']['get']['responses'][200]['content']['application/json']['routes'][number];
-
-/** A route on a fleet's route board, as get_route_board tells it, with its fleet's name. */
-export type FleetBoardEntry = BoardRoute & { fleet: string };
 
 /**
  * The business's fleets and the routes of the day on their route boards, read from each fleet's

@@ -142,7 +142,7 @@ export function RouteItem(props: {
         ${t(route.status)}${route.locked ? ` · ${t('locked')}` : ''}
         ${onBoard ? ` · ${t('onFleetBoard', { fleet: onBoard.fleet })} · ${t('boardClaimed', { driver: route.driver.name })}` : ''}
       </span>
-      <button type="button" class="small secondary" onClick=${() => props.onActions(route)}>
+      <button type="button" class="small secondary" data-actions onClick=${() => props.onActions(route)}>
         ${t('routeActions', { number })}
       </button>
       <${MessageDriver} context=${context} route=${route} />
