@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { DESKTOP, graveViolations, launchBrowser, PHONE, screenshotWhenAsked } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser, PHONE } from './support/browser.ts';
 import { createTenant, login, PASSWORD, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
 
 /** The console's desktop: the width dispatchers' screens have. */
 const WIDE = { viewport: { width: 1440, height: 900 } };
+/** A tablet held upright, touch first. */
+const TABLET = { viewport: { width: 820, height: 1180 }, isMobile: true, hasTouch: true };
 /** 07:00 on 3 November 2026 in Shanghai, the tenant's time zone: the console opens on that day. */
 const SEVEN_AM = new Date('2026-11-02T23:00:00Z');
 const DAY = '2026-11-03';
@@ -161,13 +163,13 @@ describe('dispatch console /dispatch', () => {
 
   for (const [name, options] of [
     ['phone', PHONE],
+    ['tablet', TABLET],
     ['desktop', WIDE],
   ] as const) {
     it(`has no serious or critical accessibility violation on a ${name}, its dialogs included`, async () => {
       const page = await signedIn(options);
       await drawn(page);
       assert.deepEqual(await graveViolations(page), []);
-      await screenshotWhenAsked(page, `dispatch-console-${name}`);
       // A route's actions, opened from the keyboard: the dialog holds the focus and passes too.
       await page.locator('#routes > li button[data-actions]').first().focus();
       await page.keyboard.press('Enter');
