@@ -22,9 +22,17 @@ export function translator<K extends string>(texts: Record<K, string>): Translat
   };
 }
 
+/** A formatter a language: making one costs far more than using it (toLocaleTimeString makes one a call). */
+const timeFormats = new Map<Language, Intl.DateTimeFormat>();
+
 /** A local time of day in the reader's language. */
 export function timeOfDay(iso: string, lang: Language): string {
-  return new Date(iso).toLocaleTimeString(lang, { hour: 'numeric', minute: '2-digit' });
+  let format = timeFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' });
+    timeFormats.set(lang, format);
+  }
+  return format.format(new Date(iso));
 }
 
 /**
