@@ -9,7 +9,7 @@ import { html, useCallback, useEffect, useMemo, useRef, useState } from '../shar
 import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
-import { dropped, ExceptionItem, RouteItem, WaitingItem } from './lists.ts';
+import { dropped, ExceptionRow, RouteRow, WaitingItem } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
 import { OrderPanel } from './order-panel.ts';
 import { attempt, type PlanEdit, planEdits, type Violation } from './plan.ts';
@@ -212,7 +212,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
                 ? html`<li class="meta">${t('noExceptions')}</li>`
                 : exceptions.map(
                     (exception) =>
-                      html`<${ExceptionItem} key=${exception.key} context=${context} exception=${exception} />`,
+                      html`<${ExceptionRow} key=${exception.key} context=${context} exception=${exception} />`,
                   )
             }
           </ul>
@@ -224,7 +224,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
               routes.length === 0
                 ? html`<li class="meta">${t('noRoutes')}</li>`
                 : routes.map(
-                    (route) => html`<${RouteItem}
+                    (route) => html`<${RouteRow}
                       key=${route.id}
                       context=${context}
                       route=${route}
