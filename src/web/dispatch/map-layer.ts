@@ -28,7 +28,7 @@ interface DrawnRoute {
   /** Its line and the places of its markers, its colour and emphasis: unchanged, markers are updated in place. */
   shape: string;
   layer: L.LayerGroup;
-  stops: Map<string, { marker: L.CircleMarker; state: string; label: string }>;
+  stops: Map<string, { marker: L.CircleMarker; group: L.FeatureGroup; state: string; label: string }>;
   position: { marker: L.CircleMarker; lat: number; lng: number; label: string } | null;
 }
 
@@ -168,7 +168,11 @@ export class BoardMap {
     element.dataset.waiting = String(this.waiting.getLayers().length);
   }
 
-  /** A route's layer: its line, its stops and its driver's position, on top of the others. */
+  /**
+   * A route's layer: its line, its stops and its driver's position, on top of the others. The stops
+   * share one tooltip and one click handler, on their group (Leaflet hands it the stop under the
+   * pointer): a day's 1,800 markers then carry no tooltip or listeners of their own.
+   */
   private build(
     route: BoardRoute,
     located: BoardRoute['stops'],
@@ -186,18 +190,30 @@ export class BoardMap {
         .addTo(layer);
     }
     const stops: DrawnRoute['stops'] = new Map();
+    const byMarker = new Map<L.Layer, { orderId: number; label: string }>();
+    const group = L.featureGroup()
+      .bindTooltip((marker) => byMarker.get(marker)?.label ?? '')
+      .on('click', (event) => {
+        const stop = byMarker.get((event as L.LeafletEvent & { layer: L.Layer }).layer);
+        if (stop) this.handlers.openOrder(stop.orderId);
+      });
     for (const stop of located) {
-      const label = this.label.stop(route, stop);
       const marker = L.circleMarker([stop.lat!, stop.lng!], {
         radius: emphasis ? 8 : 6,
         fillColor: colour,
         ...RING[stop.state],
-      })
-        .bindTooltip(label)
-        .on('click', () => this.handlers.openOrder(stop.order_id))
-        .addTo(layer);
-      stops.set(`${stop.order_id}:${stop.leg}`, { marker, state: stop.state, label });
+      }).addTo(group);
+      const shown = {
+        marker,
+        group,
+        orderId: stop.order_id,
+        state: stop.state,
+        label: this.label.stop(route, stop),
+      };
+      stops.set(`${stop.order_id}:${stop.leg}`, shown);
+      byMarker.set(marker, shown);
     }
+    group.addTo(layer);
     let position: DrawnRoute['position'] = null;
     if (route.position) {
       const { lat, lng } = route.position;
@@ -233,8 +249,9 @@ export class BoardMap {
       }
       const label = this.label.stop(route, stop);
       if (shown.label !== label) {
-        shown.marker.setTooltipContent(label);
         shown.label = label;
+        // The group's tooltip reads the label when it opens; one open now shows the new one.
+        shown.group.getTooltip()?.update();
       }
     }
     const position = drawn.position;
