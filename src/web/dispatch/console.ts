@@ -5,7 +5,7 @@ import { createMap, L } from '../shared/map.ts';
 import type { PageData } from '../shared/page-data.ts';
 import { routeColour } from '../shared/palette.ts';
 import type { Translate } from '../shared/texts.ts';
-import { html, useCallback, useEffect, useMemo, useRef, useState } from '../shared/ui.ts';
+import { html, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from '../shared/ui.ts';
 import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
@@ -145,7 +145,9 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
   useEffect(() => {
     boardMap.current?.showDepots(options.depots, (depot) => t('depotLabel', { name: depot.name }));
   }, [options.depots]);
-  useEffect(() => {
+  // Drawn before the browser paints (a layout effect): the map changes in the same frame as the
+  // lists, not a frame later.
+  useLayoutEffect(() => {
     if (!board || !boardMap.current) return;
     boardMap.current.draw(board, colours, visible, waiting, selected, (route) =>
       t('driverAt', {

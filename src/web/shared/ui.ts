@@ -5,7 +5,7 @@ import { Component, type FunctionComponent, h } from 'preact';
 
 export type { ComponentChildren } from 'preact';
 export { render } from 'preact';
-export { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+export { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 export const html = htm.bind(h);
 
