@@ -21,10 +21,28 @@ const RING = {
   failed: { color: '#b3261e', weight: 4, fillOpacity: 1 },
 } as const;
 
+interface Seen {
+  stops: readonly BoardRoute['stops'][number][];
+  position: BoardRoute['position'];
+  colour: string;
+  emphasis: boolean;
+}
+
+const same = (seen: Seen, now: Seen) =>
+  seen.position === now.position &&
+  seen.colour === now.colour &&
+  seen.emphasis === now.emphasis &&
+  seen.stops.length === now.stops.length &&
+  seen.stops.every((stop, index) => stop === now.stops[index]);
+
 /** A route as drawn: what it showed, its layer, and its markers to update in place. */
 interface DrawnRoute {
-  /** Everything the route shows: unchanged, nothing is drawn again. */
-  signature: string;
+  /**
+   * What the route showed: its stops and position (the live board replaces a stop or a position
+   * that changed, so the same objects are the same content), its colour and emphasis. The same,
+   * nothing is drawn again.
+   */
+  seen: Seen;
   /** Its line and the places of its markers, its colour and emphasis: unchanged, markers are updated in place. */
   shape: string;
   layer: L.LayerGroup;
@@ -104,9 +122,9 @@ export class BoardMap {
     for (const route of shown) {
       const colour = colours.get(route.id) ?? '#5b6470';
       const emphasis = route.id === selected;
-      const signature = JSON.stringify([route.stops, route.position, colour, emphasis]);
+      const seen: Seen = { stops: [...route.stops], position: route.position, colour, emphasis };
       const drawn = this.routes.get(route.id);
-      if (drawn?.signature === signature) continue;
+      if (drawn && same(drawn.seen, seen)) continue;
       const located = route.stops.filter((stop) => stop.lat !== null && stop.lng !== null);
       const shape = JSON.stringify([
         located.map((stop) => [stop.order_id, stop.leg, stop.lat, stop.lng]),
@@ -116,13 +134,13 @@ export class BoardMap {
       ]);
       if (drawn?.shape === shape) {
         this.update(drawn, route, located, driverLabel);
-        drawn.signature = signature;
+        drawn.seen = seen;
         continue;
       }
       drawn?.layer.remove();
       this.routes.set(route.id, {
         ...this.build(route, located, colour, emphasis, driverLabel),
-        signature,
+        seen,
         shape,
       });
     }
@@ -179,7 +197,7 @@ export class BoardMap {
     colour: string,
     emphasis: boolean,
     driverLabel: (route: BoardRoute) => string,
-  ): Omit<DrawnRoute, 'signature' | 'shape'> {
+  ): Omit<DrawnRoute, 'seen' | 'shape'> {
     const layer = L.layerGroup();
     if (located.length > 1) {
       L.polyline(
