@@ -73,7 +73,10 @@ export class LiveBoard {
     if (kind === 'snapshot') {
       this.board = message as Board;
       this.connection = 'live';
-      this.changed();
+      // A whole board is told at once: only the deltas after it are gathered into a frame.
+      if (this.frame) cancelAnimationFrame(this.frame);
+      this.frame = 0;
+      for (const listener of this.listeners) listener();
       return;
     }
     const board = this.board;
