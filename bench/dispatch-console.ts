@@ -209,6 +209,13 @@ try {
     if (stops !== ROUTES * STOPS || listed !== ROUTES) {
       throw new Error(`the console drew ${stops} stops and listed ${listed} routes`);
     }
+    if (round === 0) {
+      const exceptions = await page.locator('#exceptions > li').count();
+      const waiting = await page.locator('#unplanned > li').count();
+      say(
+        `  drawn: ${stops} stops, ${listed} routes, ${exceptions} exceptions and ${waiting} waiting orders listed`,
+      );
+    }
     const figures = {
       total: painted.at - snapshot.at,
       toDrawn: drawn.at - snapshot.at,
