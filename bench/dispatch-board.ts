@@ -5,16 +5,16 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { formatLocalDateTime, systemClock } from '../src/platform/clock.ts';
+import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { benchBusiness } from './day.ts';
+import { loadStartedDay, middayTimeZone } from './board-day.ts';
 import { withoutRequestLimits } from './limits.ts';
 import { knob, percentile, say, seconds } from './support.ts';
 
-// The dispatch board on a day of ROUTES started routes and ROUTES x STOPS orders (loaded in SQL,
-// setup only, as bench/working-day.ts does), each driver with POSITIONS reported positions and
+// The dispatch board on a day of ROUTES started routes and ROUTES x STOPS orders (loaded in SQL
+// by loadStartedDay in bench/board-day.ts, setup only), each driver with POSITIONS reported positions and
 // WAITING orders on no route. Two figures, over real HTTP on loopback:
 // - the snapshot: READS reads of GET /api/v1/client/dispatch/board, one after the other;
 // - the delta delay: a live board open (server-sent events), COMPLETIONS stops completed as
@@ -29,12 +29,6 @@ const WAITING = knob('WAITING', 200);
 const READS = knob('READS', 300);
 const COMPLETIONS = knob('COMPLETIONS', 300);
 const WARMUP = knob('WARMUP', 20);
-/** A time zone where it is about 13:00 now: the morning's windows ended, the afternoon's not yet. */
-const TIME_ZONE = (() => {
-  const ahead = (((13 - new Date().getUTCHours()) % 24) + 24) % 24;
-  const offset = ahead > 12 ? ahead - 24 : ahead;
-  return offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
-})();
 const ORDERS = ROUTES * STOPS;
 
 const started = performance.now();
@@ -63,58 +57,18 @@ try {
   const writerUrl = `http://127.0.0.1:${(writer.http.server.address() as AddressInfo).port}`;
   const { accounts } = app.services;
   const db = loader.db;
-  const today = formatLocalDateTime(new Date(), TIME_ZONE).slice(0, 10);
 
   const step = performance.now();
   say(
     `Loading ${ROUTES} started routes, ${ORDERS.toLocaleString('en')} orders on them, ${WAITING} waiting, ${POSITIONS} positions a driver ...`,
   );
-  const { businessId, admin, drivers } = await benchBusiness(accounts, db, {
-    drivers: ROUTES,
-    timeZone: TIME_ZONE,
+  const { businessId, admin, drivers } = await loadStartedDay(accounts, db, {
+    routes: ROUTES,
+    stops: STOPS,
+    positions: POSITIONS,
+    waiting: WAITING,
+    timeZone: middayTimeZone(),
   });
-  const driverIds = drivers.map((driver) => driver.id);
-  // Orders 1..ORDERS on the routes, out for delivery, windows spread over the day (some ended); the rest waiting.
-  await sql`
-    INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, window_start, window_end,
-                        dropoff, created_at, updated_at)
-    SELECT ${businessId}, 'B' || i, 'local_delivery', 'D',
-           CASE WHEN i <= ${ORDERS} THEN 'OUT_FOR_DELIVERY' ELSE 'NEW_ORDER' END, ${today}::date,
-           make_time(8 + i % 10, 0, 0), make_time(10 + i % 10, 0, 0),
-           jsonb_build_object('name', 'Customer ' || i, 'phone', '+33 1 00 00 ' || i, 'line1', i || ' Rue de Bercy',
-                              'postal_code', '75012', 'city', 'Paris',
-                              'lat', 48.76 + ((i * 7919) % 1000) / 5000.0, 'lng', 2.22 + ((i * 104729) % 1000) / 3600.0),
-           now(), now()
-    FROM generate_series(1, ${ORDERS + WAITING}) AS i`.execute(db);
-  await sql`
-    INSERT INTO packages (business_id, order_id, tracking_number, weight_grams)
-    SELECT ${businessId}, o.id, 'BD' || lpad(substr(o.order_ref, 2), 9, '0'), 1500
-    FROM orders o WHERE o.business_id = ${businessId}`.execute(db);
-  await sql`
-    INSERT INTO routes (business_id, driver_user_id, route_date, distance_meters, departure, return_time, created_at,
-                        status, started_at, load_count)
-    SELECT ${businessId}, d, ${today}::date, 40000, '08:00', '17:00', now(), 'started', now(), ${STOPS}
-    FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
-  await sql`
-    WITH r AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM routes WHERE business_id = ${businessId}),
-         o AS (SELECT id, substr(order_ref, 2)::int - 1 AS k FROM orders
-               WHERE business_id = ${businessId} AND substr(order_ref, 2)::int <= ${ORDERS})
-    INSERT INTO route_stops (route_id, sequence, order_id, leg, planned_arrival, planned_departure)
-    SELECT r.id, o.k / ${ROUTES} + 1, o.id, 'delivery',
-           make_time(8 + (o.k / ${ROUTES}) * 25 / 60, (o.k / ${ROUTES}) * 25 % 60, 0),
-           make_time(8 + ((o.k / ${ROUTES}) * 25 + 5) / 60, ((o.k / ${ROUTES}) * 25 + 5) % 60, 0)
-    FROM o JOIN r ON r.n = o.k % ${ROUTES}`.execute(db);
-  await sql`
-    UPDATE orders o SET route_id = s.route_id, driver_user_id = r.driver_user_id
-    FROM route_stops s JOIN routes r ON r.id = s.route_id WHERE s.order_id = o.id`.execute(db);
-  await sql`
-    INSERT INTO driver_positions (business_id, driver_user_id, route_id, lat, lng, accuracy_meters, device_time, received_at)
-    SELECT ${businessId}, r.driver_user_id, r.id, 48.8 + p / 1000.0, 2.3 + p / 1000.0, 10,
-           now() - (p || ' minutes')::interval, now()
-    FROM routes r CROSS JOIN generate_series(1, ${POSITIONS}) AS p WHERE r.business_id = ${businessId}`.execute(
-    db,
-  );
-  await sql`VACUUM ANALYZE`.execute(db);
   say(`  loaded: ${seconds(step)}`);
 
   // ----- the snapshot -----

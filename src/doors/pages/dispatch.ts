@@ -211,7 +211,7 @@ select:focus-visible,textarea:focus-visible{outline:3px solid #1b1e23;outline-of
 #map{height:60vh;min-height:18rem;border-radius:12px;background:#e8eef2}
 #map.picking,#map.picking .leaflet-interactive{cursor:crosshair}
 .list{list-style:none;margin:0;padding:0}
-.list>li{padding:.375rem 0;border-top:1px solid #e2e5e9}
+.list>li{padding:.375rem 0;border-top:1px solid #e2e5e9;content-visibility:auto;contain-intrinsic-size:auto 2.5rem}
 .list>li:first-child{border-top:0}
 .route.selected{background:#eef3fb}
 .route-head{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .5rem}

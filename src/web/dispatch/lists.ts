@@ -1,5 +1,5 @@
 import { timeOfDay } from '../shared/texts.ts';
-import { html } from '../shared/ui.ts';
+import { html, memo } from '../shared/ui.ts';
 import type { BoardException, BoardRoute } from './board.ts';
 import { MessageDriver } from './chat.ts';
 import type { ConsoleContext } from './context.ts';
@@ -48,6 +48,10 @@ export function ExceptionItem(props: { context: ConsoleContext; exception: Board
 function orderRef(context: ConsoleContext, exception: BoardException): string {
   if (exception.order) return exception.order.order_ref;
   if (exception.order_id === null) return '';
+  // The exception's own route first: hundreds of late stops each searching the day's stops added up.
+  const own = exception.route_id !== null ? context.live.route(exception.route_id) : undefined;
+  const found = own?.stops.find((candidate) => candidate.order_id === exception.order_id);
+  if (found) return found.order_ref;
   for (const route of context.live.board?.routes ?? []) {
     const stop = route.stops.find((candidate) => candidate.order_id === exception.order_id);
     if (stop) return stop.order_ref;
@@ -187,3 +191,24 @@ export function RouteItem(props: {
     }
   </li>`;
 }
+
+/**
+ * The lists' items drawn again only when what they show changed (./console.ts renders these): a
+ * live change redraws the one or two it touched, not the day's hundreds. A board's route object is
+ * replaced by a `route` message, and its stops and position are replaced inside it by `stop` and
+ * `position` messages; an exception is replaced when it changes.
+ */
+export const ExceptionRow = memo(ExceptionItem, ({ context, exception }) => [
+  exception,
+  exception.route_id !== null ? context.live.route(exception.route_id) : undefined,
+]);
+export const RouteRow = memo(RouteItem, ({ context, route, selected }) => [
+  route,
+  route.position,
+  selected,
+  context.routeNumber(route.id),
+  context.routeColour(route.id),
+  context.boardEntry(route.id),
+  // A selected route lists its stops: drawn again at every change.
+  selected ? {} : null,
+]);

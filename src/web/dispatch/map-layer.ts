@@ -21,14 +21,46 @@ const RING = {
   failed: { color: '#b3261e', weight: 4, fillOpacity: 1 },
 } as const;
 
+interface Seen {
+  stops: readonly BoardRoute['stops'][number][];
+  position: BoardRoute['position'];
+  colour: string;
+  emphasis: boolean;
+}
+
+const same = (seen: Seen, now: Seen) =>
+  seen.position === now.position &&
+  seen.colour === now.colour &&
+  seen.emphasis === now.emphasis &&
+  seen.stops.length === now.stops.length &&
+  seen.stops.every((stop, index) => stop === now.stops[index]);
+
+/** A route as drawn: what it showed, its layer, and its markers to update in place. */
+interface DrawnRoute {
+  /**
+   * What the route showed: its stops and position (the live board replaces a stop or a position
+   * that changed, so the same objects are the same content), its colour and emphasis. The same,
+   * nothing is drawn again.
+   */
+  seen: Seen;
+  /** Its line and the places of its markers, its colour and emphasis: unchanged, markers are updated in place. */
+  shape: string;
+  layer: L.LayerGroup;
+  stops: Map<string, { marker: L.CircleMarker; group: L.FeatureGroup; state: string; label: string }>;
+  position: { marker: L.CircleMarker; lat: number; lng: number; label: string } | null;
+}
+
 /**
  * The board on a Leaflet map: each route a line in its colour through its stops, the driver's last
  * position, the depots, and the orders waiting (unplanned, held) where they are placed. A route is
- * drawn again only when what it shows changed, so a live change redraws one route, not the day.
+ * drawn again only when what it shows changed, and when only its stops' states or its driver's
+ * position did, those markers are updated in place: the canvas then repaints their few pixels, not
+ * the whole map (Leaflet's canvas redraws the box around what changed).
  */
 export class BoardMap {
-  private readonly routes = new Map<number, { signature: string; layer: L.LayerGroup }>();
+  private readonly routes = new Map<number, DrawnRoute>();
   private readonly waiting = L.layerGroup();
+  private waitingSignature = '';
   private readonly depots = L.layerGroup();
   private fitted = false;
 
@@ -55,7 +87,8 @@ export class BoardMap {
 
   /**
    * Draws the routes `visible` keeps, in their colours, with `selected` on top and thicker; the
-   * view fits the day the first time it has something to show.
+   * view fits the day the first time it has something to show (before the markers are placed, so
+   * they are placed once).
    */
   draw(
     board: Board,
@@ -71,82 +104,190 @@ export class BoardMap {
         this.routes.delete(id);
       }
     }
-    const points: L.LatLngExpression[] = [];
-    for (const route of board.routes) {
-      if (!visible.has(route.id)) continue;
+    const shown = board.routes.filter((route) => visible.has(route.id));
+    const placed = waiting.filter((exception) => exception.order?.lat != null && exception.order.lng != null);
+    if (!this.fitted) {
+      const points: L.LatLngExpression[] = [];
+      for (const route of shown) {
+        for (const stop of route.stops)
+          if (stop.lat !== null && stop.lng !== null) points.push([stop.lat, stop.lng]);
+        if (route.position) points.push([route.position.lat, route.position.lng]);
+      }
+      for (const exception of placed) points.push([exception.order!.lat!, exception.order!.lng!]);
+      if (points.length > 0) {
+        this.map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 15 });
+        this.fitted = true;
+      }
+    }
+    for (const route of shown) {
       const colour = colours.get(route.id) ?? '#5b6470';
-      const signature = JSON.stringify([route.stops, route.position, colour, route.id === selected]);
-      const located = route.stops.filter((stop) => stop.lat !== null && stop.lng !== null);
-      for (const stop of located) points.push([stop.lat!, stop.lng!]);
-      if (route.position) points.push([route.position.lat, route.position.lng]);
-      const drawn = this.routes.get(route.id);
-      if (drawn?.signature === signature) continue;
-      drawn?.layer.remove();
-      const layer = L.layerGroup();
       const emphasis = route.id === selected;
-      if (located.length > 1) {
-        L.polyline(
-          located.map((stop) => [stop.lat!, stop.lng!] as [number, number]),
-          { color: colour, weight: emphasis ? 6 : 4, opacity: emphasis ? 1 : 0.8 },
-        )
-          .on('click', () => this.handlers.selectRoute(route.id))
-          .addTo(layer);
+      const seen: Seen = { stops: [...route.stops], position: route.position, colour, emphasis };
+      const drawn = this.routes.get(route.id);
+      if (drawn && same(drawn.seen, seen)) continue;
+      const located = route.stops.filter((stop) => stop.lat !== null && stop.lng !== null);
+      const shape = JSON.stringify([
+        located.map((stop) => [stop.order_id, stop.leg, stop.lat, stop.lng]),
+        route.position !== null,
+        colour,
+        emphasis,
+      ]);
+      if (drawn?.shape === shape) {
+        this.update(drawn, route, located, driverLabel);
+        drawn.seen = seen;
+        continue;
       }
-      for (const stop of located) {
-        L.circleMarker([stop.lat!, stop.lng!], {
-          radius: emphasis ? 8 : 6,
-          fillColor: colour,
-          ...RING[stop.state],
-        })
-          .bindTooltip(this.label.stop(route, stop))
-          .on('click', () => this.handlers.openOrder(stop.order_id))
-          .addTo(layer);
-      }
-      if (route.position) {
-        L.circleMarker([route.position.lat, route.position.lng], {
-          radius: 10,
-          color: colour,
-          weight: 4,
-          fillColor: '#ffd166',
+      drawn?.layer.remove();
+      this.routes.set(route.id, {
+        ...this.build(route, located, colour, emphasis, driverLabel),
+        seen,
+        shape,
+      });
+    }
+    const waitingSignature = JSON.stringify(
+      placed.map((exception) => [exception.key, exception.kind, exception.order]),
+    );
+    if (waitingSignature !== this.waitingSignature) {
+      this.waitingSignature = waitingSignature;
+      this.waiting.clearLayers();
+      for (const exception of placed) {
+        const order = exception.order!;
+        L.circleMarker([order.lat!, order.lng!], {
+          radius: 7,
+          color: '#1b1e23',
+          weight: 2,
+          dashArray: '3 3',
+          fillColor: exception.kind === 'order_held' ? '#f4a259' : '#ffffff',
           fillOpacity: 1,
         })
-          .bindTooltip(driverLabel(route))
-          .on('click', () => this.handlers.selectRoute(route.id))
-          .addTo(layer);
+          .bindTooltip(order.order_ref)
+          .on('click', () => this.handlers.openOrder(order.order_id))
+          .addTo(this.waiting);
       }
-      layer.addTo(this.map);
-      this.routes.set(route.id, { signature, layer });
-    }
-    this.waiting.clearLayers();
-    for (const exception of waiting) {
-      const order = exception.order;
-      if (order?.lat == null || order.lng == null) continue;
-      points.push([order.lat, order.lng]);
-      L.circleMarker([order.lat, order.lng], {
-        radius: 7,
-        color: '#1b1e23',
-        weight: 2,
-        dashArray: '3 3',
-        fillColor: exception.kind === 'order_held' ? '#f4a259' : '#ffffff',
-        fillOpacity: 1,
-      })
-        .bindTooltip(order.order_ref)
-        .on('click', () => this.handlers.openOrder(order.order_id))
-        .addTo(this.waiting);
     }
     // What is drawn, counted on the map's element: for tests and for tools reading the page.
-    const shown = board.routes.filter((route) => visible.has(route.id));
-    const located = shown.flatMap((route) => route.stops.filter((stop) => stop.lat !== null));
+    let stops = 0;
+    let done = 0;
+    let lines = 0;
+    for (const route of shown) {
+      let located = 0;
+      for (const stop of route.stops) {
+        if (stop.lat === null) continue;
+        located++;
+        if (stop.state === 'done') done++;
+      }
+      stops += located;
+      if (located > 1) lines++;
+    }
     const element = this.map.getContainer();
-    element.dataset.stops = String(located.length);
-    element.dataset.stopsDone = String(located.filter((stop) => stop.state === 'done').length);
-    element.dataset.lines = String(
-      shown.filter((route) => route.stops.filter((stop) => stop.lat !== null).length > 1).length,
-    );
+    element.dataset.stops = String(stops);
+    element.dataset.stopsDone = String(done);
+    element.dataset.lines = String(lines);
     element.dataset.waiting = String(this.waiting.getLayers().length);
-    if (!this.fitted && points.length > 0) {
-      this.map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 15 });
-      this.fitted = true;
+    element.dataset.colours = JSON.stringify(
+      Object.fromEntries(shown.map((route) => [route.id, colours.get(route.id)])),
+    );
+  }
+
+  /**
+   * A route's layer: its line, its stops and its driver's position, on top of the others. The stops
+   * share one tooltip and one click handler, on their group (Leaflet hands it the stop under the
+   * pointer): a day's 1,800 markers then carry no tooltip or listeners of their own.
+   */
+  private build(
+    route: BoardRoute,
+    located: BoardRoute['stops'],
+    colour: string,
+    emphasis: boolean,
+    driverLabel: (route: BoardRoute) => string,
+  ): Omit<DrawnRoute, 'seen' | 'shape'> {
+    const layer = L.layerGroup();
+    if (located.length > 1) {
+      L.polyline(
+        located.map((stop) => [stop.lat!, stop.lng!] as [number, number]),
+        { color: colour, weight: emphasis ? 6 : 4, opacity: emphasis ? 1 : 0.8 },
+      )
+        .on('click', () => this.handlers.selectRoute(route.id))
+        .addTo(layer);
+    }
+    const stops: DrawnRoute['stops'] = new Map();
+    const byMarker = new Map<L.Layer, { orderId: number; label: string }>();
+    const group = L.featureGroup()
+      .bindTooltip((marker) => byMarker.get(marker)?.label ?? '')
+      .on('click', (event) => {
+        const stop = byMarker.get((event as L.LeafletEvent & { layer: L.Layer }).layer);
+        if (stop) this.handlers.openOrder(stop.orderId);
+      });
+    for (const stop of located) {
+      const marker = L.circleMarker([stop.lat!, stop.lng!], {
+        radius: emphasis ? 8 : 6,
+        fillColor: colour,
+        ...RING[stop.state],
+      }).addTo(group);
+      const shown = {
+        marker,
+        group,
+        orderId: stop.order_id,
+        state: stop.state,
+        label: this.label.stop(route, stop),
+      };
+      stops.set(`${stop.order_id}:${stop.leg}`, shown);
+      byMarker.set(marker, shown);
+    }
+    group.addTo(layer);
+    let position: DrawnRoute['position'] = null;
+    if (route.position) {
+      const { lat, lng } = route.position;
+      const label = driverLabel(route);
+      const marker = L.circleMarker([lat, lng], {
+        radius: 10,
+        color: colour,
+        weight: 4,
+        fillColor: '#ffd166',
+        fillOpacity: 1,
+      })
+        .bindTooltip(label)
+        .on('click', () => this.handlers.selectRoute(route.id))
+        .addTo(layer);
+      position = { marker, lat, lng, label };
+    }
+    layer.addTo(this.map);
+    return { layer, stops, position };
+  }
+
+  /** A drawn route whose line and markers stay: its stops' rings and labels, its driver's place and label. */
+  private update(
+    drawn: DrawnRoute,
+    route: BoardRoute,
+    located: BoardRoute['stops'],
+    driverLabel: (route: BoardRoute) => string,
+  ): void {
+    for (const stop of located) {
+      const shown = drawn.stops.get(`${stop.order_id}:${stop.leg}`)!;
+      if (shown.state !== stop.state) {
+        shown.marker.setStyle(RING[stop.state]);
+        shown.state = stop.state;
+      }
+      const label = this.label.stop(route, stop);
+      if (shown.label !== label) {
+        shown.label = label;
+        // The group's tooltip reads the label when it opens; one open now shows the new one.
+        shown.group.getTooltip()?.update();
+      }
+    }
+    const position = drawn.position;
+    if (position && route.position) {
+      const { lat, lng } = route.position;
+      if (position.lat !== lat || position.lng !== lng) {
+        position.marker.setLatLng([lat, lng]);
+        position.lat = lat;
+        position.lng = lng;
+      }
+      const label = driverLabel(route);
+      if (position.label !== label) {
+        position.marker.setTooltipContent(label);
+        position.label = label;
+      }
     }
   }
 

@@ -22,9 +22,26 @@ export function translator<K extends string>(texts: Record<K, string>): Translat
   };
 }
 
+/** A formatter a language: making one costs far more than using it (toLocaleTimeString makes one a call). */
+const timeFormats = new Map<Language, Intl.DateTimeFormat>();
+/** The times formatted lately: a day's lists show the same few hundred instants again and again. */
+const times = new Map<string, string>();
+
 /** A local time of day in the reader's language. */
 export function timeOfDay(iso: string, lang: Language): string {
-  return new Date(iso).toLocaleTimeString(lang, { hour: 'numeric', minute: '2-digit' });
+  const key = `${lang} ${iso}`;
+  let time = times.get(key);
+  if (time === undefined) {
+    let format = timeFormats.get(lang);
+    if (!format) {
+      format = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' });
+      timeFormats.set(lang, format);
+    }
+    time = format.format(new Date(iso));
+    if (times.size >= 1000) times.clear();
+    times.set(key, time);
+  }
+  return time;
 }
 
 /**
