@@ -37,7 +37,7 @@ describe('the dispatch console on the demo day', () => {
     api = client(served.baseUrl);
     const admin = await login(api, 'admin@demo.test', PASSWORD);
     board = (await api.get('/api/v1/client/dispatch/board', { token: admin })).body as Board;
-    assert.ok(board.routes.length >= 2, 'the demo day has routes');
+    assert.ok(board.routes.length >= 1, 'the demo day has routes');
     browser = await launchBrowser();
   });
   after(async () => {
@@ -83,11 +83,13 @@ describe('the dispatch console on the demo day', () => {
     // A route opened with its stops, and its first stop's order in the panel: the docs' picture.
     const route = board.routes.find((one) => one.stops.length > 0)!;
     await page.locator(`#routes > li[data-route="${route.id}"] .route-head button.link`).click();
+    await page.waitForSelector(`#routes > li[data-route="${route.id}"] [data-stop]`);
+    await screenshotWhenAsked(page, 'dispatch-console-desktop');
     await page.locator(`#routes > li[data-route="${route.id}"] [data-stop] button.link`).first().click();
     await page.waitForSelector('#order h3');
     assert.equal(await page.locator('#order h3').innerText(), route.stops[0]!.order_ref);
     assert.doesNotMatch(await page.locator('body').innerText(), /⟦/);
-    await screenshotWhenAsked(page, 'dispatch-console-desktop');
+    await screenshotWhenAsked(page, 'dispatch-console-order');
     assert.deepEqual(errors, []);
     await page.context().close();
   });

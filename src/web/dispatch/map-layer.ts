@@ -113,7 +113,10 @@ export class BoardMap {
           if (stop.lat !== null && stop.lng !== null) points.push([stop.lat, stop.lng]);
         if (route.position) points.push([route.position.lat, route.position.lng]);
       }
-      for (const exception of placed) points.push([exception.order!.lat!, exception.order!.lng!]);
+      // The routes frame the view; waiting orders do when there is no route (one far away, badly
+      // placed, would otherwise shrink the day to a dot).
+      if (points.length === 0)
+        for (const exception of placed) points.push([exception.order!.lat!, exception.order!.lng!]);
       if (points.length > 0) {
         this.map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 15 });
         this.fitted = true;
