@@ -47,10 +47,11 @@ describe('the demo in the pages', () => {
     await page.fill('#email', 'admin@demo.test');
     await page.fill('#password', 'demo-pass');
     await page.click('button[type=submit]');
-    await page.waitForSelector('body[data-board-version]');
-    assert.equal(await page.locator('path.stop').count(), located.length);
+    await page.waitForSelector('body[data-drawn]');
+    const map = page.locator('#map');
+    assert.equal(await map.getAttribute('data-stops'), String(located.length));
     const lines = board.routes.filter((route) => route.stops.filter((stop) => stop.lat !== null).length > 1);
-    assert.equal(await page.locator('path.route-line').count(), lines.length);
+    assert.equal(await map.getAttribute('data-lines'), String(lines.length));
     await page.context().close();
   });
 
