@@ -4,18 +4,22 @@ import type { Db } from '../src/platform/db/database.ts';
 import type { Services } from '../src/services.ts';
 import { benchBusiness } from './day.ts';
 
-/** A time zone where it is about 13:00 now: the morning's windows ended, the afternoon's not yet. */
-export function middayTimeZone(): string {
-  const ahead = (((13 - new Date().getUTCHours()) % 24) + 24) % 24;
+/**
+ * A time zone where it is about `hour` o'clock now, whatever the hour a bench runs at: at 13 the
+ * morning's windows ended and the afternoon's not yet; at 9 the working hours lie ahead.
+ */
+export function timeZoneAt(hour: number): string {
+  const ahead = (((hour - new Date().getUTCHours()) % 24) + 24) % 24;
   const offset = ahead > 12 ? ahead - 24 : ahead;
   return offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
 }
 
 /**
- * A day under way, loaded in SQL (setup only, as bench/working-day.ts does), for the benches of
- * the dispatch board and its console: one business, `routes` drivers at one depot, each with a
- * started route of `stops` orders out for delivery in Paris (windows spread over the day, so some
- * ended), `positions` reported positions a driver and `waiting` orders on no route. With
+ * A day under way, loaded in SQL (setup only), for the benches of the dispatch board, its console
+ * and the working day: one business, `routes` drivers at one depot, each with a started route of
+ * `stops` orders out for delivery in Paris (with `windows`, the default, windows spread over the
+ * day, so some ended; without, none), `positions` reported positions a driver and `waiting`
+ * orders on no route. With
  * `adminPassword`, the client admin signs in with it (the console's form) as well as by token.
  */
 export async function loadStartedDay(
@@ -27,6 +31,7 @@ export async function loadStartedDay(
     positions: number;
     waiting: number;
     timeZone: string;
+    windows?: boolean;
     adminPassword?: string;
   },
 ): Promise<{
@@ -49,13 +54,14 @@ export async function loadStartedDay(
       WHERE business_id = ${businessId} AND kind = 'client_admin'`.execute(db);
   }
   const driverIds = drivers.map((driver) => driver.id);
-  // Orders 1..ORDERS on the routes, out for delivery, windows spread over the day (some ended); the rest waiting.
+  // Orders 1..ORDERS on the routes, out for delivery; the rest waiting.
   await sql`
     INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, window_start, window_end,
                         dropoff, created_at, updated_at)
     SELECT ${businessId}, 'B' || i, 'local_delivery', 'D',
            CASE WHEN i <= ${ORDERS} THEN 'OUT_FOR_DELIVERY' ELSE 'NEW_ORDER' END, ${today}::date,
-           make_time(8 + i % 10, 0, 0), make_time(10 + i % 10, 0, 0),
+           CASE WHEN ${options.windows ?? true} THEN make_time(8 + i % 10, 0, 0) END,
+           CASE WHEN ${options.windows ?? true} THEN make_time(10 + i % 10, 0, 0) END,
            jsonb_build_object('name', 'Customer ' || i, 'phone', '+33 1 00 00 ' || i, 'line1', i || ' Rue de Bercy',
                               'postal_code', '75012', 'city', 'Paris',
                               'lat', 48.76 + ((i * 7919) % 1000) / 5000.0, 'lng', 2.22 + ((i * 104729) % 1000) / 3600.0),

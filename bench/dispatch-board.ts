@@ -9,7 +9,7 @@ import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { loadStartedDay, middayTimeZone } from './board-day.ts';
+import { loadStartedDay, timeZoneAt } from './board-day.ts';
 import { withoutRequestLimits } from './limits.ts';
 import { knob, percentile, say, seconds } from './support.ts';
 
@@ -67,7 +67,7 @@ try {
     stops: STOPS,
     positions: POSITIONS,
     waiting: WAITING,
-    timeZone: middayTimeZone(),
+    timeZone: timeZoneAt(13),
   });
   say(`  loaded: ${seconds(step)}`);
 

@@ -12,7 +12,7 @@ import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { launchBrowser } from '../test/support/browser.ts';
-import { loadStartedDay, middayTimeZone } from './board-day.ts';
+import { loadStartedDay, timeZoneAt } from './board-day.ts';
 import { withoutRequestLimits } from './limits.ts';
 import { knob, percentile, say, seconds } from './support.ts';
 
@@ -110,7 +110,7 @@ try {
     stops: STOPS,
     positions: POSITIONS,
     waiting: WAITING,
-    timeZone: middayTimeZone(),
+    timeZone: timeZoneAt(13),
     adminPassword: PASSWORD,
   });
   say(`  loaded: ${seconds(step)}`);

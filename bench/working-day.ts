@@ -7,17 +7,18 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { formatLocalDateTime, systemClock } from '../src/platform/clock.ts';
+import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { benchBusiness } from './day.ts';
+import { loadStartedDay, timeZoneAt } from './board-day.ts';
 import { withoutRequestLimits } from './limits.ts';
 import type { LoadJob, LoadResult, PlannedRequest } from './request-load.ts';
 import { knob, percentile, say, seconds } from './support.ts';
 
 // A working day of ROUTES routes and ROUTES x STOPS orders, under way: the business, its drivers,
-// their profiles, the orders and the day's started routes are loaded in SQL (setup only). Then,
+// their profiles, the orders and the day's started routes are loaded in SQL (setup only, by
+// loadStartedDay in bench/board-day.ts, without windows). Then,
 // over HTTP from a child process at a fixed rate, dispatchers edit the plan (a late order
 // assigned where it costs least, a stop moved to another route, a route re-sequenced) while
 // drivers complete their stops as delivered (without a photo, each write with its client id);
@@ -33,11 +34,7 @@ const WARMUP = knob('WARMUP', 30);
  * A time zone where it is about 09:00 now, so that the day under way has its working hours ahead
  * whatever the hour the bench runs at (edits time a started route's pending stops from now).
  */
-const TIME_ZONE = (() => {
-  const ahead = (((9 - new Date().getUTCHours()) % 24) + 24) % 24;
-  const offset = ahead > 12 ? ahead - 24 : ahead;
-  return offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
-})();
+const TIME_ZONE = timeZoneAt(9);
 const ORDERS = ROUTES * STOPS;
 /** Orders waiting in the pool, for the late-order edits. */
 const LATE = Math.ceil(EDITS / 3) + WARMUP;
@@ -57,49 +54,19 @@ try {
   const baseUrl = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
   const { accounts } = app.services;
   const db = loader.db;
-  const today = formatLocalDateTime(new Date(), TIME_ZONE).slice(0, 10);
 
   const step = performance.now();
   say(
     `Loading ${ROUTES} drivers and started routes, ${ORDERS.toLocaleString('en')} orders on them, ${LATE} waiting ...`,
   );
-  const { businessId, admin, drivers } = await benchBusiness(accounts, db, {
-    drivers: ROUTES,
+  const { businessId, admin, drivers } = await loadStartedDay(accounts, db, {
+    routes: ROUTES,
+    stops: STOPS,
+    positions: 0,
+    waiting: LATE,
     timeZone: TIME_ZONE,
+    windows: false,
   });
-  const driverIds = drivers.map((driver) => driver.id);
-  // Orders 1..ORDERS on the routes, out for delivery; the rest waiting. Spread over 20 km of Paris.
-  await sql`
-    INSERT INTO orders (business_id, order_ref, family, type, status, scheduled_date, dropoff, created_at, updated_at)
-    SELECT ${businessId}, 'B' || i, 'local_delivery', 'D',
-           CASE WHEN i <= ${ORDERS} THEN 'OUT_FOR_DELIVERY' ELSE 'NEW_ORDER' END, ${today}::date,
-           jsonb_build_object('name', 'Customer ' || i, 'phone', '+33 1 00 00 ' || i, 'line1', i || ' Rue de Bercy',
-                              'postal_code', '75012', 'city', 'Paris',
-                              'lat', 48.76 + ((i * 7919) % 1000) / 5000.0, 'lng', 2.22 + ((i * 104729) % 1000) / 3600.0),
-           now(), now()
-    FROM generate_series(1, ${ORDERS + LATE}) AS i`.execute(db);
-  await sql`
-    INSERT INTO packages (business_id, order_id, tracking_number, weight_grams)
-    SELECT ${businessId}, o.id, 'BD' || lpad(substr(o.order_ref, 2), 9, '0'), 1500
-    FROM orders o WHERE o.business_id = ${businessId}`.execute(db);
-  await sql`
-    INSERT INTO routes (business_id, driver_user_id, route_date, distance_meters, departure, return_time, created_at,
-                        status, started_at, load_count)
-    SELECT ${businessId}, d, ${today}::date, 40000, '08:00', '17:00', now(), 'started', now(), ${STOPS}
-    FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
-  await sql`
-    WITH r AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM routes WHERE business_id = ${businessId}),
-         o AS (SELECT id, substr(order_ref, 2)::int - 1 AS k FROM orders
-               WHERE business_id = ${businessId} AND substr(order_ref, 2)::int <= ${ORDERS})
-    INSERT INTO route_stops (route_id, sequence, order_id, leg, planned_arrival, planned_departure)
-    SELECT r.id, o.k / ${ROUTES} + 1, o.id, 'delivery',
-           make_time(8 + (o.k / ${ROUTES}) * 25 / 60, (o.k / ${ROUTES}) * 25 % 60, 0),
-           make_time(8 + ((o.k / ${ROUTES}) * 25 + 5) / 60, ((o.k / ${ROUTES}) * 25 + 5) % 60, 0)
-    FROM o JOIN r ON r.n = o.k % ${ROUTES}`.execute(db);
-  await sql`
-    UPDATE orders o SET route_id = s.route_id, driver_user_id = r.driver_user_id
-    FROM route_stops s JOIN routes r ON r.id = s.route_id WHERE s.order_id = o.id`.execute(db);
-  await sql`VACUUM ANALYZE`.execute(db);
   say(`  loaded: ${seconds(step)}`);
 
   // ----- what is sent: edits by the dispatcher, completions by the drivers -----

@@ -161,7 +161,7 @@ export function dispatchMqttSession(sessions: PageSessions) {
       // (the SameSite=Strict cookie already stays home; this holds should that ever change).
       const origin = request.headers.origin;
       if (origin !== undefined && !sameHost(origin, request.headers.host)) return null;
-      const id = cookiesOf(request as unknown as FastifyRequest)[COOKIE];
+      const id = cookiesOf(request)[COOKIE];
       return id ? sessions.personOf(id) : null;
     },
   };

@@ -7,7 +7,6 @@ import type { Catalog } from '../../platform/catalog/registry.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/html.ts';
 import { errorBody } from '../../platform/http/errors.ts';
-import { headerOf } from '../../platform/http/server.ts';
 import { type Language, supportedLanguage } from '../../platform/i18n/index.ts';
 import { invocationOf } from '../invocation.ts';
 
@@ -370,8 +369,10 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-export function cookiesOf(request: FastifyRequest): Record<string, string> {
-  const header = headerOf(request, 'cookie') ?? '';
+/** The cookies a request (a page's, or a WebSocket upgrade's) sends, by name. */
+export function cookiesOf(request: { headers: { cookie?: string | string[] } }): Record<string, string> {
+  const sent = request.headers.cookie;
+  const header = (Array.isArray(sent) ? sent[0] : sent) ?? '';
   return Object.fromEntries(
     header
       .split(';')

@@ -68,6 +68,20 @@ export class LiveBoard {
     return this.board?.routes.find((route) => route.id === id);
   }
 
+  /**
+   * An order's reference as the board knows it: on a stop (of `routeId` first: hundreds of late
+   * stops each searching the day's stops added up), else among the waiting orders; else `#id`.
+   */
+  orderRef(orderId: number, routeId: number | null = null): string {
+    const own = routeId !== null ? this.route(routeId) : undefined;
+    for (const route of own ? [own, ...(this.board?.routes ?? [])] : (this.board?.routes ?? [])) {
+      const stop = route.stops.find((candidate) => candidate.order_id === orderId);
+      if (stop) return stop.order_ref;
+    }
+    const waiting = this.board?.exceptions.find((exception) => exception.order?.order_id === orderId);
+    return waiting?.order?.order_ref ?? `#${orderId}`;
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: each kind of message has its own shape (docs/dispatch-board.md)
   private apply(kind: Kind, message: any): void {
     if (kind === 'snapshot') {

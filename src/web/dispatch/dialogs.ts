@@ -71,7 +71,8 @@ export function ViolationsDialog(props: {
 
 export function violationText(context: ConsoleContext, violation: Violation): string {
   const { t } = context;
-  const order = violation.order_id !== undefined ? orderRef(context, violation.order_id) : '';
+  const order =
+    violation.order_id !== undefined ? context.live.orderRef(violation.order_id, violation.route_id) : '';
   switch (violation.kind) {
     case 'time_window':
       return t('violation_time_window', { order, minutes: violation.late_minutes ?? 0 });
@@ -84,15 +85,6 @@ export function violationText(context: ConsoleContext, violation: Violation): st
     case 'skills':
       return t('violation_skills', { order, skills: (violation.missing_skills ?? []).join(', ') });
   }
-}
-
-function orderRef(context: ConsoleContext, orderId: number): string {
-  for (const route of context.live.board?.routes ?? []) {
-    const stop = route.stops.find((candidate) => candidate.order_id === orderId);
-    if (stop) return stop.order_ref;
-  }
-  const waiting = context.live.board?.exceptions.find((exception) => exception.order_id === orderId);
-  return waiting?.order?.order_ref ?? `#${orderId}`;
 }
 
 /**

@@ -47,16 +47,7 @@ export function ExceptionItem(props: { context: ConsoleContext; exception: Board
 
 function orderRef(context: ConsoleContext, exception: BoardException): string {
   if (exception.order) return exception.order.order_ref;
-  if (exception.order_id === null) return '';
-  // The exception's own route first: hundreds of late stops each searching the day's stops added up.
-  const own = exception.route_id !== null ? context.live.route(exception.route_id) : undefined;
-  const found = own?.stops.find((candidate) => candidate.order_id === exception.order_id);
-  if (found) return found.order_ref;
-  for (const route of context.live.board?.routes ?? []) {
-    const stop = route.stops.find((candidate) => candidate.order_id === exception.order_id);
-    if (stop) return stop.order_ref;
-  }
-  return `#${exception.order_id}`;
+  return exception.order_id === null ? '' : context.live.orderRef(exception.order_id, exception.route_id);
 }
 
 /** An order waiting for a route: dragged onto a route (list or map), or assigned with its button. */
