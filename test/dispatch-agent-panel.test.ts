@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type AgentTenant, agentServer, agentTenant, orderOf } from './support/agent.ts';
-import { DESKTOP, graveViolations, launchBrowser, PHONE, screenshotWhenAsked } from './support/browser.ts';
+import {
+  DESKTOP,
+  graveViolations,
+  launchBrowser,
+  PHONE,
+  screenshotWhenAsked,
+  signedInPage,
+} from './support/browser.ts';
 import { PASSWORD } from './support/fixtures.ts';
 import type { Client } from './support/http.ts';
 import { type ModelReply, type ModelRequest, ScriptedModel } from './support/scripted-model.ts';
@@ -46,12 +53,9 @@ describe('the operations agent panel of the dispatch console', () => {
   /** Every page's uncaught errors: a test fails on any. */
   let errors: string[] = [];
   const signedIn = async (email: string, options = DESKTOP): Promise<Page> => {
-    const page = await (await browser.newContext(options)).newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${served.baseUrl}/dispatch`);
-    await page.fill('#email', email);
-    await page.fill('#password', PASSWORD);
-    await page.click('button[type=submit]');
+    const page = await signedInPage(browser, served, { email, password: PASSWORD }, options, (opened) =>
+      opened.on('pageerror', (error) => errors.push(error.message)),
+    );
     await page.waitForSelector('#live');
     return page;
   };

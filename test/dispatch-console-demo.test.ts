@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { seedDemo } from '../src/demo/seed.ts';
-import { launchBrowser, PHONE, screenshotWhenAsked } from './support/browser.ts';
+import { launchBrowser, PHONE, screenshotWhenAsked, signedInPage } from './support/browser.ts';
 import { login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
@@ -47,13 +47,14 @@ describe('the dispatch console on the demo day', () => {
   });
 
   async function open(options: BrowserContextOptions): Promise<{ page: Page; errors: Error[] }> {
-    const page = await (await browser.newContext(options)).newPage();
     const errors: Error[] = [];
-    page.on('pageerror', (error) => errors.push(error));
-    await page.goto(`${served.baseUrl}/dispatch`);
-    await page.fill('#email', 'admin@demo.test');
-    await page.fill('#password', PASSWORD);
-    await page.click('button[type=submit]');
+    const page = await signedInPage(
+      browser,
+      served,
+      { email: 'admin@demo.test', password: PASSWORD },
+      options,
+      (opened) => opened.on('pageerror', (error) => errors.push(error)),
+    );
     await page.waitForSelector('body[data-drawn]');
     return { page, errors };
   }

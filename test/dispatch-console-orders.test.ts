@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, graveViolations, launchBrowser, screenshotWhenAsked } from './support/browser.ts';
+import {
+  DESKTOP,
+  graveViolations,
+  launchBrowser,
+  screenshotWhenAsked,
+  signedInPage,
+} from './support/browser.ts';
 import { createTenant, deliverWithProof, login, PASSWORD, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
@@ -61,16 +67,19 @@ describe('dispatch console: orders', () => {
   };
   /** A page signed in through the console's own form, its board drawn; its errors collected. */
   const signedIn = async (): Promise<Page> => {
-    page = await (await browser.newContext(DESKTOP)).newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && message.text().includes('sent no text'))
-        problems.push(message.text());
-    });
-    await page.goto(`${served.baseUrl}/dispatch`);
-    await page.fill('#email', tenant.emails.client_admin);
-    await page.fill('#password', PASSWORD);
-    await page.click('button[type=submit]');
+    page = await signedInPage(
+      browser,
+      served,
+      { email: tenant.emails.client_admin, password: PASSWORD },
+      DESKTOP,
+      (opened) => {
+        opened.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+        opened.on('console', (message) => {
+          if (message.type() === 'error' && message.text().includes('sent no text'))
+            problems.push(message.text());
+        });
+      },
+    );
     await page.waitForSelector('body[data-drawn]');
     return page;
   };

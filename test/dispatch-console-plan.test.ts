@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser } from './support/browser.ts';
+import { DESKTOP, launchBrowser, signedInPage } from './support/browser.ts';
 import { createTenant, login, PASSWORD, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
@@ -61,12 +61,9 @@ describe('dispatch console: plan edits', () => {
     assert.fail(`never: ${what}`);
   };
   const signedIn = async (email: string): Promise<Page> => {
-    const opened = await (await browser.newContext(DESKTOP)).newPage();
-    opened.on('pageerror', (error) => errors.push(`${email}: ${error.message}`));
-    await opened.goto(`${served.baseUrl}/dispatch`);
-    await opened.fill('#email', email);
-    await opened.fill('#password', PASSWORD);
-    await opened.click('button[type=submit]');
+    const opened = await signedInPage(browser, served, { email, password: PASSWORD }, DESKTOP, (watched) =>
+      watched.on('pageerror', (error) => errors.push(`${email}: ${error.message}`)),
+    );
     await opened.waitForSelector('body[data-drawn]');
     return opened;
   };

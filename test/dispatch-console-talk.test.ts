@@ -4,7 +4,7 @@ import mqtt from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import type { EmbeddedBroker } from '../src/platform/mqtt/broker.ts';
-import { DESKTOP, graveViolations, launchBrowser } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser, signedInPage } from './support/browser.ts';
 import { createTenant, PASSWORD, type Tenant } from './support/fixtures.ts';
 import type { Client } from './support/http.ts';
 import { prepare, turnOn } from './support/order-chat.ts';
@@ -71,12 +71,9 @@ describe('the dispatch console talks: chat live over MQTT, suggestions', () => {
 
   /** The console on the chat's day, signed in through its form. */
   const signedIn = async (email = tenant.emails.client_admin): Promise<Page> => {
-    const page = await (await browser.newContext(DESKTOP)).newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${served.baseUrl}/dispatch`);
-    await page.fill('#email', email);
-    await page.fill('#password', PASSWORD);
-    await page.click('button[type=submit]');
+    const page = await signedInPage(browser, served, { email, password: PASSWORD }, DESKTOP, (opened) =>
+      opened.on('pageerror', (error) => errors.push(error.message)),
+    );
     await page.waitForSelector('#live');
     await page.goto(`${served.baseUrl}/dispatch?date=${DAY}`);
     await page.waitForSelector('body[data-drawn]');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { DESKTOP, graveViolations, launchBrowser, PHONE } from './support/browser.ts';
+import { DESKTOP, graveViolations, launchBrowser, PHONE, signedInPage } from './support/browser.ts';
 import { createTenant, login, PASSWORD, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startInstance, startTestServer, type TestInstance, type TestServer } from './support/server.ts';
@@ -56,12 +56,7 @@ describe('dispatch console /dispatch', () => {
     options: BrowserContextOptions,
     email = tenant.emails.client_admin,
   ): Promise<Page> => {
-    const page = await (await browser.newContext(options)).newPage();
-    await page.goto(`${served.baseUrl}/dispatch`);
-    await page.fill('#email', email);
-    await page.fill('#password', PASSWORD);
-    await page.click('button[type=submit]');
-    return page;
+    return signedInPage(browser, served, { email, password: PASSWORD }, options);
   };
   /** Waits for the board's snapshot to be drawn. */
   const drawn = (page: Page) => page.waitForSelector('body[data-drawn]');

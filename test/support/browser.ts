@@ -45,3 +45,24 @@ export async function screenshotWhenAsked(page: Page, name: string): Promise<voi
   await mkdir(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
 }
+
+/**
+ * A new browser context's page on a signed-in page's form (the dispatch console by default),
+ * signed in with `email` and `password`. `watch` hears the page before it opens (its errors, its
+ * console). Waits for nothing more: the caller waits for what its page draws.
+ */
+export async function signedInPage(
+  browser: Browser,
+  at: { baseUrl: string; path?: string },
+  who: { email: string; password: string },
+  options: BrowserContextOptions = DESKTOP,
+  watch: (page: Page) => void = () => {},
+): Promise<Page> {
+  const page = await (await browser.newContext(options)).newPage();
+  watch(page);
+  await page.goto(`${at.baseUrl}${at.path ?? '/dispatch'}`);
+  await page.fill('#email', who.email);
+  await page.fill('#password', who.password);
+  await page.click('button[type=submit]');
+  return page;
+}
