@@ -6,6 +6,8 @@ import type { Db, Queryable } from '../db/database.ts';
 export const JOB_SCHEMA = 'pgboss';
 /** Every job travels on one queue: what to run is in the job's own row. */
 const QUEUE = 'operation-jobs';
+/** Starts tried before giving up: enough for instances racing on a new database (see startBossRacing). */
+const START_ATTEMPTS = 5;
 
 export interface JobQueueSettings {
   /** How often an idle worker asks for a job: the most a queued job waits for an idle worker. */
@@ -52,10 +54,7 @@ export class JobQueue {
   private started(): Promise<PgBoss> {
     if (this.starting) return this.starting;
     const starting = (async () => {
-      // Instances starting together on a new database both try to install the schema, one after
-      // the other under pg-boss's lock: the second fails on what the first made, and a pg-boss
-      // started afresh finds it installed.
-      const boss = await this.startBoss().catch(() => this.startBoss());
+      const boss = await this.startBossRacing();
       this.boss = boss;
       return boss;
     })();
@@ -65,6 +64,23 @@ export class JobQueue {
       if (this.starting === starting) this.starting = undefined;
     });
     return starting;
+  }
+
+  /**
+   * Instances starting together on a new database race twice: both install the schema, one after
+   * the other under pg-boss's lock, and the second fails on what the first made; both create the
+   * queue's partition, which PostgreSQL may end as a deadlock, one of them aborted. Each loser
+   * starts afresh a moment later and finds the work done; a few tries cover any number of them.
+   */
+  private async startBossRacing(): Promise<PgBoss> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startBoss();
+      } catch (error) {
+        if (attempt >= START_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+      }
+    }
   }
 
   private async startBoss(): Promise<PgBoss> {
