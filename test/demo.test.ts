@@ -79,6 +79,60 @@ describe('demo data', () => {
     );
   });
 
+  it("finished the days before today: yesterday's routes driven, every stop done or failed as its order", async () => {
+    const byId = new Map(all.map((order) => [order.id, order]));
+    for (const date of ['2026-11-01', '2026-10-25']) {
+      const answer = await api.get(`/api/v1/client/routes?date=${date}`, { token: admin });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const routes = answer.body.routes as Array<{
+        status: string;
+        started_at: string | null;
+        finished_at: string | null;
+        stops: Array<{
+          order_id: number;
+          status: string;
+          arrived_at: string | null;
+          completed_at: string | null;
+        }>;
+      }>;
+      assert.ok(routes.length > 0, `routes of ${date}`);
+      for (const route of routes) {
+        assert.equal(route.status, 'finished', JSON.stringify(route));
+        assert.ok(Date.parse(route.started_at!) < Date.parse(route.finished_at!));
+        for (const stop of route.stops) {
+          assert.ok(['done', 'failed'].includes(stop.status), JSON.stringify(stop));
+          assert.ok(Date.parse(route.started_at!) <= Date.parse(stop.arrived_at!));
+          assert.ok(Date.parse(stop.completed_at!) <= Date.parse(route.finished_at!));
+          const order = byId.get(stop.order_id);
+          const expected = stop.status === 'done' ? ['DELIVERED'] : ['FAILED_ATTEMPT', 'RETURNED'];
+          assert.ok(
+            order && expected.includes(order.status),
+            `${order?.order_ref} ${order?.status} at a ${stop.status} stop`,
+          );
+        }
+      }
+      const stops = routes.flatMap((route) => route.stops);
+      assert.ok(
+        stops.some((stop) => stop.status === 'done'),
+        date,
+      );
+    }
+    const failed = (await api.get('/api/v1/client/routes?date=2026-11-01', { token: admin })).body.routes
+      .flatMap((route: { stops: Array<{ status: string }> }) => route.stops)
+      .filter((stop: { status: string }) => stop.status === 'failed');
+    assert.ok(failed.length > 0, "yesterday's failures are failed stops");
+    const pastOpen = all.filter(
+      (o) =>
+        o.scheduled_date !== null &&
+        o.scheduled_date < TODAY &&
+        ['NEW_ORDER', 'PLANNED', 'OUT_FOR_DELIVERY', 'PICKED_UP'].includes(o.status),
+    );
+    assert.deepEqual(
+      pastOpen.map((o) => `${o.order_ref} ${o.status}`),
+      [],
+    );
+  });
+
   it('stamps the history at the moments it happened: tracking events and audit trail on their own days', async () => {
     // Midnight in Paris: whatever was seeded now (the test clock's 10:30) comes after it.
     const todayStarts = Date.parse(`${TODAY}T00:00:00+01:00`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/config.ts';
-import { demoContext } from '../src/demo/day.ts';
+import { demoContext } from '../src/demo/context.ts';
 import { OrderQueries } from '../src/modules/orders/queries.ts';
 import type { ContractorPools } from '../src/modules/orders/views.ts';
 import { ManualClock } from '../src/platform/clock.ts';

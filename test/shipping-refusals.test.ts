@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { demoContext } from '../src/demo/day.ts';
+import { demoContext } from '../src/demo/context.ts';
 import { ORDER_FAMILIES } from '../src/modules/orders/schemas.ts';
 import { rateCardSchema } from '../src/modules/shipping/carriers/rate-card.ts';
 import { RateCardCarrier } from '../src/modules/shipping/carriers/rate-card-carrier.ts';

@@ -1,14 +1,12 @@
 import { loadConfig } from '../config.ts';
 import { type OrderInput, orderInputSchema } from '../modules/orders/index.ts';
 import { seedDemoCarriers } from '../modules/shipping/index.ts';
-import {
-  type AccountKind,
-  type OperationContext,
-  PERFORM_EVERYTHING,
-} from '../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime, ManualClock } from '../platform/clock.ts';
+import type { OperationContext } from '../platform/catalog/operation.ts';
+import { type Clock, ManualClock } from '../platform/clock.ts';
 import type { Queryable } from '../platform/db/database.ts';
 import { createServices, type Services } from '../services.ts';
+import { DEMO_SEARCH_MS, demoContext, localTime, shiftDate } from './context.ts';
+import { type HistoryServices, seedHistory } from './history.ts';
 
 /** Where the demo business works from: a depot in the east of Paris. */
 const DEPOT = { name: 'Paris Bercy', lat: 48.8386, lng: 2.3822 };
@@ -39,12 +37,6 @@ const RECIPIENTS = [
 ];
 
 /** The business's own drivers beside the demo driver account, and one of the contractor's. */
-/**
- * How long each search of the demo runs (routes, the load plan): its days are a few dozen stops,
- * whose plan a search finds in its first few thousand iterations, and a first start waits for all.
- */
-export const DEMO_SEARCH_MS = 25;
-
 const EXTRA_DRIVERS = [
   { email: 'driver2@demo.test', name: 'Noé Navette', contractor: false },
   { email: 'driver3@demo.test', name: 'Zoé Camion', contractor: false },
@@ -60,28 +52,6 @@ export interface DemoDayInput {
   contractorId: number;
   /** The demo accounts' one password, hashed once (AccountsService.hashPassword). */
   passwordHash: string;
-}
-
-/** The context the demo's use cases run in: the given account, acting from inside the service. */
-export function demoContext(
-  db: Queryable,
-  clock: Clock,
-  caller: { userId: number; kind: AccountKind; businessId: number | null },
-): OperationContext {
-  return {
-    db,
-    caller: { ...caller, contractorCompanyId: null, tokenId: 0, scopes: 'all' },
-    lang: 'en',
-    clock,
-    requestId: 'demo-seed',
-    door: 'system',
-    ip: undefined,
-    outside: PERFORM_EVERYTHING,
-    answer: {},
-    provider: null,
-    business: caller.businessId,
-    representation: undefined,
-  };
 }
 
 /**
@@ -367,128 +337,4 @@ export async function seedDemoDay(
   );
   await seedDemoCarriers(services, ctx);
   return { today, tomorrow };
-}
-
-export interface HistoryServices {
-  services: Services;
-  clock: ManualClock;
-}
-
-/** The days of history before today, so yesterday's digest has the same weekday a week before to compare with. */
-export const HISTORY_DAYS = 14;
-const INCIDENTS = ['recipient_absent', 'address_not_found', 'refused'] as const;
-
-/**
- * Two weeks of finished work before today, yesterday's included, stamped at the moments it
- * happened: each day's orders created at 07:00, delivered in or out of their windows, a few
- * failed attempts (some returned), one cancelled; routes built at 07:30 for yesterday and the
- * same weekday a week before. Set-based: all orders in one batch, all their changes in another.
- */
-async function seedHistory(
-  db: Queryable,
-  services: Services,
-  past: HistoryServices,
-  input: DemoDayInput,
-  today: string,
-  delivery: (n: number, date: string, extra?: Partial<OrderInput>) => OrderInput,
-) {
-  const timeZone = await services.accounts.timeZoneOf(db, input.businessId);
-  const ctx = demoContext(db, past.clock, {
-    userId: input.adminId,
-    kind: 'client_admin',
-    businessId: input.businessId,
-  });
-  const at = (day: string, minutes: number) => localTime(day, minutes, timeZone);
-  const days = Array.from({ length: HISTORY_DAYS }, (_, n) => {
-    const back = HISTORY_DAYS - n;
-    const day = shiftDate(today, -back);
-    // Yesterday and the same weekday a week before hold more, for a digest worth reading.
-    const count = back % 7 === 1 ? 8 : 4;
-    const history = Array.from({ length: count }, (_, n) => ({
-      ...delivery(n, day),
-      order_ref: `HIST-${day.replaceAll('-', '')}-${String(n).padStart(3, '0')}`,
-    }));
-    // Yesterday also holds the DEMO- orders a newcomer finds beside today's: delivered, one failed.
-    const demo = back === 1 ? Array.from({ length: 6 }, (_, n) => delivery(n, day)) : [];
-    return { back, day, history, demo };
-  });
-  const created = await services.orders.intake.createMany(
-    ctx,
-    days.flatMap(({ day, history, demo }) =>
-      [...history, ...demo].map((order) => ({ input: order, at: at(day, 7 * 60) })),
-    ),
-  );
-  for (const { back, day } of days) {
-    if (back !== 1 && back !== 8) continue;
-    past.clock.set(at(day, 7 * 60 + 30));
-    await past.services.dispatch.buildRoutes(ctx, {
-      date: day,
-      service_minutes: 5,
-      time_limit_ms: DEMO_SEARCH_MS,
-    });
-  }
-
-  const moves: Parameters<Services['orders']['changes']['advanceAt']>[1][number][] = [];
-  let next = 0;
-  for (const { back, day, history, demo } of days) {
-    for (const n of history.keys()) {
-      const orderId = created[next++]!.id;
-      if ((n + back) % 11 === 10) {
-        moves.push({ orderId, to: 'CANCELLED', at: at(day, 8 * 60) });
-        continue;
-      }
-      moves.push({ orderId, to: 'PICKED_UP', at: at(day, 8 * 60 + 30) });
-      if ((n + back) % 5 === 3) {
-        moves.push({
-          orderId,
-          to: 'FAILED_ATTEMPT',
-          at: at(day, 11 * 60 + n),
-          details: { incident_reason: { code: INCIDENTS[(n + back) % INCIDENTS.length]! } },
-        });
-        if (n % 2 === 1) {
-          moves.push({
-            orderId,
-            to: 'RETURNED',
-            at: at(day, 16 * 60),
-            details: { return_reason: { code: 'refused' } },
-          });
-        }
-        continue;
-      }
-      const late = (n + back) % 6 === 1;
-      moves.push({ orderId, to: 'DELIVERED', at: at(day, deliveryMinute(n, late)) });
-    }
-    for (const n of demo.keys()) {
-      const orderId = created[next++]!.id;
-      moves.push({ orderId, to: 'PICKED_UP', at: at(day, 8 * 60 + 30) });
-      moves.push(
-        n === 5
-          ? { orderId, to: 'FAILED_ATTEMPT', at: at(day, 11 * 60 + 45) }
-          : { orderId, to: 'DELIVERED', at: at(day, deliveryMinute(n, false)) },
-      );
-    }
-  }
-  await services.orders.changes.advanceAt(ctx, moves);
-}
-
-/** The minute of the day an order numbered n is delivered: in its window (see delivery()) unless late. */
-function deliveryMinute(n: number, late: boolean): number {
-  // Windows 09:00-12:00 (n % 3 = 0), 13:00-18:00 (n % 3 = 1) or none.
-  if (n % 3 === 0) return late ? 12 * 60 + 25 : 9 * 60 + 20 + (n % 5) * 30;
-  if (n % 3 === 1) return late ? 18 * 60 + 20 : 13 * 60 + 30 + (n % 5) * 45;
-  return 10 * 60 + n * 12;
-}
-
-/** The instant a local day and minute of the business's time zone stands for. */
-function localTime(day: string, minutes: number, timeZone: string): Date {
-  const hm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-  const guess = new Date(`${day}T${hm}:00Z`);
-  const shown = Date.parse(`${formatLocalDateTime(guess, timeZone).replace(' ', 'T')}Z`);
-  return new Date(guess.getTime() - (shown - guess.getTime()));
-}
-
-function shiftDate(date: string, days: number): string {
-  const at = new Date(`${date}T12:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + days);
-  return at.toISOString().slice(0, 10);
 }

@@ -1,6 +1,6 @@
 import type { OperationContext } from '../platform/catalog/operation.ts';
 import type { Services } from '../services.ts';
-import { DEMO_SEARCH_MS } from './day.ts';
+import { DEMO_SEARCH_MS } from './context.ts';
 
 /** A small e-commerce carton range (inner sizes in mm, 5 mm single-wall board, cost in EUR). */
 const CARTONS: ReadonlyArray<[name: string, length: number, width: number, height: number, cost: number]> = [
