@@ -145,6 +145,34 @@ describe('dispatch console /dispatch', () => {
     await page.context().close();
   });
 
+  it("moves a driver's marker where the driver reports, without a reload", async () => {
+    const page = await signedIn(DESKTOP);
+    await drawn(page);
+    const route = (await board()).routes[0]!;
+    const driver = drivers.find((candidate) => candidate.id === route.driver.id)!;
+    const report = (lat: number, lng: number) =>
+      api.post(
+        `/api/v1/driver/routes/${route.id}/positions`,
+        {
+          client_id: `console-${++writes}`,
+          positions: [{ lat, lng, accuracy_meters: 5, device_time: server.clock.now().toISOString() }],
+        },
+        { token: driver.token },
+      );
+    assert.equal((await report(DEPOT.lat, DEPOT.lng)).status, 200);
+    const marker = page.locator('#map .driver-marker');
+    await marker.waitFor();
+    const placed = await marker.boundingBox();
+    assert.equal((await report(DEPOT.lat + 0.01, DEPOT.lng + 0.01)).status, 200);
+    // North-east: up and to the right on the map.
+    await page.waitForFunction((was) => {
+      const box = document.querySelector('#map .driver-marker')!.getBoundingClientRect();
+      return box.x > was.x && box.y < was.y;
+    }, placed!);
+    assert.equal(await marker.count(), 1, 'one marker a driver, moved, not drawn again beside the first');
+    await page.context().close();
+  });
+
   it('shows an order when its stop is chosen from a list, by keyboard', async () => {
     const page = await signedIn(DESKTOP);
     await drawn(page);

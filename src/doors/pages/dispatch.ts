@@ -220,6 +220,7 @@ select:focus-visible,textarea:focus-visible{outline:3px solid #1b1e23;outline-of
 .stops li{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .5rem;padding:.125rem 0}
 .waiting{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;cursor:grab}
 .depot-marker{background:#1b1e23;border:3px solid #fff;border-radius:3px}
+.driver-marker div{box-sizing:border-box;width:20px;height:20px;border:4px solid;border-radius:50%;background:#ffd166}
 .notice{position:sticky;bottom:0;display:flex;gap:.75rem;align-items:center;background:#1b1e23;color:#fff;padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
 .notice button.secondary{background:#fff}
 .notice.alert{background:#fbe4e2;color:#8a1c15;position:static}

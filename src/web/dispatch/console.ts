@@ -11,7 +11,7 @@ import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
 import { type Fleet, FleetBoardsSection, useFleetBoards } from './fleet-boards.ts';
-import { dropped, ExceptionRow, RouteRow, WaitingItem } from './lists.ts';
+import { dropped, ExceptionList, RouteRow, WaitingItem } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
 import { NewOrderDialog } from './new-order.ts';
 import { OrderPanel } from './order-panel.ts';
@@ -240,16 +240,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
         <${OrderPanel} context=${context} orderId=${orderId} />
         <section class="card" aria-labelledby="exceptions-heading">
           <h2 id="exceptions-heading">${t('exceptions')}</h2>
-          <ul id="exceptions" class="list">
-            ${
-              exceptions.length === 0
-                ? html`<li class="meta">${t('noExceptions')}</li>`
-                : exceptions.map(
-                    (exception) =>
-                      html`<${ExceptionRow} key=${exception.key} context=${context} exception=${exception} />`,
-                  )
-            }
-          </ul>
+          <${ExceptionList} context=${context} exceptions=${exceptions} routes=${board?.routes ?? []} />
         </section>
         <section class="card" aria-labelledby="routes-heading">
           <h2 id="routes-heading">${t('routes')}</h2>

@@ -193,6 +193,31 @@ export const ExceptionRow = memo(ExceptionItem, ({ context, exception }) => [
   exception,
   exception.route_id !== null ? context.live.route(exception.route_id) : undefined,
 ]);
+/**
+ * The exceptions list, drawn again only when an exception or a route its items name was replaced:
+ * a driver's position, the commonest live change, leaves its hundreds of items alone (the items'
+ * own memo still spares the ones unchanged when one is cleared or added).
+ */
+export const ExceptionList = memo(
+  (props: {
+    context: ConsoleContext;
+    exceptions: readonly BoardException[];
+    routes: readonly BoardRoute[];
+  }) => {
+    const { context, exceptions } = props;
+    return html`<ul id="exceptions" class="list">
+      ${
+        exceptions.length === 0
+          ? html`<li class="meta">${context.t('noExceptions')}</li>`
+          : exceptions.map(
+              (exception) =>
+                html`<${ExceptionRow} key=${exception.key} context=${context} exception=${exception} />`,
+            )
+      }
+    </ul>`;
+  },
+  ({ exceptions, routes }) => [...exceptions, null, ...routes],
+);
 export const RouteRow = memo(RouteItem, ({ context, route, selected }) => [
   route,
   route.position,

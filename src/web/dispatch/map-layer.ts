@@ -47,7 +47,7 @@ interface DrawnRoute {
   shape: string;
   layer: L.LayerGroup;
   stops: Map<string, { marker: L.CircleMarker; group: L.FeatureGroup; state: string; label: string }>;
-  position: { marker: L.CircleMarker; lat: number; lng: number; label: string } | null;
+  position: { marker: L.Marker; lat: number; lng: number; label: string } | null;
 }
 
 /**
@@ -242,13 +242,7 @@ export class BoardMap {
     if (route.position) {
       const { lat, lng } = route.position;
       const label = driverLabel(route);
-      const marker = L.circleMarker([lat, lng], {
-        radius: 10,
-        color: colour,
-        weight: 4,
-        fillColor: '#ffd166',
-        fillOpacity: 1,
-      })
+      const marker = L.marker([lat, lng], { icon: driverIcon(colour), keyboard: false })
         .bindTooltip(label)
         .on('click', () => this.handlers.selectRoute(route.id))
         .addTo(layer);
@@ -312,4 +306,16 @@ export class BoardMap {
     }
     return best && best.pixels <= 60 ? best.id : null;
   }
+}
+
+/**
+ * A driver's place: an element above the canvas, not a circle on it. Drivers move all day; moving
+ * an element is a transform the compositor applies, where a circle on the canvas made Leaflet
+ * clear and redraw every stop and line in the box between its old and new places. The colour is
+ * set through the element's style object (allowed by the page's CSP, which refuses style text).
+ */
+function driverIcon(colour: string): L.DivIcon {
+  const dot = document.createElement('div');
+  dot.style.borderColor = colour;
+  return L.divIcon({ className: 'driver-marker', html: dot, iconSize: [20, 20] });
 }
