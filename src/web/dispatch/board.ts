@@ -112,8 +112,12 @@ export class LiveBoard {
       const route = this.route(message.route_id);
       if (route) route.position = message.position;
     } else if (kind === 'exception') {
-      board.exceptions = board.exceptions.filter((held) => held.key !== message.exception.key);
-      board.exceptions.push(message.exception);
+      // An exception that changed keeps its place: the list does not jump under the dispatcher.
+      const index = board.exceptions.findIndex((held) => held.key === message.exception.key);
+      board.exceptions =
+        index < 0
+          ? [...board.exceptions, message.exception]
+          : board.exceptions.map((held, at) => (at === index ? message.exception : held));
     } else if (kind === 'exception_cleared') {
       board.exceptions = board.exceptions.filter((held) => held.key !== message.key);
     } else if (kind === 'totals') {
