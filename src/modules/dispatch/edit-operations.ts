@@ -61,10 +61,17 @@ const editAnswer = z.object({
         .meta({ title: 'RouteWithVehicle' }),
     )
     .describe('The routes the edit changed, re-timed'),
-  violations: z.array(violationSchema).describe('Every rule the changed routes break now'),
+  violations: z
+    .array(violationSchema)
+    .describe('Every rule the changed routes break now, their pending stops timed from now'),
   violations_confirmed: z
     .array(violationSchema)
     .describe('Those this edit brought, made anyway by confirm_violations (empty otherwise)'),
+  lost_windows: z
+    .array(violationSchema)
+    .describe(
+      'The time_window violations among `violations` that were lost before this edit: missed by the routes as read, timed from now (or from where a route under way was last seen), and no later now, or closed before now; never refused, never to confirm',
+    ),
 });
 
 const editOptions = {
