@@ -7,14 +7,7 @@ import type { TrackingService } from '../tracking/index.ts';
 import { signalBoard } from './board-repository.ts';
 import * as edits from './edits-repository.ts';
 import { clockTime, seconds } from './order-legs.ts';
-import {
-  hhmm,
-  isCustomerLeg,
-  type PlanStop,
-  stopsOfOrder,
-  type WireViolation,
-  wire,
-} from './plan-stops.ts';
+import { hhmm, isCustomerLeg, type PlanStop, stopsOfOrder, type WireViolation, wire } from './plan-stops.ts';
 import {
   type DrivenRoute,
   editOutcome,
