@@ -70,7 +70,7 @@ const editAnswer = z.object({
   lost_windows: z
     .array(violationSchema)
     .describe(
-      'The time_window violations among `violations` that were lost before this edit: missed by the routes as read, timed from now (or from where a route under way was last seen), and no later now, or closed before now; never refused, never to confirm',
+      'Windows lost before this edit, also among `violations`: time_window violations the routes as read already had, their pending stops timed from now (a route under way: from where its driver was last seen), that this edit does not make later, and any window that closed before now. Never refused, nothing to confirm',
     ),
 });
 
