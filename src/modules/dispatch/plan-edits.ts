@@ -72,8 +72,9 @@ export interface ResequenceInput extends EditOptions {
 /**
  * A dispatcher's edits of a day's plan: an order added to a route, a stop moved or taken off, a
  * route re-sequenced, given another driver or vehicle, locked. Each edit re-times the routes it
- * changes on the travel matrix planning uses, and is refused (PLAN_VIOLATION) when it breaks a
- * rule the routes kept before, unless the caller confirms it.
+ * changes on the travel matrix planning uses, from now (plan-timing.ts), and is refused
+ * (PLAN_VIOLATION) when it breaks a rule the routes kept before, unless the caller confirms it;
+ * the windows the clock alone lost are answered apart (lost_windows).
  */
 export class PlanEdits {
   constructor(
