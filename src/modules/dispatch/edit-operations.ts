@@ -61,10 +61,17 @@ const editAnswer = z.object({
         .meta({ title: 'RouteWithVehicle' }),
     )
     .describe('The routes the edit changed, re-timed'),
-  violations: z.array(violationSchema).describe('Every rule the changed routes break now'),
+  violations: z
+    .array(violationSchema)
+    .describe('Every rule the changed routes break now, their pending stops timed from now'),
   violations_confirmed: z
     .array(violationSchema)
     .describe('Those this edit brought, made anyway by confirm_violations (empty otherwise)'),
+  lost_windows: z
+    .array(violationSchema)
+    .describe(
+      'Windows lost before this edit, also among `violations`: time_window violations the routes as read already had, their pending stops timed from now (a route under way: from where its driver was last seen), that this edit does not make later, and any window that closed before now. Never refused, nothing to confirm',
+    ),
 });
 
 const editOptions = {

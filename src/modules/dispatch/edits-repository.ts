@@ -1,8 +1,8 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { DispatchTables, PlanEditTables } from './tables.ts';
+import type { DispatchTables, DriverWorkTables, PlanEditTables } from './tables.ts';
 
-type Tables = DispatchTables & PlanEditTables;
+type Tables = DispatchTables & PlanEditTables & DriverWorkTables;
 type Vehicle = Tables['vehicles'];
 
 /**
@@ -32,6 +32,24 @@ export function lockRoutes(db: Queryable<Tables>, businessId: number, routeIds: 
 }
 
 export type LockedRoute = Awaited<ReturnType<typeof lockRoutes>>[number];
+
+/** The last position (by the phone's time) this driver reported on this route; undefined when none. */
+export function lastPositionOnRoute(
+  db: Queryable<Tables>,
+  businessId: number,
+  routeId: number,
+  driverId: number,
+) {
+  return db
+    .selectFrom('driver_positions')
+    .select(['lat', 'lng', 'device_time'])
+    .where('business_id', '=', businessId)
+    .where('route_id', '=', routeId)
+    .where('driver_user_id', '=', driverId)
+    .orderBy('device_time', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
 
 /** Writes a route's stops anew, in the order given (sequence 1, 2, ...). */
 export async function replaceStops(

@@ -1,5 +1,5 @@
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
-import { type Clock, formatLocalDateTime } from '../../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService } from '../orders/index.ts';
@@ -7,52 +7,29 @@ import type { TrackingService } from '../tracking/index.ts';
 import { signalBoard } from './board-repository.ts';
 import * as edits from './edits-repository.ts';
 import { clockTime, seconds } from './order-legs.ts';
+import { hhmm, isCustomerLeg, type PlanStop, stopsOfOrder, type WireViolation, wire } from './plan-stops.ts';
 import {
-  hhmm,
-  isCustomerLeg,
-  type PlanStop,
-  stopsOfOrder,
-  toTime,
-  type WireViolation,
-  wire,
-} from './plan-stops.ts';
+  type DrivenRoute,
+  editOutcome,
+  type RouteDay,
+  type RoutePlan,
+  secondsOnDay,
+  timing,
+} from './plan-timing.ts';
 import { refuseStale } from './plan-versions.ts';
 import * as repo from './repository.ts';
-import type { RoadNetwork, StraightLineSettings } from './roads.ts';
+import type { RoadNetwork } from './roads.ts';
 import type { DispatchService } from './service.ts';
 import type { ShiftCalendar } from './shift-calendar.ts';
-import { pointKey } from './solver/distance.ts';
 import { bestInsertion, bestSequence } from './solver/edit-search.ts';
-import { newViolations, type RouteToTime, type TimedRoute, timeRoute } from './solver/evaluate.ts';
-import type { Load, Point, TimeWindow } from './solver/types.ts';
+import { type TimedRoute, timeRoute } from './solver/evaluate.ts';
+import { DAY_SECONDS } from './solver/resume.ts';
 
 /**
  * A customer hears of an edit (delivery_rescheduled, pickup_rescheduled on its parcels' timelines)
  * when it moves the planned arrival at their door by more than this.
  */
 export const RESCHEDULE_THRESHOLD_MINUTES = 30;
-
-/** A day in seconds: a route's planned times are clock times of its day. */
-const DAY_SECONDS = 24 * 3600;
-
-/** A route with the driver it is timed for. */
-type DrivenRoute = edits.LockedRoute & { driver_user_id: number };
-
-/** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops. */
-interface RoutePlan {
-  row: DrivenRoute;
-  depot: Point;
-  shift: TimeWindow;
-  capacity: Load;
-  /** The skills its driver holds. */
-  skills: readonly string[];
-  stops: PlanStop[];
-  /** Stops before this index stay where they are: the last one done, failed or arrived at, and those before it. */
-  firstFree: number;
-  started?: { departure: number; resumeNotBefore: number };
-  /** The business's stand-in for roads where no routing engine answers, as planning uses it. */
-  straightLine: StraightLineSettings;
-}
 
 /** One route's edit: as it was, and as it becomes. */
 interface RouteEdit {
@@ -95,8 +72,9 @@ export interface ResequenceInput extends EditOptions {
 /**
  * A dispatcher's edits of a day's plan: an order added to a route, a stop moved or taken off, a
  * route re-sequenced, given another driver or vehicle, locked. Each edit re-times the routes it
- * changes on the travel matrix planning uses, and is refused (PLAN_VIOLATION) when it breaks a
- * rule the routes kept before, unless the caller confirms it.
+ * changes on the travel matrix planning uses, from now (plan-timing.ts), and is refused
+ * (PLAN_VIOLATION) when it breaks a rule the routes kept before, unless the caller confirms it;
+ * the windows the clock alone lost are answered apart (lost_windows).
  */
 export class PlanEdits {
   constructor(
@@ -317,6 +295,7 @@ export class PlanEdits {
       routes: await this.answerRoutes(ctx, [routeId]),
       violations: [],
       violations_confirmed: [],
+      lost_windows: [],
     };
   }
 
@@ -407,54 +386,31 @@ export class PlanEdits {
         count: capacity.capacity_count,
       },
       skills: profile.skills,
-      started:
-        row.status === 'started'
-          ? {
-              departure: seconds(row.departure),
-              resumeNotBefore: await this.resumeNotBefore(ctx, row.route_date),
-            }
-          : undefined,
+      day: await this.dayOf(ctx, row),
     };
   }
 
-  /** The earliest the rest of a route under way can go on: now on its own day; its day's end once past. */
-  private async resumeNotBefore(ctx: OperationContext, date: string): Promise<number> {
-    const now = formatLocalDateTime(
-      this.clock.now(),
-      await this.accounts.timeZoneOf(ctx.db, businessOf(ctx)),
-    );
-    if (now.slice(0, 10) > date) return DAY_SECONDS;
-    return now.slice(0, 10) === date ? seconds(now.slice(11)) : 0;
+  /** Now on the route's day and, on a route under way, where its driver last reported being on it. */
+  private async dayOf(ctx: OperationContext, row: DrivenRoute): Promise<RouteDay> {
+    const businessId = businessOf(ctx);
+    const timeZone = await this.accounts.timeZoneOf(ctx.db, businessId);
+    const position =
+      row.status === 'started'
+        ? await edits.lastPositionOnRoute(ctx.db, businessId, row.id, row.driver_user_id)
+        : undefined;
+    return {
+      now: secondsOnDay(this.clock.now(), row.route_date, timeZone),
+      timeZone,
+      position: position && {
+        location: { lat: position.lat, lng: position.lng },
+        at: secondsOnDay(position.device_time, row.route_date, timeZone),
+      },
+    };
   }
 
-  /** The travel matrix of the route's depot and these stops, the route as the timing reads it, and each timed stop's own. */
-  private async timing(plan: RoutePlan, stops: readonly PlanStop[], serviceMinutes: number) {
-    const points: Point[] = [plan.depot];
-    const index = new Map<string, number>([[pointKey(plan.depot), 0]]);
-    const pointOf = (point: Point) => {
-      if (!index.has(pointKey(point))) {
-        index.set(pointKey(point), points.length);
-        points.push(point);
-      }
-      return index.get(pointKey(point))!;
-    };
-    const timed = stops.map((stop) => toTime(stop, pointOf(stop.location), serviceMinutes));
-    const travel = await this.roads.matrix({
-      businessId: plan.row.business_id,
-      date: plan.row.route_date,
-      points,
-      straightLine: plan.straightLine,
-    });
-    const route: RouteToTime = {
-      depot: 0,
-      shift: plan.shift,
-      capacity: plan.capacity,
-      skills: plan.skills,
-      stops: timed,
-      started: plan.started,
-    };
-    const planStopOf = new Map(timed.map((stop, at) => [stop, stops[at]!]));
-    return { travel, route, planStopOf };
+  /** The route's timing (plan-timing.ts) on the roads planning uses. */
+  private timing(plan: RoutePlan, stops: readonly PlanStop[], serviceMinutes: number) {
+    return timing(this.roads, plan, stops, serviceMinutes);
   }
 
   /** The route with these stops added at the given position (1-based), or where they cost least. */
@@ -498,24 +454,36 @@ export class PlanEdits {
     routeChanges: { driver_user_id?: number; vehicle_id?: number | null; locked?: boolean } = {},
   ) {
     const businessId = businessOf(ctx);
-    const timings: Array<{ edit: RouteEdit; timed: TimedRoute; source: string; fresh: WireViolation[] }> = [];
+    const timings: Array<{
+      edit: RouteEdit;
+      timed: TimedRoute;
+      source: string;
+      fresh: WireViolation[];
+      lostWindows: WireViolation[];
+    }> = [];
     for (const edit of changes) {
+      // Both timed from now: what the clock alone broke is not the edit's doing (plan-timing.ts).
       const before = await this.timing(edit.before, edit.before.stops, options.service_minutes);
       const after = await this.timing(edit.after, edit.after.stops, options.service_minutes);
       const timed = timeRoute(after.route, after.travel);
-      const fresh = newViolations(timeRoute(before.route, before.travel).violations, timed.violations);
+      const outcome = editOutcome(edit.after.row.id, timeRoute(before.route, before.travel), {
+        route: after.route,
+        timed,
+      });
       timings.push({
         edit,
         timed,
         source: after.travel.source,
-        fresh: fresh.map((v) => wire(edit.after.row.id, v)),
+        fresh: outcome.brought,
+        lostWindows: outcome.lostWindows,
       });
     }
     const fresh = timings.flatMap((timing) => timing.fresh);
+    const lostWindows = timings.flatMap((timing) => timing.lostWindows);
     if (fresh.length > 0 && !options.confirm_violations) {
       throw new AppError('PLAN_VIOLATION', {
         params: { count: fresh.length },
-        details: { violations: fresh },
+        details: { violations: fresh, lost_windows: lostWindows },
       });
     }
     for (const { edit, timed } of timings) {
@@ -563,6 +531,7 @@ export class PlanEdits {
         timed.violations.map((v) => wire(edit.after.row.id, v)),
       ),
       violations_confirmed: fresh,
+      lost_windows: lostWindows,
     };
   }
 

@@ -5,6 +5,7 @@
  */
 import {
   newViolations,
+  nowOf,
   type RouteToTime,
   type StopToTime,
   type TimedRoute,
@@ -30,7 +31,8 @@ const SEARCH_BUDGET = 20_000;
 /**
  * The cheapest place for an order's stops: one stop, or a pickup and its delivery (given in that
  * order, the pickup placed first), anywhere after the first `firstFree` stops, or with the first
- * at index `at`. Cheapest: the fewest rules newly broken, then the least travel time added.
+ * at index `at`. Cheapest: the fewest rules newly broken (a window closed before now is lost
+ * anywhere), then the least travel time added.
  */
 export function bestInsertion(
   route: RouteToTime,
@@ -40,10 +42,11 @@ export function bestInsertion(
   at?: number,
 ): Sequenced {
   const before = timeRoute(route, travel).violations;
+  const now = nowOf(route);
   let best: { sequenced: Sequenced; score: number[] } | undefined;
   const consider = (stops: StopToTime[]) => {
     const timed = timeRoute({ ...route, stops }, travel);
-    const score = [newViolations(before, timed.violations).length, timed.travelSeconds];
+    const score = [newViolations(before, timed.violations, now).length, timed.travelSeconds];
     if (!best || lessThan(score, best.score)) best = { sequenced: { stops, timed }, score };
   };
   const base = route.stops;

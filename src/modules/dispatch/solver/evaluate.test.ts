@@ -158,6 +158,63 @@ describe('timing a route', () => {
     assert.deepEqual(newViolations([late(60)], [late(120)]), [late(120)]);
     assert.deepEqual(newViolations([], [{ kind: 'pickup_after_delivery', orderId: 2 }]).length, 1);
   });
+
+  it('never counts as new a window that closed before now: it is lost whatever the edit does', () => {
+    const late = (end: number) => ({
+      kind: 'time_window' as const,
+      orderId: 1,
+      leg: 'delivery' as const,
+      window: { start: 0, end },
+      arrival: 15 * HOUR,
+      lateSeconds: 15 * HOUR - end,
+    });
+    assert.deepEqual(newViolations([], [late(10 * HOUR)], 14 * HOUR), []);
+    assert.deepEqual(newViolations([], [late(14.5 * HOUR)], 14 * HOUR), [late(14.5 * HOUR)]);
+  });
+
+  it('leaves the depot no earlier than now when a route not under way is timed late in its day', () => {
+    const stops = [delivery(1, 1, { window: { start: 9 * HOUR, end: 10 * HOUR } }), delivery(2, 2)];
+    const timed = timeRoute(route(stops, { leavesNotBefore: 14 * HOUR + 50 * 60 }), TRAVEL);
+    assert.equal(timed.departure, 14 * HOUR + 50 * 60);
+    assert.equal(timed.stops[0]!.arrival, 14 * HOUR + 50 * 60 + 600);
+    assert.equal(timed.stops[1]!.arrival, 14 * HOUR + 50 * 60 + 1500);
+    assert.deepEqual(
+      timed.violations.map((v) => v.kind),
+      ['time_window'],
+    );
+    const early = timeRoute(route(stops, { leavesNotBefore: 7 * HOUR }), TRAVEL);
+    assert.equal(early.departure, 9 * HOUR - 600, 'before its planned departure, as planned');
+  });
+
+  it('goes on from where the driver of a route under way was, at now, the path driven unchanged', () => {
+    const stops = [
+      delivery(1, 1, { fixed: { arrival: 8 * HOUR + 600, departure: 8 * HOUR + 900 } }),
+      delivery(2, 4),
+      delivery(3, 5),
+    ];
+    const fromStop = timeRoute(
+      route(stops, { started: { departure: 8 * HOUR, resumeNotBefore: 14 * HOUR } }),
+      TRAVEL,
+    );
+    assert.equal(fromStop.stops[1]!.arrival, 14 * HOUR + 1800, 'from the stop done, three places away');
+    const fromPosition = timeRoute(
+      route(stops, {
+        started: { departure: 8 * HOUR, resumeNotBefore: 14 * HOUR, from: { point: 3, at: 13 * HOUR } },
+      }),
+      TRAVEL,
+    );
+    assert.equal(fromPosition.stops[0]!.arrival, 8 * HOUR + 600, 'the stop done keeps its time');
+    assert.equal(fromPosition.stops[1]!.arrival, 14 * HOUR + 600, 'from the position, one place away');
+    assert.equal(fromPosition.stops[2]!.arrival, 14 * HOUR + 600 + 300 + 600);
+    assert.equal(fromPosition.distanceMeters, fromStop.distanceMeters);
+    const allKept = timeRoute(
+      route([stops[0]!], {
+        started: { departure: 8 * HOUR, resumeNotBefore: 14 * HOUR, from: { point: 2, at: 13 * HOUR } },
+      }),
+      TRAVEL,
+    );
+    assert.equal(allKept.returnTime, 14 * HOUR + 1200, 'back to the depot from where the driver is');
+  });
 });
 
 describe('searching an edited route', () => {

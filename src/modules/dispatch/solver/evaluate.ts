@@ -46,10 +46,14 @@ export interface RouteToTime {
   skills: readonly string[];
   stops: readonly StopToTime[];
   /**
-   * A route under way: the departure it took stays, and what is left goes on no earlier than
-   * `resumeNotBefore` (now, on the route's own day).
+   * A route under way: the departure it took stays, and what is left after its last stop kept
+   * (`fixed`) goes on no earlier than `resumeNotBefore` (now, on the route's own day), from `from`
+   * when given: where the driver last was (a row of the travel matrix) and from when, instead of
+   * the last kept stop's planned departure (resume.ts decides it).
    */
-  started?: { departure: number; resumeNotBefore: number };
+  started?: { departure: number; resumeNotBefore: number; from?: { point: number; at: number } };
+  /** A route not under way leaves its depot no earlier than this: now, on its own day (resume.ts). */
+  leavesNotBefore?: number;
 }
 
 /** Meters and seconds between the matrix's places, `[from][to]`. */
@@ -99,28 +103,34 @@ const DIMENSIONS: ReadonlyArray<[LoadDimension, keyof Load]> = [
 ];
 
 export function timeRoute(route: RouteToTime, travel: TravelTimes): TimedRoute {
-  const { stops, depot } = route;
-  const departure = route.started?.departure ?? plannedDeparture(route, travel);
+  const { stops, depot, started } = route;
+  const departure =
+    started?.departure ?? Math.max(plannedDeparture(route, travel), route.leavesNotBefore ?? -Infinity);
   let clock = departure;
   let previous = depot;
+  /** Where the drive to the next stop starts: the previous stop, or where the driver was when the route resumed. */
+  let origin = depot;
   let distanceMeters = 0;
   let travelSeconds = 0;
   const timed: TimedStop[] = [];
   const violations: Violation[] = [];
-  let resumed = route.started === undefined;
+  // What is left of a route under way, after its last stop kept, cannot start before now.
+  const resumeAt = started ? stops.findLastIndex((stop) => stop.fixed !== undefined) + 1 : -1;
+  const resume = () => {
+    const from = started!.from;
+    clock = Math.max(from ? from.at : clock, started!.resumeNotBefore);
+    origin = from?.point ?? previous;
+  };
   stops.forEach((stop, index) => {
+    if (index === resumeAt) resume();
+    // The distance is the stops' own path; where the driver stands changes only the clock.
     distanceMeters += travel.meters[previous]![stop.point]!;
     travelSeconds += travel.seconds[previous]![stop.point]!;
     if (stop.fixed) {
       timed.push({ arrival: stop.fixed.arrival, start: stop.fixed.arrival, departure: stop.fixed.departure });
       clock = stop.fixed.departure;
     } else {
-      if (!resumed) {
-        // What is left of a route under way cannot start before now.
-        clock = Math.max(clock, route.started!.resumeNotBefore);
-        resumed = true;
-      }
-      const arrival = clock + travel.seconds[previous]![stop.point]!;
+      const arrival = clock + travel.seconds[origin]![stop.point]!;
       const start = Math.max(arrival, stop.window?.start ?? arrival);
       clock = start + stop.serviceSeconds;
       timed.push({ arrival, start, departure: clock });
@@ -136,11 +146,12 @@ export function timeRoute(route: RouteToTime, travel: TravelTimes): TimedRoute {
       }
     }
     previous = stop.point;
-    if (index === stops.length - 1 && !resumed) clock = Math.max(clock, route.started!.resumeNotBefore);
+    origin = stop.point;
   });
+  if (resumeAt === stops.length && stops.length > 0) resume();
   distanceMeters += travel.meters[previous]![depot]!;
   travelSeconds += travel.seconds[previous]![depot]!;
-  const returnTime = stops.length === 0 ? departure : clock + travel.seconds[previous]![depot]!;
+  const returnTime = stops.length === 0 ? departure : clock + travel.seconds[origin]![depot]!;
   if (returnTime > route.shift.end) {
     violations.push({
       kind: 'shift',
@@ -226,14 +237,25 @@ function skillsLacking(stops: readonly StopToTime[], held: readonly string[]): V
 
 /**
  * The violations an edit brings: those of `after` the route did not break before, or breaks by
- * more (later, heavier, longer) than before.
+ * more (later, heavier, longer) than before. A window that closed before `now` is lost whatever
+ * the edit does (the stop is reached at now at the earliest): never one the edit brings.
  */
-export function newViolations(before: readonly Violation[], after: readonly Violation[]): Violation[] {
+export function newViolations(
+  before: readonly Violation[],
+  after: readonly Violation[],
+  now = -Infinity,
+): Violation[] {
   const was = new Map(before.map((violation) => [violationKey(violation), amountOf(violation)]));
   return after.filter((violation) => {
+    if (violation.kind === 'time_window' && violation.window.end < now) return false;
     const previous = was.get(violationKey(violation));
     return previous === undefined || amountOf(violation) > previous;
   });
+}
+
+/** Now, as the route's timing knows it: undefined when its times do not depend on the clock. */
+export function nowOf(route: RouteToTime): number | undefined {
+  return route.started?.resumeNotBefore ?? route.leavesNotBefore;
 }
 
 /** What identifies a violation across two timings of one route: the same rule broken at the same place. */
