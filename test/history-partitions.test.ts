@@ -131,6 +131,45 @@ describe('partitioned history: tracking events and the operation audit by month'
     }
   });
 
+  it('creates a partition beside a writer that changed a table the history refers to, then writes the history', async () => {
+    // A writer's order: a business's row (the history's foreign keys refer to it), then its history.
+    const writer = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
+    const upkeep = openDatabase(database.url, { timeouts: TEST_DATABASE_TIMEOUTS });
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let changed!: () => void;
+      const businessChanged = new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+      const writing = writer.db.transaction().execute(async (trx) => {
+        await sql`UPDATE businesses SET name = 'History, renamed' WHERE id = ${businessId}`.execute(trx);
+        changed();
+        await released;
+        await insertEvents(trx, [event('HIST-BESIDE', 'e1', utc('2041-03-05'))]);
+      });
+      await businessChanged;
+      const creating = createMonthPartition(upkeep.db, TRACKING_HISTORY, utc('2041-03-01'));
+      // The partition's creation waits for the writer; then the writer writes its history.
+      for (let waiting = 0; waiting === 0; ) {
+        waiting = (
+          await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`.execute(
+            handle.db,
+          )
+        ).rows[0]!.n;
+      }
+      release();
+      await writing;
+      assert.equal((await creating)?.name, 'tracking_events_2041_03');
+      assert.deepEqual(await partitionOf('HIST-BESIDE', 'e1'), ['tracking_events_2041_03']);
+    } finally {
+      await writer.close();
+      await upkeep.close();
+    }
+  });
+
   it("moves rows out of the default partition when their month's partition is created", async () => {
     const [before] = (
       await sql<{ id: number }>`SELECT id FROM tracking_events WHERE tracking_number = 'HIST-FAR'`.execute(

@@ -79,8 +79,18 @@ export async function createMonthPartition(
     const column = sql.id(history.timeColumn);
     const from = month.toISOString();
     const to = monthStart(month, 1).toISOString();
-    // The lock creating a partition takes anyway, taken first (holding a weaker one while waiting
-    // for it could deadlock with a transaction that read the table and then writes it).
+    // The locks creating a partition takes anyway, taken first and in a writer's order: the tables
+    // its foreign keys name (a new partition's keys lock them), then the table itself. A writer
+    // changes an order and then writes its history; taking the table first, then waiting for the
+    // orders that writer holds, was a deadlock (seen seeding the demo beside the start's upkeep).
+    const { rows: referenced } = await sql<{ name: string }>`
+      SELECT DISTINCT confrelid::regclass::text AS name FROM pg_constraint
+      WHERE conrelid = ${history.table}::regclass AND contype = 'f'
+      ORDER BY name`.execute(trx);
+    if (referenced.length > 0) {
+      const tables = sql.join(referenced.map(({ name }) => sql.raw(name)));
+      await sql`LOCK TABLE ${tables} IN SHARE ROW EXCLUSIVE MODE`.execute(trx);
+    }
     await sql`LOCK TABLE ${parent} IN ACCESS EXCLUSIVE MODE`.execute(trx);
     const { rows } = await sql<{ waiting: number }>`
       SELECT count(*)::int AS waiting FROM ${fallback}
