@@ -174,8 +174,10 @@ export function exampleCalls(d: Demo): Record<string, ExampleCall> {
     },
     get_vehicles: {},
     assign_order_to_route: { input: { order_id: id.today_order } },
-    move_route_stop: { input: { order_id: id.route_order, position: 2 } },
-    resequence_route: { input: { optimize: true } },
+    // The demo's routes are still at the depot at 10:30, so timed from then some windows are at
+    // risk: the dispatcher confirms, as the console's dialog would.
+    move_route_stop: { input: { order_id: id.route_order, position: 2, confirm_violations: true } },
+    resequence_route: { input: { optimize: true, confirm_violations: true } },
     change_route_driver: { input: { driver_id: id.driver2, confirm_violations: true } },
     change_route_vehicle: { input: { vehicle_id: id.vehicle } },
     lock_route: {},
