@@ -250,6 +250,10 @@ export const en: ErrorMessages = {
   BOARD_WINDOW_OVERLAP:
     'Route {route} ({window}) overlaps route {other} ({other_window}) that the driver already holds that day.',
   BOARD_OUTSIDE_SHIFT: "Route {route} ({window}) is outside the driver's shift that day ({shifts}).",
+  BOARD_WINDOW_PASSED:
+    'Route {route} was due to leave at {departure}: it can no longer be claimed or queued for; a captain or a dispatcher may still assign it.',
+  BOARD_OFF_SHIFT:
+    "The driver has no shift on {date} in the fleet's calendar: route {route} can be claimed only on a day with a shift; a captain or a dispatcher may still assign it.",
   WITHDRAWAL_CUTOFF_PASSED:
     'Withdrawal from route {route} closed at {cutoff}: ask a captain or a dispatcher.',
   SERVICE_ZONE_NOT_FOUND: 'No service zone {id} in this business.',

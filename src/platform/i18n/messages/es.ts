@@ -259,6 +259,10 @@ export const es: ErrorMessages = {
   BOARD_WINDOW_OVERLAP:
     'La ruta {route} ({window}) se solapa con la ruta {other} ({other_window}) que el conductor ya tiene ese día.',
   BOARD_OUTSIDE_SHIFT: 'La ruta {route} ({window}) queda fuera del turno del conductor ese día ({shifts}).',
+  BOARD_WINDOW_PASSED:
+    'La ruta {route} debía salir a las {departure}: ya no se puede tomar ni esperar en cola; un capitán o un despachador aún puede asignarla.',
+  BOARD_OFF_SHIFT:
+    'El conductor no tiene turno el {date} en el calendario de la flota: la ruta {route} solo se puede tomar un día con turno; un capitán o un despachador aún puede asignarla.',
   WITHDRAWAL_CUTOFF_PASSED:
     'La retirada de la ruta {route} era posible hasta {cutoff}: pídalo a un capitán o a un despachador.',
   SERVICE_ZONE_NOT_FOUND: 'No hay ninguna zona de servicio {id} en esta empresa.',

@@ -222,6 +222,9 @@ export const zhHans: ErrorMessages = {
   BOARD_ROUTE_HELD: '您已持有线路 {route}。',
   BOARD_WINDOW_OVERLAP: '线路 {route}（{window}）与司机当天已持有的线路 {other}（{other_window}）时间重叠。',
   BOARD_OUTSIDE_SHIFT: '线路 {route}（{window}）超出司机当天的班次（{shifts}）。',
+  BOARD_WINDOW_PASSED: '线路 {route} 应于 {departure} 出发：已无法抢单或排队候补；队长或调度员仍可指派。',
+  BOARD_OFF_SHIFT:
+    '司机在车队排班表中 {date} 没有班次：线路 {route} 只能在有班次的日子抢单；队长或调度员仍可指派。',
   WITHDRAWAL_CUTOFF_PASSED: '线路 {route} 的退出截止于 {cutoff}：请联系队长或调度员。',
   SERVICE_ZONE_NOT_FOUND: '本企业没有服务区域 {id}。',
   SERVICE_ZONES_FULL: '一个企业最多保留 {limit} 个服务区域：请先删除一个。',
