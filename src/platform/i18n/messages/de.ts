@@ -289,6 +289,8 @@ export const de: ErrorMessages = {
     'Das Angebot {offer} ist nicht mehr offen: Es ist abgelaufen, wurde abgelehnt oder zurückgezogen.',
   RIDER_BUSY:
     'Sie fahren noch den Sofortauftrag {order}: Schließen Sie ihn ab, bevor Sie einen weiteren annehmen.',
+  RIDER_ON_ROUTE:
+    'Sie fahren gerade die Tour {route}: Schließen Sie sie ab, bevor Sie einen Sofortauftrag annehmen.',
   AGENT_CONVERSATION_NOT_FOUND: 'Sie haben kein Agenten-Gespräch {id}.',
   AGENT_PROVIDER_NOT_CONFIGURED:
     'Für den Betriebsagenten ist kein Modellanbieter eingerichtet: setzen Sie AGENT_PROVIDER (openai oder anthropic), AGENT_API_KEY und bei Bedarf AGENT_MODEL oder AGENT_BASE_URL.',

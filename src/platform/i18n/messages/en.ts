@@ -263,6 +263,7 @@ export const en: ErrorMessages = {
   OFFER_ALREADY_TAKEN: 'Order {order} was already taken by another rider.',
   OFFER_EXPIRED: 'Offer {offer} is no longer open: it expired, was declined or was withdrawn.',
   RIDER_BUSY: 'You are still on instant order {order}: finish it before taking another.',
+  RIDER_ON_ROUTE: 'You are driving route {route}: finish it before taking an instant order.',
   AGENT_CONVERSATION_NOT_FOUND: 'You have no agent conversation {id}.',
   AGENT_PROVIDER_NOT_CONFIGURED:
     'No model provider is configured for the operations agent: set AGENT_PROVIDER (openai or anthropic), AGENT_API_KEY, and AGENT_MODEL or AGENT_BASE_URL as needed.',

@@ -273,6 +273,7 @@ export const es: ErrorMessages = {
   OFFER_ALREADY_TAKEN: 'Otro repartidor ya ha tomado el pedido {order}.',
   OFFER_EXPIRED: 'La oferta {offer} ya no está abierta: caducó, se rechazó o se retiró.',
   RIDER_BUSY: 'Aún está con el pedido inmediato {order}: termínelo antes de tomar otro.',
+  RIDER_ON_ROUTE: 'Está haciendo la ruta {route}: termínela antes de tomar un pedido inmediato.',
   AGENT_CONVERSATION_NOT_FOUND: 'No tiene ninguna conversación {id} con el agente.',
   AGENT_PROVIDER_NOT_CONFIGURED:
     'No hay ningún proveedor de modelos configurado para el agente de operaciones: defina AGENT_PROVIDER (openai o anthropic), AGENT_API_KEY y, si hace falta, AGENT_MODEL o AGENT_BASE_URL.',

@@ -288,6 +288,8 @@ export const fr: ErrorMessages = {
   OFFER_EXPIRED: "L'offre {offer} n'est plus ouverte : elle a expiré, a été refusée ou a été retirée.",
   RIDER_BUSY:
     "Vous êtes encore sur la commande instantanée {order} : terminez-la avant d'en prendre une autre.",
+  RIDER_ON_ROUTE:
+    'Vous êtes en cours de tournée {route} : terminez-la avant de prendre une commande instantanée.',
   AGENT_CONVERSATION_NOT_FOUND: "Vous n'avez pas de conversation {id} avec l'agent.",
   AGENT_PROVIDER_NOT_CONFIGURED:
     "Aucun fournisseur de modèle n'est configuré pour l'agent d'exploitation : définissez AGENT_PROVIDER (openai ou anthropic), AGENT_API_KEY, et AGENT_MODEL ou AGENT_BASE_URL si besoin.",

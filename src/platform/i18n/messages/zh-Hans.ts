@@ -233,6 +233,7 @@ export const zhHans: ErrorMessages = {
   OFFER_ALREADY_TAKEN: '订单 {order} 已被其他骑手接走。',
   OFFER_EXPIRED: '派单 {offer} 已不再有效：已过期、已拒绝或已撤回。',
   RIDER_BUSY: '您仍在配送即时订单 {order}：请先完成再接新单。',
+  RIDER_ON_ROUTE: '您正在配送线路 {route}：请先完成再接即时订单。',
   AGENT_CONVERSATION_NOT_FOUND: '您没有编号为 {id} 的智能体对话。',
   AGENT_PROVIDER_NOT_CONFIGURED:
     '运营智能体未配置模型提供方：请设置 AGENT_PROVIDER（openai 或 anthropic）、AGENT_API_KEY，并按需设置 AGENT_MODEL 或 AGENT_BASE_URL。',

@@ -233,6 +233,7 @@ export const zhHant: ErrorMessages = {
   OFFER_ALREADY_TAKEN: '訂單 {order} 已被其他騎手接走。',
   OFFER_EXPIRED: '派單 {offer} 已不再有效：已過期、已拒絕或已撤回。',
   RIDER_BUSY: '您仍在配送即時訂單 {order}：請先完成再接新單。',
+  RIDER_ON_ROUTE: '您正在配送路線 {route}：請先完成再接即時訂單。',
   AGENT_CONVERSATION_NOT_FOUND: '您沒有編號為 {id} 的智能體對話。',
   AGENT_PROVIDER_NOT_CONFIGURED:
     '營運智能體未設定模型提供方：請設定 AGENT_PROVIDER（openai 或 anthropic）、AGENT_API_KEY，並視需要設定 AGENT_MODEL 或 AGENT_BASE_URL。',
