@@ -74,19 +74,18 @@ export class InstantDispatch {
     };
     for (const event of events) {
       const orderId = event.data.order_id as number;
-      const business = of(event.businessId);
       if (event.kind === 'order.created') {
-        if (event.data.instant === true) business.created.push(orderId);
+        if (event.data.instant === true) of(event.businessId).created.push(orderId);
         const original = event.data.rerouted_from;
         if (typeof original === 'number') {
-          business.left.push(original);
-          business.released.push(original);
+          of(event.businessId).left.push(original);
+          of(event.businessId).released.push(original);
         }
       }
       if (event.kind !== 'order.status_changed') continue;
       const to = event.data.to as OrderStatus;
-      if (to !== 'NEW_ORDER') business.left.push(orderId);
-      if (RELEASING.includes(to)) business.released.push(orderId);
+      if (to !== 'NEW_ORDER') of(event.businessId).left.push(orderId);
+      if (RELEASING.includes(to)) of(event.businessId).released.push(orderId);
     }
     for (const [businessId, { created, left, released }] of byBusiness) {
       await this.withdraw(ctx, businessId, left);
