@@ -127,7 +127,7 @@ describe('the driver route board: who sees it, and who may hold what', () => {
     assert.deepEqual(await mine(), [routes.morning1, routes.afternoon].sort());
   });
 
-  it("refuses a claim outside the driver's shift that day, when it has one", async () => {
+  it("refuses a claim outside the driver's shift that day, or with no shift that day", async () => {
     const [, withShift, without] = world.racers;
     // The fleet's calendar: an afternoon shift, and one of the racers signed up for it.
     const shifts = `/api/v1/client/fleets/${world.fleets.north}/shifts`;
@@ -145,11 +145,15 @@ describe('the driver route board: who sees it, and who may hold what', () => {
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
     assert.equal(refused.body.error_code, 'BOARD_OUTSIDE_SHIFT');
     assert.deepEqual(refused.body.details.shifts, [{ start: '13:00', end: '18:00' }]);
-    assert.equal(
-      (await calls.claim(routes.morning2, without!)).status,
-      200,
-      'a driver without a shift is free',
-    );
+    // The fleet keeps a calendar now: a driver with no shift that day may not claim.
+    const offShift = await calls.claim(routes.morning2, without!);
+    assert.equal(offShift.status, 409, JSON.stringify(offShift.body));
+    assert.equal(offShift.body.error_code, 'BOARD_OFF_SHIFT');
+    assert.equal(offShift.body.details.date, BOARD_DATE);
+    // Staff may still call it in on its day off.
+    const calledIn = await calls.reassign(routes.morning2, without!.id);
+    assert.equal(calledIn.status, 200, JSON.stringify(calledIn.body));
+    assert.equal(calledIn.body.route.claimant.id, without!.id);
 
     // Its afternoon route fits the shift: a captain hands it over, ahead of any queue.
     const captain = world.drivers.captain!;

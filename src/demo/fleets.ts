@@ -10,7 +10,9 @@ const BOARD_PAY_MINOR = [4500, 3800];
 /**
  * A fleet for the driver side of dispatch: "Paris Est", captained by the demo driver, with a
  * Monday-to-Saturday day shift for the week (the crew signed up from tomorrow on: today's shift
- * has begun) and the crew's routes of today on its board, open to claim.
+ * has begun) and the crew's routes of today on its board, open. The crew has no shift today, so
+ * a driver's claim is refused (BOARD_OFF_SHIFT): the captain or staff hand them over
+ * (docs/route-board.md).
  */
 export async function seedDemoFleet(services: Services, admin: OperationContext, captainId: number) {
   const { accounts, dispatch, fleetCalendar, fleets, routeBoard } = services;

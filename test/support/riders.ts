@@ -66,7 +66,11 @@ export async function riderBusiness(server: TestServer, code: string) {
     return created.body.order_id;
   }
 
-  async function settings(body: { wave_size?: number; offer_seconds?: number }) {
+  async function settings(body: {
+    wave_size?: number;
+    offer_seconds?: number;
+    offer_riders_on_route?: boolean;
+  }) {
     const set = await api.call('PUT', '/api/v1/client/riders/settings', { token: admin, body });
     assert.equal(set.status, 200, JSON.stringify(set.body));
   }

@@ -111,10 +111,14 @@ export const riderChecks: Checks = {
   set_rider_settings: async () => {
     const answer = await api.call('PUT', '/api/v1/client/riders/settings', {
       token: adminOfB(),
-      body: { wave_size: 7, offer_seconds: 90 },
+      body: { wave_size: 7, offer_seconds: 90, offer_riders_on_route: true },
     });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.deepEqual((await ridersOfA()).settings, { wave_size: 1, offer_seconds: 30 });
+    assert.deepEqual((await ridersOfA()).settings, {
+      wave_size: 1,
+      offer_seconds: 30,
+      offer_riders_on_route: false,
+    });
   },
   get_instant_dispatch: async () => {
     const { orderId } = await riderOfA();

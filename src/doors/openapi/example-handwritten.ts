@@ -210,7 +210,18 @@ export const HANDWRITTEN: Record<string, HandwrittenExample> = {
   withdraw_board_route: {
     why: "the withdrawal cut-off of the demo's board routes has passed at the demo's hour",
     request: { path: { route_id: 4 } },
-    like: 'claim_board_route',
+    like: 'get_board_route',
+  },
+  claim_board_route: {
+    why: "the demo's board routes of today left in the morning, and the crew has no shift today (today's had begun when they signed up), so a driver's claim is refused (BOARD_WINDOW_PASSED, BOARD_OFF_SHIFT)",
+    request: { path: { route_id: 5 } },
+    like: 'get_board_route',
+  },
+  join_board_standby: {
+    why: "as for claim_board_route: the demo's board routes of today have left, and the crew has no shift today",
+    request: { path: { route_id: 4 } },
+    like: 'get_board_route',
+    patch: withinField('route', { standby: { length: 1, my_position: 1 } }),
   },
   propose_dispatch_suggestion: {
     why: "the demo's day has no suggestion a write fixes at the demo's hour",

@@ -79,9 +79,10 @@ export const SETUP: readonly SetupStep[] = [
     }),
   },
   {
-    name: 'board_claim',
-    operation: 'claim_board_route',
-    call: (d) => ({ as: 'driver2', input: { route_id: d.id.board_route } }),
+    // Staff hand it over: the crew has no shift today and the route has left, so a claim is refused.
+    name: 'board_assign',
+    operation: 'reassign_board_route',
+    call: (d) => ({ input: { fleet_id: d.id.fleet, route_id: d.id.board_route, driver_id: d.id.driver2 } }),
   },
   {
     name: 'route_start',

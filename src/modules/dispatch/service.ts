@@ -19,6 +19,7 @@ import {
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
 import type { RouteSearch } from './route-search.ts';
+import { type RouteUnderWay, routesUnderWay } from './routes-under-way.ts';
 import { driverIdsOf, routeDriver } from './schemas.ts';
 import type { ShiftCalendar } from './shift-calendar.ts';
 import type { Point } from './solver/types.ts';
@@ -244,6 +245,15 @@ export class DispatchService implements PlanningFleet {
     const straightLine = await this.straightLine(ctx.db, businessOf(ctx));
     const deps = { clock: this.clock, accounts: this.accounts, orders: this.orders, roads: this.roads };
     return createOneOrderRoute(ctx, { ...deps, straightLine }, input);
+  }
+
+  /** The routes these drivers are working now (started, stops left), by driver: who is busy driving. */
+  routesUnderWay(
+    db: Queryable,
+    businessId: number,
+    driverIds: readonly number[],
+  ): Promise<Map<number, RouteUnderWay>> {
+    return routesUnderWay(db, businessId, driverIds);
   }
 
   async route(ctx: OperationContext, routeId: number) {

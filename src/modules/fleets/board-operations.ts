@@ -89,6 +89,8 @@ const settingsAnswer = z.object({
 
 const FLEET_ERRORS = ['FLEET_NOT_FOUND', 'FLEET_CAPTAIN_REQUIRED', 'ROUTE_NOT_ON_BOARD'] as const;
 const RULES = ['BOARD_WINDOW_OVERLAP', 'BOARD_OUTSIDE_SHIFT', 'DRIVER_WITHOUT_DEPOT'] as const;
+/** What binds a driver asking for a route itself (claim, standby), and not staff or captains assigning it. */
+const DRIVER_RULES = [...RULES, 'BOARD_WINDOW_PASSED', 'BOARD_OFF_SHIFT'] as const;
 const onFleet = { fleet_id: id, route_id: id };
 
 export function routeBoardOperations(board: RouteBoard): Operation[] {
@@ -204,7 +206,7 @@ export function routeBoardOperations(board: RouteBoard): Operation[] {
       name: 'reassign_board_route',
       summary: 'Give a board route to a driver of the fleet, ahead of its standby queue',
       description:
-        'The driver must be a member of the fleet and have room for the route (no overlapping route that day, within their shift if they have one); they leave the queue if they were in it. Staff, or a captain of the fleet.',
+        'The driver must be a member of the fleet and have room for the route (no overlapping route that day, within their shift if they have one); they leave the queue if they were in it. Unlike a claim, it may give a route whose departure has passed, or a driver with no shift that day. Staff, or a captain of the fleet.',
       tag: TAG,
       kind: 'mutation',
       risk: 'medium',
@@ -296,12 +298,12 @@ export function routeBoardOperations(board: RouteBoard): Operation[] {
       name: 'claim_board_route',
       summary: 'Claim an open route of your board: first come, first served',
       description:
-        "Exactly one of concurrent claims wins; the others get 409 ROUTE_ALREADY_CLAIMED and may join the standby queue. The route must not overlap another route the driver holds that day and must fit in their shift that day when they have one. The route becomes the driver's, timed for their profile.",
+        "Exactly one of concurrent claims wins; the others get 409 ROUTE_ALREADY_CLAIMED and may join the standby queue. The route must not have left yet (its departure still ahead on the business's clock: BOARD_WINDOW_PASSED), must not overlap another route the driver holds that day, and must fit in their shift that day; in a fleet keeping a shift calendar, a driver with no shift that day may not claim (BOARD_OFF_SHIFT). A captain or staff may still assign it (reassign_board_route). The route becomes the driver's, timed for their profile.",
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
       access: DRIVE,
-      errors: ['ROUTE_NOT_ON_BOARD', 'ROUTE_ALREADY_CLAIMED', 'BOARD_ROUTE_HELD', ...RULES],
+      errors: ['ROUTE_NOT_ON_BOARD', 'ROUTE_ALREADY_CLAIMED', 'BOARD_ROUTE_HELD', ...DRIVER_RULES],
       rest: { method: 'POST', path: '/v1/driver/board/routes/:route_id/claim' },
       graphql: 'claimBoardRoute',
       input: z.object({ route_id: id }),
@@ -312,12 +314,12 @@ export function routeBoardOperations(board: RouteBoard): Operation[] {
       name: 'join_board_standby',
       summary: "Join a claimed route's standby queue",
       description:
-        'Queues are in joining order; joining again keeps the place. When the claimant withdraws, the first driver of the queue who may take the route gets it.',
+        'Queues are in joining order; joining again keeps the place. Only a driver who could claim the route were it open may join: before its departure, on a shift day, with room for it that day (the claim rules and their codes). When the claimant withdraws, the first driver of the queue who may take the route gets it.',
       tag: TAG,
       kind: 'mutation',
       risk: 'low',
       access: DRIVE,
-      errors: ['ROUTE_NOT_ON_BOARD', 'BOARD_ROUTE_OPEN', 'BOARD_ROUTE_HELD'],
+      errors: ['ROUTE_NOT_ON_BOARD', 'BOARD_ROUTE_OPEN', 'BOARD_ROUTE_HELD', ...DRIVER_RULES],
       rest: { method: 'POST', path: '/v1/driver/board/routes/:route_id/standby' },
       graphql: 'joinBoardStandby',
       input: z.object({ route_id: id }),

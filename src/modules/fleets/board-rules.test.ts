@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isAppError } from '../../platform/errors.ts';
-import { areaOf, shiftRefusal, windowRefusal } from './board-rules.ts';
+import { areaOf, offShiftRefusal, shiftRefusal, windowPassedRefusal, windowRefusal } from './board-rules.ts';
 
 const MORNING = { id: 7, departure: '08:00', returnTime: '12:00' };
 
@@ -81,6 +81,46 @@ describe('the route board: windows against the driver’s shifts', () => {
     assert.equal(shiftRefusal(1, { start: '15:00', end: '16:00' }, split), null);
     const across = shiftRefusal(1, { start: '09:00', end: '15:00' }, split);
     assert.equal(across?.options.params?.shifts, '06:00-10:00, 14:00-20:00');
+  });
+});
+
+describe('the route board: the route has not left yet', () => {
+  const MORNING = { start: '08:00', end: '12:00' };
+
+  it('takes a claim until the minute before departure, on the business clock', () => {
+    assert.equal(windowPassedRefusal(1, '2026-11-03', MORNING, '2026-11-03 07:59:59'), null);
+    assert.equal(windowPassedRefusal(1, '2026-11-03', MORNING, '2026-11-02 23:00:00'), null);
+  });
+
+  it('refuses from the departure on, and on any later day, saying when it was due', () => {
+    const due = windowPassedRefusal(1, '2026-11-03', MORNING, '2026-11-03 08:00:00');
+    assert.ok(isAppError(due));
+    assert.equal(due.code, 'BOARD_WINDOW_PASSED');
+    assert.deepEqual(due.options.params, { route: 1, departure: '2026-11-03 08:00' });
+    assert.deepEqual(due.options.details, {
+      route_id: 1,
+      date: '2026-11-03',
+      window: MORNING,
+      now: '2026-11-03 08:00',
+    });
+    assert.equal(
+      windowPassedRefusal(1, '2026-11-03', MORNING, '2026-11-04 06:00:00')?.code,
+      'BOARD_WINDOW_PASSED',
+    );
+  });
+});
+
+describe('the route board: a shift that day at all', () => {
+  it('refuses a driver bound to shift days with no shift that day', () => {
+    const off = offShiftRefusal(1, '2026-11-08', true, 0);
+    assert.ok(isAppError(off));
+    assert.equal(off.code, 'BOARD_OFF_SHIFT');
+    assert.deepEqual(off.options.details, { route_id: 1, date: '2026-11-08' });
+  });
+
+  it('takes a driver with a shift that day, or one not bound to shift days', () => {
+    assert.equal(offShiftRefusal(1, '2026-11-08', true, 1), null);
+    assert.equal(offShiftRefusal(1, '2026-11-08', false, 0), null);
   });
 });
 

@@ -65,3 +65,41 @@ export function shiftRefusal(
     details: { route_id: routeId, window, shifts: windows },
   });
 }
+
+/**
+ * BOARD_WINDOW_PASSED once the route's departure (its date and window start, business time) is at
+ * or before `localNow` (`YYYY-MM-DD HH:MM[:SS]`, the business's wall clock), else null: a driver
+ * taking it then could not leave on time, so only a captain or staff may still hand it over.
+ */
+export function windowPassedRefusal(
+  routeId: number,
+  date: string,
+  window: Window,
+  localNow: string,
+): AppError | null {
+  const departure = `${date} ${window.start}`;
+  const now = localNow.slice(0, 16);
+  if (now < departure) return null;
+  return new AppError('BOARD_WINDOW_PASSED', {
+    params: { route: routeId, departure },
+    details: { route_id: routeId, date, window, now },
+  });
+}
+
+/**
+ * BOARD_OFF_SHIFT when the driver is bound to its shift days (it asks for the route itself, and
+ * the board's fleet keeps a shift calendar) and has no shift that day (`workingShifts`: scheduled
+ * or checked in, not cancelled), else null.
+ */
+export function offShiftRefusal(
+  routeId: number,
+  date: string,
+  boundToShiftDays: boolean,
+  workingShifts: number,
+): AppError | null {
+  if (!boundToShiftDays || workingShifts > 0) return null;
+  return new AppError('BOARD_OFF_SHIFT', {
+    params: { route: routeId, date },
+    details: { route_id: routeId, date },
+  });
+}

@@ -9,8 +9,8 @@ import { enqueueDriverPushes } from '../../platform/mqtt/driver-push.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OpenRoutes, RouteWindow } from '../dispatch/index.ts';
 import * as repo from './board-repository.ts';
-import { areaOf, shiftRefusal, windowRefusal } from './board-rules.ts';
-import { workingShiftsOn } from './calendar-repository.ts';
+import { areaOf, offShiftRefusal, shiftRefusal, windowPassedRefusal, windowRefusal } from './board-rules.ts';
+import { keepsCalendar, workingShiftsOn } from './calendar-repository.ts';
 import type { FleetsService } from './service.ts';
 import type { BoardAction, RouteBoardTables } from './tables.ts';
 
@@ -22,6 +22,13 @@ export const DEFAULT_WITHDRAWAL_CUTOFF_MINUTES = 120;
 export const HISTORY_LIMIT = 200;
 
 const STAFF_KINDS: ReadonlySet<string> = new Set(STAFF);
+
+/**
+ * Who asks for the driver to hold a route: the driver itself (a claim, joining a queue, a
+ * promotion from the queue it joined), bound by its shift days too; or staff and captains
+ * assigning it (a reassignment), who may call a driver in on a day it has no shift.
+ */
+type Asking = 'driver' | 'assignment';
 
 /** The push a driver gets when a withdrawal promotes them from a route's standby queue. */
 export const PROMOTED_PUSH = 'route_board_promoted';
@@ -148,26 +155,34 @@ export class RouteBoard {
     const entry = await this.ofCallersFleet(ctx, routeId, repo.lockEntry);
     const route = await this.routeOf(ctx, entry);
     if (route.driverId === driverId) throw new AppError('BOARD_ROUTE_HELD', { params: { route: routeId } });
+    // Before "claimed": a route that has left may not be queued for either, so standby is no way out.
+    await this.refuseWindowPassed(ctx, entry);
     if (route.driverId !== null) {
       throw new AppError('ROUTE_ALREADY_CLAIMED', {
         params: { route: routeId },
         details: { route_id: routeId, standby: true },
       });
     }
-    const refusal = await this.refusal(ctx.db, businessOf(ctx), driverId, entry);
+    const refusal = await this.refusal(ctx.db, businessOf(ctx), driverId, entry, 'driver');
     if (refusal) throw refusal;
     await this.routes.drive(ctx, routeId, driverId, { operation: 'claim_board_route', locked: true });
     await this.record(ctx, entry, 'claimed', driverId);
     return this.driverAnswer(ctx, entry);
   }
 
-  /** Puts the calling driver at the end of a claimed route's standby queue (a second call keeps its place). */
+  /**
+   * Puts the calling driver at the end of a claimed route's standby queue (a second call keeps its
+   * place): only a driver who could claim the route were it open may wait for it.
+   */
   async joinStandby(ctx: OperationContext, routeId: number) {
     const driverId = callerOf(ctx).userId;
     const entry = await this.ofCallersFleet(ctx, routeId, repo.lockEntry);
     const route = await this.routeOf(ctx, entry);
     if (route.driverId === null) throw new AppError('BOARD_ROUTE_OPEN', { params: { route: routeId } });
     if (route.driverId === driverId) throw new AppError('BOARD_ROUTE_HELD', { params: { route: routeId } });
+    await this.refuseWindowPassed(ctx, entry);
+    const refusal = await this.refusal(ctx.db, businessOf(ctx), driverId, entry, 'driver');
+    if (refusal) throw refusal;
     if (await repo.joinQueue(ctx.db, businessOf(ctx), routeId, driverId, this.clock.now())) {
       await this.record(ctx, entry, 'standby_joined', driverId);
     }
@@ -258,7 +273,7 @@ export class RouteBoard {
     if (route.driverId === input.driver_id) {
       throw new AppError('BOARD_ROUTE_HELD', { params: { route: entry.route_id } });
     }
-    const refusal = await this.refusal(ctx.db, businessId, input.driver_id, entry);
+    const refusal = await this.refusal(ctx.db, businessId, input.driver_id, entry, 'assignment');
     if (refusal) throw refusal;
     await repo.leaveQueue(ctx.db, businessId, entry.route_id, [input.driver_id]);
     await this.routes.drive(ctx, entry.route_id, input.driver_id, {
@@ -318,7 +333,7 @@ export class RouteBoard {
       const driverId = waiting.driver_user_id;
       await repo.leaveQueue(ctx.db, businessId, entry.route_id, [driverId]);
       const refusal = (await this.fleets.isMember(ctx.db, businessId, entry.fleet_id, driverId))
-        ? await this.refusal(ctx.db, businessId, driverId, entry)
+        ? await this.refusal(ctx.db, businessId, driverId, entry, 'driver')
         : new AppError('ROUTE_NOT_ON_BOARD', { params: { route: entry.route_id } });
       if (refusal) {
         await this.record(ctx, entry, 'standby_dropped', driverId, { reason: refusal.code });
@@ -357,10 +372,11 @@ export class RouteBoard {
 
   /**
    * Why the driver may not hold the route, or null: no depot to time it from, its window against
-   * the driver's other routes that day, the driver's shifts. The driver's day stays held until the
+   * the driver's other routes that day, the driver's shifts (and, when the driver asks itself, a
+   * shift that day at all in a fleet keeping a calendar). The driver's day stays held until the
    * transaction ends, so a concurrent claim of another route that day weighs this one's outcome.
    */
-  private async refusal(db: Queryable, businessId: number, driverId: number, entry: Entry) {
+  private async refusal(db: Queryable, businessId: number, driverId: number, entry: Entry, asking: Asking) {
     if (!(await this.routes.drivable(db, businessId, driverId))) {
       return new AppError('DRIVER_WITHOUT_DEPOT', { params: { driver: driverId } });
     }
@@ -369,14 +385,25 @@ export class RouteBoard {
     const others = (await this.routes.windows(db, businessId, { driverId, date: entry.board_date })).filter(
       (other) => other.id !== entry.route_id,
     );
+    const shifts = await workingShiftsOn(db, businessId, entry.board_date, [driverId]);
+    // Asked of the calendar only when it can matter: the driver asks itself and has no shift.
+    const boundToShiftDays =
+      asking === 'driver' && shifts.length === 0 && (await keepsCalendar(db, businessId, entry.fleet_id));
     return (
       windowRefusal(entry.route_id, window, others) ??
-      shiftRefusal(
-        entry.route_id,
-        window,
-        await workingShiftsOn(db, businessId, entry.board_date, [driverId]),
-      )
+      offShiftRefusal(entry.route_id, entry.board_date, boundToShiftDays, shifts.length) ??
+      shiftRefusal(entry.route_id, window, shifts)
     );
+  }
+
+  /**
+   * A driver claims or queues for a route only before it leaves: once its departure (business
+   * time, the service's clock) has come, BOARD_WINDOW_PASSED; staff and captains may still assign it.
+   */
+  private async refuseWindowPassed(ctx: OperationContext, entry: Entry) {
+    const now = await this.accounts.localDateTimeOf(ctx.db, businessOf(ctx), this.clock.now());
+    const refusal = windowPassedRefusal(entry.route_id, entry.board_date, windowOf(entry), now);
+    if (refusal) throw refusal;
   }
 
   /**

@@ -299,3 +299,25 @@ export function workingShiftsOn(db: Db, businessId: number, date: string, driver
     .orderBy('f.id')
     .execute();
 }
+
+/**
+ * Whether the fleet keeps a shift calendar: a pattern or a shift, whatever its date. Its drivers
+ * then claim board routes only on days they have a shift.
+ */
+export async function keepsCalendar(db: Db, businessId: number, fleetId: number): Promise<boolean> {
+  const found = await db
+    .selectFrom('fleet_shift_patterns')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('fleet_id', '=', fleetId)
+    .unionAll(
+      db
+        .selectFrom('fleet_shifts')
+        .select('id')
+        .where('business_id', '=', businessId)
+        .where('fleet_id', '=', fleetId),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}

@@ -245,8 +245,9 @@ function statusEvent({ businessId, order, packages, from, to, rerouted }: OrderS
       family: order.family,
       ...(created ? { status: to } : { from, to }),
       ...(rerouted ? { rerouted_from: order.rerouted_from } : {}),
-      // A new instant order: the riders module offers it at once, in this transaction.
-      ...(created && !rerouted && order.instant ? { instant: true } : {}),
+      // A new instant order, or a rerouted one's replacement: the riders module offers it at once,
+      // in this transaction.
+      ...(created && order.instant ? { instant: true } : {}),
       tracking_numbers: packages.map((p) => p.tracking_number),
     },
   };

@@ -16,7 +16,7 @@ import type { DispatchService } from '../dispatch/index.ts';
 import type { OrderStatus, OrdersService, OrderView } from '../orders/index.ts';
 import * as repo from './repository.ts';
 import { FRESH_POSITION_MS, type RiderSettings } from './settings.ts';
-import type { RidersTables } from './tables.ts';
+import type { OfferReason, RidersTables } from './tables.ts';
 
 /** The outbox topic of a wave's deadline: its open offers expire and the next wave goes out. */
 export const OFFER_EXPIRY_TOPIC = 'riders.offer_expiry';
@@ -62,6 +62,9 @@ export class InstantDispatch {
    * Hears the orders module's events in the writing transaction: a new instant order is offered
    * at once (its offers and pushes commit with it); an order that leaves the pool otherwise
    * (planned, held, cancelled) withdraws its offers; a rider's order that ends frees the rider.
+   * A rerouted order's original is cancelled without an event of its own: its replacement's
+   * `order.created` (naming `rerouted_from`) withdraws the original's offers and frees its rider,
+   * and the replacement of an instant order is offered again like a new one.
    */
   readonly onEvents = async (ctx: OperationContext, events: readonly DomainEvent[]): Promise<void> => {
     const byBusiness = new Map<number, { created: number[]; left: number[]; released: number[] }>();
@@ -71,17 +74,24 @@ export class InstantDispatch {
     };
     for (const event of events) {
       const orderId = event.data.order_id as number;
-      if (event.kind === 'order.created' && event.data.instant === true)
-        of(event.businessId).created.push(orderId);
+      if (event.kind === 'order.created') {
+        if (event.data.instant === true) of(event.businessId).created.push(orderId);
+        const original = event.data.rerouted_from;
+        if (typeof original === 'number') {
+          of(event.businessId).left.push(original);
+          of(event.businessId).released.push(original);
+        }
+      }
       if (event.kind !== 'order.status_changed') continue;
       const to = event.data.to as OrderStatus;
       if (to !== 'NEW_ORDER') of(event.businessId).left.push(orderId);
       if (RELEASING.includes(to)) of(event.businessId).released.push(orderId);
     }
     for (const [businessId, { created, left, released }] of byBusiness) {
-      if (created.length > 0) await this.open(ctx, businessId, created);
       await this.withdraw(ctx, businessId, left);
+      // Riders freed first: a rider whose order was rerouted may be offered its replacement.
       await repo.releaseRiders(ctx.db, businessId, released, this.clock.now());
+      if (created.length > 0) await this.open(ctx, businessId, created);
     }
   };
 
@@ -132,6 +142,18 @@ export class InstantDispatch {
     const { offer, dispatch } = await this.openOffer(ctx, offerId);
     if (rider.busy_order_id !== null) {
       throw new AppError('RIDER_BUSY', { params: { order: rider.busy_order_id } });
+    }
+    // Offered while free, it may have started a route since: it would then hold two at once.
+    if (!(await this.settingsOf(ctx.db, businessId)).offer_riders_on_route) {
+      const route = (await this.dispatch.routesUnderWay(ctx.db, businessId, [rider.driver_user_id])).get(
+        rider.driver_user_id,
+      );
+      if (route) {
+        throw new AppError('RIDER_ON_ROUTE', {
+          params: { route: route.id },
+          details: { route_id: route.id, stops_left: route.stopsLeft },
+        });
+      }
     }
     const now = this.clock.now();
     await repo.closeOpenOffers(ctx.db, businessId, [offer.order_id], 'accepted', now, { ids: [offer.id] });
@@ -232,6 +254,7 @@ export class InstantDispatch {
           offered_at: offer.offered_at.toISOString(),
           expires_at: offer.expires_at.toISOString(),
           answered_at: offer.answered_at?.toISOString() ?? null,
+          reason: offer.reason,
         })),
       },
     };
@@ -273,15 +296,7 @@ export class InstantDispatch {
       dispatch.origin_lat === null || dispatch.origin_lng === null
         ? null
         : { lat: dispatch.origin_lat, lng: dispatch.origin_lng };
-    const riders = origin
-      ? await repo.nearestFreeRiders(ctx.db, businessId, {
-          orderId: dispatch.order_id,
-          origin,
-          freshSince: new Date(now.getTime() - FRESH_POSITION_MS),
-          now,
-          limit: settings.wave_size,
-        })
-      : [];
+    const riders = origin ? await this.ranked(ctx.db, businessId, dispatch.order_id, origin, settings) : [];
     const order =
       known ?? (await this.orderViews(ctx.db, businessId, [dispatch.order_id])).get(dispatch.order_id)!;
     if (riders.length === 0) {
@@ -307,6 +322,7 @@ export class InstantDispatch {
         offered_at: now,
         expires_at: expiresAt,
         answered_at: null,
+        reason: rider.reason,
       })),
     );
     await repo.updateDispatch(ctx.db, dispatch.order_id, { wave, updated_at: now });
@@ -327,6 +343,59 @@ export class InstantDispatch {
       payload,
       availableAt: expiresAt,
     });
+  }
+
+  /**
+   * The next wave's riders, nearest first, each with why it is offered the order. A rider driving
+   * a route under way is busy, and passed over for the next nearest, unless the business lets such
+   * riders be offered (`offer_riders_on_route`); then it is ranked by distance like the others.
+   */
+  private async ranked(
+    db: Queryable,
+    businessId: number,
+    orderId: number,
+    origin: { lat: number; lng: number },
+    settings: RiderSettings,
+  ) {
+    const now = this.clock.now();
+    const chosen: Array<{ driver_user_id: number; distance_meters: number; reason: OfferReason }> = [];
+    const passedOver: number[] = [];
+    for (;;) {
+      const wanted = settings.wave_size - chosen.length;
+      const nearest = await repo.nearestFreeRiders(db, businessId, {
+        orderId,
+        origin,
+        freshSince: new Date(now.getTime() - FRESH_POSITION_MS),
+        now,
+        limit: wanted,
+        excluding: [...chosen.map((rider) => rider.driver_user_id), ...passedOver],
+      });
+      const driving = await this.dispatch.routesUnderWay(
+        db,
+        businessId,
+        nearest.map((rider) => rider.driver_user_id),
+      );
+      for (const rider of nearest) {
+        const route = driving.get(rider.driver_user_id);
+        if (route && !settings.offer_riders_on_route) {
+          passedOver.push(rider.driver_user_id);
+          continue;
+        }
+        chosen.push({
+          driver_user_id: rider.driver_user_id,
+          distance_meters: rider.distance_meters,
+          reason: {
+            code: route ? 'nearest_on_route' : 'nearest_free',
+            rank: chosen.length + 1,
+            distance_meters: Math.round(rider.distance_meters),
+            waiting_since: rider.waiting_since ? new Date(rider.waiting_since).toISOString() : null,
+            route: route ? { id: route.id, stops_left: route.stopsLeft } : null,
+          },
+        });
+      }
+      // Full, or nobody further away is left to weigh.
+      if (chosen.length === settings.wave_size || nearest.length < wanted) return chosen;
+    }
   }
 
   /** The dispatches of orders that left the pool otherwise are withdrawn, and their riders told. */
@@ -407,9 +476,11 @@ function offerAnswer(offer: Offer, order: OrderView, now: Date) {
     offered_at: offer.offered_at.toISOString(),
     expires_at: offer.expires_at.toISOString(),
     seconds_left: Math.max(0, Math.ceil((offer.expires_at.getTime() - now.getTime()) / 1000)),
+    reason: offer.reason,
     order: {
       id: order.id,
       order_ref: order.order_ref,
+      rerouted_from: order.rerouted_from,
       type: order.type,
       pickup: leg(order.pickup),
       dropoff: leg(order.dropoff),

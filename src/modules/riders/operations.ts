@@ -5,7 +5,7 @@ import { idParam as id } from '../../platform/schemas.ts';
 import { orderTypeSchema } from '../orders/index.ts';
 import type { RidersService } from './service.ts';
 import { DEFAULT_RIDER_SETTINGS, FRESH_POSITION_MS } from './settings.ts';
-import { DISPATCH_STATES, OFFER_STATES } from './tables.ts';
+import { DISPATCH_STATES, OFFER_REASONS, OFFER_STATES } from './tables.ts';
 
 const RIDER = ['driver'] as const;
 /** Every rider operation is refused to a driver the business has not granted instant delivery. */
@@ -19,6 +19,28 @@ const person = z.object({ id: z.int(), name: z.string() });
 // The instant-delivery vocabulary, one named type each in the contract.
 const offerStateSchema = z.enum(OFFER_STATES).meta({ title: 'InstantOfferState' });
 const dispatchStateSchema = z.enum(DISPATCH_STATES).meta({ title: 'InstantDispatchState' });
+const routeUnderWaySchema = z
+  .object({ id: z.int(), stops_left: z.int().describe('Its stops not yet done or failed') })
+  .meta({ title: 'RiderRouteUnderWay' });
+const offerReasonSchema = z
+  .object({
+    code: z
+      .enum(OFFER_REASONS)
+      .meta({ title: 'InstantOfferReasonCode' })
+      .describe(
+        'nearest_free: among the nearest riders, online and free (no instant order, no route under way); nearest_on_route: among the nearest, driving a route under way, which the business lets riders take offers on (offer_riders_on_route)',
+      ),
+    rank: z.int().describe("Its place in the wave's ranking, nearest first"),
+    distance_meters: z.int(),
+    waiting_since: z
+      .string()
+      .nullable()
+      .describe('Online and free since: ties in distance go to whoever has waited longest'),
+    route: routeUnderWaySchema.nullable().describe('The route under way it is driving (nearest_on_route)'),
+  })
+  .meta({ title: 'InstantOfferReason' })
+  .nullable()
+  .describe('Why the offer went to this rider; null for offers made before reasons were kept');
 
 const riderSchema = z
   .object({
@@ -31,6 +53,11 @@ const riderSchema = z
       .nullable()
       .describe('Online and free since: ties in distance go to whoever has waited longest'),
     busy_order_id: z.int().nullable().describe('The instant order it accepted and has not finished'),
+    route_under_way: routeUnderWaySchema
+      .nullable()
+      .describe(
+        'The route it is driving now (started, stops left): busy for instant offers unless the business sets offer_riders_on_route',
+      ),
     position: z
       .object({
         lat: z.number(),
@@ -53,6 +80,11 @@ const riderSchema = z
 const settingsSchema = z.object({
   wave_size: z.int().min(1).max(50).describe('Riders offered an order at once (a wave)'),
   offer_seconds: z.int().min(5).max(600).describe('Seconds each offer stays open'),
+  offer_riders_on_route: z
+    .boolean()
+    .describe(
+      'Riders driving a route under way (started, stops left) may be offered orders too; off: they are busy and passed over',
+    ),
 });
 
 const legSchema = z
@@ -79,10 +111,15 @@ const offerSchema = z
     offered_at: z.string(),
     expires_at: z.string(),
     seconds_left: z.int(),
+    reason: offerReasonSchema,
     order: z
       .object({
         id: z.int(),
         order_ref: z.string(),
+        rerouted_from: z
+          .int()
+          .nullable()
+          .describe('The order this one replaces after a reroute: a rerouted instant order is offered again'),
         type: orderTypeSchema.nullable(),
         pickup: legSchema,
         dropoff: legSchema,
@@ -139,8 +176,8 @@ export function ridersOperations(riders: RidersService): Operation[] {
     }),
     defineOperation({
       name: 'set_rider_settings',
-      summary: 'How instant orders are offered: riders per wave, seconds per offer',
-      description: `Defaults: ${DEFAULT_RIDER_SETTINGS.wave_size} rider a wave, ${DEFAULT_RIDER_SETTINGS.offer_seconds} seconds an offer. Fields left out keep their value. Applies to the waves sent from now on.`,
+      summary: 'How instant orders are offered: riders per wave, seconds per offer, riders on a route or not',
+      description: `Defaults: ${DEFAULT_RIDER_SETTINGS.wave_size} rider a wave, ${DEFAULT_RIDER_SETTINGS.offer_seconds} seconds an offer, riders driving a route under way not offered (offer_riders_on_route ${DEFAULT_RIDER_SETTINGS.offer_riders_on_route}). Fields left out keep their value. Applies to the waves sent from now on.`,
       tag: 'InstantRider',
       kind: 'mutation',
       risk: 'medium',
@@ -192,6 +229,7 @@ export function ridersOperations(riders: RidersService): Operation[] {
                 offered_at: z.string(),
                 expires_at: z.string(),
                 answered_at: z.string().nullable(),
+                reason: offerReasonSchema,
               }),
             ),
           })
@@ -286,12 +324,12 @@ export function ridersOperations(riders: RidersService): Operation[] {
       name: 'accept_offer',
       summary: 'Take the order of an open offer: it becomes my one-order route',
       description:
-        'Exactly one rider gets the order: a rider answering after it was taken gets 409 OFFER_ALREADY_TAKEN, after the deadline 409 OFFER_EXPIRED. The route leaves from my last position; work it with start_route, arrive_at_stop and complete_stop.',
+        'Exactly one rider gets the order: a rider answering after it was taken gets 409 OFFER_ALREADY_TAKEN, after the deadline 409 OFFER_EXPIRED. A rider still on an instant order gets 409 RIDER_BUSY; one driving a route under way 409 RIDER_ON_ROUTE, unless the business sets offer_riders_on_route. The route leaves from my last position; work it with start_route, arrive_at_stop and complete_stop.',
       tag: 'InstantRider',
       kind: 'mutation',
       risk: 'medium',
       access: { kinds: RIDER, scopes: ['routes:drive'] },
-      errors: [...OFFER_ERRORS, 'RIDER_BUSY'],
+      errors: [...OFFER_ERRORS, 'RIDER_BUSY', 'RIDER_ON_ROUTE'],
       rest: { method: 'POST', path: '/v1/rider/offers/:offer_id/accept' },
       graphql: 'acceptOffer',
       input: z.object({ offer_id: id }),

@@ -1,5 +1,5 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { jsonb, type Queryable } from '../../platform/db/database.ts';
 import type { OfferState, RidersTables } from './tables.ts';
 
 type Db = Queryable<RidersTables>;
@@ -138,7 +138,8 @@ function distanceFrom(origin: { lat: number; lng: number }) {
 /**
  * The riders an order may be offered to, nearest first (ties: who has waited longest): online,
  * with a position received since `freshSince`, not busy on an instant order, without another
- * offer open now, and never offered this order before.
+ * offer open now, never offered this order before, and not `excluding` (those already weighed
+ * for this wave).
  */
 export function nearestFreeRiders(
   db: Db,
@@ -149,17 +150,20 @@ export function nearestFreeRiders(
     freshSince: Date;
     now: Date;
     limit: number;
+    excluding: readonly number[];
   },
 ) {
   const distance = distanceFrom(options.origin);
+  const waitingSince = sql<Date | null>`coalesce(r.idle_since, r.online_since)`;
   return (
     db
       .selectFrom('riders as r')
-      .select(['r.driver_user_id', distance.as('distance_meters')])
+      .select(['r.driver_user_id', distance.as('distance_meters'), waitingSince.as('waiting_since')])
       .where('r.business_id', '=', businessId)
       .where('r.online', '=', true)
       .where('r.busy_order_id', 'is', null)
       .where('r.position_received_at', '>=', options.freshSince)
+      .$if(options.excluding.length > 0, (q) => q.where('r.driver_user_id', 'not in', options.excluding))
       // Uncorrelated, so each is read once and looked up by hash, whatever the table statistics say.
       .where('r.driver_user_id', 'not in', (eb) =>
         eb
@@ -176,7 +180,7 @@ export function nearestFreeRiders(
           .where('o.order_id', '=', options.orderId),
       )
       .orderBy(distance)
-      .orderBy(sql`coalesce(r.idle_since, r.online_since)`)
+      .orderBy(waitingSince)
       .orderBy('r.driver_user_id')
       .limit(options.limit)
       .execute()
@@ -188,7 +192,7 @@ export function nearestFreeRiders(
 export function settingsOf(db: Db, businessId: number) {
   return db
     .selectFrom('rider_settings')
-    .select(['wave_size', 'offer_seconds'])
+    .select(['wave_size', 'offer_seconds', 'offer_riders_on_route'])
     .where('business_id', '=', businessId)
     .executeTakeFirst();
 }
@@ -246,7 +250,11 @@ export async function withdrawDispatches(db: Db, businessId: number, orderIds: r
 }
 
 export function insertOffers(db: Db, rows: ReadonlyArray<Insertable<RidersTables['instant_offers']>>) {
-  return db.insertInto('instant_offers').values(rows).returningAll().execute();
+  return db
+    .insertInto('instant_offers')
+    .values(rows.map((row) => ({ ...row, reason: row.reason ? jsonb(row.reason) : null })))
+    .returningAll()
+    .execute();
 }
 
 /** An offer made to this rider of the business. */

@@ -39,7 +39,7 @@ export class RidersService {
     private readonly clock: Clock,
     private readonly accounts: AccountsService,
     orders: OrdersService,
-    dispatch: DispatchService,
+    private readonly dispatch: DispatchService,
     events: DomainEvents,
   ) {
     this.instant = new InstantDispatch(clock, accounts, orders, dispatch, events, (db, businessId) =>
@@ -204,21 +204,24 @@ export class RidersService {
     options: { ids?: number[]; limit: number; offset: number },
   ) {
     const rows = await repo.ridersOf(db, businessId, options);
-    const names = await this.accounts.namesOf(
-      db,
-      rows.map((row) => row.driver_user_id),
-    );
+    const ids = rows.map((row) => row.driver_user_id);
+    const names = await this.accounts.namesOf(db, ids);
+    const driving = await this.dispatch.routesUnderWay(db, businessId, ids);
     const now = this.clock.now();
-    return rows.map((row) => ({
-      driver: { id: row.driver_user_id, name: names.get(row.driver_user_id) ?? '' },
-      granted_at: row.granted_at.toISOString(),
-      online: row.online,
-      online_since: row.online_since?.toISOString() ?? null,
-      waiting_since:
-        row.online && row.busy_order_id === null ? (row.idle_since?.toISOString() ?? null) : null,
-      busy_order_id: row.busy_order_id,
-      position: positionAnswer(row, now),
-    }));
+    return rows.map((row) => {
+      const route = driving.get(row.driver_user_id);
+      return {
+        driver: { id: row.driver_user_id, name: names.get(row.driver_user_id) ?? '' },
+        granted_at: row.granted_at.toISOString(),
+        online: row.online,
+        online_since: row.online_since?.toISOString() ?? null,
+        waiting_since:
+          row.online && row.busy_order_id === null ? (row.idle_since?.toISOString() ?? null) : null,
+        busy_order_id: row.busy_order_id,
+        route_under_way: route ? { id: route.id, stops_left: route.stopsLeft } : null,
+        position: positionAnswer(row, now),
+      };
+    });
   }
 }
 

@@ -4,6 +4,21 @@ export const DISPATCH_STATES = ['offering', 'accepted', 'exhausted', 'withdrawn'
 export type DispatchState = (typeof DISPATCH_STATES)[number];
 export const OFFER_STATES = ['open', 'accepted', 'declined', 'expired', 'taken', 'withdrawn'] as const;
 export type OfferState = (typeof OFFER_STATES)[number];
+/** Why an offer went to its rider: nearest and free, or nearest on a route under way (when the business allows it). */
+export const OFFER_REASONS = ['nearest_free', 'nearest_on_route'] as const;
+export type OfferReasonCode = (typeof OFFER_REASONS)[number];
+
+/** What an offer keeps of why it was made to its rider. */
+export interface OfferReason {
+  code: OfferReasonCode;
+  /** Its place in the wave's ranking, nearest first. */
+  rank: number;
+  distance_meters: number;
+  /** Online and free since (ties in distance go to whoever has waited longest); null when unknown. */
+  waiting_since: string | null;
+  /** The route under way it is driving (nearest_on_route), with the stops it still has to do. */
+  route: { id: number; stops_left: number } | null;
+}
 
 export interface RidersTables {
   /** A driver granted instant delivery (the row is the grant), its online state and last known position. */
@@ -30,6 +45,8 @@ export interface RidersTables {
     business_id: number;
     wave_size: number;
     offer_seconds: number;
+    /** Riders driving a route under way may be offered orders too. */
+    offer_riders_on_route: boolean;
     updated_at: Date;
   };
   /** An instant order's dispatch: where riders are ranked from, which wave is out, who took it. */
@@ -57,5 +74,7 @@ export interface RidersTables {
     offered_at: Date;
     expires_at: Date;
     answered_at: Date | null;
+    /** Why it went to this rider; null for offers made before reasons were kept. */
+    reason: OfferReason | null;
   };
 }

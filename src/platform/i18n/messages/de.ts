@@ -273,6 +273,10 @@ export const de: ErrorMessages = {
     'Die Tour {route} ({window}) überschneidet sich mit der Tour {other} ({other_window}), die der Fahrer an dem Tag bereits hat.',
   BOARD_OUTSIDE_SHIFT:
     'Die Tour {route} ({window}) liegt außerhalb der Schicht des Fahrers an dem Tag ({shifts}).',
+  BOARD_WINDOW_PASSED:
+    'Die Tour {route} sollte um {departure} abfahren: Sie kann nicht mehr übernommen oder vorgemerkt werden; ein Kapitän oder ein Disponent kann sie noch zuweisen.',
+  BOARD_OFF_SHIFT:
+    'Der Fahrer hat am {date} keine Schicht im Kalender der Flotte: Die Tour {route} kann nur an einem Schichttag übernommen werden; ein Kapitän oder ein Disponent kann sie noch zuweisen.',
   WITHDRAWAL_CUTOFF_PASSED:
     'Der Rückzug von der Tour {route} war bis {cutoff} möglich: Fragen Sie einen Kapitän oder einen Disponenten.',
   SERVICE_ZONE_NOT_FOUND: 'Keine Servicezone {id} in diesem Unternehmen.',
@@ -285,6 +289,8 @@ export const de: ErrorMessages = {
     'Das Angebot {offer} ist nicht mehr offen: Es ist abgelaufen, wurde abgelehnt oder zurückgezogen.',
   RIDER_BUSY:
     'Sie fahren noch den Sofortauftrag {order}: Schließen Sie ihn ab, bevor Sie einen weiteren annehmen.',
+  RIDER_ON_ROUTE:
+    'Sie fahren gerade die Tour {route}: Schließen Sie sie ab, bevor Sie einen Sofortauftrag annehmen.',
   AGENT_CONVERSATION_NOT_FOUND: 'Sie haben kein Agenten-Gespräch {id}.',
   AGENT_PROVIDER_NOT_CONFIGURED:
     'Für den Betriebsagenten ist kein Modellanbieter eingerichtet: setzen Sie AGENT_PROVIDER (openai oder anthropic), AGENT_API_KEY und bei Bedarf AGENT_MODEL oder AGENT_BASE_URL.',

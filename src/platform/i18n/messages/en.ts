@@ -250,6 +250,10 @@ export const en: ErrorMessages = {
   BOARD_WINDOW_OVERLAP:
     'Route {route} ({window}) overlaps route {other} ({other_window}) that the driver already holds that day.',
   BOARD_OUTSIDE_SHIFT: "Route {route} ({window}) is outside the driver's shift that day ({shifts}).",
+  BOARD_WINDOW_PASSED:
+    'Route {route} was due to leave at {departure}: it can no longer be claimed or queued for; a captain or a dispatcher may still assign it.',
+  BOARD_OFF_SHIFT:
+    "The driver has no shift on {date} in the fleet's calendar: route {route} can be claimed only on a day with a shift; a captain or a dispatcher may still assign it.",
   WITHDRAWAL_CUTOFF_PASSED:
     'Withdrawal from route {route} closed at {cutoff}: ask a captain or a dispatcher.',
   SERVICE_ZONE_NOT_FOUND: 'No service zone {id} in this business.',
@@ -259,6 +263,7 @@ export const en: ErrorMessages = {
   OFFER_ALREADY_TAKEN: 'Order {order} was already taken by another rider.',
   OFFER_EXPIRED: 'Offer {offer} is no longer open: it expired, was declined or was withdrawn.',
   RIDER_BUSY: 'You are still on instant order {order}: finish it before taking another.',
+  RIDER_ON_ROUTE: 'You are driving route {route}: finish it before taking an instant order.',
   AGENT_CONVERSATION_NOT_FOUND: 'You have no agent conversation {id}.',
   AGENT_PROVIDER_NOT_CONFIGURED:
     'No model provider is configured for the operations agent: set AGENT_PROVIDER (openai or anthropic), AGENT_API_KEY, and AGENT_MODEL or AGENT_BASE_URL as needed.',

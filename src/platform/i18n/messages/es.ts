@@ -259,6 +259,10 @@ export const es: ErrorMessages = {
   BOARD_WINDOW_OVERLAP:
     'La ruta {route} ({window}) se solapa con la ruta {other} ({other_window}) que el conductor ya tiene ese día.',
   BOARD_OUTSIDE_SHIFT: 'La ruta {route} ({window}) queda fuera del turno del conductor ese día ({shifts}).',
+  BOARD_WINDOW_PASSED:
+    'La ruta {route} debía salir a las {departure}: ya no se puede tomar ni esperar en cola; un capitán o un despachador aún puede asignarla.',
+  BOARD_OFF_SHIFT:
+    'El conductor no tiene turno el {date} en el calendario de la flota: la ruta {route} solo se puede tomar un día con turno; un capitán o un despachador aún puede asignarla.',
   WITHDRAWAL_CUTOFF_PASSED:
     'La retirada de la ruta {route} era posible hasta {cutoff}: pídalo a un capitán o a un despachador.',
   SERVICE_ZONE_NOT_FOUND: 'No hay ninguna zona de servicio {id} en esta empresa.',
@@ -269,6 +273,7 @@ export const es: ErrorMessages = {
   OFFER_ALREADY_TAKEN: 'Otro repartidor ya ha tomado el pedido {order}.',
   OFFER_EXPIRED: 'La oferta {offer} ya no está abierta: caducó, se rechazó o se retiró.',
   RIDER_BUSY: 'Aún está con el pedido inmediato {order}: termínelo antes de tomar otro.',
+  RIDER_ON_ROUTE: 'Está haciendo la ruta {route}: termínela antes de tomar un pedido inmediato.',
   AGENT_CONVERSATION_NOT_FOUND: 'No tiene ninguna conversación {id} con el agente.',
   AGENT_PROVIDER_NOT_CONFIGURED:
     'No hay ningún proveedor de modelos configurado para el agente de operaciones: defina AGENT_PROVIDER (openai o anthropic), AGENT_API_KEY y, si hace falta, AGENT_MODEL o AGENT_BASE_URL.',

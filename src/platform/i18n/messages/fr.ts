@@ -273,6 +273,10 @@ export const fr: ErrorMessages = {
   BOARD_WINDOW_OVERLAP:
     'La tournée {route} ({window}) chevauche la tournée {other} ({other_window}) que le chauffeur tient déjà ce jour-là.',
   BOARD_OUTSIDE_SHIFT: 'La tournée {route} ({window}) sort du créneau du chauffeur ce jour-là ({shifts}).',
+  BOARD_WINDOW_PASSED:
+    "La tournée {route} devait partir à {departure} : elle ne peut plus être prise ni attendue en file ; un capitaine ou un répartiteur peut encore l'attribuer.",
+  BOARD_OFF_SHIFT:
+    "Le chauffeur n'a aucun créneau le {date} dans le planning de la flotte : la tournée {route} ne peut être prise qu'un jour de créneau ; un capitaine ou un répartiteur peut encore l'attribuer.",
   WITHDRAWAL_CUTOFF_PASSED:
     "Le retrait de la tournée {route} était possible jusqu'à {cutoff} : demandez à un capitaine ou à un répartiteur.",
   SERVICE_ZONE_NOT_FOUND: 'Aucune zone de service {id} dans cette entreprise.',
@@ -284,6 +288,8 @@ export const fr: ErrorMessages = {
   OFFER_EXPIRED: "L'offre {offer} n'est plus ouverte : elle a expiré, a été refusée ou a été retirée.",
   RIDER_BUSY:
     "Vous êtes encore sur la commande instantanée {order} : terminez-la avant d'en prendre une autre.",
+  RIDER_ON_ROUTE:
+    'Vous êtes en cours de tournée {route} : terminez-la avant de prendre une commande instantanée.',
   AGENT_CONVERSATION_NOT_FOUND: "Vous n'avez pas de conversation {id} avec l'agent.",
   AGENT_PROVIDER_NOT_CONFIGURED:
     "Aucun fournisseur de modèle n'est configuré pour l'agent d'exploitation : définissez AGENT_PROVIDER (openai ou anthropic), AGENT_API_KEY, et AGENT_MODEL ou AGENT_BASE_URL si besoin.",

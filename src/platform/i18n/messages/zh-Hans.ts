@@ -222,6 +222,9 @@ export const zhHans: ErrorMessages = {
   BOARD_ROUTE_HELD: '您已持有线路 {route}。',
   BOARD_WINDOW_OVERLAP: '线路 {route}（{window}）与司机当天已持有的线路 {other}（{other_window}）时间重叠。',
   BOARD_OUTSIDE_SHIFT: '线路 {route}（{window}）超出司机当天的班次（{shifts}）。',
+  BOARD_WINDOW_PASSED: '线路 {route} 应于 {departure} 出发：已无法抢单或排队候补；队长或调度员仍可指派。',
+  BOARD_OFF_SHIFT:
+    '司机在车队排班表中 {date} 没有班次：线路 {route} 只能在有班次的日子抢单；队长或调度员仍可指派。',
   WITHDRAWAL_CUTOFF_PASSED: '线路 {route} 的退出截止于 {cutoff}：请联系队长或调度员。',
   SERVICE_ZONE_NOT_FOUND: '本企业没有服务区域 {id}。',
   SERVICE_ZONES_FULL: '一个企业最多保留 {limit} 个服务区域：请先删除一个。',
@@ -230,6 +233,7 @@ export const zhHans: ErrorMessages = {
   OFFER_ALREADY_TAKEN: '订单 {order} 已被其他骑手接走。',
   OFFER_EXPIRED: '派单 {offer} 已不再有效：已过期、已拒绝或已撤回。',
   RIDER_BUSY: '您仍在配送即时订单 {order}：请先完成再接新单。',
+  RIDER_ON_ROUTE: '您正在配送线路 {route}：请先完成再接即时订单。',
   AGENT_CONVERSATION_NOT_FOUND: '您没有编号为 {id} 的智能体对话。',
   AGENT_PROVIDER_NOT_CONFIGURED:
     '运营智能体未配置模型提供方：请设置 AGENT_PROVIDER（openai 或 anthropic）、AGENT_API_KEY，并按需设置 AGENT_MODEL 或 AGENT_BASE_URL。',

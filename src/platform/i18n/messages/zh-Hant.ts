@@ -222,6 +222,9 @@ export const zhHant: ErrorMessages = {
   BOARD_ROUTE_HELD: '您已持有路線 {route}。',
   BOARD_WINDOW_OVERLAP: '路線 {route}（{window}）與司機當天已持有的路線 {other}（{other_window}）時間重疊。',
   BOARD_OUTSIDE_SHIFT: '路線 {route}（{window}）超出司機當天的班次（{shifts}）。',
+  BOARD_WINDOW_PASSED: '路線 {route} 應於 {departure} 出發：已無法搶單或排隊候補；隊長或調度員仍可指派。',
+  BOARD_OFF_SHIFT:
+    '司機在車隊排班表中 {date} 沒有班次：路線 {route} 只能在有班次的日子搶單；隊長或調度員仍可指派。',
   WITHDRAWAL_CUTOFF_PASSED: '路線 {route} 的退出截止於 {cutoff}：請聯絡隊長或調度員。',
   SERVICE_ZONE_NOT_FOUND: '本企業沒有服務區域 {id}。',
   SERVICE_ZONES_FULL: '一個企業最多保留 {limit} 個服務區域：請先刪除一個。',
@@ -230,6 +233,7 @@ export const zhHant: ErrorMessages = {
   OFFER_ALREADY_TAKEN: '訂單 {order} 已被其他騎手接走。',
   OFFER_EXPIRED: '派單 {offer} 已不再有效：已過期、已拒絕或已撤回。',
   RIDER_BUSY: '您仍在配送即時訂單 {order}：請先完成再接新單。',
+  RIDER_ON_ROUTE: '您正在配送路線 {route}：請先完成再接即時訂單。',
   AGENT_CONVERSATION_NOT_FOUND: '您沒有編號為 {id} 的智能體對話。',
   AGENT_PROVIDER_NOT_CONFIGURED:
     '營運智能體未設定模型提供方：請設定 AGENT_PROVIDER（openai 或 anthropic）、AGENT_API_KEY，並視需要設定 AGENT_MODEL 或 AGENT_BASE_URL。',
