@@ -165,10 +165,10 @@ describe('dispatch console /dispatch', () => {
     const placed = await marker.boundingBox();
     assert.equal((await report(DEPOT.lat + 0.01, DEPOT.lng + 0.01)).status, 200);
     // North-east: up and to the right on the map.
-    await page.waitForFunction((was) => {
-      const box = document.querySelector('#map .driver-marker')!.getBoundingClientRect();
-      return box.x > was.x && box.y < was.y;
-    }, placed!);
+    await page.waitForFunction(
+      `(() => { const box = document.querySelector('#map .driver-marker').getBoundingClientRect();
+        return box.x > ${placed!.x} && box.y < ${placed!.y}; })()`,
+    );
     assert.equal(await marker.count(), 1, 'one marker a driver, moved, not drawn again beside the first');
     await page.context().close();
   });
