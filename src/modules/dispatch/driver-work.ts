@@ -166,6 +166,13 @@ export class DriverWork {
       const stops = await repo.stopsOfRoute(ctx.db, route.id);
       const stop = stopOf(stops, route.id, { order_id: input.order_id, leg });
       if (stop.status === 'done' || stop.status === 'failed') throw alreadyCompleted(route.id, stop);
+      // A parcel left in a locker is delivered when its recipient collects it (docs/lockers.md).
+      if (stop.locker && input.outcome !== 'failed') {
+        throw new AppError('STOP_IS_LOCKER_DROP', {
+          params: { order: stop.order_id, site: stop.locker.name },
+          details: { site_id: stop.locker.site_id, booking_id: stop.locker.booking_id },
+        });
+      }
       if (legOfOutcome(input.outcome) && legOfOutcome(input.outcome) !== stop.leg) {
         throw new AppError('OUTCOME_NOT_FOR_LEG', {
           params: { outcome: input.outcome, leg: stop.leg },
