@@ -25,6 +25,7 @@ import {
   DispatchService,
   DispatchSuggestions,
   DriverWork,
+  LockerStops,
   OpenRoutes,
   PlanEdits,
   roadNetwork,
@@ -358,6 +359,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
       orders,
       tracking,
       (db, id) => accounts.businessExists(db, id),
+      // A delivery booking sends its order's route stop to the locker (or off the route), and its
+      // deposit and collection close it: dispatch's, so lockers name no route.
+      new LockerStops(clock, orders, planEdits),
     ),
     consolidation: new ConsolidationService(clock, tracking, warehouses, shipping, { packaging, solvers }),
     reservations: new ReservationsService(

@@ -213,6 +213,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0064_event_keys_without_reference.sql': 'tracking',
   '0065_route_plan_versions.sql': 'dispatch',
   '0067_rider_offers_on_route.sql': 'riders',
+  '0068_locker_stops.sql': 'dispatch',
 };
 
 /**

@@ -76,8 +76,8 @@ function sameLayout(a: readonly BoardStop[], b: readonly BoardStop[]): boolean {
       stop.order_id === other.order_id &&
       stop.leg === other.leg &&
       stop.sequence === other.sequence &&
-      JSON.stringify([stop.window, stop.lat, stop.lng]) ===
-        JSON.stringify([other.window, other.lat, other.lng])
+      JSON.stringify([stop.window, stop.kind, stop.lat, stop.lng]) ===
+        JSON.stringify([other.window, other.kind, other.lat, other.lng])
     );
   });
 }

@@ -12,6 +12,7 @@ import {
 import type { BoardFeed } from './board-feed.ts';
 import { MAX_BOARD_ROUTES } from './board-repository.ts';
 import { planVersionSchema, routeStatusSchema, stopLegSchema, stopStatusSchema } from './schemas.ts';
+import { STOP_KINDS } from './tables.ts';
 
 const windowSchema = z
   .object({ start: z.string(), end: z.string() })
@@ -88,6 +89,9 @@ export const boardSchema = z.object({
           state: stopStatusSchema,
           order_status: z.string(),
           window: windowSchema,
+          kind: z
+            .enum(STOP_KINDS)
+            .describe("door: at the order's address; locker: a drop at a locker site, placed there"),
           lat: z.number().nullable(),
           lng: z.number().nullable(),
           arrived_at: z.string().nullable(),

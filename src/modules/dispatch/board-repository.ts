@@ -5,6 +5,7 @@ import type {
   DispatchTables,
   DriverWorkTables,
   PlanEditTables,
+  StopKind,
   StopStatus,
 } from './tables.ts';
 
@@ -71,9 +72,22 @@ const iso = (column: string) =>
  */
 export async function boardStops(db: Db, routeIds: readonly number[]) {
   if (routeIds.length === 0) return [];
-  type Row = [number, number, number, 'pickup' | 'delivery', StopStatus, string | null, string | null];
+  type Row = [
+    number,
+    number,
+    number,
+    'pickup' | 'delivery',
+    StopStatus,
+    string | null,
+    string | null,
+    StopKind,
+    number | null,
+    number | null,
+  ];
+  // A locker drop is drawn at its locker site: its coordinates come with it.
   const result = await sql<{ rows: Row[] }>`SELECT coalesce(json_agg(json_build_array(
-      s.route_id, s.sequence, s.order_id, s.leg, s.status, ${iso('s.arrived_at')}, ${iso('s.completed_at')})
+      s.route_id, s.sequence, s.order_id, s.leg, s.status, ${iso('s.arrived_at')}, ${iso('s.completed_at')},
+      s.kind, s.locker -> 'address' -> 'lat', s.locker -> 'address' -> 'lng')
       ORDER BY s.route_id, s.sequence), '[]') AS rows
     FROM route_stops s WHERE s.route_id = ANY(${[...routeIds]}::bigint[])`.execute(db);
   return result.rows[0]!.rows.map((row) => ({
@@ -84,6 +98,8 @@ export async function boardStops(db: Db, routeIds: readonly number[]) {
     status: row[4],
     arrived_at: row[5],
     completed_at: row[6],
+    kind: row[7],
+    locker: row[8] === null || row[9] === null ? null : { lat: row[8], lng: row[9] },
   }));
 }
 

@@ -31,6 +31,7 @@ function route(id: number, changes: Partial<BoardRoute> = {}): BoardRoute {
         state: 'pending',
         order_status: 'PLANNED',
         window: { start: '08:00', end: '09:00' },
+        kind: 'door',
         lat: 48.8,
         lng: 2.3,
         arrived_at: null,

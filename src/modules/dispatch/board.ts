@@ -6,7 +6,7 @@ import type { AccountsService } from '../accounts/index.ts';
 import type { OrderStatus, OrdersService } from '../orders/index.ts';
 import * as boardRepo from './board-repository.ts';
 import * as repo from './repository.ts';
-import type { RouteStatus, StopStatus } from './tables.ts';
+import type { RouteStatus, StopKind, StopStatus } from './tables.ts';
 
 // The dispatch board: one consistent read of a business's day (routes, stops, drivers' last
 // positions, waiting orders) and the exceptions observed in it. Observed state only: nothing here
@@ -44,6 +44,8 @@ export interface BoardStop {
   state: StopStatus;
   order_status: OrderStatus;
   window: { start: string; end: string } | null;
+  /** A door delivery, or a drop at a locker site (drawn there). */
+  kind: StopKind;
   lat: number | null;
   lng: number | null;
   arrived_at: string | null;
@@ -226,8 +228,9 @@ export class DispatchBoard {
             state: stop.status,
             order_status: order?.status ?? 'PLANNED',
             window: windowed ? windowOf(order?.window_start ?? null, order?.window_end ?? null) : null,
-            lat: (pickup ? order?.pickup_lat : order?.dropoff_lat) ?? null,
-            lng: (pickup ? order?.pickup_lng : order?.dropoff_lng) ?? null,
+            kind: stop.kind,
+            lat: stop.locker?.lat ?? (pickup ? order?.pickup_lat : order?.dropoff_lat) ?? null,
+            lng: stop.locker?.lng ?? (pickup ? order?.pickup_lng : order?.dropoff_lng) ?? null,
             arrived_at: stop.arrived_at,
             completed_at: stop.completed_at,
           };

@@ -30,10 +30,14 @@ const driverStopSchema = routeSchema.shape.stops.element
         lat: z.number().optional(),
         lng: z.number().optional(),
       })
-      .describe('Where the leg happens: the pickup address of a pickup leg, the drop-off of a delivery'),
+      .describe(
+        'Where the leg happens: the pickup address of a pickup leg, the drop-off of a delivery, the locker site of a locker drop',
+      ),
     contact: z
       .object({ name: z.string().nullable(), phone: z.string().nullable() })
-      .describe('Whom to meet there: the sender at a pickup, the recipient at a delivery'),
+      .describe(
+        'Whom to meet there: the sender at a pickup, the recipient at a delivery; at a locker drop, the site by name and no one',
+      ),
     time_window: orderSchema.shape.time_window,
     delivery_instruction: z.string().nullable(),
     note: z.string().nullable(),
@@ -128,7 +132,7 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
       name: 'complete_stop',
       summary: 'Complete a stop of my started route: delivered, picked up, or failed with a reason',
       description:
-        "delivered (a delivery leg) makes the order DELIVERED with its proof; picked_up (a pickup leg) PICKED_UP; failed (either leg, with an incident reason) FAILED_ATTEMPT, and a failed pickup fails the order's delivery leg on the route too. The tracking event is at device_time. Proof files are uploaded first (POST /api/v1/driver/orders/{order_id}/proofs) and named by id.",
+        "delivered (a delivery leg) makes the order DELIVERED with its proof; picked_up (a pickup leg) PICKED_UP; failed (either leg, with an incident reason) FAILED_ATTEMPT, and a failed pickup fails the order's delivery leg on the route too. A locker drop (kind locker) is completed by the deposit at the locker, not here: only failed is taken there. The tracking event is at device_time. Proof files are uploaded first (POST /api/v1/driver/orders/{order_id}/proofs) and named by id.",
       tag: 'Driver',
       kind: 'mutation',
       risk: 'medium',
@@ -137,6 +141,7 @@ export function driverOperations(work: DriverWork, vocabulary: DriverVocabulary)
         ...ROUTE_WRITE_ERRORS,
         'STOP_NOT_FOUND',
         'STOP_ALREADY_COMPLETED',
+        'STOP_IS_LOCKER_DROP',
         'OUTCOME_NOT_FOR_LEG',
         'ILLEGAL_STATUS_TRANSITION',
       ],

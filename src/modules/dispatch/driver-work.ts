@@ -6,6 +6,7 @@ import type { OrderStatus, OrdersService, OrderView, StatusDetails } from '../or
 import { signalBoard } from './board-repository.ts';
 import * as repo from './driver-repository.ts';
 import { type DispatchService, stopAnswer } from './service.ts';
+import type { LockerPlace } from './tables.ts';
 
 /** How far ahead of the server a phone's clock may be, and how late a write may arrive. */
 export const DEVICE_TIME_AHEAD_MS = 5 * 60_000;
@@ -165,6 +166,13 @@ export class DriverWork {
       const stops = await repo.stopsOfRoute(ctx.db, route.id);
       const stop = stopOf(stops, route.id, { order_id: input.order_id, leg });
       if (stop.status === 'done' || stop.status === 'failed') throw alreadyCompleted(route.id, stop);
+      // A parcel left in a locker is delivered when its recipient collects it (docs/lockers.md).
+      if (stop.locker && input.outcome !== 'failed') {
+        throw new AppError('STOP_IS_LOCKER_DROP', {
+          params: { order: stop.order_id, site: stop.locker.name },
+          details: { site_id: stop.locker.site_id, booking_id: stop.locker.booking_id },
+        });
+      }
       if (legOfOutcome(input.outcome) && legOfOutcome(input.outcome) !== stop.leg) {
         throw new AppError('OUTCOME_NOT_FOR_LEG', {
           params: { outcome: input.outcome, leg: stop.leg },
@@ -361,7 +369,7 @@ export class DriverWork {
       (s) => s.order_id === stop.order_id && s.leg === stop.leg,
     )!;
     const [order] = await this.orders.queries.views(ctx.db, businessOf(ctx), [stop.order_id]);
-    return { ...stopAnswer(row), ...stopDetails(order!, stop.leg) };
+    return { ...stopAnswer(row), ...stopDetails(order!, row) };
   }
 
   /** The shared route view, each stop with what the driver needs there, read for all stops at once. */
@@ -370,14 +378,19 @@ export class DriverWork {
     const orders = new Map((await this.orders.queries.views(db, businessId, ids)).map((o) => [o.id, o]));
     return routes.map((route) => ({
       ...route,
-      stops: route.stops.map((stop) => ({ ...stop, ...stopDetails(orders.get(stop.order_id)!, stop.leg) })),
+      stops: route.stops.map((stop) => ({ ...stop, ...stopDetails(orders.get(stop.order_id)!, stop) })),
     }));
   }
 }
 
-/** What the driver needs at one leg of an order: where, whom to meet, when, what to carry. */
-function stopDetails(order: OrderView, leg: repo.Leg) {
-  const { name, phone, ...address } = (leg === 'pickup' ? order.pickup : order.dropoff) ?? { line1: '' };
+/**
+ * What the driver needs at one leg of an order: where, whom to meet, when, what to carry. A locker
+ * drop is made at the locker site, with nobody to meet there.
+ */
+function stopDetails(order: OrderView, stop: { leg: repo.Leg; locker: LockerPlace | null }) {
+  const { name, phone, ...address } = stop.locker
+    ? { ...stop.locker.address, name: stop.locker.name, phone: null }
+    : ((stop.leg === 'pickup' ? order.pickup : order.dropoff) ?? { line1: '' });
   return {
     order_ref: order.order_ref,
     order_type: order.type,

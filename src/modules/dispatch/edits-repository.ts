@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { Queryable } from '../../platform/db/database.ts';
+import { jsonb, type Queryable } from '../../platform/db/database.ts';
 import type { DispatchTables, DriverWorkTables, PlanEditTables } from './tables.ts';
 
 type Tables = DispatchTables & PlanEditTables & DriverWorkTables;
@@ -69,6 +69,7 @@ export async function replaceStops(
     .values(
       stops.map((stop, index) => ({
         ...stop,
+        locker: stop.locker ? jsonb(stop.locker) : null,
         business_id: businessId,
         route_id: routeId,
         sequence: index + 1,

@@ -6,6 +6,7 @@ export { boardOperations } from './board-operations.ts';
 export { type DriverVocabulary, driverOperations } from './driver-operations.ts';
 export { DriverWork } from './driver-work.ts';
 export { planEditOperations } from './edit-operations.ts';
+export { LockerStops, ROUTE_CHANGED_PUSH } from './locker-stops.ts';
 export type { MapRoute, MapStop } from './map-reads.ts';
 export { type OpenedRoute, OpenRoutes, type RouteWindow } from './open-routes.ts';
 export { dispatchOperations } from './operations.ts';

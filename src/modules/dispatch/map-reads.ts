@@ -77,7 +77,8 @@ export class DispatchMapReads {
           .filter((stop) => stop.route_id === row.id)
           .flatMap((stop) => {
             const order = orders.get(stop.order_id);
-            const place = stop.leg === 'pickup' ? order?.pickup : order?.dropoff;
+            // A locker drop is made at its locker site, not at the order's address.
+            const place = stop.locker?.address ?? (stop.leg === 'pickup' ? order?.pickup : order?.dropoff);
             if (place?.lat === undefined || place?.lng === undefined) return [];
             return [
               {

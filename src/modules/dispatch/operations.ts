@@ -15,6 +15,7 @@ import {
 } from './planning.ts';
 import { capacityInput, capacitySchema, driverSchema, routeSchema } from './schemas.ts';
 import type { DispatchService } from './service.ts';
+import { LOCKER_RESERVATION_RULES } from './tables.ts';
 
 /** Staff, and contractors within their own fleet and pool. */
 const PLANNERS = [...STAFF, 'contractor'] as const;
@@ -35,6 +36,11 @@ const settingsSchema = z.object({
     .min(1)
     .max(150)
     .describe('Without a routing engine: the speed straight-line legs are driven at'),
+  locker_reservation: z
+    .enum(LOCKER_RESERVATION_RULES)
+    .describe(
+      'A locker compartment reserved for an order on a route: its open delivery stop becomes a drop at the locker site (drop_at_locker, re-timed there), or the order leaves the route for the planning pool (take_off_route)',
+    ),
 });
 
 export function dispatchOperations(dispatch: DispatchService): Operation[] {
@@ -377,7 +383,7 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       name: 'get_dispatch_settings',
       summary: 'How the business plans routes: preparation time, and the straight-line stand-in for roads',
       description:
-        'The preparation time before a route leaves, and the circuity factor and average speed that stand in for road distances when no routing engine answers; defaults until the business saves its own.',
+        'The preparation time before a route leaves, the circuity factor and average speed that stand in for road distances when no routing engine answers, and what a locker reservation does to a routed order; defaults until the business saves its own.',
       tag: 'Dispatch',
       kind: 'query',
       risk: 'low',
@@ -393,8 +399,9 @@ export function dispatchOperations(dispatch: DispatchService): Operation[] {
       summary: 'Change how the business plans routes; fields left out keep their value',
       description:
         `Defaults: preparation_minutes ${DEFAULT_DISPATCH_SETTINGS.preparation_minutes}, circuity_factor ` +
-        `${DEFAULT_DISPATCH_SETTINGS.circuity_factor}, average_speed_kmh ${DEFAULT_DISPATCH_SETTINGS.average_speed_kmh}. ` +
-        'The circuity factor and the speed are used when no routing engine answers.',
+        `${DEFAULT_DISPATCH_SETTINGS.circuity_factor}, average_speed_kmh ${DEFAULT_DISPATCH_SETTINGS.average_speed_kmh}, ` +
+        `locker_reservation ${DEFAULT_DISPATCH_SETTINGS.locker_reservation}. ` +
+        'The circuity factor and the speed are used when no routing engine answers; locker_reservation says what a locker reservation does to a routed order.',
       tag: 'Dispatch',
       kind: 'mutation',
       risk: 'medium',

@@ -7,7 +7,17 @@ import type { TrackingService } from '../tracking/index.ts';
 import { signalBoard } from './board-repository.ts';
 import * as edits from './edits-repository.ts';
 import { clockTime, seconds } from './order-legs.ts';
-import { hhmm, isCustomerLeg, type PlanStop, stopsOfOrder, type WireViolation, wire } from './plan-stops.ts';
+import {
+  deliveredAt,
+  hhmm,
+  isCustomerLeg,
+  type PlanStop,
+  stopsOfOrder,
+  stopToStore,
+  storedPlanStop,
+  type WireViolation,
+  wire,
+} from './plan-stops.ts';
 import {
   type DrivenRoute,
   editOutcome,
@@ -24,12 +34,16 @@ import type { ShiftCalendar } from './shift-calendar.ts';
 import { bestInsertion, bestSequence } from './solver/edit-search.ts';
 import { type TimedRoute, timeRoute } from './solver/evaluate.ts';
 import { DAY_SECONDS } from './solver/resume.ts';
+import type { LockerPlace } from './tables.ts';
 
 /**
  * A customer hears of an edit (delivery_rescheduled, pickup_rescheduled on its parcels' timelines)
  * when it moves the planned arrival at their door by more than this.
  */
 export const RESCHEDULE_THRESHOLD_MINUTES = 30;
+
+/** Minutes at each pending stop when a locker reservation re-times a route, as build_route's default. */
+const LOCKER_SERVICE_MINUTES = 5;
 
 /** One route's edit: as it was, and as it becomes. */
 interface RouteEdit {
@@ -285,6 +299,25 @@ export class PlanEdits {
     });
   }
 
+  /**
+   * Sends the order's pending delivery stop on the route to a locker site, or back to its door
+   * (`locker` null), and re-times the route: what a locker reservation (or its cancellation) does.
+   * The booking is made already, so rules the new place breaks are taken and answered, not refused.
+   */
+  async relocateDelivery(
+    ctx: OperationContext,
+    routeId: number,
+    orderId: number,
+    locker: LockerPlace | null,
+  ) {
+    const [plan] = await this.load(ctx, [routeId], []);
+    const edit = { before: plan!, after: { ...plan!, stops: deliveredAt(plan!.stops, orderId, locker) } };
+    return this.commit(ctx, locker ? 'locker_drop' : 'locker_drop_cancelled', [edit], {
+      service_minutes: LOCKER_SERVICE_MINUTES,
+      confirm_violations: true,
+    });
+  }
+
   /** Locks or unlocks a route: a rebuild leaves a locked route as it is. */
   async setLocked(ctx: OperationContext, routeId: number, locked: boolean, expectedPlanVersion?: number) {
     const businessId = businessOf(ctx);
@@ -331,16 +364,7 @@ export class PlanEdits {
     for (const row of rows) {
       const stops = stopRows
         .filter((stop) => stop.route_id === row.id)
-        .map((stop): PlanStop => {
-          const leg = stopsOfOrder(views.get(stop.order_id)!).find((own) => own.leg === stop.leg)!;
-          return {
-            ...leg,
-            status: stop.status,
-            arrivedAt: stop.arrived_at,
-            completedAt: stop.completed_at,
-            planned: { arrival: seconds(stop.planned_arrival), departure: seconds(stop.planned_departure) },
-          };
-        });
+        .map((stop) => storedPlanStop(stop, views.get(stop.order_id)!));
       const lastDone = stops.findLastIndex((stop) => stop.status !== 'pending');
       const driverId = row.driver_user_id ?? boardDriver;
       if (driverId === undefined) throw new AppError('ROUTE_ON_BOARD', { params: { route: row.id } });
@@ -501,15 +525,7 @@ export class PlanEdits {
         ctx.db,
         businessId,
         edit.after.row.id,
-        edit.after.stops.map((stop, at) => ({
-          order_id: stop.orderId,
-          leg: stop.leg,
-          planned_arrival: clockTime(timed.stops[at]!.arrival),
-          planned_departure: clockTime(timed.stops[at]!.departure),
-          status: stop.status,
-          arrived_at: stop.arrivedAt,
-          completed_at: stop.completedAt,
-        })),
+        edit.after.stops.map((stop, at) => stopToStore(stop, timed.stops[at]!)),
       );
       await edits.updateRoute(ctx.db, businessId, edit.after.row.id, {
         ...routeChanges,

@@ -1,9 +1,10 @@
+import type { Selectable } from 'kysely';
 import { AppError } from '../../platform/errors.ts';
 import type { OrderView } from '../orders/index.ts';
 import { clockTime, demandOf, legsOf, seconds } from './order-legs.ts';
 import type { Carriage, LoadDimension, StopToTime, Violation } from './solver/evaluate.ts';
 import type { Load, Point, TimeWindow } from './solver/types.ts';
-import type { StopStatus } from './tables.ts';
+import type { DispatchTables, LockerPlace, StopStatus } from './tables.ts';
 
 // The stops of a route under edit as the timing reads them, and the rules broken as callers read them.
 
@@ -21,6 +22,38 @@ export interface PlanStop {
   carriage: Carriage;
   /** The planned times it has now (none for a stop being added). */
   planned?: { arrival: number; departure: number };
+  /** The locker site a delivery goes to instead of the door (a locker reservation); none: the door. */
+  locker?: LockerPlace | null;
+}
+
+/** A stop of a route as it is stored, with its order: timed at the locker site when it is a locker drop. */
+export function storedPlanStop(stop: Selectable<DispatchTables['route_stops']>, order: OrderView): PlanStop {
+  const leg = stopsOfOrder(order).find((own) => own.leg === stop.leg)!;
+  return {
+    ...leg,
+    ...(stop.locker
+      ? { locker: stop.locker, location: { lat: stop.locker.address.lat, lng: stop.locker.address.lng } }
+      : {}),
+    status: stop.status,
+    arrivedAt: stop.arrived_at,
+    completedAt: stop.completed_at,
+    planned: { arrival: seconds(stop.planned_arrival), departure: seconds(stop.planned_departure) },
+  };
+}
+
+/** A timed stop as a route's stops are written again: its place kept (a locker drop stays one). */
+export function stopToStore(stop: PlanStop, timed: { arrival: number; departure: number }) {
+  return {
+    order_id: stop.orderId,
+    leg: stop.leg,
+    planned_arrival: clockTime(timed.arrival),
+    planned_departure: clockTime(timed.departure),
+    status: stop.status,
+    arrived_at: stop.arrivedAt,
+    completed_at: stop.completedAt,
+    kind: stop.locker ? ('locker' as const) : ('door' as const),
+    locker: stop.locker ?? null,
+  };
 }
 
 /** The rule broken, as the answers and the PLAN_VIOLATION refusal say it. */
@@ -68,6 +101,20 @@ export function stopsOfOrder(order: OrderView): PlanStop[] {
   }
   if (legs.pickup) return [{ ...stop, leg: 'pickup', location: legs.pickup, window, carriage: 'to_depot' }];
   return [{ ...stop, leg: 'delivery', location: legs.delivery!, window, carriage: 'from_depot' }];
+}
+
+/** The stops with the order's pending delivery at a locker site, or back at its door (`locker` null). */
+export function deliveredAt(
+  stops: readonly PlanStop[],
+  orderId: number,
+  locker: LockerPlace | null,
+): PlanStop[] {
+  return stops.map((stop) => {
+    if (stop.orderId !== orderId || stop.leg !== 'delivery' || stop.status !== 'pending') return stop;
+    const door = stopsOfOrder(stop.order).find((own) => own.leg === 'delivery')!.location;
+    const location = locker ? { lat: locker.address.lat, lng: locker.address.lng } : door;
+    return { ...stop, locker, location };
+  });
 }
 
 /** The leg whose time its customer was told: the pickup of a pickup order, else the delivery. */

@@ -19,6 +19,7 @@ import type { driverSchema, routeSchema } from './schemas.ts';
 import { onTheirShifts, type ShiftCalendar } from './shift-calendar.ts';
 import { pointKey } from './solver/distance.ts';
 import type { Objective, SolverStop, SolverVehicle, UnassignedReason } from './solver/types.ts';
+import type { LockerReservationRule } from './tables.ts';
 
 /** The most a caller may let route building search, and what it gets by default. */
 export const MAX_TIME_LIMIT_MS = 10_000;
@@ -28,12 +29,19 @@ export const JOB_TIME_LIMIT_MS = 5000;
 export const OBJECTIVES = ['least_distance', 'fewest_vehicles', 'balanced'] as const satisfies Objective[];
 
 /** How a business plans until it saves its own settings. */
-export const DEFAULT_DISPATCH_SETTINGS = {
+export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
   preparation_minutes: 30,
   circuity_factor: 1.3,
   average_speed_kmh: 30,
+  locker_reservation: 'drop_at_locker',
 };
-export type DispatchSettings = typeof DEFAULT_DISPATCH_SETTINGS;
+export interface DispatchSettings {
+  preparation_minutes: number;
+  circuity_factor: number;
+  average_speed_kmh: number;
+  /** What a locker reservation does to the order's open delivery stop (locker-stops.ts). */
+  locker_reservation: LockerReservationRule;
+}
 
 export interface BuildRouteInput {
   date: string;

@@ -217,7 +217,7 @@ export async function routeDays(db: Queryable<DispatchTables>, businessId: numbe
 export function settingsOf(db: Queryable<DispatchTables>, businessId: number) {
   return db
     .selectFrom('dispatch_settings')
-    .select(['preparation_minutes', 'circuity_factor', 'average_speed_kmh'])
+    .select(['preparation_minutes', 'circuity_factor', 'average_speed_kmh', 'locker_reservation'])
     .where('business_id', '=', businessId)
     .executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROUTE_STATUSES, STOP_STATUSES } from './tables.ts';
+import { ROUTE_STATUSES, STOP_KINDS, STOP_STATUSES } from './tables.ts';
 
 // The dispatch module's answers shared by its operations: a driver with their working profile, a route with its stops.
 
@@ -86,6 +86,28 @@ export const stopSchema = z
     ),
     arrived_at: z.string().nullable(),
     completed_at: z.string().nullable(),
+    kind: z
+      .enum(STOP_KINDS)
+      .describe(
+        "door: at the order's own address; locker: a drop in a parcel locker at the site `locker` names, since a locker compartment was reserved for the order",
+      ),
+    locker: z
+      .object({
+        site_id: z.int(),
+        booking_id: z.int(),
+        name: z.string(),
+        address: z.object({
+          line1: z.string(),
+          line2: z.string().optional(),
+          city: z.string().optional(),
+          postal_code: z.string().optional(),
+          country: z.string().optional(),
+          lat: z.number(),
+          lng: z.number(),
+        }),
+      })
+      .nullable()
+      .describe('The locker site and booking of a locker drop; null at a door'),
   })
   .meta({ title: 'Stop' });
 

@@ -375,5 +375,7 @@ export function stopAnswer(stop: Selectable<DispatchTables['route_stops']>) {
     status: stop.status,
     arrived_at: stop.arrived_at?.toISOString() ?? null,
     completed_at: stop.completed_at?.toISOString() ?? null,
+    kind: stop.kind,
+    locker: stop.locker,
   };
 }

@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import { businessOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -5,7 +6,7 @@ import { TimeSlices } from '../../platform/slices.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import type { OrdersService, OrderView } from '../orders/index.ts';
 import { legsOf, seconds } from './order-legs.ts';
-import { type PlanStop, stopsOfOrder, toTime } from './plan-stops.ts';
+import { type PlanStop, stopsOfOrder, storedPlanStop, toTime } from './plan-stops.ts';
 import * as repo from './repository.ts';
 import type { RoadNetwork, StraightLineSettings } from './roads.ts';
 import type { DispatchService } from './service.ts';
@@ -32,6 +33,7 @@ import {
   suggestionId,
 } from './suggestions.ts';
 import * as suggestionsRepo from './suggestions-repository.ts';
+import type { DispatchTables } from './tables.ts';
 
 /** A day in seconds: a route's planned times are clock times of its day. */
 const DAY_SECONDS = 24 * 3600;
@@ -462,30 +464,15 @@ export class DispatchSuggestions {
 
 /** The route's stops as plan edits read them; undefined when one's order cannot be placed. */
 function planStops(
-  rows: ReadonlyArray<{
-    order_id: number;
-    leg: 'pickup' | 'delivery';
-    status: PlanStop['status'];
-    arrived_at: Date | null;
-    completed_at: Date | null;
-    planned_arrival: string;
-    planned_departure: string;
-  }>,
+  rows: ReadonlyArray<Selectable<DispatchTables['route_stops']>>,
   views: Map<number, OrderView>,
 ): PlanStop[] | undefined {
   const stops: PlanStop[] = [];
   for (const stop of rows) {
     const order = views.get(stop.order_id);
-    if (!order || !legsOf(order)) return undefined;
-    const leg = stopsOfOrder(order).find((own) => own.leg === stop.leg);
-    if (!leg) return undefined;
-    stops.push({
-      ...leg,
-      status: stop.status,
-      arrivedAt: stop.arrived_at,
-      completedAt: stop.completed_at,
-      planned: { arrival: seconds(stop.planned_arrival), departure: seconds(stop.planned_departure) },
-    });
+    if (!order || !legsOf(order) || !stopsOfOrder(order).some((own) => own.leg === stop.leg))
+      return undefined;
+    stops.push(storedPlanStop(stop, order));
   }
   return stops;
 }

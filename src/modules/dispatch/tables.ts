@@ -4,6 +4,28 @@ export const ROUTE_STATUSES = ['planned', 'started', 'finished'] as const;
 export type RouteStatus = (typeof ROUTE_STATUSES)[number];
 export const STOP_STATUSES = ['pending', 'arrived', 'done', 'failed'] as const;
 export type StopStatus = (typeof STOP_STATUSES)[number];
+/** Where a delivery is made: at the customer's door, or in a parcel locker at a locker site. */
+export const STOP_KINDS = ['door', 'locker'] as const;
+export type StopKind = (typeof STOP_KINDS)[number];
+/** What a locker reservation does to the order's open delivery stop on a route (docs/lockers.md). */
+export const LOCKER_RESERVATION_RULES = ['drop_at_locker', 'take_off_route'] as const;
+export type LockerReservationRule = (typeof LOCKER_RESERVATION_RULES)[number];
+
+/** The locker site a locker drop goes to, as the stop keeps it. */
+export interface LockerPlace {
+  site_id: number;
+  booking_id: number;
+  name: string;
+  address: {
+    line1: string;
+    line2?: string;
+    city?: string;
+    postal_code?: string;
+    country?: string;
+    lat: number;
+    lng: number;
+  };
+}
 
 export interface DispatchTables {
   /** How the business plans (defaults in DEFAULT_DISPATCH_SETTINGS until it saves its own). */
@@ -12,6 +34,7 @@ export interface DispatchTables {
     preparation_minutes: number;
     circuity_factor: number;
     average_speed_kmh: number;
+    locker_reservation: LockerReservationRule;
     updated_at: Date;
   };
   depots: { id: Generated<number>; business_id: number; name: string; lat: number; lng: number };
@@ -68,6 +91,9 @@ export interface DispatchTables {
     status: Generated<StopStatus>;
     arrived_at: Date | null;
     completed_at: Date | null;
+    /** A door delivery, or a drop at the locker site `locker` names (set by a locker reservation). */
+    kind: Generated<StopKind>;
+    locker: Generated<LockerPlace | null>;
   };
 }
 

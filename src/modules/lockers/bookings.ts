@@ -133,6 +133,7 @@ export class LockerBookings {
         at: now,
       },
     ]);
+    await this.orderSide.reserved(ctx, booking, site);
     return {
       result: true as const,
       booking: bookingView(booking, compartment),
@@ -334,6 +335,7 @@ export class LockerBookings {
         at: now,
       },
     ]);
+    await this.orderSide.cancelled(ctx, booking);
     const compartment = await repo.compartmentById(ctx.db, booking.compartment_id);
     return { result: true as const, booking: bookingView(updated, compartment!) };
   }

@@ -15,7 +15,7 @@ import { Devices } from './devices.ts';
 import { lockerFlowOperations } from './flow-operations.ts';
 import { LockerLedger } from './ledger.ts';
 import { lockerOperations } from './operations.ts';
-import { LockerOrderSide } from './order-side.ts';
+import { LockerOrderSide, type LockerRoutes } from './order-side.ts';
 import { DeviceTopics } from './protocol.ts';
 import { LuggageRelays } from './relays.ts';
 import { LockerResale } from './resale.ts';
@@ -24,6 +24,7 @@ import { LockerSites } from './sites.ts';
 export { PICKUP_DEADLINE_TOPIC } from './bookings.ts';
 export { COMMAND_TOPIC } from './commands.ts';
 export type { DevicePrincipal } from './device-link.ts';
+export type { LockerRoutes, LockerSiteDrop } from './order-side.ts';
 export { credentialDevice, DeviceTopics } from './protocol.ts';
 export { LockerSimulator } from './simulator.ts';
 
@@ -55,6 +56,8 @@ export class LockersService {
     orders: OrdersService,
     tracking: TrackingService,
     businessExists: (db: Queryable, id: number) => Promise<boolean>,
+    /** What a delivery booking does to its order's route stops (dispatch's, handed over). */
+    routes: LockerRoutes,
   ) {
     const topics = new DeviceTopics(settings.topicPrefix);
     this.devices = new Devices(settings.offlineAfterMs);
@@ -66,7 +69,7 @@ export class LockersService {
       clock,
       this.devices,
       this.commands,
-      new LockerOrderSide(clock, orders, tracking),
+      new LockerOrderSide(clock, orders, tracking, routes),
     );
     this.sites = new LockerSites(clock, this.devices, this.commands);
     this.link = new DeviceLink(clock, this.bookings, topics);

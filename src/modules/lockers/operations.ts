@@ -99,7 +99,8 @@ export function lockerOperations(
       summary: 'Hold a compartment for a delivery or a handover, with its two one-time codes',
       description:
         "The smallest free compartment on an online device that takes the order's packages (or of `size_class`). The answer carries the drop code (for whoever deposits) and the pickup code (for whoever collects, valid once deposited and until the site's hold time runs out): shown here only, kept hashed. " +
-        'A handover names its receiver (`recipient_user_id`): the caller deposits, only the receiver collects. At a site of another business the booking counts against your quota there (locker resale).',
+        'A handover names its receiver (`recipient_user_id`): the caller deposits, only the receiver collects. At a site of another business the booking counts against your quota there (locker resale). ' +
+        "A delivery for an order with a pending stop on a route sends that stop to the locker site, re-timed there, or takes the order off its route, as the business's dispatch setting locker_reservation says; its driver is told.",
       tag: LOCKER,
       kind: 'mutation',
       risk: 'low',
@@ -109,6 +110,11 @@ export function lockerOperations(
         'LOCKER_NO_COMPARTMENT_FREE',
         'LOCKER_QUOTA_EXHAUSTED',
         'ORDER_NOT_FOUND',
+        'LOCKER_ORDER_ON_BOARD',
+        'LOCKER_SITE_NOT_PLACED',
+        // Re-timing the order's route to the locker site, as a plan edit would.
+        'ROUTE_PAST_MIDNIGHT',
+        'DRIVER_WITHOUT_DEPOT',
       ],
       rest: { method: 'POST', path: '/v1/lockers/bookings' },
       graphql: 'reserveLockerCompartment',
@@ -220,12 +226,12 @@ export function lockerOperations(
       name: 'cancel_locker_booking',
       summary: 'Give back a reserved compartment nothing was deposited in',
       description:
-        'Its codes stop and the compartment is offered again. Once something is deposited, collect it instead.',
+        "Its codes stop and the compartment is offered again; a locker drop it made on the order's route goes back to the door, re-timed. Once something is deposited, collect it instead.",
       tag: LOCKER,
       kind: 'mutation',
       risk: 'low',
       access: WRITE,
-      errors: [...BOOKING_ERRORS],
+      errors: [...BOOKING_ERRORS, 'ROUTE_PAST_MIDNIGHT', 'DRIVER_WITHOUT_DEPOT'],
       rest: { method: 'POST', path: '/v1/lockers/bookings/:booking_id/cancel' },
       graphql: 'cancelLockerBooking',
       input: z.object({ booking_id: id }),

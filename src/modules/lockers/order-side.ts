@@ -15,17 +15,70 @@ const TO_DELIVERED: Partial<Record<OrderStatus, OrderStatus[]>> = {
   FAILED_ATTEMPT: ['OUT_FOR_DELIVERY', 'DELIVERED'],
 };
 
+/** The locker site a delivery booking sends its order to, as the routes are told it. */
+export interface LockerSiteDrop {
+  site_id: number;
+  booking_id: number;
+  name: string;
+  address: {
+    line1: string;
+    line2?: string;
+    city?: string;
+    postal_code?: string;
+    country?: string;
+    lat?: number;
+    lng?: number;
+  };
+}
+
+/**
+ * What a delivery booking does to its order's stops on routes (docs/lockers.md, "Routed orders"):
+ * dispatch's, handed over by the composition root, so this module names no route. Each runs in
+ * the booking's transaction, and may refuse the reservation.
+ */
+export interface LockerRoutes {
+  /** A compartment is reserved: the order's pending delivery stop goes to the site, or off its route. */
+  reserved(ctx: OperationContext, orderId: number, site: LockerSiteDrop): Promise<void>;
+  /** The reservation is cancelled before the deposit: the stop goes back to the door. */
+  cancelled(ctx: OperationContext, orderId: number, bookingId: number): Promise<void>;
+  /** The parcel is in the locker: the drop is done. */
+  deposited(ctx: OperationContext, orderId: number, bookingId: number): Promise<void>;
+  /** The recipient collected it: every stop of the order still open is closed. */
+  collected(ctx: OperationContext, orderId: number): Promise<void>;
+}
+
 /**
  * What a locker does to the order of a booking: a parcel deposited for its recipient is in the
  * locker (an OTEP arrival at the site), collected it is delivered there; a parcel sent from the
  * locker waits for its courier, and collected it is picked up; one not collected in time failed.
+ * A delivery booking also moves the order's stops on routes (`LockerRoutes`).
  */
 export class LockerOrderSide {
   constructor(
     private readonly clock: Clock,
     private readonly orders: OrdersService,
     private readonly tracking: TrackingService,
+    private readonly routes: LockerRoutes,
   ) {}
+
+  /** A compartment is held for the order's delivery: its route takes it to the site (or lets it go). */
+  async reserved(ctx: OperationContext, booking: repo.BookingRow, site: repo.SiteRow) {
+    if (booking.purpose !== 'delivery' || booking.order_id === null) return;
+    const { name: _name, ...place } = this.locationOf(site);
+    const { address: line1, ...rest } = place;
+    await this.routes.reserved(ctx, booking.order_id, {
+      site_id: site.id,
+      booking_id: booking.id,
+      name: site.name,
+      address: { line1, ...rest },
+    });
+  }
+
+  /** The reservation is cancelled: a locker drop it made on a route goes back to the door. */
+  async cancelled(ctx: OperationContext, booking: repo.BookingRow) {
+    if (booking.purpose !== 'delivery' || booking.order_id === null) return;
+    await this.routes.cancelled(ctx, booking.order_id, booking.id);
+  }
 
   /** The order a booking is for, as the caller may see it. */
   order(ctx: OperationContext, orderId: number): Promise<OrderView> {
@@ -38,6 +91,13 @@ export class LockerOrderSide {
         status_code: 'arrival_scan',
         description: 'In the parcel locker, ready for collection',
       });
+      if (booking.order_id !== null) {
+        await this.routes.deposited(
+          this.systemContext(db, booking.business_id),
+          booking.order_id,
+          booking.id,
+        );
+      }
     } else if (booking.purpose === 'send') {
       await this.track(db, booking, site, {
         status_code: 'awaiting_pickup',
@@ -63,6 +123,8 @@ export class LockerOrderSide {
         ...details,
         pod: { note: `Collected from the parcel locker at ${site.name}` },
       });
+      // Delivered: no driver is to go to the door (or the locker) for it any more.
+      await this.routes.collected(ctx, order.id);
     }
   }
 

@@ -74,6 +74,8 @@ export const de: ErrorMessages = {
   ROUTE_NOT_STARTED: 'Tour {route} wurde noch nicht gestartet: starten Sie sie zuerst.',
   ROUTE_FINISHED: 'Tour {route} ist beendet: es kann nichts mehr erfasst werden.',
   STOP_ALREADY_COMPLETED: 'Der Halt von Auftrag {order} auf Tour {route} ist bereits abgeschlossen.',
+  STOP_IS_LOCKER_DROP:
+    'Der Halt von Auftrag {order} ist eine Abgabe im Schließfach {site}: Die Einlage mit dem Einlagecode schließt ihn ab, und die Abholung durch den Empfänger stellt den Auftrag zu.',
   CLIENT_ID_REUSED:
     'client_id {client_id} wurde bereits für einen anderen Schreibvorgang verwendet: jeder braucht seine eigene.',
   OUTCOME_NOT_FOR_LEG: 'Das Ergebnis {outcome} passt nicht zu einem Halt vom Typ {leg}.',
@@ -335,6 +337,10 @@ export const de: ErrorMessages = {
   LOCKER_COMPARTMENT_IN_USE: 'Fach {number} ist gebucht: Es kann nur im freien Zustand außer Betrieb gehen.',
   LOCKER_NUMBERS_TAKEN: 'Fachnummern müssen je Gerät eindeutig sein: {numbers}.',
   LOCKER_SITE_FULL: 'Ein Schließfachstandort hat höchstens {limit} Geräte.',
+  LOCKER_ORDER_ON_BOARD:
+    'Auftrag {order} ist {status} auf seiner Tour und kann daher nicht in den Planungspool zurück (nur ein Auftrag im Status PLANNED kann das). Stellen Sie ihn stattdessen auf seiner Tour ins Schließfach zu (Dispositionseinstellung locker_reservation: drop_at_locker).',
+  LOCKER_SITE_NOT_PLACED:
+    'Der Schließfachstandort {site} hat keine Koordinaten, daher kann die Tour von Auftrag {order} nicht dorthin geplant werden: Es wurde nichts reserviert.',
   LUGGAGE_TAG_TAKEN: 'Das Gepäcketikett {tag} gehört bereits zu einer Weitergabe dieses Unternehmens.',
   RESERVATION_RESOURCE_NOT_FOUND: 'Keine buchbare Ressource {id} hier.',
   RESERVATION_SLOT_NOT_OFFERED: '{starts_at} ist kein noch buchbarer Termin dieser Ressource.',

@@ -72,6 +72,8 @@ export const en: ErrorMessages = {
   ROUTE_NOT_STARTED: 'Route {route} has not been started yet: start it first.',
   ROUTE_FINISHED: 'Route {route} is finished: nothing more can be recorded on it.',
   STOP_ALREADY_COMPLETED: 'The stop of order {order} on route {route} is already completed.',
+  STOP_IS_LOCKER_DROP:
+    'The stop of order {order} is a drop at the locker {site}: the deposit with the drop code completes it, and the recipient’s collection delivers the order.',
   CLIENT_ID_REUSED: 'client_id {client_id} was already used for another write: give each write its own.',
   OUTCOME_NOT_FOR_LEG: 'Outcome {outcome} does not apply to a {leg} stop.',
   DEVICE_TIME_BEFORE_ROUTE_START:
@@ -302,6 +304,10 @@ export const en: ErrorMessages = {
   LOCKER_COMPARTMENT_IN_USE: 'Compartment {number} holds a booking: it can go out of order only when free.',
   LOCKER_NUMBERS_TAKEN: 'Compartment numbers must be unique on a device: {numbers}.',
   LOCKER_SITE_FULL: 'A locker site holds at most {limit} devices.',
+  LOCKER_ORDER_ON_BOARD:
+    'Order {order} is {status} on its route, so it cannot go back to the planning pool (only a PLANNED order can). Send it to the locker on its route instead (dispatch setting locker_reservation: drop_at_locker).',
+  LOCKER_SITE_NOT_PLACED:
+    'The locker site {site} has no coordinates, so the route of order {order} cannot be timed to it: nothing was reserved.',
   LUGGAGE_TAG_TAKEN: 'Bag tag {tag} is already on a relay of this business.',
   RESERVATION_RESOURCE_NOT_FOUND: 'No bookable resource {id} here.',
   RESERVATION_SLOT_NOT_OFFERED: '{starts_at} is not a slot of this resource that can still be booked.',

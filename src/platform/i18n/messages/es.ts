@@ -74,6 +74,8 @@ export const es: ErrorMessages = {
   ROUTE_NOT_STARTED: 'La ruta {route} aún no ha comenzado: iníciela primero.',
   ROUTE_FINISHED: 'La ruta {route} ha terminado: ya no se puede registrar nada en ella.',
   STOP_ALREADY_COMPLETED: 'La parada del pedido {order} en la ruta {route} ya está completada.',
+  STOP_IS_LOCKER_DROP:
+    'La parada del pedido {order} es una entrega en la taquilla {site}: el depósito con el código de entrega la completa, y la recogida del destinatario entrega el pedido.',
   CLIENT_ID_REUSED: 'El client_id {client_id} ya se usó para otra escritura: cada una necesita el suyo.',
   OUTCOME_NOT_FOR_LEG: 'El resultado {outcome} no corresponde a una parada de tipo {leg}.',
   DEVICE_TIME_BEFORE_ROUTE_START:
@@ -319,6 +321,10 @@ export const es: ErrorMessages = {
     'El compartimento {number} tiene una reserva: solo puede ponerse fuera de servicio libre.',
   LOCKER_NUMBERS_TAKEN: 'Los números de compartimento deben ser únicos en un dispositivo: {numbers}.',
   LOCKER_SITE_FULL: 'Un punto de taquillas tiene como máximo {limit} dispositivos.',
+  LOCKER_ORDER_ON_BOARD:
+    'El pedido {order} está {status} en su ruta, así que no puede volver al grupo de planificación (solo un pedido PLANNED puede). Envíelo a la taquilla en su ruta (ajuste de despacho locker_reservation: drop_at_locker).',
+  LOCKER_SITE_NOT_PLACED:
+    'El punto de taquillas {site} no tiene coordenadas, así que la ruta del pedido {order} no puede programarse hasta allí: no se ha reservado nada.',
   LUGGAGE_TAG_TAKEN: 'La etiqueta de equipaje {tag} ya está en un relevo de esta empresa.',
   RESERVATION_RESOURCE_NOT_FOUND: 'No hay ningún recurso reservable {id} aquí.',
   RESERVATION_SLOT_NOT_OFFERED: '{starts_at} no es un horario de este recurso que aún se pueda reservar.',

@@ -75,6 +75,8 @@ export const fr: ErrorMessages = {
   ROUTE_NOT_STARTED: "La tournée {route} n'a pas encore commencé : démarrez-la d'abord.",
   ROUTE_FINISHED: 'La tournée {route} est terminée : plus rien ne peut y être enregistré.',
   STOP_ALREADY_COMPLETED: "L'arrêt de la commande {order} sur la tournée {route} est déjà terminé.",
+  STOP_IS_LOCKER_DROP:
+    'L’arrêt de la commande {order} est un dépôt à la consigne {site} : le dépôt avec le code de dépôt le termine, et le retrait par le destinataire livre la commande.',
   CLIENT_ID_REUSED: 'Le client_id {client_id} a déjà servi à une autre écriture : donnez à chacune le sien.',
   OUTCOME_NOT_FOR_LEG: "Le résultat {outcome} ne s'applique pas à un arrêt {leg}.",
   DEVICE_TIME_BEFORE_ROUTE_START:
@@ -333,6 +335,10 @@ export const fr: ErrorMessages = {
   LOCKER_COMPARTMENT_IN_USE: 'Le casier {number} est réservé : il ne peut être mis hors service que libre.',
   LOCKER_NUMBERS_TAKEN: 'Les numéros de casier doivent être uniques par appareil : {numbers}.',
   LOCKER_SITE_FULL: 'Un site de consignes compte au plus {limit} appareils.',
+  LOCKER_ORDER_ON_BOARD:
+    'La commande {order} est {status} sur sa tournée : elle ne peut donc pas revenir dans le pool de planification (seule une commande PLANNED le peut). Livrez-la plutôt à la consigne sur sa tournée (réglage de dispatch locker_reservation : drop_at_locker).',
+  LOCKER_SITE_NOT_PLACED:
+    'Le site de consignes {site} n’a pas de coordonnées : la tournée de la commande {order} ne peut pas y être planifiée, rien n’a été réservé.',
   LUGGAGE_TAG_TAKEN: 'L’étiquette de bagage {tag} est déjà sur un relais de cette entreprise.',
   RESERVATION_RESOURCE_NOT_FOUND: 'Aucune ressource réservable {id} ici.',
   RESERVATION_SLOT_NOT_OFFERED: "{starts_at} n'est pas un créneau de cette ressource encore réservable.",

@@ -64,6 +64,8 @@ export const zhHans: ErrorMessages = {
   ROUTE_NOT_STARTED: '路线 {route} 尚未开始：请先开始路线。',
   ROUTE_FINISHED: '路线 {route} 已结束：不能再记录任何内容。',
   STOP_ALREADY_COMPLETED: '路线 {route} 上订单 {order} 的站点已完成。',
+  STOP_IS_LOCKER_DROP:
+    '订单 {order} 的站点是投递到智能柜 {site}：凭投递码存入即完成该站点，收件人取件后订单即为已送达。',
   CLIENT_ID_REUSED: 'client_id {client_id} 已用于另一次写入：每次写入请使用不同的编号。',
   OUTCOME_NOT_FOR_LEG: '结果 {outcome} 不适用于 {leg} 站点。',
   DEVICE_TIME_BEFORE_ROUTE_START:
@@ -268,6 +270,9 @@ export const zhHans: ErrorMessages = {
   LOCKER_COMPARTMENT_IN_USE: '格口 {number} 已被预订，只有空闲时才能设为故障。',
   LOCKER_NUMBERS_TAKEN: '同一设备的格口编号必须唯一：{numbers}。',
   LOCKER_SITE_FULL: '一个智能柜站点最多有 {limit} 台设备。',
+  LOCKER_ORDER_ON_BOARD:
+    '订单 {order} 在其路线上的状态为 {status}，无法退回待规划池（只有 PLANNED 状态的订单可以）。请改为在其路线上投递到智能柜（调度设置 locker_reservation：drop_at_locker）。',
+  LOCKER_SITE_NOT_PLACED: '智能柜站点 {site} 没有坐标，无法为订单 {order} 的路线安排前往该处：未作任何预留。',
   LUGGAGE_TAG_TAKEN: '行李牌 {tag} 已在本企业的接力中。',
   RESERVATION_RESOURCE_NOT_FOUND: '此处没有可预约的资源 {id}。',
   RESERVATION_SLOT_NOT_OFFERED: '{starts_at} 不是此资源仍可预约的时段。',

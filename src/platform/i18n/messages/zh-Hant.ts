@@ -64,6 +64,8 @@ export const zhHant: ErrorMessages = {
   ROUTE_NOT_STARTED: '路線 {route} 尚未開始：請先開始路線。',
   ROUTE_FINISHED: '路線 {route} 已結束：不能再記錄任何內容。',
   STOP_ALREADY_COMPLETED: '路線 {route} 上訂單 {order} 的站點已完成。',
+  STOP_IS_LOCKER_DROP:
+    '訂單 {order} 的站點是投遞到智慧櫃 {site}：憑投遞碼存入即完成該站點，收件人取件後訂單即為已送達。',
   CLIENT_ID_REUSED: 'client_id {client_id} 已用於另一次寫入：每次寫入請使用不同的編號。',
   OUTCOME_NOT_FOR_LEG: '結果 {outcome} 不適用於 {leg} 站點。',
   DEVICE_TIME_BEFORE_ROUTE_START:
@@ -268,6 +270,9 @@ export const zhHant: ErrorMessages = {
   LOCKER_COMPARTMENT_IN_USE: '格口 {number} 已被預訂，只有空閒時才能設為故障。',
   LOCKER_NUMBERS_TAKEN: '同一設備的格口編號必須唯一：{numbers}。',
   LOCKER_SITE_FULL: '一個智慧櫃站點最多有 {limit} 台設備。',
+  LOCKER_ORDER_ON_BOARD:
+    '訂單 {order} 在其路線上的狀態為 {status}，無法退回待規劃池（只有 PLANNED 狀態的訂單可以）。請改為在其路線上投遞到智慧櫃（調度設定 locker_reservation：drop_at_locker）。',
+  LOCKER_SITE_NOT_PLACED: '智慧櫃站點 {site} 沒有座標，無法為訂單 {order} 的路線安排前往該處：未作任何預留。',
   LUGGAGE_TAG_TAKEN: '行李牌 {tag} 已在本企業的接力中。',
   RESERVATION_RESOURCE_NOT_FOUND: '此處沒有可預約的資源 {id}。',
   RESERVATION_SLOT_NOT_OFFERED: '{starts_at} 不是此資源仍可預約的時段。',
