@@ -165,10 +165,12 @@ describe('dispatch console /dispatch', () => {
     const placed = await marker.boundingBox();
     assert.equal((await report(DEPOT.lat + 0.01, DEPOT.lng + 0.01)).status, 200);
     // North-east: up and to the right on the map.
-    await page.waitForFunction(
-      `(() => { const box = document.querySelector('#map .driver-marker').getBoundingClientRect();
-        return box.x > ${placed!.x} && box.y < ${placed!.y}; })()`,
-    );
+    type Boxed = { querySelector(selector: string): { getBoundingClientRect(): { x: number; y: number } } };
+    await page.waitForFunction((was) => {
+      const page = (globalThis as unknown as { document: Boxed }).document;
+      const box = page.querySelector('#map .driver-marker').getBoundingClientRect();
+      return box.x > was.x && box.y < was.y;
+    }, placed!);
     assert.equal(await marker.count(), 1, 'one marker a driver, moved, not drawn again beside the first');
     await page.context().close();
   });
