@@ -212,6 +212,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0063_dataset_import_rows.sql': 'datasets',
   '0064_event_keys_without_reference.sql': 'tracking',
   '0065_route_plan_versions.sql': 'dispatch',
+  '0066_route_depots.sql': 'dispatch',
 };
 
 /**

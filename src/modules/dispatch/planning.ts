@@ -157,6 +157,8 @@ export class RoutePlanning {
       fleetDrivers.filter((d) => d.active && d.profile?.available && !busy.has(d.id)),
     );
     const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
+    // Each route keeps the depot its driver leaves from that day (the shift's, else the profile's).
+    const depotOf = new Map(drivers.map((driver) => [driver.id, driver.profile?.depot_id ?? null]));
     // The pool, and the orders of the routes dissolved: still PLANNED, they are planned again.
     const pool = [
       ...(await this.orders.queries.planningPool(ctx, scope, input.date)),
@@ -237,6 +239,7 @@ export class RoutePlanning {
         route: {
           business_id: businessId,
           driver_user_id: planned.vehicleId,
+          depot_id: depotOf.get(planned.vehicleId) ?? null,
           route_date: input.date,
           distance_meters: Math.round(planned.distanceMeters),
           distance_source: matrix.source,

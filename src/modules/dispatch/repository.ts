@@ -144,6 +144,7 @@ export function routesOf(
       'r.load_volume_cm3',
       'r.load_count',
       'r.plan_version',
+      'r.depot_id',
     ])
     .where('r.business_id', '=', businessId)
     .$if(filter.date !== undefined, (q) => q.where('r.route_date', '=', filter.date!))

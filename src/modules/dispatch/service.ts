@@ -229,6 +229,7 @@ export class DispatchService implements PlanningFleet {
       load: { weight_grams: row.load_weight_grams, volume_cm3: row.load_volume_cm3, count: row.load_count },
       stops: stops.filter((stop) => stop.route_id === row.id).map(stopAnswer),
       plan_version: row.plan_version,
+      depot_id: row.depot_id,
     }));
   }
 
