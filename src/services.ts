@@ -192,7 +192,6 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   orders.journal.onStatusChange(proofs);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
-  orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
   // The analytics rollup counts every creation and status change in the change's own transaction.
   orders.journal.onStatusChange(new AnalyticsRollup(accounts));
   // One road network for planning and plan edits: a routing engine when OSRM_URL is set, else
@@ -212,6 +211,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     routeSearch(solvers, config.solverThreads),
     shiftWindows,
   );
+  // An order that leaves its route (held, cancelled, back to the pool) stops being one of its stops.
+  orders.journal.onStatusChange(dispatch.stopsFollowOrders);
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);

@@ -562,6 +562,7 @@ export class PlanEdits {
     }
     await this.record(ctx, operation, timings);
     const routeIds = timings.map((timing) => timing.edit.after.row.id);
+    await this.dispatch.tellStopsChanged(ctx, { businessId, routeIds });
     return {
       result: true as const,
       routes: await this.answerRoutes(ctx, routeIds),

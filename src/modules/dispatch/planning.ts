@@ -15,6 +15,7 @@ import {
   type TravelMatrix,
 } from './roads.ts';
 import type { RouteSearch } from './route-search.ts';
+import type { RouteStopsChange } from './route-stops.ts';
 import type { driverSchema, routeSchema } from './schemas.ts';
 import { onTheirShifts, type ShiftCalendar } from './shift-calendar.ts';
 import { pointKey } from './solver/distance.ts';
@@ -58,6 +59,8 @@ export interface PlanningFleet {
     options: { ids?: number[]; fleet?: repo.Fleet },
   ): Promise<Array<z.infer<typeof driverSchema>>>;
   routes(ctx: OperationContext, filter: { ids: number[] }): Promise<Array<z.infer<typeof routeSchema>>>;
+  /** Tells who follows routes' stops (route-stops.ts). */
+  tellStopsChanged(ctx: OperationContext, change: RouteStopsChange): Promise<void>;
 }
 
 /**
@@ -283,11 +286,12 @@ export class RoutePlanning {
       businessId,
       rebuild.orderIds.filter((id) => !placedIds.has(id)),
     );
-    await repo.deleteRoutes(
-      ctx.db,
-      businessId,
-      rebuild.dissolved.map((route) => route.id),
-    );
+    const dissolved = rebuild.dissolved.map((route) => route.id);
+    // Held first, as every change of stops holds its routes before telling (route-stops.ts), and
+    // told before they go: what follows them (a load plan) still finds them by id.
+    await repo.routeIdsOf(ctx.db, businessId, dissolved, 'update');
+    await this.dispatch.tellStopsChanged(ctx, { businessId, routeIds: dissolved, dissolved: true });
+    await repo.deleteRoutes(ctx.db, businessId, dissolved);
     // Routes made and dissolved: the business's live boards read the day again once this commits.
     await signalBoard(ctx.db, businessId, { all: true });
 
