@@ -265,6 +265,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // The operations agent is "migrated" for a business once the business saved its agent settings.
   accounts.setUpCheck('operations_agent', agent.isSetUp);
   const packaging = new PackagingCatalog(clock);
+  // A route's load plans hear of every change of its stops, in the change's transaction.
+  const loadPlans = new LoadPlans(clock, solvers, dispatch, orders);
+  dispatch.onRouteStopsChange(loadPlans);
   const thirdParty = new ThirdPartyService(clock, accounts, orders, {
     outbound: config.thirdParty,
     credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
@@ -344,7 +347,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apiSurface,
     packaging,
     packingPlans: new PackingPlans(clock, packaging, solvers, orders),
-    loadPlans: new LoadPlans(clock, solvers, dispatch, orders),
+    loadPlans,
     solvers,
     labelReader,
     ocr: new OcrService(clock, labelReader, orders, shipping, warehouses, storage),

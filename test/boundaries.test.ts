@@ -213,6 +213,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0064_event_keys_without_reference.sql': 'tracking',
   '0065_route_plan_versions.sql': 'dispatch',
   '0066_route_depots.sql': 'dispatch',
+  '0069_load_plan_staleness.sql': 'packing',
 };
 
 /**
