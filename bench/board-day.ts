@@ -73,8 +73,9 @@ export async function loadStartedDay(
     FROM orders o WHERE o.business_id = ${businessId}`.execute(db);
   await sql`
     INSERT INTO routes (business_id, driver_user_id, route_date, distance_meters, departure, return_time, created_at,
-                        status, started_at, load_count)
-    SELECT ${businessId}, d, ${today}::date, 40000, '08:00', '17:00', now(), 'started', now(), ${STOPS}
+                        status, started_at, load_count, depot_id)
+    SELECT ${businessId}, d, ${today}::date, 40000, '08:00', '17:00', now(), 'started', now(), ${STOPS},
+           (SELECT depot_id FROM driver_profiles p WHERE p.business_id = ${businessId} AND p.user_id = d)
     FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
   await sql`
     WITH r AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM routes WHERE business_id = ${businessId}),

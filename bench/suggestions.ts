@@ -82,8 +82,10 @@ try {
     FROM orders o WHERE o.business_id = ${businessId}`.execute(db);
   const driverIds = drivers.map((driver) => driver.id);
   await sql`
-    INSERT INTO routes (business_id, driver_user_id, route_date, distance_meters, departure, return_time, created_at)
-    SELECT ${businessId}, d, ${tomorrow}::date, 40000, '08:00', '17:00', now()
+    INSERT INTO routes (business_id, driver_user_id, route_date, distance_meters, departure, return_time, created_at,
+                        depot_id)
+    SELECT ${businessId}, d, ${tomorrow}::date, 40000, '08:00', '17:00', now(),
+           (SELECT depot_id FROM driver_profiles p WHERE p.business_id = ${businessId} AND p.user_id = d)
     FROM unnest(${sql.val(driverIds)}::bigint[]) AS d`.execute(db);
   // Each route the orders of one sector, nearest the depot first, five minutes apart.
   await sql`

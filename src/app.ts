@@ -248,6 +248,8 @@ export async function createApp(
     jobs,
   });
   jobs.connect(executor);
+  // A stale load plan is planned again as a job, where its business says so.
+  services.loadPlans.queueJobsOn(jobs);
   services.agentTools.connect(catalog, executor);
   services.apiSurface.connect(catalog, executor);
   services.boardFeed.connect(db);

@@ -193,7 +193,6 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   orders.journal.onStatusChange(proofs);
   // Every status change of a self-delivery order appends its OTEP event, in the same transaction.
   orders.journal.onStatusChange(tracking);
-  orders.journal.onStatusChange(DispatchService.stopsFollowOrders);
   // The analytics rollup counts every creation and status change in the change's own transaction.
   orders.journal.onStatusChange(new AnalyticsRollup(accounts));
   // One road network for planning and plan edits: a routing engine when OSRM_URL is set, else
@@ -213,6 +212,8 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     routeSearch(solvers, config.solverThreads),
     shiftWindows,
   );
+  // An order that leaves its route (held, cancelled, back to the pool) stops being one of its stops.
+  orders.journal.onStatusChange(dispatch.stopsFollowOrders);
   const warehouses = new WarehousesService(clock, accounts, orders, tracking, dispatch);
   // An order that leaves by any door (out for delivery, delivered, returned) leaves the warehouse inventory too.
   orders.journal.onStatusChange(warehouses);
@@ -265,6 +266,9 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
   // The operations agent is "migrated" for a business once the business saved its agent settings.
   accounts.setUpCheck('operations_agent', agent.isSetUp);
   const packaging = new PackagingCatalog(clock);
+  // A route's load plans hear of every change of its stops, in the change's transaction.
+  const loadPlans = new LoadPlans(clock, solvers, dispatch, orders);
+  dispatch.onRouteStopsChange(loadPlans);
   const thirdParty = new ThirdPartyService(clock, accounts, orders, {
     outbound: config.thirdParty,
     credentials: { key: config.thirdParty.credentialKey, dataDir: config.dataDir },
@@ -344,7 +348,7 @@ export function createServices(config: Config, clock: Clock, ports: Partial<Port
     apiSurface,
     packaging,
     packingPlans: new PackingPlans(clock, packaging, solvers, orders),
-    loadPlans: new LoadPlans(clock, solvers, dispatch, orders),
+    loadPlans,
     solvers,
     labelReader,
     ocr: new OcrService(clock, labelReader, orders, shipping, warehouses, storage),

@@ -212,8 +212,10 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0063_dataset_import_rows.sql': 'datasets',
   '0064_event_keys_without_reference.sql': 'tracking',
   '0065_route_plan_versions.sql': 'dispatch',
+  '0066_route_depots.sql': 'dispatch',
   '0067_rider_offers_on_route.sql': 'riders',
   '0068_locker_stops.sql': 'dispatch',
+  '0069_load_plan_staleness.sql': 'packing',
 };
 
 /**

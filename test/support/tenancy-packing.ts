@@ -190,4 +190,24 @@ export const packingChecks: Checks = {
     'LOAD_PLAN_NOT_FOUND',
   ),
   list_load_plans: listsNothingOfA('/api/v1/client/load-plans', 'plans'),
+  replan_load_plan: refusedToB(
+    'POST',
+    (ids) => `/api/v1/client/load-plans/${ids.loadPlan}/replan`,
+    'LOAD_PLAN_NOT_FOUND',
+    {},
+  ),
+  get_loading_settings: async () => {
+    const answer = await api.get('/api/v1/client/loading-settings', { token: adminOfB() });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.settings.replan_automatically, false, "A's settings are not B's");
+  },
+  update_loading_settings: async () => {
+    const answer = await api.call('PUT', '/api/v1/client/loading-settings', {
+      token: adminOfB(),
+      body: { replan_automatically: true },
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const asA = await api.get('/api/v1/client/loading-settings', { token: tokenOfA });
+    assert.equal(asA.body.settings.replan_automatically, false, "B's change leaves A's settings alone");
+  },
 };

@@ -322,6 +322,9 @@ export function moreExampleCalls(d: Demo): Record<string, ExampleCall> {
     create_load_plan: { input: { space: String(id.loading_space), route_id: id.route } },
     get_load_plan: { input: { plan_id: id.load_plan } },
     list_load_plans: {},
+    replan_load_plan: { input: { plan_id: id.load_plan } },
+    get_loading_settings: {},
+    update_loading_settings: { input: {} },
     ...lockerAndLaterCalls(d),
   };
 }

@@ -59,7 +59,12 @@ export const boardSchema = z.object({
         .int()
         .nullable()
         .describe("The business's vehicle it drives (get_vehicles); null: its driver's own"),
-      depot_id: z.int().nullable().describe("The driver's depot"),
+      depot_id: z
+        .int()
+        .nullable()
+        .describe(
+          "The route's own depot, where it leaves from: its driver's shift depot of the day, else the profile's, fixed when built",
+        ),
       status: routeStatusSchema,
       locked: z.boolean(),
       plan_version: planVersionSchema,
@@ -127,8 +132,8 @@ export function boardOperations(board: DispatchBoard, feed: BoardFeed): Operatio
       name: 'get_dispatch_board',
       summary: "A day's dispatch board: routes, stops, drivers' last positions and the exceptions observed",
       description:
-        "Every route of the date (default today in the business's time zone; depot_id: the routes of that depot's " +
-        'drivers) with its driver, vehicle type, status, stops done, failed and remaining, its stops with state, ' +
+        "Every route of the date (default today in the business's time zone; depot_id: the routes leaving from " +
+        'that depot) with its driver, vehicle type, depot, status, stops done, failed and remaining, its stops with state, ' +
         "window and coordinates, and the driver's last reported position with its age; then the exceptions " +
         "observed: stops past their window's end and not done, failed attempts, planned routes past their " +
         `departure, drivers of started routes silent for more than silent_minutes (default ${DEFAULT_SILENT_MINUTES}), ` +
@@ -152,7 +157,7 @@ export function boardOperations(board: DispatchBoard, feed: BoardFeed): Operatio
       representations: [EVENT_STREAM],
       input: z.object({
         date: calendarDate.optional().describe("Default: today in the business's time zone"),
-        depot_id: idParam.optional().describe("Only the routes of this depot's drivers"),
+        depot_id: idParam.optional().describe('Only the routes leaving from this depot'),
         silent_minutes: z
           .int()
           .min(1)

@@ -22,7 +22,7 @@ export const MAX_BOARD_ROUTES = 1000;
 
 /**
  * The routes of a date (or only these ids of it), with the vehicle type they drive (the route's
- * vehicle, else the driver's profile) and their driver's depot, the depot filter applied.
+ * vehicle, else the driver's profile) and their own depot, the depot filter applied.
  */
 export function boardRoutes(
   db: Db,
@@ -44,7 +44,7 @@ export function boardRoutes(
         'r.departure',
         'r.started_at',
         'r.finished_at',
-        'p.depot_id',
+        'r.depot_id',
         sql<string | null>`coalesce(v.vehicle_type, p.vehicle_type)`.as('vehicle_type'),
       ])
       .where('r.business_id', '=', businessId)
@@ -52,7 +52,7 @@ export function boardRoutes(
       // A route open on a fleet's route board has no driver yet: nothing is driven to observe.
       .where('r.driver_user_id', 'is not', null)
       .$narrowType<{ driver_user_id: number }>()
-      .$if(filter.depotId !== null, (q) => q.where('p.depot_id', '=', filter.depotId!))
+      .$if(filter.depotId !== null, (q) => q.where('r.depot_id', '=', filter.depotId!))
       .$if(filter.ids !== undefined, (q) =>
         q.where('r.id', 'in', filter.ids!.length ? [...filter.ids!] : [-1]),
       )

@@ -209,6 +209,7 @@ export class DriverWork {
       if (status === 'failed' && stop.leg === 'pickup' && delivery?.status === 'pending') {
         await repo.updateStop(ctx.db, route.id, delivery, { status: 'failed', at });
       }
+      await this.dispatch.tellStopsChanged(ctx, { businessId, routeIds: [route.id] });
       if (input.position) {
         await repo.insertPositions(ctx.db, [
           this.position(ctx, route.id, { ...input.position, device_time: at }, stop.order_id),

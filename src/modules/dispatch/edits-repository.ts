@@ -23,6 +23,7 @@ export function lockRoutes(db: Queryable<Tables>, businessId: number, routeIds: 
       'locked',
       'distance_source',
       'plan_version',
+      'depot_id',
     ])
     .where('business_id', '=', businessId)
     .where('id', 'in', routeIds.length ? routeIds : [-1])

@@ -15,6 +15,7 @@ export type { RoadNetwork, TravelMatrix } from './roads.ts';
 export { roadNetwork } from './roads.ts';
 export { type RouteSearch, routeSearch } from './route-search.ts';
 export type { RouteUnderWay } from './routes-under-way.ts';
+export type { RouteStopsChange, RouteStopsListener } from './route-stops.ts';
 export { DispatchService } from './service.ts';
 export type { ShiftCalendar, WorkingWindow } from './shift-calendar.ts';
 export { solveByDeadline } from './solver/portfolio.ts';

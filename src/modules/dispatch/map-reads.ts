@@ -30,7 +30,7 @@ export interface MapRoute {
   driver: { id: number; name: string } | null;
   status: string;
   departure: string;
-  /** Where the route leaves from and comes back to: its driver's depot, when the profile names one. */
+  /** Where the route leaves from and comes back to: its own depot (none for a one-order route). */
   depot: MapPoint | null;
   /** The stops that have a point, in sequence (a stop whose order lost its coordinates is left out). */
   stops: MapStop[];
@@ -59,14 +59,10 @@ export class DispatchMapReads {
       ),
     );
     const names = await this.accounts.namesOf(db, driverIdsOf(rows));
-    const profiles = new Map(
-      (await repo.profilesOf(db, businessId, driverIdsOf(rows))).map((profile) => [profile.user_id, profile]),
-    );
     const depots = new Map((await repo.depotsOf(db, businessId)).map((depot) => [depot.id, depot]));
     return rows.map((row) => {
-      // A route open on a route board has no driver, hence no depot to draw yet.
-      const depotId = row.driver_user_id === null ? null : profiles.get(row.driver_user_id)?.depot_id;
-      const depot = depotId ? depots.get(depotId) : undefined;
+      // The route's own depot, whoever drives it now (an open one keeps the one it was built from).
+      const depot = row.depot_id === null ? undefined : depots.get(row.depot_id);
       return {
         id: row.id,
         driver: routeDriver(row.driver_user_id, names),

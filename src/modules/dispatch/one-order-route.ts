@@ -67,6 +67,8 @@ export async function createOneOrderRoute(
       route: {
         business_id: businessId,
         driver_user_id: input.driverId,
+        // No depot: it leaves from where the rider is and ends at its last stop.
+        depot_id: null,
         route_date: date,
         distance_meters: Math.round(meters),
         departure: clockTime(departure),

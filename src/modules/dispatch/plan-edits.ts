@@ -269,7 +269,8 @@ export class PlanEdits {
     editable(plan!);
     const [driver] = await this.accounts.usersOfKind(ctx.db, businessId, 'driver', [input.driver_id]);
     if (!driver) throw new AppError('DRIVER_NOT_FOUND', { params: { driver: input.driver_id } });
-    const row = { ...plan!.row, driver_user_id: input.driver_id };
+    // The route moves to the new driver's depot of the day (their shift's, else their profile's).
+    const row = { ...plan!.row, driver_user_id: input.driver_id, depot_id: null };
     const after = { ...(await this.routePlan(ctx, row)), stops: plan!.stops, firstFree: plan!.firstFree };
     const operation = board?.operation ?? 'change_route_driver';
     const answer = await this.commit(ctx, operation, [{ before: plan!, after }], input, {
@@ -375,8 +376,9 @@ export class PlanEdits {
   }
 
   /**
-   * Depot, shift, capacity and skills of a route with this driver and vehicle: the driver's
-   * calendar shift of the route's date, when it has one, is its working window and depot.
+   * Depot, shift, capacity and skills of a route with this driver and vehicle: the route's own
+   * depot, and the driver's calendar shift of the route's date, when it has one, as its working
+   * window (and depot, for a route without one).
    */
   private async routePlan(
     ctx: OperationContext,
@@ -387,7 +389,7 @@ export class PlanEdits {
     const window = (
       await this.shifts?.windowsOf(ctx.db, businessId, row.route_date, [row.driver_user_id])
     )?.get(row.driver_user_id);
-    const depotId = window?.depotId ?? profile?.depot_id;
+    const depotId = row.depot_id ?? window?.depotId ?? profile?.depot_id;
     const depot = depotId
       ? (await repo.depotsOf(ctx.db, businessId)).find((candidate) => candidate.id === depotId)
       : undefined;
@@ -399,6 +401,7 @@ export class PlanEdits {
     return {
       row,
       straightLine: await this.dispatch.straightLine(ctx.db, businessId),
+      depotId: depot.id,
       depot: { lat: depot.lat, lng: depot.lng },
       shift: {
         start: seconds(window?.start ?? profile.shift_start),
@@ -529,6 +532,7 @@ export class PlanEdits {
       );
       await edits.updateRoute(ctx.db, businessId, edit.after.row.id, {
         ...routeChanges,
+        depot_id: edit.after.depotId,
         departure: clockTime(timed.departure),
         return_time: clockTime(timed.returnTime),
         distance_meters: Math.round(timed.distanceMeters),
@@ -540,6 +544,7 @@ export class PlanEdits {
     }
     await this.record(ctx, operation, timings);
     const routeIds = timings.map((timing) => timing.edit.after.row.id);
+    await this.dispatch.tellStopsChanged(ctx, { businessId, routeIds });
     return {
       result: true as const,
       routes: await this.answerRoutes(ctx, routeIds),

@@ -17,6 +17,8 @@ export type DrivenRoute = edits.LockedRoute & { driver_user_id: number };
 /** A route with what its timing depends on: its depot, its driver's shift, its capacity, its stops, its day. */
 export interface RoutePlan {
   row: DrivenRoute;
+  /** The route's own depot; one without (an instant rider's route) takes its driver's. */
+  depotId: number;
   depot: Point;
   shift: TimeWindow;
   capacity: Load;

@@ -15,6 +15,7 @@ import {
   type TravelMatrix,
 } from './roads.ts';
 import type { RouteSearch } from './route-search.ts';
+import type { RouteStopsChange } from './route-stops.ts';
 import type { driverSchema, routeSchema } from './schemas.ts';
 import { onTheirShifts, type ShiftCalendar } from './shift-calendar.ts';
 import { pointKey } from './solver/distance.ts';
@@ -66,6 +67,8 @@ export interface PlanningFleet {
     options: { ids?: number[]; fleet?: repo.Fleet },
   ): Promise<Array<z.infer<typeof driverSchema>>>;
   routes(ctx: OperationContext, filter: { ids: number[] }): Promise<Array<z.infer<typeof routeSchema>>>;
+  /** Tells who follows routes' stops (route-stops.ts). */
+  tellStopsChanged(ctx: OperationContext, change: RouteStopsChange): Promise<void>;
 }
 
 /**
@@ -165,6 +168,8 @@ export class RoutePlanning {
       fleetDrivers.filter((d) => d.active && d.profile?.available && !busy.has(d.id)),
     );
     const depots = new Map((await repo.depotsOf(ctx.db, businessId)).map((depot) => [depot.id, depot]));
+    // Each route keeps the depot its driver leaves from that day (the shift's, else the profile's).
+    const depotOf = new Map(drivers.map((driver) => [driver.id, driver.profile?.depot_id ?? null]));
     // The pool, and the orders of the routes dissolved: still PLANNED, they are planned again.
     const pool = [
       ...(await this.orders.queries.planningPool(ctx, scope, input.date)),
@@ -245,6 +250,7 @@ export class RoutePlanning {
         route: {
           business_id: businessId,
           driver_user_id: planned.vehicleId,
+          depot_id: depotOf.get(planned.vehicleId) ?? null,
           route_date: input.date,
           distance_meters: Math.round(planned.distanceMeters),
           distance_source: matrix.source,
@@ -288,11 +294,12 @@ export class RoutePlanning {
       businessId,
       rebuild.orderIds.filter((id) => !placedIds.has(id)),
     );
-    await repo.deleteRoutes(
-      ctx.db,
-      businessId,
-      rebuild.dissolved.map((route) => route.id),
-    );
+    const dissolved = rebuild.dissolved.map((route) => route.id);
+    // Held first, as every change of stops holds its routes before telling (route-stops.ts), and
+    // told before they go: what follows them (a load plan) still finds them by id.
+    await repo.routeIdsOf(ctx.db, businessId, dissolved, 'update');
+    await this.dispatch.tellStopsChanged(ctx, { businessId, routeIds: dissolved, dissolved: true });
+    await repo.deleteRoutes(ctx.db, businessId, dissolved);
     // Routes made and dissolved: the business's live boards read the day again once this commits.
     await signalBoard(ctx.db, businessId, { all: true });
 

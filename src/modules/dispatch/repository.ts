@@ -144,6 +144,7 @@ export function routesOf(
       'r.load_volume_cm3',
       'r.load_count',
       'r.plan_version',
+      'r.depot_id',
     ])
     .where('r.business_id', '=', businessId)
     .$if(filter.date !== undefined, (q) => q.where('r.route_date', '=', filter.date!))
@@ -158,15 +159,40 @@ export function routesOf(
     .execute();
 }
 
-export async function stopsOf(db: Queryable<DispatchTables>, routeIds: number[]) {
+/** The stops of these routes in sequence (only the business's, when it is named). */
+export async function stopsOf(db: Queryable<DispatchTables>, routeIds: number[], businessId?: number) {
   if (routeIds.length === 0) return [];
   return db
     .selectFrom('route_stops')
     .selectAll()
     .where('route_id', 'in', routeIds)
+    .$if(businessId !== undefined, (q) => q.where('business_id', '=', businessId!))
     .orderBy('route_id')
     .orderBy('sequence')
     .execute();
+}
+
+/**
+ * Which of these ids are routes of the business; `lock` holds their rows until the transaction
+ * ends (`share`: their stops cannot change meanwhile; `update`: as a writer of them).
+ */
+export async function routeIdsOf(
+  db: Queryable<DispatchTables>,
+  businessId: number,
+  routeIds: readonly number[],
+  lock?: 'share' | 'update',
+): Promise<number[]> {
+  if (routeIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('routes')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('id', 'in', [...routeIds])
+    .orderBy('id')
+    .$if(lock === 'share', (q) => q.forShare())
+    .$if(lock === 'update', (q) => q.forUpdate())
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** An order's stop on a route of the business on this date (its delivery leg first), with the route's driver. */
@@ -279,21 +305,25 @@ export async function deleteRoutes(
   await db.deleteFrom('routes').where('business_id', '=', businessId).where('id', 'in', routeIds).execute();
 }
 
-/** Takes these orders off every route of the business they are stops of, in one statement. */
+/**
+ * Takes these orders off every route of the business they are stops of, in one statement;
+ * answers the routes that lost stops.
+ */
 export async function deleteStopsOfOrders(
   db: Queryable<DispatchTables>,
   businessId: number,
   orderIds: readonly number[],
-): Promise<void> {
-  if (orderIds.length === 0) return;
+): Promise<number[]> {
+  if (orderIds.length === 0) return [];
   // Fewer stops is another plan: the routes' plan versions move (plan-versions.ts).
-  await db
+  const routes = await db
     .updateTable('routes')
     .set((eb) => ({ plan_version: eb('plan_version', '+', 1) }))
     .where('business_id', '=', businessId)
     .where('id', 'in', (eb) =>
       eb.selectFrom('route_stops').select('route_id').where('order_id', 'in', orderIds),
     )
+    .returning('id')
     .execute();
   await db
     .deleteFrom('route_stops')
@@ -302,4 +332,5 @@ export async function deleteStopsOfOrders(
       eb.selectFrom('routes').select('id').where('business_id', '=', businessId),
     )
     .execute();
+  return routes.map((route) => route.id);
 }

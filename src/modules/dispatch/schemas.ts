@@ -132,5 +132,11 @@ export const routeSchema = z
     load: capacitySchema.describe('The most the route carries at once, per dimension'),
     stops: z.array(stopSchema),
     plan_version: planVersionSchema,
+    depot_id: z
+      .int()
+      .nullable()
+      .describe(
+        "Where the route leaves from and comes back to: its driver's fleet shift depot of the day when the shift names one, else the driver profile's, fixed when the route was built; a change of driver moves it to the new driver's. null: none (an instant rider's one-order route)",
+      ),
   })
   .meta({ title: 'Route' });

@@ -19,6 +19,7 @@ import {
 import * as repo from './repository.ts';
 import type { RoadNetwork } from './roads.ts';
 import type { RouteSearch } from './route-search.ts';
+import { type RouteStopsChange, type RouteStopsListener, RouteStopsListeners } from './route-stops.ts';
 import { type RouteUnderWay, routesUnderWay } from './routes-under-way.ts';
 import { driverIdsOf, routeDriver } from './schemas.ts';
 import type { ShiftCalendar } from './shift-calendar.ts';
@@ -50,6 +51,8 @@ export class DispatchService implements PlanningFleet {
   private readonly planning: RoutePlanning;
   /** Depots, a day's routes and the drivers' last positions as maps draw them. */
   readonly maps: DispatchMapReads;
+  /** Who follows the routes' stops (route-stops.ts). */
+  private readonly stopListeners = new RouteStopsListeners();
 
   constructor(
     private readonly clock: Clock,
@@ -66,14 +69,15 @@ export class DispatchService implements PlanningFleet {
   /**
    * Keeps the stops of routes in step with the orders (registered with `orders.onStatusChange`):
    * an order taken off its route (held, cancelled, sent back to the pool, rerouted) stops being
-   * one of its stops, in the same transaction, so a later plan puts it on one route only.
+   * one of its stops, in the same transaction, so a later plan puts it on one route only; the
+   * routes' stop listeners hear of it.
    */
-  static readonly stopsFollowOrders: OrderStatusListener = {
-    async orderStatusChanged(ctx, change) {
-      await DispatchService.stopsFollowOrders.ordersStatusChanged!(ctx, [change]);
+  readonly stopsFollowOrders: OrderStatusListener = {
+    orderStatusChanged: async (ctx, change) => {
+      await this.stopsFollowOrders.ordersStatusChanged!(ctx, [change]);
     },
     /** Many at once (a rebuild sending its routes' orders back to the pool): one statement per business. */
-    async ordersStatusChanged(ctx, changes) {
+    ordersStatusChanged: async (ctx, changes) => {
       const byBusiness = new Map<number, number[]>();
       for (const { businessId, order, from, to, rerouted } of changes) {
         // A reroute cancelled the original in the same step; the replacement is on no route yet.
@@ -84,10 +88,38 @@ export class DispatchService implements PlanningFleet {
             : null;
         if (leaving !== null) byBusiness.set(businessId, [...(byBusiness.get(businessId) ?? []), leaving]);
       }
-      for (const [businessId, orderIds] of byBusiness)
-        await repo.deleteStopsOfOrders(ctx.db, businessId, orderIds);
+      for (const [businessId, orderIds] of byBusiness) {
+        const routeIds = await repo.deleteStopsOfOrders(ctx.db, businessId, orderIds);
+        await this.tellStopsChanged(ctx, { businessId, routeIds });
+      }
     },
   };
+
+  /** Lets a module above hear, in each change's transaction, which routes' stops changed. */
+  onRouteStopsChange(listener: RouteStopsListener): void {
+    this.stopListeners.add(listener);
+  }
+
+  /** Tells the stop listeners, once the change's stops are written (route-stops.ts). */
+  tellStopsChanged(ctx: OperationContext, change: RouteStopsChange): Promise<void> {
+    return this.stopListeners.tell(ctx, change);
+  }
+
+  /**
+   * The stops of these routes of the business, in sequence, whoever asks (a listener reads what
+   * changed, whatever the caller of the change may see); a route the business lacks is absent.
+   * With `hold`, no change of their stops commits before the caller's transaction ends: every
+   * change of stops writes its route's row first (route-stops.ts).
+   */
+  async stopsOfRoutes(db: Queryable, businessId: number, routeIds: readonly number[], hold = false) {
+    const byRoute = new Map<number, Array<ReturnType<typeof stopAnswer>>>(
+      (await repo.routeIdsOf(db, businessId, routeIds, hold ? 'share' : undefined)).map((id) => [id, []]),
+    );
+    for (const stop of await repo.stopsOf(db, [...byRoute.keys()], businessId)) {
+      byRoute.get(stop.route_id)?.push(stopAnswer(stop));
+    }
+    return byRoute;
+  }
 
   // ----- depots and drivers -----
 
@@ -230,6 +262,7 @@ export class DispatchService implements PlanningFleet {
       load: { weight_grams: row.load_weight_grams, volume_cm3: row.load_volume_cm3, count: row.load_count },
       stops: stops.filter((stop) => stop.route_id === row.id).map(stopAnswer),
       plan_version: row.plan_version,
+      depot_id: row.depot_id,
     }));
   }
 

@@ -408,7 +408,8 @@ export class DispatchSuggestions {
     const routes: RouteBasis[] = [];
     for (const row of rows) {
       const window = windows.get(row.driver_user_id);
-      const depot = depots.get(window?.depotId ?? row.depot_id ?? -1);
+      // Timed from the route's own depot, as plan edits time it; the driver's only for one without.
+      const depot = depots.get(row.route_depot_id ?? window?.depotId ?? row.depot_id ?? -1);
       const own = stopsByRoute.get(row.id) ?? [];
       // A route without a depot, or with a stop whose order lost its place, cannot be timed: left out.
       const stops = depot ? planStops(own, views) : undefined;

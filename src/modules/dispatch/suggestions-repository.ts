@@ -8,9 +8,10 @@ type Tables = DispatchTables & PlanEditTables;
 export const MAX_SUGGESTION_ROUTES = 500;
 
 /**
- * A day's routes that have a driver, each with what its timing needs from the driver's profile
- * (depot, shift, skills) and the capacity it drives with (its vehicle's, else the profile's): one
- * statement. A driver without a profile has no row here (nothing to time the route for).
+ * A day's routes that have a driver, each with its own depot, what its timing needs from the
+ * driver's profile (depot, shift, skills) and the capacity it drives with (its vehicle's, else the
+ * profile's): one statement. A driver without a profile has no row here (nothing to time the
+ * route for).
  */
 export function dayRoutes(db: Queryable<Tables>, businessId: number, date: string) {
   return db
@@ -25,6 +26,7 @@ export function dayRoutes(db: Queryable<Tables>, businessId: number, date: strin
       'r.id',
       'r.status',
       'r.departure',
+      'r.depot_id as route_depot_id',
       'p.depot_id',
       'p.shift_start',
       'p.shift_end',

@@ -77,6 +77,11 @@ export interface DispatchTables {
     load_count: Generated<number>;
     /** Moves with every change of the route's plan (plan-versions.ts): what a stale view is told by. */
     plan_version: Generated<number>;
+    /**
+     * Where it leaves from and comes back to, fixed when it is built (its driver's shift depot
+     * that day, else the profile's) and moved by a change of driver; null for a one-order route.
+     */
+    depot_id: number | null;
   };
   route_stops: {
     business_id: number;

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../platform/catalog/executor.ts';
-import { JobAlreadyDone, type JobCall, type JobDesk, type JobRun } from '../../platform/catalog/jobs.ts';
+import {
+  type BackgroundCalls,
+  JobAlreadyDone,
+  type JobCall,
+  type JobDesk,
+  type JobRun,
+  type QueuedCall,
+} from '../../platform/catalog/jobs.ts';
 import type { Caller, Door } from '../../platform/catalog/operation.ts';
 import type { Catalog } from '../../platform/catalog/registry.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -43,7 +50,7 @@ export type JobNews = {
  * transaction; a worker runs the call through the executor as its caller, whose token and account
  * are checked again, and the outcome is kept with the operation's own writes (see JobRun).
  */
-export class JobBoard implements JobDesk {
+export class JobBoard implements JobDesk, BackgroundCalls {
   private executor: Executor | undefined;
 
   constructor(private readonly deps: JobBoardDeps) {}
@@ -64,29 +71,64 @@ export class JobBoard implements JobDesk {
   }
 
   async enqueue(call: JobCall): Promise<{ resource: unknown; location: string }> {
-    const { db, queue, clock } = this.deps;
-    const id = randomUUID();
+    const { db, queue } = this.deps;
     await queue.ready();
-    const row = await db.transaction().execute(async (trx) => {
-      const row = await repo.insertJob(trx, {
-        business_id: call.business,
-        id,
+    const row = await db.transaction().execute((trx) =>
+      this.insert(trx, {
+        business: call.business,
         operation: call.operation.name,
         input: call.input,
-        user_id: call.caller.userId,
-        token_id: call.caller.tokenId,
+        userId: call.caller.userId,
+        tokenId: call.caller.tokenId,
         door: call.door,
         lang: call.lang,
-        created_at: clock.now(),
-      });
-      const expireIn = Math.ceil(call.budgetSeconds + this.deps.expiryMarginSeconds);
-      await queue.send(trx, { business_id: call.business, id }, expireIn);
-      return row;
-    });
+        budgetSeconds: call.budgetSeconds,
+      }),
+    );
     queue.nudge();
     // A contractor acting in one of several businesses names it when reading the job back.
     const query = call.caller.businessId === call.business ? '' : `?business_id=${call.business}`;
-    return { resource: { result: true, job: jobView(row) }, location: `/api/v1/jobs/${id}${query}` };
+    return { resource: { result: true, job: jobView(row) }, location: `/api/v1/jobs/${row.id}${query}` };
+  }
+
+  /**
+   * Queues a call the service makes by itself (door `system`), in `db`'s transaction: the job and
+   * its message exist only if that transaction commits. Its budget is the operation's own.
+   */
+  async enqueueWithin(db: Queryable, call: QueuedCall): Promise<string> {
+    const operation = this.deps.catalog.get(call.operation);
+    if (!operation?.job) throw new Error(`${call.operation} does not run as a job`);
+    await this.deps.queue.ready();
+    const row = await this.insert(db, {
+      ...call,
+      door: 'system',
+      budgetSeconds: operation.job.budgetSeconds(call.input),
+    });
+    // A worker of this instance may look before the transaction commits: others poll anyway.
+    this.deps.queue.nudge();
+    return row.id;
+  }
+
+  /** The job's row and its queue message, on `db` (the transaction they commit in together). */
+  private async insert(
+    db: Queryable,
+    call: Omit<QueuedCall, 'lang'> & { lang: string; door: Door; budgetSeconds: number },
+  ) {
+    const id = randomUUID();
+    const row = await repo.insertJob(db, {
+      business_id: call.business,
+      id,
+      operation: call.operation,
+      input: call.input,
+      user_id: call.userId,
+      token_id: call.tokenId,
+      door: call.door,
+      lang: call.lang,
+      created_at: this.deps.clock.now(),
+    });
+    const expireIn = Math.ceil(call.budgetSeconds + this.deps.expiryMarginSeconds);
+    await this.deps.queue.send(db, { business_id: call.business, id }, expireIn);
+    return row;
   }
 
   /** Runs one job's message; a job found done (a message taken up again after a crash) is left as it is. */

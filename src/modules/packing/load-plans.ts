@@ -1,10 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
+import type { BackgroundCalls } from '../../platform/catalog/jobs.ts';
 import { businessOf, callerOf, type OperationContext } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Queryable } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
-import type { DispatchService } from '../dispatch/index.ts';
+import type { DispatchService, RouteStopsChange, RouteStopsListener } from '../dispatch/index.ts';
 import type { OrdersService } from '../orders/index.ts';
 import type { Solvers } from './packing-plans.ts';
 import { loadPictureSvg } from './picture.ts';
@@ -18,9 +20,11 @@ import {
 } from './schemas.ts';
 import type { Axle, LoadingInput, LoadingItem, LoadingOutput } from './solver/loading/index.ts';
 import { STANDARD_SPACES, type StandardSpace, standardSpace } from './spaces.ts';
-import type { PackingTables, SpaceKind } from './tables.ts';
+import { dissolved, loadedStops, staleChanges, staleSince } from './staleness.ts';
+import type { PackingTables, PlannedStop, SpaceKind } from './tables.ts';
 
 type SpaceRow = Selectable<PackingTables['loading_spaces']>;
+type PlanRow = Selectable<PackingTables['load_plans']>;
 type NamedAxle = { name: string; position_mm: number; max_load_kg: number };
 
 export interface SpaceInput {
@@ -89,19 +93,30 @@ function passesDoor(item: LoadItemInput, door: { width_mm: number; height_mm: nu
 const mm = (value: number) => Math.round(value);
 const percent = (ratio: number) => Math.round(ratio * 10_000) / 100;
 
+/** The operation a stale plan is planned again by, as a job (replan_load_plan). */
+export const REPLAN_OPERATION = 'replan_load_plan';
+
 /**
  * Load plans: which boxes go where in a container, an air ULD, a van or a truck, in which order
  * they are loaded, and whether the load keeps its weight, balance, stacking and unloading order
  * (docs/loading.md). The boxes are given, or are a built route's measured packages, unloaded in
- * the order of its deliveries.
+ * the order of its deliveries; such a plan follows its route (dispatch tells it of every change of
+ * the route's stops) and says when it no longer holds, and what changed.
  */
-export class LoadPlans {
+export class LoadPlans implements RouteStopsListener {
+  /** Where a stale plan is queued to be planned again (the jobs module, connected by the composition root). */
+  private jobs: BackgroundCalls | undefined;
+
   constructor(
     private readonly clock: Clock,
     private readonly solvers: Solvers,
-    private readonly dispatch: Pick<DispatchService, 'routes'>,
+    private readonly dispatch: Pick<DispatchService, 'routes' | 'stopsOfRoutes'>,
     private readonly orders: Pick<OrdersService, 'queries'>,
   ) {}
+
+  queueJobsOn(jobs: BackgroundCalls): void {
+    this.jobs = jobs;
+  }
 
   async spaces(ctx: OperationContext) {
     const own = await repo.spacesOf(ctx.db, businessOf(ctx));
@@ -141,9 +156,165 @@ export class LoadPlans {
   async create(ctx: OperationContext, request: LoadRequest) {
     const businessId = businessOf(ctx);
     const space = await this.space(ctx, request.space);
-    const { items, unmeasured } = request.route_id
+    const { items, unmeasured, basis } = request.route_id
       ? await this.routeItems(ctx, request.route_id)
-      : { items: request.items ?? [], unmeasured: [] };
+      : { items: request.items ?? [], unmeasured: [], basis: null };
+    const answer = await this.solve(space, items, unmeasured, request);
+    const following = basis && (await this.against(ctx, request.route_id!, basis));
+    const caller = callerOf(ctx);
+    const now = this.clock.now();
+    const row = await repo.insertLoadPlan(ctx.db, {
+      business_id: businessId,
+      route_id: request.route_id ?? null,
+      space,
+      request,
+      answer,
+      created_by: caller.userId,
+      created_at: now,
+      planned_at: now,
+      planned_by: caller.userId,
+      planned_token_id: caller.tokenId,
+      basis,
+      ...following,
+    });
+    return { result: true as const, plan: planView(await this.followUp(ctx, row)) };
+  }
+
+  /**
+   * Plans the load again, in the space as it was planned: a route's plan from the route as it is
+   * now (its deliveries still to make), a plan of items from the same items. The new answer
+   * replaces the old, and the plan holds again. With `if_stale`, a plan that holds is left as it
+   * is (a job queued when it went stale finds it planned again on request since).
+   */
+  async replan(ctx: OperationContext, planId: number, options: { if_stale?: boolean } = {}) {
+    const businessId = businessOf(ctx);
+    const row = await this.plan(ctx, planId);
+    if (options.if_stale && row.changes.length === 0) {
+      const kept =
+        row.replan_job_id === null
+          ? row
+          : await repo.updateLoadPlan(ctx.db, businessId, planId, { replan_job_id: null });
+      return { result: true as const, plan: planView(kept) };
+    }
+    const request = row.request as LoadRequest;
+    if (request.route_id !== undefined && row.route_id === null) {
+      throw new AppError('LOAD_PLAN_ROUTE_GONE', { params: { id: planId, route: request.route_id } });
+    }
+    const { items, unmeasured, basis } =
+      row.route_id === null
+        ? { items: request.items ?? [], unmeasured: [], basis: null }
+        : await this.routeItems(ctx, row.route_id);
+    const answer = await this.solve(row.space as SpaceView, items, unmeasured, request);
+    const following = basis && (await this.against(ctx, row.route_id!, basis));
+    // Held after its route (against), as a change of the route's stops holds them.
+    await repo.loadPlanById(ctx.db, businessId, planId, true);
+    const caller = callerOf(ctx);
+    const saved = await repo.updateLoadPlan(ctx.db, businessId, planId, {
+      answer,
+      basis,
+      changes: following?.changes ?? [],
+      stale_since: following?.stale_since ?? null,
+      replan_job_id: null,
+      planned_at: this.clock.now(),
+      planned_by: caller.userId,
+      planned_token_id: caller.tokenId,
+    });
+    return { result: true as const, plan: planView(await this.followUp(ctx, saved)) };
+  }
+
+  /**
+   * Dispatch tells, in the change's transaction, that these routes' stops changed: each plan made
+   * from one of them lists what differs now from what it loaded (staleness.ts), or that the route
+   * is gone, and is queued to be planned again where the business says so (followUp).
+   */
+  async routeStopsChanged(ctx: OperationContext, change: RouteStopsChange): Promise<void> {
+    const plans = await repo.followingPlans(ctx.db, change.businessId, change.routeIds);
+    if (plans.length === 0) return;
+    const now = this.clock.now();
+    const stops = change.dissolved
+      ? new Map<number, never>()
+      : await this.dispatch.stopsOfRoutes(ctx.db, change.businessId, change.routeIds);
+    for (const plan of plans) {
+      const current = stops.get(plan.route_id!);
+      const changes = current
+        ? staleChanges(plan.basis!, current, plan.changes, now)
+        : dissolved(plan.changes, now);
+      const same = JSON.stringify(changes) === JSON.stringify(plan.changes);
+      const saved = same
+        ? plan
+        : await repo.updateLoadPlan(ctx.db, change.businessId, plan.id, {
+            changes,
+            stale_since: staleSince(changes),
+          });
+      await this.followUp(ctx, saved);
+    }
+  }
+
+  // ----- settings -----
+
+  async settingsOf(db: Queryable, businessId: number) {
+    const saved = await repo.loadingSettingsOf(db, businessId);
+    return { replan_automatically: saved?.replan_automatically ?? false };
+  }
+
+  async settings(ctx: OperationContext) {
+    return { result: true as const, settings: await this.settingsOf(ctx.db, businessOf(ctx)) };
+  }
+
+  /** Changes the settings it names; the others stay. */
+  async updateSettings(ctx: OperationContext, changes: { replan_automatically?: boolean }) {
+    const businessId = businessOf(ctx);
+    const settings = { ...(await this.settingsOf(ctx.db, businessId)), ...changes };
+    await repo.saveLoadingSettings(ctx.db, {
+      business_id: businessId,
+      ...settings,
+      updated_at: this.clock.now(),
+    });
+    return { result: true as const, settings };
+  }
+
+  /**
+   * A stale plan is queued to be planned again when the business says so (loading_settings): in
+   * this transaction, one job at a time (a failed one stays named until the plan is planned
+   * again), run as whoever planned it last with the token they planned it with. A plan whose
+   * route is gone is not: there is nothing to plan it from.
+   */
+  private async followUp(ctx: OperationContext, row: PlanRow): Promise<PlanRow> {
+    const { planned_by: userId, planned_token_id: tokenId } = row;
+    if (!this.jobs || row.changes.length === 0 || row.replan_job_id !== null) return row;
+    if (userId === null || tokenId === null) return row;
+    if (row.changes.some((change) => change.kind === 'route_dissolved')) return row;
+    if (!(await this.settingsOf(ctx.db, row.business_id)).replan_automatically) return row;
+    const jobId = await this.jobs.enqueueWithin(ctx.db, {
+      operation: REPLAN_OPERATION,
+      input: { plan_id: row.id, if_stale: true },
+      business: row.business_id,
+      userId,
+      tokenId,
+      lang: ctx.lang,
+    });
+    return repo.updateLoadPlan(ctx.db, row.business_id, row.id, { replan_job_id: jobId });
+  }
+
+  /**
+   * How a plan made from `basis` stands against its route now. The route is held until this
+   * transaction ends: a change of its stops either committed before and is seen here, or waits
+   * and is told to the plan once it is saved (route-stops.ts in dispatch).
+   */
+  private async against(ctx: OperationContext, routeId: number, basis: PlannedStop[]) {
+    const stops = (await this.dispatch.stopsOfRoutes(ctx.db, businessOf(ctx), [routeId], true)).get(routeId);
+    const now = this.clock.now();
+    const changes = stops ? staleChanges(basis, stops, [], now) : dissolved([], now);
+    return { changes, stale_since: staleSince(changes) };
+  }
+
+  /** The solver's answer for these boxes in this space, as a plan answers it. */
+  private async solve(
+    space: SpaceView,
+    items: LoadItemInput[],
+    unmeasured: Array<{ order_id: number; tracking_number: string }>,
+    request: LoadRequest,
+  ) {
     const door = space.door;
     const loadable = items.flatMap((item, index) => (!door || passesDoor(item, door) ? [index] : []));
     const input: LoadingInput = {
@@ -245,16 +416,7 @@ export class LoadPlans {
         }) ?? null,
       search: { iterations: solved.iterations, elapsed_ms: Math.round(solved.elapsedMs) },
     };
-    const row = await repo.insertLoadPlan(ctx.db, {
-      business_id: businessId,
-      route_id: request.route_id ?? null,
-      space,
-      request,
-      answer,
-      created_by: callerOf(ctx).userId,
-      created_at: this.clock.now(),
-    });
-    return { result: true as const, plan: planView(row) };
+    return answer;
   }
 
   async get(ctx: OperationContext, planId: number) {
@@ -314,17 +476,18 @@ export class LoadPlans {
   }
 
   /**
-   * A route's packages as boxes: each delivered order's measured packages, its stop being the
-   * rank of its delivery on the route (1 is unloaded first). Orders picked up on the way are not
-   * on board at departure; packages without sizes are reported, not guessed.
+   * A route's packages as boxes: the measured packages of each delivery still to make, its stop
+   * being the rank of the delivery among them (1 is unloaded first), and those deliveries (the
+   * basis the plan follows its route by). Orders picked up on the way are not on board at
+   * departure, deliveries done have left; packages without sizes are reported, not guessed.
    */
   private async routeItems(ctx: OperationContext, routeId: number) {
     const [route] = await this.dispatch.routes(ctx, { ids: [routeId] });
     if (!route) throw new AppError('ROUTE_NOT_FOUND', { params: { route: routeId } });
-    const deliveries = route.stops.filter((stop) => stop.leg !== 'pickup');
+    const basis = loadedStops(route.stops);
     const items: LoadItemInput[] = [];
     const unmeasured: Array<{ order_id: number; tracking_number: string }> = [];
-    for (const [rank, stop] of deliveries.entries()) {
+    for (const stop of basis) {
       const order = await this.orders.queries.detail(ctx, stop.order_id);
       for (const pkg of order.packages) {
         if (!pkg.length_mm || !pkg.width_mm || !pkg.height_mm) {
@@ -340,23 +503,39 @@ export class LoadPlans {
           quantity: 1,
           this_side_up: false,
           fragile: false,
-          stop: rank + 1,
+          stop: stop.stop,
         });
       }
     }
-    return { items, unmeasured };
+    return { items, unmeasured, basis };
   }
 }
 
 /** What a load plan answered, as stored. */
-type LoadAnswer = Omit<z.infer<typeof loadPlanSchema>, 'id' | 'route_id' | 'space' | 'created_at'>;
+type LoadAnswer = Omit<
+  z.infer<typeof loadPlanSchema>,
+  | 'id'
+  | 'route_id'
+  | 'space'
+  | 'created_at'
+  | 'planned_at'
+  | 'stale'
+  | 'stale_since'
+  | 'changes'
+  | 'replan_job_id'
+>;
 
-function planView(row: Selectable<PackingTables['load_plans']>) {
+function planView(row: PlanRow) {
   return {
     id: row.id,
     route_id: row.route_id,
     space: row.space as SpaceView,
     ...(row.answer as LoadAnswer),
     created_at: row.created_at.toISOString(),
+    planned_at: row.planned_at.toISOString(),
+    stale: row.changes.length > 0,
+    stale_since: row.stale_since?.toISOString() ?? null,
+    changes: row.changes,
+    replan_job_id: row.replan_job_id,
   };
 }

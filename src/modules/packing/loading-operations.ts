@@ -3,11 +3,12 @@ import { defineOperation, type Operation, Representation, STAFF } from '../../pl
 import { fieldIssue } from '../../platform/i18n/field-messages.ts';
 import { pageEnvelope, pageParams } from '../../platform/pagination.ts';
 import { idParam as id } from '../../platform/schemas.ts';
-import type { LoadPlans } from './load-plans.ts';
+import { type LoadPlans, REPLAN_OPERATION } from './load-plans.ts';
 import {
   checkPieces,
   isConvexOutline,
   loadItemSchema,
+  loadingSettingsSchema,
   loadPlanSchema,
   MAX_ITEM_LINES,
   MAX_LOAD_PIECES,
@@ -124,14 +125,14 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
     defineOperation({
       name: 'get_load_plan',
       summary: 'A load plan by id, or its picture',
-      description: `Placements in loading order, what could not be loaded and why, volume and weight used, centre of gravity and its offset, axle loads where known. With \`Accept: ${SVG}\` the answer is the plan's picture: an isometric view, boxes coloured by stop.`,
+      description: `Placements in loading order, what could not be loaded and why, volume and weight used, centre of gravity and its offset, axle loads where known; for a route's plan, whether it still holds (\`stale\`, \`stale_since\`, the \`changes\` on the route since it was planned). With \`Accept: ${SVG}\` the answer is the plan's picture: an isometric view, boxes coloured by stop.`,
       tag: TAG,
       kind: 'query',
       risk: 'low',
       tool: {
         user: 'get_load_plan',
         guide:
-          'A load plan: each box with position, loading step and stop; unloaded boxes with the reason; volume and weight used; centre of gravity.',
+          'A load plan: each box with position, loading step and stop; unloaded boxes with the reason; volume and weight used; centre of gravity; for a route’s plan, whether it is stale and what changed on the route since.',
         idempotent: true,
       },
       access: READ,
@@ -146,6 +147,64 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
           return new Representation(SVG, Buffer.from(await plans.picture(ctx, input.plan_id)));
         return plans.get(ctx, input.plan_id);
       },
+    }),
+    defineOperation({
+      name: REPLAN_OPERATION,
+      summary: 'Plan a load again: a route’s plan from its route as it is now',
+      description:
+        'A plan made from a route (`route_id`) loads the route’s deliveries still to make, in the order they are on it now; a plan of items loads the same items again. ' +
+        'Either way in the space as it was planned. The new answer replaces the old, and the plan holds again (`stale: false`, no `changes`). ' +
+        'With `if_stale: true`, a plan that holds is answered as it is. A plan whose route a rebuild dissolved cannot be planned again (LOAD_PLAN_ROUTE_GONE). ' +
+        'Runs as a job with `Prefer: respond-async`; a business that plans stale plans again automatically (loading settings) has it queued as one.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'low',
+      expensive: true,
+      access: WRITE,
+      errors: ['LOAD_PLAN_NOT_FOUND', 'LOAD_PLAN_ROUTE_GONE', 'ROUTE_NOT_FOUND', 'SOLVER_BUSY'],
+      // A search of at most TIME_LIMIT_MS, and the route's orders read around it.
+      job: { when: () => false, budgetSeconds: () => TIME_LIMIT_MS.max / 1000 + 25 },
+      rest: { method: 'POST', path: '/v1/client/load-plans/:plan_id/replan' },
+      graphql: 'replanLoadPlan',
+      input: z.object({
+        plan_id: id,
+        if_stale: z
+          .boolean()
+          .default(false)
+          .describe('Only when the plan is stale; a plan that holds is answered as it is'),
+      }),
+      output: planAnswer,
+      handler: (ctx, input) => plans.replan(ctx, input.plan_id, input),
+    }),
+    defineOperation({
+      name: 'get_loading_settings',
+      summary: 'How the business keeps its load plans',
+      description:
+        '`replan_automatically`: a route’s load plan that goes stale (its route’s deliveries changed) is planned again by a job. Defaults until the business saves its own.',
+      tag: TAG,
+      kind: 'query',
+      risk: 'low',
+      access: { kinds: ['client_admin'], scopes: ['packing:read'] },
+      rest: { method: 'GET', path: '/v1/client/loading-settings' },
+      graphql: 'loadingSettings',
+      input: z.object({}),
+      output: z.object({ result: z.literal(true), settings: loadingSettingsSchema }),
+      handler: (ctx) => plans.settings(ctx),
+    }),
+    defineOperation({
+      name: 'update_loading_settings',
+      summary: 'Change how the business keeps its load plans; fields left out keep their value',
+      description:
+        'With `replan_automatically: true`, a route’s load plan that goes stale is queued as a job (replan_load_plan) in the transaction that changed its route, and runs as whoever planned it last; one job at a time per plan. Plans already stale wait for their next change, or a request.',
+      tag: TAG,
+      kind: 'mutation',
+      risk: 'medium',
+      access: { kinds: ['client_admin'], scopes: ['packing:write'] },
+      rest: { method: 'PUT', path: '/v1/client/loading-settings' },
+      graphql: 'updateLoadingSettings',
+      input: loadingSettingsSchema.partial(),
+      output: z.object({ result: z.literal(true), settings: loadingSettingsSchema }),
+      handler: (ctx, input) => plans.updateSettings(ctx, input),
     }),
     defineOperation({
       name: 'list_load_plans',

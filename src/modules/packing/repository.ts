@@ -147,9 +147,23 @@ export async function deleteSpace(db: Db, businessId: number, id: number): Promi
   return deleted.numDeletedRows > 0n;
 }
 
+type LoadPlanRow = PackingTables['load_plans'];
+
+/** How a route's plan stands against its route: what it loaded, and what differs now. */
+export type Following = Pick<Updateable<LoadPlanRow>, 'basis' | 'changes' | 'stale_since' | 'replan_job_id'>;
+
+/** The jsonb columns of a plan's row, as values PostgreSQL takes. */
+function jsonColumns<T extends { basis?: unknown; changes?: unknown }>(row: T): T {
+  return {
+    ...row,
+    ...(row.basis !== undefined && { basis: row.basis === null ? null : jsonb(row.basis) }),
+    ...(row.changes !== undefined && { changes: jsonb(row.changes) }),
+  };
+}
+
 export function insertLoadPlan(
   db: Db,
-  row: Omit<Insertable<PackingTables['load_plans']>, 'space' | 'request' | 'answer'> & {
+  row: Omit<Insertable<LoadPlanRow>, 'space' | 'request' | 'answer'> & {
     space: unknown;
     request: unknown;
     answer: unknown;
@@ -157,18 +171,77 @@ export function insertLoadPlan(
 ) {
   return db
     .insertInto('load_plans')
-    .values({ ...row, space: jsonb(row.space), request: jsonb(row.request), answer: jsonb(row.answer) })
+    .values(
+      jsonColumns({
+        ...row,
+        space: jsonb(row.space),
+        request: jsonb(row.request),
+        answer: jsonb(row.answer),
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export function loadPlanById(db: Db, businessId: number, id: number) {
+/** A plan of the business; `lock` holds its row until the transaction ends. */
+export function loadPlanById(db: Db, businessId: number, id: number, lock = false) {
   return db
     .selectFrom('load_plans')
     .selectAll()
     .where('business_id', '=', businessId)
     .where('id', '=', id)
+    .$if(lock, (q) => q.forUpdate())
     .executeTakeFirst();
+}
+
+/** The plans that follow these routes (made from a route), their rows held, in id order. */
+export function followingPlans(db: Db, businessId: number, routeIds: readonly number[]) {
+  return db
+    .selectFrom('load_plans')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('route_id', 'in', routeIds.length ? [...routeIds] : [-1])
+    .where('basis', 'is not', null)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** A plan's new answer (planned again), or how it stands against its route now. */
+export function updateLoadPlan(
+  db: Db,
+  businessId: number,
+  id: number,
+  changes: Following &
+    Pick<Updateable<LoadPlanRow>, 'planned_at' | 'planned_by' | 'planned_token_id'> & {
+      answer?: unknown;
+    },
+) {
+  const { answer, ...rest } = changes;
+  return db
+    .updateTable('load_plans')
+    .set(jsonColumns({ ...rest, ...(answer !== undefined && { answer: jsonb(answer) }) }))
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function loadingSettingsOf(db: Db, businessId: number) {
+  return db
+    .selectFrom('loading_settings')
+    .select(['replan_automatically', 'updated_at'])
+    .where('business_id', '=', businessId)
+    .executeTakeFirst();
+}
+
+export async function saveLoadingSettings(db: Db, settings: PackingTables['loading_settings']) {
+  const { business_id: _business, ...changes } = settings;
+  await db
+    .insertInto('loading_settings')
+    .values(settings)
+    .onConflict((oc) => oc.column('business_id').doUpdateSet(changes))
+    .execute();
 }
 
 /** A page of the business's plans, newest first. */

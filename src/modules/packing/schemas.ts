@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fieldIssue } from '../../platform/i18n/field-messages.ts';
 import { currencyCode } from '../../platform/schemas.ts';
-import { SPACE_KINDS } from './tables.ts';
+import { SPACE_KINDS, STALE_CHANGE_KINDS } from './tables.ts';
 
 /** A plan packs or loads at most this many pieces (the quantities added up). */
 export const MAX_PLAN_PIECES = 500;
@@ -273,6 +273,28 @@ export type LoadItemInput = z.infer<typeof loadItemSchema>;
 
 const vector = z.object({ x_mm: z.number(), y_mm: z.number(), z_mm: z.number() });
 
+const staleChangeSchema = z
+  .object({
+    kind: z
+      .enum(STALE_CHANGE_KINDS)
+      .describe(
+        'stop_added: a delivery now on the route the plan does not load; stop_removed: a delivery it loads is no longer on the route; stop_moved: out of the order it is unloaded in; stop_completed: delivered, its packages are off; route_dissolved: a rebuild dissolved the route',
+      ),
+    order_id: z.int().nullable(),
+    planned_stop: z
+      .int()
+      .nullable()
+      .describe('Its stop in the plan (1 is unloaded first); null when the plan does not load it'),
+    stop: z
+      .int()
+      .nullable()
+      .describe(
+        'Its stop on the route now, among the deliveries still to make; null when it is no longer one',
+      ),
+    at: z.string().describe('When the change was first seen'),
+  })
+  .meta({ title: 'LoadPlanChange' });
+
 export const loadPlanSchema = z
   .object({
     id: z.int(),
@@ -319,5 +341,36 @@ export const loadPlanSchema = z
       .nullable(),
     search: z.object({ iterations: z.int(), elapsed_ms: z.int() }),
     created_at: z.string(),
+    planned_at: z.string().describe('When this answer was planned: at creation, or when last planned again'),
+    stale: z
+      .boolean()
+      .describe(
+        "A route's plan no longer holds: its route's deliveries changed since it was planned (`changes`). Always false for a plan of given items",
+      ),
+    stale_since: z
+      .string()
+      .nullable()
+      .describe('When the earliest change still listed was seen; null while it holds'),
+    changes: z
+      .array(staleChangeSchema)
+      .describe(
+        'What differs on the route now from what the plan loaded, earliest first; empty while it holds',
+      ),
+    replan_job_id: z
+      .string()
+      .nullable()
+      .describe(
+        'The job queued to plan it again (get_job) when it went stale and the business plans stale plans again automatically (loading settings); null once planned again',
+      ),
   })
   .meta({ title: 'LoadPlan' });
+
+export const loadingSettingsSchema = z
+  .object({
+    replan_automatically: z
+      .boolean()
+      .describe(
+        'A route’s load plan that goes stale is planned again by a job, as whoever planned it last (default false: it says so and waits to be planned again on request)',
+      ),
+  })
+  .meta({ title: 'LoadingSettings' });

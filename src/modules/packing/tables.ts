@@ -60,5 +60,47 @@ export interface PackingTables {
     answer: unknown;
     created_by: number | null;
     created_at: Date;
+    /** The route's deliveries the answer loaded, in unloading order; null: no route to follow. */
+    basis: PlannedStop[] | null;
+    /** What differs on the route since the answer (empty: it holds); stale_since the earliest. */
+    changes: Generated<StaleChange[]>;
+    stale_since: Date | null;
+    /** When the answer was made, by whom and with which token: a job plans it again as them. */
+    planned_at: Date;
+    planned_by: number | null;
+    planned_token_id: number | null;
+    /** The job queued to plan it again (loading_settings), until a planning clears it. */
+    replan_job_id: string | null;
   };
+  loading_settings: {
+    business_id: number;
+    replan_automatically: boolean;
+    updated_at: Date;
+  };
+}
+
+/** A delivery a route's load plan loaded: its order, and its stop (1 is unloaded first). */
+export interface PlannedStop {
+  order_id: number;
+  stop: number;
+}
+
+export const STALE_CHANGE_KINDS = [
+  'stop_added',
+  'stop_removed',
+  'stop_moved',
+  'stop_completed',
+  'route_dissolved',
+] as const;
+
+/** What differs on a route from what its load plan loaded (staleness.ts). */
+export interface StaleChange {
+  kind: (typeof STALE_CHANGE_KINDS)[number];
+  order_id: number | null;
+  /** Its stop in the plan; null when the plan has it not. */
+  planned_stop: number | null;
+  /** Its stop on the route now, among the deliveries still to make; null when it is not one. */
+  stop: number | null;
+  /** When the change was first seen (ISO 8601). */
+  at: string;
 }

@@ -20,6 +20,26 @@ export interface JobDesk {
   enqueue(call: JobCall): Promise<{ resource: unknown; location: string }>;
 }
 
+/**
+ * A call the service queues by itself, on someone's behalf (a load plan planned again when its
+ * route changed): it runs as that person with that token, checked again when it runs, as any job.
+ */
+export interface QueuedCall {
+  /** The operation's name in the catalog. */
+  operation: string;
+  input: unknown;
+  business: number;
+  userId: number;
+  tokenId: number;
+  lang: Language;
+}
+
+/** Where a module queues such calls (the jobs module): in the caller's transaction, so a job exists only if it commits. */
+export interface BackgroundCalls {
+  /** Answers the job's id. */
+  enqueueWithin(db: Queryable, call: QueuedCall): Promise<string>;
+}
+
 /** How a run ended, as the executor knows it: its answer, or a refusal that keeps its writes. */
 export type JobEnding = { result: unknown } | { refusal: AppError };
 

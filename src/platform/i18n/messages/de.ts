@@ -307,6 +307,8 @@ export const de: ErrorMessages = {
   LOADING_SPACE_NOT_FOUND:
     'Kein Laderaum {space}: Nennen Sie einen Standardladeraum mit seinem Code oder einen des Unternehmens mit seiner ID.',
   LOAD_PLAN_NOT_FOUND: 'Kein Ladeplan {id} in diesem Unternehmen.',
+  LOAD_PLAN_ROUTE_GONE:
+    'Der Ladeplan {id} wurde für die Tour {route} erstellt, die eine Neuplanung ihres Tages aufgelöst hat: Planen Sie die Ladung der Tour, auf der seine Aufträge jetzt sind.',
   PACKING_PLAN_INCOMPLETE:
     '{count} Stücke dieses Plans passen in keinen Karton: Ein Plan wird erst dann zu den Paketen eines Auftrags, wenn jedes Stück verpackt ist.',
   ORDER_PACKAGES_LOCKED:

@@ -278,6 +278,8 @@ export const en: ErrorMessages = {
   LOADING_SPACE_NOT_FOUND:
     "No loading space {space}: name a standard space by its code or one of the business's spaces by its id.",
   LOAD_PLAN_NOT_FOUND: 'No load plan {id} in this business.',
+  LOAD_PLAN_ROUTE_GONE:
+    'Load plan {id} was made for route {route}, which a rebuild of its day dissolved: plan the load of the route its orders are on now.',
   PACKING_PLAN_INCOMPLETE:
     "{count} pieces of this plan fit no carton: a plan becomes an order's packages only when every piece is packed.",
   ORDER_PACKAGES_LOCKED: 'Order {order} is {status}: its packages can be replaced only before pickup.',

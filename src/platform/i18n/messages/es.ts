@@ -290,6 +290,8 @@ export const es: ErrorMessages = {
   LOADING_SPACE_NOT_FOUND:
     'No hay ningún espacio de carga {space}: indique un espacio estándar por su código o uno de la empresa por su id.',
   LOAD_PLAN_NOT_FOUND: 'No hay ningún plan de carga {id} en esta empresa.',
+  LOAD_PLAN_ROUTE_GONE:
+    'El plan de carga {id} se hizo para la ruta {route}, que una replanificación de su día disolvió: planifique la carga de la ruta en la que están ahora sus pedidos.',
   PACKING_PLAN_INCOMPLETE:
     '{count} piezas de este plan no caben en ninguna caja: un plan solo se convierte en los bultos de un pedido cuando todas las piezas están embaladas.',
   ORDER_PACKAGES_LOCKED:

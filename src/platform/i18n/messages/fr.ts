@@ -306,6 +306,8 @@ export const fr: ErrorMessages = {
   LOADING_SPACE_NOT_FOUND:
     "Aucun espace de chargement {space} : nommez un espace standard par son code ou un espace de l'entreprise par son identifiant.",
   LOAD_PLAN_NOT_FOUND: 'Aucun plan de chargement {id} dans cette entreprise.',
+  LOAD_PLAN_ROUTE_GONE:
+    'Le plan de chargement {id} a été fait pour la tournée {route}, dissoute par une reconstruction de sa journée : planifiez le chargement de la tournée où sont maintenant ses commandes.',
   PACKING_PLAN_INCOMPLETE:
     "{count} pièces de ce plan n'entrent dans aucun carton : un plan ne devient les colis d'une commande que si chaque pièce est emballée.",
   ORDER_PACKAGES_LOCKED:

@@ -246,6 +246,8 @@ export const zhHans: ErrorMessages = {
   PACKING_PLAN_NOT_FOUND: '该企业没有装箱方案 {id}。',
   LOADING_SPACE_NOT_FOUND: '没有装载空间 {space}：请用代码指定标准空间，或用编号指定企业自己的空间。',
   LOAD_PLAN_NOT_FOUND: '该企业没有装载方案 {id}。',
+  LOAD_PLAN_ROUTE_GONE:
+    '装载方案 {id} 是为路线 {route} 制定的，该路线已在当天重新规划时解散：请为其订单现在所在的路线规划装载。',
   PACKING_PLAN_INCOMPLETE:
     '该方案有 {count} 件物品放不进任何纸箱：只有每件物品都已装箱，方案才能成为订单的包裹。',
   ORDER_PACKAGES_LOCKED: '订单 {order} 的状态为 {status}：只能在取件前替换其包裹。',

@@ -246,6 +246,8 @@ export const zhHant: ErrorMessages = {
   PACKING_PLAN_NOT_FOUND: '該企業沒有裝箱方案 {id}。',
   LOADING_SPACE_NOT_FOUND: '沒有裝載空間 {space}：請用代碼指定標準空間，或用編號指定企業自己的空間。',
   LOAD_PLAN_NOT_FOUND: '該企業沒有裝載方案 {id}。',
+  LOAD_PLAN_ROUTE_GONE:
+    '裝載方案 {id} 是為路線 {route} 制定的，該路線已在當天重新規劃時解散：請為其訂單現在所在的路線規劃裝載。',
   PACKING_PLAN_INCOMPLETE:
     '該方案有 {count} 件物品放不進任何紙箱：只有每件物品都已裝箱，方案才能成為訂單的包裹。',
   ORDER_PACKAGES_LOCKED: '訂單 {order} 的狀態為 {status}：只能在取件前替換其包裹。',
