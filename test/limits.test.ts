@@ -76,6 +76,7 @@ describe('request limits through the service', () => {
       'parse_label',
       'propose_dispatch_suggestion',
       'rebuild_analytics',
+      'replan_load_plan',
       'rerun_packing_plan',
     ]);
   });
