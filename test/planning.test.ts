@@ -93,6 +93,7 @@ describe('planning respects the clock, keeps what has begun, and follows its obj
       preparation_minutes: 30,
       circuity_factor: 1.3,
       average_speed_kmh: 30,
+      locker_reservation: 'drop_at_locker',
     });
     const options = await api.get(`/api/v3/client/build-route/options?date=${TODAY}`, { token: shop.token });
     assert.equal(options.body.constraints.distance, 'straight_line');

@@ -84,6 +84,7 @@ export const PLACEMENTS: Record<string, Placement> = {
   label_orders: distributed,
   label_reading_settings: distributed,
   load_plans: distributed,
+  loading_settings: distributed,
   loading_spaces: distributed,
   locker_bookings: distributed,
   locker_commands: distributed,
