@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTenant, login, signedInDriversAtDepot } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
+import { eventually } from './support/lockers.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 // The test clock reads Monday 2 November 2026, 10:30 in the business's time zone (Europe/Paris).
@@ -12,17 +13,6 @@ const BOX = { length_mm: 600, width_mm: 400, height_mm: 400, weight_grams: 8000 
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers
 type Json = any;
-
-/** Polls until `done` holds of what `read` answers, for at most 60 s (a loaded machine is slow). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 describe("a route's load plan follows its route", () => {
   let server: TestServer;
@@ -254,11 +244,10 @@ describe("a route's load plan follows its route", () => {
     assert.equal((await jobs()).length, 1);
 
     await server.app.jobs.start();
-    const done = await until(
-      () => api.get(`/api/v1/jobs/${stale.replan_job_id}`, { token: admin }),
-      (answer) => answer.body.job.status === 'succeeded' || answer.body.job.status === 'failed',
-      'the replanning job ends',
-    );
+    const done = await eventually(async () => {
+      const answer = await api.get(`/api/v1/jobs/${stale.replan_job_id}`, { token: admin });
+      return ['succeeded', 'failed'].includes(answer.body.job.status) ? answer : undefined;
+    }, 'the replanning job ends');
     assert.equal(done.body.job.status, 'succeeded', JSON.stringify(done.body.job.error));
     const replanned = await plan();
     assert.equal(replanned.stale, false);
