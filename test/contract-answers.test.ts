@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { GraphQLClient, gql } from 'graphql-request';
 import { createTenant, DROPOFF, login, type Tenant } from './support/fixtures.ts';
 import { type Answer, type Client, client } from './support/http.ts';
-import { standaloneSchema } from './support/openapi-schema.ts';
+import { responseOf, standaloneSchema } from './support/openapi-schema.ts';
 import { loopbackWebhooks, startTestServer, type TestServer } from './support/server.ts';
 
 // What generated clients read: a dry run's answer fits the success schema the OpenAPI document
@@ -156,7 +156,7 @@ describe('the answers the contract describes', () => {
     const graphql = await api.post('/api/graphql', { query: '{ me { user { id } } }' });
     assert.equal(graphql.status, 200, JSON.stringify(graphql.body));
     assert.equal(graphql.body.errors[0].extensions.error_code, 'UNAUTHENTICATED');
-    const documented = document.paths['/v1/user/me'].get.responses['401'].headers;
+    const documented = responseOf(document, document.paths['/v1/user/me'].get.responses['401']).headers;
     assert.ok(documented['WWW-Authenticate'], 'the OpenAPI document names the header of a 401');
     // A refusal of anything but the credential names no challenge.
     const employee = await login(api, tenant.emails.employee);

@@ -7,6 +7,7 @@ import { INTERFACE_FAMILIES, SERVICE_FAMILIES, TAG_DESCRIPTIONS } from '../src/d
 import { OPT_IN_FAMILIES } from '../src/modules/accounts/index.ts';
 import { createTenant, login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
+import { responseOf } from './support/openapi-schema.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 interface DocumentedOperation {
@@ -157,14 +158,17 @@ describe('the OpenAPI document in the interface’s own words', () => {
     for (const operation of gated) {
       const { method, path } = operation.rest!;
       const documented = document.paths[path.replace(/:(\w+)/g, '{$1}')][method.toLowerCase()];
-      const conflict = documented.responses['409'];
+      const conflict = responseOf(document, documented.responses['409']);
       assert.ok(conflict, `${operation.name} does not document its 409`);
       // SMS marketing answers a code of its own, without feature_enabled (the interface's errors table).
       const sms = operation.feature === 'sms_marketing';
       const code = sms ? 'SMS_MARKETING_DISABLED' : 'FEATURE_DISABLED';
       assert.match(conflict.description, new RegExp(code));
       if (!sms) assert.match(conflict.description, /feature_enabled: false/);
-      assert.doesNotMatch(documented.responses['403']?.description ?? '', /MODULE_DISABLED/);
+      assert.doesNotMatch(
+        responseOf(document, documented.responses['403'])?.description ?? '',
+        /MODULE_DISABLED/,
+      );
       const example = conflict.content['application/json'].examples[code].value;
       // The switch is read before the input: any path value and body meet it.
       const answer = await api.call(method, `/api${path.replace(/:(\w+)/g, '1')}`, {

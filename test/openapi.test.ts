@@ -6,11 +6,12 @@ import { loadConfig } from '../src/config.ts';
 import { buildOpenApiDocument } from '../src/doors/openapi/document.ts';
 import { registeredRoutes } from '../src/platform/http/server.ts';
 import { type Answer, type Client, client } from './support/http.ts';
+import { responseOf } from './support/openapi-schema.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 interface DocumentedOperation {
   operationId: string;
-  responses: Record<string, { description: string }>;
+  responses: Record<string, { description?: string; $ref?: string }>;
 }
 
 interface DocumentedRoute {
@@ -66,6 +67,31 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(document.servers, [{ url: `${server.config.publicBaseUrl}/api` }]);
   });
 
+  it('writes each set of refusal codes once, under components.responses, and refers to it', () => {
+    const referred = new Set<string>();
+    for (const route of documentedRoutes()) {
+      for (const [status, response] of Object.entries(route.operation.responses)) {
+        if (!/^[45]/.test(status)) continue;
+        const ref = (response as { $ref?: string }).$ref;
+        assert.ok(ref, `${route.key} ${status} is written inline`);
+        assert.match(responseOf(document, response).description, /^Refused: /, `${route.key} ${status}`);
+        referred.add(ref);
+      }
+      // The refusals every operation may meet are one response each.
+      assert.equal(
+        (route.operation.responses['500'] as { $ref?: string }).$ref,
+        '#/components/responses/INTERNAL_ERROR',
+      );
+    }
+    assert.deepEqual(
+      Object.keys(document.components.responses)
+        .map((name) => `#/components/responses/${name}`)
+        .sort(),
+      [...referred].sort(),
+      'every shared response is referred to',
+    );
+  });
+
   it("carries each operation's scopes, risk, confirm, and the dry-run and confirm headers of writes", () => {
     const buildRoute = document.paths['/v3/client/build-route'].post;
     assert.deepEqual(buildRoute['x-scopes'], ['routes:write']);
@@ -82,7 +108,7 @@ describe('the OpenAPI document', () => {
         (p: { name: string; in: string }) => p.name === 'X-Confirm' && p.in === 'header',
       ),
     );
-    assert.match(buildRoute.responses['428'].description, /CONFIRMATION_REQUIRED/);
+    assert.match(responseOf(document, buildRoute.responses['428']).description, /CONFIRMATION_REQUIRED/);
     const read = document.paths['/v1/client/orders'].get;
     assert.deepEqual(read['x-scopes'], ['orders:read']);
     assert.equal(read['x-confirm'], false);
@@ -191,7 +217,7 @@ describe('the OpenAPI document', () => {
     const checked: string[] = [];
     const expect = async (route: DocumentedRoute, probe: string, answer: Answer, status: number) => {
       assert.equal(answer.status, status, `${route.key} ${probe}: ${JSON.stringify(answer.body)}`);
-      const documented = route.operation.responses[String(status)];
+      const documented = responseOf(document, route.operation.responses[String(status)]);
       assert.ok(documented, `${route.key} does not document ${status} (${probe})`);
       assert.ok(
         documented.description.includes(answer.body.error_code),

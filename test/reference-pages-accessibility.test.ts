@@ -5,6 +5,12 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { DESKTOP, graveViolations, launchBrowser, PHONE } from './support/browser.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
+/**
+ * Swagger UI reads the whole OpenAPI document before it draws an operation, and the whole of an
+ * operation before it opens: seconds on a quiet machine, more on a busy one, so its waits are longer.
+ */
+const REFERENCE_LOADED = 180_000;
+
 /** Every violation axe finds, whatever its impact, each with where it is. */
 async function allViolations(page: Page): Promise<string[]> {
   return (await new AxeBuilder({ page }).analyze()).violations.map(
@@ -35,6 +41,7 @@ describe('the reference pages under axe', () => {
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
+    if (address.startsWith('/api/docs')) page.setDefaultTimeout(REFERENCE_LOADED);
     await page.goto(`${server.baseUrl}${address}`);
     return { page, problems, close: () => context.close() };
   }

@@ -103,6 +103,35 @@ function withChallenge<R extends object>(response: R, codes: ErrorCode[]): R {
   return { ...response, headers: { 'WWW-Authenticate': { description, schema: { type: 'string' } } } };
 }
 
+/**
+ * Refusals as shared responses: most operations refuse with the same few sets of codes (401, 429,
+ * 500, 503 alike), so each set is written once under components.responses, named by its codes, and
+ * referred to. Inline, they were half the document, and the reference page parsed every copy.
+ */
+class SharedRefusals {
+  readonly #responses = new Map<string, { response: unknown; json: string }>();
+
+  refer(operation: Operation, codes: ErrorCode[]): { $ref: string } {
+    const response = withChallenge(refusalResponse(operation, codes), codes);
+    // A response differs by its codes, and for an opt-in family's refusal by that family.
+    const feature = codes.includes('FEATURE_DISABLED') && operation.feature ? [operation.feature] : [];
+    const name = [...codes, ...feature].join('.');
+    const json = JSON.stringify(response);
+    const known = this.#responses.get(name);
+    if (known && known.json !== json) throw new Error(`Two refusals named ${name} differ`);
+    if (!known) this.#responses.set(name, { response, json });
+    return { $ref: `#/components/responses/${name}` };
+  }
+
+  components(): Record<string, unknown> {
+    return Object.fromEntries(
+      [...this.#responses]
+        .sort(([a], [b]) => a.localeCompare(b, 'en'))
+        .map(([name, { response }]) => [name, response]),
+    );
+  }
+}
+
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return jsonSchemaOf(schema, io) as JsonSchema;
 }
@@ -138,6 +167,7 @@ export function buildOpenApiDocument(
   const examples = options.examples ?? committedExamples();
   const paths: Record<string, Record<string, unknown>> = {};
   const named = new NamedSchemas();
+  const refusals = new SharedRefusals();
   for (const operation of catalog.list()) {
     const binding = operation.rest;
     if (!binding) continue;
@@ -235,7 +265,7 @@ export function buildOpenApiDocument(
 
     const errorResponses: Record<string, unknown> = {};
     for (const [status, codes] of declaredRefusals(operation))
-      errorResponses[String(status)] = withChallenge(refusalResponse(operation, codes), codes);
+      errorResponses[String(status)] = refusals.refer(operation, codes);
 
     const described = {
       operationId: operation.name,
@@ -310,6 +340,7 @@ export function buildOpenApiDocument(
     })),
     paths,
     components: {
+      responses: refusals.components(),
       securitySchemes: {
         bearerAuth: {
           type: 'http',
