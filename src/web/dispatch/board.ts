@@ -24,13 +24,13 @@ export type Connection = 'loading' | 'live' | 'reconnecting';
 
 /**
  * The board of a day, kept live: the stream's snapshot, then each change applied as it commits.
- * Listeners hear at most once per frame, however many changes arrive in it.
+ * Listeners hear once for the messages that arrive together (a stop completed sends four).
  */
 export class LiveBoard {
   board: Board | null = null;
   connection: Connection = 'loading';
   private stream: EventSource | null = null;
-  private frame = 0;
+  private pending: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly address: string) {}
@@ -87,9 +87,9 @@ export class LiveBoard {
     if (kind === 'snapshot') {
       this.board = message as Board;
       this.connection = 'live';
-      // A whole board is told at once: only the deltas after it are gathered into a frame.
-      if (this.frame) cancelAnimationFrame(this.frame);
-      this.frame = 0;
+      // A whole board is told at once: only the deltas after it are gathered.
+      if (this.pending) clearTimeout(this.pending);
+      this.pending = null;
       for (const listener of this.listeners) listener();
       return;
     }
@@ -127,12 +127,16 @@ export class LiveBoard {
     this.changed();
   }
 
-  /** Tells the listeners once in the next frame. */
+  /**
+   * Tells the listeners once, in a task after the messages already received. Not in an animation
+   * frame: the map's canvas asks for a frame of its own when it is drawn, and asked from inside a
+   * frame it would wait for the next one; from a task, the lists and the map show in the same frame.
+   */
   private changed(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = null;
       for (const listener of this.listeners) listener();
-    });
+    }, 0);
   }
 }
