@@ -280,6 +280,21 @@ describe('dispatch console /dispatch', () => {
     assert.equal(lines.length, listed.length, 'an item per exception');
     assert.ok(lines.includes(`Past its window: ${stop.order_ref} (${route.driver.name})`), lines.join('\n'));
     assert.match(await page.locator('#unplanned').innerText(), new RegExp(unplannedRef));
+    // Delivered at last, the stop leaves the open page's list; the other items stay, in their order.
+    const driver = drivers.find((candidate) => candidate.id === route.driver.id)!;
+    assert.ok([200, 409].includes((await drive(driver.token, route.id, 'start')).status));
+    assert.equal((await drive(driver.token, route.id, `stops/${stop.order_id}/arrive`)).status, 200);
+    const done = await drive(driver.token, route.id, `stops/${stop.order_id}/complete`, {
+      outcome: 'delivered',
+      recipient: 'Li Wei',
+    });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const gone = `Past its window: ${stop.order_ref} (${route.driver.name})`;
+    await page.locator('#exceptions li', { hasText: gone }).waitFor({ state: 'detached' });
+    assert.deepEqual(
+      await page.locator('#exceptions li').allInnerTexts(),
+      lines.filter((line) => line !== gone),
+    );
     await page.context().close();
   });
 

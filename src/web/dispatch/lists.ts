@@ -1,5 +1,5 @@
 import { timeOfDay } from '../shared/texts.ts';
-import { html, memo } from '../shared/ui.ts';
+import { html, memo, useRef } from '../shared/ui.ts';
 import type { BoardException, BoardRoute } from './board.ts';
 import { MessageDriver } from './chat.ts';
 import type { ConsoleContext } from './context.ts';
@@ -193,10 +193,66 @@ export const ExceptionRow = memo(ExceptionItem, ({ context, exception }) => [
   exception,
   exception.route_id !== null ? context.live.route(exception.route_id) : undefined,
 ]);
+/** How many exceptions a group holds: a change redraws its group's items, not the day's hundreds. */
+const EXCEPTIONS_A_GROUP = 40;
+
+/**
+ * Splits the exceptions into groups that keep their members: an exception joins the open group when
+ * first seen and stays in it, so clearing or replacing one leaves the other groups as they were.
+ * The list's order is kept: consecutive members of a group form one run (a run's key names it).
+ */
+class ExceptionGroups {
+  readonly #groupOf = new Map<string, number>();
+  #open = 0;
+  #filled = 0;
+
+  split(exceptions: readonly BoardException[]): Array<{ key: string; members: BoardException[] }> {
+    // Forgets the exceptions long gone, so a whole day's turnover does not pile up.
+    if (this.#groupOf.size > 2 * exceptions.length + EXCEPTIONS_A_GROUP) {
+      const present = new Set(exceptions.map((exception) => exception.key));
+      for (const key of this.#groupOf.keys()) if (!present.has(key)) this.#groupOf.delete(key);
+    }
+    const runs: Array<{ key: string; members: BoardException[] }> = [];
+    const seen = new Map<number, number>();
+    let last = -1;
+    for (const exception of exceptions) {
+      let group = this.#groupOf.get(exception.key);
+      if (group === undefined) {
+        if (this.#filled === EXCEPTIONS_A_GROUP) [this.#open, this.#filled] = [this.#open + 1, 0];
+        group = this.#open;
+        this.#filled++;
+        this.#groupOf.set(exception.key, group);
+      }
+      if (group !== last) {
+        const again = seen.get(group) ?? 0;
+        seen.set(group, again + 1);
+        runs.push({ key: again === 0 ? String(group) : `${group}.${again}`, members: [] });
+        last = group;
+      }
+      runs.at(-1)!.members.push(exception);
+    }
+    return runs;
+  }
+}
+
+/** A group of exceptions' items, drawn again only when one of its members or their routes changed. */
+const ExceptionGroup = memo(
+  (props: { context: ConsoleContext; members: readonly BoardException[] }) =>
+    props.members.map(
+      (exception) =>
+        html`<${ExceptionRow} key=${exception.key} context=${props.context} exception=${exception} />`,
+    ),
+  ({ context, members }) =>
+    members.flatMap((exception) => [
+      exception,
+      exception.route_id !== null ? context.live.route(exception.route_id) : undefined,
+    ]),
+);
+
 /**
  * The exceptions list, drawn again only when an exception or a route its items name was replaced:
- * a driver's position, the commonest live change, leaves its hundreds of items alone (the items'
- * own memo still spares the ones unchanged when one is cleared or added).
+ * a driver's position, the commonest live change, leaves its hundreds of items alone; a stop done
+ * redraws the group of the exception it cleared.
  */
 export const ExceptionList = memo(
   (props: {
@@ -205,14 +261,16 @@ export const ExceptionList = memo(
     routes: readonly BoardRoute[];
   }) => {
     const { context, exceptions } = props;
+    const groups = useRef(new ExceptionGroups()).current;
     return html`<ul id="exceptions" class="list">
       ${
         exceptions.length === 0
           ? html`<li class="meta">${context.t('noExceptions')}</li>`
-          : exceptions.map(
-              (exception) =>
-                html`<${ExceptionRow} key=${exception.key} context=${context} exception=${exception} />`,
-            )
+          : groups
+              .split(exceptions)
+              .map(
+                (run) => html`<${ExceptionGroup} key=${run.key} context=${context} members=${run.members} />`,
+              )
       }
     </ul>`;
   },
