@@ -5,13 +5,22 @@ import { createMap, L } from '../shared/map.ts';
 import type { PageData } from '../shared/page-data.ts';
 import { routeColour } from '../shared/palette.ts';
 import type { Translate } from '../shared/texts.ts';
-import { html, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from '../shared/ui.ts';
+import {
+  html,
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from '../shared/ui.ts';
 import { AgentPanel } from './agent-panel.ts';
 import { type BoardRoute, LiveBoard } from './board.ts';
 import type { ConsoleContext } from './context.ts';
 import { PlaceDialog, RouteActionsDialog, ViolationsDialog } from './dialogs.ts';
 import { type Fleet, FleetBoardsSection, useFleetBoards } from './fleet-boards.ts';
-import { dropped, ExceptionList, RouteRow, WaitingItem } from './lists.ts';
+import { dropped, ExceptionList, RouteRow, WaitingRow } from './lists.ts';
 import { BoardMap, type Depot } from './map-layer.ts';
 import { NewOrderDialog } from './new-order.ts';
 import { OrderPanel } from './order-panel.ts';
@@ -217,7 +226,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
       <button type="submit">${t('show')}</button>
       <p id="live" class="meta" role="status">${t(live.connection)}</p>
     </form>
-    <${Filters}
+    <${FiltersForm}
       context=${context}
       filters=${filters}
       setFilters=${setFilters}
@@ -271,7 +280,7 @@ export function Console(props: { data: PageData<ConsoleKey>; api: Api; t: Transl
               waiting.length === 0
                 ? html`<li class="meta">${t('noUnplanned')}</li>`
                 : waiting.map(
-                    (exception) => html`<${WaitingItem}
+                    (exception) => html`<${WaitingRow}
                       key=${exception.key}
                       context=${context}
                       exception=${exception}
@@ -417,6 +426,13 @@ function RebuildDialog(props: { context: ConsoleContext; onClose: () => void }) 
     </form>
   <//>`;
 }
+
+/** The filters, drawn again only when they, the language or the day's drivers changed. */
+const FiltersForm = memo(Filters, ({ context, filters }) => [
+  filters,
+  context.t,
+  (context.live.board?.routes ?? []).map((route) => `${route.driver.id}:${route.driver.name}`).join('|'),
+]);
 
 /** Filters by driver, route status and exception kind, and a search of the day's orders. */
 function Filters(props: {

@@ -276,6 +276,8 @@ export const ExceptionList = memo(
   },
   ({ exceptions, routes }) => [...exceptions, null, ...routes],
 );
+/** A waiting order's item, drawn again only when its exception was replaced. */
+export const WaitingRow = memo(WaitingItem, ({ exception }) => [exception]);
 export const RouteRow = memo(RouteItem, ({ context, route, selected }) => [
   route,
   route.position,
