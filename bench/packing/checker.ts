@@ -11,7 +11,11 @@
  * or through others) stays within its limit; and no box of a later stop stands between an
  * earlier stop's box and the door (x = length, overlapping in y-z) or above it (overlapping in x-y).
  * With two axles, neither carries more than its limit: the weight each takes is found by taking
- * moments about the other.
+ * moments about the other. Where the space asks: no box's top above the reach limit; and
+ * stability: each box off the floor has the centre of its base inside the convex outline of the
+ * areas where it touches the boxes directly below, and each box resting on others has its top no
+ * higher than `maxStackRatio` times the narrowest side of the rectangle around the floor boxes it
+ * stands on (followed down through the boxes below it).
  */
 
 export interface CheckSpace {
@@ -22,6 +26,8 @@ export interface CheckSpace {
   crossSection?: Array<[number, number]>;
   /** Front then rear: position along the length (from x = 0) and the most weight it carries. */
   axles?: Array<{ positionMm: number; maxLoadKg: number }>;
+  reachLimit?: number;
+  stability?: { maxStackRatio: number };
 }
 
 export interface CheckItem {
@@ -76,6 +82,9 @@ export function checkLoad(
       p.z + p.height > space.height + EPS
     ) {
       errors.push(`box ${i}: outside the space`);
+    }
+    if (space.reachLimit !== undefined && p.z + p.height > space.reachLimit + EPS) {
+      errors.push(`box ${i}: its top at ${p.z + p.height} is above the reach limit ${space.reachLimit}`);
     }
     if (space.crossSection) {
       for (const [cy, cz] of [
@@ -137,6 +146,7 @@ export function checkLoad(
       if (ox > EPS && oy > EPS && oz > EPS) errors.push(`boxes ${a} and ${b} overlap`);
     }
   }
+  const contactsOf: Array<Array<[number, number, number, number]>> = placements.map(() => []);
   placements.forEach((upper, u) => {
     if (upper.z <= EPS) return;
     let supported = 0;
@@ -146,6 +156,12 @@ export function checkLoad(
         overlap1(lower.x, lower.x + lower.length, upper.x, upper.x + upper.length) *
         overlap1(lower.y, lower.y + lower.width, upper.y, upper.y + upper.width);
       if (area <= EPS) return;
+      contactsOf[u]!.push([
+        Math.max(lower.x, upper.x),
+        Math.max(lower.y, upper.y),
+        Math.min(lower.x + lower.length, upper.x + upper.length),
+        Math.min(lower.y + lower.width, upper.y + upper.width),
+      ]);
       supported += area;
       directlyOn[l]!.push(u);
       if (items[lower.item]?.fragile) errors.push(`box ${u} rests on fragile box ${l}`);
@@ -156,6 +172,45 @@ export function checkLoad(
       );
     }
   });
+  if (space.stability) {
+    // The boxes each box rests on directly: the reverse of directlyOn.
+    const restsOn: number[][] = placements.map(() => []);
+    directlyOn.forEach((uppers, l) => {
+      for (const u of uppers) restsOn[u]!.push(l);
+    });
+    placements.forEach((p, i) => {
+      if (p.z <= EPS) return;
+      const cx = p.x + p.length / 2;
+      const cy = p.y + p.width / 2;
+      if (!insideHull(contactsOf[i]!, cx, cy)) errors.push(`box ${i}: its centre is not over its support`);
+      const floor = [
+        Number.POSITIVE_INFINITY,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+      ];
+      const seen = new Set<number>();
+      const todo = [...restsOn[i]!];
+      while (todo.length) {
+        const next = todo.pop()!;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        const q = placements[next]!;
+        if (q.z <= EPS) {
+          floor[0] = Math.min(floor[0]!, q.x);
+          floor[1] = Math.min(floor[1]!, q.y);
+          floor[2] = Math.max(floor[2]!, q.x + q.length);
+          floor[3] = Math.max(floor[3]!, q.y + q.width);
+        }
+        todo.push(...restsOn[next]!);
+      }
+      const narrowest = Math.min(floor[2]! - floor[0]!, floor[3]! - floor[1]!);
+      const top = p.z + p.height;
+      if (!(top <= space.stability!.maxStackRatio * narrowest + EPS)) {
+        errors.push(`box ${i}: a stack ${top} high on a floor ${narrowest} wide`);
+      }
+    });
+  }
   placements.forEach((p, i) => {
     const limit = items[p.item]?.maxLoadOnTopKg;
     if (limit === undefined) return;
@@ -190,10 +245,79 @@ export function checkLoad(
   return errors;
 }
 
+/** Whether a point lies in the convex hull of rectangles [x0, y0, x1, y1], boundary included. */
+function insideHull(rectangles: Array<[number, number, number, number]>, x: number, y: number): boolean {
+  const points = rectangles.flatMap(
+    ([x0, y0, x1, y1]): Array<[number, number]> => [
+      [x0, y0],
+      [x1, y0],
+      [x0, y1],
+      [x1, y1],
+    ],
+  );
+  if (points.length === 0) return false;
+  // Gift wrapping: the hull's edges are the pairs with every point on their left.
+  const edges: Array<[[number, number], [number, number]]> = [];
+  for (const a of points) {
+    for (const b of points) {
+      if (a[0] === b[0] && a[1] === b[1]) continue;
+      const left = points.every(
+        (c) => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) >= -1e-9,
+      );
+      if (left) edges.push([a, b]);
+    }
+  }
+  if (edges.length === 0) return false;
+  return edges.every(
+    ([a, b]) =>
+      (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]) >= -1e-6 * Math.hypot(b[0] - a[0], b[1] - a[1]),
+  );
+}
+
 /** Point in a convex polygon given counter-clockwise, boundary included. */
 function inPolygon(polygon: Array<[number, number]>, y: number, z: number): boolean {
   return polygon.every(([ay, az], k) => {
     const [by, bz] = polygon[(k + 1) % polygon.length]!;
     return (by - ay) * (z - az) - (bz - az) * (y - ay) >= -1e-6 * Math.hypot(by - ay, bz - az);
   });
+}
+
+/**
+ * The centre of gravity's height of the simplest floor-first load: each box as given (its height
+ * up), in the order given, in rows across the width, rows along the length from the front wall,
+ * a new layer on top of the tallest box of the layer below once the floor is full. A load that
+ * claims to be low should be no higher. Weighted by weight, or by volume when no box has one.
+ */
+export function floorFirstCentreHeight(space: CheckSpace, items: CheckItem[]): number {
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  let rowDepth = 0;
+  let layerHeight = 0;
+  let mass = 0;
+  let moment = 0;
+  const byWeight = items.some((item) => (item.weightKg ?? 0) > 0);
+  for (const item of items) {
+    for (let n = 0; n < item.quantity; n++) {
+      if (y + item.width > space.width) {
+        x += rowDepth;
+        y = 0;
+        rowDepth = 0;
+      }
+      if (x + item.length > space.length) {
+        z += layerHeight;
+        x = 0;
+        y = 0;
+        rowDepth = 0;
+        layerHeight = 0;
+      }
+      const m = byWeight ? (item.weightKg ?? 0) : item.length * item.width * item.height;
+      mass += m;
+      moment += m * (z + item.height / 2);
+      y += item.width;
+      rowDepth = Math.max(rowDepth, item.length);
+      layerHeight = Math.max(layerHeight, item.height);
+    }
+  }
+  return mass > 0 ? moment / mass : 0;
 }

@@ -34,6 +34,7 @@ describe('block construction', () => {
       block: { type: types[0]!, orientation: types[0]!.orientations[0]!, nx: 1, ny: 1, nz: 1 },
       weight: 0,
       restsOn: [],
+      columns: [],
     };
     const state = startConstruction(rules, [base]);
     const [best] = state.choices(1);

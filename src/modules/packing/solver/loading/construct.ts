@@ -7,6 +7,7 @@
  */
 import type { BoxType, Orientation } from './box-types.ts';
 import { type Cuboid, spaceContains } from './space.ts';
+import { around, type Footprint, overSupport, stackStands } from './stability.ts';
 import type { LoadingSpace } from './types.ts';
 
 export interface Block {
@@ -22,6 +23,12 @@ export interface PlacedBlock extends Cuboid {
   weight: number;
   /** Placed blocks this one rests on (top face at its base, footprints overlapping). */
   restsOn: number[];
+  /**
+   * The floor each column of its boxes stands on (row-major: column (i, j) at i * ny + j): the
+   * column's footprint on the floor, else around the floors of the columns it rests on. Only
+   * kept when the space asks for stability.
+   */
+  columns: Footprint[];
 }
 
 export interface ConstructionRules {
@@ -33,9 +40,10 @@ export interface ConstructionRules {
   greediness: { chance: number; among: number };
   /**
    * How a block is valued: its volume, or its volume less the slivers it leaves in the space
-   * along each axis that no remaining box can use (a best-fit rule).
+   * along each axis that no remaining box can use (a best-fit rule); or, for a load handled by
+   * hand, `low`: the lowest free space first, the flattest block in it (floor first, layer by layer).
    */
-  scoring: 'volume' | 'fit';
+  scoring: 'volume' | 'fit' | 'low';
 }
 
 export interface Construction {
@@ -116,7 +124,16 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
   let hasLoadLimits = from?.hasLoadLimits ?? false;
   let spaces: Cuboid[] = from
     ? [...from.spaces]
-    : [{ x0: 0, y0: 0, z0: 0, x1: space.length, y1: space.width, z1: space.height }];
+    : [
+        {
+          x0: 0,
+          y0: 0,
+          z0: 0,
+          x1: space.length,
+          y1: space.width,
+          z1: Math.min(space.height, space.reachLimit ?? space.height),
+        },
+      ];
   let volume = from?.volume ?? 0;
   let weight = from?.weight ?? 0;
 
@@ -155,7 +172,11 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       let k0: number;
       let k1: number;
       let k2: number;
-      if (multiStop) {
+      if (rules.scoring === 'low') {
+        k0 = dz;
+        k1 = dx;
+        k2 = dy;
+      } else if (multiStop) {
         k0 = dx;
         k1 = Math.min(dy, dz);
         k2 = Math.max(dy, dz);
@@ -380,9 +401,62 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       const below = supporters.map((s) => s.index);
       if (hasLoadLimits && !loadLimitsHold(below, blockWeight)) continue;
       if (multiStop && !keepsUnloadingOrder(c, block.type.stop)) continue;
-      return { ...c, block, weight: blockWeight, restsOn: below };
+      const columns = space.stability ? stableColumns(c, block, below, space.stability.maxStackRatio) : [];
+      if (!columns) continue;
+      return { ...c, block, weight: blockWeight, restsOn: below, columns };
     }
     return null;
+  };
+
+  /**
+   * Stability: each box of the block's bottom layer has its centre over the tops it rests on (the
+   * layers above rest whole on the block's own boxes), and each column's top stays within the
+   * ratio of the floor it stands on. The floors of the block's columns, or null where it would not
+   * stand.
+   */
+  const stableColumns = (c: Cuboid, block: Block, below: number[], ratio: number): Footprint[] | null => {
+    const { dx, dy } = block.orientation;
+    const columns: Footprint[] = [];
+    for (let i = 0; i < block.nx; i++) {
+      for (let j = 0; j < block.ny; j++) {
+        const box = {
+          x0: c.x0 + i * dx,
+          y0: c.y0 + j * dy,
+          x1: c.x0 + (i + 1) * dx,
+          y1: c.y0 + (j + 1) * dy,
+        };
+        if (c.z0 === 0) {
+          // One box on the floor is no stack: a tall one upright (this side up) still goes in.
+          if (block.nz > 1 && !stackStands(c.z1, box, ratio)) return null;
+          columns.push(box);
+          continue;
+        }
+        const contacts: Footprint[] = [];
+        const floors: Footprint[] = [];
+        for (const index of below) {
+          const top = placed[index]!;
+          const o = top.block.orientation;
+          for (let a = 0; a < top.block.nx; a++) {
+            for (let b = 0; b < top.block.ny; b++) {
+              const contact = {
+                x0: Math.max(box.x0, top.x0 + a * o.dx),
+                y0: Math.max(box.y0, top.y0 + b * o.dy),
+                x1: Math.min(box.x1, top.x0 + (a + 1) * o.dx),
+                y1: Math.min(box.y1, top.y0 + (b + 1) * o.dy),
+              };
+              if (contact.x1 <= contact.x0 || contact.y1 <= contact.y0) continue;
+              contacts.push(contact);
+              floors.push(top.columns[a * top.block.ny + b]!);
+            }
+          }
+        }
+        if (!overSupport((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2, contacts)) return null;
+        const floor = around(floors);
+        if (!stackStands(c.z1, floor, ratio)) return null;
+        columns.push(floor);
+      }
+    }
+    return columns;
   };
 
   const place = (p: PlacedBlock) => {
@@ -431,6 +505,7 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
   const ranked = (blocks: Block[], regions: Cuboid[]): number[] => {
     const { minDim } = smallestLeft();
     const fit = rules.scoring === 'fit';
+    const low = rules.scoring === 'low';
     const score = new Float64Array(blocks.length);
     const depth = new Float64Array(blocks.length);
     const order: number[] = [];
@@ -453,8 +528,9 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       }
       score[at] = value;
       // Ties: with stops, the shallower block keeps a stop's boxes in one wall along the length;
-      // otherwise the flatter one keeps the load low and the tops usable.
-      depth[at] = multiStop ? ex : ez;
+      // otherwise the flatter one keeps the load low and the tops usable. Floor first: the
+      // flatter block always comes first.
+      depth[at] = multiStop && !low ? ex : ez;
       order.push(at);
     }
     order.sort((a, b) => {
@@ -462,6 +538,7 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       const tb = blocks[b]!.type;
       return (
         tb.stop - ta.stop ||
+        (low ? depth[a]! - depth[b]! : 0) ||
         score[b]! - score[a]! ||
         depth[a]! - depth[b]! ||
         Number(tb.stackable) - Number(ta.stackable) ||

@@ -11,6 +11,7 @@ import { mulberry32 } from '../../../../platform/random.ts';
 import { axleLoadsOf, balanceOnAxles } from './axles.ts';
 import { type BoxType, boxTypesOf } from './box-types.ts';
 import {
+  blocksUnloading,
   type Construction,
   type ConstructionRules,
   type ConstructionState,
@@ -117,11 +118,16 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   let best: Load | null = null;
   let iterations = 0;
   // A load is worth the volume it keeps once on its axles: the search steers away from loads
-  // that would have to be thinned.
+  // that would have to be thinned. Of loads handled by hand keeping as much, the lower centre of
+  // gravity wins (elsewhere the later, which the rebuilds start from).
+  const byHand = handledByHand(input.space);
   const consider = (c: Construction): number => {
     iterations++;
     const load = loadOf(input, c);
-    if (!best || load.volume >= best.volume) best = load;
+    if (!best || load.volume > best.volume + VOLUME_TIE) best = load;
+    else if (load.volume >= best.volume - VOLUME_TIE) {
+      if (!byHand || centreHeight(load) <= centreHeight(best)) best = load;
+    }
     return load.volume;
   };
   const spent = () => iterations >= maxIterations || performance.now() >= deadline || best!.volume >= total;
@@ -129,6 +135,12 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   const greedyVolume = consider(construct(rules));
   rules.scoring = 'fit';
   const scoring = consider(construct(rules)) > greedyVolume ? 'fit' : 'volume';
+  // A load handled by hand is also built floor first, layer by layer: when everything fits, the
+  // search ends at once, and the lowest of these loads is the one kept.
+  if (byHand) {
+    rules.scoring = 'low';
+    consider(construct(rules));
+  }
   // The pilot again while time allows, under the other score and then wider: each run is a
   // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
   const other = scoring === 'fit' ? 'volume' : 'fit';
@@ -154,11 +166,44 @@ interface Load {
   boxes: Box[] | null;
   removed: Box[];
   volume: number;
+  /** Worked out when two loads of the same volume are compared. */
+  centreHeight?: number;
+}
+
+/** Volumes this close are the same load's worth (sums of box volumes in floating point). */
+const VOLUME_TIE = 1e-6;
+
+const handledByHand = (space: LoadingInput['space']) =>
+  space.reachLimit !== undefined || space.stability !== undefined || space.loadAtDoor === true;
+
+/** The height of a load's centre of gravity (of its volume when no box has a weight). */
+function centreHeight(load: Load): number {
+  if (load.centreHeight !== undefined) return load.centreHeight;
+  const boxes = load.boxes ?? load.construction.placed.flatMap(boxesOf);
+  const byWeight = boxes.some((b) => b.type.weight > 0);
+  let mass = 0;
+  let moment = 0;
+  for (const b of boxes) {
+    const m = byWeight ? b.type.weight : b.type.volume;
+    mass += m;
+    moment += m * ((b.z0 + b.z1) / 2);
+  }
+  load.centreHeight = mass > 0 ? moment / mass : 0;
+  return load.centreHeight;
 }
 
 function loadOf(input: LoadingInput, construction: Construction): Load {
-  if (!input.space.axles) return { construction, boxes: null, removed: [], volume: construction.volume };
-  const all = construction.placed.flatMap(boxesOf);
+  const { space } = input;
+  if (!space.axles && !space.loadAtDoor) {
+    return { construction, boxes: null, removed: [], volume: construction.volume };
+  }
+  let all = construction.placed.flatMap(boxesOf);
+  if (space.loadAtDoor && all.length > 0) {
+    // To the door end: the unloading order, support and stacking do not change along the length.
+    const gap = space.length - Math.max(...all.map((b) => b.x1));
+    all = all.map((b) => ({ ...b, x0: b.x0 + gap, x1: b.x1 + gap }));
+  }
+  if (!space.axles) return { construction, boxes: all, removed: [], volume: construction.volume };
   const { boxes, removed } = balanceOnAxles(input.space, all, (b, dx) => ({
     ...b,
     x0: b.x0 + dx,
@@ -214,9 +259,23 @@ function answer(
       ? { x: cog.x - space.length / 2, y: cog.y - space.width / 2, z: cog.z - space.height / 2 }
       : null,
     axleLoadsKg: space.axles ? axleLoadsOf(space.axles, boxes) : null,
+    stops: stopsOf(boxes),
     iterations,
     elapsedMs,
   };
+}
+
+/**
+ * Each stop's boxes and how many boxes of later stops stand between them and the door or on
+ * them: what a driver moves to reach the stop once the earlier stops are off.
+ */
+function stopsOf(boxes: Box[]): LoadingOutput['stops'] {
+  const stops = [...new Set(boxes.map((b) => b.type.stop))].sort((a, b) => a - b);
+  return stops.map((stop) => {
+    const own = boxes.filter((b) => b.type.stop === stop);
+    const inTheWay = boxes.filter((b) => b.type.stop > stop && own.some((mine) => blocksUnloading(mine, b)));
+    return { stop, boxes: own.length, boxesToMove: inTheWay.length };
+  });
 }
 
 interface Box extends Cuboid {
@@ -278,8 +337,9 @@ function unplacedOf(input: LoadingInput, types: BoxType[], best: Load): Unplaced
     const quantity = best.construction.remaining[type.index]!;
     if (quantity <= 0) continue;
     let reason: UnplacedReason = 'no_room';
+    const height = Math.min(space.height, space.reachLimit ?? space.height);
     const fitsBox = type.orientations.filter(
-      (o) => o.dx <= space.length && o.dy <= space.width && o.dz <= space.height,
+      (o) => o.dx <= space.length && o.dy <= space.width && o.dz <= height,
     );
     if (fitsBox.length === 0) reason = 'too_large';
     else if (!fitsBox.some((o) => fitsContour(input, o.dx, o.dy, o.dz))) reason = 'outside_contour';

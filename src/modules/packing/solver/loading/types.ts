@@ -26,6 +26,19 @@ export interface LoadingSpace {
    * may carry. The load is slid or thinned until both hold (axles.ts).
    */
   axles?: [Axle, Axle];
+  /** No box's top higher above the floor than this: a person's reach in a van. None: the height. */
+  reachLimit?: number;
+  /**
+   * Stability as a rule: each box's centre of gravity stands over its support (within the outline
+   * around the tops it rests on), and no stack is taller than `maxStackRatio` times the narrowest
+   * side of the floor it stands on (the footprint of the floor boxes under it, through others).
+   */
+  stability?: { maxStackRatio: number };
+  /**
+   * A load unloaded from the rear door by hand: pushed to the door end, so the first stops are
+   * within reach from the door. Otherwise the load stays against the front wall.
+   */
+  loadAtDoor?: boolean;
 }
 
 export interface Axle {
@@ -126,6 +139,11 @@ export interface LoadingOutput {
   centreOfGravityOffset: Vector3 | null;
   /** Cargo on each of the space's two axles, front first, kg; null without axles. */
   axleLoadsKg: [number, number] | null;
+  /**
+   * Per stop (in unloading order), its boxes and how many boxes of later stops must be moved to
+   * reach them from the door once the earlier stops are off: 0 is the goal, and the rule.
+   */
+  stops: Array<{ stop: number; boxes: number; boxesToMove: number }>;
   iterations: number;
   elapsedMs: number;
 }
