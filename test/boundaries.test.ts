@@ -216,6 +216,7 @@ const MIGRATION_OWNERS: Record<string, string> = {
   '0067_rider_offers_on_route.sql': 'riders',
   '0068_locker_stops.sql': 'dispatch',
   '0069_load_plan_staleness.sql': 'packing',
+  '0070_loading_by_hand.sql': 'packing',
 };
 
 /**

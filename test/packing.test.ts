@@ -296,6 +296,45 @@ describe('packing plans and load plans over REST and GraphQL', () => {
       { token: other },
     );
     assert.equal(theirs.status, 404);
+    // A space of the business loaded by hand: two crates a person can lift up to 1.2 m only.
+    assert.deepEqual(
+      [plain.body.space.reach_limit_mm, plain.body.space.max_stack_ratio, plain.body.space.load_at_door],
+      [null, null, false],
+    );
+    const byHand = await api.post(
+      '/api/v1/client/loading-spaces',
+      {
+        name: 'Small van',
+        kind: 'van',
+        length_mm: 2000,
+        width_mm: 1500,
+        height_mm: 1400,
+        reach_limit_mm: 1200,
+        max_stack_ratio: 3,
+        load_at_door: true,
+      },
+      { token: admin },
+    );
+    assert.equal(byHand.status, 200, JSON.stringify(byHand.body));
+    assert.deepEqual(
+      [byHand.body.space.reach_limit_mm, byHand.body.space.max_stack_ratio, byHand.body.space.load_at_door],
+      [1200, 3, true],
+    );
+    const crates = await api.post(
+      '/api/v1/client/load-plans',
+      {
+        space: String(byHand.body.space.id),
+        items: [{ length_mm: 1000, width_mm: 1000, height_mm: 700, quantity: 4, this_side_up: true }],
+        time_limit_ms: 100,
+      },
+      { token: admin },
+    );
+    assert.equal(crates.status, 200, JSON.stringify(crates.body));
+    // One layer of two: a second layer would top out at 1.4 m, above the reach.
+    assert.equal(crates.body.plan.placements.length, 2);
+    assert.deepEqual(crates.body.plan.unplaced, [
+      { item_index: 0, ref: null, quantity: 2, reason: 'no_room' },
+    ]);
   });
 
   it('keeps a truck body within its axle limits: slides the load back, then leaves boxes off, saying why', async () => {
@@ -419,6 +458,26 @@ describe('packing plans and load plans over REST and GraphQL', () => {
           assert.ok(early.x_mm >= late.x_mm + late.length_mm, JSON.stringify({ early, late }));
       }
     }
+    // The van is loaded by hand: low, within reach, at the door, each stop one reach.
+    assert.deepEqual(
+      [answer.space.reach_limit_mm, answer.space.max_stack_ratio, answer.space.load_at_door],
+      [1600, 4, true],
+    );
+    for (const box of answer.placements) {
+      assert.equal(box.z_mm, 0, 'six boxes lie on the floor');
+      assert.equal(box.height_mm, 400, 'on their largest face');
+    }
+    assert.equal(
+      Math.max(
+        ...answer.placements.map((box: { x_mm: number; length_mm: number }) => box.x_mm + box.length_mm),
+      ),
+      3270,
+    );
+    assert.deepEqual(answer.stops, [
+      { stop: 1, boxes: 2, boxes_to_move: 0 },
+      { stop: 2, boxes: 2, boxes_to_move: 0 },
+      { stop: 3, boxes: 2, boxes_to_move: 0 },
+    ]);
     const picture = await api.get(`/api/v1/client/load-plans/${answer.id}`, {
       token: admin,
       headers: { accept: 'image/svg+xml' },

@@ -74,6 +74,11 @@ async function load(file: string, code: string, items: Parameters<typeof solveLo
       height: space.heightMm,
       payloadKg: space.payloadKg,
       ...(space.crossSection && { crossSection: space.crossSection }),
+      ...(space.byHand && {
+        reachLimit: space.byHand.reachLimitMm,
+        stability: { maxStackRatio: space.byHand.maxStackRatio },
+        loadAtDoor: space.byHand.loadAtDoor,
+      }),
     },
     items,
     options: { supportShare: 0.75, maxIterations: 300, seed: 1 },
@@ -103,7 +108,8 @@ async function load(file: string, code: string, items: Parameters<typeof solveLo
   );
 }
 
-// A van for three drops: stop 1's parcels nearest the door (x = length, bottom right).
+// A van for three drops, loaded by hand: low, at the door, stop 1's parcels nearest it (x = length,
+// bottom right).
 await load('loading-van.svg', 'van-3t5', [
   { id: 'A', length: 600, width: 400, height: 400, quantity: 8, weightKg: 12, stop: 1 },
   { id: 'B', length: 800, width: 600, height: 500, quantity: 6, weightKg: 25, stop: 2 },

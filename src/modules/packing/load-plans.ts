@@ -36,6 +36,9 @@ export interface SpaceInput {
   payload_kg?: number;
   cross_section?: number[][];
   axles?: NamedAxle[];
+  reach_limit_mm?: number;
+  max_stack_ratio?: number;
+  load_at_door: boolean;
 }
 
 export interface LoadRequest {
@@ -59,6 +62,9 @@ function standardView(space: StandardSpace): SpaceView {
     door: space.door ? { width_mm: space.door.widthMm, height_mm: space.door.heightMm } : null,
     cross_section: space.crossSection ?? null,
     axles: null,
+    reach_limit_mm: space.byHand?.reachLimitMm ?? null,
+    max_stack_ratio: space.byHand?.maxStackRatio ?? null,
+    load_at_door: space.byHand?.loadAtDoor ?? false,
     source: space.source,
   };
 }
@@ -76,6 +82,9 @@ function businessSpaceView(row: SpaceRow): SpaceView {
     door: null,
     cross_section: row.cross_section,
     axles: row.axles,
+    reach_limit_mm: row.reach_limit_mm,
+    max_stack_ratio: row.max_stack_ratio,
+    load_at_door: row.load_at_door,
     source: null,
   };
 }
@@ -141,6 +150,9 @@ export class LoadPlans implements RouteStopsListener {
       payload_kg: input.payload_kg ?? null,
       cross_section: (input.cross_section as Array<[number, number]> | undefined) ?? null,
       axles: input.axles ?? null,
+      reach_limit_mm: input.reach_limit_mm ?? null,
+      max_stack_ratio: input.max_stack_ratio ?? null,
+      load_at_door: input.load_at_door,
       created_at: this.clock.now(),
     });
     return { result: true as const, space: businessSpaceView(row) };
@@ -330,6 +342,9 @@ export class LoadPlans implements RouteStopsListener {
             maxLoadKg: axle.max_load_kg,
           })) as [Axle, Axle],
         }),
+        ...(space.reach_limit_mm !== null && { reachLimit: space.reach_limit_mm }),
+        ...(space.max_stack_ratio !== null && { stability: { maxStackRatio: space.max_stack_ratio } }),
+        ...(space.load_at_door && { loadAtDoor: true }),
       },
       items: loadable.map((index): LoadingItem => {
         const item = items[index]!;
@@ -414,6 +429,11 @@ export class LoadPlans implements RouteStopsListener {
             within_limit: load <= axle.max_load_kg,
           };
         }) ?? null,
+      stops: solved.stops.map((stop) => ({
+        stop: stop.stop,
+        boxes: stop.boxes,
+        boxes_to_move: stop.boxesToMove,
+      })),
       search: { iterations: solved.iterations, elapsed_ms: Math.round(solved.elapsedMs) },
     };
     return answer;
@@ -525,12 +545,15 @@ type LoadAnswer = Omit<
   | 'replan_job_id'
 >;
 
+const BEFORE_BY_HAND = { reach_limit_mm: null, max_stack_ratio: null, load_at_door: false };
+
 function planView(row: PlanRow) {
   return {
     id: row.id,
     route_id: row.route_id,
-    space: row.space as SpaceView,
-    ...(row.answer as LoadAnswer),
+    // Plans made before spaces were loaded by hand, and before stops were told, answer as then.
+    space: { ...BEFORE_BY_HAND, ...(row.space as Partial<SpaceView>) } as SpaceView,
+    ...({ stops: [], ...(row.answer as Partial<LoadAnswer>) } as LoadAnswer),
     created_at: row.created_at.toISOString(),
     planned_at: row.planned_at.toISOString(),
     stale: row.changes.length > 0,

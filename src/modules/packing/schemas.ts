@@ -201,6 +201,28 @@ export const crossSectionSchema = z
   .max(32)
   .describe('The usable outline across the space, [y, z] points in millimetres, counter-clockwise, convex');
 
+/** How a space loaded by hand is loaded (docs/loading.md, "Loads a person handles"). */
+const handling = {
+  reach_limit_mm: z
+    .int()
+    .min(100)
+    .max(20_000)
+    .optional()
+    .describe("No box's top above this height from the floor: what a person loading by hand reaches"),
+  max_stack_ratio: z
+    .number()
+    .min(0.5)
+    .max(20)
+    .optional()
+    .describe(
+      "Stability as a rule: each box's centre of gravity over the boxes it rests on, and no stack taller than this many times the narrowest side of the floor it stands on",
+    ),
+  load_at_door: z
+    .boolean()
+    .default(false)
+    .describe('Unloaded from the rear door by hand: the load is pushed to the door end, not the front wall'),
+};
+
 export const spaceInput = {
   name: z.string().trim().min(1).max(100),
   kind: spaceKindSchema.default('custom'),
@@ -237,6 +259,7 @@ export const spaceInput = {
       'Two supports, front first (front axle or kingpin, rear axle group): the load is slid or ' +
         'thinned until neither carries more than its max_load_kg, and the load each carries is reported',
     ),
+  ...handling,
 };
 
 export const spaceSchema = z
@@ -252,6 +275,14 @@ export const spaceSchema = z
     door: z.object({ width_mm: z.int(), height_mm: z.int() }).nullable(),
     cross_section: z.array(z.array(z.number()).length(2)).nullable(),
     axles: z.array(z.object({ name: z.string(), position_mm: z.int(), max_load_kg: z.int() })).nullable(),
+    reach_limit_mm: z.int().nullable().describe("No box's top above this; null: the space's height"),
+    max_stack_ratio: z
+      .number()
+      .nullable()
+      .describe(
+        "Each box's centre over its support, and stacks within this ratio of their floor; null: neither rule",
+      ),
+    load_at_door: z.boolean().describe('The load is pushed to the door end'),
     source: z.string().nullable(),
   })
   .meta({ title: 'LoadingSpace' });
@@ -339,6 +370,19 @@ export const loadPlanSchema = z
         z.object({ name: z.string(), load_kg: z.number(), max_load_kg: z.int(), within_limit: z.boolean() }),
       )
       .nullable(),
+    stops: z
+      .array(
+        z.object({
+          stop: z.int(),
+          boxes: z.int(),
+          boxes_to_move: z
+            .int()
+            .describe(
+              "Boxes of later stops in the way of this stop's once the earlier stops are off: 0 is the rule",
+            ),
+        }),
+      )
+      .describe('Each stop in unloading order, with its boxes; empty for plans made before it was told'),
     search: z.object({ iterations: z.int(), elapsed_ms: z.int() }),
     created_at: z.string(),
     planned_at: z.string().describe('When this answer was planned: at creation, or when last planned again'),

@@ -18,6 +18,8 @@ export interface StandardSpace {
   /** The door a box must pass through (width x height), where narrower than the inside. */
   door?: { widthMm: number; heightMm: number };
   crossSection?: Array<[number, number]>;
+  /** Loaded by hand from the rear door (docs/loading.md, "Loads a person handles"). */
+  byHand?: { reachLimitMm: number; maxStackRatio: number; loadAtDoor: boolean };
   /** Where the figures come from. */
   source: string;
 }
@@ -25,6 +27,10 @@ export interface StandardSpace {
 const ISO = 'Dry container figures as carriers publish them (inside, door, payload); ISO 668 and ISO 1496-1';
 const ULD =
   'IATA ULD types as tabled in Jenkinson, Simpkin and Rhodes, Civil Jet Aircraft Design (1999), table 4.6';
+/** A person standing at a van's floor reaches boxes up to about here (docs/loading.md). */
+const VAN_REACH_MM = 1600;
+/** A column no taller than four times the narrowest side of the floor it stands on. */
+const VAN_STACK_RATIO = 4;
 const ROAD = 'Typical figures of the class; measure your own vehicle and define it as a business space';
 
 /**
@@ -158,6 +164,7 @@ export const STANDARD_SPACES: readonly StandardSpace[] = [
     heightMm: 1900,
     payloadKg: 1200,
     door: { widthMm: 1560, heightMm: 1840 },
+    byHand: { reachLimitMm: VAN_REACH_MM, maxStackRatio: VAN_STACK_RATIO, loadAtDoor: true },
     source: ROAD,
   },
   {

@@ -48,6 +48,10 @@ export interface PackingTables {
     cross_section: Array<[number, number]> | null;
     /** Two supports along the length, for the load each carries. */
     axles: Array<{ name: string; position_mm: number; max_load_kg: number }> | null;
+    /** Loaded by hand: the reach limit, the stack ratio, the load pushed to the door (0070). */
+    reach_limit_mm: number | null;
+    max_stack_ratio: number | null;
+    load_at_door: Generated<boolean>;
     created_at: Date;
   };
   /** A load plan: the space as planned, what was loaded, the answer. */
