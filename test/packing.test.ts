@@ -485,8 +485,12 @@ describe('packing plans and load plans over REST and GraphQL', () => {
     assert.equal(picture.status, 200);
     assert.match(picture.headers.get('content-type') ?? '', /image\/svg\+xml/);
     assert.match(picture.body, /^<svg /);
-    assert.equal((picture.body.match(/<polygon /g) ?? []).length, 2 + 6 * 3);
+    // Both ends of the van, the door marked again, three faces a box; each box says its stop.
+    assert.equal((picture.body.match(/<polygon /g) ?? []).length, 3 + 6 * 3);
+    assert.match(picture.body, />door</);
     assert.match(picture.body, /stop 1/);
+    const labels = [...picture.body.matchAll(/text-anchor="middle"[^>]*>(\d+)</g)].map((m) => m[1]).sort();
+    assert.deepEqual(labels, ['1', '1', '2', '2', '3', '3']);
     const listed = await api.get(`/api/v1/client/load-plans?route_id=${route.id}`, { token: admin });
     assert.deepEqual(
       listed.body.plans.map((p: { id: number }) => p.id),

@@ -102,6 +102,7 @@ async function load(file: string, code: string, items: Parameters<typeof solveLo
         width: p.width,
         height: p.height,
         group: stops ? `stop ${items[p.item]!.stop}` : p.itemId,
+        ...(stops && { label: String(items[p.item]!.stop) }),
       })),
       `${space.name}: ${answer.placements.length} boxes, ${(answer.volumeUtilization * 100).toFixed(1)} % of the volume`,
     ),

@@ -475,6 +475,7 @@ export class LoadPlans implements RouteStopsListener {
         width: p.width_mm,
         height: p.height_mm,
         group: byStop ? `stop ${p.stop}` : (p.ref ?? `item ${p.item_index + 1}`),
+        ...(byStop && { label: String(p.stop) }),
       })),
       `Load plan ${plan.id}: ${plan.space.name}, ${plan.placements.length} boxes, ${plan.volume_percent} % of the volume`,
     );

@@ -2,7 +2,8 @@
  * A load plan as a picture (SVG), because people look at a load plan rather than read it: the
  * space in isometric view from above the door corner, its outline (with an envelope's contour),
  * every box drawn back to front with its three visible faces shaded, coloured by the stop it is
- * unloaded at (or by box type on a one-stop load), and a legend.
+ * unloaded at (or by box type on a one-stop load) and labelled with it, the door marked, and a
+ * legend whose colours never repeat.
  */
 
 export interface PictureBox {
@@ -14,6 +15,8 @@ export interface PictureBox {
   height: number;
   /** What the box's colour tells: its stop, or its type. */
   group: string;
+  /** Written on the box's top: its stop's number. */
+  label?: string;
 }
 
 export interface PictureSpace {
@@ -40,7 +43,33 @@ const PALETTE = [
 ];
 const WIDTH = 960;
 const MARGIN = 24;
+/** A legend row's height, and how many entries a row holds. */
 const LEGEND = 28;
+const LEGEND_ROW = 12;
+const DOOR = '#c0392b';
+
+/**
+ * The colour of each group: the palette while it has enough, else hues spread by the golden angle
+ * (each its own, neighbours far apart), so no two groups share one.
+ */
+function coloursOf(groups: readonly string[]): Map<string, string> {
+  if (groups.length <= PALETTE.length) return new Map(groups.map((group, index) => [group, PALETTE[index]!]));
+  return new Map(
+    groups.map((group, index) => [group, hslToHex((index * 137.508) % 360, 0.55, 0.55 - (index % 3) * 0.08)]),
+  );
+}
+
+function hslToHex(hue: number, saturation: number, lightness: number): string {
+  const a = saturation * Math.min(lightness, 1 - lightness);
+  const channel = (n: number) => {
+    const k = (n + hue / 30) % 12;
+    const value = lightness - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(value * 255)
+      .toString(16)
+      .padStart(2, '0');
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}
 
 function escapeXml(text: string): string {
   return text.replace(
@@ -69,7 +98,11 @@ export function loadPictureSvg(space: PictureSpace, boxes: readonly PictureBox[]
   const minV = Math.min(...corners.map((c) => c[1]));
   const maxV = Math.max(...corners.map((c) => c[1]));
   const scale = (WIDTH - 2 * MARGIN) / (maxU - minU);
-  const height = Math.ceil((maxV - minV) * scale + 2 * MARGIN + LEGEND * 2);
+  const groups = [...new Set(boxes.map((box) => box.group))].sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true }),
+  );
+  const legendRows = Math.max(1, Math.ceil(groups.length / LEGEND_ROW));
+  const height = Math.ceil((maxV - minV) * scale + 2 * MARGIN + LEGEND * (1 + legendRows));
   const point = (x: number, y: number, z: number) => {
     const [u, v] = project(x, y, z);
     return `${((u - minU) * scale + MARGIN).toFixed(1)},${((v - minV) * scale + MARGIN + LEGEND).toFixed(1)}`;
@@ -77,10 +110,7 @@ export function loadPictureSvg(space: PictureSpace, boxes: readonly PictureBox[]
   const polygon = (points: string[], fill: string, extra = '') =>
     `<polygon points="${points.join(' ')}" fill="${fill}"${extra}/>`;
 
-  const groups = [...new Set(boxes.map((box) => box.group))].sort((a, b) =>
-    a.localeCompare(b, 'en', { numeric: true }),
-  );
-  const colourOf = new Map(groups.map((group, index) => [group, PALETTE[index % PALETTE.length]!]));
+  const colourOf = coloursOf(groups);
   const parts: string[] = [];
   // The outline of the space: its cross-section at both ends and the edges joining them.
   const outline = space.crossSection ?? [
@@ -103,6 +133,18 @@ export function loadPictureSvg(space: PictureSpace, boxes: readonly PictureBox[]
       `<polyline points="${point(0, y, z)} ${point(space.length, y, z)}" fill="none" stroke="#999"/>`,
     );
   }
+  // The door: the end at x = length, where the load comes off.
+  parts.push(
+    polygon(
+      outline.map(([y, z]) => point(space.length, y, z)),
+      'none',
+      ` stroke="${DOOR}" stroke-width="2.5"`,
+    ),
+  );
+  const [doorU, doorV] = point(space.length, space.width, 0).split(',').map(Number) as [number, number];
+  parts.push(
+    `<text x="${(doorU + 6).toFixed(1)}" y="${(doorV + 16).toFixed(1)}" fill="${DOOR}" font-weight="bold">door</text>`,
+  );
   // Back to front: a box nearer the viewer (larger x + y + z) is drawn after those it may hide.
   const ordered = [...boxes].sort(
     (a, b) => a.x + a.y + a.z - (b.x + b.y + b.z) || a.z - b.z || a.x - b.x || a.y - b.y,
@@ -129,12 +171,23 @@ export function loadPictureSvg(space: PictureSpace, boxes: readonly PictureBox[]
         stroke,
       ),
     );
+    if (box.label) {
+      // On the top face's centre, sized to the face.
+      const [u, v] = point((x0 + x1) / 2, (y0 + y1) / 2, z1)
+        .split(',')
+        .map(Number) as [number, number];
+      const size = Math.max(7, Math.min(14, Math.min(box.length, box.width) * scale * 0.45));
+      parts.push(
+        `<text x="${u.toFixed(1)}" y="${(v + size / 3).toFixed(1)}" font-size="${size.toFixed(0)}" text-anchor="middle" fill="#fff" stroke="#222" stroke-width="0.6" paint-order="stroke">${escapeXml(box.label)}</text>`,
+      );
+    }
   }
+  const legendTop = height - LEGEND * legendRows;
   const legend = groups
-    .slice(0, 12)
     .map((group, index) => {
-      const x = MARGIN + index * 76;
-      return `<rect x="${x}" y="${height - LEGEND}" width="12" height="12" fill="${colourOf.get(group)}"/><text x="${x + 16}" y="${height - LEGEND + 11}">${escapeXml(group)}</text>`;
+      const x = MARGIN + (index % LEGEND_ROW) * 76;
+      const y = legendTop + Math.floor(index / LEGEND_ROW) * LEGEND;
+      return `<rect x="${x}" y="${y}" width="12" height="12" fill="${colourOf.get(group)}"/><text x="${x + 16}" y="${y + 11}">${escapeXml(group)}</text>`;
     })
     .join('');
   return [
