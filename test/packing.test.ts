@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GraphQLClient, gql } from 'graphql-request';
+import { PDFDocument } from 'pdf-lib';
+import { stepBreaks } from '../src/modules/packing/loading-sheet.ts';
 import { createTenant, login, signedInDriversAtDepot, type Tenant } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -491,6 +493,17 @@ describe('packing plans and load plans over REST and GraphQL', () => {
     assert.match(picture.body, /stop 1/);
     const labels = [...picture.body.matchAll(/text-anchor="middle"[^>]*>(\d+)</g)].map((m) => m[1]).sort();
     assert.deepEqual(labels, ['1', '1', '2', '2', '3', '3']);
+    // The loading sheet: the load and its stops, then its six boxes in four pictures, two a page.
+    const sheet = await fetch(`${server.baseUrl}/api/v1/client/load-plans/${answer.id}`, {
+      headers: { authorization: `Bearer ${admin}`, accept: 'application/pdf' },
+    });
+    assert.equal(sheet.status, 200);
+    assert.equal(sheet.headers.get('content-type'), 'application/pdf');
+    const pdf = await PDFDocument.load(new Uint8Array(await sheet.arrayBuffer()));
+    assert.equal(pdf.getPageCount(), 3);
+    assert.equal(pdf.getTitle(), `Load plan ${answer.id}: ${answer.space.name}, 6 boxes`);
+    // Six boxes are loaded in four steps: the pictures end at steps 2, 3, 5 and 6.
+    assert.deepEqual(stepBreaks(6), [2, 3, 5, 6]);
     const listed = await api.get(`/api/v1/client/load-plans?route_id=${route.id}`, { token: admin });
     assert.deepEqual(
       listed.body.plans.map((p: { id: number }) => p.id),

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors.ts';
 import { envelopeOf, pageWindow } from '../../platform/pagination.ts';
 import type { DispatchService, RouteStopsChange, RouteStopsListener } from '../dispatch/index.ts';
 import type { OrdersService } from '../orders/index.ts';
+import { loadingSheetPdf } from './loading-sheet.ts';
 import type { Solvers } from './packing-plans.ts';
 import { loadPictureSvg } from './picture.ts';
 import * as repo from './repository.ts';
@@ -455,29 +456,20 @@ export class LoadPlans implements RouteStopsListener {
 
   /** The plan as a picture (SVG): boxes coloured by the stop they are unloaded at. */
   async picture(ctx: OperationContext, planId: number): Promise<string> {
+    return pictureOf(planView(await this.plan(ctx, planId)), Number.POSITIVE_INFINITY);
+  }
+
+  /** The plan as a printable loading sheet (PDF): the load, its stops, and its steps in pictures. */
+  async sheet(ctx: OperationContext, planId: number): Promise<Buffer> {
     const plan = planView(await this.plan(ctx, planId));
-    const byStop = new Set(plan.placements.map((p) => p.stop)).size > 1;
-    return loadPictureSvg(
+    return loadingSheetPdf(
       {
-        name: plan.space.name,
-        length: plan.space.length_mm,
-        width: plan.space.width_mm,
-        height: plan.space.height_mm,
-        ...(plan.space.cross_section && {
-          crossSection: plan.space.cross_section as Array<[number, number]>,
-        }),
+        title: `Load plan ${plan.id}: ${plan.space.name}, ${plan.placements.length} boxes`,
+        placements: plan.placements,
+        stops: plan.stops,
+        plannedAt: new Date(plan.planned_at),
       },
-      plan.placements.map((p) => ({
-        x: p.x_mm,
-        y: p.y_mm,
-        z: p.z_mm,
-        length: p.length_mm,
-        width: p.width_mm,
-        height: p.height_mm,
-        group: byStop ? `stop ${p.stop}` : (p.ref ?? `item ${p.item_index + 1}`),
-        ...(byStop && { label: String(p.stop) }),
-      })),
-      `Load plan ${plan.id}: ${plan.space.name}, ${plan.placements.length} boxes, ${plan.volume_percent} % of the volume`,
+      (upTo) => pictureOf(plan, upTo),
     );
   }
 
@@ -545,6 +537,38 @@ type LoadAnswer = Omit<
   | 'changes'
   | 'replan_job_id'
 >;
+
+/**
+ * A plan's picture, boxes coloured by the stop they are unloaded at (or by item on a one-stop
+ * load), with the boxes of steps 1 to `upTo` drawn.
+ */
+function pictureOf(plan: ReturnType<typeof planView>, upTo: number): string {
+  const byStop = new Set(plan.placements.map((p) => p.stop)).size > 1;
+  const shown = Math.min(upTo, plan.placements.length);
+  return loadPictureSvg(
+    {
+      name: plan.space.name,
+      length: plan.space.length_mm,
+      width: plan.space.width_mm,
+      height: plan.space.height_mm,
+      ...(plan.space.cross_section && { crossSection: plan.space.cross_section as Array<[number, number]> }),
+    },
+    plan.placements.map((p) => ({
+      x: p.x_mm,
+      y: p.y_mm,
+      z: p.z_mm,
+      length: p.length_mm,
+      width: p.width_mm,
+      height: p.height_mm,
+      group: byStop ? `stop ${p.stop}` : (p.ref ?? `item ${p.item_index + 1}`),
+      ...(byStop && { label: String(p.stop) }),
+      later: p.step > upTo,
+    })),
+    shown === plan.placements.length
+      ? `Load plan ${plan.id}: ${plan.space.name}, ${plan.placements.length} boxes, ${plan.volume_percent} % of the volume`
+      : `Load plan ${plan.id}: steps 1 to ${shown} of ${plan.placements.length}`,
+  );
+}
 
 const BEFORE_BY_HAND = { reach_limit_mm: null, max_stack_ratio: null, load_at_door: false };
 

@@ -22,6 +22,7 @@ const TAG = 'Loading Planner';
 const READ = { kinds: STAFF, scopes: ['packing:read'] };
 const WRITE = { kinds: STAFF, scopes: ['packing:write'] };
 const SVG = 'image/svg+xml';
+const PDF = 'application/pdf';
 const planAnswer = z.object({ result: z.literal(true), plan: loadPlanSchema });
 
 export function loadingOperations(plans: LoadPlans): Operation[] {
@@ -125,7 +126,7 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
     defineOperation({
       name: 'get_load_plan',
       summary: 'A load plan by id, or its picture',
-      description: `Placements in loading order, what could not be loaded and why, volume and weight used, centre of gravity and its offset, axle loads where known; for a route's plan, whether it still holds (\`stale\`, \`stale_since\`, the \`changes\` on the route since it was planned). With \`Accept: ${SVG}\` the answer is the plan's picture: an isometric view, boxes coloured by stop.`,
+      description: `Placements in loading order, what could not be loaded and why, volume and weight used, centre of gravity and its offset, axle loads where known; for a route's plan, whether it still holds (\`stale\`, \`stale_since\`, the \`changes\` on the route since it was planned). With \`Accept: ${SVG}\` the answer is the plan's picture: an isometric view, boxes coloured and numbered by stop, the door marked; with \`Accept: ${PDF}\` a printable loading sheet: the load, each stop's boxes to move, and the loading in four to six numbered pictures of its steps.`,
       tag: TAG,
       kind: 'query',
       risk: 'low',
@@ -137,7 +138,7 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
       },
       access: READ,
       errors: ['LOAD_PLAN_NOT_FOUND'],
-      representations: [SVG],
+      representations: [SVG, PDF],
       rest: { method: 'GET', path: '/v1/client/load-plans/:plan_id' },
       graphql: 'loadPlan',
       input: z.object({ plan_id: id }),
@@ -145,6 +146,7 @@ export function loadingOperations(plans: LoadPlans): Operation[] {
       handler: async (ctx, input) => {
         if (ctx.representation === SVG)
           return new Representation(SVG, Buffer.from(await plans.picture(ctx, input.plan_id)));
+        if (ctx.representation === PDF) return new Representation(PDF, await plans.sheet(ctx, input.plan_id));
         return plans.get(ctx, input.plan_id);
       },
     }),

@@ -34,4 +34,29 @@ describe('a load plan picture', () => {
     );
     assert.match(svg, />door</);
   });
+
+  it('draws only the boxes loaded so far, in the colours of the whole load', () => {
+    const box = (n: number, later: boolean) => ({
+      x: n * 400,
+      y: 0,
+      z: 0,
+      length: 400,
+      width: 400,
+      height: 400,
+      group: `stop ${3 - n}`,
+      label: String(3 - n),
+      later,
+    });
+    const space = { name: 'van', length: 1200, width: 400, height: 400 };
+    const whole = loadPictureSvg(space, [box(0, false), box(1, false), box(2, false)], 'whole');
+    const first = loadPictureSvg(space, [box(0, false), box(1, true), box(2, true)], 'step 1');
+    const legendOf = (svg: string) =>
+      [...svg.matchAll(/width="12" height="12" fill="(#[0-9a-f]{6})"\/><text[^>]*>([^<]+)</g)].map(
+        (m) => `${m[2]} ${m[1]}`,
+      );
+    assert.equal(legendOf(whole).length, 3);
+    assert.deepEqual(legendOf(first), legendOf(whole));
+    assert.equal((first.match(/text-anchor="middle"/g) ?? []).length, 1);
+    assert.equal((whole.match(/text-anchor="middle"/g) ?? []).length, 3);
+  });
 });

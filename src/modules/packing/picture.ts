@@ -17,6 +17,8 @@ export interface PictureBox {
   group: string;
   /** Written on the box's top: its stop's number. */
   label?: string;
+  /** Not loaded yet (a picture of the loading's first steps): coloured and listed, not drawn. */
+  later?: boolean;
 }
 
 export interface PictureSpace {
@@ -146,9 +148,9 @@ export function loadPictureSvg(space: PictureSpace, boxes: readonly PictureBox[]
     `<text x="${(doorU + 6).toFixed(1)}" y="${(doorV + 16).toFixed(1)}" fill="${DOOR}" font-weight="bold">door</text>`,
   );
   // Back to front: a box nearer the viewer (larger x + y + z) is drawn after those it may hide.
-  const ordered = [...boxes].sort(
-    (a, b) => a.x + a.y + a.z - (b.x + b.y + b.z) || a.z - b.z || a.x - b.x || a.y - b.y,
-  );
+  const ordered = boxes
+    .filter((box) => !box.later)
+    .sort((a, b) => a.x + a.y + a.z - (b.x + b.y + b.z) || a.z - b.z || a.x - b.x || a.y - b.y);
   for (const box of ordered) {
     const colour = colourOf.get(box.group)!;
     const x0 = box.x;
