@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { checkLoad, floorFirstCentreHeight } from '../bench/packing/checker.ts';
 import { seedDemo } from '../src/demo/seed.ts';
 import { login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
@@ -485,6 +486,52 @@ describe('demo data', () => {
       route.body.route.stops.filter((s: { leg: string }) => s.leg !== 'pickup').length,
     );
     assert.deepEqual(plan.unplaced, []);
+    // Loaded by hand: the independent checker holds the van's rules (the reach, every box's
+    // centre over its support, stacks within their ratio, the unloading order) on the load as
+    // answered; every stop is one reach from the door, and the load is no higher than the
+    // simplest floor-first load of the same parcels.
+    type Box = {
+      x_mm: number;
+      y_mm: number;
+      z_mm: number;
+      length_mm: number;
+      width_mm: number;
+      height_mm: number;
+      stop: number;
+    };
+    const boxes: Box[] = plan.placements;
+    const items = boxes.map((box) => ({
+      length: box.length_mm,
+      width: box.width_mm,
+      height: box.height_mm,
+      quantity: 1,
+      stop: box.stop,
+    }));
+    const placed = boxes.map((box, item) => ({
+      item,
+      x: box.x_mm,
+      y: box.y_mm,
+      z: box.z_mm,
+      length: box.length_mm,
+      width: box.width_mm,
+      height: box.height_mm,
+    }));
+    const van = {
+      length: plan.space.length_mm,
+      width: plan.space.width_mm,
+      height: plan.space.height_mm,
+      reachLimit: plan.space.reach_limit_mm,
+      stability: { maxStackRatio: plan.space.max_stack_ratio },
+    };
+    assert.deepEqual(checkLoad(van, items, placed, plan.support_percent / 100), []);
+    assert.ok(plan.stops.length > 1);
+    for (const stop of plan.stops) assert.equal(stop.boxes_to_move, 0, JSON.stringify(stop));
+    assert.equal(Math.max(...boxes.map((box) => box.x_mm + box.length_mm)), plan.space.length_mm);
+    const volume = (box: Box) => box.length_mm * box.width_mm * box.height_mm;
+    const centre =
+      boxes.reduce((sum, box) => sum + volume(box) * (box.z_mm + box.height_mm / 2), 0) /
+      boxes.reduce((sum, box) => sum + volume(box), 0);
+    assert.ok(centre <= floorFirstCentreHeight(van, items), `${centre} above floor first`);
     const picture = await api.get(`/api/v1/client/load-plans/${plan.id}`, {
       token: admin,
       headers: { accept: 'image/svg+xml' },
