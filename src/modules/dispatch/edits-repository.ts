@@ -81,10 +81,10 @@ export async function replaceStops(
 
 /** Changes a route's plan: every change moves its plan version (plan-versions.ts). */
 export async function updateRoute(
-  db: Queryable<Tables>,
+  db: Queryable<DispatchTables>,
   businessId: number,
   routeId: number,
-  changes: Omit<Updateable<Tables['routes']>, 'plan_version'>,
+  changes: Omit<Updateable<DispatchTables['routes']>, 'plan_version'>,
 ): Promise<void> {
   await db
     .updateTable('routes')

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { jsonb, type Queryable } from '../../platform/db/database.ts';
+import { updateRoute } from './edits-repository.ts';
 import type { DispatchTables, LockerPlace } from './tables.ts';
 
 // SQL of the stops a locker changes: an order's open stops with their routes, a delivery sent to a
@@ -61,12 +62,7 @@ export async function placeDelivery(
     .where('leg', '=', 'delivery')
     .where('status', '=', 'pending')
     .execute();
-  await db
-    .updateTable('routes')
-    .set((eb) => ({ plan_version: eb('plan_version', '+', 1) }))
-    .where('business_id', '=', businessId)
-    .where('id', '=', routeId)
-    .execute();
+  await updateRoute(db, businessId, routeId, {});
 }
 
 /**

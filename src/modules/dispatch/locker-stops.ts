@@ -2,7 +2,7 @@ import { businessOf, type OperationContext } from '../../platform/catalog/operat
 import type { Clock } from '../../platform/clock.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueueDriverPushes } from '../../platform/mqtt/driver-push.ts';
-import type { OrdersService } from '../orders/index.ts';
+import type { Address, OrdersService } from '../orders/index.ts';
 import { signalBoard } from './board-repository.ts';
 import * as lockerRepo from './locker-stops-repository.ts';
 import type { PlanEdits } from './plan-edits.ts';
@@ -21,7 +21,7 @@ export interface LockerSite {
   site_id: number;
   booking_id: number;
   name: string;
-  address: Omit<LockerPlace['address'], 'lat' | 'lng'> & { lat?: number; lng?: number };
+  address: Omit<Address, 'name' | 'phone'>;
 }
 
 /**

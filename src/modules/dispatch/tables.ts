@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Address } from '../orders/index.ts';
 
 export const ROUTE_STATUSES = ['planned', 'started', 'finished'] as const;
 export type RouteStatus = (typeof ROUTE_STATUSES)[number];
@@ -16,15 +17,8 @@ export interface LockerPlace {
   site_id: number;
   booking_id: number;
   name: string;
-  address: {
-    line1: string;
-    line2?: string;
-    city?: string;
-    postal_code?: string;
-    country?: string;
-    lat: number;
-    lng: number;
-  };
+  /** The site's address, placed: a drop is timed there. */
+  address: Omit<Address, 'name' | 'phone'> & { lat: number; lng: number };
 }
 
 export interface DispatchTables {

@@ -1,7 +1,7 @@
 import { type OperationContext, PERFORM_EVERYTHING } from '../../platform/catalog/operation.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Queryable } from '../../platform/db/database.ts';
-import type { OrderStatus, OrdersService, OrderView } from '../orders/index.ts';
+import type { Address, OrderStatus, OrdersService, OrderView } from '../orders/index.ts';
 import type { TrackingService } from '../tracking/index.ts';
 import type * as repo from './repository.ts';
 
@@ -20,15 +20,7 @@ export interface LockerSiteDrop {
   site_id: number;
   booking_id: number;
   name: string;
-  address: {
-    line1: string;
-    line2?: string;
-    city?: string;
-    postal_code?: string;
-    country?: string;
-    lat?: number;
-    lng?: number;
-  };
+  address: Omit<Address, 'name' | 'phone'>;
 }
 
 /**
