@@ -183,28 +183,11 @@ export function checkLoad(
       const cx = p.x + p.length / 2;
       const cy = p.y + p.width / 2;
       if (!insideHull(contactsOf[i]!, cx, cy)) errors.push(`box ${i}: its centre is not over its support`);
-      const floor = [
-        Number.POSITIVE_INFINITY,
-        Number.POSITIVE_INFINITY,
-        Number.NEGATIVE_INFINITY,
-        Number.NEGATIVE_INFINITY,
-      ];
-      const seen = new Set<number>();
-      const todo = [...restsOn[i]!];
-      while (todo.length) {
-        const next = todo.pop()!;
-        if (seen.has(next)) continue;
-        seen.add(next);
-        const q = placements[next]!;
-        if (q.z <= EPS) {
-          floor[0] = Math.min(floor[0]!, q.x);
-          floor[1] = Math.min(floor[1]!, q.y);
-          floor[2] = Math.max(floor[2]!, q.x + q.length);
-          floor[3] = Math.max(floor[3]!, q.y + q.width);
-        }
-        todo.push(...restsOn[next]!);
-      }
-      const narrowest = Math.min(floor[2]! - floor[0]!, floor[3]! - floor[1]!);
+      const floorBoxes = [...reachable(restsOn, i)].map((j) => placements[j]!).filter((q) => q.z <= EPS);
+      const narrowest = Math.min(
+        Math.max(...floorBoxes.map((q) => q.x + q.length)) - Math.min(...floorBoxes.map((q) => q.x)),
+        Math.max(...floorBoxes.map((q) => q.y + q.width)) - Math.min(...floorBoxes.map((q) => q.y)),
+      );
       const top = p.z + p.height;
       if (!(top <= space.stability!.maxStackRatio * narrowest + EPS)) {
         errors.push(`box ${i}: a stack ${top} high on a floor ${narrowest} wide`);
@@ -214,15 +197,10 @@ export function checkLoad(
   placements.forEach((p, i) => {
     const limit = items[p.item]?.maxLoadOnTopKg;
     if (limit === undefined) return;
-    const seen = new Set<number>();
-    const todo = [...directlyOn[i]!];
-    while (todo.length) {
-      const next = todo.pop()!;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      todo.push(...directlyOn[next]!);
-    }
-    const load = [...seen].reduce((sum, j) => sum + (items[placements[j]!.item]?.weightKg ?? 0), 0);
+    const load = [...reachable(directlyOn, i)].reduce(
+      (sum, j) => sum + (items[placements[j]!.item]?.weightKg ?? 0),
+      0,
+    );
     if (load > limit + EPS) errors.push(`box ${i} carries ${load} kg, limit ${limit}`);
   });
   for (let a = 0; a < n; a++) {
@@ -243,6 +221,19 @@ export function checkLoad(
     }
   }
   return errors;
+}
+
+/** The boxes reached from box `from` along `edges` (not itself), through any number of steps. */
+function reachable(edges: number[][], from: number): Set<number> {
+  const seen = new Set<number>();
+  const todo = [...edges[from]!];
+  while (todo.length) {
+    const next = todo.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    todo.push(...edges[next]!);
+  }
+  return seen;
 }
 
 /** Whether a point lies in the convex hull of rectangles [x0, y0, x1, y1], boundary included. */

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { loadPictureSvg } from '../../src/modules/packing/picture.ts';
 import { solveCartons } from '../../src/modules/packing/solver/cartons/index.ts';
 import { solveLoading } from '../../src/modules/packing/solver/loading/index.ts';
-import { standardSpace } from '../../src/modules/packing/spaces.ts';
+import { loadingSpaceOf, standardSpace, standardView } from '../../src/modules/packing/spaces.ts';
 import { say } from '../support.ts';
 
 const OUT = new URL('../../docs/pictures/', import.meta.url);
@@ -68,18 +68,7 @@ await draw(
 async function load(file: string, code: string, items: Parameters<typeof solveLoading>[0]['items']) {
   const space = standardSpace(code)!;
   const answer = solveLoading({
-    space: {
-      length: space.lengthMm,
-      width: space.widthMm,
-      height: space.heightMm,
-      payloadKg: space.payloadKg,
-      ...(space.crossSection && { crossSection: space.crossSection }),
-      ...(space.byHand && {
-        reachLimit: space.byHand.reachLimitMm,
-        stability: { maxStackRatio: space.byHand.maxStackRatio },
-        loadAtDoor: space.byHand.loadAtDoor,
-      }),
-    },
+    space: loadingSpaceOf(standardView(space)),
     items,
     options: { supportShare: 0.75, maxIterations: 300, seed: 1 },
   });

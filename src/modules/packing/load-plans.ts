@@ -19,8 +19,8 @@ import {
   type SpaceView,
   TIME_LIMIT_MS,
 } from './schemas.ts';
-import type { Axle, LoadingInput, LoadingItem, LoadingOutput } from './solver/loading/index.ts';
-import { STANDARD_SPACES, type StandardSpace, standardSpace } from './spaces.ts';
+import type { LoadingInput, LoadingItem, LoadingOutput } from './solver/loading/index.ts';
+import { loadingSpaceOf, STANDARD_SPACES, standardSpace, standardView } from './spaces.ts';
 import { dissolved, loadedStops, staleChanges, staleSince } from './staleness.ts';
 import type { PackingTables, PlannedStop, SpaceKind } from './tables.ts';
 
@@ -48,26 +48,6 @@ export interface LoadRequest {
   route_id?: number;
   support_percent: number;
   time_limit_ms: number;
-}
-
-function standardView(space: StandardSpace): SpaceView {
-  return {
-    code: space.code,
-    id: null,
-    name: space.name,
-    kind: space.kind,
-    length_mm: space.lengthMm,
-    width_mm: space.widthMm,
-    height_mm: space.heightMm,
-    payload_kg: space.payloadKg,
-    door: space.door ? { width_mm: space.door.widthMm, height_mm: space.door.heightMm } : null,
-    cross_section: space.crossSection ?? null,
-    axles: null,
-    reach_limit_mm: space.byHand?.reachLimitMm ?? null,
-    max_stack_ratio: space.byHand?.maxStackRatio ?? null,
-    load_at_door: space.byHand?.loadAtDoor ?? false,
-    source: space.source,
-  };
 }
 
 function businessSpaceView(row: SpaceRow): SpaceView {
@@ -331,22 +311,7 @@ export class LoadPlans implements RouteStopsListener {
     const door = space.door;
     const loadable = items.flatMap((item, index) => (!door || passesDoor(item, door) ? [index] : []));
     const input: LoadingInput = {
-      space: {
-        length: space.length_mm,
-        width: space.width_mm,
-        height: space.height_mm,
-        ...(space.payload_kg !== null && { payloadKg: space.payload_kg }),
-        ...(space.cross_section && { crossSection: space.cross_section as Array<[number, number]> }),
-        ...(space.axles && {
-          axles: space.axles.map((axle) => ({
-            positionMm: axle.position_mm,
-            maxLoadKg: axle.max_load_kg,
-          })) as [Axle, Axle],
-        }),
-        ...(space.reach_limit_mm !== null && { reachLimit: space.reach_limit_mm }),
-        ...(space.max_stack_ratio !== null && { stability: { maxStackRatio: space.max_stack_ratio } }),
-        ...(space.load_at_door && { loadAtDoor: true }),
-      },
+      space: loadingSpaceOf(space),
       items: loadable.map((index): LoadingItem => {
         const item = items[index]!;
         return {

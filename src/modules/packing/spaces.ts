@@ -1,3 +1,5 @@
+import type { SpaceView } from './schemas.ts';
+import type { Axle, LoadingSpace } from './solver/loading/index.ts';
 import type { SpaceKind } from './tables.ts';
 
 /**
@@ -201,4 +203,45 @@ export const STANDARD_SPACES: readonly StandardSpace[] = [
 
 export function standardSpace(code: string): StandardSpace | undefined {
   return STANDARD_SPACES.find((space) => space.code === code);
+}
+
+/** A standard space as the API answers it. */
+export function standardView(space: StandardSpace): SpaceView {
+  return {
+    code: space.code,
+    id: null,
+    name: space.name,
+    kind: space.kind,
+    length_mm: space.lengthMm,
+    width_mm: space.widthMm,
+    height_mm: space.heightMm,
+    payload_kg: space.payloadKg,
+    door: space.door ? { width_mm: space.door.widthMm, height_mm: space.door.heightMm } : null,
+    cross_section: space.crossSection ?? null,
+    axles: null,
+    reach_limit_mm: space.byHand?.reachLimitMm ?? null,
+    max_stack_ratio: space.byHand?.maxStackRatio ?? null,
+    load_at_door: space.byHand?.loadAtDoor ?? false,
+    source: space.source,
+  };
+}
+
+/** A space, as answered, as the loading solver takes it. */
+export function loadingSpaceOf(space: SpaceView): LoadingSpace {
+  return {
+    length: space.length_mm,
+    width: space.width_mm,
+    height: space.height_mm,
+    ...(space.payload_kg !== null && { payloadKg: space.payload_kg }),
+    ...(space.cross_section && { crossSection: space.cross_section as Array<[number, number]> }),
+    ...(space.axles && {
+      axles: space.axles.map((axle) => ({ positionMm: axle.position_mm, maxLoadKg: axle.max_load_kg })) as [
+        Axle,
+        Axle,
+      ],
+    }),
+    ...(space.reach_limit_mm !== null && { reachLimit: space.reach_limit_mm }),
+    ...(space.max_stack_ratio !== null && { stability: { maxStackRatio: space.max_stack_ratio } }),
+    ...(space.load_at_door && { loadAtDoor: true }),
+  };
 }

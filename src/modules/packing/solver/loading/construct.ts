@@ -6,7 +6,7 @@
  * chooses how often a step takes one of the next-best blocks instead, for randomized restarts.
  */
 import type { BoxType, Orientation } from './box-types.ts';
-import { type Cuboid, spaceContains } from './space.ts';
+import { type Cuboid, reachableHeight, spaceContains } from './space.ts';
 import { around, type Footprint, overSupport, stackStands } from './stability.ts';
 import type { LoadingSpace } from './types.ts';
 
@@ -131,7 +131,7 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
           z0: 0,
           x1: space.length,
           y1: space.width,
-          z1: Math.min(space.height, space.reachLimit ?? space.height),
+          z1: reachableHeight(space),
         },
       ];
   let volume = from?.volume ?? 0;

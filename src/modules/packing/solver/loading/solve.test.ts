@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkLoad } from '../../../../../bench/packing/checker.ts';
+import { checkLoad, floorFirstCentreHeight } from '../../../../../bench/packing/checker.ts';
 import { mulberry32 } from '../../../../platform/random.ts';
 import { solveLoading } from './solve.ts';
 import { chamferedCrossSection } from './space.ts';
-import type { Axle, LoadingInput, LoadingItem, LoadingOutput } from './types.ts';
+import type { Axle, LoadingInput, LoadingItem, LoadingOutput, LoadingSpace } from './types.ts';
 
 /** Iteration-bound, so answers do not depend on the machine's speed. */
 const FEW = { maxIterations: 30, timeLimitMs: 60_000 };
@@ -32,7 +32,7 @@ describe('loading solver', () => {
     assert.deepEqual(output.centreOfGravityOffset, { x: 0, y: 0, z: 0 });
   });
 
-  it('refuses a box resting on too small a base when support is on, and takes it when off', () => {
+  it('refuses a box resting on too small a base when support is on, or with its centre over air under stability, and takes it when both are off', () => {
     // A later-stop post must stand deepest; the beam spans the whole length, so it can only lie
     // on top of the post, 20 % supported.
     const items: LoadingItem[] = [
@@ -59,6 +59,14 @@ describe('loading solver', () => {
     const off = solveChecked({ space, items, options: { ...FEW, supportShare: 0 } });
     assert.equal(off.placements.length, 2);
     assert.equal(placedOf(off, 'beam')[0]!.z, 4);
+    // With stability, no support share either, but the beam's middle would be over air.
+    const stable = solveChecked({
+      space: { ...space, stability: { maxStackRatio: 10 } },
+      items,
+      options: { ...FEW, supportShare: 0 },
+    });
+    assert.equal(stable.placements.length, 1);
+    assert.equal(stable.placements[0]!.z, 0);
     const on = solveChecked({ space, items, options: { ...FEW, supportShare: 0.75 } });
     // Either box alone: the beam on the floor leaves the post nowhere (on top it would block it).
     assert.equal(on.placements.length, 1);
@@ -285,5 +293,165 @@ describe('loading solver', () => {
       assert.deepEqual(output.axleLoadsKg, [320, 80]);
       assert.equal(Math.min(...output.placements.map((p) => p.x)), 0);
     });
+  });
+});
+
+describe('the independent checker of loads handled by hand', () => {
+  it('names a box above the reach, a centre over air and a column too tall for its floor', () => {
+    const space = { length: 200, width: 100, height: 300, reachLimit: 150, stability: { maxStackRatio: 2 } };
+    const items = [
+      { length: 50, width: 50, height: 50, quantity: 4 },
+      { length: 40, width: 40, height: 40, quantity: 1 },
+      { length: 100, width: 20, height: 10, quantity: 1 },
+    ];
+    const cube = (z: number) => ({ item: 0, x: 0, y: 0, z, length: 50, width: 50, height: 50 });
+    const errors = checkLoad(
+      space,
+      items,
+      [
+        cube(0),
+        cube(50),
+        cube(100),
+        cube(150),
+        { item: 1, x: 160, y: 55, z: 0, length: 40, width: 40, height: 40 },
+        { item: 2, x: 100, y: 60, z: 40, length: 100, width: 20, height: 10 },
+      ],
+      0,
+    );
+    assert.deepEqual(errors, [
+      'box 3: its top at 200 is above the reach limit 150',
+      'box 2: a stack 150 high on a floor 50 wide',
+      'box 3: a stack 200 high on a floor 50 wide',
+      'box 5: its centre is not over its support',
+    ]);
+  });
+});
+
+/** A 3.5 t panel van loaded by hand from the rear door, as the standard `van-3t5` is. */
+const VAN: LoadingSpace = {
+  length: 3270,
+  width: 1780,
+  height: 1900,
+  payloadKg: 1200,
+  reachLimit: 1600,
+  stability: { maxStackRatio: 4 },
+  loadAtDoor: true,
+};
+
+/** A multi-drop day of parcels filling `fill` of the van, the stops taken in turn. */
+function day(stops: number, fill: number, seed: number): LoadingItem[] {
+  const random = mulberry32(seed);
+  const wanted = fill * VAN.length * VAN.width * VAN.height;
+  const items: LoadingItem[] = [];
+  for (let volume = 0; volume < wanted; ) {
+    const n = items.length;
+    const [length, width, height] = [
+      200 + Math.round(random() * 40) * 10,
+      150 + Math.round(random() * 30) * 10,
+      100 + Math.round(random() * 30) * 10,
+    ];
+    items.push({
+      id: `p${n}`,
+      length,
+      width,
+      height,
+      quantity: 1,
+      weightKg: 1 + random() * 14,
+      stop: 1 + (n % stops),
+    });
+    volume += length * width * height;
+  }
+  return items;
+}
+
+describe('a load handled by hand', () => {
+  for (const [stops, fill, iterations] of [
+    [20, 0.02, 30],
+    [30, 0.3, 30],
+    [60, 0.3, 30],
+    [20, 0.7, 10],
+  ] as const) {
+    it(`keeps ${stops} stops at ${fill * 100} % within reach, stable, each stop one reach from the door`, () => {
+      const items = day(stops, fill, stops);
+      const output = solveChecked({ space: VAN, items, options: { ...FEW, maxIterations: iterations } });
+      assert.ok(output.placements.length > 0);
+      // The checker holds the reach limit and stability; the plan says what it takes to unload.
+      for (const stop of output.stops) assert.equal(stop.boxesToMove, 0, `stop ${stop.stop}`);
+      assert.equal(
+        output.stops.reduce((sum, stop) => sum + stop.boxes, 0),
+        output.placements.length,
+      );
+      // At the door end: the first stops are within reach from the door.
+      assert.equal(Math.max(...output.placements.map((p) => p.x + p.length)), VAN.length);
+      // No higher than the simplest floor-first load of the same boxes.
+      const loaded = output.placements.map((p) => ({ ...items[p.item]!, quantity: 1 }));
+      const floorFirst = floorFirstCentreHeight(VAN, loaded);
+      assert.ok(
+        output.centreOfGravity!.z <= floorFirst,
+        `centre at ${output.centreOfGravity!.z}, floor first ${floorFirst}`,
+      );
+    });
+  }
+
+  it('lays a light load on the floor instead of towers against the front wall', () => {
+    // Two dozen parcels for eight stops: the demo's busiest route, which towers used to hold.
+    const items: LoadingItem[] = Array.from({ length: 24 }, (_, n) => ({
+      id: `parcel ${n}`,
+      length: 300,
+      width: 250,
+      height: 200,
+      quantity: 1,
+      weightKg: 4,
+      stop: 1 + (n % 8),
+    }));
+    const output = solveChecked({ space: VAN, items, options: FEW });
+    assert.equal(output.placements.length, 24);
+    assert.ok(
+      output.placements.every((p) => p.z === 0),
+      'every parcel on the floor',
+    );
+    assert.equal(output.placements[0]!.height, 200, 'each lies on its largest face');
+    const plain = solveLoading({
+      space: { length: VAN.length, width: VAN.width, height: VAN.height },
+      items,
+      options: FEW,
+    });
+    assert.ok(
+      Math.max(...plain.placements.map((p) => p.z)) > 0,
+      'the same parcels stacked without the rules',
+    );
+  });
+
+  it('caps a stack at its ratio to the floor it stands on', () => {
+    const items: LoadingItem[] = [{ id: 'cube', length: 100, width: 100, height: 100, quantity: 20 }];
+    const space = { length: 300, width: 300, height: 1000 };
+    // Nine columns on the floor; without the rule the rest stands on them.
+    assert.equal(solveChecked({ space, items, options: FEW }).placements.length, 20);
+    const stable = solveChecked({
+      space: { ...space, stability: { maxStackRatio: 2 } },
+      items,
+      options: FEW,
+    });
+    assert.equal(stable.placements.length, 18);
+    assert.ok(stable.placements.every((p) => p.z + p.height <= 200));
+    assert.deepEqual(stable.unplaced, [{ itemId: 'cube', item: 0, quantity: 2, reason: 'no_room' }]);
+  });
+
+  it('keeps no box above the reach limit, and names what cannot stand below it', () => {
+    const items: LoadingItem[] = [
+      { id: 'flat', length: 500, width: 500, height: 300, quantity: 30, mayBeVertical: [false, false, true] },
+      { id: 'mast', length: 200, width: 200, height: 1800, quantity: 1, mayBeVertical: [false, false, true] },
+    ];
+    const output = solveChecked({
+      space: { length: 1000, width: 1000, height: 1900, reachLimit: 1600 },
+      items,
+      options: FEW,
+    });
+    assert.ok(output.placements.every((p) => p.z + p.height <= 1600));
+    assert.equal(output.placements.filter((p) => p.itemId === 'flat').length, 20);
+    assert.deepEqual(
+      output.unplaced.find((u) => u.itemId === 'mast'),
+      { itemId: 'mast', item: 1, quantity: 1, reason: 'too_large' },
+    );
   });
 });

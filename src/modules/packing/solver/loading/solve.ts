@@ -20,7 +20,7 @@ import {
   type PlacedBlock,
   startConstruction,
 } from './construct.ts';
-import { type Cuboid, restingRelation, spaceContains, usableVolume } from './space.ts';
+import { type Cuboid, reachableHeight, restingRelation, spaceContains, usableVolume } from './space.ts';
 import type { LoadingInput, LoadingOutput, Placement, Unplaced, UnplacedReason, Vector3 } from './types.ts';
 
 export const DEFAULT_SUPPORT_SHARE = 0.75;
@@ -337,7 +337,7 @@ function unplacedOf(input: LoadingInput, types: BoxType[], best: Load): Unplaced
     const quantity = best.construction.remaining[type.index]!;
     if (quantity <= 0) continue;
     let reason: UnplacedReason = 'no_room';
-    const height = Math.min(space.height, space.reachLimit ?? space.height);
+    const height = reachableHeight(space);
     const fitsBox = type.orientations.filter(
       (o) => o.dx <= space.length && o.dy <= space.width && o.dz <= height,
     );
