@@ -32,6 +32,8 @@ export class LiveBoard {
   private stream: EventSource | null = null;
   private pending: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<() => void>();
+  /** The board's routes by id: the lists ask for a route once per exception (hundreds) at each draw. */
+  private routesById = new Map<number, BoardRoute>();
 
   constructor(private readonly address: string) {}
 
@@ -39,6 +41,7 @@ export class LiveBoard {
   follow(date: string): void {
     this.stream?.close();
     this.board = null;
+    this.routesById.clear();
     this.connection = 'loading';
     this.changed();
     const query = date ? `?date=${encodeURIComponent(date)}` : '';
@@ -65,7 +68,7 @@ export class LiveBoard {
   }
 
   route(id: number): BoardRoute | undefined {
-    return this.board?.routes.find((route) => route.id === id);
+    return this.routesById.get(id);
   }
 
   /**
@@ -86,6 +89,7 @@ export class LiveBoard {
   private apply(kind: Kind, message: any): void {
     if (kind === 'snapshot') {
       this.board = message as Board;
+      this.routesById = new Map(this.board.routes.map((route) => [route.id, route]));
       this.connection = 'live';
       // A whole board is told at once: only the deltas after it are gathered.
       if (this.pending) clearTimeout(this.pending);
@@ -97,10 +101,13 @@ export class LiveBoard {
     if (!board || message.version < board.version) return;
     if (kind === 'route') {
       const index = board.routes.findIndex((route) => route.id === message.route.id);
-      if (index < 0) board.routes.push(message.route);
-      else board.routes[index] = { ...board.routes[index]!, ...message.route };
+      const route: BoardRoute = index < 0 ? message.route : { ...board.routes[index]!, ...message.route };
+      if (index < 0) board.routes.push(route);
+      else board.routes[index] = route;
+      this.routesById.set(route.id, route);
     } else if (kind === 'route_removed') {
       board.routes = board.routes.filter((route) => route.id !== message.route_id);
+      this.routesById.delete(message.route_id);
     } else if (kind === 'stop') {
       const route = this.route(message.route_id);
       const index =

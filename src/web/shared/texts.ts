@@ -18,6 +18,8 @@ export function translator<K extends string>(texts: Record<K, string>): Translat
       console.error(`The page sent no text "${key}"`);
       return `⟦${key}⟧`;
     }
+    // Most words have no placeholder; a day's lists ask for hundreds at each change.
+    if (!words.includes('{')) return words;
     return words.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
   };
 }
