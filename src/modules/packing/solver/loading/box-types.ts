@@ -13,6 +13,8 @@ export interface BoxType {
   item: LoadingItem;
   weight: number;
   orientations: Orientation[];
+  /** The lowest height it may stand at: its flattest allowed orientation's. */
+  flattest: number;
   stop: number;
   /** Fragile or load-limited boxes go in one-high blocks, so a block never loads its own boxes. */
   stackable: boolean;
@@ -44,13 +46,17 @@ export function orientationsOf(item: LoadingItem): Orientation[] {
 }
 
 export function boxTypesOf(items: LoadingItem[]): BoxType[] {
-  return items.map((item, index) => ({
-    index,
-    item,
-    weight: item.weightKg ?? 0,
-    orientations: orientationsOf(item),
-    stop: item.stop ?? 0,
-    stackable: !item.fragile && item.maxLoadOnTopKg === undefined,
-    volume: item.length * item.width * item.height,
-  }));
+  return items.map((item, index) => {
+    const orientations = orientationsOf(item);
+    return {
+      index,
+      item,
+      weight: item.weightKg ?? 0,
+      orientations,
+      flattest: Math.min(...orientations.map((o) => o.dz)),
+      stop: item.stop ?? 0,
+      stackable: !item.fragile && item.maxLoadOnTopKg === undefined,
+      volume: item.length * item.width * item.height,
+    };
+  });
 }

@@ -41,7 +41,8 @@ export interface ConstructionRules {
   /**
    * How a block is valued: its volume, or its volume less the slivers it leaves in the space
    * along each axis that no remaining box can use (a best-fit rule); or, for a load handled by
-   * hand, `low`: the lowest free space first, the flattest block in it (floor first, layer by layer).
+   * hand, `low`: the lowest free space first, the flattest block in it, each box on its largest
+   * allowed face (floor first, layer by layer).
    */
   scoring: 'volume' | 'fit' | 'low';
 }
@@ -204,6 +205,7 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
     const sy = s.y1 - s.y0;
     const sz = s.z1 - s.z0;
     const seen: number[] = [];
+    const low = rules.scoring === 'low';
     for (const type of types) {
       let left = remaining[type.index]!;
       if (left <= 0) continue;
@@ -211,6 +213,9 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       if (left <= 0) continue;
       for (const orientation of type.orientations) {
         if (orientation.dx > sx || orientation.dy > sy || orientation.dz > sz) continue;
+        // Floor first lays every box on its largest face: a box on its edge to fill a gap in the
+        // row stands tall where the floor has room for it flat.
+        if (low && orientation.dz > type.flattest) continue;
         const fit0 = Math.floor(sx / orientation.dx);
         const fit1 = Math.floor(sy / orientation.dy);
         const fit2 = type.stackable ? Math.floor(sz / orientation.dz) : 1;

@@ -367,9 +367,11 @@ function day(stops: number, fill: number, seed: number): LoadingItem[] {
 describe('a load handled by hand', () => {
   for (const [stops, fill, iterations] of [
     [20, 0.02, 30],
+    [60, 0.02, 30],
     [30, 0.3, 30],
     [60, 0.3, 30],
     [20, 0.7, 10],
+    [60, 0.7, 5],
   ] as const) {
     it(`keeps ${stops} stops at ${fill * 100} % within reach, stable, each stop one reach from the door`, () => {
       const items = day(stops, fill, stops);
