@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { checkLoad, floorFirstCentreHeight } from '../bench/packing/checker.ts';
 import { seedDemo } from '../src/demo/seed.ts';
+import { pictureWhenAsked } from './support/docs-pictures.ts';
 import { login } from './support/fixtures.ts';
 import { type Client, client } from './support/http.ts';
 import { eventually } from './support/lockers.ts';
@@ -537,6 +538,8 @@ describe('demo data', () => {
       headers: { accept: 'image/svg+xml' },
     });
     assert.match(picture.body, /stop 1/);
+    // With SCREENSHOTS=1, the picture docs/loading.md shows.
+    await pictureWhenAsked('loading-demo.svg', picture.body);
   });
 
   it('has a forwarding customer with a suite and a parcel announced, tracked by AfterShip pushes', async () => {

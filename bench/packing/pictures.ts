@@ -1,6 +1,7 @@
 /**
  * The pictures of docs/packing.md and docs/loading.md, drawn from real solver answers with the
- * service's own picture function: a packed carton, a three-stop van load and an LD3 load.
+ * service's own picture function: a packed carton and an LD3 load (the van's, in docs/loading.md,
+ * is the demo's, taken by test/demo.test.ts with SCREENSHOTS=1).
  *
  *   node --import tsx bench/packing/pictures.ts    (writes docs/pictures/*.svg)
  */
@@ -98,13 +99,6 @@ async function load(file: string, code: string, items: Parameters<typeof solveLo
   );
 }
 
-// A van for three drops, loaded by hand: low, at the door, stop 1's parcels nearest it (x = length,
-// bottom right).
-await load('loading-van.svg', 'van-3t5', [
-  { id: 'A', length: 600, width: 400, height: 400, quantity: 8, weightKg: 12, stop: 1 },
-  { id: 'B', length: 800, width: 600, height: 500, quantity: 6, weightKg: 25, stop: 2 },
-  { id: 'C', length: 400, width: 300, height: 300, quantity: 14, weightKg: 6, stop: 3 },
-]);
 // An LD3: its sloping wall keeps the lower boxes in from one side.
 await load('loading-ld3.svg', 'uld-ld3', [
   { id: 'carton 50', length: 500, width: 400, height: 400, quantity: 30, weightKg: 15 },
