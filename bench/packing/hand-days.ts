@@ -1,0 +1,101 @@
+/**
+ * Multi-drop days in the standard van loaded by hand (reach 1.6 m, stacks at most 4 times their
+ * floor, at the door): how many parcels each day loads with the van's rules, without the stability
+ * rule and without any of them, why the rest stay out, how high the centre of gravity is, and how
+ * many stops have boxes more than one reach (600 mm) apart along the van. The days are those of the
+ * solver's tests ("a load handled by hand"): parcels of 1 to 15 kg, 200-600 × 150-450 × 100-400 mm,
+ * the stops in turn.
+ *
+ *   node --import tsx bench/packing/hand-days.ts      (CONSTRUCTIONS=30, or TIME_MS for a time limit)
+ */
+
+import type { LoadingItem, LoadingSpace } from '../../src/modules/packing/solver/loading/index.ts';
+import { solveLoading } from '../../src/modules/packing/solver/loading/index.ts';
+import { loadingSpaceOf, standardSpace, standardView } from '../../src/modules/packing/spaces.ts';
+import { mulberry32 } from '../../src/platform/random.ts';
+import { knob, say } from '../support.ts';
+
+const CONSTRUCTIONS = knob('CONSTRUCTIONS', 30);
+const TIME_MS = knob('TIME_MS', 0);
+const ONE_REACH_MM = 600;
+const VAN = loadingSpaceOf(standardView(standardSpace('van-3t5')!));
+
+/** A day of parcels filling `fill` of the van, the stops taken in turn (as the solver's tests make them). */
+function day(stops: number, fill: number, seed: number): LoadingItem[] {
+  const random = mulberry32(seed);
+  const wanted = fill * VAN.length * VAN.width * VAN.height;
+  const items: LoadingItem[] = [];
+  for (let volume = 0; volume < wanted; ) {
+    const n = items.length;
+    const [length, width, height] = [
+      200 + Math.round(random() * 40) * 10,
+      150 + Math.round(random() * 30) * 10,
+      100 + Math.round(random() * 30) * 10,
+    ];
+    items.push({
+      id: `p${n}`,
+      length,
+      width,
+      height,
+      quantity: 1,
+      weightKg: 1 + random() * 14,
+      stop: 1 + (n % stops),
+    });
+    volume += length * width * height;
+  }
+  return items;
+}
+
+function solve(space: LoadingSpace, items: LoadingItem[]) {
+  const options =
+    TIME_MS > 0 ? { timeLimitMs: TIME_MS } : { maxIterations: CONSTRUCTIONS, timeLimitMs: 600_000 };
+  const started = performance.now();
+  const output = solveLoading({ space, items, options });
+  return { output, ms: performance.now() - started };
+}
+
+const { stability: _stability, ...withoutStability } = VAN;
+const plain: LoadingSpace = {
+  length: VAN.length,
+  width: VAN.width,
+  height: VAN.height,
+  payloadKg: VAN.payloadKg,
+};
+
+say(
+  `Van ${VAN.length} × ${VAN.width} × ${VAN.height} mm, ${VAN.payloadKg} kg; ${TIME_MS > 0 ? `${TIME_MS} ms a load` : `${CONSTRUCTIONS} constructions a load`}`,
+);
+console.log(
+  '| day | parcels (kg) | loaded, van rules | why not | centre of gravity (mm) | stops over one reach | loaded, no stability | loaded, no rule | s (rules) |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const [stops, fill] of [
+  [20, 0.02],
+  [60, 0.02],
+  [20, 0.3],
+  [30, 0.3],
+  [60, 0.3],
+  [20, 0.7],
+  [60, 0.7],
+] as const) {
+  const items = day(stops, fill, stops);
+  const kg = items.reduce((sum, item) => sum + item.weightKg!, 0);
+  const { output, ms } = solve(VAN, items);
+  const depth = new Map<number, { near: number; far: number }>();
+  for (const p of output.placements) {
+    const stop = items[p.item]!.stop!;
+    const end = p.x + p.length;
+    const seen = depth.get(stop);
+    depth.set(
+      stop,
+      seen ? { near: Math.max(seen.near, end), far: Math.min(seen.far, end) } : { near: end, far: end },
+    );
+  }
+  const spread = [...depth.values()].filter(({ near, far }) => near - far > ONE_REACH_MM).length;
+  const why = [...new Set(output.unplaced.map((u) => u.reason))].join(', ') || '-';
+  const loose = solve(withoutStability, items).output.placements.length;
+  const none = solve(plain, items).output.placements.length;
+  console.log(
+    `| ${stops} stops, ${fill * 100} % | ${items.length} (${kg.toFixed(0)}) | ${output.placements.length} | ${why} | ${output.centreOfGravity?.z.toFixed(0)} | ${spread} of ${depth.size} | ${loose} | ${none} | ${(ms / 1000).toFixed(1)} |`,
+  );
+}
