@@ -45,6 +45,12 @@ export interface ConstructionRules {
    * allowed face (floor first, layer by layer).
    */
   scoring: 'volume' | 'fit' | 'low';
+  /**
+   * With `low` and stops: walls across the space from the front wall, later stops first, none
+   * started at or above this height until the floor below it is full; then the rest, lowest first.
+   * None: floor first, layer by layer.
+   */
+  wallHeight?: number;
 }
 
 export interface Construction {
@@ -173,7 +179,12 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       let k0: number;
       let k1: number;
       let k2: number;
-      if (rules.scoring === 'low') {
+      if (rules.scoring === 'low' && multiStop && rules.wallHeight !== undefined) {
+        const below = dz < rules.wallHeight;
+        k0 = below ? 0 : 1;
+        k1 = below ? dx : dz;
+        k2 = below ? dz : dx;
+      } else if (rules.scoring === 'low') {
         k0 = dz;
         k1 = dx;
         k2 = dy;

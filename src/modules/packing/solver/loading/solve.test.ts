@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkLoad, floorFirstCentreHeight } from '../../../../../bench/packing/checker.ts';
 import { mulberry32 } from '../../../../platform/random.ts';
+import { boxTypesOf } from './box-types.ts';
+import { construct } from './construct.ts';
 import { solveLoading } from './solve.ts';
 import { chamferedCrossSection } from './space.ts';
 import type { Axle, LoadingInput, LoadingItem, LoadingOutput, LoadingSpace } from './types.ts';
@@ -394,6 +396,24 @@ describe('a load handled by hand', () => {
       );
     });
   }
+
+  it('loads every parcel of a 20-stop day at 30 % in walls from the front, where floor first leaves some', () => {
+    const items = day(20, 0.3, 20);
+    // Floor first, layer by layer: the stops' layers mix, and the first stops find no room left
+    // that no later stop's box stands in front of.
+    const floorFirst = construct({
+      space: VAN,
+      types: boxTypesOf(items),
+      supportShare: 0.75,
+      random: mulberry32(1),
+      greediness: { chance: 0, among: 1 },
+      scoring: 'low',
+    });
+    assert.ok(floorFirst.remaining.some((left) => left > 0));
+    const output = solveChecked({ space: VAN, items, options: { ...FEW, maxIterations: 10 } });
+    assert.deepEqual(output.unplaced, []);
+    assert.equal(output.placements.length, items.length);
+  });
 
   it('lays a light load on the floor instead of towers against the front wall', () => {
     // Two dozen parcels for eight stops: the demo's busiest route, which towers used to hold.

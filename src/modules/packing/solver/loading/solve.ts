@@ -140,6 +140,18 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   if (byHand) {
     rules.scoring = 'low';
     consider(construct(rules));
+    // With stops, floor first mixes the stops' layers, and the unloading order then leaves the
+    // first stops little room: walls from the front wall, later stops first, up to a few heights
+    // around the one the load needs, often hold every parcel where floor first does not.
+    if (new Set(types.map((t) => t.stop)).size > 1) {
+      const needed = total / (input.space.length * input.space.width);
+      for (const share of WALL_HEIGHTS) {
+        if (spent()) break;
+        rules.wallHeight = needed * share;
+        consider(construct(rules));
+      }
+      rules.wallHeight = undefined;
+    }
   }
   // The pilot again while time allows, under the other score and then wider: each run is a
   // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
@@ -169,6 +181,9 @@ interface Load {
   /** Worked out when two loads of the same volume are compared. */
   centreHeight?: number;
 }
+
+/** The walls' heights tried, as shares of the height the load would have spread over the floor. */
+const WALL_HEIGHTS = [0.8, 1, 1.25, 1.5, 2, 2.5, 3];
 
 /** Volumes this close are the same load's worth (sums of box volumes in floating point). */
 const VOLUME_TIE = 1e-6;
