@@ -6,7 +6,7 @@
  * solver's tests ("a load handled by hand"): parcels of 1 to 15 kg, 200-600 × 150-450 × 100-400 mm,
  * the stops in turn.
  *
- *   node --import tsx bench/packing/hand-days.ts      (CONSTRUCTIONS=30, or TIME_MS for a time limit)
+ *   node --import tsx bench/packing/hand-days.ts      (CONSTRUCTIONS=30, or TIME_MS for a time limit; DAYS)
  */
 
 import type { LoadingItem, LoadingSpace } from '../../src/modules/packing/solver/loading/index.ts';
@@ -69,15 +69,19 @@ console.log(
   '| day | parcels (kg) | loaded, van rules | why not | centre of gravity (mm) | stops over one reach | loaded, no stability | loaded, no rule | s (rules) |',
 );
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-for (const [stops, fill] of [
-  [20, 0.02],
-  [60, 0.02],
-  [20, 0.3],
-  [30, 0.3],
-  [60, 0.3],
-  [20, 0.7],
-  [60, 0.7],
-] as const) {
+/** The days: stops and share of the van's volume; DAYS='[[20,0.1]]' for others. */
+const DAYS: Array<[number, number]> = process.env.DAYS
+  ? JSON.parse(process.env.DAYS)
+  : [
+      [20, 0.02],
+      [60, 0.02],
+      [20, 0.3],
+      [30, 0.3],
+      [60, 0.3],
+      [20, 0.7],
+      [60, 0.7],
+    ];
+for (const [stops, fill] of DAYS) {
   const items = day(stops, fill, stops);
   const kg = items.reduce((sum, item) => sum + item.weightKg!, 0);
   const { output, ms } = solve(VAN, items);

@@ -130,21 +130,28 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
     }
     return load.volume;
   };
-  const spent = () => iterations >= maxIterations || performance.now() >= deadline || best!.volume >= total;
+  // A load handled by hand that holds everything is enough once it is no higher than floor first;
+  // a higher one (walls where the floor had room) is kept only while nothing lower is found.
+  let lowEnough = Number.POSITIVE_INFINITY;
+  const out = () => iterations >= maxIterations || performance.now() >= deadline;
+  const spent = () => out() || (best!.volume >= total && (!byHand || centreHeight(best!) <= lowEnough));
 
   const greedyVolume = consider(construct(rules));
   rules.scoring = 'fit';
   const scoring = consider(construct(rules)) > greedyVolume ? 'fit' : 'volume';
-  // A load handled by hand is also built floor first, layer by layer: when everything fits, the
-  // search ends at once, and the lowest of these loads is the one kept.
+  const multiStop = new Set(types.map((t) => t.stop)).size > 1;
+  const needed = total / (input.space.length * input.space.width);
+  // A load handled by hand is also built floor first, layer by layer: when everything fits that
+  // way, the search ends at once with the lowest of these loads.
   if (byHand) {
     rules.scoring = 'low';
-    consider(construct(rules));
+    const floorFirst = loadOf(input, construct(rules));
+    lowEnough = centreHeight(floorFirst) + CENTRE_TIE;
+    consider(floorFirst.construction);
     // With stops, floor first mixes the stops' layers, and the unloading order then leaves the
     // first stops little room: walls from the front wall, later stops first, up to a few heights
     // around the one the load needs, often hold every parcel where floor first does not.
-    if (new Set(types.map((t) => t.stop)).size > 1) {
-      const needed = total / (input.space.length * input.space.width);
+    if (multiStop) {
       for (const share of WALL_HEIGHTS) {
         if (spent()) break;
         rules.wallHeight = needed * share;
@@ -155,14 +162,18 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   }
   // The pilot again while time allows, under the other score and then wider: each run is a
   // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
+  // Once everything fits, only a lower load is looked for, by the restarts.
   const other = scoring === 'fit' ? 'volume' : 'fit';
   for (const { width, deeper } of PILOT_STAGES) {
-    if (!spent()) pilot(rules, scoring, width, deeper, consider, spent);
-    if (!spent()) pilot(rules, other, width, deeper, consider, spent);
+    if (!spent() && best!.volume < total) pilot(rules, scoring, width, deeper, consider, spent);
+    if (!spent() && best!.volume < total) pilot(rules, other, width, deeper, consider, spent);
   }
   while (!spent()) {
     rules.greediness = GREEDINESS[iterations % GREEDINESS.length]!;
-    rules.scoring = random() < 0.5 ? 'volume' : 'fit';
+    // By hand, half the restarts are floor first or walls of a height drawn at random.
+    const low = byHand && random() < 0.5;
+    rules.scoring = low ? 'low' : random() < 0.5 ? 'volume' : 'fit';
+    rules.wallHeight = low && multiStop && random() < 0.8 ? needed * (0.8 + 2.2 * random()) : undefined;
     // Odd turns start afresh; even turns keep the first part of the best load and rebuild the rest.
     const kept = best!.construction.placed;
     const keep = iterations % 2 === 0 ? Math.floor(kept.length * (0.3 + 0.6 * random())) : 0;
@@ -182,6 +193,8 @@ interface Load {
   centreHeight?: number;
 }
 
+/** Centre heights this close (mm) are the same. */
+const CENTRE_TIE = 1e-6;
 /** The walls' heights tried, as shares of the height the load would have spread over the floor. */
 const WALL_HEIGHTS = [0.8, 1, 1.25, 1.5, 2, 2.5, 3];
 
