@@ -143,6 +143,9 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       ];
   let volume = from?.volume ?? 0;
   let weight = from?.weight ?? 0;
+  const walls = rules.scoring === 'low' && multiStop && rules.wallHeight !== undefined;
+  /** How far from the front wall the load reaches. */
+  let front = placed.reduce((far, p) => Math.max(far, p.x1), 0);
 
   const smallestLeft = () => {
     let minDim = Number.POSITIVE_INFINITY;
@@ -211,13 +214,15 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
     return best;
   };
 
-  const blocksFor = (s: Cuboid, blocks: Block[], regions: Cuboid[]): void => {
+  /** The blocks that fit s (of one stop's box types, when `stop` is given). */
+  const blocksFor = (s: Cuboid, blocks: Block[], regions: Cuboid[], stop?: number): void => {
     const sx = s.x1 - s.x0;
     const sy = s.y1 - s.y0;
     const sz = s.z1 - s.z0;
     const seen: number[] = [];
     const low = rules.scoring === 'low';
     for (const type of types) {
+      if (stop !== undefined && type.stop !== stop) continue;
       let left = remaining[type.index]!;
       if (left <= 0) continue;
       if (type.weight > 0) left = Math.min(left, Math.floor((payload - weight) / type.weight + 1e-9));
@@ -486,6 +491,7 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
     remaining[p.block.type.index]! -= count;
     volume += volumeOf(p);
     weight += p.weight;
+    front = Math.max(front, p.x1);
     const { minDim, minVolume } = smallestLeft();
     const next: Cuboid[] = [];
     const pieces: Cuboid[] = [];
@@ -565,8 +571,62 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
   };
 
   for (const p of prefix) place(p);
+  /**
+   * Walls take one stop at a time: the latest stop with boxes left goes in the first space (in
+   * the walls' order) that takes one of its boxes, so a hole in a wall already built is not filled
+   * with an earlier stop's small box, and no box goes more than a reach behind the load's front
+   * (it would be out of reach at its stop). A stop none of whose boxes fits so is left to the
+   * usual order, at the end.
+   */
+  const stuck = new Set<number>();
+  const wallChoices = (limit: number): PlacedBlock[] => {
+    for (;;) {
+      let current = -1;
+      for (const type of types) {
+        if (remaining[type.index]! > 0 && !stuck.has(type.stop)) current = Math.max(current, type.stop);
+      }
+      if (current < 0) return [];
+      const order = spaces.map((_, at) => at).sort((a, b) => compareWallSpaces(spaces[a]!, spaces[b]!));
+      for (const at of order) {
+        const s = spaces[at]!;
+        const anchor = anchorOf(s);
+        const found: PlacedBlock[] = [];
+        const kinds = new Set<string>();
+        const blocks: Block[] = [];
+        const regions: Cuboid[] = [];
+        for (const region of regionsOf(s)) blocksFor(region, blocks, regions, current);
+        for (const index of ranked(blocks, regions)) {
+          const block = blocks[index]!;
+          const kind = `${block.type.index} ${block.orientation.code} ${Number(block.nx > 1) + Number(block.ny > 1) + Number(block.nz > 1)}`;
+          if (kinds.has(kind)) continue;
+          const candidate = tryPlace(s, block, anchor, regions[index]!);
+          // A box in a hole more than a reach behind the load's front is out of reach at its stop.
+          if (!candidate || candidate.x1 < front - WALL_REACH) continue;
+          kinds.add(kind);
+          found.push(candidate);
+          if (found.length >= limit) break;
+        }
+        if (found.length > 0) return found;
+      }
+      stuck.add(current);
+    }
+  };
+  /** The walls' order of spaces: below the wall height by depth, then height; above, lowest first. */
+  const compareWallSpaces = (a: Cuboid, b: Cuboid): number => {
+    const height = rules.wallHeight!;
+    const belowA = a.z0 < height;
+    const belowB = b.z0 < height;
+    if (belowA !== belowB) return belowA ? -1 : 1;
+    if (belowA) return a.x0 - b.x0 || a.z0 - b.z0 || a.y0 - b.y0;
+    return a.z0 - b.z0 || a.x0 - b.x0 || a.y0 - b.y0;
+  };
+
   /** The next step's feasible blocks, best first (at most `limit`); spaces that take none go. */
   const choices = (limit: number): PlacedBlock[] => {
+    if (walls) {
+      const found = wallChoices(limit);
+      if (found.length > 0) return found;
+    }
     while (spaces.length > 0) {
       const at = pickSpace();
       const s = spaces[at]!;
@@ -612,6 +672,9 @@ export function complete(rules: ConstructionRules, state: ConstructionState): Co
     state.place(found[found.length - 1]!);
   }
 }
+
+/** How far behind the load's front (mm) walls still fill a hole: about a person's reach into a van. */
+const WALL_REACH = 600;
 
 /** How many supported rectangles above one space get blocks of their own. */
 const MAX_REGIONS = 4;
