@@ -136,13 +136,11 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   const out = () => iterations >= maxIterations || performance.now() >= deadline;
   const spent = () => out() || (best!.volume >= total && (!byHand || centreHeight(best!) <= lowEnough));
 
-  const greedyVolume = consider(construct(rules));
-  rules.scoring = 'fit';
-  const scoring = consider(construct(rules)) > greedyVolume ? 'fit' : 'volume';
   const multiStop = new Set(types.map((t) => t.stop)).size > 1;
   const needed = total / (input.space.length * input.space.width);
-  // A load handled by hand is also built floor first, layer by layer: when everything fits that
-  // way, the search ends at once with the lowest of these loads.
+  // A load handled by hand is built floor first, layer by layer, first: when everything fits that
+  // way, the search ends at once with the lowest of these loads. Then (with stops) the walls,
+  // before the greedy loads, so that they are built within a short time limit.
   if (byHand) {
     rules.scoring = 'low';
     const floorFirst = loadOf(input, construct(rules));
@@ -160,6 +158,11 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
       rules.wallHeight = undefined;
     }
   }
+  // The greedy loads, by volume and by fit: the better score leads the pilot.
+  rules.scoring = 'volume';
+  const greedyVolume = consider(construct(rules));
+  rules.scoring = 'fit';
+  const scoring = consider(construct(rules)) > greedyVolume ? 'fit' : 'volume';
   // The pilot again while time allows, under the other score and then wider: each run is a
   // different deterministic neighbourhood, where restarts (below) rarely beat a finished pilot.
   // Once everything fits, only a lower load is looked for, by the restarts.
