@@ -4,7 +4,7 @@
  * rule and without any of them, why the rest stay out, how high the centre of gravity is, and how
  * many stops have boxes more than one reach (600 mm) apart along the van. The days are those of the
  * solver's tests ("a load handled by hand"): parcels of 1 to 15 kg, 200-600 × 150-450 × 100-400 mm,
- * the stops in turn.
+ * the stops in turn (./multi-drop-day.ts).
  *
  *   node --import tsx bench/packing/hand-days.ts      (CONSTRUCTIONS=30, or TIME_MS for a time limit; DAYS)
  */
@@ -12,39 +12,15 @@
 import type { LoadingItem, LoadingSpace } from '../../src/modules/packing/solver/loading/index.ts';
 import { solveLoading } from '../../src/modules/packing/solver/loading/index.ts';
 import { loadingSpaceOf, standardSpace, standardView } from '../../src/modules/packing/spaces.ts';
-import { mulberry32 } from '../../src/platform/random.ts';
 import { knob, say } from '../support.ts';
+import { multiDropDay } from './multi-drop-day.ts';
 
 const CONSTRUCTIONS = knob('CONSTRUCTIONS', 30);
 const TIME_MS = knob('TIME_MS', 0);
 const ONE_REACH_MM = 600;
 const VAN = loadingSpaceOf(standardView(standardSpace('van-3t5')!));
 
-/** A day of parcels filling `fill` of the van, the stops taken in turn (as the solver's tests make them). */
-function day(stops: number, fill: number, seed: number): LoadingItem[] {
-  const random = mulberry32(seed);
-  const wanted = fill * VAN.length * VAN.width * VAN.height;
-  const items: LoadingItem[] = [];
-  for (let volume = 0; volume < wanted; ) {
-    const n = items.length;
-    const [length, width, height] = [
-      200 + Math.round(random() * 40) * 10,
-      150 + Math.round(random() * 30) * 10,
-      100 + Math.round(random() * 30) * 10,
-    ];
-    items.push({
-      id: `p${n}`,
-      length,
-      width,
-      height,
-      quantity: 1,
-      weightKg: 1 + random() * 14,
-      stop: 1 + (n % stops),
-    });
-    volume += length * width * height;
-  }
-  return items;
-}
+const day = (stops: number, fill: number, seed: number) => multiDropDay(VAN, stops, fill, seed);
 
 function solve(space: LoadingSpace, items: LoadingItem[]) {
   const options =

@@ -572,6 +572,36 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
 
   for (const p of prefix) place(p);
   /**
+   * The feasible blocks for space s, best first (at most `limit`), of one stop's boxes when `stop`
+   * is given, each kept by `keep`. Alternatives differ in box type or orientation, not just in a
+   * block's proportions.
+   */
+  const placementsIn = (
+    s: Cuboid,
+    limit: number,
+    stop?: number,
+    keep: (candidate: PlacedBlock) => boolean = () => true,
+  ): PlacedBlock[] => {
+    const anchor = anchorOf(s);
+    const found: PlacedBlock[] = [];
+    const kinds = new Set<string>();
+    const blocks: Block[] = [];
+    const regions: Cuboid[] = [];
+    for (const region of regionsOf(s)) blocksFor(region, blocks, regions, stop);
+    for (const index of ranked(blocks, regions)) {
+      const block = blocks[index]!;
+      const kind = `${block.type.index} ${block.orientation.code} ${Number(block.nx > 1) + Number(block.ny > 1) + Number(block.nz > 1)}`;
+      if (kinds.has(kind)) continue;
+      const candidate = tryPlace(s, block, anchor, regions[index]!);
+      if (!candidate || !keep(candidate)) continue;
+      kinds.add(kind);
+      found.push(candidate);
+      if (found.length >= limit) break;
+    }
+    return found;
+  };
+
+  /**
    * Walls take one stop at a time: the latest stop with boxes left goes in the first space (in
    * the walls' order) that takes one of its boxes, so a hole in a wall already built is not filled
    * with an earlier stop's small box, and no box goes more than a reach behind the load's front
@@ -588,24 +618,8 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       if (current < 0) return [];
       const order = spaces.map((_, at) => at).sort((a, b) => compareWallSpaces(spaces[a]!, spaces[b]!));
       for (const at of order) {
-        const s = spaces[at]!;
-        const anchor = anchorOf(s);
-        const found: PlacedBlock[] = [];
-        const kinds = new Set<string>();
-        const blocks: Block[] = [];
-        const regions: Cuboid[] = [];
-        for (const region of regionsOf(s)) blocksFor(region, blocks, regions, current);
-        for (const index of ranked(blocks, regions)) {
-          const block = blocks[index]!;
-          const kind = `${block.type.index} ${block.orientation.code} ${Number(block.nx > 1) + Number(block.ny > 1) + Number(block.nz > 1)}`;
-          if (kinds.has(kind)) continue;
-          const candidate = tryPlace(s, block, anchor, regions[index]!);
-          // A box in a hole more than a reach behind the load's front is out of reach at its stop.
-          if (!candidate || candidate.x1 < front - WALL_REACH) continue;
-          kinds.add(kind);
-          found.push(candidate);
-          if (found.length >= limit) break;
-        }
+        // A box in a hole more than a reach behind the load's front is out of reach at its stop.
+        const found = placementsIn(spaces[at]!, limit, current, (c) => c.x1 >= front - WALL_REACH);
         if (found.length > 0) return found;
       }
       stuck.add(current);
@@ -629,24 +643,7 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
     }
     while (spaces.length > 0) {
       const at = pickSpace();
-      const s = spaces[at]!;
-      const anchor = anchorOf(s);
-      const found: PlacedBlock[] = [];
-      // Alternatives differ in box type or orientation, not just in a block's proportions.
-      const kinds = new Set<string>();
-      const blocks: Block[] = [];
-      const regions: Cuboid[] = [];
-      for (const region of regionsOf(s)) blocksFor(region, blocks, regions);
-      for (const at of ranked(blocks, regions)) {
-        const block = blocks[at]!;
-        const kind = `${block.type.index} ${block.orientation.code} ${Number(block.nx > 1) + Number(block.ny > 1) + Number(block.nz > 1)}`;
-        if (kinds.has(kind)) continue;
-        const candidate = tryPlace(s, block, anchor, regions[at]!);
-        if (!candidate) continue;
-        kinds.add(kind);
-        found.push(candidate);
-        if (found.length >= limit) break;
-      }
+      const found = placementsIn(spaces[at]!, limit);
       if (found.length > 0) return found;
       spaces.splice(at, 1);
     }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkLoad, floorFirstCentreHeight } from '../../../../../bench/packing/checker.ts';
+import { multiDropDay } from '../../../../../bench/packing/multi-drop-day.ts';
 import { mulberry32 } from '../../../../platform/random.ts';
 import { boxTypesOf } from './box-types.ts';
 import { construct } from './construct.ts';
@@ -341,30 +342,7 @@ const VAN: LoadingSpace = {
 };
 
 /** A multi-drop day of parcels filling `fill` of the van, the stops taken in turn. */
-function day(stops: number, fill: number, seed: number): LoadingItem[] {
-  const random = mulberry32(seed);
-  const wanted = fill * VAN.length * VAN.width * VAN.height;
-  const items: LoadingItem[] = [];
-  for (let volume = 0; volume < wanted; ) {
-    const n = items.length;
-    const [length, width, height] = [
-      200 + Math.round(random() * 40) * 10,
-      150 + Math.round(random() * 30) * 10,
-      100 + Math.round(random() * 30) * 10,
-    ];
-    items.push({
-      id: `p${n}`,
-      length,
-      width,
-      height,
-      quantity: 1,
-      weightKg: 1 + random() * 14,
-      stop: 1 + (n % stops),
-    });
-    volume += length * width * height;
-  }
-  return items;
-}
+const day = (stops: number, fill: number, seed: number) => multiDropDay(VAN, stops, fill, seed);
 
 describe('a load handled by hand', () => {
   for (const [stops, fill, iterations] of [
