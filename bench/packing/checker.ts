@@ -312,3 +312,24 @@ export function floorFirstCentreHeight(space: CheckSpace, items: CheckItem[]): n
   }
   return mass > 0 ? moment / mass : 0;
 }
+
+/** How far apart (mm) a stop's boxes' door ends may lie and the stop still be one reach: a person's reach into a van. */
+export const ONE_REACH_MM = 600;
+
+/**
+ * The stops whose boxes' door ends (x + length, the door at x = the space's length) lie more than
+ * one reach apart along the space: the driver reaches in more than once for them.
+ */
+export function stopsOverOneReach(items: CheckItem[], placements: CheckPlacement[]): number[] {
+  const ends = new Map<number, { near: number; far: number }>();
+  for (const p of placements) {
+    const stop = items[p.item]?.stop ?? 0;
+    const end = p.x + p.length;
+    const seen = ends.get(stop);
+    ends.set(
+      stop,
+      seen ? { near: Math.max(seen.near, end), far: Math.min(seen.far, end) } : { near: end, far: end },
+    );
+  }
+  return [...ends].filter(([, { near, far }]) => near - far > ONE_REACH_MM).map(([stop]) => stop);
+}

@@ -2,7 +2,8 @@
  * Multi-drop days in the standard van loaded by hand (reach 1.6 m, stacks at most 4 times their
  * floor, at the door): how many parcels each day loads with the van's rules, without the stability
  * rule and without any of them, why the rest stay out, how high the centre of gravity is, and how
- * many stops have boxes more than one reach (600 mm) apart along the van. The days are those of the
+ * many stops have boxes more than one reach (600 mm, `stopsOverOneReach` in ./checker.ts) apart along
+ * the van. The days are those of the
  * solver's tests ("a load handled by hand"): parcels of 1 to 15 kg, 200-600 × 150-450 × 100-400 mm,
  * the stops in turn (./multi-drop-day.ts).
  *
@@ -13,11 +14,11 @@ import type { LoadingItem, LoadingSpace } from '../../src/modules/packing/solver
 import { solveLoading } from '../../src/modules/packing/solver/loading/index.ts';
 import { loadingSpaceOf, standardSpace, standardView } from '../../src/modules/packing/spaces.ts';
 import { knob, say } from '../support.ts';
+import { stopsOverOneReach } from './checker.ts';
 import { multiDropDay } from './multi-drop-day.ts';
 
 const CONSTRUCTIONS = knob('CONSTRUCTIONS', 30);
 const TIME_MS = knob('TIME_MS', 0);
-const ONE_REACH_MM = 600;
 const VAN = loadingSpaceOf(standardView(standardSpace('van-3t5')!));
 
 const day = (stops: number, fill: number, seed: number) => multiDropDay(VAN, stops, fill, seed);
@@ -61,21 +62,12 @@ for (const [stops, fill] of DAYS) {
   const items = day(stops, fill, stops);
   const kg = items.reduce((sum, item) => sum + item.weightKg!, 0);
   const { output, ms } = solve(VAN, items);
-  const depth = new Map<number, { near: number; far: number }>();
-  for (const p of output.placements) {
-    const stop = items[p.item]!.stop!;
-    const end = p.x + p.length;
-    const seen = depth.get(stop);
-    depth.set(
-      stop,
-      seen ? { near: Math.max(seen.near, end), far: Math.min(seen.far, end) } : { near: end, far: end },
-    );
-  }
-  const spread = [...depth.values()].filter(({ near, far }) => near - far > ONE_REACH_MM).length;
+  const spread = stopsOverOneReach(items, output.placements).length;
+  const loadedStops = new Set(output.placements.map((p) => items[p.item]!.stop)).size;
   const why = [...new Set(output.unplaced.map((u) => u.reason))].join(', ') || '-';
   const loose = solve(withoutStability, items).output.placements.length;
   const none = solve(plain, items).output.placements.length;
   console.log(
-    `| ${stops} stops, ${fill * 100} % | ${items.length} (${kg.toFixed(0)}) | ${output.placements.length} | ${why} | ${output.centreOfGravity?.z.toFixed(0)} | ${spread} of ${depth.size} | ${loose} | ${none} | ${(ms / 1000).toFixed(1)} |`,
+    `| ${stops} stops, ${fill * 100} % | ${items.length} (${kg.toFixed(0)}) | ${output.placements.length} | ${why} | ${output.centreOfGravity?.z.toFixed(0)} | ${spread} of ${loadedStops} | ${loose} | ${none} | ${(ms / 1000).toFixed(1)} |`,
   );
 }

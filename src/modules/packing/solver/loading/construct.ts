@@ -164,6 +164,16 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
     left: s.y0 <= space.width - s.y1,
   });
 
+  /** The walls' order of spaces: below the wall height by depth, then height; above, lowest first. */
+  const compareWallSpaces = (a: Cuboid, b: Cuboid): number => {
+    const height = rules.wallHeight!;
+    const belowA = a.z0 < height;
+    const belowB = b.z0 < height;
+    if (belowA !== belowB) return belowA ? -1 : 1;
+    if (belowA) return a.x0 - b.x0 || a.z0 - b.z0 || a.y0 - b.y0;
+    return a.z0 - b.z0 || a.x0 - b.x0 || a.y0 - b.y0;
+  };
+
   /**
    * The space nearest a corner is filled first: corner distances to the nearest walls, sorted
    * (with stops, depth first), compared in turn; ties go to the larger space.
@@ -182,8 +192,9 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       let k0: number;
       let k1: number;
       let k2: number;
-      if (rules.scoring === 'low' && multiStop && rules.wallHeight !== undefined) {
-        const below = dz < rules.wallHeight;
+      if (walls) {
+        // The walls' order (compareWallSpaces), ties to the larger space: the stops left at the end.
+        const below = dz < rules.wallHeight!;
         k0 = below ? 0 : 1;
         k1 = below ? dx : dz;
         k2 = below ? dz : dx;
@@ -624,15 +635,6 @@ function resume(rules: ConstructionRules, from: Snapshot | null, prefix: PlacedB
       }
       stuck.add(current);
     }
-  };
-  /** The walls' order of spaces: below the wall height by depth, then height; above, lowest first. */
-  const compareWallSpaces = (a: Cuboid, b: Cuboid): number => {
-    const height = rules.wallHeight!;
-    const belowA = a.z0 < height;
-    const belowB = b.z0 < height;
-    if (belowA !== belowB) return belowA ? -1 : 1;
-    if (belowA) return a.x0 - b.x0 || a.z0 - b.z0 || a.y0 - b.y0;
-    return a.z0 - b.z0 || a.x0 - b.x0 || a.y0 - b.y0;
   };
 
   /** The next step's feasible blocks, best first (at most `limit`); spaces that take none go. */

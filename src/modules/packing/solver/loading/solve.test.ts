@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkLoad, floorFirstCentreHeight } from '../../../../../bench/packing/checker.ts';
+import {
+  checkLoad,
+  floorFirstCentreHeight,
+  stopsOverOneReach,
+} from '../../../../../bench/packing/checker.ts';
 import { multiDropDay } from '../../../../../bench/packing/multi-drop-day.ts';
 import { mulberry32 } from '../../../../platform/random.ts';
 import { boxTypesOf } from './box-types.ts';
@@ -401,14 +405,7 @@ describe('a load handled by hand', () => {
     assert.deepEqual(output.unplaced, []);
     // Each stop's boxes have their door ends within 600 mm of each other along the van: once the
     // earlier stops are off, the driver takes them from where they stand.
-    const ends = new Map<number, number[]>();
-    for (const p of output.placements) {
-      const stop = items[p.item]!.stop!;
-      ends.set(stop, [...(ends.get(stop) ?? []), p.x + p.length]);
-    }
-    const spread = [...ends]
-      .filter(([, at]) => Math.max(...at) - Math.min(...at) > 600)
-      .map(([stop]) => stop);
+    const spread = stopsOverOneReach(items, output.placements);
     assert.deepEqual(spread, []);
   });
 

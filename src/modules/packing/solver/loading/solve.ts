@@ -133,8 +133,10 @@ export function solveLoading(input: LoadingInput): LoadingOutput {
   // A load handled by hand that holds everything is enough once it is no higher than floor first;
   // a higher one (walls where the floor had room) is kept only while nothing lower is found.
   let lowEnough = Number.POSITIVE_INFINITY;
-  const out = () => iterations >= maxIterations || performance.now() >= deadline;
-  const spent = () => out() || (best!.volume >= total && (!byHand || centreHeight(best!) <= lowEnough));
+  const spent = () =>
+    iterations >= maxIterations ||
+    performance.now() >= deadline ||
+    (best!.volume >= total && (!byHand || centreHeight(best!) <= lowEnough));
 
   const multiStop = new Set(types.map((t) => t.stop)).size > 1;
   const needed = total / (input.space.length * input.space.width);

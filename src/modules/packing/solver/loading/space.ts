@@ -40,12 +40,12 @@ function insideConvex(polygon: Array<[number, number]>, y: number, z: number): b
   return true;
 }
 
-/** The usable volume: cross-section area (shoelace) times length, or the plain box's volume. */
 /** How high a box's top may stand: the space's height, or its reach limit where lower. */
 export function reachableHeight(space: LoadingSpace): number {
   return Math.min(space.height, space.reachLimit ?? space.height);
 }
 
+/** The usable volume: cross-section area (shoelace) times length, or the plain box's volume. */
 export function usableVolume(space: LoadingSpace): number {
   const polygon = space.crossSection;
   if (!polygon) return space.length * space.width * space.height;
